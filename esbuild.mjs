@@ -1,0 +1,23 @@
+// Bundles the extension, the CLI and the benchmark. `--watch` rebuilds on change.
+import * as esbuild from 'esbuild';
+
+const watch = process.argv.includes('--watch');
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: true,
+  logLevel: 'info',
+};
+const builds = [
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // The benchmark loads the official SDK as a peer for comparison; it is never shipped.
+  { ...common, entryPoints: ['test/bench/bench.ts'], outfile: 'dist/bench.js', packages: 'external' },
+];
+if (watch) {
+  for (const options of builds) await (await esbuild.context(options)).watch();
+} else {
+  await Promise.all(builds.map((options) => esbuild.build(options)));
+}

@@ -1,0 +1,45 @@
+// The test command: type-checks and compiles to out/, builds the bundle and the VSIX when the
+// end-to-end suites run, then runs every suite in one `node --test` so CI reads one summary.
+//   node scripts/test.mjs            unit + integration + end-to-end
+//   node scripts/test.mjs --unit     without the end-to-end suites (no VS Code needed)
+//   node scripts/test.mjs --e2e      only the end-to-end suites
+//   extra arguments after `--` go to node --test (for example --test-name-pattern)
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const argv = process.argv.slice(2);
+const dash = argv.indexOf('--');
+const flags = dash >= 0 ? argv.slice(0, dash) : argv;
+const passThrough = dash >= 0 ? argv.slice(dash + 1) : [];
+const unitOnly = flags.includes('--unit');
+const e2eOnly = flags.includes('--e2e');
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
+  if (r.status !== 0) {
+    console.error(`\n${cmd} ${args.join(' ')} failed (${r.status ?? r.signal})`);
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+}
+
+function findTests(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...findTests(p));
+    else if (name.endsWith('.test.js')) out.push(p);
+  }
+  return out.sort();
+}
+
+run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
+run(process.execPath, ['esbuild.mjs']);
+const all = findTests('out/test');
+const isE2e = (f) => f.includes(`${join('out', 'test', 'e2e')}`);
+const files = all.filter((f) => (unitOnly ? !isE2e(f) : e2eOnly ? isE2e(f) : true));
+if (files.some(isE2e)) run(process.execPath, ['scripts/package.mjs']);
+
+const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...passThrough, ...files], { stdio: 'inherit' });
+process.exit(r.status ?? 1);

@@ -1,0 +1,477 @@
+import type { z } from 'zod';
+import { Disposable, DisposableStore } from './disposable';
+import { McpLocalError, ResponseError, WireError, describeId } from './errors';
+import { Emitter, Event } from './events';
+import {
+  ErrorCodes,
+  JsonRpcFailure,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonRpcResponse,
+  Message,
+  RequestId,
+  formatZodIssues,
+} from './messages';
+import { ConnectionStatsCollector, ConnectionStats } from './stats';
+import { Transport, TransportCloseInfo, TransportLog } from './transport';
+
+/** One JSON-RPC frame as it crossed the wire, for traces. */
+export interface Frame {
+  readonly direction: 'send' | 'receive';
+  readonly message: unknown;
+  /** Size of the frame in bytes (UTF-8, without the newline). */
+  readonly bytes: number;
+  /** Epoch milliseconds. */
+  readonly time: number;
+}
+
+/** Progress as reported by `notifications/progress`. */
+export interface Progress {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+export interface RequestOptions {
+  /** Milliseconds without an answer before the request fails; defaults to the connection's. */
+  timeoutMs?: number;
+  /** Restart the timeout whenever progress arrives. */
+  resetTimeoutOnProgress?: boolean;
+  /** With `resetTimeoutOnProgress`: the request fails after this long whatever progress says. */
+  maxTotalTimeoutMs?: number;
+  /** Aborting sends `notifications/cancelled` and rejects the call. */
+  signal?: AbortSignal;
+  /** When set, a unique progress token is sent and progress for it is routed here. */
+  onProgress?: (progress: Progress) => void;
+}
+
+/** Context handed to handlers of requests the peer sends us. */
+export interface RequestContext {
+  readonly id: RequestId;
+  readonly method: string;
+  /** Aborted when the peer cancels the request or the connection closes. */
+  readonly signal: AbortSignal;
+}
+
+export type RequestHandler = (params: Record<string, unknown> | undefined, context: RequestContext) => unknown | Promise<unknown>;
+export type NotificationHandler = (params: Record<string, unknown> | undefined) => void;
+
+/** Something noteworthy the connection dropped or could not use; never fatal. */
+export interface ConnectionDiagnostic {
+  readonly kind: 'stray-response' | 'late-response' | 'invalid-message' | 'unhandled-notification' | 'handler-error' | 'batch';
+  readonly text: string;
+}
+
+export interface ConnectionOptions {
+  /** Default per-request timeout; 60 s when not set. */
+  defaultTimeoutMs?: number;
+  /** Methods for which a timeout or abort must not send `notifications/cancelled`. */
+  uncancellableMethods?: readonly string[];
+}
+
+interface Pending {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly started: number;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: Error) => void;
+  readonly schema?: z.ZodType;
+  readonly onProgress?: (progress: Progress) => void;
+  timer?: NodeJS.Timeout;
+  cleanup?: () => void;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+/** How many abandoned ids we remember, to tell a late answer from a stray one. */
+const ABANDONED_MEMORY = 1024;
+
+/**
+ * A JSON-RPC 2.0 connection over a Transport: correlation, timeouts, progress, cancellation,
+ * inbound dispatch and envelope validation. Knows nothing of MCP's lifecycle (see McpClient).
+ */
+export class JsonRpcConnection implements Disposable {
+  private nextId = 1;
+  private readonly pending = new Map<RequestId, Pending>();
+  private readonly abandoned = new Set<RequestId>();
+  private readonly progressRoutes = new Map<string | number, Pending>();
+  private readonly requestHandlers = new Map<string, RequestHandler>();
+  private readonly notificationHandlers = new Map<string, NotificationHandler>();
+  private readonly inbound = new Map<RequestId, AbortController>();
+  private readonly store = new DisposableStore();
+  private readonly statsCollector = new ConnectionStatsCollector();
+  private closedInfo: TransportCloseInfo | undefined;
+  private closing = false;
+
+  private readonly _onFrame = this.store.add(new Emitter<Frame>());
+  /** Every frame in both directions. Payloads are only captured while someone listens. */
+  readonly onFrame: Event<Frame> = this._onFrame.event;
+  private readonly _onDiagnostic = this.store.add(new Emitter<ConnectionDiagnostic>());
+  readonly onDiagnostic: Event<ConnectionDiagnostic> = this._onDiagnostic.event;
+  private readonly _onClose = this.store.add(new Emitter<TransportCloseInfo>());
+  /** Fires once when the transport closed, after every pending request was rejected. */
+  readonly onClose: Event<TransportCloseInfo> = this._onClose.event;
+  /** Diagnostics from the transport itself (stderr lines, stdout noise). */
+  readonly onTransportLog: Event<TransportLog>;
+
+  private readonly defaultTimeoutMs: number;
+  private readonly uncancellable: ReadonlySet<string>;
+
+  constructor(
+    private readonly transport: Transport,
+    options: ConnectionOptions = {},
+  ) {
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.uncancellable = new Set(options.uncancellableMethods ?? []);
+    this.onTransportLog = transport.onLog;
+    this.store.add(transport.onMessage(({ message, bytes }) => this.receive(message, bytes)));
+    this.store.add(transport.onClose((info) => this.handleClose(info)));
+  }
+
+  /** True until the transport closed. */
+  get isOpen(): boolean {
+    return this.closedInfo === undefined;
+  }
+
+  /** Why the transport closed, once it has. */
+  get closeInfo(): TransportCloseInfo | undefined {
+    return this.closedInfo;
+  }
+
+  stats(): ConnectionStats {
+    return this.statsCollector.snapshot(this.transport.stats(), this.pending.size);
+  }
+
+  /**
+   * Sends a request and resolves with its result, validated by `schema` when given.
+   * Rejects with ResponseError for a wire error, McpLocalError for a local failure.
+   */
+  request<T = Record<string, unknown>>(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    schema?: z.ZodType<T>,
+    options: RequestOptions = {},
+  ): Promise<T> {
+    if (this.closedInfo || this.closing) return Promise.reject(this.closedError(method));
+    if (options.signal?.aborted) return Promise.reject(new McpLocalError('cancelled', `${method}: cancelled before it was sent`));
+    const id = this.nextId++;
+    let outParams = params;
+    if (options.onProgress) {
+      // The request id doubles as the progress token: it is unique for the session.
+      outParams = { ...params, _meta: { ...(params?._meta as object | undefined), progressToken: id } };
+    }
+    const message: JsonRpcRequest = outParams === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: outParams };
+
+    return new Promise<T>((resolve, reject) => {
+      const entry: Pending = { id, method, started: Date.now(), resolve: resolve as (v: unknown) => void, reject, schema, onProgress: options.onProgress };
+      this.pending.set(id, entry);
+      if (options.onProgress) this.progressRoutes.set(id, entry);
+      this.statsCollector.requestSent(method);
+
+      const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+      const maxTotal = options.maxTotalTimeoutMs;
+      const arm = () => {
+        if (entry.timer) clearTimeout(entry.timer);
+        let wait = timeoutMs;
+        if (maxTotal !== undefined) wait = Math.min(wait, Math.max(0, entry.started + maxTotal - Date.now()));
+        entry.timer = setTimeout(() => {
+          const total = Date.now() - entry.started;
+          const why = maxTotal !== undefined && total >= maxTotal ? `exceeded its maximum total time of ${maxTotal} ms` : `timed out after ${timeoutMs} ms`;
+          this.statsCollector.timedOut(method);
+          this.abandon(entry, 'timeout', new McpLocalError('timeout', `${method} ${why} (request id ${id})`, { timeoutMs, elapsedMs: total }));
+        }, wait);
+        entry.timer.unref?.();
+      };
+      if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
+        arm();
+        if (options.resetTimeoutOnProgress && options.onProgress) {
+          const onProgress = options.onProgress;
+          (entry as { onProgress?: Pending['onProgress'] }).onProgress = (p) => {
+            arm();
+            onProgress(p);
+          };
+        }
+      }
+      if (options.signal) {
+        const signal = options.signal;
+        const onAbort = () => {
+          const reason = signal.reason instanceof Error ? signal.reason.message : typeof signal.reason === 'string' ? signal.reason : 'cancelled by the user';
+          this.statsCollector.cancelled(method);
+          this.abandon(entry, reason, new McpLocalError('cancelled', `${method} was cancelled: ${reason}`));
+        };
+        signal.addEventListener('abort', onAbort, { once: true });
+        entry.cleanup = () => signal.removeEventListener('abort', onAbort);
+      }
+
+      this.write(message).catch((error: Error) => {
+        if (this.pending.get(id) === entry) {
+          this.settle(entry);
+          reject(this.closedInfo ? this.closedError(method) : new McpLocalError('closed', `${method}: could not send: ${error.message}`));
+        }
+      });
+    });
+  }
+
+  /** Sends a notification. Resolves when it was written. */
+  notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    if (this.closedInfo) return Promise.reject(this.closedError(method));
+    const message: JsonRpcNotification = params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    return this.write(message);
+  }
+
+  /** Handles requests the peer sends for `method`. One handler per method; the last one wins. */
+  onRequest(method: string, handler: RequestHandler): Disposable {
+    this.requestHandlers.set(method, handler);
+    return Disposable.from(() => {
+      if (this.requestHandlers.get(method) === handler) this.requestHandlers.delete(method);
+    });
+  }
+
+  /** Handles notifications the peer sends for `method`. */
+  onNotification(method: string, handler: NotificationHandler): Disposable {
+    this.notificationHandlers.set(method, handler);
+    return Disposable.from(() => {
+      if (this.notificationHandlers.get(method) === handler) this.notificationHandlers.delete(method);
+    });
+  }
+
+  /**
+   * Closes the connection: every pending request is cancelled on the wire first (so the server
+   * can stop work), then rejected locally, then the transport closes.
+   */
+  async close(reason = 'the client is shutting down'): Promise<void> {
+    if (this.closing) return this.transport.close();
+    this.closing = true;
+    const pending = [...this.pending.values()];
+    for (const entry of pending) {
+      this.abandon(entry, reason, new McpLocalError('closed', `${entry.method} was cancelled: ${reason}`));
+    }
+    await this.transport.close();
+  }
+
+  dispose(): void {
+    void this.close().catch(() => {});
+    this.store.dispose();
+  }
+
+  // ---- outbound ----
+
+  private write(message: JsonRpcRequest | JsonRpcNotification | JsonRpcResponse): Promise<void> {
+    const json = JSON.stringify(message);
+    if (this._onFrame.hasListeners) {
+      this._onFrame.fire({ direction: 'send', message, bytes: Buffer.byteLength(json), time: Date.now() });
+    }
+    return this.transport.send(json);
+  }
+
+  /** Gives up on a request: removes it, tells the server (unless forbidden) and rejects. */
+  private abandon(entry: Pending, reason: string, error: Error): void {
+    if (this.pending.get(entry.id) !== entry) return;
+    this.settle(entry);
+    this.rememberAbandoned(entry.id);
+    if (!this.uncancellable.has(entry.method) && !this.closedInfo) {
+      this.notify('notifications/cancelled', { requestId: entry.id, reason }).catch(() => {});
+    }
+    entry.reject(error);
+  }
+
+  private settle(entry: Pending): void {
+    this.pending.delete(entry.id);
+    this.progressRoutes.delete(entry.id);
+    if (entry.timer) clearTimeout(entry.timer);
+    entry.cleanup?.();
+  }
+
+  private rememberAbandoned(id: RequestId): void {
+    this.abandoned.add(id);
+    if (this.abandoned.size > ABANDONED_MEMORY) {
+      const oldest = this.abandoned.values().next().value as RequestId;
+      this.abandoned.delete(oldest);
+    }
+  }
+
+  // ---- inbound ----
+
+  private receive(value: unknown, bytes: number): void {
+    if (this._onFrame.hasListeners) this._onFrame.fire({ direction: 'receive', message: value, bytes, time: Date.now() });
+    if (Array.isArray(value)) {
+      // JSON-RPC batches (allowed by 2025-03-26 only): unpack and handle each member in order.
+      if (value.length === 0) {
+        this.diagnose('invalid-message', 'received an empty batch');
+        return;
+      }
+      this.diagnose('batch', `received a batch of ${value.length} messages`);
+      for (const item of value) this.dispatch(item);
+      return;
+    }
+    this.dispatch(value);
+  }
+
+  private dispatch(value: unknown): void {
+    const c = Message.classify(value);
+    switch (c.kind) {
+      case 'response':
+        this.handleResponse(c.message);
+        return;
+      case 'request':
+        this.handleRequest(c.message);
+        return;
+      case 'notification':
+        this.handleNotification(c.message);
+        return;
+      case 'invalid':
+        this.diagnose('invalid-message', c.reason);
+        if (c.id !== undefined && typeof (value as { method?: unknown }).method === 'string') {
+          this.respondError(c.id, ErrorCodes.InvalidRequest, c.reason);
+        } else if (c.id !== undefined && this.pending.has(c.id)) {
+          // A malformed answer to one of ours: fail that call, not the connection.
+          const entry = this.pending.get(c.id)!;
+          this.settle(entry);
+          this.statsCollector.failed(entry.method, Date.now() - entry.started);
+          entry.reject(new McpLocalError('invalid-result', `${entry.method}: ${c.reason}`));
+        }
+        return;
+      default: {
+        const never: never = c;
+        return never;
+      }
+    }
+  }
+
+  private handleResponse(message: JsonRpcResponse): void {
+    const id = message.id;
+    const entry = id === null ? undefined : this.pending.get(id);
+    if (!entry) {
+      if (id !== null && this.abandoned.has(id)) {
+        this.diagnose('late-response', `ignored a late response to request ${describeId(id)}, which was already cancelled or timed out`);
+      } else if (Message.isFailure(message)) {
+        this.diagnose('stray-response', `dropped an error response with unknown id ${describeId(id)}: ${message.error.code} ${message.error.message}`);
+      } else {
+        this.diagnose('stray-response', `dropped a response with unknown or already answered id ${describeId(id)}`);
+      }
+      return;
+    }
+    this.settle(entry);
+    const latency = Date.now() - entry.started;
+    if (Message.isFailure(message)) {
+      this.statsCollector.failed(entry.method, latency);
+      const { code, message: text, data } = (message as JsonRpcFailure).error;
+      entry.reject(new ResponseError(entry.method, code, text, data));
+      return;
+    }
+    if (entry.schema) {
+      const parsed = entry.schema.safeParse(message.result);
+      if (!parsed.success) {
+        this.statsCollector.failed(entry.method, latency);
+        entry.reject(new McpLocalError('invalid-result', `${entry.method}: ${formatZodIssues(parsed.error, 'result', message.result)}`, { result: message.result }));
+        return;
+      }
+      this.statsCollector.succeeded(entry.method, latency);
+      entry.resolve(parsed.data);
+      return;
+    }
+    this.statsCollector.succeeded(entry.method, latency);
+    entry.resolve(message.result);
+  }
+
+  private handleNotification(message: JsonRpcNotification): void {
+    const params = message.params;
+    if (message.method === 'notifications/progress') {
+      const token = params?.progressToken as string | number | undefined;
+      const route = token === undefined ? undefined : this.progressRoutes.get(token);
+      if (route?.onProgress && typeof params?.progress === 'number') {
+        try {
+          route.onProgress({
+            progress: params.progress,
+            total: typeof params.total === 'number' ? params.total : undefined,
+            message: typeof params.message === 'string' ? params.message : undefined,
+          });
+        } catch (error) {
+          this.diagnose('handler-error', `progress listener failed: ${(error as Error).message}`);
+        }
+      }
+    } else if (message.method === 'notifications/cancelled') {
+      const requestId = params?.requestId as RequestId | undefined;
+      const controller = requestId === undefined ? undefined : this.inbound.get(requestId);
+      if (controller) {
+        this.inbound.delete(requestId!);
+        controller.abort(typeof params?.reason === 'string' ? params.reason : 'cancelled by the server');
+      }
+    }
+    const handler = this.notificationHandlers.get(message.method);
+    if (handler) {
+      try {
+        handler(params);
+      } catch (error) {
+        this.diagnose('handler-error', `handler for ${message.method} failed: ${(error as Error).message}`);
+      }
+    } else if (message.method !== 'notifications/progress' && message.method !== 'notifications/cancelled') {
+      this.diagnose('unhandled-notification', `no handler for notification ${message.method}`);
+    }
+  }
+
+  private handleRequest(message: JsonRpcRequest): void {
+    const handler = this.requestHandlers.get(message.method);
+    if (!handler) {
+      this.respondError(message.id, ErrorCodes.MethodNotFound, `Method not found: ${message.method}`);
+      return;
+    }
+    const controller = new AbortController();
+    this.inbound.set(message.id, controller);
+    const context: RequestContext = { id: message.id, method: message.method, signal: controller.signal };
+    Promise.resolve()
+      .then(() => (controller.signal.aborted ? undefined : handler(message.params, context)))
+      .then(
+        (result) => {
+          if (controller.signal.aborted) return; // cancelled: the spec says not to answer
+          this.inbound.delete(message.id);
+          const body = result && typeof result === 'object' ? (result as Record<string, unknown>) : {};
+          this.write({ jsonrpc: '2.0', id: message.id, result: body }).catch(() => {});
+        },
+        (error: unknown) => {
+          if (controller.signal.aborted) return;
+          this.inbound.delete(message.id);
+          // Only the message crosses the wire: never a stack trace.
+          if (error instanceof WireError) this.respondError(message.id, error.code, error.message, error.data);
+          else if (error instanceof ResponseError) this.respondError(message.id, error.code, error.wireMessage, error.data);
+          else {
+            const text = error instanceof Error ? error.message : String(error);
+            this.diagnose('handler-error', `handler for ${message.method} failed: ${text}`);
+            this.respondError(message.id, ErrorCodes.InternalError, text || 'Internal error');
+          }
+        },
+      );
+  }
+
+  private respondError(id: RequestId, code: number, message: string, data?: unknown): void {
+    const error = data === undefined ? { code, message } : { code, message, data };
+    this.write({ jsonrpc: '2.0', id, error }).catch(() => {});
+  }
+
+  private handleClose(info: TransportCloseInfo): void {
+    if (this.closedInfo) return;
+    this.closedInfo = info;
+    for (const controller of this.inbound.values()) controller.abort('the connection closed');
+    this.inbound.clear();
+    const pending = [...this.pending.values()];
+    for (const entry of pending) {
+      this.settle(entry);
+      entry.reject(this.closedError(entry.method));
+    }
+    this._onClose.fire(info);
+  }
+
+  private closedError(method: string): McpLocalError {
+    const info = this.closedInfo;
+    if (!info || this.closing) return new McpLocalError('closed', `${method}: the connection is closed`);
+    if (info.reason === 'exited') {
+      const how = info.signal ? `signal ${info.signal}` : `code ${info.code}`;
+      const tail = info.stderrTail && info.stderrTail.length ? `; last stderr: ${info.stderrTail.slice(-5).join(' | ')}` : '';
+      return new McpLocalError('server-exited', `${method}: the server exited with ${how}${tail}`, { code: info.code, signal: info.signal, stderrTail: info.stderrTail });
+    }
+    return new McpLocalError('closed', `${method}: the connection closed${info.error ? `: ${info.error.message}` : ''}`);
+  }
+
+  private diagnose(kind: ConnectionDiagnostic['kind'], text: string): void {
+    this._onDiagnostic.fire({ kind, text });
+  }
+}

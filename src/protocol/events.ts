@@ -1,0 +1,55 @@
+import { Disposable } from './disposable';
+
+/** Subscribe to an event; the returned Disposable unsubscribes. */
+export type Event<T> = (listener: (e: T) => void) => Disposable;
+
+export namespace Event {
+  export const None: Event<any> = () => Disposable.None;
+}
+
+/**
+ * A minimal event emitter. Listeners are called synchronously in subscription order;
+ * a throwing listener is reported through `onListenerError` and does not stop the others.
+ */
+export class Emitter<T> implements Disposable {
+  private listeners: Array<(e: T) => void> = [];
+  private disposed = false;
+
+  constructor(private readonly onListenerError: (error: unknown) => void = () => {}) {}
+
+  readonly event: Event<T> = (listener) => {
+    if (this.disposed) return Disposable.None;
+    this.listeners.push(listener);
+    return Disposable.from(() => {
+      const i = this.listeners.indexOf(listener);
+      if (i >= 0) this.listeners.splice(i, 1);
+    });
+  };
+
+  /** True when at least one listener is subscribed: lets callers skip building costly payloads. */
+  get hasListeners(): boolean {
+    return this.listeners.length > 0;
+  }
+
+  fire(e: T): void {
+    const listeners = this.listeners;
+    if (listeners.length === 1) {
+      this.call(listeners[0], e);
+      return;
+    }
+    for (const listener of listeners.slice()) this.call(listener, e);
+  }
+
+  private call(listener: (e: T) => void, e: T): void {
+    try {
+      listener(e);
+    } catch (error) {
+      this.onListenerError(error);
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.listeners = [];
+  }
+}

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+
+/** A JSON-RPC request id. MCP forbids null ids. */
+export type RequestId = string | number;
+
+export interface JsonRpcRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface JsonRpcNotification {
+  jsonrpc: '2.0';
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface JsonRpcSuccess {
+  jsonrpc: '2.0';
+  id: RequestId;
+  result: Record<string, unknown>;
+}
+
+export interface WireErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export interface JsonRpcFailure {
+  jsonrpc: '2.0';
+  /** Null when the server could not read the request's id (for example a parse error). */
+  id: RequestId | null;
+  error: WireErrorObject;
+}
+
+export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+/** Standard JSON-RPC and MCP error codes that travel on the wire. */
+export const ErrorCodes = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** MCP: the user rejected a sampling request (by convention of the spec's examples). */
+  UserRejected: -1,
+  /** MCP 2025-11-25: a tool call needs the user to complete URL elicitation first. */
+  UrlElicitationRequired: -32042,
+} as const;
+
+const id = z.union([z.string(), z.number()]);
+const params = z.record(z.string(), z.unknown()).optional();
+
+/** Inbound envelope shapes; unknown fields are kept. */
+export const JsonRpcSchemas = {
+  request: z.looseObject({ jsonrpc: z.literal('2.0'), id, method: z.string(), params }),
+  notification: z.looseObject({ jsonrpc: z.literal('2.0'), method: z.string(), params }),
+  success: z.looseObject({ jsonrpc: z.literal('2.0'), id, result: z.record(z.string(), z.unknown()) }),
+  failure: z.looseObject({
+    jsonrpc: z.literal('2.0'),
+    id: id.nullable().optional(),
+    error: z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() }),
+  }),
+};
+
+export type ClassifiedMessage =
+  | { kind: 'request'; message: JsonRpcRequest }
+  | { kind: 'notification'; message: JsonRpcNotification }
+  | { kind: 'response'; message: JsonRpcResponse }
+  | { kind: 'invalid'; reason: string; id?: RequestId };
+
+export namespace Message {
+  /** Decides what an inbound value is and validates its envelope. Never throws. */
+  export function classify(value: unknown): ClassifiedMessage {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      return { kind: 'invalid', reason: 'a message must be a JSON object' };
+    }
+    const v = value as Record<string, unknown>;
+    const maybeId = typeof v.id === 'string' || typeof v.id === 'number' ? (v.id as RequestId) : undefined;
+    if (typeof v.method === 'string') {
+      if ('id' in v && v.id !== undefined) {
+        const r = JsonRpcSchemas.request.safeParse(v);
+        return r.success ? { kind: 'request', message: r.data as JsonRpcRequest } : { kind: 'invalid', reason: describe(r.error, 'request', v), id: maybeId };
+      }
+      const r = JsonRpcSchemas.notification.safeParse(v);
+      return r.success ? { kind: 'notification', message: r.data as JsonRpcNotification } : { kind: 'invalid', reason: describe(r.error, 'notification', v) };
+    }
+    if ('result' in v) {
+      const r = JsonRpcSchemas.success.safeParse(v);
+      return r.success ? { kind: 'response', message: r.data as JsonRpcSuccess } : { kind: 'invalid', reason: describe(r.error, 'response', v), id: maybeId };
+    }
+    if ('error' in v) {
+      const r = JsonRpcSchemas.failure.safeParse(v);
+      if (r.success) return { kind: 'response', message: { ...(r.data as JsonRpcFailure), id: (r.data.id ?? null) as RequestId | null } };
+      return { kind: 'invalid', reason: describe(r.error, 'error response', v), id: maybeId };
+    }
+    return { kind: 'invalid', reason: 'not a request, notification or response (no method, result or error)', id: maybeId };
+  }
+
+  export function isFailure(m: JsonRpcResponse): m is JsonRpcFailure {
+    return 'error' in m;
+  }
+
+  function describe(error: z.ZodError, what: string, value: unknown): string {
+    return `invalid ${what}: ${formatZodIssues(error, 'message', value)}`;
+  }
+}
+
+/**
+ * Turns zod issues into one readable sentence that names the field,
+ * for example `result.tools must be an array`.
+ */
+export function formatZodIssues(error: z.ZodError, root: string, input?: unknown, max = 3): string {
+  const parts = error.issues.slice(0, max).map((issue) => {
+    const path = [root, ...issue.path.map(String)].reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : `${acc}.${p}`));
+    if (issue.code === 'invalid_type') {
+      if (valueAt(input, issue.path) === undefined) return `${path} is required`;
+      return `${path} must be ${article(String(issue.expected))}`;
+    }
+    if (issue.code === 'invalid_value') return `${path} must be one of ${(issue as { values: unknown[] }).values.map((x) => JSON.stringify(x)).join(', ')}`;
+    if (issue.code === 'invalid_union') return `${path} does not match any allowed shape`;
+    return `${path}: ${issue.message}`;
+  });
+  const more = error.issues.length > max ? ` (and ${error.issues.length - max} more)` : '';
+  return parts.join('; ') + more;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let v = input;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
+function article(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
