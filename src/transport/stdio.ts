@@ -1,0 +1,520 @@
+import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { McpLocalError } from '../protocol/errors';
+import { Emitter } from '../protocol/events';
+import { Transport, TransportCloseInfo, TransportLog, TransportStats } from '../protocol/transport';
+import { mergeEnv, ProcessEnv, resolveCommand } from './commandResolver';
+import { DEFAULT_MAX_MESSAGE_BYTES, LineDecoder } from './lineDecoder';
+import { ProcessTree } from './processTree';
+import { TextLineSplitter } from './textLineSplitter';
+
+export interface StdioTransportOptions {
+  /** The executable: a bare name searched on PATH, or a path (relative ones resolve against `cwd`). */
+  readonly command: string;
+  readonly args?: readonly string[];
+  /** Variables laid over this process's environment; an `undefined` value unsets one. Its PATH is the one searched. */
+  readonly env?: ProcessEnv;
+  /** Working directory of the server; default this process's. */
+  readonly cwd?: string;
+  /** Largest inbound message in bytes; longer lines are dropped and reported. Default 128 MiB. */
+  readonly maxMessageBytes?: number;
+  /** How long to wait for the server to exit after its stdin is closed. Default 3000 ms. */
+  readonly closeGraceMs?: number;
+  /** How long to wait after SIGTERM before SIGKILL. Default 3000 ms. */
+  readonly termGraceMs?: number;
+  /** How many of the last stderr lines to keep for the close info. Default 20. */
+  readonly stderrTailLines?: number;
+}
+
+/** After the process exits, how long to wait for its stdout/stderr to end (a grandchild may hold them open forever). */
+const STREAM_SETTLE_MS = 250;
+/** How long to wait for the tree to disappear after SIGKILL, which cannot be ignored but is not instant. */
+const KILL_WAIT_MS = 2000;
+/** How often to check whether the processes of the tree are gone. */
+const POLL_MS = 25;
+
+/** The running process and what shutdown needs to know about it. */
+interface ServerProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly tree: ProcessTree;
+  /** Resolves when the process has exited. */
+  readonly exit: Promise<void>;
+  /** Resolves once onClose has fired. */
+  readonly settled: Promise<void>;
+  exited: boolean;
+}
+
+type Phase =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'starting' }
+  | { readonly kind: 'running'; readonly server: ServerProcess }
+  /** The process exited; onClose has fired or is about to, once its output is read. */
+  | { readonly kind: 'exited'; readonly server: ServerProcess }
+  /** Never ran: closed before it started, or failed to start. */
+  | { readonly kind: 'done' };
+
+interface PendingWrite {
+  readonly data: Buffer;
+  readonly resolve: () => void;
+  readonly reject: (error: Error) => void;
+}
+
+/**
+ * Runs an MCP server as a child process and exchanges newline-delimited JSON-RPC over its
+ * stdin/stdout; stderr lines become logs. Imports no `vscode`.
+ *
+ * Shutdown (`close()`) is a sequence: end stdin and wait `closeGraceMs`; then SIGTERM the whole
+ * process tree and wait `termGraceMs`; then SIGKILL it. "The whole tree" is the server's process
+ * group plus every descendant found through parent links (see {@link ProcessTree}), collected
+ * before the parent is signalled. A second `close()` while closing skips the remaining grace
+ * periods and goes straight to SIGKILL; it returns the same promise. When the server exits on
+ * its own, processes it left behind are cleaned up the same way.
+ */
+export class StdioTransport implements Transport {
+  private readonly _onMessage = new Emitter<{ readonly message: unknown; readonly bytes: number }>((e) => this.listenerFailed('onMessage', e));
+  private readonly _onClose = new Emitter<TransportCloseInfo>((e) => this.listenerFailed('onClose', e));
+  // A failing log listener cannot be reported through the log itself.
+  private readonly _onLog = new Emitter<TransportLog>();
+
+  /** One parsed JSON value per line of the server's stdout, with its size in bytes. */
+  readonly onMessage = this._onMessage.event;
+  /** Fires exactly once: when the process exits, when start fails, or on close before start. */
+  readonly onClose = this._onClose.event;
+  /** Server stderr lines, skipped stdout lines and lifecycle steps. */
+  readonly onLog = this._onLog.event;
+
+  private readonly closeGraceMs: number;
+  private readonly termGraceMs: number;
+  private readonly stderrTailLines: number;
+
+  private phase: Phase = { kind: 'idle' };
+  private starting: Promise<void> | undefined;
+  private shutdown: Promise<void> | undefined;
+  private closeCalls = 0;
+  private forced = false;
+  private wakeForce: (() => void) | undefined;
+  private closeFired = false;
+
+  /** Sends wait here, in order, while stdin is above its high-water mark. */
+  private readonly writeQueue: PendingWrite[] = [];
+  private writeQueueHead = 0;
+  private blocked = false;
+  private accepting = false;
+
+  private readonly stderrTail: string[] = [];
+  private readonly decoder: LineDecoder;
+  private readonly counters = { bytesSent: 0, bytesReceived: 0, messagesSent: 0 };
+  private pid: number | undefined;
+  private startedAt: number | undefined;
+
+  constructor(private readonly options: StdioTransportOptions) {
+    this.closeGraceMs = options.closeGraceMs ?? 3000;
+    this.termGraceMs = options.termGraceMs ?? 3000;
+    this.stderrTailLines = options.stderrTailLines ?? 20;
+    this.decoder = new LineDecoder(
+      {
+        message: (message, bytes) => this._onMessage.fire({ message, bytes }),
+        log: (log) => this._onLog.fire(log),
+      },
+      { maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES },
+    );
+  }
+
+  /**
+   * Resolves the command on PATH, spawns it and resolves once the process is running.
+   * Rejects with `McpLocalError('spawn')` when the command or working directory is missing or
+   * the spawn fails (onClose then fires with reason 'error'), and with 'closed' after close().
+   */
+  start(): Promise<void> {
+    if (this.phase.kind === 'done' && this.shutdown) return Promise.reject(new McpLocalError('closed', 'the transport was closed before it started'));
+    if (this.phase.kind !== 'idle') return Promise.reject(new McpLocalError('usage', 'start() can only be called once'));
+    this.phase = { kind: 'starting' };
+    this.starting = this.spawnServer();
+    return this.starting;
+  }
+
+  /**
+   * Writes one message and a newline. Resolves when the bytes were handed to the OS. When stdin
+   * is full, sends wait in one queue for one shared 'drain' listener and go out in order.
+   * Rejects with `McpLocalError('closed')` once closing has begun or the process has exited.
+   */
+  send(json: string): Promise<void> {
+    if (!this.accepting || this.phase.kind !== 'running') return Promise.reject(this.closedError());
+    // Encode once into an exact-size buffer; `json + '\n'` would copy a large message twice more.
+    const length = Buffer.byteLength(json, 'utf8');
+    const data = Buffer.allocUnsafe(length + 1);
+    data.write(json, 0, length, 'utf8');
+    data[length] = 0x0a;
+    return new Promise<void>((resolve, reject) => {
+      const pending: PendingWrite = { data, resolve, reject };
+      if (this.blocked || this.writeQueueHead < this.writeQueue.length) this.writeQueue.push(pending);
+      else this.write(pending);
+    });
+  }
+
+  /**
+   * Stops the server: end stdin, SIGTERM the tree after `closeGraceMs`, SIGKILL it after
+   * `termGraceMs`. Resolves when the process has exited and its descendants are gone or were
+   * killed. Idempotent: later calls return the same promise, and a call while closing skips
+   * the remaining grace periods. Never rejects.
+   */
+  close(): Promise<void> {
+    this.closeCalls++;
+    if (this.shutdown && this.closeCalls > 1) this.force();
+    return this.ensureShutdown();
+  }
+
+  /**
+   * Starts closing without waiting, and disposes the events once closed. Unlike a second
+   * `close()` it never forces: an owner disposing right after a client closed the transport
+   * must not cut the grace periods short.
+   */
+  dispose(): void {
+    void this.ensureShutdown().finally(() => {
+      this._onMessage.dispose();
+      this._onClose.dispose();
+      this._onLog.dispose();
+    });
+  }
+
+  stats(): TransportStats {
+    const decoded = this.decoder.stats();
+    return {
+      bytesSent: this.counters.bytesSent,
+      bytesReceived: this.counters.bytesReceived,
+      messagesSent: this.counters.messagesSent,
+      messagesReceived: decoded.messages,
+      // Every stdout line that was skipped as not JSON-RPC: banners, logs and broken JSON.
+      noiseLines: decoded.noiseLines + decoded.invalidJsonLines,
+      pid: this.pid,
+      startedAt: this.startedAt,
+    };
+  }
+
+  // ---- start ----
+
+  private async spawnServer(): Promise<void> {
+    const { command } = this.options;
+    const args = [...(this.options.args ?? [])];
+    const cwd = path.resolve(this.options.cwd ?? process.cwd());
+    const env = mergeEnv(process.env, this.options.env);
+
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      await assertDirectory(cwd, command);
+      const file = await resolveCommand(command, { env, cwd });
+      if (this.shutdown) throw new McpLocalError('closed', 'the transport was closed while starting');
+      child = spawnChild(file, args, cwd, env);
+      await new Promise<void>((resolve, reject) => {
+        const onSpawn = () => {
+          child.off('error', onError);
+          resolve();
+        };
+        const onError = (error: Error) => {
+          child.off('spawn', onSpawn);
+          // The streams of a process that never ran are of no use.
+          child.stdin.destroy();
+          child.stdout.destroy();
+          child.stderr.destroy();
+          reject(error);
+        };
+        child.once('spawn', onSpawn);
+        child.once('error', onError);
+      });
+    } catch (cause) {
+      const error = McpLocalError.is(cause)
+        ? cause
+        : new McpLocalError('spawn', `cannot start "${command}": ${cause instanceof Error ? cause.message : String(cause)}`, { command, cause });
+      this.phase = { kind: 'done' };
+      this.fireClose(error.kind === 'closed' ? { reason: 'closed' } : { reason: 'error', error });
+      throw error;
+    }
+
+    this.pid = child.pid;
+    this.startedAt = Date.now();
+    this.accepting = true;
+    this.phase = { kind: 'running', server: this.attach(child) };
+    this.lifecycle(`started ${[command, ...args].join(' ')} (pid ${child.pid})`);
+  }
+
+  /** Wires the process's streams and events. */
+  private attach(child: ChildProcessWithoutNullStreams): ServerProcess {
+    const stderrLines = new TextLineSplitter((line) => {
+      this.stderrTail.push(line);
+      if (this.stderrTail.length > this.stderrTailLines) this.stderrTail.shift();
+      this._onLog.fire({ kind: 'stderr', text: line });
+    });
+
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (this.closeFired) return;
+      this.counters.bytesReceived += chunk.length;
+      this.decoder.push(chunk);
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (!this.closeFired) stderrLines.push(chunk);
+    });
+    // Without these listeners a broken pipe (the server exited) would crash the host.
+    child.stdin.on('error', (error) => this.lifecycle(`stdin: ${error.message}`));
+    child.stdout.on('error', (error) => this.lifecycle(`stdout: ${error.message}`));
+    child.stderr.on('error', (error) => this.lifecycle(`stderr: ${error.message}`));
+    child.stdin.on('drain', () => this.flushWrites());
+    child.on('error', (error) => this.lifecycle(`process: ${error.message}`));
+
+    const outputEnded = Promise.all([streamEnded(child.stdout), streamEnded(child.stderr)]);
+    let markExited!: () => void;
+    let markSettled!: () => void;
+    const server: ServerProcess = {
+      child,
+      tree: new ProcessTree(child.pid!),
+      exit: new Promise<void>((resolve) => (markExited = resolve)),
+      settled: new Promise<void>((resolve) => (markSettled = resolve)),
+      exited: false,
+    };
+
+    child.once('exit', (code, signal) => {
+      server.exited = true;
+      markExited();
+      this.phase = { kind: 'exited', server };
+      this.stopSending('the server exited');
+      this.lifecycle(signal ? `process exited on ${signal}` : `process exited with code ${code}`);
+      // Deliver what the server wrote before it died, then report the exit.
+      void Promise.race([outputEnded, delay(STREAM_SETTLE_MS)]).then(() => {
+        this.decoder.end();
+        stderrLines.end();
+        this.fireClose({ reason: 'exited', code, signal, stderrTail: [...this.stderrTail] });
+        child.stdin.destroy();
+        child.stdout.destroy();
+        child.stderr.destroy();
+        markSettled();
+      });
+      // Processes the server left behind are cleaned up even when nobody calls close().
+      void this.ensureShutdown();
+    });
+    return server;
+  }
+
+  // ---- send ----
+
+  private write(pending: PendingWrite): void {
+    const stdin = this.currentChild()?.stdin;
+    if (!stdin || !this.accepting) {
+      pending.reject(this.closedError());
+      return;
+    }
+    this.counters.bytesSent += pending.data.length;
+    this.counters.messagesSent++;
+    const ok = stdin.write(pending.data, (error) => (error ? pending.reject(this.closedError(error)) : pending.resolve()));
+    if (!ok) this.blocked = true;
+  }
+
+  /** On 'drain': sends queued messages in order until stdin is full again. */
+  private flushWrites(): void {
+    this.blocked = false;
+    while (!this.blocked && this.writeQueueHead < this.writeQueue.length) {
+      const pending = this.writeQueue[this.writeQueueHead];
+      this.writeQueue[this.writeQueueHead++] = undefined!;
+      this.write(pending);
+    }
+    this.compactWriteQueue();
+  }
+
+  private compactWriteQueue(): void {
+    // Dropping the consumed head now and then keeps dequeueing O(1) amortised.
+    if (this.writeQueueHead === this.writeQueue.length) {
+      this.writeQueue.length = 0;
+      this.writeQueueHead = 0;
+    } else if (this.writeQueueHead > 1024 && this.writeQueueHead * 2 > this.writeQueue.length) {
+      this.writeQueue.splice(0, this.writeQueueHead);
+      this.writeQueueHead = 0;
+    }
+  }
+
+  /** Refuses further sends and fails the queued ones. */
+  private stopSending(why: string): void {
+    this.accepting = false;
+    const queued = this.writeQueue.slice(this.writeQueueHead);
+    this.writeQueue.length = 0;
+    this.writeQueueHead = 0;
+    for (const pending of queued) pending.reject(new McpLocalError('closed', `message not sent: ${why}`));
+  }
+
+  private closedError(cause?: Error): McpLocalError {
+    const why = this.phase.kind === 'exited' ? 'the server process has exited' : 'the transport is closed';
+    return new McpLocalError('closed', cause ? `${why} (${cause.message})` : why, cause ? { cause } : {});
+  }
+
+  // ---- shutdown ----
+
+  private ensureShutdown(): Promise<void> {
+    this.shutdown ??= this.runShutdown();
+    return this.shutdown;
+  }
+
+  /** Skips the remaining grace periods of a shutdown in progress. */
+  private force(): void {
+    if (this.forced) return;
+    this.forced = true;
+    this.lifecycle('close requested again: skipping the grace periods');
+    this.wakeForce?.();
+  }
+
+  private async runShutdown(): Promise<void> {
+    if (this.phase.kind === 'starting') await this.starting?.catch(() => undefined);
+    const phase = this.phase;
+    switch (phase.kind) {
+      case 'idle':
+        this.phase = { kind: 'done' };
+        this.fireClose({ reason: 'closed' });
+        return;
+      case 'starting':
+      case 'done':
+        return;
+      case 'running':
+      case 'exited':
+        await this.stopTree(phase.server);
+        return;
+      default: {
+        const never: never = phase;
+        throw new Error(`unexpected phase ${JSON.stringify(never)}`);
+      }
+    }
+  }
+
+  private async stopTree(server: ServerProcess): Promise<void> {
+    const { child, tree } = server;
+    this.stopSending('the transport is closing');
+    // Before anything can die: the children are only reachable from their parents.
+    if (!server.exited) await tree.snapshot(true);
+
+    const endedStdin = !server.exited;
+    if (endedStdin) {
+      this.lifecycle('closing stdin');
+      child.stdin.end();
+    }
+    if (await this.waitForTree(server, this.closeGraceMs, true)) return this.finishShutdown(server);
+
+    if (!this.forced) {
+      await tree.snapshot(!server.exited);
+      this.lifecycle(`${this.describeTree(server)} still running ${this.closeGraceMs} ms after ${endedStdin ? 'stdin closed' : 'the server exited'}: sending SIGTERM`);
+      await tree.signal('SIGTERM', !server.exited);
+      if (await this.waitForTree(server, this.termGraceMs, true)) return this.finishShutdown(server);
+    }
+
+    await tree.snapshot(!server.exited);
+    this.lifecycle(`${this.describeTree(server)} still running${this.forced ? ' (close forced)' : ` ${this.termGraceMs} ms after SIGTERM`}: sending SIGKILL`);
+    await tree.signal('SIGKILL', !server.exited);
+    if (!(await this.waitForTree(server, KILL_WAIT_MS, false))) {
+      this.lifecycle(`${this.describeTree(server)} still running ${KILL_WAIT_MS} ms after SIGKILL; giving up`);
+    }
+    return this.finishShutdown(server);
+  }
+
+  private async finishShutdown(server: ServerProcess): Promise<void> {
+    // onClose fires shortly after the exit, once the output is read; close() resolves after it.
+    if (server.exited) await server.settled;
+  }
+
+  /**
+   * Waits until the process has exited and no known process of its tree is alive. Returns
+   * false when `ms` elapse first, or at once when a forced close skips the wait.
+   */
+  private async waitForTree(server: ServerProcess, ms: number, skippable: boolean): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    let snapshotAfterExit = false;
+    for (;;) {
+      if (server.exited) {
+        // Members of the group can still be found after the exit, even though their parent is gone.
+        if (!snapshotAfterExit) {
+          await server.tree.snapshot(false);
+          snapshotAfterExit = true;
+        }
+        if ((await server.tree.alive()).length === 0) return true;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0 || (skippable && this.forced)) return false;
+      // Until the exit there is nothing to poll for; afterwards the leftovers are polled. Timers
+      // are unref'd while the child's handle keeps the loop alive anyway; after the exit nothing
+      // else may, and an unref'd poll would let the host exit with close() unresolved and the
+      // leftovers never killed, so those polls (bounded by the grace periods) are ref'd.
+      const wakeups: Promise<void>[] = [server.exited ? delay(Math.min(left, POLL_MS), true) : delay(left)];
+      if (!server.exited) wakeups.push(server.exit);
+      if (skippable) wakeups.push(new Promise<void>((resolve) => (this.wakeForce = resolve)));
+      await Promise.race(wakeups);
+      this.wakeForce = undefined;
+    }
+  }
+
+  private describeTree(server: ServerProcess): string {
+    const pids = [...(server.exited ? [] : [server.tree.rootPid]), ...server.tree.knownPids];
+    return pids.length === 1 ? `process ${pids[0]}` : `processes ${pids.join(', ')}`;
+  }
+
+  // ---- helpers ----
+
+  private currentChild(): ChildProcessWithoutNullStreams | undefined {
+    return this.phase.kind === 'running' ? this.phase.server.child : undefined;
+  }
+
+  private fireClose(info: TransportCloseInfo): void {
+    if (this.closeFired) return;
+    this.closeFired = true;
+    this.decoder.reset();
+    this._onClose.fire(info);
+  }
+
+  private lifecycle(text: string): void {
+    this._onLog.fire({ kind: 'lifecycle', text });
+  }
+
+  private listenerFailed(event: string, error: unknown): void {
+    this.lifecycle(`an ${event} listener threw: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function spawnChild(file: string, args: string[], cwd: string, env: ProcessEnv): ChildProcessWithoutNullStreams {
+  const windows = process.platform === 'win32';
+  // Since Node 20.12 (CVE-2024-27980) .cmd/.bat files (npx.cmd) only run through the shell.
+  const viaShell = windows && /\.(cmd|bat)$/i.test(file);
+  return spawn(viaShell ? quoteForCmd(file) : file, viaShell ? args.map(quoteForCmd) : args, {
+    cwd,
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    // Its own process group on POSIX, so one kill(-pid) reaches the whole group.
+    detached: !windows,
+    windowsHide: true,
+    shell: viaShell,
+  });
+}
+
+/** Quotes one argument for cmd.exe. */
+function quoteForCmd(arg: string): string {
+  return /^[\w\-.:\\/=]+$/.test(arg) ? arg : `"${arg.replace(/"/g, '""')}"`;
+}
+
+async function assertDirectory(cwd: string, command: string): Promise<void> {
+  let isDirectory = false;
+  try {
+    isDirectory = (await fs.stat(cwd)).isDirectory();
+  } catch {
+    // reported below
+  }
+  // spawn would report a missing cwd as ENOENT, which reads like the command is missing.
+  if (!isDirectory) throw new McpLocalError('spawn', `cannot start "${command}": the working directory ${cwd} does not exist`, { command, cwd });
+}
+
+/** Resolves when a child's output pipe has ended or closed. */
+function streamEnded(stream: NodeJS.ReadableStream): Promise<void> {
+  return new Promise((resolve) => {
+    stream.once('end', resolve);
+    stream.once('close', resolve);
+  });
+}
+
+/** A timer that, unless `keepAlive`, does not keep the host process alive. */
+function delay(ms: number, keepAlive = false): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    if (!keepAlive) timer.unref();
+  });
+}
