@@ -9,6 +9,9 @@ const common = {
   format: 'cjs',
   sourcemap: true,
   logLevel: 'info',
+  // jsonc-parser's default (UMD) build loads its parts with a require() esbuild cannot follow;
+  // its ESM build bundles cleanly.
+  mainFields: ['module', 'main'],
 };
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },

@@ -86,6 +86,7 @@ export class McpClient implements Disposable {
   private _state: ClientState = { kind: 'idle' };
   private readonly store = new DisposableStore();
   private lastRoots: RootsListed | undefined;
+  private readonly extraHandlers = new Map<string, RequestHandler>();
 
   private readonly _onDidChangeState = this.store.add(new Emitter<ClientState>());
   readonly onDidChangeState: Event<ClientState> = this._onDidChangeState.event;
@@ -297,10 +298,17 @@ export class McpClient implements Disposable {
     return this.connection!.request(method, params, schema, options);
   }
 
-  /** Answers requests the server sends for `method` (sampling, elicitation, ...). */
+  /**
+   * Answers requests the server sends for `method` (sampling, elicitation, ...). May be called
+   * before `connect()`, so a handler is in place before the server can send its first request.
+   */
   onRequest(method: string, handler: RequestHandler): Disposable {
-    if (!this.connection) throw new McpLocalError('usage', 'onRequest() needs a connected client; register handlers after connect() starts');
-    return this.connection.onRequest(method, handler);
+    this.extraHandlers.set(method, handler);
+    const registered = this.connection?.onRequest(method, handler);
+    return Disposable.from(() => {
+      if (this.extraHandlers.get(method) === handler) this.extraHandlers.delete(method);
+      registered?.dispose();
+    });
   }
 
   stats(): ConnectionStats | undefined {
@@ -342,6 +350,7 @@ export class McpClient implements Disposable {
       );
     }
     this.store.add(connection.onRequest('ping', () => ({})));
+    for (const [method, handler] of this.extraHandlers) this.store.add(connection.onRequest(method, handler));
     this.store.add(connection.onNotification('notifications/tools/list_changed', () => this._onToolsListChanged.fire()));
     this.store.add(connection.onNotification('notifications/resources/list_changed', () => this._onResourcesListChanged.fire()));
     this.store.add(connection.onNotification('notifications/prompts/list_changed', () => this._onPromptsListChanged.fire()));

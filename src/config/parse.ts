@@ -1,0 +1,585 @@
+// Parses the three config formats into ServerEntry lists. Never throws: every fault becomes a
+// ConfigProblem at the exact position of the offending node, and one bad entry never keeps the
+// others from loading. A file with a JSONC syntax error loads no servers at all, so that a
+// half-typed entry is never started (the caller may keep the previous servers of that file).
+import { Node, ParseError, getNodeValue, parseTree, printParseErrorCode } from 'jsonc-parser';
+import { fingerprintOf } from './fingerprint';
+import { entryId } from './sources';
+import { ConfigProblem, ConfigSource, InputDefinition, LoadedConfig, RemoteServerConfig, ServerConfig, ServerEntry, StdioServerConfig } from './types';
+import { VariableDialect, checkVariableName, dialectFor, findVariables } from './variables';
+
+/**
+ * Parses the text of a config file: `.vscode/mcp.json` (`{ servers, inputs }`) or `.mcp.json`
+ * (`{ mcpServers }`), as `source.kind` says; `settings` sources are read as a settings.json text
+ * (see `parseSettingsText`). Comments and trailing commas are allowed; an empty file is empty.
+ */
+export function parseConfigText(text: string, source: ConfigSource): LoadedConfig {
+  if (source.kind === 'settings') return parseSettingsText(text, source);
+  const reader = new Reader(source, text);
+  const root = reader.parse();
+  if (!root) return reader.result([], []);
+  if (root.type !== 'object') {
+    reader.error(root, '', `expected an object at the top of the file, found ${describe(root)}`);
+    return reader.result([], []);
+  }
+  const props = reader.properties(root, '');
+  const wanted = source.kind === 'vscode-mcp-json' ? 'servers' : 'mcpServers';
+  const other = source.kind === 'vscode-mcp-json' ? 'mcpServers' : 'servers';
+  let servers = props.get(wanted);
+  let serversKey = wanted;
+  if (!servers && props.has(other)) {
+    // A config pasted from the other format: read it anyway, and say so.
+    servers = props.get(other)!;
+    serversKey = other;
+    reader.warning(servers.key, other, `this file's format calls the server map "${wanted}"; "${other}" was read instead`);
+  } else if (!servers && props.size > 0 && !(source.kind === 'vscode-mcp-json' && props.has('inputs'))) {
+    reader.warning(root, '', `no "${wanted}" property: this file defines no servers`);
+  }
+  const inputs = source.kind === 'vscode-mcp-json' && props.has('inputs') ? reader.readInputs(props.get('inputs')!.value, 'inputs') : undefined;
+  const entries = servers ? reader.readServers(servers.value, serversKey, inputs) : [];
+  return reader.result(entries, inputs ? [...inputs.defs.values()].map((d) => d.def) : []);
+}
+
+/**
+ * Reads the servers (and inputs) out of a settings.json text, with exact positions: the
+ * `mcpHost.servers` key by default; `inputsKey` names an optional inputs array.
+ */
+export function parseSettingsText(text: string, source: ConfigSource, options: { serversKey?: string; inputsKey?: string } = {}): LoadedConfig {
+  const serversKey = options.serversKey ?? 'mcpHost.servers';
+  const reader = new Reader(source, text);
+  const root = reader.parse();
+  if (!root || root.type !== 'object') {
+    if (root) reader.error(root, '', `expected an object at the top of the settings file, found ${describe(root)}`);
+    return reader.result([], []);
+  }
+  const props = reader.properties(root, '', true);
+  const inputs = options.inputsKey && props.has(options.inputsKey) ? reader.readInputs(props.get(options.inputsKey)!.value, options.inputsKey) : undefined;
+  const servers = props.get(serversKey);
+  const entries = servers ? reader.readServers(servers.value, serversKey, inputs) : [];
+  return reader.result(entries, inputs ? [...inputs.defs.values()].map((d) => d.def) : []);
+}
+
+/**
+ * Reads the `mcpHost.servers` setting handed over as a value (what VS Code's configuration API
+ * returns). Positions are unknown: problems have line/column 0 and a JSON path.
+ */
+export function parseSettingsValue(servers: unknown, source: ConfigSource, inputs?: unknown, pathPrefix = 'mcpHost.servers'): LoadedConfig {
+  const reader = new Reader(source, undefined);
+  const inputDefs = inputs === undefined ? undefined : reader.readInputs(syntheticNode(inputs), 'mcpHost.inputs');
+  const entries = servers === undefined || servers === null ? [] : reader.readServers(syntheticNode(servers), pathPrefix, inputDefs);
+  return reader.result(entries, inputDefs ? [...inputDefs.defs.values()].map((d) => d.def) : []);
+}
+
+/** Concatenates loaded configs (entries keep their per-source ids, so names may repeat). */
+export function mergeLoaded(configs: readonly LoadedConfig[]): LoadedConfig {
+  return {
+    servers: configs.flatMap((c) => c.servers),
+    inputs: configs.flatMap((c) => c.inputs),
+    problems: configs.flatMap((c) => c.problems),
+  };
+}
+
+// ---- internals ----
+
+interface Property {
+  readonly key: Node;
+  readonly value: Node;
+}
+
+interface InputTable {
+  readonly defs: Map<string, { def: InputDefinition; raw: unknown }>;
+}
+
+const SYNTAX_MESSAGES: Record<string, string> = {
+  InvalidSymbol: 'invalid symbol',
+  InvalidNumberFormat: 'invalid number format',
+  PropertyNameExpected: 'property name expected',
+  ValueExpected: 'value expected',
+  ColonExpected: 'colon expected',
+  CommaExpected: 'comma expected',
+  CloseBraceExpected: 'closing brace expected',
+  CloseBracketExpected: 'closing bracket expected',
+  EndOfFileExpected: 'end of file expected',
+  InvalidCommentToken: 'invalid comment token',
+  UnexpectedEndOfComment: 'unexpected end of comment',
+  UnexpectedEndOfString: 'unexpected end of string',
+  UnexpectedEndOfNumber: 'unexpected end of number',
+  InvalidUnicode: 'invalid unicode sequence',
+  InvalidEscapeCharacter: 'invalid escape character',
+  InvalidCharacter: 'invalid character',
+};
+
+const STDIO_KEYS = ['type', 'command', 'args', 'env', 'envFile', 'cwd'];
+const REMOTE_KEYS = ['type', 'url', 'headers'];
+const INPUT_KEYS = ['id', 'type', 'description', 'password', 'options', 'default'];
+// Properties other hosts define: never warned about, never near-miss matched.
+const FOREIGN_KEYS = new Set(['dev', 'gallery', 'version', 'disabled', 'autoApprove', 'alwaysAllow', 'timeout', 'transportType', 'description', 'name', 'oauth', 'enabled']);
+
+/** Line starts of a text, for 1-based line/column of an offset. */
+class LineIndex {
+  private readonly starts: number[] = [0];
+  constructor(text: string) {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10) this.starts.push(i + 1);
+      else if (c === 13) {
+        if (text.charCodeAt(i + 1) === 10) i++;
+        this.starts.push(i + 1);
+      }
+    }
+  }
+  at(offset: number): { line: number; column: number } {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid] <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: offset - this.starts[lo] + 1 };
+  }
+}
+
+class Reader {
+  private readonly problems: ConfigProblem[] = [];
+  private readonly lines: LineIndex | undefined;
+  private readonly dialect: VariableDialect;
+
+  constructor(
+    readonly source: ConfigSource,
+    private readonly text: string | undefined,
+  ) {
+    this.lines = text === undefined ? undefined : new LineIndex(text);
+    this.dialect = dialectFor(source);
+  }
+
+  /** Parses the text; on any syntax error reports them all and returns undefined. */
+  parse(): Node | undefined {
+    const errors: ParseError[] = [];
+    const root = parseTree(this.text ?? '', errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
+    if (errors.length) {
+      for (const e of errors) {
+        const code = printParseErrorCode(e.error);
+        this.push({ offset: e.offset, length: e.length }, '', `syntax error: ${SYNTAX_MESSAGES[code] ?? code}`, 'error', 'syntax');
+      }
+      return undefined;
+    }
+    return root;
+  }
+
+  result(servers: ServerEntry[], inputs: InputDefinition[]): LoadedConfig {
+    // In file order (a stable sort: problems without a position keep theirs).
+    return { servers, inputs, problems: [...this.problems].sort((a, b) => a.offset - b.offset) };
+  }
+
+  error(node: Node, path: string, message: string, serverName?: string): void {
+    this.push(node, path, message, 'error', 'schema', serverName);
+  }
+
+  warning(node: Node, path: string, message: string, serverName?: string): void {
+    this.push(node, path, message, 'warning', 'schema', serverName);
+  }
+
+  private push(
+    span: { offset: number; length: number },
+    path: string,
+    message: string,
+    severity: 'error' | 'warning',
+    kind: 'syntax' | 'schema',
+    serverName?: string,
+  ): void {
+    const known = this.lines !== undefined && span.offset >= 0;
+    const pos = known ? this.lines!.at(span.offset) : { line: 0, column: 0 };
+    this.problems.push({
+      source: this.source,
+      severity,
+      kind,
+      message,
+      line: pos.line,
+      column: pos.column,
+      offset: known ? span.offset : -1,
+      length: known ? span.length : 0,
+      path,
+      ...(serverName === undefined ? {} : { serverName }),
+    });
+  }
+
+  /** The properties of an object node; a repeated key is reported and the last one wins (as in JSON.parse). */
+  properties(node: Node, path: string, quiet = false, serverName?: string): Map<string, Property> {
+    const map = new Map<string, Property>();
+    for (const prop of node.children ?? []) {
+      const [key, value] = prop.children ?? [];
+      if (!key || !value) continue;
+      const name = String(key.value);
+      if (map.has(name) && !quiet) this.warning(key, child(path, name), `duplicate property "${name}": the last one wins`, serverName);
+      map.delete(name);
+      map.set(name, { key, value });
+    }
+    return map;
+  }
+
+  readInputs(node: Node, path: string): InputTable {
+    const defs = new Map<string, { def: InputDefinition; raw: unknown }>();
+    if (node.type !== 'array') {
+      this.error(node, path, `"inputs" must be an array, found ${describe(node)}`);
+      return { defs };
+    }
+    (node.children ?? []).forEach((item, i) => {
+      const at = `${path}[${i}]`;
+      const def = this.readInput(item, at);
+      if (!def) return;
+      if (defs.has(def.id)) {
+        this.error(item, at, `duplicate input id "${def.id}": the first definition is used`);
+        return;
+      }
+      defs.set(def.id, { def, raw: getNodeValue(item) });
+    });
+    return { defs };
+  }
+
+  private readInput(node: Node, path: string): InputDefinition | undefined {
+    if (node.type !== 'object') {
+      this.error(node, path, `an input must be an object, found ${describe(node)}`);
+      return undefined;
+    }
+    const props = this.properties(node, path);
+    let ok = true;
+    const fail = (n: Node, p: string, message: string) => {
+      ok = false;
+      this.error(n, p, message);
+    };
+    const id = props.get('id');
+    if (!id) fail(node, path, 'input: missing "id"');
+    else if (id.value.type !== 'string' || id.value.value === '') fail(id.value, child(path, 'id'), `input "id" must be a non-empty string, found ${describe(id.value)}`);
+    const label = id && id.value.type === 'string' ? `input "${id.value.value}"` : 'input';
+    const type = props.get('type');
+    if (!type) fail(node, path, `${label}: missing "type" ("promptString" or "pickString")`);
+    else if (type.value.value !== 'promptString' && type.value.value !== 'pickString') {
+      fail(
+        type.value,
+        child(path, 'type'),
+        type.value.value === 'command'
+          ? `${label}: "command" inputs are not supported; use "promptString" or "pickString"`
+          : `${label}: unknown type ${display(type.value)} (expected "promptString" or "pickString")`,
+      );
+    }
+    const optString = (key: string): string | undefined => {
+      const p = props.get(key);
+      if (!p) return undefined;
+      if (p.value.type !== 'string') fail(p.value, child(path, key), `${label}: "${key}" must be a string, found ${describe(p.value)}`);
+      return p.value.type === 'string' ? p.value.value : undefined;
+    };
+    const description = optString('description');
+    const dflt = optString('default');
+    let password: boolean | undefined;
+    const pw = props.get('password');
+    if (pw) {
+      if (pw.value.type !== 'boolean') fail(pw.value, child(path, 'password'), `${label}: "password" must be true or false, found ${describe(pw.value)}`);
+      else password = pw.value.value;
+    }
+    let options: string[] | undefined;
+    const opts = props.get('options');
+    if (opts) {
+      if (opts.value.type !== 'array') fail(opts.value, child(path, 'options'), `${label}: "options" must be an array of strings, found ${describe(opts.value)}`);
+      else {
+        options = [];
+        (opts.value.children ?? []).forEach((o, i) => {
+          if (o.type === 'string') options!.push(o.value);
+          else if (o.type === 'object') {
+            // VS Code also accepts { label, value }: the value is what gets substituted.
+            const v = this.properties(o, `${child(path, 'options')}[${i}]`).get('value');
+            if (v && v.value.type === 'string') options!.push(v.value.value);
+            else fail(o, `${child(path, 'options')}[${i}]`, `${label}: an option object needs a string "value"`);
+          } else fail(o, `${child(path, 'options')}[${i}]`, `${label}: options must be strings, found ${describe(o)}`);
+        });
+      }
+    }
+    if (type?.value.value === 'pickString' && !opts) fail(node, path, `${label}: a pickString input needs "options"`);
+    this.warnUnknownKeys(props, INPUT_KEYS, path);
+    if (!ok) return undefined;
+    if (type!.value.value === 'pickString' && dflt !== undefined && options && !options.includes(dflt)) {
+      this.warning(props.get('default')!.value, child(path, 'default'), `${label}: the default ${JSON.stringify(dflt)} is not one of the options`);
+    }
+    const def: InputDefinition = {
+      id: id!.value.value,
+      type: type!.value.value,
+      ...(description !== undefined ? { description } : {}),
+      ...(password !== undefined ? { password } : {}),
+      ...(options !== undefined ? { options } : {}),
+      ...(dflt !== undefined ? { default: dflt } : {}),
+    };
+    return def;
+  }
+
+  readServers(node: Node, path: string, inputs: InputTable | undefined): ServerEntry[] {
+    if (node.type !== 'object') {
+      this.error(node, path, `"${path}" must be an object mapping server names to definitions, found ${describe(node)}`);
+      return [];
+    }
+    const entries: ServerEntry[] = [];
+    for (const [name, { key, value }] of this.properties(node, path)) {
+      const at = child(path, name);
+      if (name.trim() === '') {
+        this.error(key, at, 'a server name must not be empty');
+        continue;
+      }
+      const config = this.readServer(name, key, value, at);
+      if (!config) continue;
+      const referenced = this.inputReferences(name, value, at, inputs);
+      const raw = getNodeValue(value);
+      const usedDefs = referenced.filter((id) => inputs?.defs.has(id)).map((id) => inputs!.defs.get(id)!);
+      entries.push({
+        id: entryId(this.source, name),
+        name,
+        source: this.source,
+        config,
+        fingerprint: fingerprintOf(raw, usedDefs.map((d) => d.raw)),
+        inputs: usedDefs.map((d) => d.def),
+      });
+    }
+    return entries;
+  }
+
+  private readServer(name: string, keyNode: Node, node: Node, path: string): ServerConfig | undefined {
+    const label = `server "${name}"`;
+    if (node.type !== 'object') {
+      this.error(node, path, `${label} must be an object, found ${describe(node)}`, name);
+      return undefined;
+    }
+    let ok = true;
+    const fail = (n: Node, p: string, message: string) => {
+      ok = false;
+      this.error(n, p, message, name);
+    };
+    const props = this.properties(node, path, false, name);
+    const typeProp = props.get('type');
+    let kind: 'stdio' | 'http' | 'sse' | undefined;
+    if (typeProp) {
+      const t = typeProp.value;
+      const known: Record<string, 'stdio' | 'http' | 'sse'> = { stdio: 'stdio', http: 'http', sse: 'sse' };
+      // The names other hosts use for the streamable HTTP transport in .mcp.json.
+      if (this.source.kind === 'dot-mcp-json') Object.assign(known, { 'streamable-http': 'http', streamableHttp: 'http', streamable_http: 'http' });
+      if (t.type === 'string' && Object.prototype.hasOwnProperty.call(known, t.value)) kind = known[t.value];
+      else {
+        fail(t, child(path, 'type'), `${label}: unknown type ${display(t)} (expected "stdio", "http" or "sse")`);
+        return undefined;
+      }
+    } else kind = props.has('url') && !props.has('command') ? 'http' : 'stdio';
+
+    if (kind === 'stdio') {
+      const command = props.get('command');
+      let commandValue = '';
+      if (!command) fail(keyNode, path, props.has('url') ? `${label}: missing "command" (a "url" needs "type": "http" or "sse")` : `${label}: missing "command" (or "url" for a remote server)`);
+      else if (command.value.type !== 'string') fail(command.value, child(path, 'command'), `${label}: "command" must be a string, found ${describe(command.value)}`);
+      else if (command.value.value.trim() === '') fail(command.value, child(path, 'command'), `${label}: "command" must not be empty`);
+      else commandValue = command.value.value;
+
+      const args: string[] = [];
+      const argsProp = props.get('args');
+      if (argsProp) {
+        if (argsProp.value.type !== 'array') fail(argsProp.value, child(path, 'args'), `${label}: "args" must be an array of strings, found ${describe(argsProp.value)}`);
+        else
+          (argsProp.value.children ?? []).forEach((a, i) => {
+            if (a.type === 'string') args.push(a.value);
+            else fail(a, `${child(path, 'args')}[${i}]`, `${label}: args[${i}] must be a string, found ${describe(a)}`);
+          });
+      }
+
+      const env: Record<string, string | null> = {};
+      const envProp = props.get('env');
+      if (envProp) {
+        if (envProp.value.type !== 'object') fail(envProp.value, child(path, 'env'), `${label}: "env" must be an object, found ${describe(envProp.value)}`);
+        else
+          for (const [k, { value: v }] of this.properties(envProp.value, child(path, 'env'), false, name)) {
+            // Numbers are accepted (VS Code does); null removes an inherited variable.
+            if (v.type === 'string') env[k] = v.value;
+            else if (v.type === 'null') env[k] = null;
+            else if (v.type === 'number') env[k] = String(v.value);
+            else fail(v, child(child(path, 'env'), k), `${label}: env.${k} must be a string or null, found ${describe(v)}`);
+          }
+      }
+      const optString = (key: string): string | undefined => {
+        const p = props.get(key);
+        if (!p) return undefined;
+        if (p.value.type !== 'string') {
+          fail(p.value, child(path, key), `${label}: "${key}" must be a string, found ${describe(p.value)}`);
+          return undefined;
+        }
+        return p.value.value;
+      };
+      const envFile = optString('envFile');
+      const cwd = optString('cwd');
+      for (const key of REMOTE_KEYS) {
+        if (key !== 'type' && props.has(key)) this.warning(props.get(key)!.key, child(path, key), `${label}: "${key}" is ignored for a stdio server`, name);
+      }
+      this.warnUnknownKeys(props, [...STDIO_KEYS, ...REMOTE_KEYS], path, name);
+      if (command && command.value.type === 'string' && /\s/.test(commandValue.trim()) && args.length === 0 && !/[\\/]/.test(commandValue.trim().split(/\s+/)[0])) {
+        // "npx -y pkg" is a common mistake; "/Applications/My App/bin/x" is a path with a space.
+        this.warning(command.value, child(path, 'command'), `${label}: "command" contains spaces; put the arguments in "args" (the command is run without a shell)`, name);
+      }
+      this.checkVariables(props, path, name);
+      if (!ok) return undefined;
+      const config: StdioServerConfig = {
+        type: 'stdio',
+        command: commandValue,
+        args,
+        env,
+        ...(envFile !== undefined ? { envFile } : {}),
+        ...(cwd !== undefined ? { cwd } : {}),
+      };
+      return config;
+    }
+
+    const url = props.get('url');
+    let urlValue = '';
+    if (!url) fail(keyNode, path, `${label}: missing "url" (a ${kind} server needs one)`);
+    else if (url.value.type !== 'string') fail(url.value, child(path, 'url'), `${label}: "url" must be a string, found ${describe(url.value)}`);
+    else if (!/^https?:\/\//i.test(url.value.value) && !url.value.value.includes('${')) fail(url.value, child(path, 'url'), `${label}: "url" must start with http:// or https://`);
+    else urlValue = url.value.value;
+    let headers: Record<string, string> | undefined;
+    const headersProp = props.get('headers');
+    if (headersProp) {
+      if (headersProp.value.type !== 'object') fail(headersProp.value, child(path, 'headers'), `${label}: "headers" must be an object, found ${describe(headersProp.value)}`);
+      else {
+        headers = {};
+        for (const [k, { value: v }] of this.properties(headersProp.value, child(path, 'headers'), false, name)) {
+          if (v.type === 'string') headers[k] = v.value;
+          else fail(v, child(child(path, 'headers'), k), `${label}: headers.${k} must be a string, found ${describe(v)}`);
+        }
+      }
+    }
+    for (const key of STDIO_KEYS) {
+      if (key !== 'type' && props.has(key)) this.warning(props.get(key)!.key, child(path, key), `${label}: "${key}" is ignored for a ${kind} server`, name);
+    }
+    this.warnUnknownKeys(props, [...STDIO_KEYS, ...REMOTE_KEYS], path, name);
+    if (!ok) return undefined;
+    const config: RemoteServerConfig = { type: kind, url: urlValue, ...(headers ? { headers } : {}) };
+    return config;
+  }
+
+  /** Warns about a key that looks like a typo of a known one (`comand`, `Args`). Other unknown keys are other hosts' business. */
+  private warnUnknownKeys(props: Map<string, Property>, known: string[], path: string, serverName?: string): void {
+    for (const [key, { key: keyNode }] of props) {
+      if (known.includes(key) || FOREIGN_KEYS.has(key)) continue;
+      const near = known.find((k) => k.toLowerCase() === key.toLowerCase() || editDistance(k, key) <= 2);
+      if (near) this.warning(keyNode, child(path, key), `unknown property "${key}": did you mean "${near}"?`, serverName);
+    }
+  }
+
+  /** Warns about variables in the substituted fields that can never resolve, at the variable itself. */
+  private checkVariables(props: Map<string, Property>, path: string, serverName: string): void {
+    const fields = ['command', 'args', 'env', 'cwd', 'envFile'].filter((k) => props.has(k));
+    const strings = fields.flatMap((k) => stringNodes(props.get(k)!.value, child(path, k)));
+    for (const { node: str, path: at } of strings) {
+      for (const ref of findVariables(str.value)) {
+        const problem = checkVariableName(ref.name, this.dialect);
+        if (problem) this.warning(this.spanOf(str, ref.start, ref.end) as Node, at, problem, serverName);
+      }
+    }
+  }
+
+  /** Input ids an entry references, in first-use order; undefined ones are reported. */
+  private inputReferences(name: string, node: Node, path: string, inputs: InputTable | undefined): string[] {
+    const ids: string[] = [];
+    for (const { node: str, path: at } of stringNodes(node, path)) {
+      for (const ref of findVariables(str.value)) {
+        if (!ref.name.startsWith('input:')) continue;
+        const id = ref.name.slice('input:'.length);
+        if (!id) continue;
+        if (!ids.includes(id)) ids.push(id);
+        if (this.source.kind === 'vscode-mcp-json' && !inputs?.defs.has(id)) {
+          this.warning(this.spanOf(str, ref.start, ref.end) as Node, at, `input "${id}" is not defined in "inputs"; you will be asked for a value`, name);
+        }
+      }
+    }
+    return ids;
+  }
+
+  /**
+   * The text span of `value[start, end)` inside a string node. Exact when the literal has no
+   * escape sequences (the usual case); otherwise the whole string.
+   */
+  private spanOf(str: Node, start: number, end: number): { offset: number; length: number } {
+    if (this.text === undefined || str.offset < 0) return { offset: -1, length: 0 };
+    const literal = this.text.slice(str.offset, str.offset + str.length);
+    if (literal.includes('\\')) return { offset: str.offset, length: str.length };
+    return { offset: str.offset + 1 + start, length: end - start };
+  }
+}
+
+/** Every string value under `node`, with its path. */
+function stringNodes(node: Node, path: string): { node: Node; path: string }[] {
+  const out: { node: Node; path: string }[] = [];
+  const walk = (n: Node, p: string) => {
+    if (n.type === 'string') out.push({ node: n, path: p });
+    else if (n.type === 'array') (n.children ?? []).forEach((c, i) => walk(c, `${p}[${i}]`));
+    else if (n.type === 'object')
+      for (const prop of n.children ?? []) {
+        const [k, v] = prop.children ?? [];
+        if (k && v) walk(v, child(p, String(k.value)));
+      }
+  };
+  walk(node, path);
+  return out;
+}
+
+function child(path: string, key: string): string {
+  if (/^[A-Za-z_$][\w$-]*$/.test(key)) return path ? `${path}.${key}` : key;
+  return `${path}[${JSON.stringify(key)}]`;
+}
+
+function describe(node: Node): string {
+  switch (node.type) {
+    case 'string':
+      return `the string ${JSON.stringify(node.value)}`;
+    case 'number':
+    case 'boolean':
+      return `${node.type} ${String(node.value)}`;
+    case 'null':
+      return 'null';
+    case 'array':
+      return 'an array';
+    case 'object':
+      return 'an object';
+    case 'property':
+      return 'a property';
+    default:
+      return 'a value';
+  }
+}
+
+function display(node: Node): string {
+  return node.type === 'string' ? JSON.stringify(node.value) : describe(node);
+}
+
+function editDistance(a: string, b: string): number {
+  const m = a.length;
+  const n = b.length;
+  let prev = Array.from({ length: n + 1 }, (_, j) => j);
+  for (let i = 1; i <= m; i++) {
+    const cur = [i];
+    for (let j = 1; j <= n; j++) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[n];
+}
+
+/** A jsonc-parser node tree for a plain value, without positions (offset -1). */
+function syntheticNode(value: unknown, parent?: Node): Node {
+  const node: { type: Node['type']; value?: unknown; offset: number; length: number; parent?: Node; children?: Node[] } = { type: 'null', offset: -1, length: 0, parent };
+  if (Array.isArray(value)) {
+    node.type = 'array';
+    node.children = value.map((v) => syntheticNode(v, node as Node));
+  } else if (value !== null && typeof value === 'object') {
+    node.type = 'object';
+    node.children = Object.entries(value as Record<string, unknown>).map(([k, v]) => {
+      const prop: { type: 'property'; offset: number; length: number; parent: Node; children: Node[] } = { type: 'property', offset: -1, length: 0, parent: node as Node, children: [] };
+      prop.children.push({ type: 'string', value: k, offset: -1, length: 0, parent: prop as Node }, syntheticNode(v, prop as Node));
+      return prop as Node;
+    });
+  } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+    node.type = typeof value as 'string' | 'number' | 'boolean';
+    node.value = value;
+  }
+  return node as Node;
+}

@@ -1,0 +1,95 @@
+// The shapes shared by the config layer (parsing, variables) and the registry. No `vscode`
+// import here: the VS Code layer adapts these, it does not leak into them.
+
+/**
+ * Where a server definition comes from.
+ * - `vscode-mcp-json`: `<folder>/.vscode/mcp.json`, VS Code's format `{ servers, inputs }`.
+ * - `dot-mcp-json`: `<folder>/.mcp.json`, the `{ mcpServers }` format of Claude Desktop, Claude Code and Cursor.
+ * - `settings`: the `mcpHost.servers` setting, the same shape as mcp.json's `servers` map.
+ */
+export type ConfigSourceKind = 'vscode-mcp-json' | 'dot-mcp-json' | 'settings';
+
+export interface ConfigSource {
+  readonly kind: ConfigSourceKind;
+  /** Shown to the user, e.g. ".vscode/mcp.json (api)" or "User settings". */
+  readonly label: string;
+  /** Absolute file system path of the file, for file sources. */
+  readonly file?: string;
+  /** The workspace folder the source belongs to (file sources and folder-scoped settings). */
+  readonly folder?: { readonly name: string; readonly fsPath: string };
+  /** For settings: which scope the value was read from. */
+  readonly scope?: 'user' | 'workspace' | 'folder';
+  /** True for workspace files and workspace/folder settings: running them needs trust and consent. */
+  readonly workspaceDefined: boolean;
+}
+
+export interface StdioServerConfig {
+  readonly type: 'stdio';
+  readonly command: string;
+  readonly args: readonly string[];
+  /** `null` removes an inherited variable from the child's environment. */
+  readonly env: Readonly<Record<string, string | null>>;
+  readonly envFile?: string;
+  readonly cwd?: string;
+}
+
+/** An HTTP or SSE server: parsed and shown, not started (not supported yet). */
+export interface RemoteServerConfig {
+  readonly type: 'http' | 'sse';
+  readonly url: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export type ServerConfig = StdioServerConfig | RemoteServerConfig;
+
+export interface ServerEntry {
+  /** Stable across reloads: `${sourceKey(source)}::${name}`. The same name in two sources gives two ids. */
+  readonly id: string;
+  readonly name: string;
+  readonly source: ConfigSource;
+  readonly config: ServerConfig;
+  /**
+   * Hash of the canonical JSON of the raw entry and of the input definitions it references.
+   * Unchanged by whitespace, comments, key order or edits elsewhere in the file; used for change
+   * detection (restart) and consent (ask again when it changes).
+   */
+  readonly fingerprint: string;
+  /** The definitions of the `${input:…}` variables the entry references (from the same source), in first-use order. */
+  readonly inputs: readonly InputDefinition[];
+}
+
+export interface InputDefinition {
+  readonly id: string;
+  readonly type: 'promptString' | 'pickString';
+  readonly description?: string;
+  /** promptString: mask the value while typing and keep it in secret storage. */
+  readonly password?: boolean;
+  /** pickString: the values to pick from. */
+  readonly options?: readonly string[];
+  readonly default?: string;
+}
+
+export interface ConfigProblem {
+  readonly source: ConfigSource;
+  readonly severity: 'error' | 'warning';
+  /** `syntax`: the file is not valid JSONC (then no server of the file loads); `schema`: a value has the wrong shape. */
+  readonly kind: 'syntax' | 'schema';
+  readonly message: string;
+  /** 1-based; 0 when the position is unknown (a settings value handed over as an object). */
+  readonly line: number;
+  /** 1-based, in UTF-16 code units like VS Code's columns; 0 when unknown. */
+  readonly column: number;
+  /** 0-based offset into the text; -1 when unknown. */
+  readonly offset: number;
+  readonly length: number;
+  /** JSON path of the offending node, e.g. `servers.api.args[1]`. */
+  readonly path: string;
+  /** The server entry the problem belongs to, if any. */
+  readonly serverName?: string;
+}
+
+export interface LoadedConfig {
+  readonly servers: ServerEntry[];
+  readonly inputs: InputDefinition[];
+  readonly problems: ConfigProblem[];
+}

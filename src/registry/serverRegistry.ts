@@ -1,0 +1,719 @@
+// Owns the running servers: one McpClient per stdio ServerEntry, started, stopped, restarted
+// after crashes (exponential back-off, sliding window), with the lists each server declared
+// cached and kept fresh. No `vscode` import: trust, consent, inputs and the transport come in
+// as functions.
+import { McpClient, RootsProvider } from '../client/client';
+import { Implementation, Prompt, Resource, ResourceTemplate, Tool } from '../client/schemas';
+import { ServerEntry } from '../config/types';
+import { ResolvedStdioServer } from '../config/variables';
+import { DisposableStore } from '../protocol/disposable';
+import { McpLocalError, ResponseError } from '../protocol/errors';
+import { Emitter, Event } from '../protocol/events';
+import { Transport, TransportCloseInfo } from '../protocol/transport';
+import { formatCommandLine, redact } from './logText';
+
+/** Where a server is. `error` carries `restart` while an automatic restart is scheduled. */
+export type ServerStatus =
+  | { readonly kind: 'stopped' }
+  | { readonly kind: 'starting' }
+  | { readonly kind: 'running' }
+  | {
+      readonly kind: 'error';
+      readonly message: string;
+      readonly stderrTail: readonly string[];
+      /** Set while a restart after a crash is pending: `attempt` of `maxRestarts`, at epoch ms `at`. */
+      readonly restart?: { readonly attempt: number; readonly maxRestarts: number; readonly delayMs: number; readonly at: number };
+    }
+  /** An http/sse entry: shown, never started. */
+  | { readonly kind: 'unsupported'; readonly reason: string }
+  /** `prepare` refused it: untrusted workspace, consent denied. */
+  | { readonly kind: 'blocked'; readonly reason: string };
+
+/** What `prepare` returns: the server to spawn, or why it must not run. */
+export type PrepareResult = ResolvedStdioServer | { readonly blocked: string };
+
+/**
+ * Turns an entry into something to spawn, right before each start: resolves variables (asking
+ * for inputs), checks trust and consent. May reject (e.g. the user cancelled an input): the
+ * server then goes to `error` with that message. `signal` aborts when the start is no longer
+ * wanted (stop, removal, dispose): close any prompt then; the registry stops waiting at once.
+ */
+export type PrepareServer = (entry: ServerEntry, signal: AbortSignal) => Promise<PrepareResult>;
+
+export type RegistryLogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
+
+/** The lists a server can declare. `templates` come with the `resources` capability. */
+export type ListKind = 'tools' | 'resources' | 'templates' | 'prompts';
+
+export interface RestartPolicy {
+  /** Automatic restarts allowed within the window; one more crash and the server stays in `error`. 0 turns them off. */
+  readonly maxRestarts: number;
+  /** The sliding window, in minutes. */
+  readonly windowMinutes: number;
+  /** Delay before the first restart in the window; doubled for each further one. Default 1000. */
+  readonly backoffMs?: number;
+  /** Cap of the doubled delay. Default 30000. */
+  readonly maxBackoffMs?: number;
+}
+
+export interface ServerRegistryOptions {
+  readonly clientInfo: Implementation;
+  /** Builds the transport for a resolved server (see `stdioTransportFactory`). May throw. */
+  createTransport(resolved: ResolvedStdioServer, entry: ServerEntry): Transport;
+  /** Answers `roots/list` for every server. */
+  readonly roots: RootsProvider;
+  readonly restart: RestartPolicy;
+  /** Default timeout of every request, ms (McpClient's default when unset). */
+  readonly requestTimeoutMs?: number;
+  /** Timeout of the `initialize` handshake, ms. Default `requestTimeoutMs`, else 30000. */
+  readonly startTimeoutMs?: number;
+  /** Start new entries on `update()`. Default true. */
+  readonly autoStart?: boolean;
+  /** Further client capabilities (sampling, elicitation, ...). */
+  readonly capabilities?: Record<string, unknown>;
+  /**
+   * Lifecycle lines per server, secrets (`resolved.secretValues`) already redacted: starting
+   * (the command line), started (pid), initialized (server and version), exited (code/signal),
+   * restarting in N ms, gave up. Also the server's stderr (`info`, prefixed `stderr: `) and the
+   * transport's own shutdown steps (`debug`).
+   */
+  log(serverId: string, level: RegistryLogLevel, text: string): void;
+}
+
+/** One server as the UI sees it. The object stays the same for an id across restarts and config changes. */
+export interface ServerHandle {
+  readonly id: string;
+  /** The current entry (replaced when the config changes). */
+  readonly entry: ServerEntry;
+  readonly status: ServerStatus;
+  /** The client of the current process, from the moment it is created (before connect) until it stopped. */
+  readonly client: McpClient | undefined;
+  /** What the current (or last) process was started with. */
+  readonly resolved: ResolvedStdioServer | undefined;
+  /** The pid of the current process. */
+  readonly pid: number | undefined;
+  /** Epoch ms when the current process was initialized. */
+  readonly startedAt: number | undefined;
+  /** Cached lists: `undefined` when not running or the server did not declare the capability. */
+  readonly tools: readonly Tool[] | undefined;
+  readonly resources: readonly Resource[] | undefined;
+  readonly templates: readonly ResourceTemplate[] | undefined;
+  readonly prompts: readonly Prompt[] | undefined;
+  /** Why the last fetch of a list failed (cleared when it succeeds). */
+  readonly listErrors: Readonly<Partial<Record<ListKind, string>>>;
+  /** The last failure (start or crash), kept after a restart succeeded. */
+  readonly lastError: string | undefined;
+  /** The last stderr lines of the current (or last) process, oldest first. */
+  readonly stderrTail: readonly string[];
+  /** How the last process ended. */
+  readonly lastExit: { readonly code: number | null; readonly signal: string | null; readonly time: number } | undefined;
+  /** Automatic restarts since the last manual start. */
+  readonly restarts: number;
+  /** Fetches every declared list again. Resolves when done; no-op unless running. */
+  refresh(): Promise<void>;
+}
+
+const STDERR_TAIL_LINES = 50;
+const DEFAULT_START_TIMEOUT_MS = 30_000;
+
+interface Session {
+  readonly client: McpClient;
+  readonly abort: AbortController;
+  readonly store: DisposableStore;
+  /** Set when we are the ones ending it: its exit is not a crash. */
+  stopping: boolean;
+  /** The handshake completed. */
+  ready: boolean;
+  pid?: number;
+}
+
+interface ListState {
+  inflight?: Promise<void>;
+  again: boolean;
+}
+
+class ManagedServer implements ServerHandle {
+  entry: ServerEntry;
+  status: ServerStatus = { kind: 'stopped' };
+  resolved: ResolvedStdioServer | undefined;
+  startedAt: number | undefined;
+  tools: Tool[] | undefined;
+  resources: Resource[] | undefined;
+  templates: ResourceTemplate[] | undefined;
+  prompts: Prompt[] | undefined;
+  listErrors: Partial<Record<ListKind, string>> = {};
+  lastError: string | undefined;
+  stderrTail: string[] = [];
+  lastExit: { code: number | null; signal: string | null; time: number } | undefined;
+  restarts = 0;
+
+  session: Session | undefined;
+  /** Aborts a start that is still in `prepare` (it may be waiting for the user). */
+  startAbort: AbortController | undefined;
+  restartTimer: NodeJS.Timeout | undefined;
+  crashTimes: number[] = [];
+  stoppedByUser = false;
+  removed = false;
+  queue: Promise<void> = Promise.resolve();
+  readonly lists: Record<ListKind, ListState> = { tools: { again: false }, resources: { again: false }, templates: { again: false }, prompts: { again: false } };
+
+  constructor(
+    entry: ServerEntry,
+    private readonly registry: ServerRegistry,
+  ) {
+    this.entry = entry;
+  }
+
+  get id(): string {
+    return this.entry.id;
+  }
+
+  get client(): McpClient | undefined {
+    return this.session?.client;
+  }
+
+  get pid(): number | undefined {
+    return this.session?.pid;
+  }
+
+  refresh(): Promise<void> {
+    return this.registry.refreshServer(this);
+  }
+}
+
+/**
+ * Owns the running servers. `update()` applies a new configuration by diffing entries on id and
+ * fingerprint; start/stop/restart act on one server or all. Operations on one server run one
+ * after another; a stop or restart first aborts a start in progress. Nothing here throws for a
+ * server's failure: it becomes that server's `error` status, and other servers are unaffected.
+ */
+export class ServerRegistry {
+  private handles = new Map<string, ManagedServer>();
+  private prepare: PrepareServer = () => Promise.reject(new Error('update() has not been called yet'));
+  private disposing: Promise<void> | undefined;
+  private readonly removals = new Set<Promise<void>>();
+  private readonly store = new DisposableStore();
+
+  private readonly _onDidChange = this.store.add(new Emitter<ServerHandle>((e) => this.listenerFailed(e)));
+  /** A server's status, lists, entry or counters changed. */
+  readonly onDidChange: Event<ServerHandle> = this._onDidChange.event;
+  private readonly _onDidChangeServers = this.store.add(new Emitter<void>((e) => this.listenerFailed(e)));
+  /** Servers were added, removed or reordered by `update()`. */
+  readonly onDidChangeServers: Event<void> = this._onDidChangeServers.event;
+  private readonly _onDidCreateClient = this.store.add(new Emitter<{ readonly handle: ServerHandle; readonly client: McpClient }>((e) => this.listenerFailed(e)));
+  /** A client was created and is about to connect: subscribe to its frames here to see the handshake. */
+  readonly onDidCreateClient: Event<{ readonly handle: ServerHandle; readonly client: McpClient }> = this._onDidCreateClient.event;
+
+  constructor(private readonly options: ServerRegistryOptions) {
+    this.autoStart = options.autoStart ?? true;
+  }
+
+  /** Start new entries with `update()` (initially `options.autoStart`, default true). Applies to later updates. */
+  autoStart: boolean;
+
+  get(id: string): ServerHandle | undefined {
+    return this.handles.get(id);
+  }
+
+  /** Every server, in the order of the last `update()`. */
+  list(): ServerHandle[] {
+    return [...this.handles.values()];
+  }
+
+  /**
+   * Applies a configuration. New entries are started (when `autoStart`), removed ones stopped
+   * (their processes gone when this resolves), changed ones (same id, new fingerprint)
+   * restarted, unchanged ones left alone (same client, same process). A `blocked` server is
+   * prepared again (trust or consent may have changed; `prepare` must not ask a question it
+   * already has an answer to). A changed server the user stopped stays stopped. `prepare` is
+   * kept for later starts. Resolves when every resulting start and stop has settled; never rejects.
+   */
+  async update(entries: readonly ServerEntry[], prepare: PrepareServer): Promise<void> {
+    if (this.disposing) return;
+    this.prepare = prepare;
+    const next = new Map<string, ManagedServer>();
+    const work: Promise<void>[] = [];
+    for (const entry of entries) {
+      if (next.has(entry.id)) continue;
+      const existing = this.handles.get(entry.id);
+      if (!existing) {
+        const h = new ManagedServer(entry, this);
+        next.set(entry.id, h);
+        if (entry.config.type !== 'stdio') this.setStatus(h, unsupported(entry));
+        else if (this.autoStart) work.push(this.enqueue(h, () => this.doStart(h, 'auto')));
+        continue;
+      }
+      next.set(entry.id, existing);
+      if (existing.entry.fingerprint === entry.fingerprint) {
+        existing.entry = entry;
+        if (existing.status.kind === 'blocked') work.push(this.enqueue(existing, () => this.doStart(existing, 'auto')));
+        continue;
+      }
+      const wasActive = this.isActive(existing);
+      existing.entry = entry;
+      this.options.log(entry.id, 'info', 'configuration changed');
+      if (entry.config.type !== 'stdio') {
+        this.preempt(existing);
+        work.push(this.enqueue(existing, () => this.doStop(existing).then(() => this.setStatus(existing, unsupported(entry)))));
+      } else if (wasActive || (this.autoStart && !existing.stoppedByUser) || existing.status.kind === 'unsupported') {
+        this.preempt(existing);
+        existing.crashTimes = [];
+        existing.restarts = 0;
+        work.push(this.enqueue(existing, () => this.doStop(existing).then(() => this.doStart(existing, 'auto'))));
+      } else {
+        this._onDidChange.fire(existing);
+      }
+    }
+    for (const [id, h] of this.handles) {
+      if (next.has(id)) continue;
+      h.removed = true;
+      this.preempt(h);
+      const removal = this.enqueue(h, () => this.doStop(h));
+      // dispose() must wait for these too: they are no longer in the map.
+      this.removals.add(removal);
+      void removal.finally(() => this.removals.delete(removal));
+      work.push(removal);
+    }
+    const reordered = [...next.keys()].join('\n') !== [...this.handles.keys()].join('\n');
+    this.handles = next;
+    if (reordered) this._onDidChangeServers.fire();
+    await Promise.all(work);
+  }
+
+  /** Starts a server (no-op when it is starting or running). Resolves once it is running, failed or blocked. */
+  start(id: string): Promise<void> {
+    const h = this.handles.get(id);
+    if (!h || this.disposing) return Promise.resolve();
+    h.stoppedByUser = false;
+    return this.enqueue(h, () => this.doStart(h, 'manual'));
+  }
+
+  /** Stops a server; resolves when its process tree is gone. */
+  stop(id: string): Promise<void> {
+    const h = this.handles.get(id);
+    if (!h) return Promise.resolve();
+    h.stoppedByUser = true;
+    this.preempt(h);
+    return this.enqueue(h, () => this.doStop(h));
+  }
+
+  /** Stops (if needed) and starts a server again; also retries one in `error` or `blocked`. */
+  restart(id: string): Promise<void> {
+    const h = this.handles.get(id);
+    if (!h || this.disposing) return Promise.resolve();
+    h.stoppedByUser = false;
+    this.preempt(h);
+    return this.enqueue(h, () => this.doStop(h).then(() => this.doStart(h, 'manual')));
+  }
+
+  /** Starts every stdio server that is not starting or running. */
+  async startAll(): Promise<void> {
+    await Promise.all(this.list().map((h) => this.start(h.id)));
+  }
+
+  /** Stops every server; resolves when all their processes are gone. */
+  async stopAll(): Promise<void> {
+    await Promise.all(this.list().map((h) => this.stop(h.id)));
+  }
+
+  /** Fetches every declared list of one server again. */
+  refresh(id: string): Promise<void> {
+    const h = this.handles.get(id);
+    return h ? this.refreshServer(h) : Promise.resolve();
+  }
+
+  /** Sends `notifications/roots/list_changed` to every initialized server. Never rejects. */
+  async rootsChanged(): Promise<void> {
+    await Promise.all(
+      [...this.handles.values()].map(async (h) => {
+        const s = h.session;
+        if (!s?.ready || s.stopping) return;
+        try {
+          await s.client.rootsChanged();
+          this.options.log(h.id, 'debug', 'sent notifications/roots/list_changed');
+        } catch (error) {
+          this.options.log(h.id, 'warn', `could not send notifications/roots/list_changed: ${errorMessage(error)}`);
+        }
+      }),
+    );
+  }
+
+  /** Stops every server and releases the events. Resolves when no server process is left. Idempotent. */
+  dispose(): Promise<void> {
+    this.disposing ??= (async () => {
+      for (const h of this.handles.values()) this.preempt(h);
+      await Promise.all([...[...this.handles.values()].map((h) => this.enqueue(h, () => this.doStop(h))), ...this.removals]);
+      this.store.dispose();
+    })();
+    return this.disposing;
+  }
+
+  /** @internal ServerHandle.refresh */
+  async refreshServer(h: ManagedServer): Promise<void> {
+    const s = h.session;
+    if (!s?.ready || s.stopping) return;
+    await Promise.all((['tools', 'resources', 'templates', 'prompts'] as const).map((kind) => this.refreshList(h, s, kind)));
+  }
+
+  // ---- lifecycle ----
+
+  private enqueue(h: ManagedServer, op: () => Promise<void>): Promise<void> {
+    const run = h.queue.then(op).catch((error) => {
+      // Operations handle their own failures; this is a bug guard, not a path.
+      this.options.log(h.id, 'error', `internal error: ${errorMessage(error)}`);
+    });
+    h.queue = run;
+    return run;
+  }
+
+  /** Cancels what would keep a stop waiting: a pending restart, a start in `prepare` or the handshake. */
+  private preempt(h: ManagedServer): void {
+    if (h.restartTimer) {
+      clearTimeout(h.restartTimer);
+      h.restartTimer = undefined;
+    }
+    h.startAbort?.abort();
+    if (h.session) {
+      h.session.stopping = true;
+      h.session.abort.abort();
+    }
+  }
+
+  private isActive(h: ManagedServer): boolean {
+    return h.session !== undefined || h.restartTimer !== undefined || h.status.kind === 'starting' || h.status.kind === 'running';
+  }
+
+  private async doStart(h: ManagedServer, reason: 'auto' | 'manual' | 'crash'): Promise<void> {
+    if (this.disposing || h.removed || h.session) return;
+    const entry = h.entry;
+    if (entry.config.type !== 'stdio') {
+      this.setStatus(h, unsupported(entry));
+      return;
+    }
+    if (reason === 'manual') {
+      h.crashTimes = [];
+      h.restarts = 0;
+    }
+    if (h.restartTimer) {
+      clearTimeout(h.restartTimer);
+      h.restartTimer = undefined;
+    }
+    const startAbort = new AbortController();
+    h.startAbort = startAbort;
+    this.setStatus(h, { kind: 'starting' });
+
+    let prepared: PrepareResult;
+    try {
+      prepared = await untilAborted(this.prepare(entry, startAbort.signal), startAbort.signal);
+    } catch (error) {
+      h.startAbort = undefined;
+      if (startAbort.signal.aborted) return;
+      this.failStart(h, `could not prepare the server: ${errorMessage(error)}`, []);
+      return;
+    }
+    h.startAbort = undefined;
+    if (startAbort.signal.aborted) return;
+    if ('blocked' in prepared) {
+      this.options.log(h.id, 'info', `not started: ${prepared.blocked}`);
+      this.setStatus(h, { kind: 'blocked', reason: prepared.blocked });
+      return;
+    }
+
+    const resolved = prepared;
+    h.resolved = resolved;
+    h.stderrTail = [];
+    const log = (level: RegistryLogLevel, text: string) => this.options.log(h.id, level, redact(text, resolved.secretValues));
+    for (const warning of resolved.warnings ?? []) log('warn', warning);
+    log('info', `starting: ${formatCommandLine(resolved.command, resolved.args)} (cwd ${resolved.cwd})`);
+
+    let transport: Transport;
+    try {
+      transport = this.options.createTransport(resolved, entry);
+    } catch (error) {
+      this.failStart(h, `could not create the transport: ${errorMessage(error)}`, []);
+      return;
+    }
+
+    const client = new McpClient({
+      clientInfo: this.options.clientInfo,
+      requestTimeoutMs: this.options.requestTimeoutMs,
+      roots: this.options.roots,
+      capabilities: this.options.capabilities,
+    });
+    const session: Session = { client, abort: new AbortController(), store: new DisposableStore(), stopping: false, ready: false };
+    h.session = session;
+    session.store.add(
+      client.onTransportLog((l) => {
+        switch (l.kind) {
+          case 'stderr':
+            h.stderrTail.push(l.text);
+            if (h.stderrTail.length > STDERR_TAIL_LINES) h.stderrTail.splice(0, h.stderrTail.length - STDERR_TAIL_LINES);
+            log('info', `stderr: ${l.text}`);
+            break;
+          case 'lifecycle':
+            log('debug', l.text);
+            break;
+          case 'noise':
+          case 'oversize':
+          case 'invalid-json':
+            log('warn', `stdout ${l.kind}: ${l.text}`);
+            break;
+          default: {
+            const never: never = l.kind;
+            log('warn', String(never));
+          }
+        }
+      }),
+    );
+    session.store.add(client.onClose((info) => this.onSessionClosed(h, session, info)));
+    // Started pid, logged between spawn and handshake.
+    const wrapped: Transport = {
+      start: async () => {
+        await transport.start();
+        session.pid = transport.stats().pid;
+        log('info', `started (pid ${session.pid ?? 'unknown'})`);
+        this._onDidChange.fire(h);
+      },
+      send: (json) => transport.send(json),
+      close: () => transport.close(),
+      dispose: () => transport.dispose(),
+      onMessage: transport.onMessage,
+      onClose: transport.onClose,
+      onLog: transport.onLog,
+      stats: () => transport.stats(),
+    };
+    this._onDidCreateClient.fire({ handle: h, client });
+
+    try {
+      await client.connect(wrapped, { timeoutMs: this.options.startTimeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_START_TIMEOUT_MS, signal: session.abort.signal });
+    } catch (error) {
+      const tail = [...h.stderrTail];
+      await this.endSession(h, session);
+      if (session.stopping) return;
+      const message = describeStartError(error, this.options.startTimeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
+      // A restart after a crash that fails again counts as one more crash, unless it never can work.
+      if (reason === 'crash' && !McpLocalError.is(error, 'version')) {
+        log('warn', `failed to start: ${message}`);
+        this.handleCrash(h, message, tail);
+      } else {
+        this.failStart(h, message, tail);
+      }
+      return;
+    }
+    if (session.stopping) return;
+    session.ready = true;
+    h.startedAt = Date.now();
+    const info = client.serverInfo;
+    log('info', `initialized: ${info ? `${info.name} ${info.version}` : 'unknown server'}, protocol ${client.protocolVersion}`);
+    session.store.add(client.onToolsListChanged(() => void this.refreshList(h, session, 'tools')));
+    session.store.add(
+      client.onResourcesListChanged(() => {
+        void this.refreshList(h, session, 'resources');
+        void this.refreshList(h, session, 'templates');
+      }),
+    );
+    session.store.add(client.onPromptsListChanged(() => void this.refreshList(h, session, 'prompts')));
+    this.setStatus(h, { kind: 'running' });
+    await Promise.all((['tools', 'resources', 'templates', 'prompts'] as const).map((kind) => this.refreshList(h, session, kind)));
+  }
+
+  private failStart(h: ManagedServer, message: string, stderrTail: string[]): void {
+    h.lastError = message;
+    this.options.log(h.id, 'error', redact(`failed to start: ${message}`, h.resolved?.secretValues ?? []));
+    this.setStatus(h, { kind: 'error', message, stderrTail });
+  }
+
+  private async doStop(h: ManagedServer): Promise<void> {
+    if (h.restartTimer) {
+      clearTimeout(h.restartTimer);
+      h.restartTimer = undefined;
+    }
+    const s = h.session;
+    if (s) {
+      s.stopping = true;
+      s.abort.abort();
+      this.options.log(h.id, 'info', 'stopping');
+      await this.endSession(h, s);
+      const info = s.client.state.kind === 'closed' ? s.client.state.info : undefined;
+      this.options.log(h.id, 'info', `stopped${info ? ` (exited with ${describeExit(info)})` : ''}`);
+    }
+    if (h.status.kind !== 'stopped' && (h.status.kind !== 'unsupported' || h.removed)) this.setStatus(h, { kind: 'stopped' });
+  }
+
+  /** Closes a session's client (which kills the process tree) and forgets it. */
+  private async endSession(h: ManagedServer, s: Session): Promise<void> {
+    try {
+      await s.client.close();
+    } catch (error) {
+      this.options.log(h.id, 'warn', `error while closing: ${errorMessage(error)}`);
+    }
+    s.store.dispose();
+    s.client.dispose();
+    if (h.session === s) {
+      h.session = undefined;
+      h.tools = h.resources = h.templates = h.prompts = undefined;
+      h.listErrors = {};
+    }
+  }
+
+  private onSessionClosed(h: ManagedServer, s: Session, info: TransportCloseInfo): void {
+    if (info.code !== undefined || info.signal !== undefined) h.lastExit = { code: info.code ?? null, signal: info.signal ?? null, time: Date.now() };
+    if (h.session !== s || s.stopping || !s.ready) return;
+    // The process went away on its own.
+    const tail = info.stderrTail && info.stderrTail.length ? [...info.stderrTail] : [...h.stderrTail];
+    const message = info.reason === 'exited' ? `the server exited unexpectedly (${describeExit(info)})` : `the connection closed unexpectedly${info.error ? `: ${info.error.message}` : ''}`;
+    this.options.log(h.id, 'warn', redact(message, h.resolved?.secretValues ?? []));
+    s.stopping = true;
+    void this.enqueue(h, async () => {
+      await this.endSession(h, s);
+      if (!h.removed && !this.disposing) this.handleCrash(h, message, tail);
+    });
+  }
+
+  /** Schedules a restart with back-off, or gives up when the window is full. */
+  private handleCrash(h: ManagedServer, message: string, stderrTail: string[]): void {
+    const policy = this.options.restart;
+    const now = Date.now();
+    const windowMs = policy.windowMinutes * 60_000;
+    h.crashTimes = h.crashTimes.filter((t) => now - t < windowMs);
+    h.lastError = message;
+    if (h.crashTimes.length >= policy.maxRestarts) {
+      const gaveUp =
+        policy.maxRestarts === 0
+          ? 'automatic restarts are off'
+          : `gave up after ${policy.maxRestarts} restart${policy.maxRestarts === 1 ? '' : 's'} in ${formatMinutes(policy.windowMinutes)}`;
+      this.options.log(h.id, 'error', gaveUp);
+      this.setStatus(h, { kind: 'error', message: `${message}; ${gaveUp}`, stderrTail });
+      return;
+    }
+    h.crashTimes.push(now);
+    h.restarts++;
+    const attempt = h.crashTimes.length;
+    const delayMs = Math.min((policy.backoffMs ?? 1000) * 2 ** (attempt - 1), policy.maxBackoffMs ?? 30_000);
+    this.options.log(h.id, 'warn', `restarting in ${delayMs} ms (restart ${attempt} of ${policy.maxRestarts} within ${formatMinutes(policy.windowMinutes)})`);
+    this.setStatus(h, { kind: 'error', message, stderrTail, restart: { attempt, maxRestarts: policy.maxRestarts, delayMs, at: now + delayMs } });
+    h.restartTimer = setTimeout(() => {
+      h.restartTimer = undefined;
+      void this.enqueue(h, () => this.doStart(h, 'crash'));
+    }, delayMs);
+    h.restartTimer.unref?.();
+  }
+
+  // ---- lists ----
+
+  /**
+   * Fetches one list if the server declared it. Coalesces: a request while a fetch runs makes
+   * one more fetch afterwards, so the cache ends up at least as new as the last notification.
+   */
+  private refreshList(h: ManagedServer, s: Session, kind: ListKind): Promise<void> {
+    const caps = s.client.serverCapabilities;
+    const declared = kind === 'tools' ? !!caps?.tools : kind === 'prompts' ? !!caps?.prompts : !!caps?.resources;
+    if (!declared) return Promise.resolve();
+    const state = h.lists[kind];
+    if (state.inflight) {
+      state.again = true;
+      return state.inflight;
+    }
+    const run = async () => {
+      do {
+        state.again = false;
+        if (h.session !== s || s.stopping) return;
+        try {
+          const signal = s.abort.signal;
+          switch (kind) {
+            case 'tools':
+              h.tools = await s.client.listTools({ signal });
+              break;
+            case 'resources':
+              h.resources = await s.client.listResources({ signal });
+              break;
+            case 'templates':
+              h.templates = await s.client.listResourceTemplates({ signal });
+              break;
+            case 'prompts':
+              h.prompts = await s.client.listPrompts({ signal });
+              break;
+            default: {
+              const never: never = kind;
+              throw new Error(`unknown list ${String(never)}`);
+            }
+          }
+          if (h.session !== s) return;
+          delete h.listErrors[kind];
+        } catch (error) {
+          if (h.session !== s || s.stopping) return;
+          // Servers from before templates existed answer "method not found": an empty list, not a fault.
+          if (kind === 'templates' && error instanceof ResponseError && error.code === -32601) {
+            h.templates = [];
+          } else {
+            h.listErrors[kind] = errorMessage(error);
+            this.options.log(h.id, 'warn', `could not list ${kind}: ${errorMessage(error)}`);
+          }
+        }
+        this._onDidChange.fire(h);
+      } while (state.again);
+    };
+    state.inflight = run().finally(() => {
+      state.inflight = undefined;
+    });
+    return state.inflight;
+  }
+
+  // ---- helpers ----
+
+  private setStatus(h: ManagedServer, status: ServerStatus): void {
+    h.status = status;
+    this._onDidChange.fire(h);
+  }
+
+  private listenerFailed(error: unknown): void {
+    this.options.log('', 'error', `an event listener threw: ${errorMessage(error)}`);
+  }
+}
+
+/** `promise`, or a rejection as soon as `signal` aborts (the promise's own outcome is then ignored). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(new McpLocalError('cancelled', 'the start was cancelled'));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new McpLocalError('cancelled', 'the start was cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function unsupported(entry: ServerEntry): ServerStatus {
+  return { kind: 'unsupported', reason: `${entry.config.type === 'sse' ? 'SSE' : 'HTTP'} servers are not supported yet` };
+}
+
+function describeExit(info: TransportCloseInfo): string {
+  if (info.signal) return `signal ${info.signal}`;
+  if (info.code !== undefined && info.code !== null) return `code ${info.code}`;
+  return info.reason === 'error' && info.error ? info.error.message : info.reason;
+}
+
+function describeStartError(error: unknown, timeoutMs: number): string {
+  if (McpLocalError.is(error, 'timeout')) return `the server did not answer initialize within ${timeoutMs} ms`;
+  if (error instanceof ResponseError) return `initialize failed: ${error.wireMessage} (code ${error.code})`;
+  return errorMessage(error);
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function formatMinutes(minutes: number): string {
+  if (minutes < 1) return `${Number((minutes * 60).toPrecision(3))} seconds`;
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
