@@ -1,0 +1,54 @@
+// Entry point of the MCP Host extension. Activation is cheap: it builds the objects, reads the
+// configuration and only starts servers when the start policy says so (`mcpHost.startPolicy`).
+// Everything it creates goes into `context.subscriptions`; `deactivate()` waits until no server
+// process is left.
+import * as vscode from 'vscode';
+import { registerCommands } from './extension/commands';
+import { McpHost } from './extension/mcpHost';
+import { ServersTreeProvider } from './extension/serversTree';
+import { McpStatusBar } from './extension/statusBar';
+
+let host: McpHost | undefined;
+
+export function activate(context: vscode.ExtensionContext): void {
+  const log = vscode.window.createOutputChannel('MCP Host', { log: true });
+  context.subscriptions.push(log);
+  log.info(`MCP Host ${String((context.extension.packageJSON as { version?: unknown }).version)} activated; workspace ${vscode.workspace.isTrusted ? 'trusted' : 'not trusted (servers defined in it will not start)'}.`);
+
+  const mcpHost = new McpHost(context, log);
+  host = mcpHost;
+  const tree = new ServersTreeProvider(mcpHost);
+  const view = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true });
+  const statusBar = new McpStatusBar(mcpHost);
+  context.subscriptions.push(mcpHost, tree, view, statusBar, ...registerCommands(mcpHost, tree));
+
+  // "asked 12s ago" under Roots goes stale: redraw now and then while someone looks.
+  const clock = setInterval(() => {
+    if (view.visible && mcpHost.servers().some((h) => h.client?.rootsListed)) tree.refresh();
+  }, 10_000);
+  context.subscriptions.push({ dispose: () => clearInterval(clock) });
+
+  const updateMessage = () => {
+    view.message = vscode.workspace.isTrusted ? undefined : 'Restricted Mode: servers defined in this workspace do not start until you trust it.';
+  };
+  updateMessage();
+  context.subscriptions.push(
+    vscode.workspace.onDidGrantWorkspaceTrust(updateMessage),
+    view.onDidChangeVisibility((e) => {
+      if (e.visible) mcpHost.viewShown();
+    }),
+  );
+
+  mcpHost.logRoots('activation');
+  void mcpHost.reload('activation').then(() => {
+    if (mcpHost.startPolicy() === 'onStartup') mcpHost.autoStart('mcpHost.startPolicy is onStartup');
+    else if (view.visible) mcpHost.viewShown();
+  });
+}
+
+/** Stops every server and waits until their processes are gone. */
+export async function deactivate(): Promise<void> {
+  const h = host;
+  host = undefined;
+  await h?.shutdown();
+}

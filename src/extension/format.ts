@@ -1,0 +1,381 @@
+// Pure text for the VS Code layer: tree labels and descriptions, tooltip Markdown, the status bar
+// text, the consent prompt. No `vscode` import, so node --test can load it. Everything a server
+// sends is untrusted: it goes through `escapeMarkdown` before it reaches a MarkdownString.
+import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool, ToolAnnotations } from '../client/schemas';
+import { formatCommandLine } from '../registry/logText';
+
+/** Longest server-provided text shown in one tooltip field. */
+export const MAX_TOOLTIP_TEXT = 2000;
+
+/**
+ * Escapes text for a MarkdownString: every ASCII punctuation character gets a backslash (so no
+ * link, image, HTML, emphasis or code span can be formed), and line breaks are kept as hard breaks.
+ */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[!-/:-@[-`{-~]/g, (c) => `\\${c}`)
+    .replace(/\n/g, '  \n');
+}
+
+/** Shortens `text` to `max` characters with an ellipsis. */
+export function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
+}
+
+/** Escaped and shortened server text for a tooltip. */
+function untrusted(text: string, max = MAX_TOOLTIP_TEXT): string {
+  return escapeMarkdown(truncate(text, max));
+}
+
+// ---- server rows ----
+
+/** The status kinds a server row can show (the registry's `ServerStatus['kind']`). */
+export type StatusKind = 'stopped' | 'starting' | 'running' | 'error' | 'unsupported' | 'blocked';
+
+/** Codicon id (and theme color id) for a server's state. */
+export function statusIcon(kind: StatusKind): { id: string; color?: string } {
+  switch (kind) {
+    case 'starting':
+      return { id: 'loading~spin' };
+    case 'running':
+      return { id: 'pass', color: 'testing.iconPassed' };
+    case 'stopped':
+      return { id: 'circle-outline' };
+    case 'error':
+      return { id: 'error', color: 'errorForeground' };
+    case 'blocked':
+      return { id: 'circle-slash', color: 'list.warningForeground' };
+    case 'unsupported':
+      return { id: 'cloud' };
+    default: {
+      const never: never = kind;
+      return never;
+    }
+  }
+}
+
+/** One word for a state, as the tree and tooltips show it. */
+export function statusWord(kind: StatusKind): string {
+  switch (kind) {
+    case 'starting':
+      return 'starting';
+    case 'running':
+      return 'running';
+    case 'stopped':
+      return 'stopped';
+    case 'error':
+      return 'error';
+    case 'blocked':
+      return 'blocked';
+    case 'unsupported':
+      return 'not supported yet';
+    default: {
+      const never: never = kind;
+      return never;
+    }
+  }
+}
+
+export interface ServerRowFacts {
+  readonly status: StatusKind;
+  /** e.g. ".vscode/mcp.json", ".mcp.json", "User settings". */
+  readonly origin: string;
+  readonly protocolVersion?: string;
+  readonly serverInfo?: Implementation;
+}
+
+/** "name 1.2.3" (the title when the server gave one). */
+export function implementationText(info: Implementation): string {
+  const name = info.title && info.title !== info.name ? `${info.title} (${info.name})` : info.name;
+  return info.version ? `${name} ${info.version}` : name;
+}
+
+/**
+ * The grey text beside a server's name. Running: "2025-06-18 · everything 1.0.0 · .vscode/mcp.json";
+ * otherwise the state and the origin: "stopped · User settings".
+ */
+export function serverDescription(facts: ServerRowFacts): string {
+  const parts: string[] = [];
+  if (facts.status === 'running' && facts.protocolVersion) {
+    parts.push(facts.protocolVersion);
+    if (facts.serverInfo) parts.push(truncate(`${facts.serverInfo.name} ${facts.serverInfo.version}`.trim(), 60));
+  } else {
+    parts.push(statusWord(facts.status));
+  }
+  parts.push(facts.origin);
+  return parts.join(' · ');
+}
+
+/** A capability list such as "tools (listChanged), resources (subscribe, listChanged), logging". */
+export function capabilitiesText(caps: ServerCapabilities | undefined): string {
+  if (!caps) return 'none';
+  const parts: string[] = [];
+  const flags = (value: unknown): string => {
+    if (!value || typeof value !== 'object') return '';
+    const on = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v === true)
+      .map(([k]) => k);
+    return on.length ? ` (${on.join(', ')})` : '';
+  };
+  for (const key of ['tools', 'resources', 'prompts', 'logging', 'completions'] as const) {
+    if (caps[key]) parts.push(`${key}${flags(caps[key])}`);
+  }
+  for (const key of Object.keys(caps)) {
+    if (!['tools', 'resources', 'prompts', 'logging', 'completions', 'experimental'].includes(key) && caps[key as keyof ServerCapabilities]) parts.push(key);
+  }
+  if (caps.experimental && Object.keys(caps.experimental).length) parts.push(`experimental: ${Object.keys(caps.experimental).join(', ')}`);
+  return parts.length ? parts.join(', ') : 'none';
+}
+
+export interface ServerTooltipFacts extends ServerRowFacts {
+  readonly name: string;
+  /** Where it is configured, in full: ".vscode/mcp.json (demo)". */
+  readonly sourceLabel: string;
+  /** The command line as it will run (secrets already removed), or the URL of a remote entry. */
+  readonly commandLine?: string;
+  readonly reason?: string;
+  readonly capabilities?: ServerCapabilities;
+  readonly instructions?: string;
+  readonly restarts?: number;
+  readonly pid?: number;
+}
+
+/** Tooltip Markdown of a server row; server-provided text is escaped. */
+export function serverTooltip(f: ServerTooltipFacts): string {
+  const lines: string[] = [];
+  lines.push(`**${escapeMarkdown(f.name)}** — ${escapeMarkdown(statusWord(f.status))}`);
+  lines.push('');
+  lines.push(`Defined in ${escapeMarkdown(f.sourceLabel)}`);
+  if (f.commandLine) lines.push('', `Command: ${untrusted(f.commandLine, 500)}`);
+  if (f.reason) lines.push('', `Reason: ${untrusted(f.reason, 500)}`);
+  if (f.serverInfo) lines.push('', `Server: ${untrusted(implementationText(f.serverInfo), 200)}`);
+  if (f.protocolVersion) lines.push('', `Protocol: ${escapeMarkdown(f.protocolVersion)}`);
+  if (f.pid !== undefined) lines.push('', `Process id: ${f.pid}`);
+  if (f.restarts) lines.push('', `Restarts: ${f.restarts}`);
+  if (f.status === 'running' || f.capabilities) lines.push('', `Capabilities: ${escapeMarkdown(capabilitiesText(f.capabilities))}`);
+  if (f.instructions) lines.push('', '---', '', '**Instructions**', '', untrusted(f.instructions));
+  return lines.join('\n');
+}
+
+// ---- tools, resources, prompts ----
+
+/** A parameter of a tool's input schema, as the tooltip lists it. */
+export interface ParameterSummary {
+  readonly name: string;
+  readonly type: string;
+  readonly required: boolean;
+  readonly description?: string;
+}
+
+/** A short type for a JSON Schema: "string", "integer | null", "array<string>", "enum(a, b)", "object". */
+export function schemaType(schema: unknown, depth = 0): string {
+  if (schema === true || schema === undefined) return 'any';
+  if (!schema || typeof schema !== 'object') return 'any';
+  const s = schema as Record<string, unknown>;
+  if (Array.isArray(s.enum)) return `enum(${s.enum.slice(0, 6).map((v) => JSON.stringify(v)).join(', ')}${s.enum.length > 6 ? ', …' : ''})`;
+  if ('const' in s) return `const ${JSON.stringify(s.const)}`;
+  const alternatives = (s.anyOf ?? s.oneOf) as unknown;
+  if (Array.isArray(alternatives) && depth < 3) return alternatives.map((a) => schemaType(a, depth + 1)).join(' | ');
+  const type = s.type;
+  const one = (t: unknown): string => {
+    if (t === 'array' && depth < 3) return s.items ? `array<${schemaType(s.items, depth + 1)}>` : 'array';
+    return typeof t === 'string' ? t : 'any';
+  };
+  if (Array.isArray(type)) return type.map(one).join(' | ');
+  if (type !== undefined) return one(type);
+  if (s.properties) return 'object';
+  return 'any';
+}
+
+/** Parameters of a tool's `inputSchema`: name, type, required, description. */
+export function summarizeInputSchema(inputSchema: unknown): ParameterSummary[] {
+  if (!inputSchema || typeof inputSchema !== 'object') return [];
+  const s = inputSchema as { properties?: unknown; required?: unknown };
+  const props = s.properties && typeof s.properties === 'object' ? (s.properties as Record<string, unknown>) : {};
+  const required = new Set(Array.isArray(s.required) ? s.required.filter((r): r is string => typeof r === 'string') : []);
+  return Object.entries(props).map(([name, prop]) => {
+    const description = prop && typeof prop === 'object' && typeof (prop as { description?: unknown }).description === 'string' ? (prop as { description: string }).description : undefined;
+    return { name, type: schemaType(prop), required: required.has(name), description };
+  });
+}
+
+/** Declared tool annotations in words: "read-only", "destructive", "idempotent", "open world" (or their negations). */
+export function annotationWords(annotations: ToolAnnotations | undefined): string[] {
+  if (!annotations) return [];
+  const words: string[] = [];
+  const pick = (value: boolean | undefined, yes: string, no: string) => {
+    if (value === true) words.push(yes);
+    else if (value === false) words.push(no);
+  };
+  pick(annotations.readOnlyHint, 'read-only', 'may modify its environment');
+  pick(annotations.destructiveHint, 'destructive', 'not destructive');
+  pick(annotations.idempotentHint, 'idempotent', 'not idempotent');
+  pick(annotations.openWorldHint, 'open world', 'closed world');
+  return words;
+}
+
+function parametersMarkdown(params: readonly ParameterSummary[]): string[] {
+  if (params.length === 0) return ['*No parameters*'];
+  const lines = ['**Parameters**', ''];
+  for (const p of params.slice(0, 40)) {
+    const desc = p.description ? ` — ${untrusted(p.description, 200)}` : '';
+    lines.push(`- ${escapeMarkdown(p.name)}: ${escapeMarkdown(p.type)}${p.required ? ' (required)' : ''}${desc}`);
+  }
+  if (params.length > 40) lines.push(`- … ${params.length - 40} more`);
+  return lines;
+}
+
+/** Tooltip Markdown of a tool: title, description, parameters, annotations. */
+export function toolTooltip(tool: Tool): string {
+  const lines: string[] = [];
+  const title = tool.title ?? tool.annotations?.title;
+  lines.push(`**${escapeMarkdown(tool.name)}**${title ? ` — ${untrusted(title, 200)}` : ''}`);
+  if (tool.description) lines.push('', untrusted(tool.description));
+  lines.push('', ...parametersMarkdown(summarizeInputSchema(tool.inputSchema)));
+  const words = annotationWords(tool.annotations);
+  if (words.length) lines.push('', `**Annotations:** ${escapeMarkdown(words.join(' · '))}`);
+  if (tool.outputSchema) lines.push('', '*Declares structured output*');
+  return lines.join('\n');
+}
+
+/** Tooltip Markdown of a resource. */
+export function resourceTooltip(resource: Resource): string {
+  const lines: string[] = [`**${untrusted(resource.title ?? resource.name, 200)}**`, '', untrusted(resource.uri, 500)];
+  if (resource.description) lines.push('', untrusted(resource.description));
+  const facts: string[] = [];
+  if (resource.mimeType) facts.push(resource.mimeType);
+  if (typeof resource.size === 'number') facts.push(`${resource.size} bytes`);
+  if (facts.length) lines.push('', escapeMarkdown(facts.join(' · ')));
+  return lines.join('\n');
+}
+
+/** Tooltip Markdown of a resource template. */
+export function templateTooltip(template: ResourceTemplate): string {
+  const lines: string[] = [`**${untrusted(template.title ?? template.name, 200)}**`, '', untrusted(template.uriTemplate, 500)];
+  if (template.description) lines.push('', untrusted(template.description));
+  if (template.mimeType) lines.push('', escapeMarkdown(template.mimeType));
+  return lines.join('\n');
+}
+
+/** Tooltip Markdown of a prompt: description and arguments. */
+export function promptTooltip(prompt: Prompt): string {
+  const lines: string[] = [`**${escapeMarkdown(prompt.name)}**${prompt.title ? ` — ${untrusted(prompt.title, 200)}` : ''}`];
+  if (prompt.description) lines.push('', untrusted(prompt.description));
+  const args = prompt.arguments ?? [];
+  if (args.length === 0) lines.push('', '*No arguments*');
+  else {
+    lines.push('', '**Arguments**', '');
+    for (const a of args.slice(0, 40)) {
+      const desc = a.description ? ` — ${untrusted(a.description, 200)}` : '';
+      lines.push(`- ${escapeMarkdown(a.name)}${a.required ? ' (required)' : ''}${desc}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** Description of a tool row: its title or the first line of its description. */
+export function itemDescription(title: string | undefined, description: string | undefined): string {
+  const text = title ?? description?.split(/\r?\n/)[0];
+  return text ? truncate(text.trim(), 80) : '';
+}
+
+// ---- roots, time, problems ----
+
+/** "just now", "12s ago", "3m ago", "2h ago", or the date and time for anything older than a day. */
+export function relativeTime(time: number, now: number): string {
+  const seconds = Math.round((now - time) / 1000);
+  if (seconds < 2) return 'just now';
+  if (seconds < 60) return `${seconds}s ago`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ago`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)}h ago`;
+  return new Date(time).toLocaleString();
+}
+
+/** Description of the "Roots" node. */
+export function rootsDescription(count: number, askedAt: number | undefined, now: number): string {
+  const given = `${count} root${count === 1 ? '' : 's'}`;
+  return askedAt === undefined ? `${given} · not asked yet` : `${given} · asked ${relativeTime(askedAt, now)}`;
+}
+
+/** "mcp.json:12:5 — args must be an array of strings". */
+export function problemLabel(fileName: string, line: number, column: number, message: string): string {
+  return `${fileName}:${line}:${column} — ${message}`;
+}
+
+// ---- status bar ----
+
+export interface StatusCounts {
+  readonly total: number;
+  readonly running: number;
+  readonly starting: number;
+  readonly error: number;
+  readonly blocked: number;
+  readonly problems: number;
+}
+
+/** Counts of servers by state. */
+export function countStatuses(kinds: readonly StatusKind[], problems: number): StatusCounts {
+  const count = (k: StatusKind) => kinds.filter((x) => x === k).length;
+  return { total: kinds.length, running: count('running'), starting: count('starting'), error: count('error'), blocked: count('blocked'), problems };
+}
+
+/** "$(server) MCP 2 running, 1 error", or undefined when nothing is configured (the item hides). */
+export function statusBarText(c: StatusCounts): string | undefined {
+  if (c.total === 0 && c.problems === 0) return undefined;
+  const parts = [`${c.running} running`];
+  if (c.starting) parts.push(`${c.starting} starting`);
+  if (c.error) parts.push(`${c.error} error${c.error === 1 ? '' : 's'}`);
+  if (c.blocked) parts.push(`${c.blocked} blocked`);
+  if (c.problems) parts.push(`${c.problems} config problem${c.problems === 1 ? '' : 's'}`);
+  return `$(server) MCP ${parts.join(', ')}`;
+}
+
+// ---- command lines and consent ----
+
+export interface ConsentFacts {
+  readonly name: string;
+  readonly sourceLabel: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly cwd: string;
+  /** Names only: values never appear in the prompt. */
+  readonly envNames: readonly string[];
+}
+
+/** The modal consent prompt: a one-line question and a detail block with the exact command. */
+export function consentPrompt(f: ConsentFacts): { message: string; detail: string } {
+  const env = f.envNames.length ? [...f.envNames].sort().join(', ') : '(none)';
+  return {
+    message: `Start the MCP server "${f.name}" defined in this workspace?`,
+    detail: [
+      `Defined in: ${f.sourceLabel}`,
+      `Command: ${formatCommandLine(f.command, f.args)}`,
+      `Working directory: ${f.cwd}`,
+      `Environment variables it sets: ${env}`,
+      '',
+      'The server runs with your user rights. Allow it only if you trust this workspace.',
+    ].join('\n'),
+  };
+}
+
+// ---- text positions ----
+
+/** The 0-based line and character (UTF-16) of `offset` in `text`; CR, LF and CRLF end lines. */
+export function offsetToPosition(text: string, offset: number): { line: number; character: number } {
+  let line = 0;
+  let lineStart = 0;
+  const end = Math.min(Math.max(offset, 0), text.length);
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) {
+      if (c === 13 && text.charCodeAt(i + 1) === 10) {
+        if (i + 1 >= end) break; // offset points between CR and LF: still on this line
+        i++;
+      }
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, character: end - lineStart };
+}

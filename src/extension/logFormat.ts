@@ -1,0 +1,144 @@
+// Pure helpers for the protocol logs: level mapping, secret redaction and frame formatting.
+// No `vscode` import, so node --test can load it; levels are VS Code's `LogLevel` numbers.
+import type { LoggingLevel } from '../client/schemas';
+import type { Frame } from '../protocol/connection';
+import { MIN_REDACTED_LENGTH, REDACTED } from '../registry/logText';
+
+export { REDACTED };
+
+/** VS Code's `LogLevel` values (vscode.LogLevel.Off … Error), mirrored so this module stays pure. */
+export const LogLevel = { Off: 0, Trace: 1, Debug: 2, Info: 3, Warning: 4, Error: 5 } as const;
+export type LogLevel = (typeof LogLevel)[keyof typeof LogLevel];
+
+/** The LogOutputChannel method a message goes to. */
+export type LogMethod = 'trace' | 'debug' | 'info' | 'warn' | 'error';
+
+/** Maps an MCP `notifications/message` level to a LogOutputChannel method. */
+export function mcpLevelToLogMethod(level: LoggingLevel): LogMethod {
+  switch (level) {
+    case 'debug':
+      return 'debug';
+    case 'info':
+    case 'notice':
+      return 'info';
+    case 'warning':
+      return 'warn';
+    case 'error':
+    case 'critical':
+    case 'alert':
+    case 'emergency':
+      return 'error';
+    default: {
+      const never: never = level;
+      return never;
+    }
+  }
+}
+
+/**
+ * Maps a channel's log level to the `logging/setLevel` level a server should use, so the
+ * server sends no more than the channel shows. Off asks for `emergency` only.
+ */
+export function logLevelToMcpLevel(level: number): LoggingLevel {
+  if (level <= LogLevel.Debug) return level === LogLevel.Off ? 'emergency' : 'debug';
+  if (level === LogLevel.Info) return 'info';
+  if (level === LogLevel.Warning) return 'warning';
+  return 'error';
+}
+
+/** True when a channel at `level` shows trace output (so frames are worth building). */
+export function isTraceOn(level: number): boolean {
+  return level === LogLevel.Trace;
+}
+
+/**
+ * Removes secrets from log text: the values it was told about (stored inputs, env values that
+ * came from inputs) in raw and JSON-escaped form, and the credentials of Authorization headers.
+ */
+export class Redactor {
+  private secrets: string[] = [];
+
+  /** Adds values to hide; values shorter than MIN_REDACTED_LENGTH are ignored, as the registry does (hiding every "a" would make logs unreadable). */
+  add(...values: readonly string[]): void {
+    let changed = false;
+    for (const value of values) {
+      if (value.length < MIN_REDACTED_LENGTH || this.secrets.includes(value)) continue;
+      this.secrets.push(value);
+      const escaped = JSON.stringify(value).slice(1, -1);
+      if (escaped !== value && !this.secrets.includes(escaped)) this.secrets.push(escaped);
+      changed = true;
+    }
+    // Longest first, so a secret that contains another is replaced whole.
+    if (changed) this.secrets.sort((a, b) => b.length - a.length);
+  }
+
+  /** Forgets every value (after "Clear Stored Inputs"). */
+  clear(): void {
+    this.secrets = [];
+  }
+
+  get size(): number {
+    return this.secrets.length;
+  }
+
+  redact(text: string): string {
+    let out = text;
+    for (const secret of this.secrets) {
+      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+    }
+    return redactAuthorization(out);
+  }
+}
+
+// `Authorization: Bearer x`, `"authorization":"Basic x"`, `Proxy-Authorization=x`: keep the scheme, hide the credentials.
+const AUTHORIZATION = /(authorization\\?["']?\s*[:=]\s*\\?["']?)(?:(bearer|basic|digest|token)\s+)?([^\s"'\\,}]+)/gi;
+
+/** Hides the credentials of Authorization headers in `text`. */
+export function redactAuthorization(text: string): string {
+  if (!/authorization/i.test(text)) return text;
+  return text.replace(AUTHORIZATION, (_m, prefix: string, scheme: string | undefined) => `${prefix}${scheme ? `${scheme} ` : ''}${REDACTED}`);
+}
+
+/** "123 B", "4.2 KiB", "1.5 MiB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+}
+
+/** Cuts `text` to `maxChars`, noting the full size; `maxChars <= 0` means no limit. */
+export function cutPayload(text: string, maxChars: number): string {
+  if (maxChars <= 0 || text.length <= maxChars) return text;
+  return `${text.slice(0, maxChars)} … (cut: ${text.length} chars in full)`;
+}
+
+/**
+ * One trace line for a JSON-RPC frame: `[editor → server] 123 B {json}`. Secrets are removed
+ * before the payload is cut, so a cut can never leave half a secret behind.
+ */
+export function formatFrame(frame: Pick<Frame, 'direction' | 'message' | 'bytes'>, maxChars: number, redactor?: Redactor): string {
+  const arrow = frame.direction === 'send' ? '[editor → server]' : '[server → editor]';
+  let json: string;
+  try {
+    json = JSON.stringify(frame.message) ?? String(frame.message);
+  } catch {
+    json = String(frame.message);
+  }
+  if (redactor) json = redactor.redact(json);
+  return `${arrow} ${formatBytes(frame.bytes)} ${cutPayload(json, maxChars)}`;
+}
+
+/** Text of a `notifications/message` payload: strings as is, anything else as JSON. */
+export function formatLogData(logger: string | undefined, data: unknown, maxChars: number): string {
+  let text: string;
+  if (typeof data === 'string') text = data;
+  else {
+    try {
+      text = JSON.stringify(data) ?? String(data);
+    } catch {
+      text = String(data);
+    }
+  }
+  text = cutPayload(text, maxChars);
+  return logger ? `[${logger}] ${text}` : text;
+}

@@ -1,0 +1,482 @@
+// The VS Code side of MCP Host: feeds the workspace configuration to the ServerRegistry and
+// answers its `prepare` with Workspace Trust, consent and inputs; supplies roots; applies the
+// start policy; wires the registry's logs and clients into per-server output channels.
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import type { McpClient, Root, RootsProvider } from '../client/client';
+import { ConfigProblem, ConfigSource, InputDefinition, ServerEntry, VariableContext, resolveEntry, sourceKey } from '../config';
+import { PrepareResult, RegistryLogLevel, ServerHandle, ServerRegistry, stdioTransportFactory } from '../registry';
+import { ConsentStore } from './consentStore';
+import { StatusKind } from './format';
+import { InputStore } from './inputStore';
+import { Redactor } from './logFormat';
+import { askConsent, askForInput } from './prompts';
+import { ServerLogs } from './serverLogs';
+import { ServerHealth, ServersTreeModel, UNTRUSTED_REASON } from './serversTree';
+import { WorkspaceConfig, WorkspaceConfigReader } from './workspaceConfig';
+
+export type StartPolicy = 'onViewVisible' | 'onStartup' | 'never';
+
+export const DENIED_REASON = 'You denied this server permission to run — start it to be asked again, or run "MCP Host: Revoke Server Consent"';
+export const DISMISSED_REASON = 'Waiting for your consent — start the server to be asked again';
+
+function setting<T>(key: string, fallback: T): T {
+  return vscode.workspace.getConfiguration('mcpHost').get<T>(key, fallback);
+}
+
+export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly registry: ServerRegistry;
+  private readonly reader: WorkspaceConfigReader;
+  private readonly consent: ConsentStore;
+  private readonly inputs: InputStore;
+  private readonly redactor = new Redactor();
+  readonly logs: ServerLogs;
+  private config: WorkspaceConfig = { servers: [], problems: [], sources: [], folders: {} };
+  private reloadChain: Promise<unknown> = Promise.resolve();
+  /** The start policy has fired: new and fixed servers start on their own from now on. */
+  private autoStarted = false;
+  /** Servers the user stopped: a config change does not start them again. */
+  private readonly userStopped = new Set<string>();
+  /** Servers whose next `prepare` comes from the user's Start: a denied or dismissed consent is asked again. */
+  private readonly askAgain = new Set<string>();
+  /** The consent dialog was closed without an answer, for this fingerprint: do not ask again on its own. */
+  private readonly dismissed = new Map<string, string>();
+  /** Chain of prepares that need the user (consent, inputs): one dialog at a time. */
+  private userTurns: Promise<unknown> = Promise.resolve();
+
+  private readonly healthById = new Map<string, ServerHealth>();
+  private readonly _onDidChange = new vscode.EventEmitter<void>();
+  readonly onDidChange: vscode.Event<void> = this._onDidChange.event;
+
+  constructor(
+    context: vscode.ExtensionContext,
+    readonly log: vscode.LogOutputChannel,
+  ) {
+    this.consent = new ConsentStore(context.workspaceState);
+    this.inputs = new InputStore(context.secrets, context.workspaceState, askForInput, (value) => this.redactor.add(value));
+    this.logs = new ServerLogs(
+      this.redactor,
+      () => setting('log.maxPayloadChars', 4000),
+      (id) => this.channelName(id),
+    );
+    this.reader = new WorkspaceConfigReader(log);
+    const restart = {
+      // Getters: the registry reads these at each crash, so a settings change applies at once.
+      get maxRestarts() {
+        return Math.max(0, setting('restart.maxRestarts', 3));
+      },
+      get windowMinutes() {
+        return Math.max(0, setting('restart.windowMinutes', 3));
+      },
+    };
+    const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
+    this.registry = new ServerRegistry({
+      clientInfo: { name: 'mcp-host', title: 'MCP Host', version },
+      createTransport: stdioTransportFactory(),
+      roots: this,
+      restart,
+      get requestTimeoutMs() {
+        return Math.max(1, setting('requestTimeoutSeconds', 60)) * 1000;
+      },
+      autoStart: false,
+      log: (serverId, level, text) => this.registryLog(serverId, level, text),
+    });
+    this.disposables.push(
+      this._onDidChange,
+      this.reader,
+      this.reader.onDidChange((reason) => void this.reload(reason)),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => {
+        this.log.info('Workspace trust granted: servers defined in this workspace may start now.');
+        void this.reload('workspace trust granted');
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        this.logRoots('workspace folders changed');
+        void this.registry.rootsChanged();
+      }),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('mcpHost.startPolicy') && this.startPolicy() === 'onStartup') this.autoStart('mcpHost.startPolicy is onStartup');
+        if (e.affectsConfiguration('mcpHost')) this.fire();
+      }),
+    );
+    const subscriptions = [
+      this.registry.onDidChange(() => this.fire()),
+      this.registry.onDidChangeServers(() => this.fire()),
+      this.registry.onDidCreateClient(({ handle, client }) => {
+        this.logs.get(handle.id).attach(client);
+        // The Roots node shows when the server last asked.
+        client.onRootsListed(() => this.fire());
+      }),
+    ];
+    for (const s of subscriptions) this.disposables.push({ dispose: () => s.dispose() });
+    void this.inputs.storedValues().then((values) => this.redactor.add(...values));
+  }
+
+  // ---- configuration ----
+
+  /** Reads the configuration and applies it. Resolves once the registry has the new entries (not when their starts settle). */
+  reload(reason: string): Promise<void> {
+    const run = async () => {
+      const before = new Map(this.registry.list().map((h) => [h.id, h.entry.fingerprint]));
+      const config = await this.reader.read();
+      this.config = config;
+      this.logConfig(config, reason);
+      void this.registry.update(config.servers, (entry) => this.prepare(entry));
+      if (this.autoStarted) {
+        for (const h of this.registry.list()) {
+          const previous = before.get(h.id);
+          const fresh = previous === undefined || previous !== h.entry.fingerprint;
+          if (fresh && !this.userStopped.has(h.id) && (h.status.kind === 'stopped' || h.status.kind === 'error')) void this.registry.start(h.id);
+        }
+      }
+      this.fire();
+    };
+    const next = this.reloadChain.then(run);
+    this.reloadChain = next.catch((error: unknown) => this.log.error(`Reading the configuration failed: ${errorText(error)}`));
+    return next;
+  }
+
+  private logConfig(config: WorkspaceConfig, reason: string): void {
+    const sources = config.sources.map((s) => s.label).join(', ') || 'none';
+    this.log.info(`Configuration read (${reason}): ${config.servers.length} server(s) from ${sources}.`);
+    for (const p of config.problems) {
+      const where = p.line > 0 ? `${p.source.label}:${p.line}:${p.column}` : p.source.label;
+      this.log[p.severity === 'warning' ? 'warn' : 'error'](`${where}: ${p.message}`);
+    }
+  }
+
+  servers(): readonly ServerHandle[] {
+    return this.registry.list();
+  }
+
+  problems(): readonly ConfigProblem[] {
+    return this.config.problems;
+  }
+
+  // ---- start policy ----
+
+  startPolicy(): StartPolicy {
+    const value = setting<string>('startPolicy', 'onViewVisible');
+    return value === 'onStartup' || value === 'never' ? value : 'onViewVisible';
+  }
+
+  /** The MCP Host view became visible. */
+  viewShown(): void {
+    if (this.startPolicy() === 'onViewVisible') this.autoStart('the MCP Host view was shown');
+  }
+
+  /** Starts every server the user has not stopped, once; afterwards new and changed servers start on their own. */
+  autoStart(why: string): void {
+    if (this.autoStarted) return;
+    this.autoStarted = true;
+    void this.reloadChain.then(() => {
+      this.log.info(`Starting the configured servers (${why}).`);
+      for (const h of this.registry.list()) {
+        if (!this.userStopped.has(h.id) && (h.status.kind === 'stopped' || h.status.kind === 'error')) void this.registry.start(h.id);
+      }
+    });
+  }
+
+  // ---- commands ----
+
+  async start(id: string): Promise<void> {
+    this.userStopped.delete(id);
+    this.askAgain.add(id);
+    try {
+      await this.registry.start(id);
+    } finally {
+      this.askAgain.delete(id);
+    }
+  }
+
+  async stop(id: string): Promise<void> {
+    this.userStopped.add(id);
+    await this.registry.stop(id);
+  }
+
+  /** Re-reads the configuration, then restarts the server (unless the new config already restarts it). */
+  async restart(id: string): Promise<void> {
+    const before = this.registry.get(id);
+    const fingerprint = before?.entry.fingerprint;
+    const wasActive = before ? before.status.kind === 'running' || before.status.kind === 'starting' : false;
+    await this.reload('restart');
+    const after = this.registry.get(id);
+    if (!after) return;
+    if (wasActive && after.entry.fingerprint !== fingerprint) return; // update() restarts it
+    this.userStopped.delete(id);
+    this.askAgain.add(id);
+    try {
+      await this.registry.restart(id);
+    } finally {
+      this.askAgain.delete(id);
+    }
+  }
+
+  async startAll(): Promise<void> {
+    await Promise.all(this.registry.list().map((h) => this.start(h.id)));
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all(this.registry.list().map((h) => this.stop(h.id)));
+  }
+
+  async restartAll(): Promise<void> {
+    await this.reload('restart all');
+    await Promise.all(
+      this.registry
+        .list()
+        .filter((h) => h.status.kind !== 'unsupported')
+        .map(async (h) => {
+          this.userStopped.delete(h.id);
+          this.askAgain.add(h.id);
+          try {
+            await this.registry.restart(h.id);
+          } finally {
+            this.askAgain.delete(h.id);
+          }
+        }),
+    );
+  }
+
+  /** Re-reads the configuration and every running server's lists. */
+  async refresh(): Promise<void> {
+    await this.reload('refresh');
+    await Promise.all(this.registry.list().map((h) => h.refresh()));
+    this.fire();
+  }
+
+  /** Servers with a remembered consent decision. */
+  consentServerIds(): string[] {
+    return this.consent.ids();
+  }
+
+  /** Forgets consent for the given servers (all when omitted) and stops them: the next start asks again. */
+  async revokeConsent(ids?: readonly string[]): Promise<void> {
+    const affected = ids ?? this.registry.list().filter((h) => h.entry.source.workspaceDefined).map((h) => h.id);
+    await this.consent.revoke(ids);
+    for (const id of affected) this.dismissed.delete(id);
+    this.log.info(`Consent revoked for ${ids ? ids.join(', ') : 'every server'}.`);
+    await Promise.all(
+      affected.map((id) => {
+        const h = this.registry.get(id);
+        if (!h || h.status.kind === 'stopped' || h.status.kind === 'unsupported') return undefined;
+        return this.stop(id);
+      }),
+    );
+  }
+
+  async clearInputs(): Promise<number> {
+    const count = this.inputs.count();
+    await this.inputs.clear();
+    // The redactor keeps the values: running servers may still print them.
+    this.log.info(`Cleared ${count} stored input value(s).`);
+    return count;
+  }
+
+  // ---- prepare: trust, consent, inputs ----
+
+  /**
+   * The registry's `prepare`: trust, then consent, then variables and inputs. Whatever needs the
+   * user (a consent dialog, an input prompt) runs one server at a time, in the order the servers
+   * were started (the config's order), so dialogs never pile up or race each other.
+   */
+  private prepare(entry: ServerEntry): Promise<PrepareResult> {
+    const manual = this.askAgain.delete(entry.id);
+    if (entry.source.workspaceDefined) {
+      if (!vscode.workspace.isTrusted) return Promise.resolve({ blocked: UNTRUSTED_REASON });
+      const decision = this.consent.get(entry.id, entry.fingerprint);
+      if (decision === 'denied' && !manual) return Promise.resolve({ blocked: DENIED_REASON });
+      if (decision !== 'allowed' && !manual && this.dismissed.get(entry.id) === entry.fingerprint) return Promise.resolve({ blocked: DISMISSED_REASON });
+    }
+    const needsConsent = entry.source.workspaceDefined && this.consent.get(entry.id, entry.fingerprint) !== 'allowed';
+    if (!needsConsent && entry.inputs.length === 0) return this.resolve(entry);
+    const run = () => this.prepareWithUser(entry);
+    const next = this.userTurns.then(run, run);
+    this.userTurns = next.catch(() => undefined);
+    return next;
+  }
+
+  private async prepareWithUser(entry: ServerEntry): Promise<PrepareResult> {
+    // Asked again here: an earlier turn may have answered for this very entry.
+    if (entry.source.workspaceDefined && this.consent.get(entry.id, entry.fingerprint) !== 'allowed') {
+      // The command line as it will run, with `${input:…}` left in place: nothing is asked
+      // (and no secret is shown) before the user agrees.
+      const preview = await resolveEntry(entry, this.variableContext(entry, async (id) => `\${input:${id}}`));
+      this.log.info(`Asking consent to start "${entry.name}" (${entry.source.label}).`);
+      const answer = await askConsent({
+        name: entry.name,
+        sourceLabel: entry.source.label,
+        command: preview.command,
+        args: preview.args,
+        cwd: preview.cwd,
+        envNames: preview.envNames,
+      });
+      this.log.info(`Consent for "${entry.name}": ${answer}.`);
+      if (answer === 'dismissed') {
+        this.dismissed.set(entry.id, entry.fingerprint);
+        return { blocked: DISMISSED_REASON };
+      }
+      this.dismissed.delete(entry.id);
+      await this.consent.set(entry.id, entry.fingerprint, answer);
+      if (answer === 'denied') return { blocked: DENIED_REASON };
+    }
+    return this.resolve(entry);
+  }
+
+  /** Substitutes variables, asking for inputs not stored yet. */
+  private async resolve(entry: ServerEntry): Promise<PrepareResult> {
+    const resolved = await resolveEntry(
+      entry,
+      this.variableContext(entry, (id) => {
+        const definition: InputDefinition = entry.inputs.find((d) => d.id === id) ?? { id, type: 'promptString' };
+        return this.inputs.resolve(entry.source.file ?? sourceKey(entry.source), entry.source.label, definition);
+      }),
+    );
+    this.redactor.add(...resolved.secretValues);
+    return resolved;
+  }
+
+  private variableContext(entry: ServerEntry, resolveInput: (id: string) => Promise<string>): VariableContext {
+    const folders = this.config.folders;
+    return {
+      workspaceFolder: entry.source.folder?.fsPath ?? Object.values(folders)[0],
+      folders,
+      userHome: os.homedir(),
+      env: process.env,
+      resolveInput,
+    };
+  }
+
+  // ---- roots ----
+
+  /** Every workspace folder on disk is a root; other schemes are skipped. */
+  listRoots(): Root[] {
+    return this.currentRoots();
+  }
+
+  currentRoots(): Root[] {
+    return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ uri: f.uri.toString(), name: f.name }));
+  }
+
+  logRoots(why: string): void {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    for (const f of folders.filter((x) => x.uri.scheme !== 'file')) this.log.info(`Roots: skipping "${f.name}" (${f.uri.toString()}): only file folders are offered to servers.`);
+    const roots = this.currentRoots();
+    this.log.info(`Roots (${why}): ${roots.map((r) => `${r.name} ${r.uri}`).join(', ') || 'none'}.`);
+  }
+
+  // ---- tree model ----
+
+  displayStatus(h: ServerHandle): { kind: StatusKind; reason?: string } {
+    const status = h.status;
+    switch (status.kind) {
+      case 'stopped':
+        if (h.entry.source.workspaceDefined && h.entry.config.type === 'stdio' && !vscode.workspace.isTrusted) return { kind: 'blocked', reason: UNTRUSTED_REASON };
+        return { kind: 'stopped' };
+      case 'starting':
+      case 'running':
+        return { kind: status.kind };
+      case 'error':
+        return { kind: 'error', reason: status.message };
+      case 'blocked':
+      case 'unsupported':
+        return { kind: status.kind, reason: status.reason };
+      default: {
+        const never: never = status;
+        return never;
+      }
+    }
+  }
+
+  originLabel(source: ConfigSource): string {
+    const multi = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+    let short: string;
+    switch (source.kind) {
+      case 'vscode-mcp-json':
+        short = '.vscode/mcp.json';
+        break;
+      case 'dot-mcp-json':
+        short = '.mcp.json';
+        break;
+      case 'settings':
+        short = source.scope === 'user' ? 'User settings' : source.scope === 'folder' && multi ? 'Folder settings' : 'Workspace settings';
+        break;
+      default: {
+        const never: never = source.kind;
+        short = String(never);
+      }
+    }
+    return multi && source.folder ? `${short} (${source.folder.name})` : short;
+  }
+
+  redact(text: string): string {
+    return this.redactor.redact(text);
+  }
+
+  serverHealth(id: string): ServerHealth | undefined {
+    return this.healthById.get(id);
+  }
+
+  // ---- for other features (the inspect commands): the shape of their `InspectDeps` ----
+
+  /** The client of a running server. */
+  getClient(id: string): McpClient | undefined {
+    const h = this.registry.get(id);
+    return h?.status.kind === 'running' ? h.client : undefined;
+  }
+
+  getServer(id: string): ServerHandle | undefined {
+    return this.registry.get(id);
+  }
+
+  listServers(): readonly ServerHandle[] {
+    return this.registry.list();
+  }
+
+  /** A line in a server's output channel (redacted). */
+  serverLog(id: string, level: RegistryLogLevel, text: string): void {
+    this.logs.get(id).write(level, text);
+  }
+
+  /** Health from a periodic ping; an unresponsive running server shows it in the tree. */
+  setHealth(id: string, health: ServerHealth): void {
+    this.healthById.set(id, health);
+    this.fire();
+  }
+
+  /** "MCP: <name>", with the source when two servers share the name. */
+  private channelName(id: string): string {
+    const entries = [...this.registry.list().map((h) => h.entry), ...this.config.servers];
+    const entry = entries.find((e) => e.id === id);
+    if (!entry) return `MCP: ${id}`;
+    const clash = this.registry.list().some((h) => h.id !== id && h.entry.name === entry.name);
+    return clash ? `MCP: ${entry.name} (${entry.source.label})` : `MCP: ${entry.name}`;
+  }
+
+  private registryLog(serverId: string, level: RegistryLogLevel, text: string): void {
+    if (!serverId) {
+      this.log[level](this.redactor.redact(text));
+      return;
+    }
+    this.logs.get(serverId).write(level, text);
+  }
+
+  private fire(): void {
+    this._onDidChange.fire();
+  }
+
+  /** Stops every server; resolves when no server process is left. */
+  async shutdown(): Promise<void> {
+    await this.registry.dispose();
+  }
+
+  dispose(): void {
+    void this.registry.dispose();
+    for (const d of this.disposables) d.dispose();
+    this.logs.dispose();
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

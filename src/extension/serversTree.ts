@@ -1,0 +1,414 @@
+// The "Servers" tree of the MCP Host view: configuration problems first, then one row per
+// configured server with what it declared (Tools, Resources, Resource Templates, Prompts), the
+// Roots it was given, or why it is not running. Labels are stable (the end-to-end tests and the
+// menus' `viewItem` clauses rely on them); server-provided text only reaches escaped Markdown.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Root } from '../client/client';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../client/schemas';
+import type { ConfigProblem, ConfigSource } from '../config';
+import type { ListKind, ServerHandle } from '../registry';
+import {
+  StatusKind,
+  itemDescription,
+  problemLabel,
+  promptTooltip,
+  relativeTime,
+  resourceTooltip,
+  rootsDescription,
+  serverDescription,
+  serverTooltip,
+  statusIcon,
+  templateTooltip,
+  toolTooltip,
+  truncate,
+} from './format';
+import { formatCommandLine } from '../registry/logText';
+
+/** What the tree shows; implemented by the host. */
+export interface ServersTreeModel {
+  servers(): readonly ServerHandle[];
+  problems(): readonly ConfigProblem[];
+  /** The status to show: the registry's, or `blocked` for a workspace server in an untrusted workspace. */
+  displayStatus(handle: ServerHandle): { kind: StatusKind; reason?: string };
+  /** ".vscode/mcp.json", ".mcp.json", "User settings" (with the folder in a multi-root window). */
+  originLabel(source: ConfigSource): string;
+  /** The roots servers get right now. */
+  currentRoots(): readonly Root[];
+  /** Removes known secrets from text shown in the tree (command lines, stderr). */
+  redact(text: string): string;
+  /** What the last health ping said, if anything pings. */
+  serverHealth?(serverId: string): ServerHealth | undefined;
+  readonly onDidChange: vscode.Event<void>;
+}
+
+/** A periodic ping's verdict on a server (structurally the inspect layer's `ServerHealth`). */
+export type ServerHealth =
+  | { readonly kind: 'unknown' }
+  | { readonly kind: 'ok'; readonly rttMs: number; readonly time: number }
+  | { readonly kind: 'unresponsive'; readonly since: number; readonly failures: number; readonly error: string };
+
+/** Trust reason, as the tree shows it. */
+export const UNTRUSTED_REASON = 'Workspace is not trusted — trust it to start servers defined in this workspace';
+
+export type TreeNode =
+  | { readonly kind: 'problem'; readonly problem: ConfigProblem; readonly index: number }
+  | { readonly kind: 'server'; readonly serverId: string }
+  | { readonly kind: 'group'; readonly serverId: string; readonly list: ListKind }
+  | { readonly kind: 'roots'; readonly serverId: string }
+  | { readonly kind: 'tool'; readonly serverId: string; readonly tool: Tool; readonly index: number }
+  | { readonly kind: 'resource'; readonly serverId: string; readonly resource: Resource; readonly index: number }
+  | { readonly kind: 'resourceTemplate'; readonly serverId: string; readonly template: ResourceTemplate; readonly index: number }
+  | { readonly kind: 'prompt'; readonly serverId: string; readonly prompt: Prompt; readonly index: number }
+  | { readonly kind: 'root'; readonly serverId: string; readonly root: Root; readonly index: number }
+  | { readonly kind: 'stderr'; readonly serverId: string; readonly lines: readonly string[] }
+  | { readonly kind: 'detail'; readonly serverId: string; readonly key: string; readonly label: string; readonly icon?: vscode.ThemeIcon; readonly tooltip?: string; readonly command?: vscode.Command; readonly description?: string };
+
+const GROUP_LABELS: Record<ListKind, string> = { tools: 'Tools', resources: 'Resources', templates: 'Resource Templates', prompts: 'Prompts' };
+const GROUP_ICONS: Record<ListKind, string> = { tools: 'tools', resources: 'files', templates: 'file-code', prompts: 'comment-discussion' };
+
+export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly _onDidChangeTreeData = new vscode.EventEmitter<TreeNode | undefined | void>();
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+  private readonly subscription: vscode.Disposable;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly model: ServersTreeModel) {
+    this.subscription = model.onDidChange(() => this.refresh());
+  }
+
+  /** Redraws the whole tree, coalescing bursts of changes into one. */
+  refresh(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this._onDidChangeTreeData.fire();
+    }, 30);
+  }
+
+  getChildren(node?: TreeNode): TreeNode[] {
+    if (!node) {
+      const problems: TreeNode[] = this.model.problems().map((problem, index) => ({ kind: 'problem', problem, index }));
+      const servers: TreeNode[] = this.model.servers().map((h) => ({ kind: 'server', serverId: h.id }));
+      return [...problems, ...servers];
+    }
+    const handle = 'serverId' in node ? this.handle(node.serverId) : undefined;
+    if (!handle) return [];
+    switch (node.kind) {
+      case 'server':
+        return this.serverChildren(handle);
+      case 'group':
+        return this.groupChildren(handle, node.list);
+      case 'roots':
+        return this.rootsOf(handle).roots.map((root, index) => ({ kind: 'root', serverId: handle.id, root, index }));
+      case 'stderr':
+        return node.lines.map((line, i) => ({ kind: 'detail', serverId: handle.id, key: `stderr:${i}`, label: truncate(this.model.redact(line), 300), tooltip: this.model.redact(line) }));
+      default:
+        return [];
+    }
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'problem':
+        return this.problemItem(node.problem, node.index);
+      case 'server': {
+        const handle = this.handle(node.serverId);
+        return handle ? this.serverItem(handle) : new vscode.TreeItem(node.serverId);
+      }
+      case 'group': {
+        const handle = this.handle(node.serverId);
+        return handle ? this.groupItem(handle, node.list) : new vscode.TreeItem(GROUP_LABELS[node.list]);
+      }
+      case 'roots': {
+        const handle = this.handle(node.serverId);
+        return handle ? this.rootsItem(handle) : new vscode.TreeItem('Roots');
+      }
+      case 'tool': {
+        const t = node.tool;
+        const item = this.leaf(`${node.serverId}/tool/${node.index}/${t.name}`, t.name, 'tool', 'tools');
+        item.description = itemDescription(t.title ?? t.annotations?.title, t.description);
+        item.tooltip = markdown(toolTooltip(t));
+        return item;
+      }
+      case 'resource': {
+        const r = node.resource;
+        const item = this.leaf(`${node.serverId}/resource/${node.index}/${r.uri}`, r.name, 'resource', 'file');
+        item.description = r.uri;
+        item.tooltip = markdown(resourceTooltip(r));
+        return item;
+      }
+      case 'resourceTemplate': {
+        const t = node.template;
+        const item = this.leaf(`${node.serverId}/template/${node.index}/${t.uriTemplate}`, t.name, 'resourceTemplate', 'file-code');
+        item.description = t.uriTemplate;
+        item.tooltip = markdown(templateTooltip(t));
+        return item;
+      }
+      case 'prompt': {
+        const p = node.prompt;
+        const item = this.leaf(`${node.serverId}/prompt/${node.index}/${p.name}`, p.name, 'prompt', 'comment-discussion');
+        item.description = itemDescription(p.title, p.description);
+        item.tooltip = markdown(promptTooltip(p));
+        return item;
+      }
+      case 'root': {
+        const item = this.leaf(`${node.serverId}/root/${node.index}/${node.root.uri}`, node.root.name ?? node.root.uri, 'root', 'root-folder');
+        item.description = rootPath(node.root.uri);
+        item.tooltip = node.root.uri;
+        return item;
+      }
+      case 'stderr': {
+        const item = new vscode.TreeItem('stderr', vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `${node.serverId}/stderr`;
+        item.description = `last ${node.lines.length} line${node.lines.length === 1 ? '' : 's'}`;
+        item.iconPath = new vscode.ThemeIcon('terminal');
+        item.contextValue = 'stderr';
+        return item;
+      }
+      case 'detail': {
+        const item = this.leaf(`${node.serverId}/detail/${node.key}`, node.label, 'detail', undefined);
+        item.iconPath = node.icon;
+        item.tooltip = node.tooltip;
+        item.command = node.command;
+        item.description = node.description;
+        return item;
+      }
+      default: {
+        const never: never = node;
+        return never;
+      }
+    }
+  }
+
+  // ---- servers ----
+
+  private handle(id: string): ServerHandle | undefined {
+    return this.model.servers().find((h) => h.id === id);
+  }
+
+  private serverItem(h: ServerHandle): vscode.TreeItem {
+    const shown = this.model.displayStatus(h);
+    const client = h.client;
+    const running = shown.kind === 'running';
+    const collapsible =
+      shown.kind === 'running' ? vscode.TreeItemCollapsibleState.Expanded : shown.kind === 'stopped' || shown.kind === 'starting' ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded;
+    const item = new vscode.TreeItem(h.entry.name, collapsible);
+    // The state is part of the id: a row that starts running (or fails) is a new row to the
+    // tree, so it opens as `collapsible` says instead of keeping the closed state of its stopped self.
+    item.id = `server:${shown.kind === 'starting' ? 'stopped' : shown.kind}:${h.id}`;
+    const origin = this.model.originLabel(h.entry.source);
+    item.description = serverDescription({ status: shown.kind, origin, protocolVersion: running ? client?.protocolVersion : undefined, serverInfo: running ? client?.serverInfo : undefined });
+    const icon = statusIcon(shown.kind);
+    item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
+    const health = running ? this.model.serverHealth?.(h.id) : undefined;
+    if (health?.kind === 'unresponsive') {
+      item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+      item.description = `unresponsive · ${item.description}`;
+    }
+    item.contextValue = `server.${shown.kind}`;
+    const config = h.entry.config;
+    const commandLine =
+      config.type === 'stdio'
+        ? h.resolved
+          ? this.model.redact(formatCommandLine(h.resolved.command, h.resolved.args))
+          : formatCommandLine(config.command, config.args)
+        : config.url;
+    item.tooltip = markdown(
+      serverTooltip({
+        name: h.entry.name,
+        status: shown.kind,
+        origin,
+        sourceLabel: h.entry.source.label,
+        commandLine,
+        reason: shown.reason ?? (h.status.kind === 'error' ? h.status.message : undefined),
+        protocolVersion: running ? client?.protocolVersion : undefined,
+        serverInfo: running ? client?.serverInfo : undefined,
+        capabilities: running ? client?.serverCapabilities : undefined,
+        instructions: running ? client?.instructions : undefined,
+        restarts: h.restarts,
+        pid: h.pid,
+      }) + (health?.kind === 'unresponsive' ? `\n\n**Unresponsive** since ${new Date(health.since).toLocaleTimeString()}: ${health.failures} ping(s) failed` : ''),
+    );
+    return item;
+  }
+
+  private serverChildren(h: ServerHandle): TreeNode[] {
+    const shown = this.model.displayStatus(h);
+    const id = h.id;
+    switch (shown.kind) {
+      case 'running': {
+        const caps = h.client?.serverCapabilities;
+        const out: TreeNode[] = [];
+        if (caps?.tools) out.push({ kind: 'group', serverId: id, list: 'tools' });
+        if (caps?.resources) out.push({ kind: 'group', serverId: id, list: 'resources' }, { kind: 'group', serverId: id, list: 'templates' });
+        if (caps?.prompts) out.push({ kind: 'group', serverId: id, list: 'prompts' });
+        out.push({ kind: 'roots', serverId: id });
+        return out;
+      }
+      case 'error': {
+        const status = h.status.kind === 'error' ? h.status : undefined;
+        const message = this.model.redact(status?.message ?? h.lastError ?? 'unknown error');
+        const out: TreeNode[] = [
+          { kind: 'detail', serverId: id, key: 'error', label: truncate(message, 300), tooltip: message, icon: new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')) },
+        ];
+        if (status?.restart) {
+          const r = status.restart;
+          out.push({
+            kind: 'detail',
+            serverId: id,
+            key: 'restart',
+            label: `Restarting (${r.attempt} of ${r.maxRestarts})`,
+            description: `at ${new Date(r.at).toLocaleTimeString()}`,
+            icon: new vscode.ThemeIcon('sync'),
+          });
+        }
+        const lines = status?.stderrTail.length ? status.stderrTail : h.stderrTail;
+        if (lines.length) out.push({ kind: 'stderr', serverId: id, lines: lines.slice(-20) });
+        return out;
+      }
+      case 'blocked': {
+        const untrusted = shown.reason === UNTRUSTED_REASON;
+        return [
+          {
+            kind: 'detail',
+            serverId: id,
+            key: 'blocked',
+            label: shown.reason ?? 'blocked',
+            tooltip: shown.reason,
+            icon: new vscode.ThemeIcon(untrusted ? 'workspace-untrusted' : 'circle-slash'),
+            command: untrusted ? { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' } : undefined,
+          },
+        ];
+      }
+      case 'unsupported': {
+        const config = h.entry.config;
+        const reason = h.status.kind === 'unsupported' ? h.status.reason : 'not supported yet';
+        return [
+          { kind: 'detail', serverId: id, key: 'unsupported', label: reason, icon: new vscode.ThemeIcon('info') },
+          ...(config.type !== 'stdio' ? [{ kind: 'detail' as const, serverId: id, key: 'url', label: config.url, icon: new vscode.ThemeIcon('link') }] : []),
+        ];
+      }
+      case 'stopped':
+      case 'starting':
+        return [];
+      default: {
+        const never: never = shown.kind;
+        return never;
+      }
+    }
+  }
+
+  // ---- groups ----
+
+  private list(h: ServerHandle, kind: ListKind): readonly (Tool | Resource | ResourceTemplate | Prompt)[] | undefined {
+    switch (kind) {
+      case 'tools':
+        return h.tools;
+      case 'resources':
+        return h.resources;
+      case 'templates':
+        return h.templates;
+      case 'prompts':
+        return h.prompts;
+      default: {
+        const never: never = kind;
+        return never;
+      }
+    }
+  }
+
+  private groupItem(h: ServerHandle, kind: ListKind): vscode.TreeItem {
+    const list = this.list(h, kind);
+    const error = h.listErrors[kind];
+    const item = new vscode.TreeItem(GROUP_LABELS[kind], list && list.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = `${h.id}/${kind}`;
+    item.iconPath = new vscode.ThemeIcon(error ? 'warning' : GROUP_ICONS[kind]);
+    item.contextValue = `group.${kind}`;
+    item.description = error ? `failed: ${truncate(error, 120)}` : list ? String(list.length) : 'loading…';
+    if (error) item.tooltip = error;
+    return item;
+  }
+
+  private groupChildren(h: ServerHandle, kind: ListKind): TreeNode[] {
+    const serverId = h.id;
+    switch (kind) {
+      case 'tools':
+        return (h.tools ?? []).map((tool, index) => ({ kind: 'tool', serverId, tool, index }));
+      case 'resources':
+        return (h.resources ?? []).map((resource, index) => ({ kind: 'resource', serverId, resource, index }));
+      case 'templates':
+        return (h.templates ?? []).map((template, index) => ({ kind: 'resourceTemplate', serverId, template, index }));
+      case 'prompts':
+        return (h.prompts ?? []).map((prompt, index) => ({ kind: 'prompt', serverId, prompt, index }));
+      default: {
+        const never: never = kind;
+        return never;
+      }
+    }
+  }
+
+  /** What the server was given when it last asked, or what it would get now. */
+  private rootsOf(h: ServerHandle): { roots: readonly Root[]; askedAt?: number } {
+    const listed = h.client?.rootsListed;
+    return listed ? { roots: listed.roots, askedAt: listed.time } : { roots: this.model.currentRoots() };
+  }
+
+  private rootsItem(h: ServerHandle): vscode.TreeItem {
+    const { roots, askedAt } = this.rootsOf(h);
+    const item = new vscode.TreeItem('Roots', roots.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    item.id = `${h.id}/roots`;
+    item.iconPath = new vscode.ThemeIcon('root-folder-opened');
+    item.contextValue = 'group.roots';
+    item.description = rootsDescription(roots.length, askedAt, Date.now());
+    item.tooltip =
+      askedAt === undefined
+        ? 'The server has not asked for roots (roots/list) yet; these are the roots it would get.'
+        : `The server last asked for roots at ${new Date(askedAt).toLocaleString()} (${relativeTime(askedAt, Date.now())}) and was given these.`;
+    return item;
+  }
+
+  // ---- problems ----
+
+  private problemItem(p: ConfigProblem, index: number): vscode.TreeItem {
+    const label = p.source.file && p.line > 0 ? problemLabel(path.basename(p.source.file), p.line, p.column, p.message) : `${p.source.label} — ${p.path && !p.serverName ? `${p.path}: ` : ''}${p.message}`;
+    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+    item.id = `problem:${index}:${p.source.file ?? p.source.label}:${p.offset}:${p.message}`;
+    item.description = p.source.file ? p.source.label : undefined;
+    item.tooltip = `${p.source.label}${p.line > 0 ? `:${p.line}:${p.column}` : ''}\n${p.message}`;
+    item.iconPath = p.severity === 'warning' ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+    item.contextValue = 'problem';
+    item.command = { command: 'mcpHost.openProblem', title: 'Open Configuration Problem', arguments: [{ kind: 'problem', problem: p, index }] };
+    return item;
+  }
+
+  private leaf(id: string, label: string, contextValue: string, icon: string | undefined): vscode.TreeItem {
+    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
+    item.id = id;
+    item.contextValue = contextValue;
+    if (icon) item.iconPath = new vscode.ThemeIcon(icon);
+    return item;
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.subscription.dispose();
+    this._onDidChangeTreeData.dispose();
+  }
+}
+
+/** Tooltip Markdown: no HTML, no command links; the text is already escaped. */
+function markdown(text: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(text, false);
+  md.supportHtml = false;
+  md.isTrusted = false;
+  return md;
+}
+
+function rootPath(uri: string): string {
+  try {
+    return vscode.Uri.parse(uri).fsPath;
+  } catch {
+    return uri;
+  }
+}

@@ -1,0 +1,40 @@
+// The status bar entry: "$(server) MCP 2 running, 1 error"; hidden when nothing is configured.
+// A click focuses the MCP Host view.
+import * as vscode from 'vscode';
+import { countStatuses, statusBarText, statusWord } from './format';
+import type { ServersTreeModel } from './serversTree';
+
+export class McpStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('mcpHost.status', vscode.StatusBarAlignment.Left, 10);
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly model: ServersTreeModel) {
+    this.item.name = 'MCP Host';
+    this.item.command = 'mcpHost.servers.focus';
+    this.subscription = model.onDidChange(() => this.update());
+    this.update();
+  }
+
+  update(): void {
+    const servers = this.model.servers();
+    const shown = servers.map((h) => ({ name: h.entry.name, status: this.model.displayStatus(h) }));
+    const problems = this.model.problems().filter((p) => p.severity === 'error').length;
+    const counts = countStatuses(shown.map((s) => s.status.kind), problems);
+    const text = statusBarText(counts);
+    if (!text) {
+      this.item.hide();
+      return;
+    }
+    this.item.text = text;
+    const lines = shown.map((s) => `${s.name}: ${statusWord(s.status.kind)}`);
+    if (problems) lines.push(`${problems} configuration problem${problems === 1 ? '' : 's'}`);
+    this.item.tooltip = `MCP Host — click to show the servers\n\n${lines.join('\n')}`;
+    this.item.backgroundColor = counts.error ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    this.item.show();
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Tool } from '../../src/client/schemas';
+import {
+  annotationWords,
+  capabilitiesText,
+  consentPrompt,
+  countStatuses,
+  escapeMarkdown,
+  problemLabel,
+  relativeTime,
+  rootsDescription,
+  schemaType,
+  serverDescription,
+  serverTooltip,
+  statusBarText,
+  summarizeInputSchema,
+  toolTooltip,
+  offsetToPosition,
+} from '../../src/extension/format';
+
+describe('escapeMarkdown', () => {
+  test('server text cannot form links, HTML, images or code', () => {
+    const hostile = '[click](command:workbench.action.terminal.new) <img src=x onerror=alert(1)> ![i](http://x/y.png) `code` **b**';
+    const out = escapeMarkdown(hostile);
+    // Every punctuation character is escaped, so none of the constructs survive.
+    let i = 0;
+    while (i < out.length) {
+      if (out[i] === '\\') i += 2;
+      else {
+        assert.equal(/[[\]()<>!`*_]/.test(out[i]), false, `unescaped ${out[i]} at ${i}`);
+        i++;
+      }
+    }
+    assert.ok(out.includes('\\[click\\]\\(command\\:'));
+    // Unescaping gives back the text exactly.
+    assert.equal(out.replace(/\\(.)/g, '$1'), hostile);
+  });
+
+  test('line breaks become hard breaks', () => {
+    assert.equal(escapeMarkdown('a\r\nb\nc'), 'a  \nb  \nc');
+  });
+});
+
+describe('input schema summaries', () => {
+  test('parameters with types and required flags', () => {
+    const params = summarizeInputSchema({
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'Where' },
+        count: { type: ['integer', 'null'] },
+        tags: { type: 'array', items: { type: 'string' } },
+        mode: { enum: ['fast', 'slow'] },
+        opt: { anyOf: [{ type: 'string' }, { type: 'number' }] },
+        nested: { type: 'object', properties: { a: {} } },
+        free: {},
+      },
+      required: ['path', 'tags'],
+    });
+    assert.deepEqual(
+      params.map((p) => [p.name, p.type, p.required]),
+      [
+        ['path', 'string', true],
+        ['count', 'integer | null', false],
+        ['tags', 'array<string>', true],
+        ['mode', 'enum("fast", "slow")', false],
+        ['opt', 'string | number', false],
+        ['nested', 'object', false],
+        ['free', 'any', false],
+      ],
+    );
+    assert.equal(params[0].description, 'Where');
+    assert.deepEqual(summarizeInputSchema(undefined), []);
+    assert.equal(schemaType(true), 'any');
+  });
+
+  test('tool tooltip lists description, parameters and annotations, escaped', () => {
+    const tool: Tool = {
+      name: 'write_file',
+      description: 'Writes <b>a</b> file',
+      inputSchema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path'] },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    };
+    const md = toolTooltip(tool);
+    assert.ok(md.startsWith('**write\\_file**'));
+    assert.ok(md.includes('Writes \\<b\\>a\\<\\/b\\> file'));
+    assert.ok(md.includes('- path: string (required)'));
+    assert.ok(md.includes('- content: string'));
+    assert.equal(md.includes('content: string (required)'), false);
+    assert.ok(md.includes('may modify its environment · destructive · idempotent · closed world'));
+    assert.deepEqual(annotationWords(undefined), []);
+  });
+});
+
+describe('server rows', () => {
+  test('description: protocol and server when running, state otherwise, always the origin', () => {
+    assert.equal(
+      serverDescription({ status: 'running', origin: '.vscode/mcp.json', protocolVersion: '2025-06-18', serverInfo: { name: 'everything', version: '1.0.0' } }),
+      '2025-06-18 · everything 1.0.0 · .vscode/mcp.json',
+    );
+    assert.equal(serverDescription({ status: 'stopped', origin: 'User settings' }), 'stopped · User settings');
+    assert.equal(serverDescription({ status: 'unsupported', origin: '.mcp.json' }), 'not supported yet · .mcp.json');
+  });
+
+  test('capabilities and tooltip; instructions are escaped', () => {
+    assert.equal(capabilitiesText({ tools: { listChanged: true }, resources: { subscribe: true, listChanged: false }, logging: {} }), 'tools (listChanged), resources (subscribe), logging');
+    assert.equal(capabilitiesText(undefined), 'none');
+    const md = serverTooltip({
+      name: 'notes',
+      status: 'running',
+      origin: '.vscode/mcp.json',
+      sourceLabel: '.vscode/mcp.json (demo)',
+      commandLine: 'node server.mjs',
+      protocolVersion: '2025-06-18',
+      capabilities: { tools: {} },
+      instructions: 'Use [me](https://evil) first',
+    });
+    assert.ok(md.includes('Use \\[me\\]\\(https\\:'));
+    assert.ok(md.includes('Capabilities: tools'));
+  });
+});
+
+describe('small texts', () => {
+  test('relative times', () => {
+    const now = 1_000_000_000;
+    assert.equal(relativeTime(now - 500, now), 'just now');
+    assert.equal(relativeTime(now - 12_000, now), '12s ago');
+    assert.equal(relativeTime(now - 185_000, now), '3m ago');
+    assert.equal(relativeTime(now - 2 * 3600_000, now), '2h ago');
+    assert.equal(rootsDescription(1, now - 12_000, now), '1 root · asked 12s ago');
+    assert.equal(rootsDescription(2, undefined, now), '2 roots · not asked yet');
+  });
+
+  test('status bar text, hidden when nothing is configured', () => {
+    assert.equal(statusBarText(countStatuses([], 0)), undefined);
+    assert.equal(statusBarText(countStatuses(['running', 'running', 'error'], 0)), '$(server) MCP 2 running, 1 error');
+    assert.equal(statusBarText(countStatuses(['stopped', 'blocked'], 2)), '$(server) MCP 0 running, 1 blocked, 2 config problems');
+  });
+
+  test('problem labels', () => {
+    assert.equal(problemLabel('mcp.json', 12, 5, 'args must be an array of strings'), 'mcp.json:12:5 — args must be an array of strings');
+  });
+
+  test('the consent prompt shows the command, cwd and env names, never env values', () => {
+    const p = consentPrompt({ name: 'notes', sourceLabel: '.vscode/mcp.json (demo)', command: 'node', args: ['s.mjs', '/my dir'], cwd: '/w', envNames: ['TOKEN', 'A'] });
+    assert.equal(p.message, 'Start the MCP server "notes" defined in this workspace?');
+    assert.ok(p.detail.includes("Command: node s.mjs '/my dir'"));
+    assert.ok(p.detail.includes('Working directory: /w'));
+    assert.ok(p.detail.includes('Environment variables it sets: A, TOKEN'));
+  });
+});
+
+describe('offsetToPosition', () => {
+  test('0-based lines and characters across LF, CRLF and CR', () => {
+    const text = 'ab\ncd\r\nef\rgh';
+    assert.deepEqual(offsetToPosition(text, 0), { line: 0, character: 0 });
+    assert.deepEqual(offsetToPosition(text, 4), { line: 1, character: 1 });
+    assert.deepEqual(offsetToPosition(text, 5), { line: 1, character: 2 }, 'on the CR of CRLF');
+    assert.deepEqual(offsetToPosition(text, 6), { line: 1, character: 3 }, 'between CR and LF');
+    assert.deepEqual(offsetToPosition(text, 7), { line: 2, character: 0 });
+    assert.deepEqual(offsetToPosition(text, 10), { line: 3, character: 0 });
+    assert.deepEqual(offsetToPosition(text, 99), { line: 3, character: 2 }, 'clamped to the end');
+  });
+});

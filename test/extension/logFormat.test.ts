@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { LoggingLevels } from '../../src/client/schemas';
+import {
+  LogLevel,
+  REDACTED,
+  Redactor,
+  cutPayload,
+  formatBytes,
+  formatFrame,
+  formatLogData,
+  logLevelToMcpLevel,
+  mcpLevelToLogMethod,
+  redactAuthorization,
+} from '../../src/extension/logFormat';
+
+describe('level mapping', () => {
+  test('every MCP level maps to a channel method, errors and worse to error', () => {
+    const mapped = Object.fromEntries(LoggingLevels.map((l) => [l, mcpLevelToLogMethod(l)]));
+    assert.deepEqual(mapped, {
+      debug: 'debug',
+      info: 'info',
+      notice: 'info',
+      warning: 'warn',
+      error: 'error',
+      critical: 'error',
+      alert: 'error',
+      emergency: 'error',
+    });
+  });
+
+  test('channel levels map to the logging/setLevel level that sends no more than is shown', () => {
+    assert.equal(logLevelToMcpLevel(LogLevel.Trace), 'debug');
+    assert.equal(logLevelToMcpLevel(LogLevel.Debug), 'debug');
+    assert.equal(logLevelToMcpLevel(LogLevel.Info), 'info');
+    assert.equal(logLevelToMcpLevel(LogLevel.Warning), 'warning');
+    assert.equal(logLevelToMcpLevel(LogLevel.Error), 'error');
+    assert.equal(logLevelToMcpLevel(LogLevel.Off), 'emergency');
+  });
+});
+
+describe('Redactor', () => {
+  test('hides every occurrence of a secret, longest first, in raw and JSON-escaped form', () => {
+    const r = new Redactor();
+    r.add('s3cr"et', 'abcd', 'abcdefgh', '', 'ab');
+    assert.equal(r.redact('token=abcdefgh and abcd, ab stays'), `token=${REDACTED} and ${REDACTED}, ab stays`);
+    const json = JSON.stringify({ env: { PASS: 's3cr"et' } });
+    assert.ok(json.includes('s3cr\\"et'));
+    assert.equal(r.redact(json).includes('s3cr'), false);
+    r.clear();
+    assert.equal(r.redact('abcd'), 'abcd');
+  });
+
+  test('hides the credentials of Authorization headers in text and JSON, keeping the scheme', () => {
+    assert.equal(redactAuthorization('Authorization: Bearer eyJabc.def'), `Authorization: Bearer ${REDACTED}`);
+    assert.equal(redactAuthorization('{"authorization":"Basic dXNlcjpwYXNz","x":1}'), `{"authorization":"Basic ${REDACTED}","x":1}`);
+    assert.equal(redactAuthorization('{\\"Authorization\\": \\"token123\\"}'), `{\\"Authorization\\": \\"${REDACTED}\\"}`);
+    assert.equal(redactAuthorization('nothing to see'), 'nothing to see');
+  });
+});
+
+describe('frames', () => {
+  test('a frame line names the direction, the size and the JSON', () => {
+    const line = formatFrame({ direction: 'send', message: { jsonrpc: '2.0', id: 1, method: 'ping' }, bytes: 40 }, 4000);
+    assert.equal(line, '[editor → server] 40 B {"jsonrpc":"2.0","id":1,"method":"ping"}');
+    const back = formatFrame({ direction: 'receive', message: { jsonrpc: '2.0', id: 1, result: {} }, bytes: 2048 }, 4000);
+    assert.ok(back.startsWith('[server → editor] 2.0 KiB {"jsonrpc"'));
+  });
+
+  test('large payloads are cut with a note of the full size, after redaction', () => {
+    const r = new Redactor();
+    r.add('SECRET-VALUE');
+    const message = { text: 'x'.repeat(10) + 'SECRET-VALUE' + 'y'.repeat(100) };
+    const line = formatFrame({ direction: 'receive', message, bytes: 200 }, 20, r);
+    const full = JSON.stringify(message).replace('SECRET-VALUE', REDACTED);
+    assert.ok(line.endsWith(`… (cut: ${full.length} chars in full)`), line);
+    assert.equal(line.includes('SECRET'), false);
+    assert.equal(cutPayload('abc', 0), 'abc');
+  });
+
+  test('sizes read as B, KiB, MiB', () => {
+    assert.equal(formatBytes(123), '123 B');
+    assert.equal(formatBytes(4300), '4.2 KiB');
+    assert.equal(formatBytes(3 * 1024 * 1024), '3.0 MiB');
+  });
+
+  test('log data: strings as is, objects as JSON, with the logger name', () => {
+    assert.equal(formatLogData(undefined, 'hello', 100), 'hello');
+    assert.equal(formatLogData('db', { n: 1 }, 100), '[db] {"n":1}');
+  });
+});

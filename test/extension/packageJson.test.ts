@@ -1,0 +1,67 @@
+// The manifest and the code agree: every command a menu names is declared and registered, the
+// settings schema is the config layer's, the JSON schemas exist, activation stays lazy.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, test } from 'node:test';
+
+const root = join(__dirname, '..', '..', '..');
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const contributes = pkg.contributes;
+
+function allSources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? allSources(p) : name.endsWith('.ts') ? [p] : [];
+  });
+}
+
+describe('package.json contributions', () => {
+  test('every command in a menu is declared, and every declared command of the host is registered', () => {
+    const declared = new Set<string>(contributes.commands.map((c: { command: string }) => c.command));
+    for (const [menu, items] of Object.entries<{ command: string }[]>(contributes.menus)) {
+      for (const item of items) assert.ok(declared.has(item.command), `${menu} names undeclared ${item.command}`);
+    }
+    const source = readFileSync(join(root, 'src', 'extension', 'commands.ts'), 'utf8');
+    const registered = new Set([...source.matchAll(/register\('([\w.]+)'/g)].map((m) => m[1]));
+    for (const id of registered) assert.ok(declared.has(id), `${id} is registered but not declared`);
+    // Commands of other features are registered in their own files: each declared id must appear somewhere in src/.
+    const sources = allSources(join(root, 'src')).map((f) => readFileSync(f, 'utf8')).join('\n');
+    for (const id of declared) assert.ok(sources.includes(`'${id}'`), `${id} is declared but no source registers it`);
+  });
+
+  test('the view the end-to-end tests open: container "MCP Host", view mcpHost.servers', () => {
+    assert.deepEqual(contributes.viewsContainers.activitybar.map((c: { id: string; title: string }) => [c.id, c.title]), [['mcpHost', 'MCP Host']]);
+    assert.ok(contributes.views.mcpHost.some((v: { id: string }) => v.id === 'mcpHost.servers'));
+    assert.ok(existsSync(join(root, contributes.viewsContainers.activitybar[0].icon)));
+    assert.ok(contributes.viewsWelcome.some((w: { contents: string }) => w.contents.includes('command:mcpHost.createConfig')));
+  });
+
+  test('the mcpHost.servers setting uses the config layer schema', () => {
+    const file = JSON.parse(readFileSync(join(root, 'media', 'schemas', 'settings-servers.schema.json'), 'utf8'));
+    delete file.$schema;
+    delete file.$id;
+    const setting = { ...contributes.configuration.properties['mcpHost.servers'] };
+    delete setting.order;
+    assert.deepEqual(setting, { ...file, default: {}, scope: 'resource', markdownDescription: setting.markdownDescription });
+    assert.deepEqual(setting.additionalProperties, file.additionalProperties, 'copy media/schemas/settings-servers.schema.json into contributes.configuration.properties["mcpHost.servers"] again');
+  });
+
+  test('JSON validation points at schemas that exist', () => {
+    for (const v of contributes.jsonValidation) assert.ok(existsSync(join(root, v.url)), v.url);
+    assert.deepEqual(contributes.jsonValidation.map((v: { fileMatch: string }) => v.fileMatch).sort(), ['**/.mcp.json', '**/.vscode/mcp.json']);
+  });
+
+  test('activation is lazy, the extension runs where the workspace is, and trust is limited', () => {
+    assert.deepEqual(pkg.activationEvents, ['workspaceContains:.vscode/mcp.json', 'workspaceContains:.mcp.json', 'onStartupFinished']);
+    assert.deepEqual(pkg.extensionKind, ['workspace']);
+    assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
+    assert.deepEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations, ['mcpHost.servers']);
+    const settings = contributes.configuration.properties;
+    assert.equal(settings['mcpHost.startPolicy'].default, 'onViewVisible');
+    assert.equal(settings['mcpHost.restart.maxRestarts'].default, 3);
+    assert.equal(settings['mcpHost.restart.windowMinutes'].default, 3);
+    assert.equal(settings['mcpHost.requestTimeoutSeconds'].default, 60);
+    assert.equal(settings['mcpHost.log.maxPayloadChars'].default, 4000);
+  });
+});
