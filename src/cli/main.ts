@@ -1,0 +1,38 @@
+// The `mcp-host` command: runs an MCP server over stdio, performs one operation, shuts it down.
+// Process glue only (signals, exit status); the work is in run.ts. Imports no `vscode`.
+import { Interrupted, runCli } from './run';
+
+function main(): void {
+  const interrupt = new AbortController();
+  const force = new AbortController();
+  const onSignal = (name: NodeJS.Signals) => {
+    // A second Ctrl-C means "now": kill the server without the grace periods.
+    if (interrupt.signal.aborted) force.abort();
+    else interrupt.abort(new Interrupted(`interrupted by ${name}`));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
+  // A closed pipe downstream (`mcp-host inspect … | head`) is not worth a stack trace.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') interrupt.abort(new Interrupted('stdout was closed'));
+  });
+
+  const io = {
+    stdout: (text: string) => void process.stdout.write(text),
+    stderr: (text: string) => void process.stderr.write(text),
+  };
+  runCli(process.argv.slice(2), io, { interrupt: interrupt.signal, force: force.signal }).then(
+    (code) => {
+      // Let piped output drain before exiting (pipes are asynchronous on some platforms).
+      process.stdout.write('', () => process.exit(code));
+    },
+    (error: unknown) => {
+      // runCli reports its own failures; reaching this is a bug, still worth one line.
+      process.stderr.write(`mcp-host: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exit(2);
+    },
+  );
+}
+
+main();

@@ -1,0 +1,253 @@
+import type {
+  CallToolResult,
+  ContentBlock,
+  GetPromptResult,
+  Implementation,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceContents,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+} from '../client/schemas';
+
+/** Everything `inspect` shows; also its `--json` document. */
+export interface Inspection {
+  readonly serverInfo: Implementation;
+  readonly protocolVersion: string;
+  readonly capabilities: ServerCapabilities;
+  readonly instructions?: string;
+  readonly tools?: readonly Tool[];
+  readonly resources?: readonly Resource[];
+  readonly resourceTemplates?: readonly ResourceTemplate[];
+  readonly prompts?: readonly Prompt[];
+}
+
+// ---- building blocks ----
+
+/** Lays out rows as columns separated by two spaces; the last column is never padded. */
+export function table(rows: readonly (readonly string[])[], indent = ''): string[] {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) => {
+    // Trailing empty cells would only leave trailing spaces behind.
+    let last = row.length - 1;
+    while (last > 0 && row[last] === '') last--;
+    const cells = row.slice(0, last + 1).map((cell, i) => (i === last ? cell : cell.padEnd(widths[i])));
+    return indent + cells.join('  ');
+  });
+}
+
+/** `1.2 KiB` style sizes. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KiB', 'MiB', 'GiB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
+/** Decoded size of base64 text without decoding it. */
+export function base64Bytes(data: string): number {
+  let padding = 0;
+  if (data.endsWith('==')) padding = 2;
+  else if (data.endsWith('=')) padding = 1;
+  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
+}
+
+function firstLine(text: string | undefined): string {
+  if (!text) return '';
+  const line = text.trim().split(/\r?\n/, 1)[0];
+  return line.length > 100 ? `${line.slice(0, 99)}…` : line;
+}
+
+function indentLines(text: string, indent: string): string[] {
+  return text.split(/\r?\n/).map((line) => (line.length ? indent + line : ''));
+}
+
+function label(item: { name: string; title?: string }): string {
+  return item.title && item.title !== item.name ? `${item.name} (${item.title})` : item.name;
+}
+
+// ---- capabilities and parameters ----
+
+/** `tools (listChanged), resources (subscribe, listChanged), logging` */
+export function describeCapabilities(caps: ServerCapabilities): string {
+  const parts: string[] = [];
+  for (const [name, value] of Object.entries(caps)) {
+    if (value === undefined || value === null) continue;
+    if (name === 'experimental' && typeof value === 'object') {
+      const keys = Object.keys(value as object);
+      parts.push(keys.length ? `experimental (${keys.join(', ')})` : 'experimental');
+      continue;
+    }
+    const flags = typeof value === 'object' ? Object.entries(value as Record<string, unknown>).filter(([, v]) => v === true).map(([k]) => k) : [];
+    parts.push(flags.length ? `${name} (${flags.join(', ')})` : name);
+  }
+  return parts.length ? parts.join(', ') : '(none)';
+}
+
+interface Param {
+  readonly name: string;
+  readonly type: string;
+  readonly required: boolean;
+  readonly description: string;
+}
+
+/** The top-level parameters of a tool's input schema, best effort (it is JSON Schema). */
+export function toolParams(tool: Tool): Param[] {
+  const schema = tool.inputSchema as { properties?: Record<string, unknown>; required?: unknown };
+  const props = schema.properties && typeof schema.properties === 'object' ? schema.properties : {};
+  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
+  return Object.entries(props).map(([name, prop]) => ({ name, type: schemaType(prop), required: required.has(name), description: firstLine(describe(prop)) }));
+}
+
+function describe(prop: unknown): string | undefined {
+  return prop && typeof prop === 'object' && typeof (prop as { description?: unknown }).description === 'string' ? (prop as { description: string }).description : undefined;
+}
+
+function schemaType(prop: unknown): string {
+  if (!prop || typeof prop !== 'object') return 'any';
+  const p = prop as Record<string, unknown>;
+  if (Array.isArray(p.enum)) return p.enum.map((v) => JSON.stringify(v)).join(' | ');
+  if ('const' in p) return JSON.stringify(p.const);
+  if (Array.isArray(p.type)) return p.type.join(' | ');
+  if (p.type === 'array') return `${schemaType(p.items)}[]`;
+  if (typeof p.type === 'string') return p.type;
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    if (Array.isArray(p[key])) return (p[key] as unknown[]).map(schemaType).join(' | ');
+  }
+  return 'any';
+}
+
+function paramSignature(tool: Tool): string {
+  return toolParams(tool)
+    .map((p) => `${p.name}${p.required ? '' : '?'}: ${p.type}`)
+    .join(', ');
+}
+
+// ---- commands ----
+
+export function renderInspection(i: Inspection): string {
+  const out: string[] = [];
+  const info = i.serverInfo;
+  const head: string[][] = [
+    ['Server', `${info.name} ${info.version}${info.title && info.title !== info.name ? ` (${info.title})` : ''}`],
+    ['Protocol', i.protocolVersion],
+    ['Capabilities', describeCapabilities(i.capabilities)],
+  ];
+  out.push(...table(head));
+  if (i.instructions?.trim()) {
+    out.push('', 'Instructions', ...indentLines(i.instructions.trim(), '  '));
+  }
+  if (i.tools) {
+    out.push('', `Tools (${i.tools.length})`);
+    out.push(...table(i.tools.map((t) => [t.name, `(${paramSignature(t)})`, firstLine(t.description)]), '  '));
+  }
+  if (i.resources) {
+    out.push('', `Resources (${i.resources.length})`);
+    out.push(...table(i.resources.map((r) => [r.uri, label(r), r.mimeType ?? '', firstLine(r.description)]), '  '));
+  }
+  if (i.resourceTemplates) {
+    out.push('', `Resource templates (${i.resourceTemplates.length})`);
+    out.push(...table(i.resourceTemplates.map((t) => [t.uriTemplate, label(t), t.mimeType ?? '', firstLine(t.description)]), '  '));
+  }
+  if (i.prompts) {
+    out.push('', `Prompts (${i.prompts.length})`);
+    out.push(...table(i.prompts.map((p) => [p.name, `(${promptSignature(p)})`, firstLine(p.description)]), '  '));
+  }
+  return out.join('\n');
+}
+
+function promptSignature(p: Prompt): string {
+  return (p.arguments ?? []).map((a) => `${a.name}${a.required ? '' : '?'}`).join(', ');
+}
+
+export function renderTools(tools: readonly Tool[]): string {
+  if (tools.length === 0) return '(no tools)';
+  const out: string[] = [];
+  for (const tool of tools) {
+    if (out.length) out.push('');
+    out.push(label(tool));
+    if (tool.description?.trim()) out.push(...indentLines(tool.description.trim(), '  '));
+    const params = toolParams(tool);
+    if (params.length) {
+      out.push('  Parameters:');
+      out.push(...table(params.map((p) => [p.name, p.type, p.required ? 'required' : 'optional', p.description]), '    '));
+    } else {
+      out.push('  Parameters: none');
+    }
+  }
+  return out.join('\n');
+}
+
+/** One content block: text as is, everything else as a one-line summary. */
+export function renderContent(block: ContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'image':
+    case 'audio':
+      return `[${block.type} ${block.mimeType}, ${formatBytes(base64Bytes(block.data))}]`;
+    case 'resource_link': {
+      const details = [block.mimeType, block.size === undefined ? undefined : formatBytes(block.size)].filter(Boolean).join(', ');
+      const desc = block.description ? ` — ${firstLine(block.description)}` : '';
+      return `[resource link ${block.uri} "${block.name}"${details ? ` (${details})` : ''}${desc}]`;
+    }
+    case 'resource':
+      return `[embedded resource ${summarizeContents(block.resource)}]`;
+    default: {
+      const never: never = block;
+      return `[unknown content ${JSON.stringify((never as { type?: unknown }).type)}]`;
+    }
+  }
+}
+
+function summarizeContents(c: ResourceContents): string {
+  const parts: string[] = [];
+  if (c.mimeType) parts.push(c.mimeType);
+  if (typeof c.text === 'string') parts.push(`text, ${formatBytes(Buffer.byteLength(c.text))}`);
+  else if (typeof c.blob === 'string') parts.push(`blob, ${formatBytes(base64Bytes(c.blob))}`);
+  return `${c.uri} (${parts.join(', ')})`;
+}
+
+export function renderCallResult(result: CallToolResult): string {
+  const out: string[] = [];
+  if (result.isError) out.push('Tool reported an error:');
+  for (const block of result.content) out.push(renderContent(block));
+  if (result.structuredContent !== undefined) {
+    out.push('structuredContent:', JSON.stringify(result.structuredContent, null, 2));
+  }
+  if (out.length === 0) out.push('(empty result)');
+  return out.join('\n');
+}
+
+export function renderReadResult(result: ReadResourceResult): string {
+  if (result.contents.length === 0) return '(no contents)';
+  const single = result.contents.length === 1;
+  const out: string[] = [];
+  for (const c of result.contents) {
+    if (typeof c.text === 'string') {
+      if (!single) out.push(`--- ${c.uri}${c.mimeType ? ` (${c.mimeType})` : ''}`);
+      out.push(c.text);
+    } else {
+      out.push(`[blob ${summarizeContents(c)}]`);
+    }
+  }
+  return out.join('\n');
+}
+
+export function renderPromptResult(result: GetPromptResult): string {
+  const out: string[] = [];
+  if (result.description) out.push(`Description: ${result.description}`, '');
+  for (const m of result.messages) {
+    out.push(`[${m.role}]`, renderContent(m.content), '');
+  }
+  if (result.messages.length === 0) out.push('(no messages)');
+  return out.join('\n').trimEnd();
+}

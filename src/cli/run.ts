@@ -1,0 +1,262 @@
+import { readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { McpClient, RootsProvider } from '../client/client';
+import { ResourceTemplate } from '../client/schemas';
+import { DisposableStore } from '../protocol/disposable';
+import { McpLocalError, ResponseError } from '../protocol/errors';
+import { ErrorCodes } from '../protocol/messages';
+import { RequestOptions } from '../protocol/connection';
+import { DEFAULT_MAX_MESSAGE_BYTES } from '../transport/lineDecoder';
+import { StdioTransport } from '../transport/stdio';
+import { CliCommand, CliOptions, USAGE, UsageError, parseArguments } from './arguments';
+import { Inspection, formatBytes, renderCallResult, renderInspection, renderPromptResult, renderReadResult, renderTools } from './render';
+import { traceClient } from './trace';
+
+/** Where the CLI writes; injected so it can run in-process. */
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+/** Exit statuses. */
+export const ExitCode = { Ok: 0, ToolError: 1, Failure: 2, Interrupted: 130 } as const;
+
+/** Raised when the run is stopped from outside (SIGINT, SIGTERM). */
+export class Interrupted extends Error {
+  override readonly name = 'Interrupted';
+}
+
+/** How many server stderr lines to show when the server dies unexpectedly. */
+const STDERR_TAIL_SHOWN = 10;
+
+/** Signals from outside the run. */
+export interface CliSignals {
+  /** Cancels the operation and shuts the server down politely (stdin, SIGTERM, SIGKILL). */
+  readonly interrupt?: AbortSignal;
+  /** Skips the remaining grace periods of the shutdown. */
+  readonly force?: AbortSignal;
+}
+
+/**
+ * Runs one CLI invocation and resolves with its exit status. Never throws: every failure is
+ * reported as one `mcp-host: …` line on stderr (plus the server's last stderr lines when it died).
+ */
+export async function runCli(argv: readonly string[], io: CliIo, signals: CliSignals = {}): Promise<number> {
+  const signal = signals.interrupt;
+  let options: CliOptions;
+  try {
+    const parsed = parseArguments(argv);
+    if (parsed.kind === 'help') {
+      io.stdout(USAGE + '\n');
+      return ExitCode.Ok;
+    }
+    options = parsed.options;
+  } catch (error) {
+    io.stderr(describeFailure(error).join('\n') + '\n');
+    return ExitCode.Failure;
+  }
+
+  // Stops the current request (with notifications/cancelled) when interrupted or when the run cannot go on.
+  const stop = new AbortController();
+  const store = new DisposableStore();
+  const onAbort = () => stop.abort(signal?.reason instanceof Error ? signal.reason : new Interrupted('interrupted'));
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+
+  const transport = new StdioTransport({
+    command: options.server.command,
+    args: options.server.args,
+    maxMessageBytes: options.maxMessageBytes,
+    stderrTailLines: STDERR_TAIL_SHOWN * 2,
+  });
+  // A second close() skips the grace periods and kills the tree.
+  const force = () => void transport.close();
+  signals.force?.addEventListener('abort', force, { once: true });
+  const client = new McpClient({
+    clientInfo: { name: 'mcp-host-cli', version: cliVersion() },
+    protocolVersion: options.protocolVersion,
+    requestTimeoutMs: options.timeoutMs,
+    roots: options.roots.length ? directoryRoots(options.roots) : undefined,
+  });
+  if (options.trace) store.add(traceClient(client, (line) => io.stderr(line + '\n')));
+  store.add(
+    client.onTransportLog((log) => {
+      if (log.kind !== 'oversize') return;
+      // The dropped message was an answer we are waiting for: failing now beats a timeout.
+      const limit = formatBytes(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
+      stop.abort(new McpLocalError('invalid-result', `the server sent a message larger than the ${limit} limit; raise it with --max-message-mb`));
+    }),
+  );
+
+  // Subscribed before connecting: the request can come right after `initialized`.
+  const rootsAsked = new Promise<void>((resolve) => store.add(client.onRootsListed(() => resolve())));
+
+  try {
+    if (stop.signal.aborted) throw stop.signal.reason;
+    await client.connect(transport, { timeoutMs: options.timeoutMs, signal: stop.signal });
+    if (options.roots.length) await rootsApplied(rootsAsked, stop.signal);
+    return await execute(client, options.command, options.json, io, { signal: stop.signal });
+  } catch (error) {
+    // A cancelled request only says "cancelled"; the reason we stopped is the real story.
+    const reported = stop.signal.aborted ? stop.signal.reason : error;
+    io.stderr(describeFailure(reported).join('\n') + '\n');
+    return reported instanceof Interrupted ? ExitCode.Interrupted : ExitCode.Failure;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    await client.close().catch(() => {});
+    signals.force?.removeEventListener('abort', force);
+    store.dispose();
+    client.dispose();
+  }
+}
+
+async function execute(client: McpClient, command: CliCommand, json: boolean, io: CliIo, req: RequestOptions): Promise<number> {
+  const print = (text: string) => io.stdout(text.endsWith('\n') ? text : text + '\n');
+  const printJson = (value: unknown) => print(JSON.stringify(value, null, 2));
+  switch (command.kind) {
+    case 'inspect': {
+      const inspection = await inspect(client, req);
+      if (json) printJson(inspection);
+      else print(renderInspection(inspection));
+      return ExitCode.Ok;
+    }
+    case 'tools': {
+      const tools = await client.listTools(req);
+      if (json) printJson({ tools });
+      else print(renderTools(tools));
+      return ExitCode.Ok;
+    }
+    case 'call': {
+      const result = await client.callTool(command.tool, command.args, req);
+      if (json) printJson(result);
+      else print(renderCallResult(result));
+      if (!result.isError) return ExitCode.Ok;
+      io.stderr(`mcp-host: the tool ${command.tool} reported an error (isError)\n`);
+      return ExitCode.ToolError;
+    }
+    case 'read': {
+      const result = await client.readResource(command.uri, req);
+      if (json) printJson(result);
+      else print(renderReadResult(result));
+      return ExitCode.Ok;
+    }
+    case 'prompt': {
+      const result = await client.getPrompt(command.name, command.args, req);
+      if (json) printJson(result);
+      else print(renderPromptResult(result));
+      return ExitCode.Ok;
+    }
+    case 'ping': {
+      const ms = await client.ping(req);
+      if (json) printJson({ roundTripMs: round(ms) });
+      else print(`pong in ${round(ms)} ms`);
+      return ExitCode.Ok;
+    }
+    default: {
+      const never: never = command;
+      throw new UsageError(`unknown command ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** Lists everything the server declared; sections it did not declare are left out. */
+async function inspect(client: McpClient, req: RequestOptions): Promise<Inspection> {
+  const caps = client.serverCapabilities ?? {};
+  const result: { -readonly [K in keyof Inspection]: Inspection[K] } = {
+    serverInfo: client.serverInfo!,
+    protocolVersion: client.protocolVersion!,
+    capabilities: caps,
+    instructions: client.instructions,
+  };
+  // Sequential on purpose: a --trace of one request at a time is easier to read.
+  if (caps.tools) result.tools = await client.listTools(req);
+  if (caps.resources) {
+    result.resources = await client.listResources(req);
+    result.resourceTemplates = await optionalList(client.listResourceTemplates(req));
+  }
+  if (caps.prompts) result.prompts = await client.listPrompts(req);
+  return result;
+}
+
+/** Templates are optional within the resources capability: "method not found" means none. */
+async function optionalList(list: Promise<ResourceTemplate[]>): Promise<ResourceTemplate[] | undefined> {
+  try {
+    return await list;
+  } catch (error) {
+    if (error instanceof ResponseError && error.code === ErrorCodes.MethodNotFound) return undefined;
+    throw error;
+  }
+}
+
+/** How long a server gets to ask for roots after `initialized` before the command goes ahead anyway. */
+const ROOTS_ASK_WAIT_MS = 1000;
+/** How long a server gets to apply the roots it was sent (there is no signal for that in MCP). */
+const ROOTS_SETTLE_MS = 200;
+
+/**
+ * Servers ask for roots right after `initialized` and apply them asynchronously, so a command
+ * sent at once would run before the roots take effect (server-filesystem would report no allowed
+ * directories). With --roots, wait briefly for that request, then a short settle time after it.
+ */
+async function rootsApplied(asked: Promise<unknown>, signal: AbortSignal): Promise<void> {
+  const wasAsked = await Promise.race([asked.then(() => true), sleep(ROOTS_ASK_WAIT_MS, signal).then(() => false)]);
+  if (wasAsked) await sleep(ROOTS_SETTLE_MS, signal);
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function directoryRoots(dirs: readonly string[]): RootsProvider {
+  const roots = dirs.map((dir) => ({ uri: pathToFileURL(dir).href, name: basename(dir) || dir }));
+  return { listRoots: () => roots };
+}
+
+/** The lines to print for a failure: one `mcp-host:` line, then the server's last stderr lines if it died. */
+export function describeFailure(error: unknown): string[] {
+  const [first, ...rest] = failureLines(error);
+  // One line, whatever the server put in its error message.
+  return [first.replace(/\s*[\r\n]+\s*/g, ' '), ...rest];
+}
+
+function failureLines(error: unknown): string[] {
+  if (error instanceof UsageError) return [`mcp-host: ${error.message}`, `Run 'mcp-host --help' for usage.`];
+  if (error instanceof McpLocalError) {
+    if (error.kind === 'server-exited') {
+      // The message ends with a `; last stderr: …` digest; the lines below show it in full.
+      const message = error.message.split('; last stderr: ')[0];
+      const tail = (error.details.stderrTail as readonly string[] | undefined) ?? [];
+      const shown = tail.slice(-STDERR_TAIL_SHOWN);
+      return [`mcp-host: ${message}`, ...(shown.length ? ['mcp-host: last lines of the server\'s stderr:', ...shown.map((l) => `  ${l}`)] : [])];
+    }
+    if (error.kind === 'timeout') return [`mcp-host: ${error.message}; raise it with --timeout MS`];
+    return [`mcp-host: ${error.message}`];
+  }
+  if (error instanceof Error) return [`mcp-host: ${error.message || error.name}`];
+  return [`mcp-host: ${String(error)}`];
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}
+
+/** The package version when run from the bundle (dist/cli.js next to package.json's folder). */
+function cliVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { name?: string; version?: unknown };
+    if (pkg.name === 'mcp-host' && typeof pkg.version === 'string') return pkg.version;
+  } catch {
+    // Not next to the package (tests run the compiled sources): a version is still required.
+  }
+  return '0.0.0';
+}

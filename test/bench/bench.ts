@@ -1,0 +1,374 @@
+// Benchmark: our core (McpClient + StdioTransport) against the official SDK's Client with its
+// StdioClientTransport and a raw-pipe floor, all talking to the same minimal NDJSON server
+// (test/fixtures/servers/counter.mjs). Not a test: `npm run bench` prints a table for the README.
+//
+//   node dist/bench.js                         every scenario, every client, one worker each
+//   node dist/bench.js --only pipelined,blob9  a subset of scenarios
+//   node dist/bench.js --worker <client> <scenario>   one measurement, printed as JSON (internal)
+//
+// Each (client, scenario) runs in its own child process, one after another, so peak RSS
+// (process.resourceUsage().maxRSS) is attributable to that client alone and runs do not compete
+// for the two cores. A worker does one unmeasured warm-up run, then REPS measured runs on the
+// same connection (large results: with a forced GC before each); the table shows the median (and
+// the best).
+import { ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+
+/** Present when the worker runs with --expose-gc (the parent starts it so). */
+const gc = (globalThis as { gc?: () => void }).gc;
+const SERVER = join(__dirname, '..', 'test', 'fixtures', 'servers', 'counter.mjs');
+const MiB = 1024 * 1024;
+
+type ClientName = 'ours' | 'sdk' | 'floor';
+type ScenarioName = 'pipelined' | 'sequential' | 'blob9' | 'blob100';
+const CLIENTS: readonly ClientName[] = ['ours', 'sdk', 'floor'];
+const CLIENT_LABEL: Record<ClientName, string> = { ours: 'ours (McpClient+StdioTransport)', sdk: 'SDK Client+StdioClientTransport', floor: 'raw pipe (floor)' };
+
+interface Scenario {
+  readonly name: ScenarioName;
+  readonly label: string;
+  /** Measured runs after the warm-up. */
+  readonly reps: number;
+  /** Per-call timeout: the SDK's stdio client fails on large messages, it must not hang the run. */
+  readonly callTimeoutMs: number;
+  /** Payload in bytes, for the large-result scenarios. */
+  readonly payload?: number;
+  /** Requests per run, for the throughput scenarios. */
+  readonly requests?: number;
+  run(driver: Driver): Promise<void>;
+}
+
+/** The one operation every client must offer: a tools/call that resolves with the result. */
+interface Driver {
+  call(name: string, args: Record<string, unknown>, timeoutMs: number): Promise<CallResult>;
+  close(): Promise<void>;
+}
+interface CallResult {
+  content: Array<{ type: string; text?: string }>;
+}
+
+function expectText(result: CallResult, check: (text: string) => boolean, what: string): void {
+  const text = result.content?.[0]?.text;
+  if (typeof text !== 'string' || !check(text)) throw new Error(`wrong result for ${what}`);
+}
+
+const SCENARIOS: readonly Scenario[] = [
+  {
+    name: 'pipelined',
+    label: '5,000 pipelined tools/call',
+    reps: 9,
+    callTimeoutMs: 60_000,
+    requests: 5000,
+    async run(d) {
+      const calls: Promise<void>[] = [];
+      for (let i = 0; i < 5000; i++) {
+        const text = `hello ${i}`;
+        calls.push(d.call('echo', { text }, this.callTimeoutMs).then((r) => expectText(r, (t) => t === text, 'echo')));
+      }
+      await Promise.all(calls);
+    },
+  },
+  {
+    name: 'sequential',
+    label: '2,000 sequential tools/call',
+    reps: 5,
+    callTimeoutMs: 60_000,
+    requests: 2000,
+    async run(d) {
+      for (let i = 0; i < 2000; i++) {
+        const text = `hello ${i}`;
+        expectText(await d.call('echo', { text }, this.callTimeoutMs), (t) => t === text, 'echo');
+      }
+    },
+  },
+  {
+    name: 'blob9',
+    label: 'one 9 MiB result',
+    reps: 7,
+    callTimeoutMs: 30_000,
+    payload: 9 * MiB,
+    async run(d) {
+      expectText(await d.call('blob', { bytes: this.payload }, this.callTimeoutMs), (t) => t.length === this.payload, 'blob');
+    },
+  },
+  {
+    name: 'blob100',
+    label: 'one 100 MiB result',
+    reps: 3,
+    callTimeoutMs: 30_000,
+    payload: 100 * MiB,
+    async run(d) {
+      expectText(await d.call('blob', { bytes: this.payload }, this.callTimeoutMs), (t) => t.length === this.payload, 'blob');
+    },
+  },
+];
+
+// ---- drivers (each loaded only in its own worker, so no client pays for another's code) ----
+
+const CLIENT_INFO = { name: 'mcp-host-bench', version: '0.0.0' };
+
+async function ourDriver(): Promise<Driver> {
+  // require, not import: esbuild then initialises these modules (and zod) only in this worker.
+  const { McpClient } = require('../../src/client/client') as typeof import('../../src/client/client');
+  const { StdioTransport } = require('../../src/transport/stdio') as typeof import('../../src/transport/stdio');
+  const client = new McpClient({ clientInfo: CLIENT_INFO });
+  await client.connect(new StdioTransport({ command: process.execPath, args: [SERVER] }));
+  return {
+    call: (name, args, timeoutMs) => client.callTool(name, args, { timeoutMs }),
+    close: () => client.close(),
+  };
+}
+
+async function sdkDriver(): Promise<Driver> {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const transport = new StdioClientTransport({ command: process.execPath, args: [SERVER], stderr: 'ignore' });
+  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  // The SDK reports a read-buffer overflow through onerror and then closes; the pending call
+  // only learns "connection closed", so keep the first error for the report.
+  let firstError: Error | undefined;
+  await client.connect(transport);
+  const previous = client.onerror;
+  client.onerror = (error: Error) => {
+    firstError ??= error;
+    previous?.(error);
+  };
+  return {
+    call: async (name, args, timeoutMs) => {
+      try {
+        return (await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs })) as CallResult;
+      } catch (error) {
+        throw firstError ? new Error(`${firstError.message} (then: ${(error as Error).message})`) : error;
+      }
+    },
+    close: () => client.close(),
+  };
+}
+
+/** The floor: write request lines, split response lines, JSON.parse them. No validation, no framing checks. */
+async function floorDriver(): Promise<Driver> {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [SERVER], { stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stderr.resume();
+  const pending = new Map<number, { resolve: (v: CallResult) => void; reject: (e: Error) => void }>();
+  let nextId = 1;
+  let chunks: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => {
+    let start = 0;
+    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, start)) {
+      let line = chunk.subarray(start, nl);
+      if (chunks.length) {
+        chunks.push(line);
+        line = Buffer.concat(chunks);
+        chunks = [];
+      }
+      start = nl + 1;
+      const message = JSON.parse(line.toString('utf8')) as { id: number; result?: CallResult };
+      const entry = pending.get(message.id);
+      pending.delete(message.id);
+      entry?.resolve(message.result!);
+    }
+    if (start < chunk.length) chunks.push(chunk.subarray(start));
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.once('exit', () => {
+    for (const entry of pending.values()) entry.reject(new Error('the server exited'));
+  });
+  const request = (method: string, params: Record<string, unknown>) =>
+    new Promise<CallResult>((resolve, reject) => {
+      const id = nextId++;
+      pending.set(id, { resolve, reject });
+      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    });
+  await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: CLIENT_INFO });
+  child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+  return {
+    call: (name, args) => request('tools/call', { name, arguments: args }),
+    close: async () => {
+      child.stdin.end();
+      await exited;
+    },
+  };
+}
+
+const DRIVERS: Record<ClientName, () => Promise<Driver>> = { ours: ourDriver, sdk: sdkDriver, floor: floorDriver };
+
+// ---- worker ----
+
+interface WorkerResult {
+  readonly client: ClientName;
+  readonly scenario: ScenarioName;
+  /** Measured run times in ms (warm-up excluded). */
+  readonly runs: number[];
+  /** CPU time (user + system) of this client process per measured run, in ms: steadier than wall time on a busy machine. */
+  readonly cpu: number[];
+  /** Set when a run failed; later runs are skipped. */
+  readonly error?: string;
+  /** RSS after connecting, before the warm-up, in bytes. */
+  readonly baselineRss: number;
+  /** Peak RSS of the worker over its whole life, in bytes. */
+  readonly peakRss: number;
+}
+
+async function worker(client: ClientName, scenarioName: ScenarioName): Promise<WorkerResult> {
+  const scenario = SCENARIOS.find((s) => s.name === scenarioName);
+  if (!scenario || !DRIVERS[client]) throw new Error(`unknown worker ${client} ${scenarioName}`);
+  const driver = await DRIVERS[client]();
+  const baselineRss = process.memoryUsage.rss();
+  const runs: number[] = [];
+  const cpu: number[] = [];
+  let error: string | undefined;
+  try {
+    for (let i = 0; i <= scenario.reps; i++) {
+      // Large results: the previous run's result is garbage by now; collect it so the peak RSS is
+      // that of one result in flight, not two. (Not for the throughput runs: a forced full GC
+      // shrinks the heap and makes the next run collect more often.)
+      if (scenario.payload) gc?.();
+      const cpuStart = process.cpuUsage();
+      const started = performance.now();
+      await scenario.run(driver);
+      const elapsed = performance.now() - started;
+      const used = process.cpuUsage(cpuStart);
+      if (i > 0) {
+        runs.push(elapsed);
+        cpu.push((used.user + used.system) / 1000);
+      }
+    }
+  } catch (e) {
+    error = e instanceof Error ? e.message : String(e);
+  }
+  await Promise.race([driver.close().catch(() => {}), new Promise((r) => setTimeout(r, 5000).unref())]);
+  // maxRSS is in KiB on every platform Node supports.
+  return { client, scenario: scenarioName, runs, cpu, error, baselineRss, peakRss: process.resourceUsage().maxRSS * 1024 };
+}
+
+// ---- parent ----
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+function runWorker(client: ClientName, scenario: ScenarioName): WorkerResult {
+  const r = spawnSync(process.execPath, ['--expose-gc', __filename, '--worker', client, scenario], { encoding: 'utf8', timeout: 120_000, maxBuffer: 16 * MiB });
+  const line = r.stdout?.trim().split('\n').pop();
+  if (r.status === 0 && line) return JSON.parse(line) as WorkerResult;
+  const why = r.error ? r.error.message : `exit ${r.status ?? r.signal}: ${(r.stderr || '').trim().split('\n').slice(-3).join(' | ')}`;
+  return { client, scenario, runs: [], cpu: [], error: `worker failed (${why})`, baselineRss: 0, peakRss: 0 };
+}
+
+const ms = (x: number) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+const mib = (bytes: number) => `${(bytes / MiB).toFixed(0)} MiB`;
+const ratio = (x: number) => `${x.toFixed(2)}x`;
+
+function parent(only: readonly string[] | undefined): void {
+  if (!existsSync(SERVER)) throw new Error(`benchmark server not found: ${SERVER}`);
+  const scenarios = SCENARIOS.filter((s) => !only || only.includes(s.name));
+  const results = new Map<string, WorkerResult>();
+  const key = (c: ClientName, s: ScenarioName) => `${c}/${s}`;
+  const total = performance.now();
+  for (const s of scenarios) {
+    for (const c of CLIENTS) {
+      const r = runWorker(c, s.name);
+      results.set(key(c, s.name), r);
+      const status = r.error ? `fails: ${r.error}` : `median ${ms(median(r.runs))} ms`;
+      process.stderr.write(`  ${s.name.padEnd(10)} ${c.padEnd(5)} ${status}\n`);
+    }
+  }
+
+  const lines: string[] = [];
+  lines.push(`Node ${process.version}, ${process.platform}/${process.arch}; server: test/fixtures/servers/counter.mjs; median of N runs after one warm-up (best in brackets).`);
+  lines.push('');
+  lines.push('| Scenario | Client | Time (median) [best] | Throughput | vs SDK | vs floor | Client CPU | Peak RSS (baseline) | Peak RSS / payload |');
+  lines.push('|---|---|---|---|---|---|---|---|---|');
+  for (const s of scenarios) {
+    const ours = results.get(key('ours', s.name))!;
+    for (const c of CLIENTS) {
+      const r = results.get(key(c, s.name))!;
+      const cells = [s.label + ` (N=${s.reps})`, CLIENT_LABEL[c]];
+      if (r.error || r.runs.length === 0) {
+        cells.push(`fails: ${r.error ?? 'no runs'}`, '', '', '', '');
+      } else {
+        const t = median(r.runs);
+        cells.push(`${ms(t)} ms [${ms(Math.min(...r.runs))}]`);
+        cells.push(s.requests ? `${Math.round((s.requests / t) * 1000).toLocaleString('en-US')} req/s` : `${((s.payload! / MiB / t) * 1000).toFixed(0)} MiB/s`);
+        // Ratios are "ours relative to X" in throughput terms: >1 means we are faster.
+        const vs = (other: ClientName) => {
+          if (c !== 'ours') return '';
+          const o = results.get(key(other, s.name))!;
+          return o.error || o.runs.length === 0 || ours.runs.length === 0 ? 'n/a' : ratio(median(o.runs) / median(ours.runs));
+        };
+        cells.push(vs('sdk'), vs('floor'));
+        cells.push(`${ms(median(r.cpu))} ms`);
+      }
+      cells.push(r.peakRss ? `${mib(r.peakRss)} (${mib(r.baselineRss)})` : '');
+      cells.push(s.payload && r.peakRss && !r.error ? ratio(r.peakRss / s.payload) : '');
+      lines.push(`| ${cells.join(' | ')} |`);
+    }
+  }
+
+  // The targets from the issue.
+  const get = (c: ClientName, s: ScenarioName) => results.get(key(c, s));
+  // Targets are judged on the best run: on a shared machine the minimum is the run least disturbed
+  // by other processes, while the median mostly measures the neighbours.
+  const t = (c: ClientName, s: ScenarioName) => {
+    const r = get(c, s);
+    return r && !r.error && r.runs.length ? Math.min(...r.runs) : undefined;
+  };
+  const cpu = (c: ClientName, s: ScenarioName) => {
+    const r = get(c, s);
+    return r && !r.error && r.cpu.length ? median(r.cpu) : undefined;
+  };
+  /** The same ratio in client CPU time, which the load of a shared machine distorts less. */
+  const cpuRatio = (s: ScenarioName, other: ClientName) => {
+    const o = cpu('ours', s);
+    const x = cpu(other, s);
+    return o && x ? `; client CPU (median) ${ratio(x / o)}` : '';
+  };
+  const targets: [string, boolean | undefined, string][] = [];
+  const check = (label: string, a: number | undefined, b: number | undefined, test: (a: number, b: number) => [boolean, string]) => {
+    if (a === undefined || b === undefined) targets.push([label, undefined, 'not measured or failed']);
+    else targets.push([label, ...test(a, b)]);
+  };
+  if (scenarios.some((s) => s.name === 'pipelined')) {
+    check('pipelined throughput >= 2x the SDK', t('ours', 'pipelined'), t('sdk', 'pipelined'), (o, x) => [x / o >= 2, `${ratio(x / o)}${cpuRatio('pipelined', 'sdk')}`]);
+    check('pipelined throughput >= 0.7x the floor', t('ours', 'pipelined'), t('floor', 'pipelined'), (o, f) => [f / o >= 0.7, `${ratio(f / o)}${cpuRatio('pipelined', 'floor')}`]);
+  }
+  if (scenarios.some((s) => s.name === 'blob9')) {
+    check('9 MiB result within 1.5x of the floor time', t('ours', 'blob9'), t('floor', 'blob9'), (o, f) => [o <= 1.5 * f, `${ratio(o / f)} the floor's time`]);
+  }
+  if (scenarios.some((s) => s.name === 'blob100')) {
+    const r = get('ours', 'blob100');
+    check('100 MiB result completes, peak RSS < 4x payload', r && !r.error ? r.peakRss : undefined, 100 * MiB, (rss, p) => [rss < 4 * p, `${ratio(rss / p)} (${mib(rss)})`]);
+  }
+  lines.push('');
+  lines.push('| Target (best runs) | Result | Measured |');
+  lines.push('|---|---|---|');
+  for (const [label, ok, measured] of targets) lines.push(`| ${label} | ${ok === undefined ? 'MISS (n/a)' : ok ? 'PASS' : 'MISS'} | ${measured} |`);
+  lines.push('');
+  lines.push(`Total bench time ${((performance.now() - total) / 1000).toFixed(1)} s.`);
+  process.stdout.write(lines.join('\n') + '\n');
+  // MISS is a finding, not a crash; only a client that should never fail makes the run fail.
+  if (scenarios.some((s) => get('ours', s.name)?.error || get('floor', s.name)?.error)) process.exitCode = 1;
+}
+
+// ---- entry ----
+
+const argv = process.argv.slice(2);
+if (argv[0] === '--worker') {
+  worker(argv[1] as ClientName, argv[2] as ScenarioName).then(
+    (r) => {
+      process.stdout.write(JSON.stringify(r) + '\n');
+      process.exit(0);
+    },
+    (error: unknown) => {
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+} else {
+  const i = argv.indexOf('--only');
+  parent(i >= 0 ? argv[i + 1]?.split(',') : undefined);
+}

@@ -1,0 +1,272 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, realpathSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { EVERYTHING, FILESYSTEM, ensureBuilt, isAlive, killQuietly, runCli, waitForNoLeftovers } from './cliProcess';
+
+before(() => ensureBuilt());
+
+afterEach(async () => {
+  const left = await waitForNoLeftovers();
+  // Kill them so one failure does not leak processes into the next tests; then fail.
+  for (const pid of left) killQuietly(pid);
+  assert.deepEqual(left, [], 'a server process was left running');
+});
+
+/** No stack trace: lines like `    at foo (file.js:1:2)`. */
+function assertNoStack(stderr: string): void {
+  assert.doesNotMatch(stderr, /^\s+at .+:\d+/m, `stack trace in stderr:\n${stderr}`);
+}
+
+describe('mcp-host CLI against server-everything', { timeout: 240_000 }, () => {
+  test('inspect shows server info, the negotiated version, real tools, resources and prompts', async () => {
+    const r = await runCli(['inspect', '--', ...EVERYTHING]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^Server\s+mcp-servers\/everything \S+/m);
+    assert.match(r.stdout, /^Protocol\s+2025-11-25$/m);
+    assert.match(r.stdout, /^Capabilities\s+.*tools \(listChanged\)/m);
+    assert.match(r.stdout, /^Instructions$/m);
+    assert.match(r.stdout, /^Tools \(\d+\)$/m);
+    assert.match(r.stdout, /^ {2}echo\s+\(message: string\)\s+Echoes back the input string$/m);
+    assert.match(r.stdout, /^ {2}get-sum\s+\(a: number, b: number\)\s+Returns the sum of two numbers$/m);
+    assert.match(r.stdout, /^Resource templates \(\d+\)$/m);
+    assert.match(r.stdout, /^ {2}demo:\/\/resource\/dynamic\/text\/\{resourceId\}/m);
+    assert.match(r.stdout, /^Prompts \(\d+\)$/m);
+    assert.match(r.stdout, /^ {2}args-prompt\s+\(city, state\?\)/m);
+    // The server writes to stderr at start-up; without --trace none of it is shown.
+    assert.equal(r.stderr, '');
+  });
+
+  test('inspect --json prints one JSON document with everything the server declared', async () => {
+    const r = await runCli(['inspect', '--json', '--', ...EVERYTHING]);
+    assert.equal(r.code, 0, r.stderr);
+    const doc = JSON.parse(r.stdout);
+    assert.equal(doc.protocolVersion, '2025-11-25');
+    assert.equal(doc.serverInfo.name, 'mcp-servers/everything');
+    assert.ok(doc.capabilities.tools && doc.capabilities.prompts && doc.capabilities.resources);
+    const tools = doc.tools.map((t: { name: string }) => t.name);
+    assert.ok(tools.includes('echo') && tools.includes('get-sum'), tools.join(','));
+    assert.ok(doc.prompts.some((p: { name: string }) => p.name === 'simple-prompt'));
+    assert.ok(doc.resources.length > 0);
+    assert.ok(doc.resourceTemplates.length > 0);
+    assert.equal(typeof doc.instructions, 'string');
+  });
+
+  test('tools lists names, descriptions and parameters', async () => {
+    const r = await runCli(['tools', '--', ...EVERYTHING]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^get-sum \(Get Sum Tool\)\n {2}Returns the sum of two numbers\n {2}Parameters:\n {4}a\s+number\s+required\s+First number\n {4}b\s+number\s+required\s+Second number$/m);
+    assert.match(r.stdout, /^ {4}messageType\s+"error" \| "success" \| "debug"\s+required/m);
+    const json = JSON.parse((await runCli(['tools', '--json', '--', ...EVERYTHING])).stdout);
+    assert.ok(json.tools.find((t: { name: string }) => t.name === 'echo').inputSchema.properties.message);
+  });
+
+  test('call echo prints the text and exits 0', async () => {
+    const r = await runCli(['call', 'echo', '--args', '{"message":"hi"}', '--', ...EVERYTHING]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'Echo: hi\n');
+    assert.equal(r.stderr, '');
+  });
+
+  test('call get-sum prints the sum; --json prints the raw result', async () => {
+    const r = await runCli(['call', 'get-sum', '--args={"a":2,"b":40}', '--', ...EVERYTHING]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim(), 'The sum of 2 and 40 is 42.');
+    const j = await runCli(['call', 'get-sum', '--json', '--args', '{"a":1.5,"b":1}', '--', ...EVERYTHING]);
+    assert.equal(j.code, 0, j.stderr);
+    assert.deepEqual(JSON.parse(j.stdout).content, [{ type: 'text', text: 'The sum of 1.5 and 1 is 2.5.' }]);
+  });
+
+  test('images are summarized, structured content is pretty-printed, embedded resources summarized', async () => {
+    const image = await runCli(['call', 'get-tiny-image', '--', ...EVERYTHING]);
+    assert.equal(image.code, 0, image.stderr);
+    assert.match(image.stdout, /^\[image image\/png, \d+\.\d KiB\]$/m);
+    assert.doesNotMatch(image.stdout, /iVBORw0KGgo/, 'base64 must not be dumped');
+
+    const structured = await runCli(['call', 'get-structured-content', '--args', '{"location":"Chicago"}', '--', ...EVERYTHING]);
+    assert.equal(structured.code, 0, structured.stderr);
+    const after = structured.stdout.split('structuredContent:\n')[1];
+    assert.ok(after, structured.stdout);
+    assert.equal(typeof JSON.parse(after).temperature, 'number');
+    assert.match(after, /^ {2}"temperature": /m);
+
+    const embedded = await runCli(['call', 'get-resource-reference', '--', ...EVERYTHING]);
+    assert.equal(embedded.code, 0, embedded.stderr);
+    assert.match(embedded.stdout, /^\[embedded resource demo:\/\/resource\/dynamic\/text\/1 \(text\/plain, text, \d+ B\)\]$/m);
+  });
+
+  test('a tool result with isError is printed and exits 1', async () => {
+    const r = await runCli(['call', 'get-sum', '--args', '{"a":"one","b":2}', '--', ...EVERYTHING]);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /^Tool reported an error:$/m);
+    assert.match(r.stdout, /Input validation error/);
+    assert.equal(r.stderr, 'mcp-host: the tool get-sum reported an error (isError)\n');
+  });
+
+  test('read prints the resource text; prompt prints messages with roles; ping prints ms', async () => {
+    const read = await runCli(['read', 'demo://resource/dynamic/text/7', '--', ...EVERYTHING]);
+    assert.equal(read.code, 0, read.stderr);
+    assert.match(read.stdout, /^Resource 7: This is a plaintext resource/);
+
+    const prompt = await runCli(['prompt', 'args-prompt', '--args', '{"city":"Paris","state":"Texas"}', '--', ...EVERYTHING]);
+    assert.equal(prompt.code, 0, prompt.stderr);
+    assert.match(prompt.stdout, /^\[user\]\n.*Paris.*Texas/m);
+
+    const ping = await runCli(['ping', '--', ...EVERYTHING]);
+    assert.equal(ping.code, 0, ping.stderr);
+    assert.match(ping.stdout, /^pong in \d+(\.\d+)? ms\n$/);
+  });
+
+  test('a server error (unknown resource) exits 2 with one line', async () => {
+    const r = await runCli(['read', 'demo://nope', '--', ...EVERYTHING]);
+    assert.equal(r.code, 2);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, /^mcp-host: resources\/read: server error -?\d+: .*demo:\/\/nope/);
+  });
+
+  test('--trace shows the initialize exchange and the server stderr on stderr', async () => {
+    const r = await runCli(['ping', '--trace', '--', ...EVERYTHING]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /^\d\d:\d\d:\d\d\.\d{3} → \d+ B \{"jsonrpc":"2\.0","id":1,"method":"initialize".*"clientInfo":\{"name":"mcp-host-cli"/m);
+    assert.match(r.stderr, /^\d\d:\d\d:\d\d\.\d{3} ← \d+(\.\d)? (B|KiB) \{.*"protocolVersion":"2025-11-25".*"serverInfo"/m);
+    assert.match(r.stderr, /^\d\d:\d\d:\d\d\.\d{3} → \d+ B \{"jsonrpc":"2\.0","method":"notifications\/initialized"\}$/m);
+    assert.match(r.stderr, /\[server stderr\] .*Starting/);
+    assert.match(r.stdout, /^pong in/);
+  });
+
+  test('--protocol-version 2024-11-05 is offered and negotiated', async () => {
+    const r = await runCli(['inspect', '--protocol-version', '2024-11-05', '--', ...EVERYTHING]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^Protocol\s+2024-11-05$/m);
+    const j = await runCli(['inspect', '--json', '--protocol-version=2024-11-05', '--', ...EVERYTHING]);
+    assert.equal(JSON.parse(j.stdout).protocolVersion, '2024-11-05');
+  });
+
+  test('a message over --max-message-mb fails at once, naming the flag', async () => {
+    // The initialize result (with the long instructions) is well over 1 KiB.
+    const r = await runCli(['ping', '--max-message-mb', '0.001', '--', ...EVERYTHING]);
+    assert.equal(r.code, 2);
+    assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, /^mcp-host: .*larger than the 1\.0 KiB limit.*--max-message-mb/);
+    assert.ok(r.ms < 10_000, `took ${r.ms} ms`);
+  });
+
+  test('SIGINT cancels the running call, shuts the server down and exits 130', async () => {
+    let serverPid = 0;
+    let sent = false;
+    const r = await runCli(['call', 'trigger-long-running-operation', '--args', '{"duration":60,"steps":2}', '--trace', '--', ...EVERYTHING], {
+      onStderr: (soFar, pid) => {
+        serverPid ||= Number(/\(pid (\d+)\)/.exec(soFar)?.[1] ?? 0);
+        if (!sent && /→ \d+ B .*"method":"tools\/call"/.test(soFar)) {
+          sent = true;
+          process.kill(pid, 'SIGINT');
+        }
+      },
+    });
+    assert.ok(sent, r.stderr);
+    assert.equal(r.code, 130, r.stderr);
+    assert.match(r.stderr, /"method":"notifications\/cancelled"/);
+    assert.match(r.stderr, /^mcp-host: interrupted by SIGINT$/m);
+    assert.ok(serverPid > 0);
+    assert.equal(isAlive(serverPid), false, 'the server outlived the CLI');
+  });
+});
+
+describe('mcp-host CLI: roots with server-filesystem', { timeout: 60_000 }, () => {
+  let base = '';
+  before(() => {
+    base = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-host-cli-')));
+    mkdirSync(join(base, 'alpha'));
+    mkdirSync(join(base, 'beta'));
+  });
+  after(() => rmSync(base, { recursive: true, force: true }));
+
+  test('--roots exposes the directories, which the server reports as allowed', async () => {
+    const r = await runCli(['call', 'list_allowed_directories', '--roots', `${join(base, 'alpha')},${join(base, 'beta')}`, '--', ...FILESYSTEM]);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.split('\n');
+    assert.ok(lines.includes(join(base, 'alpha')), r.stdout);
+    assert.ok(lines.includes(join(base, 'beta')), r.stdout);
+  });
+
+  test('relative --roots resolve against the working directory; the trace shows file:// URIs', async () => {
+    const r = await runCli(['call', 'list_allowed_directories', '--trace', '--roots', 'test', '--', ...FILESYSTEM]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /"roots":\[\{"uri":"file:\/\/\/[^"]*\/test","name":"test"\}\]/);
+  });
+
+  test('a --roots directory that does not exist is a usage error', async () => {
+    const r = await runCli(['call', 'list_allowed_directories', '--roots', join(base, 'missing'), '--', ...FILESYSTEM]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^mcp-host: --roots: .*missing does not exist$/m);
+  });
+});
+
+describe('mcp-host CLI: usage and failures', { timeout: 60_000 }, () => {
+  test('--help prints the usage and exits 0', async () => {
+    const r = await runCli(['--help']);
+    assert.equal(r.code, 0);
+    assert.match(r.stdout, /^Usage: mcp-host <command> \[options\] -- SERVER_COMMAND/);
+    for (const word of ['inspect', 'tools', 'call TOOL', 'read URI', 'prompt NAME', 'ping', '--args', '--json', '--trace', '--roots', '--protocol-version', '--timeout', '--max-message-mb']) {
+      assert.ok(r.stdout.includes(word), word);
+    }
+  });
+
+  test('a command that does not exist exits 2 with one line naming it', async () => {
+    const r = await runCli(['inspect', '--', 'mcp-host-no-such-command-xyz', '--flag']);
+    assert.equal(r.code, 2);
+    assert.equal(r.stdout, '');
+    const lines = r.stderr.trimEnd().split('\n');
+    assert.equal(lines.length, 1, r.stderr);
+    assert.match(lines[0], /^mcp-host: .*mcp-host-no-such-command-xyz/);
+    assertNoStack(r.stderr);
+  });
+
+  test('bad --args JSON exits 2 before starting anything', async () => {
+    const r = await runCli(['call', 'echo', '--args', '{message:hi}', '--', ...EVERYTHING]);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^mcp-host: --args is not valid JSON/);
+    const array = await runCli(['call', 'echo', '--args', '[1]', '--', ...EVERYTHING]);
+    assert.equal(array.code, 2);
+    assert.match(array.stderr, /^mcp-host: --args must be a JSON object/);
+  });
+
+  test('unknown commands, unknown flags and missing operands exit 2 with a usage hint', async () => {
+    const cases: [string[], RegExp][] = [
+      [['frobnicate', '--', 'node'], /unknown command "frobnicate"/],
+      [['inspect', '--frob', '--', 'node'], /unknown option --frob/],
+      [['call', '--', 'node'], /call needs a tool name/],
+      [['inspect'], /missing server command/],
+      [['ping', '--timeout', 'soon', '--', 'node'], /--timeout must be a positive integer/],
+      [['ping', '--protocol-version', '1999-01-01', '--', 'node'], /--protocol-version 1999-01-01 is not supported/],
+      [['inspect', '--args', '{}', '--', 'node'], /--args only applies to call and prompt/],
+      [[], /missing command/],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(args);
+      assert.equal(r.code, 2, args.join(' '));
+      const lines = r.stderr.trimEnd().split('\n');
+      assert.match(lines[0], new RegExp(`^mcp-host: .*${message.source}`), args.join(' '));
+      assert.equal(lines[1], "Run 'mcp-host --help' for usage.");
+      assertNoStack(r.stderr);
+    }
+  });
+
+  test('a server that dies during the handshake: exit 2, the exit code, then its last stderr lines', async () => {
+    const r = await runCli(['inspect', '--', 'node', '-e', 'console.error("loading config"); console.error("fatal: no API key"); process.exit(3)']);
+    assert.equal(r.code, 2);
+    const lines = r.stderr.trimEnd().split('\n');
+    assert.match(lines[0], /^mcp-host: initialize: the server exited with code 3$/);
+    assert.deepEqual(lines.slice(-2), ['  loading config', '  fatal: no API key']);
+    assertNoStack(r.stderr);
+  });
+
+  test('--timeout bounds a server that never answers', async () => {
+    const r = await runCli(['ping', '--timeout', '300', '--', 'node', '-e', 'process.stdin.resume()']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /^mcp-host: initialize timed out after 300 ms.*--timeout/);
+    assert.ok(r.ms < 8000, `took ${r.ms} ms`);
+  });
+});

@@ -1,0 +1,107 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** The repository root (this file runs from out/test/cli/). */
+export const ROOT = resolve(__dirname, '..', '..', '..');
+export const CLI = join(ROOT, 'dist', 'cli.js');
+export const EVERYTHING = ['node', join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'];
+export const FILESYSTEM = ['node', join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js')];
+
+/** Every server these tests start inherits this variable, so leftovers can be found by it. */
+export const MARKER = `MCP_HOST_CLI_TEST=${randomUUID()}`;
+
+export interface CliRun {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const s = statSync(p);
+    newest = Math.max(newest, s.isDirectory() ? newestMtime(p) : s.mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds dist/cli.js when it is missing or older than the sources (npm test has built it already). */
+export function ensureBuilt(): void {
+  if (existsSync(CLI) && statSync(CLI).mtimeMs >= newestMtime(join(ROOT, 'src'))) return;
+  // Other bundles may fail while their sources are being edited; only the CLI matters here.
+  spawnSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore' });
+  if (!existsSync(CLI)) throw new Error(`could not build ${CLI}`);
+}
+
+/**
+ * Runs `node dist/cli.js ...args` and collects its output. Killed (and the test fails on the
+ * result) after `timeoutMs`. `onStderr` sees stderr as it arrives, for signalling mid-run.
+ */
+export function runCli(args: readonly string[], options: { timeoutMs?: number; onStderr?: (soFar: string, pid: number) => void } = {}): Promise<CliRun> {
+  const [key, value] = MARKER.split('=');
+  const started = Date.now();
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, [key]: value }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+    options.onStderr?.(stderr, child.pid!);
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+  return new Promise((resolvePromise, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolvePromise({ code, signal, stdout, stderr, ms: Date.now() - started });
+    });
+  });
+}
+
+/** Processes (Linux: from /proc) whose environment carries MARKER; empty elsewhere. */
+export function leftoverProcesses(): number[] {
+  if (process.platform !== 'linux') return [];
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const env = readFileSync(`/proc/${name}/environ`, 'latin1');
+      if (env.split('\0').includes(MARKER)) found.push(Number(name));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return found;
+}
+
+/** Waits until no marked process is left, or `ms` passed; returns what is left. */
+export async function waitForNoLeftovers(ms = 5000): Promise<number[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const left = leftoverProcesses();
+    if (left.length === 0 || Date.now() > deadline) return left;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
