@@ -77,7 +77,9 @@ interface Pending {
   readonly reject: (error: Error) => void;
   readonly schema?: z.ZodType;
   readonly onProgress?: (progress: Progress) => void;
-  timer?: NodeJS.Timeout;
+  /** Epoch ms after which the request times out; checked by the connection's one sweep timer. */
+  deadline?: number;
+  expire?: () => void;
   cleanup?: () => void;
 }
 
@@ -101,6 +103,9 @@ export class JsonRpcConnection implements Disposable {
   private readonly statsCollector = new ConnectionStatsCollector();
   private closedInfo: TransportCloseInfo | undefined;
   private closing = false;
+  /** One timer for all request deadlines, armed for the earliest: a timer per request costs more than the request. */
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweepAt = Infinity;
 
   private readonly _onFrame = this.store.add(new Emitter<Frame>());
   /** Every frame in both directions. Payloads are only captured while someone listens. */
@@ -170,16 +175,16 @@ export class JsonRpcConnection implements Disposable {
       const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
       const maxTotal = options.maxTotalTimeoutMs;
       const arm = () => {
-        if (entry.timer) clearTimeout(entry.timer);
-        let wait = timeoutMs;
-        if (maxTotal !== undefined) wait = Math.min(wait, Math.max(0, entry.started + maxTotal - Date.now()));
-        entry.timer = setTimeout(() => {
+        let deadline = Date.now() + timeoutMs;
+        if (maxTotal !== undefined) deadline = Math.min(deadline, entry.started + maxTotal);
+        entry.deadline = deadline;
+        entry.expire = () => {
           const total = Date.now() - entry.started;
           const why = maxTotal !== undefined && total >= maxTotal ? `exceeded its maximum total time of ${maxTotal} ms` : `timed out after ${timeoutMs} ms`;
           this.statsCollector.timedOut(method);
           this.abandon(entry, 'timeout', new McpLocalError('timeout', `${method} ${why} (request id ${id})`, { timeoutMs, elapsedMs: total }));
-        }, wait);
-        entry.timer.unref?.();
+        };
+        this.scheduleSweep(deadline);
       };
       if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
         arm();
@@ -274,10 +279,33 @@ export class JsonRpcConnection implements Disposable {
     entry.reject(error);
   }
 
+  private scheduleSweep(deadline: number): void {
+    if (deadline >= this.sweepAt) return;
+    if (this.sweepTimer) clearTimeout(this.sweepTimer);
+    this.sweepAt = deadline;
+    this.sweepTimer = setTimeout(() => this.sweep(), Math.max(0, deadline - Date.now()));
+    this.sweepTimer.unref?.();
+  }
+
+  /** Fails every request past its deadline and re-arms for the next one. */
+  private sweep(): void {
+    this.sweepTimer = undefined;
+    this.sweepAt = Infinity;
+    const now = Date.now();
+    let next = Infinity;
+    const expired: Pending[] = [];
+    for (const entry of this.pending.values()) {
+      if (entry.deadline === undefined) continue;
+      if (entry.deadline <= now) expired.push(entry);
+      else if (entry.deadline < next) next = entry.deadline;
+    }
+    for (const entry of expired) entry.expire?.();
+    if (next < Infinity) this.scheduleSweep(next);
+  }
+
   private settle(entry: Pending): void {
     this.pending.delete(entry.id);
     this.progressRoutes.delete(entry.id);
-    if (entry.timer) clearTimeout(entry.timer);
     entry.cleanup?.();
   }
 
@@ -450,6 +478,7 @@ export class JsonRpcConnection implements Disposable {
   private handleClose(info: TransportCloseInfo): void {
     if (this.closedInfo) return;
     this.closedInfo = info;
+    if (this.sweepTimer) clearTimeout(this.sweepTimer);
     for (const controller of this.inbound.values()) controller.abort('the connection closed');
     this.inbound.clear();
     const pending = [...this.pending.values()];

@@ -79,6 +79,8 @@ export namespace Message {
       return { kind: 'invalid', reason: 'a message must be a JSON object' };
     }
     const v = value as Record<string, unknown>;
+    const fast = classifyWellFormed(v);
+    if (fast) return fast;
     const maybeId = typeof v.id === 'string' || typeof v.id === 'number' ? (v.id as RequestId) : undefined;
     if (typeof v.method === 'string') {
       if ('id' in v && v.id !== undefined) {
@@ -98,6 +100,38 @@ export namespace Message {
       return { kind: 'invalid', reason: describe(r.error, 'error response', v), id: maybeId };
     }
     return { kind: 'invalid', reason: 'not a request, notification or response (no method, result or error)', id: maybeId };
+  }
+
+  /**
+   * The hot path: a well-formed envelope is accepted as it is, without copying it through zod
+   * (which rebuilds every object it validates). Anything else returns undefined and goes through
+   * the zod schemas, which explain what is wrong. Must accept exactly what the schemas accept.
+   */
+  function classifyWellFormed(v: Record<string, unknown>): ClassifiedMessage | undefined {
+    if (v.jsonrpc !== '2.0') return undefined;
+    if (typeof v.method === 'string') {
+      if (!isParams(v.params)) return undefined;
+      if ('id' in v && v.id !== undefined) return isId(v.id) ? { kind: 'request', message: v as unknown as JsonRpcRequest } : undefined;
+      return { kind: 'notification', message: v as unknown as JsonRpcNotification };
+    }
+    if ('result' in v) return isId(v.id) && isRecord(v.result) ? { kind: 'response', message: v as unknown as JsonRpcSuccess } : undefined;
+    if ('error' in v) {
+      const e = v.error;
+      if ((v.id === undefined || v.id === null || isId(v.id)) && isRecord(e) && typeof e.code === 'number' && typeof e.message === 'string') {
+        return { kind: 'response', message: { ...(v as unknown as JsonRpcFailure), id: (v.id ?? null) as RequestId | null } };
+      }
+    }
+    return undefined;
+  }
+
+  function isId(v: unknown): v is RequestId {
+    return typeof v === 'string' || typeof v === 'number';
+  }
+  function isRecord(v: unknown): v is Record<string, unknown> {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+  }
+  function isParams(v: unknown): boolean {
+    return v === undefined || isRecord(v);
   }
 
   export function isFailure(m: JsonRpcResponse): m is JsonRpcFailure {
