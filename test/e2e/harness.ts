@@ -145,6 +145,12 @@ export interface Workbench {
   readonly url: string;
   readonly userDataDir: string;
   readonly extensionsDir: string;
+  /**
+   * The .code-workspace file of a multi-root launch (undefined for a single folder). VS Code
+   * watches it: writing a new `folders` list adds or removes workspace folders, as a person
+   * editing the file would.
+   */
+  readonly workspaceFile: string | undefined;
   /** Shows a view container (activity bar entry) by title, e.g. "MCP Host". */
   openView(viewContainerTitle: string): Promise<void>;
   /** Runs a command through the command palette by its full title, e.g. "MCP Host: Refresh". */
@@ -163,16 +169,17 @@ export interface Workbench {
   expandTreeItem(label: string, query?: TreeQuery): Promise<void>;
   /**
    * Shows an output channel in the Output panel and returns its whole text, read from the log
-   * file VS Code keeps for every channel. With `contains`, polls until the text matches.
+   * file VS Code keeps for every channel. With `contains` (a substring, a pattern or a test
+   * of the whole text), polls until the text matches.
    */
-  outputChannelText(channelName: string, options?: { contains?: string | RegExp; timeoutMs?: number }): Promise<string>;
+  outputChannelText(channelName: string, options?: { contains?: string | RegExp | ((text: string) => boolean); timeoutMs?: number }): Promise<string>;
   /** Selects a channel in the Output panel, opening the panel. */
   showOutputChannel(channelName: string): Promise<void>;
   /** Texts of the notification toasts on screen. */
   notifications(): Promise<string[]>;
   /** The open modal dialog (message, then detail), or undefined; waits up to `timeoutMs` (default 0) for one. */
   dialog(options?: { timeoutMs?: number }): Promise<{ message: string; detail: string; buttons: string[] } | undefined>;
-  /** Clicks a button of the open modal dialog by its label and waits for the dialog to close. */
+  /** Clicks a button of the open modal dialog by its label and waits for that dialog to close (another may follow). */
   answerDialog(button: string): Promise<void>;
   /** Clicks a button on the notification toast whose message contains `message`. */
   answerNotification(message: string, button: string): Promise<void>;
@@ -222,6 +229,7 @@ class Launched implements Workbench {
   private browser: Browser | undefined;
   private _page: Page | undefined;
   private _url = '';
+  workspaceFile: string | undefined;
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -316,6 +324,7 @@ class Launched implements Workbench {
     if (typeof ws === 'string') return `folder=${encodeURIComponent(resolve(ws))}`;
     const file = join(this.base, 'workspace.code-workspace');
     writeFileSync(file, JSON.stringify({ folders: ws.folders.map((f) => ({ path: resolve(f) })) }, null, 2));
+    this.workspaceFile = file;
     return `workspace=${encodeURIComponent(file)}`;
   }
 
@@ -553,9 +562,10 @@ class Launched implements Workbench {
     }
   }
 
-  async outputChannelText(channelName: string, options: { contains?: string | RegExp; timeoutMs?: number } = {}): Promise<string> {
+  async outputChannelText(channelName: string, options: { contains?: string | RegExp | ((text: string) => boolean); timeoutMs?: number } = {}): Promise<string> {
+    const contains = options.contains;
     const matches = (text: string): boolean =>
-      options.contains === undefined || (typeof options.contains === 'string' ? text.includes(options.contains) : options.contains.test(text));
+      contains === undefined ? true : typeof contains === 'string' ? text.includes(contains) : typeof contains === 'function' ? contains(text) : contains.test(text);
     let text: string | undefined;
     // The file appears when the extension creates the channel, which may be after startup.
     await poll(
@@ -565,7 +575,7 @@ class Launched implements Workbench {
       },
       {
         timeoutMs: options.timeoutMs ?? 20_000,
-        what: `output channel "${channelName}"${options.contains ? ` to contain ${String(options.contains)}` : ''}`,
+        what: `output channel "${channelName}"${contains ? ` to contain ${typeof contains === 'function' ? 'what the test wants' : String(contains)}` : ''}`,
         detail: () => {
           const failed = this.activationErrors();
           const why = failed.length ? `; activation failed: ${failed.join('; ')}` : '';
@@ -592,9 +602,11 @@ class Launched implements Workbench {
    * The extension host writes every output channel to a file under the user-data-dir:
    *   logs/<session>/exthost<N>/<publisher.name>/<channel>.log           (LogOutputChannel)
    *   logs/<session>/exthost<N>/output_logging_<time>/<n>-<channel>.log  (plain OutputChannel)
-   * A new window gets a new exthost<N>; the newest file wins.
+   * A new window gets a new exthost<N>; the newest file wins. `<channel>` is the name without
+   * the characters file names cannot hold (see channelLogFileName()).
    */
   private readChannelLog(channelName: string): string | undefined {
+    const fileName = `${channelLogFileName(channelName)}.log`;
     const logs = join(this.userDataDir, 'logs');
     let best: { path: string; mtime: number } | undefined;
     const consider = (path: string): void => {
@@ -607,7 +619,7 @@ class Launched implements Workbench {
         for (const sub of safeReaddir(hostDir)) {
           const dir = join(hostDir, sub);
           for (const file of safeReaddir(dir)) {
-            if (file === `${channelName}.log` || (sub.startsWith('output_logging_') && file.replace(/^\d+-/, '') === `${channelName}.log`)) {
+            if (file === fileName || (sub.startsWith('output_logging_') && file.replace(/^\d+-/, '') === fileName)) {
               consider(join(dir, file));
             }
           }
@@ -653,9 +665,13 @@ class Launched implements Workbench {
   }
 
   async answerDialog(button: string): Promise<void> {
-    const box = this.page.locator('.monaco-dialog-box');
+    const box = this.page.locator('.monaco-dialog-box').first();
+    // Wait for this very dialog to go: the next one (say, a second consent) may open at once,
+    // so "no dialog on screen" might never be true.
+    const answered = await box.elementHandle({ timeout: 10_000 });
     await box.locator('.dialog-buttons .monaco-button', { hasText: new RegExp(`^\\s*${escapeRegExp(button)}\\s*$`) }).click({ timeout: 10_000 });
-    await box.waitFor({ state: 'hidden', timeout: 10_000 });
+    await answered.waitForElementState('hidden', { timeout: 10_000 });
+    await answered.dispose();
   }
 
   async answerNotification(message: string, button: string): Promise<void> {
@@ -804,6 +820,15 @@ function signal(pid: number, sig: NodeJS.Signals | 0): boolean {
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers
+
+/**
+ * The file name (without `.log`) the extension host gives a channel: the name trimmed, without
+ * the characters Windows forbids in file names (`MCP: everything` → `MCP everything`), as in
+ * VS Code's extHostOutput.ts.
+ */
+export function channelLogFileName(channelName: string): string {
+  return channelName.trim().replace(/[\\/:*?"<>|]/g, '');
+}
 
 /** Polls `check` every 100 ms until it returns true; throws after `timeoutMs`. */
 export async function poll(
