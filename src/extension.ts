@@ -4,7 +4,9 @@
 // process is left.
 import * as vscode from 'vscode';
 import { registerCommands } from './extension/commands';
+import { registerInspectFeatures } from './extension/inspect';
 import { McpHost } from './extension/mcpHost';
+import { handleUrlElicitationRequired } from './extension/serve';
 import { ServersTreeProvider } from './extension/serversTree';
 import { McpStatusBar } from './extension/statusBar';
 
@@ -21,6 +23,19 @@ export function activate(context: vscode.ExtensionContext): void {
   const view = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true });
   const statusBar = new McpStatusBar(mcpHost);
   context.subscriptions.push(mcpHost, tree, view, statusBar, ...registerCommands(mcpHost, tree));
+  // Call tools, read resources, get prompts, server actions.
+  context.subscriptions.push(
+    registerInspectFeatures(context, {
+      getClient: (id) => mcpHost.getClient(id),
+      getServer: (id) => mcpHost.getServer(id),
+      listServers: () => mcpHost.listServers(),
+      log: (id, level, text) => mcpHost.serverLog(id, level, text),
+      onDidChangeServers: mcpHost.onDidChange,
+      redact: (text) => mcpHost.redact(text),
+      setHealth: (id, health) => mcpHost.setHealth(id, health),
+      resolveUrlElicitation: (error, id) => handleUrlElicitationRequired(error, { id, name: mcpHost.getServer(id)?.entry.name ?? id }),
+    }),
+  );
 
   // "asked 12s ago" under Roots goes stale: redraw now and then while someone looks.
   const clock = setInterval(() => {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ConnectionDiagnostic, Frame, JsonRpcConnection, Progress, RequestHandler, RequestOptions } from '../protocol/connection';
+import { ConnectionDiagnostic, Frame, JsonRpcConnection, NotificationHandler, Progress, RequestHandler, RequestOptions } from '../protocol/connection';
 import { Disposable, DisposableStore } from '../protocol/disposable';
 import { McpLocalError } from '../protocol/errors';
 import { Emitter, Event } from '../protocol/events';
@@ -87,6 +87,7 @@ export class McpClient implements Disposable {
   private readonly store = new DisposableStore();
   private lastRoots: RootsListed | undefined;
   private readonly extraHandlers = new Map<string, RequestHandler>();
+  private readonly extraNotificationHandlers = new Map<string, NotificationHandler>();
 
   private readonly _onDidChangeState = this.store.add(new Emitter<ClientState>());
   readonly onDidChangeState: Event<ClientState> = this._onDidChangeState.event;
@@ -311,6 +312,19 @@ export class McpClient implements Disposable {
     });
   }
 
+  /**
+   * Handles notifications the server sends for `method` that this client has no event for
+   * (for example `notifications/elicitation/complete`). May be called before `connect()`.
+   */
+  onNotification(method: string, handler: NotificationHandler): Disposable {
+    this.extraNotificationHandlers.set(method, handler);
+    const registered = this.connection?.onNotification(method, handler);
+    return Disposable.from(() => {
+      if (this.extraNotificationHandlers.get(method) === handler) this.extraNotificationHandlers.delete(method);
+      registered?.dispose();
+    });
+  }
+
   stats(): ConnectionStats | undefined {
     return this.connection?.stats();
   }
@@ -351,6 +365,7 @@ export class McpClient implements Disposable {
     }
     this.store.add(connection.onRequest('ping', () => ({})));
     for (const [method, handler] of this.extraHandlers) this.store.add(connection.onRequest(method, handler));
+    for (const [method, handler] of this.extraNotificationHandlers) this.store.add(connection.onNotification(method, handler));
     this.store.add(connection.onNotification('notifications/tools/list_changed', () => this._onToolsListChanged.fire()));
     this.store.add(connection.onNotification('notifications/resources/list_changed', () => this._onResourcesListChanged.fire()));
     this.store.add(connection.onNotification('notifications/prompts/list_changed', () => this._onPromptsListChanged.fire()));

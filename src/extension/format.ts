@@ -31,13 +31,15 @@ function untrusted(text: string, max = MAX_TOOLTIP_TEXT): string {
 // ---- server rows ----
 
 /** The status kinds a server row can show (the registry's `ServerStatus['kind']`). */
-export type StatusKind = 'stopped' | 'starting' | 'running' | 'error' | 'unsupported' | 'blocked';
+export type StatusKind = 'stopped' | 'starting' | 'waiting' | 'running' | 'error' | 'unsupported' | 'blocked';
 
 /** Codicon id (and theme color id) for a server's state. */
 export function statusIcon(kind: StatusKind): { id: string; color?: string } {
   switch (kind) {
     case 'starting':
       return { id: 'loading~spin' };
+    case 'waiting':
+      return { id: 'shield', color: 'list.warningForeground' };
     case 'running':
       return { id: 'pass', color: 'testing.iconPassed' };
     case 'stopped':
@@ -60,6 +62,8 @@ export function statusWord(kind: StatusKind): string {
   switch (kind) {
     case 'starting':
       return 'starting';
+    case 'waiting':
+      return 'waiting for you';
     case 'running':
       return 'running';
     case 'stopped':

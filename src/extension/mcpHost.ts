@@ -14,10 +14,12 @@ import { askConsent, askForInput } from './prompts';
 import { ServerLogs } from './serverLogs';
 import { ServerHealth, ServersTreeModel, UNTRUSTED_REASON } from './serversTree';
 import { WorkspaceConfig, WorkspaceConfigReader } from './workspaceConfig';
+import { createServeFeatures } from './serve';
 
 export type StartPolicy = 'onViewVisible' | 'onStartup' | 'never';
 
 export const DENIED_REASON = 'You denied this server permission to run — start it to be asked again, or run "MCP Host: Revoke Server Consent"';
+export const WAITING_REASON = 'Waiting for your answer in a dialog (consent to run, or an input it needs)';
 export const DISMISSED_REASON = 'Waiting for your consent — start the server to be asked again';
 
 function setting<T>(key: string, fallback: T): T {
@@ -42,6 +44,8 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
   private readonly askAgain = new Set<string>();
   /** The consent dialog was closed without an answer, for this fingerprint: do not ask again on its own. */
   private readonly dismissed = new Map<string, string>();
+  /** Servers whose start waits on a dialog (their own or one queued before theirs). */
+  private readonly waitingForUser = new Set<string>();
   /** Chain of prepares that need the user (consent, inputs): one dialog at a time. */
   private userTurns: Promise<unknown> = Promise.resolve();
 
@@ -70,6 +74,9 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
         return Math.max(0, setting('restart.windowMinutes', 3));
       },
     };
+    // Sampling and elicitation: declared in every initialize, answered with the user in control.
+    const serve = createServeFeatures(context, { log: (id, level, text) => this.logs.get(id).write(level, text), showLog: (id) => this.logs.get(id).show() });
+    this.disposables.push(serve);
     const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
     this.registry = new ServerRegistry({
       clientInfo: { name: 'mcp-host', title: 'MCP Host', version },
@@ -80,6 +87,7 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
         return Math.max(1, setting('requestTimeoutSeconds', 60)) * 1000;
       },
       autoStart: false,
+      capabilities: serve.capabilities,
       log: (serverId, level, text) => this.registryLog(serverId, level, text),
     });
     this.disposables.push(
@@ -104,6 +112,7 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
       this.registry.onDidChangeServers(() => this.fire()),
       this.registry.onDidCreateClient(({ handle, client }) => {
         this.logs.get(handle.id).attach(client);
+        serve.configureClient(client, { id: handle.id, name: handle.entry.name });
         // The Roots node shows when the server last asked.
         client.onRootsListed(() => this.fire());
       }),
@@ -290,8 +299,10 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
     }
     const needsConsent = entry.source.workspaceDefined && this.consent.get(entry.id, entry.fingerprint) !== 'allowed';
     if (!needsConsent && entry.inputs.length === 0) return this.resolve(entry);
+    // Until its dialogs are answered the server shows "waiting for you", not "starting".
+    this.waitingForUser.add(entry.id);
     const run = () => this.prepareWithUser(entry);
-    const next = this.userTurns.then(run, run);
+    const next = this.userTurns.then(run, run).finally(() => this.waitingForUser.delete(entry.id));
     this.userTurns = next.catch(() => undefined);
     return next;
   }
@@ -374,6 +385,8 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
         if (h.entry.source.workspaceDefined && h.entry.config.type === 'stdio' && !vscode.workspace.isTrusted) return { kind: 'blocked', reason: UNTRUSTED_REASON };
         return { kind: 'stopped' };
       case 'starting':
+        if (this.waitingForUser.has(h.id)) return { kind: 'waiting', reason: WAITING_REASON };
+        return { kind: 'starting' };
       case 'running':
         return { kind: status.kind };
       case 'error':

@@ -192,11 +192,11 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     const client = h.client;
     const running = shown.kind === 'running';
     const collapsible =
-      shown.kind === 'running' ? vscode.TreeItemCollapsibleState.Expanded : shown.kind === 'stopped' || shown.kind === 'starting' ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded;
+      shown.kind === 'running' ? vscode.TreeItemCollapsibleState.Expanded : shown.kind === 'stopped' || shown.kind === 'starting' || shown.kind === 'waiting' ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded;
     const item = new vscode.TreeItem(h.entry.name, collapsible);
     // The state is part of the id: a row that starts running (or fails) is a new row to the
     // tree, so it opens as `collapsible` says instead of keeping the closed state of its stopped self.
-    item.id = `server:${shown.kind === 'starting' ? 'stopped' : shown.kind}:${h.id}`;
+    item.id = `server:${shown.kind === 'starting' || shown.kind === 'waiting' ? 'stopped' : shown.kind}:${h.id}`;
     const origin = this.model.originLabel(h.entry.source);
     item.description = serverDescription({ status: shown.kind, origin, protocolVersion: running ? client?.protocolVersion : undefined, serverInfo: running ? client?.serverInfo : undefined });
     const icon = statusIcon(shown.kind);
@@ -291,6 +291,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
       }
       case 'stopped':
       case 'starting':
+      case 'waiting':
         return [];
       default: {
         const never: never = shown.kind;

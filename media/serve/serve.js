@@ -1,0 +1,504 @@
+// The serve webview: one dialog for a request a server sent to the host — a sampling request to
+// approve (then its answer to review), an elicitation form, a URL to open, or the wait for a URL
+// step to complete. Plain browser JS, no framework. Everything from a server is inserted with
+// textContent, never as HTML; images and audio only as data: URIs the extension built after
+// checking their type. The extension decides everything; this page only shows and asks.
+// @ts-check
+(function () {
+  'use strict';
+  // eslint-disable-next-line no-undef
+  const vscode = acquireVsCodeApi();
+  const app = /** @type {HTMLElement} */ (document.getElementById('app'));
+
+  // ---------------------------------------------------------------------------------------------
+  // Helpers
+
+  /**
+   * @param {string} tag
+   * @param {Record<string, any>} [props]
+   * @param {Array<Node|string|null|undefined|false>} [children]
+   */
+  function h(tag, props, children) {
+    const el = document.createElement(tag);
+    if (props) {
+      for (const [k, v] of Object.entries(props)) {
+        if (v === undefined || v === null || v === false) continue;
+        if (k === 'class') el.className = String(v);
+        else if (k === 'text') el.textContent = String(v);
+        else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+        else if (k === 'value') /** @type {any} */ (el).value = v;
+        else if (k === 'checked') /** @type {any} */ (el).checked = !!v;
+        else if (k === 'dataset') for (const [dk, dv] of Object.entries(v)) el.dataset[dk] = String(dv);
+        else el.setAttribute(k, String(v));
+      }
+    }
+    for (const c of children || []) {
+      if (c === null || c === undefined || c === false) continue;
+      el.append(typeof c === 'string' ? document.createTextNode(c) : c);
+    }
+    return el;
+  }
+
+  function post(message) {
+    vscode.postMessage(message);
+  }
+
+  function isObj(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+  }
+
+  function str(v) {
+    return typeof v === 'string' ? v : '';
+  }
+
+  function formatBytes(n) {
+    if (typeof n !== 'number') return '';
+    if (n < 1024) return n + ' B';
+    if (n < 1024 * 1024) return (n / 1024).toFixed(1) + ' KB';
+    return (n / 1024 / 1024).toFixed(1) + ' MB';
+  }
+
+  function pointer(name) {
+    return '/' + String(name).replace(/~/g, '~0').replace(/\//g, '~1');
+  }
+
+  /** Turns every button of the page off (after an answer was given). */
+  function freeze(root) {
+    for (const el of root.querySelectorAll('button, input, textarea, select')) /** @type {any} */ (el).disabled = true;
+  }
+
+  function autosize(area) {
+    area.rows = Math.min(16, Math.max(2, area.value.split('\n').length + 1));
+  }
+
+  const queueNote = h('div', { class: 'queue-note', role: 'status', hidden: true });
+
+  function header(kindLabel, serverName, lead) {
+    return h('header', { class: 'header' }, [
+      h('div', { class: 'kind' }, [kindLabel]),
+      h('h1', {}, [h('span', { class: 'server-name', text: serverName }), ' ' + lead]),
+      queueNote,
+    ]);
+  }
+
+  function section(title, children, cls) {
+    return h('section', { class: 'section ' + (cls || '') }, [title ? h('h2', { text: title }) : null, ...children]);
+  }
+
+  function status(text, cls) {
+    return h('div', { class: 'status ' + (cls || ''), role: 'status', text });
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Sampling
+
+  function renderSampling(msg) {
+    const req = isObj(msg.request) ? msg.request : {};
+    const server = isObj(msg.server) ? msg.server : {};
+    app.textContent = '';
+    const edits = { texts: {}, systemPrompt: undefined, maxTokens: undefined };
+    const body = h('div', { class: 'sampling' });
+    app.append(header('Sampling request', str(server.name), 'asks to use a language model'));
+    app.append(h('p', { class: 'lead muted', text: 'Read what the server wants to send to the model. You can edit the text, the system prompt and the token limit, then approve or reject. You will see the answer before it goes back to the server.' }));
+
+    // Model
+    const model = h('div', { class: 'facts' });
+    if (isObj(req.plannedModel)) model.append(fact('Model', str(req.plannedModel.label) + ' — ' + str(req.plannedModel.reason)));
+    else model.append(fact('Model', 'you choose one after approving (the server named no model available here)'));
+    const prefs = isObj(req.modelPreferences) ? req.modelPreferences : undefined;
+    if (prefs && Array.isArray(prefs.hints) && prefs.hints.length) model.append(fact('Server’s model hints', prefs.hints.map((x) => str(x)).join(', ')));
+    if (prefs) {
+      const pr = ['intelligencePriority', 'speedPriority', 'costPriority'].filter((k) => typeof prefs[k] === 'number').map((k) => k.replace('Priority', '') + ' ' + prefs[k]);
+      if (pr.length) model.append(fact('Priorities', pr.join(' · ')));
+    }
+    if (typeof req.temperature === 'number') model.append(fact('Temperature', String(req.temperature)));
+    if (Array.isArray(req.stopSequences) && req.stopSequences.length) model.append(fact('Stop sequences', req.stopSequences.map((s) => JSON.stringify(s)).join(', ')));
+    if (req.includeContext && req.includeContext !== 'none') {
+      model.append(fact('Context', 'The server asked to include context from ' + (req.includeContext === 'allServers' ? 'all servers' : 'this server') + '. MCP Host does not add any context: only the messages below are sent.'));
+    }
+    body.append(model);
+
+    // System prompt
+    const sys = h('textarea', { id: 'system-prompt', class: 'editable', spellcheck: 'false', 'aria-label': 'System prompt', placeholder: '(no system prompt)' });
+    /** @type {any} */ (sys).value = str(req.systemPrompt);
+    autosize(sys);
+    sys.addEventListener('input', () => {
+      edits.systemPrompt = /** @type {any} */ (sys).value;
+      autosize(sys);
+    });
+    body.append(section('System prompt', [sys]));
+
+    // Messages
+    const list = h('div', { class: 'messages' });
+    const messages = Array.isArray(req.messages) ? req.messages : [];
+    let hasMedia = false;
+    messages.forEach((m, i) => {
+      const box = h('div', { class: 'message role-' + (m.role === 'assistant' ? 'assistant' : 'user') }, [h('div', { class: 'role', text: (m.role === 'assistant' ? 'Assistant' : 'User') + ' · message ' + (i + 1) })]);
+      for (const p of Array.isArray(m.parts) ? m.parts : []) {
+        if (p.kind === 'text') {
+          const area = h('textarea', { class: 'editable message-text', spellcheck: 'false', dataset: { part: str(p.id) }, 'aria-label': 'Text of message ' + (i + 1) });
+          /** @type {any} */ (area).value = str(p.text);
+          autosize(area);
+          area.addEventListener('input', () => {
+            edits.texts[str(p.id)] = /** @type {any} */ (area).value;
+            autosize(area);
+          });
+          box.append(area);
+        } else if (p.kind === 'image' && /^data:image\/(png|jpeg|gif|webp|bmp|avif);base64,/.test(str(p.dataUri))) {
+          hasMedia = true;
+          box.append(h('figure', { class: 'media' }, [h('img', { src: p.dataUri, alt: 'image in the request (' + str(p.mimeType) + ')' }), h('figcaption', { class: 'muted', text: str(p.mimeType) + ' · ' + formatBytes(p.bytes) })]));
+        } else if (p.kind === 'audio' && /^data:audio\/[a-z0-9.+-]+;base64,/.test(str(p.dataUri))) {
+          hasMedia = true;
+          box.append(h('figure', { class: 'media' }, [h('audio', { controls: '', src: p.dataUri }), h('figcaption', { class: 'muted', text: str(p.mimeType) + ' · ' + formatBytes(p.bytes) })]));
+        } else {
+          box.append(h('div', { class: 'unshown muted', text: '[' + str(p.type) + (p.mimeType ? ' ' + str(p.mimeType) : '') + ' not shown: ' + str(p.reason) + ']' }));
+        }
+      }
+      list.append(box);
+    });
+    const msgSection = section('Messages (' + messages.length + ')', [list]);
+    if (hasMedia && !msg.imagesToModel) msgSection.append(h('div', { class: 'note warning-text', text: 'This VS Code cannot send images or audio to a language model: they are left out of the request.' }));
+    body.append(msgSection);
+
+    // Limits
+    const max = h('input', { id: 'max-tokens', type: 'number', min: '1', step: '1', value: String(req.maxTokens), 'aria-label': 'Maximum tokens' });
+    max.addEventListener('input', () => {
+      const n = Number(/** @type {any} */ (max).value);
+      edits.maxTokens = Number.isInteger(n) && n >= 1 ? n : undefined;
+      maxError.textContent = Number.isInteger(n) && n >= 1 ? '' : 'a whole number, at least 1';
+      syncButtons();
+    });
+    const maxError = h('span', { class: 'error' });
+    body.append(section('Limits', [h('label', { class: 'inline', for: 'max-tokens' }, ['Maximum tokens ', max, ' ', maxError])]));
+    if (typeof req.metadata === 'string') body.append(h('details', { class: 'metadata' }, [h('summary', { text: 'Metadata for the model provider' }), h('pre', { text: req.metadata })]));
+
+    // Decision
+    const send = (remember) => {
+      const payload = { texts: {} };
+      for (const [k, v] of Object.entries(edits.texts)) payload.texts[k] = v;
+      if (edits.systemPrompt !== undefined) payload.systemPrompt = edits.systemPrompt;
+      if (edits.maxTokens !== undefined) payload.maxTokens = edits.maxTokens;
+      post({ type: 'samplingApprove', edits: payload, remember });
+      freeze(body);
+      freeze(actions);
+      outcome.replaceChildren(status('Approved. Waiting for the model…', 'busy'));
+    };
+    const reject = (remember) => {
+      post({ type: 'samplingReject', remember });
+      freeze(body);
+      freeze(actions);
+      outcome.replaceChildren(status('Rejected: the server gets an error.', 'done'));
+    };
+    const approveBtn = h('button', { id: 'approve', class: 'primary', onclick: () => send('once') }, ['Approve']);
+    const actions = h('div', { class: 'actions' }, [
+      approveBtn,
+      h('button', { id: 'approve-session', class: 'secondary', title: 'Approve, and approve further requests from this server without asking until VS Code restarts', onclick: () => send('allowSession') }, ['Allow for this session']),
+      h('button', { id: 'approve-always', class: 'secondary', title: 'Approve, and never ask again for this server (MCP Host: Reset Sampling Permissions undoes it)', onclick: () => send('allowAlways') }, ['Always allow']),
+      h('span', { class: 'spacer' }),
+      h('button', { id: 'reject', class: 'danger', onclick: () => reject('once') }, ['Reject']),
+      h('button', { id: 'reject-never', class: 'secondary', title: 'Reject, and reject every sampling request from this server from now on', onclick: () => reject('never') }, ['Never allow']),
+    ]);
+    function syncButtons() {
+      const bad = maxError.textContent !== '';
+      for (const id of ['approve', 'approve-session', 'approve-always']) {
+        const b = /** @type {HTMLButtonElement|null} */ (actions.querySelector('#' + id));
+        if (b) b.disabled = bad;
+      }
+    }
+    const outcome = h('div', { class: 'outcome', id: 'outcome' });
+    app.append(body, actions, outcome);
+    approveBtn.focus();
+  }
+
+  function fact(label, value) {
+    return h('div', { class: 'fact' }, [h('span', { class: 'fact-label', text: label }), h('span', { class: 'fact-value', text: value })]);
+  }
+
+  function showGenerating(msg) {
+    const outcome = document.getElementById('outcome');
+    if (outcome) outcome.replaceChildren(status('Generating with ' + str(msg.model) + '…', 'busy'));
+  }
+
+  function showAnswer(msg) {
+    const a = isObj(msg.answer) ? msg.answer : {};
+    const outcome = document.getElementById('outcome');
+    if (!outcome) return;
+    const area = h('textarea', { id: 'answer', class: 'editable answer-text', spellcheck: 'false', 'aria-label': 'Answer to send' });
+    /** @type {any} */ (area).value = str(a.text);
+    autosize(area);
+    area.addEventListener('input', () => autosize(area));
+    const facts = h('div', { class: 'facts' }, [fact('Model', str(a.modelLabel) + ' (' + str(a.model) + ')'), fact('Stop reason', str(a.stopReason) || 'unknown')]);
+    const actions = h('div', { class: 'actions' }, [
+      h('button', { id: 'send-answer', class: 'primary', onclick: () => {
+        post({ type: 'answerSend', text: /** @type {any} */ (area).value });
+        freeze(box);
+        box.append(status('Sent to the server.', 'done'));
+      } }, ['Send to server']),
+      h('span', { class: 'spacer' }),
+      h('button', { id: 'reject-answer', class: 'danger', onclick: () => {
+        post({ type: 'answerReject' });
+        freeze(box);
+        box.append(status('Rejected: the server gets an error.', 'done'));
+      } }, ['Reject']),
+    ]);
+    const box = section('Answer — review before it goes to the server', [facts, area, actions], 'answer');
+    outcome.replaceChildren(box);
+    area.focus();
+  }
+
+  function showFailed(msg) {
+    const outcome = document.getElementById('outcome') || app;
+    outcome.replaceChildren(h('div', { class: 'notice error', role: 'alert', text: str(msg.text) }));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Elicitation: form
+
+  /** @type {any} */
+  let formModel = null;
+  /** @type {Record<string, any>} */
+  let formState = {};
+  let validateTimer = null;
+
+  function renderForm(msg) {
+    const view = isObj(msg.view) ? msg.view : {};
+    const server = isObj(msg.server) ? msg.server : {};
+    formModel = isObj(view.model) ? view.model : { properties: [] };
+    formState = isObj(view.state) ? Object.assign({}, view.state) : {};
+    app.textContent = '';
+    app.append(header('Request for information', str(server.name), 'asks you for information'));
+    app.append(h('div', { class: 'server-message', text: str(view.message) }));
+    app.append(h('p', { class: 'note muted', text: 'Share only what you are comfortable giving this server. Never type passwords, tokens or other secrets into this form.' }));
+    const form = h('div', { class: 'form', role: 'form', 'aria-label': 'Requested information' });
+    for (const p of Array.isArray(formModel.properties) ? formModel.properties : []) form.append(renderField(p.field || {}, str(p.name)));
+    const submit = h('button', { id: 'accept', class: 'primary', onclick: () => {
+      clearTimeout(validateTimer);
+      post({ type: 'formAccept', state: formState });
+    } }, ['Submit']);
+    const actions = h('div', { class: 'actions' }, [
+      submit,
+      h('span', { class: 'spacer' }),
+      h('button', { id: 'decline', class: 'secondary', title: 'Tell the server you do not want to give this information', onclick: () => post({ type: 'formDecline' }) }, ['Decline']),
+      h('button', { id: 'cancel', class: 'secondary', title: 'Close without answering', onclick: () => post({ type: 'formCancel' }) }, ['Cancel']),
+    ]);
+    app.append(form, h('div', { class: 'form-summary error', id: 'form-summary', role: 'alert' }), actions);
+    const first = form.querySelector('input, select, textarea');
+    if (first) /** @type {HTMLElement} */ (first).focus();
+  }
+
+  function changed() {
+    clearTimeout(validateTimer);
+    validateTimer = setTimeout(() => post({ type: 'formValidate', state: formState }), 250);
+  }
+
+  const PLACEHOLDERS = { email: 'name@example.com', uri: 'https://…', date: 'YYYY-MM-DD', 'date-time': '2025-01-31T12:00:00Z' };
+
+  function constraintText(f) {
+    const out = [];
+    if (f.kind === 'string') {
+      if (f.minLength !== undefined) out.push('at least ' + f.minLength + ' characters');
+      if (f.maxLength !== undefined) out.push('at most ' + f.maxLength + ' characters');
+      if (f.format) out.push(f.format);
+    } else if (f.kind === 'number') {
+      if (f.minimum !== undefined) out.push('≥ ' + f.minimum);
+      if (f.maximum !== undefined) out.push('≤ ' + f.maximum);
+      if (f.integer) out.push('whole number');
+    } else if (f.kind === 'multiSelect') {
+      if (f.minItems !== undefined) out.push('choose at least ' + f.minItems);
+      if (f.maxItems !== undefined) out.push('choose at most ' + f.maxItems);
+    }
+    if (f.default !== undefined) out.push('default ' + (typeof f.default === 'string' ? f.default : JSON.stringify(f.default)));
+    return out.join(' · ');
+  }
+
+  function renderField(f, name) {
+    const id = 'field-' + name.replace(/[^A-Za-z0-9_-]/g, '_');
+    const wrap = h('div', { class: 'field kind-' + str(f.kind), dataset: { path: pointer(name) } });
+    const label = h('label', { for: id, class: 'field-label' }, [h('span', { text: f.title || name })]);
+    if (f.required) label.append(h('span', { class: 'required', title: 'required', text: ' *' }));
+    wrap.append(label);
+    if (f.description) wrap.append(h('div', { class: 'field-description muted', text: f.description }));
+    const value = formState[name];
+    const set = (v) => {
+      if (v === undefined) delete formState[name];
+      else formState[name] = v;
+      changed();
+    };
+    let control;
+    switch (f.kind) {
+      case 'string': {
+        const long = !f.format && (f.maxLength === undefined || f.maxLength > 200);
+        control = long ? h('textarea', { id, rows: '2', spellcheck: 'true' }) : h('input', { id, type: f.format === 'email' ? 'email' : 'text', placeholder: PLACEHOLDERS[f.format] || '', spellcheck: 'false' });
+        if (f.maxLength !== undefined) control.setAttribute('maxlength', String(f.maxLength));
+        /** @type {any} */ (control).value = typeof value === 'string' ? value : '';
+        control.addEventListener('input', () => set(/** @type {any} */ (control).value));
+        break;
+      }
+      case 'number': {
+        control = h('input', { id, type: 'text', inputmode: f.integer ? 'numeric' : 'decimal', placeholder: f.integer ? '0' : '0.0', spellcheck: 'false' });
+        /** @type {any} */ (control).value = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+        control.addEventListener('input', () => set(/** @type {any} */ (control).value));
+        break;
+      }
+      case 'boolean': {
+        control = h('select', { id }, [h('option', { value: '', text: '— not answered —' }), h('option', { value: 'true', text: 'Yes' }), h('option', { value: 'false', text: 'No' })]);
+        /** @type {any} */ (control).value = value === true ? 'true' : value === false ? 'false' : '';
+        control.addEventListener('change', () => {
+          const v = /** @type {any} */ (control).value;
+          set(v === '' ? undefined : v === 'true');
+        });
+        break;
+      }
+      case 'enum': {
+        const options = [h('option', { value: '', text: f.required ? '— choose —' : '— not answered —' })];
+        (Array.isArray(f.options) ? f.options : []).forEach((o, i) => options.push(h('option', { value: String(i), text: str(o.label), title: o.description || '' })));
+        control = h('select', { id }, options);
+        /** @type {any} */ (control).value = typeof value === 'number' ? String(value) : '';
+        control.addEventListener('change', () => {
+          const v = /** @type {any} */ (control).value;
+          set(v === '' ? undefined : Number(v));
+        });
+        break;
+      }
+      case 'multiSelect': {
+        const picked = new Set(Array.isArray(value) ? value : []);
+        control = h('div', { id, class: 'multi', role: 'group', 'aria-label': f.title || name });
+        (Array.isArray(f.options) ? f.options : []).forEach((o, i) => {
+          const cb = h('input', { type: 'checkbox', checked: picked.has(i), value: String(i) });
+          cb.addEventListener('change', () => {
+            if (/** @type {any} */ (cb).checked) picked.add(i);
+            else picked.delete(i);
+            set([...picked].sort((a, b) => a - b));
+          });
+          control.append(h('label', { class: 'checkbox', title: o.description || '' }, [cb, ' ' + str(o.label)]));
+        });
+        break;
+      }
+      default:
+        control = h('div', { class: 'muted', text: 'This field cannot be shown.' });
+    }
+    wrap.append(control);
+    const c = constraintText(f);
+    if (c) wrap.append(h('div', { class: 'constraints muted', text: c }));
+    wrap.append(h('div', { class: 'error field-error', role: 'alert' }));
+    return wrap;
+  }
+
+  function showFormErrors(msg) {
+    const errors = Array.isArray(msg.errors) ? msg.errors : [];
+    for (const el of app.querySelectorAll('.field')) {
+      const path = /** @type {HTMLElement} */ (el).dataset.path || '';
+      const mine = errors.filter((e) => str(e.path) === path || str(e.path).startsWith(path + '/'));
+      const box = el.querySelector('.field-error');
+      if (box) box.textContent = mine.map((e) => str(e.message)).join('; ');
+      el.classList.toggle('invalid', mine.length > 0);
+    }
+    const summary = document.getElementById('form-summary');
+    const known = new Set([...app.querySelectorAll('.field')].map((el) => /** @type {HTMLElement} */ (el).dataset.path));
+    const other = errors.filter((e) => !known.has(str(e.path).split('/').slice(0, 2).join('/')));
+    if (summary) summary.textContent = other.map((e) => (str(e.path) || '(form)') + ': ' + str(e.message)).join('; ');
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Elicitation: URL
+
+  function renderUrl(msg) {
+    const view = isObj(msg.view) ? msg.view : {};
+    const server = isObj(msg.server) ? msg.server : {};
+    const url = isObj(view.url) ? view.url : {};
+    app.textContent = '';
+    app.append(header('Link', str(server.name), 'asks you to open a link'));
+    app.append(h('div', { class: 'server-message', text: str(view.message) }));
+    if (view.fromToolError) app.append(h('p', { class: 'note muted', text: 'A tool call needs this step first. After it, the tool call can run again.' }));
+
+    const line = h('div', { class: 'url', id: 'url', title: str(url.href) });
+    for (const s of Array.isArray(url.segments) ? url.segments : []) line.append(h('span', { class: 'seg seg-' + str(s.role), text: str(s.text) }));
+    const warnings = Array.isArray(url.warnings) ? url.warnings : [];
+    const domain = h('div', { class: 'domain-line' }, [h('span', { class: 'muted', text: 'Site: ' }), h('strong', { class: 'domain', id: 'domain', text: str(url.domain) })]);
+    if (url.unicodeHost) domain.append(h('span', { class: 'muted', text: '  (in Unicode: “' + str(url.unicodeHost) + '”)' }));
+    const box = h('div', { class: 'url-box' + (warnings.length ? ' has-warnings' : '') }, [domain, line]);
+    app.append(box);
+    if (warnings.length) {
+      app.append(h('ul', { class: 'warnings', id: 'warnings' }, warnings.map((w) => h('li', { class: 'warning-text', dataset: { kind: str(w.kind) }, text: '⚠ ' + str(w.text) }))));
+    }
+    app.append(h('p', { class: 'note muted', text: 'MCP Host opens the link in your browser only if you choose Open. It does not visit the link itself.' }));
+    const open = h('button', { id: 'open-url', class: warnings.length ? 'secondary' : 'primary', onclick: () => {
+      post({ type: 'urlOpen' });
+      freeze(app);
+    } }, ['Open in browser']);
+    app.append(h('div', { class: 'actions' }, [
+      open,
+      h('span', { class: 'spacer' }),
+      h('button', { id: 'decline', class: warnings.length ? 'primary' : 'secondary', onclick: () => post({ type: 'urlDecline' }) }, ['Decline']),
+      h('button', { id: 'cancel', class: 'secondary', onclick: () => post({ type: 'urlCancel' }) }, ['Cancel']),
+    ]));
+    (warnings.length ? /** @type {HTMLElement} */ (app.querySelector('#decline')) : open).focus();
+  }
+
+  function renderWaiting(msg) {
+    const server = isObj(msg.server) ? msg.server : {};
+    const domains = Array.isArray(msg.domains) ? msg.domains.map((d) => str(d)) : [];
+    app.textContent = '';
+    app.append(header('Waiting', str(server.name), 'is waiting for you'));
+    app.append(status('Finish the step at ' + domains.join(', ') + ' in your browser. This closes by itself when the server reports it complete.', 'busy'));
+    app.append(h('div', { class: 'actions' }, [
+      h('button', { id: 'retry-now', class: 'primary', onclick: () => post({ type: 'retryNow' }) }, ['I’m done — retry now']),
+      h('span', { class: 'spacer' }),
+      h('button', { id: 'give-up', class: 'secondary', onclick: () => post({ type: 'giveUp' }) }, ['Give up']),
+    ]));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Messages from the extension
+
+  window.addEventListener('message', (event) => {
+    const msg = event.data;
+    if (!isObj(msg) || typeof msg.type !== 'string') return;
+    switch (msg.type) {
+      case 'sampling':
+        renderSampling(msg);
+        break;
+      case 'samplingGenerating':
+        showGenerating(msg);
+        break;
+      case 'samplingAnswer':
+        showAnswer(msg);
+        break;
+      case 'failed':
+        showFailed(msg);
+        break;
+      case 'form':
+        renderForm(msg);
+        break;
+      case 'formErrors':
+        showFormErrors(msg);
+        break;
+      case 'url':
+        renderUrl(msg);
+        break;
+      case 'waiting':
+        renderWaiting(msg);
+        break;
+      case 'queue': {
+        const n = typeof msg.waiting === 'number' ? msg.waiting : 0;
+        queueNote.hidden = n === 0;
+        queueNote.textContent = n === 1 ? '1 more request from this server is waiting' : n + ' more requests from this server are waiting';
+        break;
+      }
+      case 'notice':
+        app.prepend(h('div', { class: 'notice ' + (msg.level === 'error' ? 'error' : msg.level === 'warning' ? 'warning' : 'info'), text: str(msg.text) }));
+        break;
+      default:
+        break;
+    }
+  });
+
+  document.addEventListener('keydown', (e) => {
+    if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
+      const primary = /** @type {HTMLButtonElement|null} */ (app.querySelector('.actions button.primary:not([disabled])'));
+      if (primary) primary.click();
+    }
+  });
+
+  post({ type: 'ready' });
+})();

@@ -1,0 +1,104 @@
+// Shared by every inspect feature: the host's deps, the schema validator, the call history
+// (kept in workspaceState), the read-only documents and the resource file system.
+import * as vscode from 'vscode';
+import type { McpClient } from '../../client/client';
+import { McpLocalError } from '../../protocol/errors';
+import { CallHistory } from '../../inspect/history';
+import { isOpenableUrl } from '../../inspect/markdown';
+import { SchemaValidator } from '../../inspect/schemaValidator';
+import { ResourceDocuments } from './resourceDocuments';
+import type { InspectDeps, InspectServer } from './types';
+import { VirtualDocuments } from './virtualDocuments';
+
+const HISTORY_KEY = 'mcpHost.inspect.history';
+
+export class InspectContext implements vscode.Disposable {
+  readonly validator = new SchemaValidator();
+  readonly history: CallHistory;
+  readonly documents = new VirtualDocuments();
+  readonly files: ResourceDocuments;
+  private saveTimer: NodeJS.Timeout | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    readonly extension: vscode.ExtensionContext,
+    readonly deps: InspectDeps,
+  ) {
+    this.history = CallHistory.restore(extension.workspaceState.get(HISTORY_KEY));
+    const sub = this.history.onDidChange(() => this.scheduleSave());
+    this.disposables.push({ dispose: () => sub.dispose() });
+    this.files = new ResourceDocuments((serverId, uri) => this.requireClient(serverId).readResource(uri, { timeoutMs: this.timeoutMs(serverId) }), extension.globalStorageUri);
+  }
+
+  get extensionUri(): vscode.Uri {
+    return this.extension.extensionUri;
+  }
+
+  server(serverId: string): InspectServer | undefined {
+    return this.deps.getServer(serverId);
+  }
+
+  serverName(serverId: string): string {
+    return this.server(serverId)?.entry.name ?? serverId;
+  }
+
+  /** The client of a running server, or a local error that says why there is none. */
+  requireClient(serverId: string): McpClient {
+    const client = this.deps.getClient(serverId);
+    if (client && client.state.kind === 'ready') return client;
+    const server = this.server(serverId);
+    const name = server?.entry.name ?? serverId;
+    throw new McpLocalError('closed', server ? `${name} is not running (${server.status.kind}) — start it first` : `no server ${JSON.stringify(serverId)} is configured`);
+  }
+
+  /** `mcpHost.requestTimeoutSeconds` for the server's folder, in ms. */
+  timeoutMs(serverId: string): number {
+    return this.timeoutSeconds(serverId) * 1000;
+  }
+
+  timeoutSeconds(serverId: string): number {
+    const folder = this.server(serverId)?.entry.source.folder;
+    const scope = folder ? vscode.Uri.file(folder.fsPath) : undefined;
+    const value = vscode.workspace.getConfiguration('mcpHost', scope).get<number>('requestTimeoutSeconds', 60);
+    return typeof value === 'number' && value > 0 ? value : 60;
+  }
+
+  setting<T>(key: string, fallback: T): T {
+    return vscode.workspace.getConfiguration('mcpHost').get<T>(key, fallback);
+  }
+
+  redact(text: string): string {
+    return this.deps.redact ? this.deps.redact(text) : text;
+  }
+
+  /** Opens a link from server text after the user clicked it: http(s) only, checked again here. */
+  async openLink(serverId: string, url: string): Promise<void> {
+    const shown = JSON.stringify(url.slice(0, 200));
+    if (!isOpenableUrl(url)) {
+      this.deps.log(serverId, 'warn', `Refused to open a link that is not http(s): ${shown}`);
+      return;
+    }
+    // openExternal shows VS Code's own "open this external website?" prompt for untrusted domains.
+    await vscode.env.openExternal(vscode.Uri.parse(url, true));
+  }
+
+  private scheduleSave(): void {
+    if (this.saveTimer) return;
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = undefined;
+      void this.extension.workspaceState.update(HISTORY_KEY, this.history.toJSON());
+    }, 500);
+  }
+
+  dispose(): void {
+    if (this.saveTimer) {
+      clearTimeout(this.saveTimer);
+      this.saveTimer = undefined;
+      void this.extension.workspaceState.update(HISTORY_KEY, this.history.toJSON());
+    }
+    for (const d of this.disposables) d.dispose();
+    this.documents.dispose();
+    this.files.dispose();
+    this.history.dispose();
+  }
+}

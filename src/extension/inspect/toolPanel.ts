@@ -1,0 +1,408 @@
+// "Call Tool": one webview panel per server and tool, with the form built from the tool's
+// inputSchema (JSON one click away), the call with progress and cancellation, the result, and
+// the tool's call history. Every message from the webview is parsed with zod first.
+import * as vscode from 'vscode';
+import type { CallToolResult, Tool } from '../../client/schemas';
+import { McpLocalError, ResponseError } from '../../protocol/errors';
+import { ErrorCodes } from '../../protocol/messages';
+import { FieldError, FieldModel, Json, buildFormModel, checkForm, fallbacks, fromValue, initialState, toArguments, validate } from '../../inspect/formModel';
+import { renderMarkdown, looksLikeMarkdown } from '../../inspect/markdown';
+import { HistoryEntry } from '../../inspect/history';
+import { confirmationReason, needsConfirmation } from '../../inspect/toolPolicy';
+import { describeFailure, summarizeFailure, summarizeResult, toolResultDisplay } from '../../inspect/resultModel';
+import { HistoryItem, Input, OutboundMessage, parseInbound } from '../../inspect/webviewMessages';
+import type { InspectContext } from './context';
+import { ResultStore, copyResult, openPart, savePart } from './results';
+import { webviewHtml, webviewOptions } from './webviewHtml';
+
+export const TOOL_PANEL_VIEW_TYPE = 'mcpHost.toolCall';
+
+/** Reads a resource from a link in a result (the resource features open it). */
+export type OpenResource = (serverId: string, uri: string) => Promise<void>;
+
+export class ToolPanel implements vscode.Disposable {
+  private static readonly panels = new Map<string, ToolPanel>();
+
+  /** Opens (or reveals) the panel of a tool. */
+  static show(ctx: InspectContext, serverId: string, toolName: string, openResource: OpenResource): ToolPanel {
+    const key = `${serverId}\n${toolName}`;
+    const existing = ToolPanel.panels.get(key);
+    if (existing) {
+      existing.panel.reveal();
+      return existing;
+    }
+    const panel = new ToolPanel(ctx, serverId, toolName, openResource);
+    ToolPanel.panels.set(key, panel);
+    panel.panel.onDidDispose(() => ToolPanel.panels.delete(key));
+    return panel;
+  }
+
+  /** Every open tool panel (for tests and for refreshing on server changes). */
+  static all(): readonly ToolPanel[] {
+    return [...ToolPanel.panels.values()];
+  }
+
+  static disposeAll(): void {
+    for (const p of [...ToolPanel.panels.values()]) p.dispose();
+  }
+
+  readonly panel: vscode.WebviewPanel;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly results = new ResultStore();
+  private model: FieldModel;
+  private schemaKey: string;
+  private input: Input;
+  private tool: Tool;
+  private running: { callId: string; abort: AbortController } | undefined;
+  private ready = false;
+  private readonly queue: OutboundMessage[] = [];
+  private readonly skipConfirm = new Set<string>();
+
+  private constructor(
+    private readonly ctx: InspectContext,
+    readonly serverId: string,
+    readonly toolName: string,
+    private readonly openResource: OpenResource,
+  ) {
+    this.tool = this.lookupTool() ?? { name: toolName, inputSchema: { type: 'object' } };
+    this.model = buildFormModel(this.tool.inputSchema);
+    this.schemaKey = JSON.stringify(this.tool.inputSchema);
+    this.input = { mode: 'form', state: initialState(this.model) };
+    this.panel = vscode.window.createWebviewPanel(TOOL_PANEL_VIEW_TYPE, this.title(), vscode.ViewColumn.Active, webviewOptions(ctx.extensionUri));
+    this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, this.title());
+    this.disposables.push(
+      this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
+      this.panel.onDidDispose(() => this.dispose()),
+    );
+    const historySub = ctx.history.onDidChange((id) => {
+      if (id === serverId) this.post({ type: 'history', entries: this.historyItems() });
+    });
+    this.disposables.push({ dispose: () => historySub.dispose() });
+    if (ctx.deps.onDidChangeServers) this.disposables.push(ctx.deps.onDidChangeServers(() => this.serverChanged()));
+  }
+
+  private title(): string {
+    return `${this.tool?.title ?? this.toolName} — ${this.ctx.serverName(this.serverId)}`;
+  }
+
+  private lookupTool(): Tool | undefined {
+    return this.ctx.server(this.serverId)?.tools?.find((t) => t.name === this.toolName);
+  }
+
+  private post(message: OutboundMessage): void {
+    if (!this.ready) {
+      this.queue.push(message);
+      return;
+    }
+    void this.panel.webview.postMessage(message);
+  }
+
+  private init(): void {
+    const tool = this.tool;
+    const description = tool.description;
+    void this.panel.webview.postMessage({
+      type: 'initTool',
+      header: {
+        serverName: this.ctx.serverName(this.serverId),
+        name: tool.name,
+        ...(tool.title !== undefined ? { title: tool.title } : {}),
+        ...(description !== undefined ? { description, ...(looksLikeMarkdown(description) ? { descriptionHtml: renderMarkdown(description) } : {}) } : {}),
+        ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
+        hasOutputSchema: tool.outputSchema !== undefined,
+        fallbacks: fallbacks(this.model),
+      },
+      model: this.model,
+      input: this.input,
+      timeoutSeconds: this.ctx.timeoutSeconds(this.serverId),
+      history: this.historyItems(),
+    } satisfies OutboundMessage);
+    this.serverChanged();
+  }
+
+  /** The server restarted, stopped, or its tool list changed. */
+  private serverChanged(): void {
+    const client = this.ctx.deps.getClient(this.serverId);
+    const running = client?.state.kind === 'ready';
+    const fresh = this.lookupTool();
+    if (fresh && JSON.stringify(fresh.inputSchema) !== this.schemaKey) {
+      // The schema changed: rebuild the form, keeping what still fits.
+      const previous = this.currentValue();
+      this.tool = fresh;
+      this.model = buildFormModel(fresh.inputSchema);
+      this.schemaKey = JSON.stringify(fresh.inputSchema);
+      const carried = fromValue(this.model, previous ?? {});
+      this.input = carried.exact ? { mode: 'form', state: carried.state } : { mode: 'json', text: JSON.stringify(previous ?? {}, null, 2) };
+      if (this.ready) this.init();
+      this.post({ type: 'notice', level: 'info', text: 'The tool’s input schema changed on the server; the form was rebuilt.' });
+      return;
+    }
+    if (fresh) this.tool = fresh;
+    this.post({
+      type: 'serverState',
+      running: running && fresh !== undefined,
+      ...(running ? (fresh ? {} : { text: `The server no longer lists the tool ${this.toolName}.` }) : { text: `${this.ctx.serverName(this.serverId)} is not running — start it to call this tool.` }),
+    });
+  }
+
+  private currentValue(): Json | undefined {
+    if (this.input.mode === 'form') return toArguments(this.model, this.input.state).value;
+    try {
+      return JSON.parse(this.input.text) as Json;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private historyItems(): HistoryItem[] {
+    return this.ctx.history.list(this.serverId, { kind: 'tool', name: this.toolName }).map(toHistoryItem);
+  }
+
+  // ---- messages ----
+
+  private async receive(raw: unknown): Promise<void> {
+    const parsed = parseInbound(raw);
+    if (!parsed.ok) {
+      this.ctx.deps.log(this.serverId, 'warn', `Ignored a malformed message from the tool panel: ${parsed.reason}`);
+      return;
+    }
+    const m = parsed.message;
+    try {
+      switch (m.type) {
+        case 'ready':
+          this.ready = true;
+          this.init();
+          for (const q of this.queue.splice(0)) void this.panel.webview.postMessage(q);
+          return;
+        case 'validate': {
+          this.input = m.input;
+          const checked = this.check(m.input);
+          this.post({ type: 'validation', errors: checked.errors, ...(checked.errors.length === 0 ? { preview: JSON.stringify(checked.value, null, 2) } : {}) });
+          return;
+        }
+        case 'switchMode':
+          this.switchMode(m.input);
+          return;
+        case 'run':
+          this.input = m.input;
+          await this.run(m.input, m.timeoutSeconds);
+          return;
+        case 'cancel':
+          this.running?.abort.abort();
+          return;
+        case 'openLink':
+          await this.ctx.openLink(this.serverId, m.url);
+          return;
+        case 'readResource':
+          await this.openResource(this.serverId, m.uri);
+          return;
+        case 'openPart':
+        case 'savePart':
+        case 'copyResult': {
+          const stored = this.results.get(m.callId);
+          if (!stored) return;
+          if (m.type === 'openPart') await openPart(this.ctx, stored, m.index);
+          else if (m.type === 'savePart') await savePart(this.ctx, stored, m.index);
+          else await copyResult(stored);
+          return;
+        }
+        case 'loadHistory':
+        case 'rerun': {
+          const rerun = this.ctx.history.rerun(m.historyId);
+          if (!rerun || rerun.serverId !== this.serverId || rerun.name !== this.toolName) return;
+          const fit = fromValue(this.model, rerun.arguments);
+          this.input = fit.exact ? { mode: 'form', state: fit.state } : { mode: 'json', text: JSON.stringify(rerun.arguments, null, 2) };
+          this.post({ type: 'setInput', input: this.input, ...(fit.exact ? {} : { note: 'These arguments do not fit the form; they are shown as JSON.' }) });
+          if (m.type === 'rerun') await this.run(this.input, undefined);
+          return;
+        }
+        case 'clearHistory': {
+          // Only this tool's entries: the rest of the server's history stays.
+          this.ctx.history.clear(this.serverId, { kind: 'tool', name: this.toolName });
+          return;
+        }
+        default: {
+          const never: never = m;
+          return never;
+        }
+      }
+    } catch (error) {
+      const text = error instanceof Error ? error.message : String(error);
+      this.post({ type: 'notice', level: 'error', text });
+    }
+  }
+
+  /** Reads and checks the input: the form model's errors, then the whole inputSchema's (ajv). */
+  check(input: Input): { value: Record<string, unknown>; errors: FieldError[] } {
+    let value: Json | undefined;
+    let errors: FieldError[];
+    if (input.mode === 'form') {
+      ({ value, errors } = checkForm(this.model, input.state));
+    } else {
+      try {
+        value = input.text.trim() === '' ? {} : (JSON.parse(input.text) as Json);
+      } catch (e) {
+        return { value: {}, errors: [{ path: '', keyword: 'json', message: `not valid JSON: ${e instanceof Error ? e.message : String(e)}` }] };
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) return { value: {}, errors: [{ path: '', keyword: 'type', message: 'the arguments must be a JSON object' }] };
+      errors = validate(this.model, value);
+    }
+    const args = (value ?? {}) as Record<string, unknown>;
+    if (errors.length === 0) {
+      const full = this.ctx.validator.check(this.tool.inputSchema, args);
+      if (full.kind === 'invalid') {
+        for (const e of full.errors) if (!errors.some((x) => x.path === e.path)) errors.push({ path: e.path, keyword: 'type', message: e.message });
+      }
+    }
+    return { value: args, errors };
+  }
+
+  private switchMode(input: Input): void {
+    if (input.mode === 'form') {
+      const value = toArguments(this.model, input.state).value ?? {};
+      this.input = { mode: 'json', text: JSON.stringify(value, null, 2) };
+      this.post({ type: 'setInput', input: this.input });
+      return;
+    }
+    let value: unknown;
+    try {
+      value = input.text.trim() === '' ? {} : JSON.parse(input.text);
+    } catch (e) {
+      this.post({ type: 'notice', level: 'warning', text: `Fix the JSON first: ${e instanceof Error ? e.message : String(e)}` });
+      return;
+    }
+    const fit = fromValue(this.model, value);
+    if (!fit.exact) {
+      this.post({ type: 'notice', level: 'warning', text: 'These arguments have values the form cannot show (unknown keys or values of another type); keep editing them as JSON.' });
+      return;
+    }
+    this.input = { mode: 'form', state: fit.state };
+    this.post({ type: 'setInput', input: this.input });
+  }
+
+  // ---- the call ----
+
+  private async run(input: Input, timeoutSeconds: number | undefined): Promise<void> {
+    if (this.running) return;
+    const { value, errors } = this.check(input);
+    if (errors.length > 0) {
+      // Invalid input is never sent.
+      this.post({ type: 'validation', errors });
+      return;
+    }
+    const tool = this.lookupTool() ?? this.tool;
+    if (this.ctx.setting('confirmDestructiveTools', true) && needsConfirmation(tool) && !this.skipConfirm.has(tool.name)) {
+      const why = confirmationReason(tool);
+      const run = 'Run';
+      const always = 'Run, and don’t ask again for this tool';
+      const answer = await vscode.window.showWarningMessage(
+        `Run ${tool.name} on ${this.ctx.serverName(this.serverId)}?`,
+        { modal: true, detail: `${why} (a hint from the server, not verified). Arguments:\n${truncate(JSON.stringify(value, null, 2), 600)}\n\nTurn this off with the setting mcpHost.confirmDestructiveTools.` },
+        run,
+        always,
+      );
+      if (answer === undefined) return;
+      if (answer === always) this.skipConfirm.add(tool.name);
+    }
+    let client;
+    try {
+      client = this.ctx.requireClient(this.serverId);
+    } catch (error) {
+      this.post({ type: 'failure', callId: 'none', failure: describeFailure(error), durationMs: 0 });
+      return;
+    }
+    const abort = new AbortController();
+    const callId = this.results.add({ kind: 'tool', serverId: this.serverId, name: tool.name, result: { content: [] } });
+    this.running = { callId, abort };
+    const startedAt = Date.now();
+    const started = performance.now();
+    const timeoutMs = Math.round((timeoutSeconds ?? this.ctx.timeoutSeconds(this.serverId)) * 1000);
+    this.post({ type: 'running', callId, startedAt, arguments: JSON.stringify(value, null, 2) });
+    this.ctx.deps.log(this.serverId, 'info', `Calling tool ${tool.name} from the tool panel (timeout ${timeoutMs / 1000} s).`);
+
+    // The notification (with its Cancel button) appears when the call takes longer than a moment.
+    let reportProgress: ((p: { progress: number; total?: number; message?: string }) => void) | undefined;
+    let settle!: () => void;
+    const settled = new Promise<void>((resolve) => (settle = resolve));
+    const notify = setTimeout(() => {
+      void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `${tool.name} (${this.ctx.serverName(this.serverId)})`, cancellable: true }, async (progress, token) => {
+        token.onCancellationRequested(() => abort.abort());
+        let last = 0;
+        reportProgress = (p) => {
+          const pct = p.total && p.total > 0 ? Math.min(100, (p.progress / p.total) * 100) : undefined;
+          progress.report({ message: p.message ?? `${p.progress}${p.total ? ` / ${p.total}` : ''}`, ...(pct !== undefined && pct > last ? { increment: pct - last } : {}) });
+          if (pct !== undefined) last = Math.max(last, pct);
+        };
+        await settled;
+      });
+    }, 400);
+
+    let retryAfterElicitation: (() => Promise<boolean>) | undefined;
+    try {
+      const result: CallToolResult = await client.callTool(tool.name, value, {
+        timeoutMs,
+        resetTimeoutOnProgress: true,
+        signal: abort.signal,
+        onProgress: (p) => {
+          this.post({ type: 'progress', callId, progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) });
+          reportProgress?.(p);
+        },
+      });
+      const durationMs = performance.now() - started;
+      this.results.replace(callId, { kind: 'tool', serverId: this.serverId, name: tool.name, result });
+      const display = toolResultDisplay(result, tool.outputSchema, this.ctx.validator);
+      this.post({ type: 'toolResult', callId, display, durationMs });
+      this.ctx.history.add({ serverId: this.serverId, kind: 'tool', name: tool.name, arguments: value, outcome: display.isError ? 'tool-error' : 'ok', summary: summarizeResult(display), durationMs, time: startedAt });
+      this.ctx.deps.log(this.serverId, display.isError ? 'warn' : 'info', `Tool ${tool.name} ${display.isError ? 'reported an error' : 'answered'} in ${Math.round(durationMs)} ms.`);
+      if (display.verdict.kind === 'invalid' || display.verdict.kind === 'missing') {
+        this.ctx.deps.log(this.serverId, 'warn', `Tool ${tool.name}: structured content ${display.verdict.kind === 'missing' ? 'is missing although the tool declares an outputSchema' : 'does not match its outputSchema'}.`);
+      }
+    } catch (error) {
+      const durationMs = performance.now() - started;
+      const failure = describeFailure(error);
+      this.post({ type: 'failure', callId, failure, durationMs });
+      if (error instanceof ResponseError && error.code === ErrorCodes.UrlElicitationRequired && this.ctx.deps.resolveUrlElicitation) {
+        retryAfterElicitation = () => this.ctx.deps.resolveUrlElicitation!(error, this.serverId);
+      }
+      const outcome: HistoryEntry['outcome'] = McpLocalError.is(error, 'cancelled') ? 'cancelled' : McpLocalError.is(error, 'timeout') ? 'timeout' : 'error';
+      this.ctx.history.add({ serverId: this.serverId, kind: 'tool', name: tool.name, arguments: value, outcome, summary: summarizeFailure(failure), durationMs, time: startedAt });
+      this.ctx.deps.log(this.serverId, outcome === 'cancelled' ? 'info' : 'warn', `Tool ${tool.name}: ${summarizeFailure(failure)}`);
+    } finally {
+      clearTimeout(notify);
+      settle();
+      this.running = undefined;
+    }
+    // The server needs the user to visit a URL first: offer it, then run the same call again.
+    if (retryAfterElicitation && (await retryAfterElicitation())) {
+      this.ctx.deps.log(this.serverId, 'info', `Retrying tool ${tool.name} after URL elicitation.`);
+      await this.run(input, timeoutSeconds);
+    }
+  }
+
+  /** For tests and commands: whether a call is in flight, and its abort. */
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  dispose(): void {
+    this.running?.abort.abort();
+    const disposables = this.disposables.splice(0);
+    for (const d of disposables) d.dispose();
+    this.panel.dispose();
+  }
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+export function toHistoryItem(e: HistoryEntry): HistoryItem {
+  return {
+    id: e.id,
+    outcome: e.outcome,
+    summary: e.summary,
+    durationMs: e.durationMs,
+    time: e.time,
+    ...(e.arguments !== undefined ? { arguments: truncate(JSON.stringify(e.arguments), 2000) } : {}),
+    canRerun: !e.argumentsOmitted,
+  };
+}

@@ -1,0 +1,128 @@
+// A read-only panel for what a prompt returned (its messages) or what a resource read returned
+// when it is not one document (several contents, embedded links): the same webview and
+// rendering as tool results, without the form.
+import * as vscode from 'vscode';
+import type { GetPromptResult, ReadResourceResult } from '../../client/schemas';
+import { looksLikeMarkdown, renderMarkdown } from '../../inspect/markdown';
+import { promptDisplay, resourceDisplay } from '../../inspect/resultModel';
+import { OutboundMessage, parseInbound } from '../../inspect/webviewMessages';
+import type { InspectContext } from './context';
+import { ResultStore, copyResult, openPart, savePart } from './results';
+import type { OpenResource } from './toolPanel';
+import { webviewHtml, webviewOptions } from './webviewHtml';
+
+export const VIEW_PANEL_VIEW_TYPE = 'mcpHost.inspectView';
+
+export class ViewPanel implements vscode.Disposable {
+  private static readonly panels = new Map<string, ViewPanel>();
+
+  static show(ctx: InspectContext, key: string, title: string, subtitle: string, serverId: string, openResource: OpenResource): ViewPanel {
+    const existing = ViewPanel.panels.get(key);
+    if (existing) {
+      existing.panel.reveal();
+      existing.setTitle(title, subtitle);
+      return existing;
+    }
+    const view = new ViewPanel(ctx, title, subtitle, serverId, openResource);
+    ViewPanel.panels.set(key, view);
+    view.panel.onDidDispose(() => ViewPanel.panels.delete(key));
+    return view;
+  }
+
+  static disposeAll(): void {
+    for (const p of [...ViewPanel.panels.values()]) p.dispose();
+  }
+
+  readonly panel: vscode.WebviewPanel;
+  private readonly results = new ResultStore();
+  private readonly disposables: vscode.Disposable[] = [];
+  private ready = false;
+  private readonly queue: OutboundMessage[] = [];
+
+  private constructor(
+    private readonly ctx: InspectContext,
+    private title: string,
+    private subtitle: string,
+    private readonly serverId: string,
+    private readonly openResource: OpenResource,
+  ) {
+    this.panel = vscode.window.createWebviewPanel(VIEW_PANEL_VIEW_TYPE, title, vscode.ViewColumn.Active, webviewOptions(ctx.extensionUri));
+    this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, title);
+    this.disposables.push(
+      this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
+      this.panel.onDidDispose(() => this.dispose()),
+    );
+  }
+
+  private setTitle(title: string, subtitle: string): void {
+    this.title = title;
+    this.subtitle = subtitle;
+    this.panel.title = title;
+    this.post({ type: 'initView', title, subtitle });
+  }
+
+  private post(message: OutboundMessage): void {
+    if (!this.ready) this.queue.push(message);
+    else void this.panel.webview.postMessage(message);
+  }
+
+  showPrompt(name: string, result: GetPromptResult): void {
+    const callId = this.results.add({ kind: 'prompt', serverId: this.serverId, name, result });
+    const description = result.description;
+    this.post({
+      type: 'promptResult',
+      callId,
+      display: promptDisplay(result),
+      ...(description && looksLikeMarkdown(description) ? { descriptionHtml: renderMarkdown(description) } : {}),
+    });
+  }
+
+  showResource(uri: string, result: ReadResourceResult): void {
+    const callId = this.results.add({ kind: 'resource', serverId: this.serverId, uri, result });
+    this.post({ type: 'resourceResult', callId, uri, parts: resourceDisplay(result) });
+  }
+
+  private async receive(raw: unknown): Promise<void> {
+    const parsed = parseInbound(raw);
+    if (!parsed.ok) {
+      this.ctx.deps.log(this.serverId, 'warn', `Ignored a malformed message from a result panel: ${parsed.reason}`);
+      return;
+    }
+    const m = parsed.message;
+    try {
+      switch (m.type) {
+        case 'ready':
+          this.ready = true;
+          void this.panel.webview.postMessage({ type: 'initView', title: this.title, subtitle: this.subtitle } satisfies OutboundMessage);
+          for (const q of this.queue.splice(0)) void this.panel.webview.postMessage(q);
+          return;
+        case 'openLink':
+          await this.ctx.openLink(this.serverId, m.url);
+          return;
+        case 'readResource':
+          await this.openResource(this.serverId, m.uri);
+          return;
+        case 'openPart':
+        case 'savePart':
+        case 'copyResult': {
+          const stored = this.results.get(m.callId);
+          if (!stored) return;
+          if (m.type === 'openPart') await openPart(this.ctx, stored, m.index);
+          else if (m.type === 'savePart') await savePart(this.ctx, stored, m.index);
+          else await copyResult(stored);
+          return;
+        }
+        default:
+          // Form messages have no meaning here.
+          return;
+      }
+    } catch (error) {
+      this.post({ type: 'notice', level: 'error', text: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.panel.dispose();
+  }
+}

@@ -1,0 +1,194 @@
+// Per-server call history: the last N calls (tools, prompts, resource reads) with their
+// arguments, a one-line result summary, how long they took and how they ended. Plain JSON, so
+// the VS Code layer keeps it in workspaceState; what it restores is validated, never trusted.
+import { z } from 'zod';
+import { Emitter, Event } from '../protocol/events';
+
+export type HistoryKind = 'tool' | 'prompt' | 'resource';
+
+/** How a call ended: `tool-error` is a result with `isError`, `error` a protocol or local failure. */
+export type HistoryOutcome = 'ok' | 'tool-error' | 'error' | 'cancelled' | 'timeout';
+
+export interface HistoryEntry {
+  readonly id: string;
+  readonly serverId: string;
+  readonly kind: HistoryKind;
+  /** Tool or prompt name, or the resource URI. */
+  readonly name: string;
+  /** What was sent; absent when it was too large to keep (then the entry cannot be re-run). */
+  readonly arguments?: Record<string, unknown>;
+  readonly argumentsOmitted?: boolean;
+  readonly outcome: HistoryOutcome;
+  /** One line, e.g. the start of the first text part or the error message. */
+  readonly summary: string;
+  readonly durationMs: number;
+  /** Epoch milliseconds when the call started. */
+  readonly time: number;
+}
+
+export type NewHistoryEntry = Omit<HistoryEntry, 'id' | 'argumentsOmitted'>;
+
+export interface HistoryOptions {
+  /** Entries kept per server (default 50). */
+  readonly limit?: number;
+  /** Arguments larger than this (as JSON) are not kept (default 64 KiB). */
+  readonly maxArgumentChars?: number;
+  /** Longest summary kept (default 300). */
+  readonly maxSummaryChars?: number;
+}
+
+const EntrySchema = z.object({
+  id: z.string().min(1).max(100),
+  serverId: z.string().min(1),
+  kind: z.enum(['tool', 'prompt', 'resource']),
+  name: z.string(),
+  arguments: z.record(z.string(), z.unknown()).optional(),
+  argumentsOmitted: z.boolean().optional(),
+  outcome: z.enum(['ok', 'tool-error', 'error', 'cancelled', 'timeout']),
+  summary: z.string(),
+  durationMs: z.number().nonnegative(),
+  time: z.number(),
+});
+
+/** The serialised form: a version and every server's entries, newest first. */
+export interface SerializedHistory {
+  readonly version: 1;
+  readonly servers: Record<string, HistoryEntry[]>;
+}
+
+let counter = 0;
+
+function newId(time: number): string {
+  counter = (counter + 1) % 1_000_000;
+  return `${time.toString(36)}-${counter.toString(36)}-${Math.floor(Math.random() * 1e9).toString(36)}`;
+}
+
+/** The call history of every server, newest first, bounded per server. */
+export class CallHistory {
+  private readonly servers = new Map<string, HistoryEntry[]>();
+  private readonly limit: number;
+  private readonly maxArgumentChars: number;
+  private readonly maxSummaryChars: number;
+  private readonly _onDidChange = new Emitter<string>();
+  /** Fires with the server id whose history changed. */
+  readonly onDidChange: Event<string> = this._onDidChange.event;
+
+  constructor(options: HistoryOptions = {}) {
+    this.limit = Math.max(1, options.limit ?? 50);
+    this.maxArgumentChars = options.maxArgumentChars ?? 64 * 1024;
+    this.maxSummaryChars = options.maxSummaryChars ?? 300;
+  }
+
+  /** Rebuilds a history from what `toJSON` wrote; invalid entries are dropped, limits applied. */
+  static restore(data: unknown, options: HistoryOptions = {}): CallHistory {
+    const history = new CallHistory(options);
+    if (typeof data !== 'object' || data === null || (data as { version?: unknown }).version !== 1) return history;
+    const servers = (data as { servers?: unknown }).servers;
+    if (typeof servers !== 'object' || servers === null) return history;
+    for (const [serverId, list] of Object.entries(servers as Record<string, unknown>)) {
+      if (!Array.isArray(list)) continue;
+      const entries: HistoryEntry[] = [];
+      for (const item of list) {
+        const parsed = EntrySchema.safeParse(item);
+        if (parsed.success && parsed.data.serverId === serverId) entries.push(parsed.data as HistoryEntry);
+        if (entries.length >= history.limit) break;
+      }
+      if (entries.length > 0) history.servers.set(serverId, entries);
+    }
+    return history;
+  }
+
+  /** Records a call; returns the stored entry (arguments dropped when too large, summary cut). */
+  add(entry: NewHistoryEntry): HistoryEntry {
+    let args = entry.arguments;
+    let omitted = false;
+    if (args !== undefined) {
+      let json: string | undefined;
+      try {
+        json = JSON.stringify(args);
+      } catch {
+        json = undefined;
+      }
+      if (json === undefined || json.length > this.maxArgumentChars) {
+        args = undefined;
+        omitted = true;
+      } else {
+        args = JSON.parse(json) as Record<string, unknown>;
+      }
+    }
+    const oneLine = entry.summary.replace(/\s+/g, ' ').trim();
+    const summary = oneLine.length > this.maxSummaryChars ? `${oneLine.slice(0, this.maxSummaryChars - 1)}…` : oneLine;
+    const stored: HistoryEntry = {
+      id: newId(entry.time),
+      serverId: entry.serverId,
+      kind: entry.kind,
+      name: entry.name,
+      ...(args !== undefined ? { arguments: args } : {}),
+      ...(omitted ? { argumentsOmitted: true } : {}),
+      outcome: entry.outcome,
+      summary,
+      durationMs: Math.max(0, Math.round(entry.durationMs)),
+      time: entry.time,
+    };
+    const list = this.servers.get(entry.serverId) ?? [];
+    list.unshift(stored);
+    if (list.length > this.limit) list.length = this.limit;
+    this.servers.set(entry.serverId, list);
+    this._onDidChange.fire(entry.serverId);
+    return stored;
+  }
+
+  /** A server's entries, newest first, optionally only those of one kind and name. */
+  list(serverId: string, filter: { kind?: HistoryKind; name?: string } = {}): readonly HistoryEntry[] {
+    return (this.servers.get(serverId) ?? []).filter((e) => (filter.kind === undefined || e.kind === filter.kind) && (filter.name === undefined || e.name === filter.name));
+  }
+
+  get(id: string): HistoryEntry | undefined {
+    for (const list of this.servers.values()) {
+      const hit = list.find((e) => e.id === id);
+      if (hit) return hit;
+    }
+    return undefined;
+  }
+
+  /**
+   * What re-running an entry sends: its kind, name and a copy of its arguments; undefined when
+   * the entry is unknown or its arguments were not kept.
+   */
+  rerun(id: string): { serverId: string; kind: HistoryKind; name: string; arguments: Record<string, unknown> } | undefined {
+    const entry = this.get(id);
+    if (!entry || entry.argumentsOmitted) return undefined;
+    return { serverId: entry.serverId, kind: entry.kind, name: entry.name, arguments: structuredClone(entry.arguments ?? {}) };
+  }
+
+  /** Forgets one server's history (or only its entries of one kind and name), or everything. */
+  clear(serverId?: string, filter?: { kind?: HistoryKind; name?: string }): void {
+    if (serverId !== undefined && filter !== undefined) {
+      const list = this.servers.get(serverId);
+      if (!list) return;
+      const keep = list.filter((e) => !((filter.kind === undefined || e.kind === filter.kind) && (filter.name === undefined || e.name === filter.name)));
+      if (keep.length === list.length) return;
+      if (keep.length) this.servers.set(serverId, keep);
+      else this.servers.delete(serverId);
+      this._onDidChange.fire(serverId);
+      return;
+    }
+    if (serverId === undefined) {
+      const ids = [...this.servers.keys()];
+      this.servers.clear();
+      for (const id of ids) this._onDidChange.fire(id);
+    } else if (this.servers.delete(serverId)) {
+      this._onDidChange.fire(serverId);
+    }
+  }
+
+  toJSON(): SerializedHistory {
+    const servers: Record<string, HistoryEntry[]> = {};
+    for (const [id, list] of this.servers) servers[id] = list.slice();
+    return { version: 1, servers };
+  }
+
+  dispose(): void {
+    this._onDidChange.dispose();
+  }
+}

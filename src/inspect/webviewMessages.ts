@@ -1,0 +1,109 @@
+// The messages between the inspect webviews (media/webview/toolCall.js) and the extension.
+// Inbound messages (webview → extension) are parsed strictly with zod: a webview is a browser
+// page showing server-provided content, so what it posts is treated as untrusted input.
+// Outbound messages are typed here; the webview script checks what it receives defensively.
+import { z } from 'zod';
+import type { ToolAnnotations } from '../client/schemas';
+import type { FieldError, FieldModel, FormState, Json } from './formModel';
+import type { HistoryEntry } from './history';
+import type { CallFailure, DisplayPart, PromptDisplay, ToolResultDisplay } from './resultModel';
+
+const MAX_TEXT = 10 * 1024 * 1024;
+const MAX_DEPTH = 64;
+
+/** A form state value, bounded in depth and size. */
+export const FormStateSchema: z.ZodType<FormState> = z.lazy(() =>
+  z.union([z.string().max(MAX_TEXT), z.number(), z.boolean(), z.null(), z.array(FormStateSchema).max(10_000), z.record(z.string().max(1000), FormStateSchema)]),
+);
+
+function depthOf(v: unknown, d = 0): number {
+  if (d > MAX_DEPTH) return d;
+  if (Array.isArray(v)) return v.reduce<number>((m, x) => Math.max(m, depthOf(x, d + 1)), d + 1);
+  if (typeof v === 'object' && v !== null) return Object.values(v).reduce<number>((m, x) => Math.max(m, depthOf(x, d + 1)), d + 1);
+  return d;
+}
+
+const State = FormStateSchema.optional().refine((v) => depthOf(v) <= MAX_DEPTH, 'too deeply nested');
+const Id = z.string().min(1).max(200);
+
+/** What the user is editing: the form, or the JSON text of the arguments. */
+export const InputSchema = z.discriminatedUnion('mode', [z.strictObject({ mode: z.literal('form'), state: State }), z.strictObject({ mode: z.literal('json'), text: z.string().max(MAX_TEXT) })]);
+export type Input = z.infer<typeof InputSchema>;
+
+export const InboundMessageSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('ready') }),
+  /** The input changed: check it and show the errors (debounced by the webview). */
+  z.strictObject({ type: z.literal('validate'), input: InputSchema }),
+  /** Switch between form and JSON, carrying the current input over. */
+  z.strictObject({ type: z.literal('switchMode'), input: InputSchema }),
+  z.strictObject({ type: z.literal('run'), input: InputSchema, timeoutSeconds: z.number().positive().max(24 * 3600).optional() }),
+  z.strictObject({ type: z.literal('cancel') }),
+  /** The user clicked a link in server text. */
+  z.strictObject({ type: z.literal('openLink'), url: z.string().max(8192) }),
+  /** The user clicked a resource link (or an embedded resource's URI). */
+  z.strictObject({ type: z.literal('readResource'), uri: z.string().min(1).max(8192) }),
+  /** Open one part of a result in an editor (text in full, blobs saved or previewed). */
+  z.strictObject({ type: z.literal('openPart'), callId: Id, index: z.number().int().nonnegative().max(100_000) }),
+  z.strictObject({ type: z.literal('savePart'), callId: Id, index: z.number().int().nonnegative().max(100_000) }),
+  z.strictObject({ type: z.literal('copyResult'), callId: Id }),
+  /** Put a history entry's arguments into the form. */
+  z.strictObject({ type: z.literal('loadHistory'), historyId: Id }),
+  z.strictObject({ type: z.literal('rerun'), historyId: Id }),
+  z.strictObject({ type: z.literal('clearHistory') }),
+]);
+export type InboundMessage = z.infer<typeof InboundMessageSchema>;
+
+/** Parses a message from a webview; undefined (and the reason) when it is not one we accept. */
+export function parseInbound(message: unknown): { ok: true; message: InboundMessage } | { ok: false; reason: string } {
+  const parsed = InboundMessageSchema.safeParse(message);
+  if (parsed.success) return { ok: true, message: parsed.data };
+  const issue = parsed.error.issues[0];
+  return { ok: false, reason: issue ? `${issue.path.join('.') || '(message)'}: ${issue.message}` : 'invalid message' };
+}
+
+/** The tool as the panel header shows it. Server text: the webview inserts it as text. */
+export interface ToolHeader {
+  readonly serverName: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly descriptionHtml?: string;
+  readonly annotations?: ToolAnnotations;
+  readonly hasOutputSchema: boolean;
+  /** Paths of fields drawn as JSON, with why (shown once above the form). */
+  readonly fallbacks: ReadonlyArray<{ path: string; reason?: string }>;
+}
+
+export interface HistoryItem {
+  readonly id: string;
+  readonly outcome: HistoryEntry['outcome'];
+  readonly summary: string;
+  readonly durationMs: number;
+  readonly time: number;
+  readonly arguments?: string;
+  readonly canRerun: boolean;
+}
+
+export type OutboundMessage =
+  | {
+      readonly type: 'initTool';
+      readonly header: ToolHeader;
+      readonly model: FieldModel;
+      readonly input: Input;
+      readonly timeoutSeconds: number;
+      readonly history: readonly HistoryItem[];
+    }
+  | { readonly type: 'initView'; readonly title: string; readonly subtitle?: string }
+  | { readonly type: 'validation'; readonly errors: readonly FieldError[]; readonly preview?: string }
+  | { readonly type: 'setInput'; readonly input: Input; readonly note?: string }
+  | { readonly type: 'running'; readonly callId: string; readonly startedAt: number; readonly arguments: string }
+  | { readonly type: 'progress'; readonly callId: string; readonly progress: number; readonly total?: number; readonly message?: string }
+  | { readonly type: 'toolResult'; readonly callId: string; readonly display: ToolResultDisplay; readonly durationMs: number }
+  | { readonly type: 'failure'; readonly callId: string; readonly failure: CallFailure; readonly durationMs: number }
+  | { readonly type: 'promptResult'; readonly callId: string; readonly display: PromptDisplay; readonly descriptionHtml?: string }
+  | { readonly type: 'resourceResult'; readonly callId: string; readonly uri: string; readonly parts: readonly DisplayPart[] }
+  | { readonly type: 'history'; readonly entries: readonly HistoryItem[] }
+  | { readonly type: 'serverState'; readonly running: boolean; readonly text?: string }
+  | { readonly type: 'notice'; readonly level: 'info' | 'warning' | 'error'; readonly text: string };
+
+export type { Json };

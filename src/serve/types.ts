@@ -1,0 +1,18 @@
+// Shapes shared by the sampling and elicitation services.
+
+/** The server a request came from, as the user knows it. */
+export interface ServerRef {
+  readonly id: string;
+  readonly name: string;
+}
+
+export type ServeLogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
+
+/** Writes one line to a server's output channel. */
+export type ServeLog = (serverId: string, level: ServeLogLevel, text: string) => void;
+
+/** Shortens server text for a log line: one line, at most `max` characters. */
+export function clip(text: string, max = 2000): string {
+  const flat = text.replace(/\r?\n/g, '⏎');
+  return flat.length > max ? `${flat.slice(0, max)}… (${text.length} chars)` : flat;
+}

@@ -1,0 +1,62 @@
+// The messages between the serve webview (media/serve/serve.js) and the extension. What the
+// webview posts is parsed strictly with zod: the page shows server-provided text, so anything it
+// sends is untrusted input. Outbound messages are typed here; the script checks them defensively.
+import { z } from 'zod';
+import type { FieldError, FormState } from '../inspect/formModel';
+import { FormStateSchema } from '../inspect/webviewMessages';
+import type { ElicitFormView, ElicitUrlView } from './elicitation';
+import type { SamplingAnswerView, SamplingRequestView } from './sampling';
+
+const MAX_TEXT = 2_000_000;
+
+const Edits = z.strictObject({
+  texts: z.record(z.string().regex(/^m\d{1,6}p\d{1,6}$/), z.string().max(MAX_TEXT)).optional(),
+  systemPrompt: z.string().max(MAX_TEXT).optional(),
+  maxTokens: z.number().int().min(1).max(10_000_000).optional(),
+});
+
+export const ServeInboundSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('ready') }),
+  z.strictObject({ type: z.literal('samplingApprove'), edits: Edits, remember: z.enum(['once', 'allowSession', 'allowAlways']) }),
+  z.strictObject({ type: z.literal('samplingReject'), remember: z.enum(['once', 'never']) }),
+  z.strictObject({ type: z.literal('answerSend'), text: z.string().max(MAX_TEXT) }),
+  z.strictObject({ type: z.literal('answerReject') }),
+  z.strictObject({ type: z.literal('formValidate'), state: FormStateSchema.optional() }),
+  z.strictObject({ type: z.literal('formAccept'), state: FormStateSchema.optional() }),
+  z.strictObject({ type: z.literal('formDecline') }),
+  z.strictObject({ type: z.literal('formCancel') }),
+  z.strictObject({ type: z.literal('urlOpen') }),
+  z.strictObject({ type: z.literal('urlCopy') }),
+  z.strictObject({ type: z.literal('urlDecline') }),
+  z.strictObject({ type: z.literal('urlCancel') }),
+  z.strictObject({ type: z.literal('retryNow') }),
+  z.strictObject({ type: z.literal('giveUp') }),
+]);
+export type ServeInbound = z.infer<typeof ServeInboundSchema>;
+
+export function parseServeInbound(message: unknown): { ok: true; message: ServeInbound } | { ok: false; reason: string } {
+  const parsed = ServeInboundSchema.safeParse(message);
+  if (parsed.success) return { ok: true, message: parsed.data };
+  const issue = parsed.error.issues[0];
+  return { ok: false, reason: issue ? `${issue.path.join('.') || '(message)'}: ${issue.message}` : 'invalid message' };
+}
+
+/** Who asks: shown at the top of every dialog. Server text: the webview inserts it as text. */
+export interface AskingServer {
+  readonly name: string;
+  readonly id: string;
+}
+
+export type ServeOutbound =
+  | { readonly type: 'sampling'; readonly server: AskingServer; readonly request: SamplingRequestView; readonly imagesToModel: boolean }
+  | { readonly type: 'samplingGenerating'; readonly model: string }
+  | { readonly type: 'samplingAnswer'; readonly answer: SamplingAnswerView }
+  | { readonly type: 'form'; readonly server: AskingServer; readonly view: ElicitFormView }
+  | { readonly type: 'formErrors'; readonly errors: readonly FieldError[] }
+  | { readonly type: 'url'; readonly server: AskingServer; readonly view: ElicitUrlView; readonly index?: number; readonly total?: number }
+  | { readonly type: 'waiting'; readonly server: AskingServer; readonly domains: readonly string[] }
+  | { readonly type: 'queue'; readonly waiting: number }
+  | { readonly type: 'failed'; readonly text: string }
+  | { readonly type: 'notice'; readonly level: 'info' | 'warning' | 'error'; readonly text: string };
+
+export type { FormState };
