@@ -324,6 +324,25 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
     });
   });
 
+  test('reloading the window stops the servers on deactivate and starts them again, without asking again', { timeout: 120_000 }, async () => {
+    await step(wb, 'reload', async () => {
+      const everything = /server-everything\/dist\/index\.js stdio/;
+      const before = wb.leftoverProcesses().filter((p) => everything.test(p.cmdline));
+      assert.equal(before.length, 1, 'one server-everything runs before the reload');
+      noteServers(wb, servers, /server-everything|tiny\.mjs/);
+      await wb.runCommand('Developer: Reload Window');
+      // The servers run in process groups of their own: only the extension's deactivate() stops them.
+      await until('the old server-everything to be stopped by deactivate()', async () => !stillRunning(before[0].pid, before[0].cmdline), 30_000);
+      await wb.openView('MCP Host');
+      await waitForTree(wb, 'everything to run again', (rows) => /^2025-11-25 · /.test(rows.find((i) => i.label === 'everything')?.description ?? ''), 60_000);
+      assert.equal(await wb.dialog({ timeoutMs: 500 }), undefined, 'consent is remembered: no dialog after the reload');
+      const after = wb.leftoverProcesses().filter((p) => everything.test(p.cmdline));
+      assert.equal(after.length, 1, 'exactly one server-everything runs after the reload');
+      assert.notEqual(after[0].pid, before[0].pid);
+      noteServers(wb, servers, /server-everything|tiny\.mjs/);
+    });
+  });
+
   test('after close, no server process is left', { timeout: 60_000 }, async () => {
     await closeAndCheck(wb, servers, 2);
   });
