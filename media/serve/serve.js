@@ -6,61 +6,12 @@
 // @ts-check
 (function () {
   'use strict';
-  // eslint-disable-next-line no-undef
-  const vscode = acquireVsCodeApi();
+  /* global McpWebview */
+  const { h, post, onMessage, isObj, str, formatBytes, isImageDataUri, isAudioDataUri, placeErrors } = McpWebview;
   const app = /** @type {HTMLElement} */ (document.getElementById('app'));
 
   // ---------------------------------------------------------------------------------------------
   // Helpers
-
-  /**
-   * @param {string} tag
-   * @param {Record<string, any>} [props]
-   * @param {Array<Node|string|null|undefined|false>} [children]
-   */
-  function h(tag, props, children) {
-    const el = document.createElement(tag);
-    if (props) {
-      for (const [k, v] of Object.entries(props)) {
-        if (v === undefined || v === null || v === false) continue;
-        if (k === 'class') el.className = String(v);
-        else if (k === 'text') el.textContent = String(v);
-        else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
-        else if (k === 'value') /** @type {any} */ (el).value = v;
-        else if (k === 'checked') /** @type {any} */ (el).checked = !!v;
-        else if (k === 'dataset') for (const [dk, dv] of Object.entries(v)) el.dataset[dk] = String(dv);
-        else el.setAttribute(k, String(v));
-      }
-    }
-    for (const c of children || []) {
-      if (c === null || c === undefined || c === false) continue;
-      el.append(typeof c === 'string' ? document.createTextNode(c) : c);
-    }
-    return el;
-  }
-
-  function post(message) {
-    vscode.postMessage(message);
-  }
-
-  function isObj(v) {
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
-  }
-
-  function str(v) {
-    return typeof v === 'string' ? v : '';
-  }
-
-  function formatBytes(n) {
-    if (typeof n !== 'number') return '';
-    if (n < 1024) return n + ' B';
-    if (n < 1024 * 1024) return (n / 1024).toFixed(1) + ' KB';
-    return (n / 1024 / 1024).toFixed(1) + ' MB';
-  }
-
-  function pointer(name) {
-    return '/' + String(name).replace(/~/g, '~0').replace(/\//g, '~1');
-  }
 
   /** Turns every button of the page off (after an answer was given). */
   function freeze(root) {
@@ -144,10 +95,10 @@
             autosize(area);
           });
           box.append(area);
-        } else if (p.kind === 'image' && /^data:image\/(png|jpeg|gif|webp|bmp|avif);base64,/.test(str(p.dataUri))) {
+        } else if (p.kind === 'image' && isImageDataUri(p.dataUri)) {
           hasMedia = true;
           box.append(h('figure', { class: 'media' }, [h('img', { src: p.dataUri, alt: 'image in the request (' + str(p.mimeType) + ')' }), h('figcaption', { class: 'muted', text: str(p.mimeType) + ' · ' + formatBytes(p.bytes) })]));
-        } else if (p.kind === 'audio' && /^data:audio\/[a-z0-9.+-]+;base64,/.test(str(p.dataUri))) {
+        } else if (p.kind === 'audio' && isAudioDataUri(p.dataUri)) {
           hasMedia = true;
           box.append(h('figure', { class: 'media' }, [h('audio', { controls: '', src: p.dataUri }), h('figcaption', { class: 'muted', text: str(p.mimeType) + ' · ' + formatBytes(p.bytes) })]));
         } else {
@@ -254,23 +205,23 @@
   // ---------------------------------------------------------------------------------------------
   // Elicitation: form
 
-  /** @type {any} */
-  let formModel = null;
   /** @type {Record<string, any>} */
   let formState = {};
   let validateTimer = null;
+  // The shared renderer (common.js) in the wording for people: the same field model as a tool's form.
+  const formFields = McpWebview.formRenderer({ audience: 'person', changed: () => changed() });
 
   function renderForm(msg) {
     const view = isObj(msg.view) ? msg.view : {};
     const server = isObj(msg.server) ? msg.server : {};
-    formModel = isObj(view.model) ? view.model : { properties: [] };
+    const model = isObj(view.model) ? view.model : { properties: [] };
     formState = isObj(view.state) ? Object.assign({}, view.state) : {};
     app.textContent = '';
     app.append(header('Request for information', str(server.name), 'asks you for information'));
     app.append(h('div', { class: 'server-message', text: str(view.message) }));
     app.append(h('p', { class: 'note muted', text: 'Share only what you are comfortable giving this server. Never type passwords, tokens or other secrets into this form.' }));
     const form = h('div', { class: 'form', role: 'form', 'aria-label': 'Requested information' });
-    for (const p of Array.isArray(formModel.properties) ? formModel.properties : []) form.append(renderField(p.field || {}, str(p.name)));
+    form.append(...formFields.properties(model, '', { get: () => formState, set: (v) => (formState = v) }));
     const submit = h('button', { id: 'accept', class: 'primary', onclick: () => {
       clearTimeout(validateTimer);
       post({ type: 'formAccept', state: formState });
@@ -291,111 +242,9 @@
     validateTimer = setTimeout(() => post({ type: 'formValidate', state: formState }), 250);
   }
 
-  const PLACEHOLDERS = { email: 'name@example.com', uri: 'https://…', date: 'YYYY-MM-DD', 'date-time': '2025-01-31T12:00:00Z' };
-
-  function constraintText(f) {
-    const out = [];
-    if (f.kind === 'string') {
-      if (f.minLength !== undefined) out.push('at least ' + f.minLength + ' characters');
-      if (f.maxLength !== undefined) out.push('at most ' + f.maxLength + ' characters');
-      if (f.format) out.push(f.format);
-    } else if (f.kind === 'number') {
-      if (f.minimum !== undefined) out.push('≥ ' + f.minimum);
-      if (f.maximum !== undefined) out.push('≤ ' + f.maximum);
-      if (f.integer) out.push('whole number');
-    } else if (f.kind === 'multiSelect') {
-      if (f.minItems !== undefined) out.push('choose at least ' + f.minItems);
-      if (f.maxItems !== undefined) out.push('choose at most ' + f.maxItems);
-    }
-    if (f.default !== undefined) out.push('default ' + (typeof f.default === 'string' ? f.default : JSON.stringify(f.default)));
-    return out.join(' · ');
-  }
-
-  function renderField(f, name) {
-    const id = 'field-' + name.replace(/[^A-Za-z0-9_-]/g, '_');
-    const wrap = h('div', { class: 'field kind-' + str(f.kind), dataset: { path: pointer(name) } });
-    const label = h('label', { for: id, class: 'field-label' }, [h('span', { text: f.title || name })]);
-    if (f.required) label.append(h('span', { class: 'required', title: 'required', text: ' *' }));
-    wrap.append(label);
-    if (f.description) wrap.append(h('div', { class: 'field-description muted', text: f.description }));
-    const value = formState[name];
-    const set = (v) => {
-      if (v === undefined) delete formState[name];
-      else formState[name] = v;
-      changed();
-    };
-    let control;
-    switch (f.kind) {
-      case 'string': {
-        const long = !f.format && (f.maxLength === undefined || f.maxLength > 200);
-        control = long ? h('textarea', { id, rows: '2', spellcheck: 'true' }) : h('input', { id, type: f.format === 'email' ? 'email' : 'text', placeholder: PLACEHOLDERS[f.format] || '', spellcheck: 'false' });
-        if (f.maxLength !== undefined) control.setAttribute('maxlength', String(f.maxLength));
-        /** @type {any} */ (control).value = typeof value === 'string' ? value : '';
-        control.addEventListener('input', () => set(/** @type {any} */ (control).value));
-        break;
-      }
-      case 'number': {
-        control = h('input', { id, type: 'text', inputmode: f.integer ? 'numeric' : 'decimal', placeholder: f.integer ? '0' : '0.0', spellcheck: 'false' });
-        /** @type {any} */ (control).value = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
-        control.addEventListener('input', () => set(/** @type {any} */ (control).value));
-        break;
-      }
-      case 'boolean': {
-        control = h('select', { id }, [h('option', { value: '', text: '— not answered —' }), h('option', { value: 'true', text: 'Yes' }), h('option', { value: 'false', text: 'No' })]);
-        /** @type {any} */ (control).value = value === true ? 'true' : value === false ? 'false' : '';
-        control.addEventListener('change', () => {
-          const v = /** @type {any} */ (control).value;
-          set(v === '' ? undefined : v === 'true');
-        });
-        break;
-      }
-      case 'enum': {
-        const options = [h('option', { value: '', text: f.required ? '— choose —' : '— not answered —' })];
-        (Array.isArray(f.options) ? f.options : []).forEach((o, i) => options.push(h('option', { value: String(i), text: str(o.label), title: o.description || '' })));
-        control = h('select', { id }, options);
-        /** @type {any} */ (control).value = typeof value === 'number' ? String(value) : '';
-        control.addEventListener('change', () => {
-          const v = /** @type {any} */ (control).value;
-          set(v === '' ? undefined : Number(v));
-        });
-        break;
-      }
-      case 'multiSelect': {
-        const picked = new Set(Array.isArray(value) ? value : []);
-        control = h('div', { id, class: 'multi', role: 'group', 'aria-label': f.title || name });
-        (Array.isArray(f.options) ? f.options : []).forEach((o, i) => {
-          const cb = h('input', { type: 'checkbox', checked: picked.has(i), value: String(i) });
-          cb.addEventListener('change', () => {
-            if (/** @type {any} */ (cb).checked) picked.add(i);
-            else picked.delete(i);
-            set([...picked].sort((a, b) => a - b));
-          });
-          control.append(h('label', { class: 'checkbox', title: o.description || '' }, [cb, ' ' + str(o.label)]));
-        });
-        break;
-      }
-      default:
-        control = h('div', { class: 'muted', text: 'This field cannot be shown.' });
-    }
-    wrap.append(control);
-    const c = constraintText(f);
-    if (c) wrap.append(h('div', { class: 'constraints muted', text: c }));
-    wrap.append(h('div', { class: 'error field-error', role: 'alert' }));
-    return wrap;
-  }
-
   function showFormErrors(msg) {
-    const errors = Array.isArray(msg.errors) ? msg.errors : [];
-    for (const el of app.querySelectorAll('.field')) {
-      const path = /** @type {HTMLElement} */ (el).dataset.path || '';
-      const mine = errors.filter((e) => str(e.path) === path || str(e.path).startsWith(path + '/'));
-      const box = el.querySelector('.field-error');
-      if (box) box.textContent = mine.map((e) => str(e.message)).join('; ');
-      el.classList.toggle('invalid', mine.length > 0);
-    }
+    const other = placeErrors(app, msg.errors);
     const summary = document.getElementById('form-summary');
-    const known = new Set([...app.querySelectorAll('.field')].map((el) => /** @type {HTMLElement} */ (el).dataset.path));
-    const other = errors.filter((e) => !known.has(str(e.path).split('/').slice(0, 2).join('/')));
     if (summary) summary.textContent = other.map((e) => (str(e.path) || '(form)') + ': ' + str(e.message)).join('; ');
   }
 
@@ -451,9 +300,7 @@
   // ---------------------------------------------------------------------------------------------
   // Messages from the extension
 
-  window.addEventListener('message', (event) => {
-    const msg = event.data;
-    if (!isObj(msg) || typeof msg.type !== 'string') return;
+  onMessage((msg) => {
     switch (msg.type) {
       case 'sampling':
         renderSampling(msg);
@@ -486,7 +333,7 @@
         break;
       }
       case 'notice':
-        app.prepend(h('div', { class: 'notice ' + (msg.level === 'error' ? 'error' : msg.level === 'warning' ? 'warning' : 'info'), text: str(msg.text) }));
+        app.prepend(McpWebview.notice(msg.level, str(msg.text)));
         break;
       default:
         break;

@@ -6,8 +6,8 @@
 // @ts-check
 (function () {
   'use strict';
-  // eslint-disable-next-line no-undef
-  const vscode = acquireVsCodeApi();
+  /* global McpWebview */
+  const { h, post, onMessage, isObj, str, formatBytes, formatMs, isImageDataUri, isAudioDataUri, placeErrors } = McpWebview;
   const app = /** @type {HTMLElement} */ (document.getElementById('app'));
 
   /** @type {any} */
@@ -23,62 +23,8 @@
   let errorCount = 0;
   let view = 'tool';
 
-  // ---------------------------------------------------------------------------------------------
-  // DOM helpers
-
-  /**
-   * @param {string} tag
-   * @param {Record<string, any>} [props]
-   * @param {Array<Node|string|null|undefined|false>} [children]
-   */
-  function h(tag, props, children) {
-    const el = document.createElement(tag);
-    if (props) {
-      for (const [k, v] of Object.entries(props)) {
-        if (v === undefined || v === null || v === false) continue;
-        if (k === 'class') el.className = String(v);
-        else if (k === 'text') el.textContent = String(v);
-        else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
-        else if (k === 'dataset') for (const [dk, dv] of Object.entries(v)) el.dataset[dk] = String(dv);
-        else if (k === 'value') /** @type {any} */ (el).value = v;
-        else if (k === 'checked') /** @type {any} */ (el).checked = !!v;
-        else el.setAttribute(k, String(v));
-      }
-    }
-    for (const c of children || []) {
-      if (c === null || c === undefined || c === false) continue;
-      el.append(typeof c === 'string' ? document.createTextNode(c) : c);
-    }
-    return el;
-  }
-
-  function post(message) {
-    vscode.postMessage(message);
-  }
-
-  function isObj(v) {
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
-  }
-
-  function str(v) {
-    return typeof v === 'string' ? v : '';
-  }
-
-  function pointer(parent, token) {
-    return parent + '/' + (typeof token === 'number' ? String(token) : String(token).replace(/~/g, '~0').replace(/\//g, '~1'));
-  }
-
-  function formatBytes(n) {
-    if (typeof n !== 'number') return '';
-    if (n < 1024) return n + ' B';
-    if (n < 1024 * 1024) return (n / 1024).toFixed(1) + ' KB';
-    return (n / 1024 / 1024).toFixed(1) + ' MB';
-  }
-
-  function formatMs(ms) {
-    if (typeof ms !== 'number') return '';
-    return ms < 1000 ? Math.round(ms) + ' ms' : (ms / 1000).toFixed(ms < 10000 ? 2 : 1) + ' s';
-  }
+  // The form: the shared renderer (common.js) in the wording for developers.
+  const form = McpWebview.formRenderer({ audience: 'developer', changed: () => changed() });
 
   // ---------------------------------------------------------------------------------------------
   // Layout
@@ -99,11 +45,7 @@
   }
 
   function notice(level, text) {
-    const n = h('div', { class: 'notice ' + level, role: level === 'error' ? 'alert' : 'status' }, [
-      h('span', { text }),
-      h('button', { class: 'icon-button', title: 'Dismiss', 'aria-label': 'Dismiss', onclick: () => n.remove() }, ['×']),
-    ]);
-    els.notices.append(n);
+    els.notices.append(McpWebview.notice(level, text));
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -143,259 +85,6 @@
     }
   }
 
-  // ---------------------------------------------------------------------------------------------
-  // Form
-
-  function fieldLabel(field, name) {
-    const label = field.title || name || 'value';
-    const parts = [h('span', { class: 'label-text', text: label })];
-    if (field.required) parts.push(h('span', { class: 'required', title: 'required', 'aria-label': 'required', text: ' *' }));
-    const type = typeHint(field);
-    if (type) parts.push(h('span', { class: 'type muted', text: ' ' + type }));
-    if (field.deprecated) parts.push(h('span', { class: 'badge off', text: 'deprecated' }));
-    return parts;
-  }
-
-  function typeHint(field) {
-    switch (field.kind) {
-      case 'string':
-        return field.format ? 'string · ' + field.format : 'string';
-      case 'number':
-        return field.integer ? 'integer' : 'number';
-      case 'boolean':
-        return 'boolean';
-      case 'enum':
-        return 'choice';
-      case 'multiSelect':
-        return 'choices';
-      case 'array':
-        return 'list';
-      case 'object':
-        return '';
-      case 'json':
-        return 'JSON' + (Array.isArray(field.types) && field.types.length ? ' · ' + field.types.join(' | ') : '');
-      default:
-        return '';
-    }
-  }
-
-  function constraints(field) {
-    const out = [];
-    if (field.kind === 'string') {
-      if (field.minLength !== undefined) out.push('min length ' + field.minLength);
-      if (field.maxLength !== undefined) out.push('max length ' + field.maxLength);
-      if (field.pattern !== undefined) out.push('pattern ' + field.pattern);
-    } else if (field.kind === 'number') {
-      if (field.minimum !== undefined) out.push('≥ ' + field.minimum);
-      if (field.exclusiveMinimum !== undefined) out.push('> ' + field.exclusiveMinimum);
-      if (field.maximum !== undefined) out.push('≤ ' + field.maximum);
-      if (field.exclusiveMaximum !== undefined) out.push('< ' + field.exclusiveMaximum);
-      if (field.multipleOf !== undefined) out.push('multiple of ' + field.multipleOf);
-    } else if (field.kind === 'array' || field.kind === 'multiSelect') {
-      if (field.minItems !== undefined) out.push('at least ' + field.minItems);
-      if (field.maxItems !== undefined) out.push('at most ' + field.maxItems);
-    }
-    if (field.default !== undefined) out.push('default ' + JSON.stringify(field.default));
-    return out.join(' · ');
-  }
-
-  const PLACEHOLDERS = { email: 'name@example.com', uri: 'https://…', date: 'YYYY-MM-DD', 'date-time': '2025-01-31T12:00:00Z', uuid: '123e4567-e89b-12d3-a456-426614174000' };
-
-  /**
-   * One field: label, description, control, error line.
-   * @param {any} field the model
-   * @param {string} name property name (for labels)
-   * @param {string} path JSON Pointer of its value
-   * @param {{get: () => any, set: (v: any) => void}} slot where its state lives
-   * @param {HTMLElement|null} [extraAction] a control for the label row (e.g. remove item)
-   */
-  function renderField(field, name, path, slot, extraAction) {
-    const wrap = h('div', { class: 'field kind-' + field.kind, dataset: { path } });
-    const id = 'f' + Math.random().toString(36).slice(2);
-    const labelRow = h('div', { class: 'label-row' }, [h('label', { for: id }, fieldLabel(field, name))]);
-    if (field.nullable) {
-      const nullBox = h('input', { type: 'checkbox', class: 'null-toggle', checked: slot.get() === null, title: 'Send null' });
-      nullBox.addEventListener('change', () => {
-        slot.set(nullBox.checked ? null : undefined);
-        rerenderField();
-        changed();
-      });
-      labelRow.append(h('label', { class: 'null-label muted' }, [nullBox, ' null']));
-    }
-    if (extraAction) labelRow.append(extraAction);
-    wrap.append(labelRow);
-    if (field.description) wrap.append(h('div', { class: 'field-description muted', text: field.description }));
-    const c = constraints(field);
-    if (c) wrap.append(h('div', { class: 'constraints muted', text: c }));
-    const body = h('div', { class: 'field-body' });
-    wrap.append(body, h('div', { class: 'error', role: 'alert' }));
-
-    function rerenderField() {
-      body.textContent = '';
-      if (slot.get() === null && field.nullable) {
-        body.append(h('div', { class: 'muted null-value', text: 'null' }));
-        return;
-      }
-      body.append(control(field, path, slot, id));
-    }
-    rerenderField();
-    return wrap;
-  }
-
-  function control(field, path, slot, id) {
-    const value = slot.get();
-    switch (field.kind) {
-      case 'string': {
-        const long = field.format === undefined && (field.maxLength === undefined || field.maxLength > 120);
-        const placeholder = field.example !== undefined ? String(field.example) : PLACEHOLDERS[field.format] || '';
-        const input = long
-          ? h('textarea', { id, rows: String(Math.min(12, Math.max(1, String(value || '').split('\n').length))), placeholder, spellcheck: 'false' })
-          : h('input', { id, type: 'text', placeholder, spellcheck: 'false' });
-        /** @type {any} */ (input).value = typeof value === 'string' ? value : '';
-        input.addEventListener('input', () => {
-          slot.set(/** @type {any} */ (input).value);
-          if (long) /** @type {any} */ (input).rows = Math.min(12, Math.max(1, /** @type {any} */ (input).value.split('\n').length));
-          changed();
-        });
-        return input;
-      }
-      case 'number': {
-        const input = h('input', { id, type: 'text', inputmode: field.integer ? 'numeric' : 'decimal', placeholder: field.example !== undefined ? String(field.example) : field.integer ? '0' : '0.0', spellcheck: 'false' });
-        /** @type {any} */ (input).value = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
-        input.addEventListener('input', () => {
-          slot.set(/** @type {any} */ (input).value);
-          changed();
-        });
-        return input;
-      }
-      case 'boolean': {
-        if (field.required) {
-          const box = h('input', { id, type: 'checkbox', checked: value === true });
-          if (value === undefined) slot.set(false);
-          box.addEventListener('change', () => {
-            slot.set(/** @type {any} */ (box).checked);
-            changed();
-          });
-          return h('label', { class: 'checkbox' }, [box, ' ' + (field.title || 'enabled')]);
-        }
-        const select = h('select', { id }, [h('option', { value: '', text: '— not set —' }), h('option', { value: 'true', text: 'true' }), h('option', { value: 'false', text: 'false' })]);
-        /** @type {any} */ (select).value = value === true ? 'true' : value === false ? 'false' : '';
-        select.addEventListener('change', () => {
-          const v = /** @type {any} */ (select).value;
-          slot.set(v === '' ? undefined : v === 'true');
-          changed();
-        });
-        return select;
-      }
-      case 'enum': {
-        const options = [h('option', { value: '', text: field.required ? '— choose —' : '— not set —' })];
-        field.options.forEach((o, i) => options.push(h('option', { value: String(i), text: o.label, title: o.description || JSON.stringify(o.value) })));
-        const select = h('select', { id }, options);
-        /** @type {any} */ (select).value = typeof value === 'number' ? String(value) : '';
-        select.addEventListener('change', () => {
-          const v = /** @type {any} */ (select).value;
-          slot.set(v === '' ? undefined : Number(v));
-          changed();
-        });
-        return select;
-      }
-      case 'multiSelect': {
-        const picked = new Set(Array.isArray(value) ? value : []);
-        const box = h('div', { class: 'multi', id, role: 'group' });
-        field.options.forEach((o, i) => {
-          const cb = h('input', { type: 'checkbox', checked: picked.has(i) });
-          cb.addEventListener('change', () => {
-            if (/** @type {any} */ (cb).checked) picked.add(i);
-            else picked.delete(i);
-            slot.set([...picked].sort((a, b) => a - b));
-            changed();
-          });
-          box.append(h('label', { class: 'checkbox', title: o.description || '' }, [cb, ' ' + o.label]));
-        });
-        return box;
-      }
-      case 'array': {
-        const list = h('div', { class: 'array', id });
-        const items = () => {
-          let v = slot.get();
-          if (!Array.isArray(v)) {
-            v = [];
-            slot.set(v);
-          }
-          return v;
-        };
-        const draw = () => {
-          list.textContent = '';
-          const arr = Array.isArray(slot.get()) ? slot.get() : [];
-          arr.forEach((_, i) => {
-            const remove = h('button', { class: 'icon-button remove-item', title: 'Remove item ' + (i + 1), 'aria-label': 'Remove item ' + (i + 1), onclick: () => {
-              items().splice(i, 1);
-              draw();
-              changed();
-            } }, ['×']);
-            const itemSlot = { get: () => items()[i], set: (v) => (items()[i] = v) };
-            list.append(h('div', { class: 'array-item' }, [renderField(field.items, '#' + (i + 1), pointer(path, i), itemSlot, remove)]));
-          });
-          const canAdd = field.maxItems === undefined || arr.length < field.maxItems;
-          list.append(h('button', { class: 'secondary add-item', disabled: !canAdd, onclick: () => {
-            items().push(newItem(field.items));
-            draw();
-            changed();
-          } }, ['+ Add item']));
-        };
-        draw();
-        return list;
-      }
-      case 'object': {
-        const box = h('div', { class: 'object', id });
-        const obj = () => {
-          let v = slot.get();
-          if (!isObj(v)) {
-            v = {};
-            slot.set(v);
-          }
-          return v;
-        };
-        if (!field.properties.length) box.append(h('div', { class: 'muted', text: 'No arguments.' }));
-        for (const p of field.properties) {
-          const s = { get: () => (isObj(slot.get()) ? slot.get()[p.name] : undefined), set: (v) => {
-            if (v === undefined) delete obj()[p.name];
-            else obj()[p.name] = v;
-          } };
-          box.append(renderField(p.field, p.name, pointer(path, p.name), s));
-        }
-        return box;
-      }
-      case 'json': {
-        const area = h('textarea', { id, class: 'json', rows: '4', spellcheck: 'false', placeholder: field.reason ? 'JSON — ' + field.reason : 'any JSON value' });
-        /** @type {any} */ (area).value = typeof value === 'string' ? value : '';
-        area.addEventListener('input', () => {
-          slot.set(/** @type {any} */ (area).value);
-          changed();
-        });
-        return area;
-      }
-      default:
-        return h('div', { class: 'muted', text: 'unsupported field' });
-    }
-  }
-
-  function newItem(items) {
-    switch (items.kind) {
-      case 'object':
-        return {};
-      case 'array':
-      case 'multiSelect':
-        return [];
-      case 'boolean':
-        return false;
-      case 'enum':
-        return items.default !== undefined ? Math.max(0, items.options.findIndex((o) => JSON.stringify(o.value) === JSON.stringify(items.default))) : null;
-      default:
-        return items.default !== undefined && typeof items.default !== 'object' ? String(items.default) : '';
-    }
-  }
-
   function renderInput() {
     els.form.textContent = '';
     const toolbar = h('div', { class: 'input-toolbar' }, [
@@ -405,7 +94,7 @@
     els.form.append(toolbar);
     if (mode === 'form') {
       const root = { get: () => formState, set: (v) => (formState = v) };
-      const fields = model.kind === 'object' ? control(model, '', root, 'form-root') : renderField(model, 'arguments', '', root);
+      const fields = model.kind === 'object' ? form.control(model, 'arguments', '', root, 'form-root') : form.field(model, 'arguments', '', root);
       els.form.append(h('div', { class: 'form', id: 'form' }, [fields]));
     } else {
       const area = h('textarea', { id: 'json-input', class: 'json', rows: String(Math.min(30, Math.max(6, jsonText.split('\n').length + 1))), spellcheck: 'false', 'aria-label': 'Arguments as JSON' });
@@ -414,7 +103,7 @@
         jsonText = /** @type {any} */ (area).value;
         changed();
       });
-      els.form.append(h('div', { class: 'field', dataset: { path: '' } }, [area, h('div', { class: 'error', role: 'alert' })]));
+      els.form.append(h('div', { class: 'field', dataset: { path: '' } }, [area, h('div', { class: 'error field-error', role: 'alert' })]));
     }
     els.form.append(h('div', { class: 'problems', id: 'problems', role: 'status' }));
   }
@@ -429,26 +118,7 @@
   }
 
   function showErrors(errors, preview) {
-    for (const el of document.querySelectorAll('.field.invalid')) el.classList.remove('invalid');
-    for (const el of document.querySelectorAll('.field > .error')) el.textContent = '';
-    const unplaced = [];
-    for (const e of Array.isArray(errors) ? errors : []) {
-      let path = str(e.path);
-      let target = null;
-      // The nearest field that is on screen: the error's own, else an ancestor's.
-      for (;;) {
-        target = findField(path);
-        if (target || path === '') break;
-        path = path.slice(0, path.lastIndexOf('/'));
-      }
-      if (!target) {
-        unplaced.push(e);
-        continue;
-      }
-      target.classList.add('invalid');
-      const line = target.querySelector(':scope > .error');
-      if (line) line.textContent = (line.textContent ? line.textContent + '; ' : '') + (path !== e.path ? e.path.slice(path.length).replace(/^\//, '') + ': ' : '') + str(e.message);
-    }
+    const unplaced = placeErrors(els.form, errors);
     errorCount = Array.isArray(errors) ? errors.length : 0;
     const problems = document.getElementById('problems');
     if (problems) {
@@ -458,11 +128,6 @@
       if (preview !== undefined && !errorCount) problems.append(h('details', { class: 'preview' }, [h('summary', { text: 'Arguments to send' }), h('pre', { text: preview })]));
     }
     updateControls();
-  }
-
-  function findField(path) {
-    for (const el of els.form.querySelectorAll('.field')) if (/** @type {HTMLElement} */ (el).dataset.path === path) return el;
-    return null;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -663,7 +328,7 @@
       }
       case 'image': {
         const box = h('div', { class: 'part part-image' }, [partToolbar(p, callId)]);
-        if (typeof p.dataUri === 'string' && /^data:image\/(png|jpeg|gif|webp|bmp|avif);base64,/.test(p.dataUri)) {
+        if (isImageDataUri(p.dataUri)) {
           const img = h('img', { src: p.dataUri, alt: 'image from the server (' + p.mimeType + ', ' + formatBytes(p.bytes) + ')', title: 'Click to zoom' });
           img.addEventListener('click', () => img.classList.toggle('zoomed'));
           box.append(img);
@@ -674,7 +339,7 @@
       }
       case 'audio': {
         const box = h('div', { class: 'part part-audio' }, [partToolbar(p, callId)]);
-        if (typeof p.dataUri === 'string' && /^data:audio\/[a-z0-9.+-]+;base64,/.test(p.dataUri)) box.append(h('audio', { controls: '', src: p.dataUri }));
+        if (isAudioDataUri(p.dataUri)) box.append(h('audio', { controls: '', src: p.dataUri }));
         box.append(h('div', { class: 'muted caption', text: p.mimeType + ' · ' + formatBytes(p.bytes) }));
         return box;
       }
@@ -794,9 +459,7 @@
     changed();
   }
 
-  window.addEventListener('message', (event) => {
-    const msg = event.data;
-    if (!isObj(msg) || typeof msg.type !== 'string') return;
+  onMessage((msg) => {
     switch (msg.type) {
       case 'initTool':
         view = 'tool';
@@ -853,7 +516,7 @@
         break;
       }
       case 'notice':
-        notice(msg.level === 'error' ? 'error' : msg.level === 'warning' ? 'warning' : 'info', str(msg.text));
+        notice(msg.level, str(msg.text));
         break;
       default:
         break;

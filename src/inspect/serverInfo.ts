@@ -11,13 +11,14 @@ export interface ServerFacts {
   readonly entry: ServerEntry;
   readonly status: { readonly kind: string };
   readonly pid?: number;
+  /** Epoch ms when the current process was initialized. */
   readonly startedAt?: number;
   readonly resolved?: ResolvedStdioServer;
   readonly stderrTail?: readonly string[];
   readonly restarts?: number;
 }
 
-/** A periodic ping's verdict (the same shape as the extension's ServerHealth). */
+/** A periodic ping's verdict (the extension's ServerHealth). */
 export type HealthFacts =
   | { readonly kind: 'unknown' }
   | { readonly kind: 'ok'; readonly rttMs: number; readonly time: number }

@@ -53,12 +53,20 @@ export const InboundMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type InboundMessage = z.infer<typeof InboundMessageSchema>;
 
-/** Parses a message from a webview; undefined (and the reason) when it is not one we accept. */
-export function parseInbound(message: unknown): { ok: true; message: InboundMessage } | { ok: false; reason: string } {
-  const parsed = InboundMessageSchema.safeParse(message);
+/** A message from a webview, or why it is not one we accept. */
+export type ParsedMessage<T> = { ok: true; message: T } | { ok: false; reason: string };
+
+/** Parses a message from any webview against its schema; the reason names the first problem. */
+export function parseWebviewMessage<S extends z.ZodTypeAny>(schema: S, message: unknown): ParsedMessage<z.infer<S>> {
+  const parsed = schema.safeParse(message);
   if (parsed.success) return { ok: true, message: parsed.data };
   const issue = parsed.error.issues[0];
   return { ok: false, reason: issue ? `${issue.path.join('.') || '(message)'}: ${issue.message}` : 'invalid message' };
+}
+
+/** Parses a message from an inspect webview. */
+export function parseInbound(message: unknown): ParsedMessage<InboundMessage> {
+  return parseWebviewMessage(InboundMessageSchema, message);
 }
 
 /** The tool as the panel header shows it. Server text: the webview inserts it as text. */

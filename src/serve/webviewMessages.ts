@@ -3,7 +3,7 @@
 // sends is untrusted input. Outbound messages are typed here; the script checks them defensively.
 import { z } from 'zod';
 import type { FieldError, FormState } from '../inspect/formModel';
-import { FormStateSchema } from '../inspect/webviewMessages';
+import { FormStateSchema, ParsedMessage, parseWebviewMessage } from '../inspect/webviewMessages';
 import type { ElicitFormView, ElicitUrlView } from './elicitation';
 import type { SamplingAnswerView, SamplingRequestView } from './sampling';
 
@@ -34,11 +34,8 @@ export const ServeInboundSchema = z.discriminatedUnion('type', [
 ]);
 export type ServeInbound = z.infer<typeof ServeInboundSchema>;
 
-export function parseServeInbound(message: unknown): { ok: true; message: ServeInbound } | { ok: false; reason: string } {
-  const parsed = ServeInboundSchema.safeParse(message);
-  if (parsed.success) return { ok: true, message: parsed.data };
-  const issue = parsed.error.issues[0];
-  return { ok: false, reason: issue ? `${issue.path.join('.') || '(message)'}: ${issue.message}` : 'invalid message' };
+export function parseServeInbound(message: unknown): ParsedMessage<ServeInbound> {
+  return parseWebviewMessage(ServeInboundSchema, message);
 }
 
 /** Who asks: shown at the top of every dialog. Server text: the webview inserts it as text. */

@@ -5,7 +5,7 @@ import { McpLocalError } from '../../protocol/errors';
 import { describeFailure, summarizeFailure, summarizePart, promptDisplay } from '../../inspect/resultModel';
 import { askArguments } from './argumentInput';
 import type { InspectContext } from './context';
-import type { OpenResource } from './toolPanel';
+import type { OpenResource } from './results';
 import { ViewPanel } from './viewPanel';
 
 export async function getPrompt(ctx: InspectContext, serverId: string, name: string, openResource: OpenResource, preset?: Record<string, string>): Promise<GetPromptResult | undefined> {

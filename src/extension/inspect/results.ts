@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../../client/schemas';
 import { IMAGE_TYPES, normalizeMimeType } from '../../inspect/resultModel';
+import type { InboundMessage } from '../../inspect/webviewMessages';
 import type { InspectContext } from './context';
 import { extensionFor, fileNameFor } from './virtualDocuments';
 
@@ -10,6 +11,18 @@ export type StoredResult =
   | { readonly kind: 'tool'; readonly serverId: string; readonly name: string; readonly result: CallToolResult }
   | { readonly kind: 'prompt'; readonly serverId: string; readonly name: string; readonly result: GetPromptResult }
   | { readonly kind: 'resource'; readonly serverId: string; readonly uri: string; readonly result: ReadResourceResult };
+
+/** Reads a resource from a link in a result (the resource features open it). */
+export type OpenResource = (serverId: string, uri: string) => Promise<void>;
+
+/** What any panel showing a result may ask for: links, resource links, and its parts. */
+export type ResultMessage = Extract<InboundMessage, { type: 'openLink' | 'readResource' | 'openPart' | 'savePart' | 'copyResult' }>;
+
+const RESULT_MESSAGES: ReadonlySet<InboundMessage['type']> = new Set<ResultMessage['type']>(['openLink', 'readResource', 'openPart', 'savePart', 'copyResult']);
+
+export function isResultMessage(m: InboundMessage): m is ResultMessage {
+  return RESULT_MESSAGES.has(m.type);
+}
 
 const KEEP = 20;
 
@@ -133,4 +146,23 @@ export async function savePart(ctx: InspectContext, stored: StoredResult, index:
 export async function copyResult(stored: StoredResult): Promise<void> {
   await vscode.env.clipboard.writeText(JSON.stringify(stored.result, null, 2));
   void vscode.window.setStatusBarMessage('Result copied as JSON', 3000);
+}
+
+/** Answers a result message of a panel; a part of a result no longer kept is ignored. */
+export async function handleResultMessage(ctx: InspectContext, results: ResultStore, serverId: string, openResource: OpenResource, m: ResultMessage): Promise<void> {
+  switch (m.type) {
+    case 'openLink':
+      return ctx.openLink(serverId, m.url);
+    case 'readResource':
+      return openResource(serverId, m.uri);
+    case 'openPart':
+    case 'savePart':
+    case 'copyResult': {
+      const stored = results.get(m.callId);
+      if (!stored) return;
+      if (m.type === 'openPart') return openPart(ctx, stored, m.index);
+      if (m.type === 'savePart') return savePart(ctx, stored, m.index);
+      return copyResult(stored);
+    }
+  }
 }

@@ -12,13 +12,11 @@ import { confirmationReason, needsConfirmation } from '../../inspect/toolPolicy'
 import { describeFailure, summarizeFailure, summarizeResult, toolResultDisplay } from '../../inspect/resultModel';
 import { HistoryItem, Input, OutboundMessage, parseInbound } from '../../inspect/webviewMessages';
 import type { InspectContext } from './context';
-import { ResultStore, copyResult, openPart, savePart } from './results';
-import { webviewHtml, webviewOptions } from './webviewHtml';
+import { OpenResource, ResultStore, handleResultMessage, isResultMessage } from './results';
+import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
+import { INSPECT_FEATURE } from '../webviewPage';
 
 export const TOOL_PANEL_VIEW_TYPE = 'mcpHost.toolCall';
-
-/** Reads a resource from a link in a result (the resource features open it). */
-export type OpenResource = (serverId: string, uri: string) => Promise<void>;
 
 export class ToolPanel implements vscode.Disposable {
   private static readonly panels = new Map<string, ToolPanel>();
@@ -54,8 +52,7 @@ export class ToolPanel implements vscode.Disposable {
   private input: Input;
   private tool: Tool;
   private running: { callId: string; abort: AbortController } | undefined;
-  private ready = false;
-  private readonly queue: OutboundMessage[] = [];
+  private readonly outbox: WebviewOutbox<OutboundMessage>;
   private readonly skipConfirm = new Set<string>();
 
   private constructor(
@@ -69,7 +66,8 @@ export class ToolPanel implements vscode.Disposable {
     this.schemaKey = JSON.stringify(this.tool.inputSchema);
     this.input = { mode: 'form', state: initialState(this.model) };
     this.panel = vscode.window.createWebviewPanel(TOOL_PANEL_VIEW_TYPE, this.title(), vscode.ViewColumn.Active, webviewOptions(ctx.extensionUri));
-    this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, this.title());
+    this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, this.title(), INSPECT_FEATURE);
+    this.outbox = new WebviewOutbox(this.panel.webview);
     this.disposables.push(
       this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
       this.panel.onDidDispose(() => this.dispose()),
@@ -90,17 +88,13 @@ export class ToolPanel implements vscode.Disposable {
   }
 
   private post(message: OutboundMessage): void {
-    if (!this.ready) {
-      this.queue.push(message);
-      return;
-    }
-    void this.panel.webview.postMessage(message);
+    this.outbox.post(message);
   }
 
   private init(): void {
     const tool = this.tool;
     const description = tool.description;
-    void this.panel.webview.postMessage({
+    this.post({
       type: 'initTool',
       header: {
         serverName: this.ctx.serverName(this.serverId),
@@ -115,7 +109,7 @@ export class ToolPanel implements vscode.Disposable {
       input: this.input,
       timeoutSeconds: this.ctx.timeoutSeconds(this.serverId),
       history: this.historyItems(),
-    } satisfies OutboundMessage);
+    });
     this.serverChanged();
   }
 
@@ -132,7 +126,7 @@ export class ToolPanel implements vscode.Disposable {
       this.schemaKey = JSON.stringify(fresh.inputSchema);
       const carried = fromValue(this.model, previous ?? {});
       this.input = carried.exact ? { mode: 'form', state: carried.state } : { mode: 'json', text: JSON.stringify(previous ?? {}, null, 2) };
-      if (this.ready) this.init();
+      if (this.outbox.isReady) this.init();
       this.post({ type: 'notice', level: 'info', text: 'The tool’s input schema changed on the server; the form was rebuilt.' });
       return;
     }
@@ -167,11 +161,13 @@ export class ToolPanel implements vscode.Disposable {
     }
     const m = parsed.message;
     try {
+      if (isResultMessage(m)) {
+        await handleResultMessage(this.ctx, this.results, this.serverId, this.openResource, m);
+        return;
+      }
       switch (m.type) {
         case 'ready':
-          this.ready = true;
-          this.init();
-          for (const q of this.queue.splice(0)) void this.panel.webview.postMessage(q);
+          this.outbox.open(() => this.init());
           return;
         case 'validate': {
           this.input = m.input;
@@ -189,22 +185,6 @@ export class ToolPanel implements vscode.Disposable {
         case 'cancel':
           this.running?.abort.abort();
           return;
-        case 'openLink':
-          await this.ctx.openLink(this.serverId, m.url);
-          return;
-        case 'readResource':
-          await this.openResource(this.serverId, m.uri);
-          return;
-        case 'openPart':
-        case 'savePart':
-        case 'copyResult': {
-          const stored = this.results.get(m.callId);
-          if (!stored) return;
-          if (m.type === 'openPart') await openPart(this.ctx, stored, m.index);
-          else if (m.type === 'savePart') await savePart(this.ctx, stored, m.index);
-          else await copyResult(stored);
-          return;
-        }
         case 'loadHistory':
         case 'rerun': {
           const rerun = this.ctx.history.rerun(m.historyId);

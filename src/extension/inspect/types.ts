@@ -3,36 +3,23 @@
 import type * as vscode from 'vscode';
 import type { McpClient } from '../../client/client';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../client/schemas';
-import type { ServerEntry } from '../../config/types';
-import type { ResolvedStdioServer } from '../../config/variables';
+import type { HealthFacts, ServerFacts } from '../../inspect/serverInfo';
 
 /**
  * One server as the inspect features see it. The registry's `ServerHandle` has this shape, so
  * the host can hand handles over as they are.
  */
-export interface InspectServer {
-  readonly id: string;
-  readonly entry: ServerEntry;
-  readonly status: { readonly kind: string };
-  readonly pid?: number;
-  /** Epoch ms when the current process was initialized. */
-  readonly startedAt?: number;
-  readonly resolved?: ResolvedStdioServer;
+export interface InspectServer extends ServerFacts {
   readonly tools?: readonly Tool[];
   readonly resources?: readonly Resource[];
   readonly templates?: readonly ResourceTemplate[];
   readonly prompts?: readonly Prompt[];
-  readonly stderrTail?: readonly string[];
-  readonly restarts?: number;
 }
 
 export type InspectLogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 
 /** Health of a server as the periodic ping sees it (setting `mcpHost.healthPingSeconds`). */
-export type ServerHealth =
-  | { readonly kind: 'unknown' }
-  | { readonly kind: 'ok'; readonly rttMs: number; readonly time: number }
-  | { readonly kind: 'unresponsive'; readonly since: number; readonly failures: number; readonly error: string };
+export type ServerHealth = HealthFacts;
 
 export interface InspectDeps {
   /** The client of a running (initialized) server. */

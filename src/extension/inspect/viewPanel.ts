@@ -7,9 +7,9 @@ import { looksLikeMarkdown, renderMarkdown } from '../../inspect/markdown';
 import { promptDisplay, resourceDisplay } from '../../inspect/resultModel';
 import { OutboundMessage, parseInbound } from '../../inspect/webviewMessages';
 import type { InspectContext } from './context';
-import { ResultStore, copyResult, openPart, savePart } from './results';
-import type { OpenResource } from './toolPanel';
-import { webviewHtml, webviewOptions } from './webviewHtml';
+import { OpenResource, ResultStore, handleResultMessage, isResultMessage } from './results';
+import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
+import { INSPECT_FEATURE } from '../webviewPage';
 
 export const VIEW_PANEL_VIEW_TYPE = 'mcpHost.inspectView';
 
@@ -36,8 +36,7 @@ export class ViewPanel implements vscode.Disposable {
   readonly panel: vscode.WebviewPanel;
   private readonly results = new ResultStore();
   private readonly disposables: vscode.Disposable[] = [];
-  private ready = false;
-  private readonly queue: OutboundMessage[] = [];
+  private readonly outbox: WebviewOutbox<OutboundMessage>;
 
   private constructor(
     private readonly ctx: InspectContext,
@@ -47,7 +46,8 @@ export class ViewPanel implements vscode.Disposable {
     private readonly openResource: OpenResource,
   ) {
     this.panel = vscode.window.createWebviewPanel(VIEW_PANEL_VIEW_TYPE, title, vscode.ViewColumn.Active, webviewOptions(ctx.extensionUri));
-    this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, title);
+    this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, title, INSPECT_FEATURE);
+    this.outbox = new WebviewOutbox(this.panel.webview);
     this.disposables.push(
       this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
       this.panel.onDidDispose(() => this.dispose()),
@@ -62,8 +62,7 @@ export class ViewPanel implements vscode.Disposable {
   }
 
   private post(message: OutboundMessage): void {
-    if (!this.ready) this.queue.push(message);
-    else void this.panel.webview.postMessage(message);
+    this.outbox.post(message);
   }
 
   showPrompt(name: string, result: GetPromptResult): void {
@@ -90,32 +89,9 @@ export class ViewPanel implements vscode.Disposable {
     }
     const m = parsed.message;
     try {
-      switch (m.type) {
-        case 'ready':
-          this.ready = true;
-          void this.panel.webview.postMessage({ type: 'initView', title: this.title, subtitle: this.subtitle } satisfies OutboundMessage);
-          for (const q of this.queue.splice(0)) void this.panel.webview.postMessage(q);
-          return;
-        case 'openLink':
-          await this.ctx.openLink(this.serverId, m.url);
-          return;
-        case 'readResource':
-          await this.openResource(this.serverId, m.uri);
-          return;
-        case 'openPart':
-        case 'savePart':
-        case 'copyResult': {
-          const stored = this.results.get(m.callId);
-          if (!stored) return;
-          if (m.type === 'openPart') await openPart(this.ctx, stored, m.index);
-          else if (m.type === 'savePart') await savePart(this.ctx, stored, m.index);
-          else await copyResult(stored);
-          return;
-        }
-        default:
-          // Form messages have no meaning here.
-          return;
-      }
+      if (m.type === 'ready') this.outbox.open(() => this.post({ type: 'initView', title: this.title, subtitle: this.subtitle }));
+      else if (isResultMessage(m)) await handleResultMessage(this.ctx, this.results, this.serverId, this.openResource, m);
+      // Form messages have no meaning here.
     } catch (error) {
       this.post({ type: 'notice', level: 'error', text: error instanceof Error ? error.message : String(error) });
     }

@@ -1,9 +1,11 @@
 // One webview panel per dialog: a sampling request to approve (and its answer to review), an
 // elicitation form, a URL to open, or the wait for a URL step to complete. The page is
-// media/serve/serve.js under a strict CSP with a fresh nonce; every message it posts is parsed
-// with zod, and only the message kinds the current dialog expects are acted on.
+// media/serve/serve.js on top of media/webview/common.js, under the strict CSP of every webview
+// (webviewPage.ts); every message it posts is parsed with zod, and only the message kinds the
+// current dialog expects are acted on.
 import * as vscode from 'vscode';
-import { contentSecurityPolicy, makeNonce } from '../inspect/webviewHtml';
+import { SERVE_FEATURE } from '../webviewPage';
+import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
 import { ServeInbound, ServeOutbound, parseServeInbound } from '../../serve/webviewMessages';
 
 export const SERVE_PANEL_VIEW_TYPE = 'mcpHost.serve';
@@ -20,8 +22,7 @@ export class ServePanel implements vscode.Disposable {
 
   readonly panel: vscode.WebviewPanel;
   private readonly subscriptions: vscode.Disposable[] = [];
-  private ready = false;
-  private readonly pending: ServeOutbound[] = [];
+  private readonly outbox: WebviewOutbox<ServeOutbound>;
   private handler: Handler | undefined;
   private disposed = false;
   private readonly closeListeners: Array<() => void> = [];
@@ -31,15 +32,10 @@ export class ServePanel implements vscode.Disposable {
     title: string,
     private readonly onInvalid: (reason: string) => void,
   ) {
-    this.panel = vscode.window.createWebviewPanel(SERVE_PANEL_VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, {
-      enableScripts: true,
-      enableForms: false,
-      enableCommandUris: false,
-      localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media')],
-      retainContextWhenHidden: true,
-    });
+    this.panel = vscode.window.createWebviewPanel(SERVE_PANEL_VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, webviewOptions(extensionUri));
     this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp-host.svg');
-    this.panel.webview.html = html(this.panel.webview, extensionUri, title);
+    this.panel.webview.html = webviewHtml(this.panel.webview, extensionUri, title, SERVE_FEATURE);
+    this.outbox = new WebviewOutbox(this.panel.webview);
     ServePanel.open.add(this);
     this.subscriptions.push(
       this.panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
@@ -57,12 +53,7 @@ export class ServePanel implements vscode.Disposable {
 
   /** Messages posted before the page said `ready` wait for it. */
   post(message: ServeOutbound): void {
-    if (this.disposed) return;
-    if (!this.ready) {
-      this.pending.push(message);
-      return;
-    }
-    void this.panel.webview.postMessage(message);
+    if (!this.disposed) this.outbox.post(message);
   }
 
   /** Routes the page's messages to the current dialog step. */
@@ -83,8 +74,7 @@ export class ServePanel implements vscode.Disposable {
       return;
     }
     if (parsed.message.type === 'ready') {
-      this.ready = true;
-      for (const m of this.pending.splice(0)) void this.panel.webview.postMessage(m);
+      this.outbox.open();
       return;
     }
     this.handler?.(parsed.message);
@@ -104,24 +94,4 @@ export class ServePanel implements vscode.Disposable {
       }
     }
   }
-}
-
-function html(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
-  const nonce = makeNonce();
-  const media = (file: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'serve', file));
-  const safeTitle = title.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(webview.cspSource, nonce)}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${media('serve.css')}">
-<title>${safeTitle}</title>
-</head>
-<body>
-<main id="app" aria-live="polite"><p class="muted">Loading…</p></main>
-<script nonce="${nonce}" src="${media('serve.js')}"></script>
-</body>
-</html>`;
 }

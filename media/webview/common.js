@@ -1,0 +1,426 @@
+// Shared by every MCP Host webview (the inspect panels, toolCall.js; the serve dialogs, serve.js),
+// loaded first under the same CSP. Plain browser JS, no framework: DOM helpers that insert
+// server text only as text, the one handle on the VS Code API (it can be acquired once per page),
+// and the renderer of forms over the field model of src/inspect/formModel.ts, which both the Call
+// Tool form and the elicitation form draw.
+// @ts-check
+// eslint-disable-next-line no-unused-vars
+const McpWebview = (function () {
+  'use strict';
+  // eslint-disable-next-line no-undef
+  const vscode = acquireVsCodeApi();
+
+  // ---------------------------------------------------------------------------------------------
+  // DOM and values
+
+  /**
+   * An element. `text` sets textContent (never HTML), `on…` adds a listener, `dataset` fills
+   * data-*, `value`/`checked` set the properties; null, undefined and false props are left out.
+   * @param {string} tag
+   * @param {Record<string, any>} [props]
+   * @param {Array<Node|string|null|undefined|false>} [children]
+   */
+  function h(tag, props, children) {
+    const el = document.createElement(tag);
+    if (props) {
+      for (const [k, v] of Object.entries(props)) {
+        if (v === undefined || v === null || v === false) continue;
+        if (k === 'class') el.className = String(v);
+        else if (k === 'text') el.textContent = String(v);
+        else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+        else if (k === 'dataset') for (const [dk, dv] of Object.entries(v)) el.dataset[dk] = String(dv);
+        else if (k === 'value') /** @type {any} */ (el).value = v;
+        else if (k === 'checked') /** @type {any} */ (el).checked = !!v;
+        else el.setAttribute(k, String(v));
+      }
+    }
+    for (const c of children || []) {
+      if (c === null || c === undefined || c === false) continue;
+      el.append(typeof c === 'string' ? document.createTextNode(c) : c);
+    }
+    return el;
+  }
+
+  /** Sends a message to the extension, which parses it with zod before acting on it. */
+  function post(message) {
+    vscode.postMessage(message);
+  }
+
+  /** Calls `handle` with every message from the extension that has a string `type`. */
+  function onMessage(handle) {
+    window.addEventListener('message', (event) => {
+      const msg = event.data;
+      if (isObj(msg) && typeof msg.type === 'string') handle(msg);
+    });
+  }
+
+  function isObj(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+  }
+
+  function str(v) {
+    return typeof v === 'string' ? v : '';
+  }
+
+  /** The JSON Pointer of a child: `parent` + `/` + the escaped token. */
+  function pointer(parent, token) {
+    return parent + '/' + (typeof token === 'number' ? String(token) : String(token).replace(/~/g, '~0').replace(/\//g, '~1'));
+  }
+
+  function formatBytes(n) {
+    if (typeof n !== 'number') return '';
+    if (n < 1024) return n + ' B';
+    if (n < 1024 * 1024) return (n / 1024).toFixed(1) + ' KB';
+    return (n / 1024 / 1024).toFixed(1) + ' MB';
+  }
+
+  function formatMs(ms) {
+    if (typeof ms !== 'number') return '';
+    return ms < 1000 ? Math.round(ms) + ' ms' : (ms / 1000).toFixed(ms < 10000 ? 2 : 1) + ' s';
+  }
+
+  // Media from a server is shown only as a data: URI of an allow-listed type (the extension
+  // built it after checking the type; this is the second look).
+  function isImageDataUri(v) {
+    return typeof v === 'string' && /^data:image\/(png|jpeg|gif|webp|bmp|avif);base64,/.test(v);
+  }
+
+  function isAudioDataUri(v) {
+    return typeof v === 'string' && /^data:audio\/[a-z0-9.+-]+;base64,/.test(v);
+  }
+
+  /** A dismissible notice: level info, warning or error (anything else is info). */
+  function notice(level, text) {
+    const kind = level === 'error' || level === 'warning' ? level : 'info';
+    const n = h('div', { class: 'notice ' + kind, role: kind === 'error' ? 'alert' : 'status' }, [
+      h('span', { text }),
+      h('button', { class: 'icon-button', title: 'Dismiss', 'aria-label': 'Dismiss', onclick: () => n.remove() }, ['×']),
+    ]);
+    return n;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Forms
+
+  const PLACEHOLDERS = { email: 'name@example.com', uri: 'https://…', date: 'YYYY-MM-DD', 'date-time': '2025-01-31T12:00:00Z', uuid: '123e4567-e89b-12d3-a456-426614174000' };
+
+  let fieldCount = 0;
+
+  /**
+   * A renderer of forms over a field model. The state lives in slots shaped like FormState
+   * (text typed, option indices); the extension reads and checks it.
+   *
+   * `audience` picks the wording: 'developer' for a tool's arguments (schema words: types,
+   * "min length", true/false, a required boolean as a checkbox), 'person' for a server's
+   * question to the user (plain words, Yes/No, nothing answered until the user answers, the
+   * browser's own limits on length and e-mail input).
+   * @param {{ audience: 'developer'|'person', changed: () => void }} options
+   */
+  function formRenderer(options) {
+    const forPeople = options.audience === 'person';
+    const changed = options.changed;
+    const unset = forPeople ? '— not answered —' : '— not set —';
+
+    function fieldLabel(field, name) {
+      const parts = [h('span', { class: 'label-text', text: field.title || name || 'value' })];
+      if (field.required) parts.push(h('span', { class: 'required', title: 'required', 'aria-label': 'required', text: ' *' }));
+      const type = forPeople ? '' : typeHint(field);
+      if (type) parts.push(h('span', { class: 'type muted', text: ' ' + type }));
+      if (field.deprecated) parts.push(h('span', { class: 'badge off', text: 'deprecated' }));
+      return parts;
+    }
+
+    function typeHint(field) {
+      switch (field.kind) {
+        case 'string':
+          return field.format ? 'string · ' + field.format : 'string';
+        case 'number':
+          return field.integer ? 'integer' : 'number';
+        case 'boolean':
+          return 'boolean';
+        case 'enum':
+          return 'choice';
+        case 'multiSelect':
+          return 'choices';
+        case 'array':
+          return 'list';
+        case 'json':
+          return 'JSON' + (Array.isArray(field.types) && field.types.length ? ' · ' + field.types.join(' | ') : '');
+        default:
+          return '';
+      }
+    }
+
+    function constraints(field) {
+      const out = [];
+      if (field.kind === 'string') {
+        if (field.minLength !== undefined) out.push(forPeople ? 'at least ' + field.minLength + ' characters' : 'min length ' + field.minLength);
+        if (field.maxLength !== undefined) out.push(forPeople ? 'at most ' + field.maxLength + ' characters' : 'max length ' + field.maxLength);
+        if (field.pattern !== undefined) out.push('pattern ' + field.pattern);
+        // Developers read the format in the type hint.
+        if (forPeople && field.format) out.push(field.format);
+      } else if (field.kind === 'number') {
+        if (field.minimum !== undefined) out.push('≥ ' + field.minimum);
+        if (field.exclusiveMinimum !== undefined) out.push('> ' + field.exclusiveMinimum);
+        if (field.maximum !== undefined) out.push('≤ ' + field.maximum);
+        if (field.exclusiveMaximum !== undefined) out.push('< ' + field.exclusiveMaximum);
+        if (field.multipleOf !== undefined) out.push('multiple of ' + field.multipleOf);
+        if (forPeople && field.integer) out.push('whole number');
+      } else if (field.kind === 'array' || field.kind === 'multiSelect') {
+        const verb = forPeople ? 'choose ' : '';
+        if (field.minItems !== undefined) out.push(verb + 'at least ' + field.minItems);
+        if (field.maxItems !== undefined) out.push(verb + 'at most ' + field.maxItems);
+      }
+      if (field.default !== undefined) out.push('default ' + (forPeople && typeof field.default === 'string' ? field.default : JSON.stringify(field.default)));
+      return out.join(' · ');
+    }
+
+    /**
+     * One field: label, description, control, constraints, error line.
+     * @param {any} field the model
+     * @param {string} name property name (for labels)
+     * @param {string} path JSON Pointer of its value
+     * @param {{get: () => any, set: (v: any) => void}} slot where its state lives
+     * @param {HTMLElement|null} [extraAction] a control for the label row (e.g. remove item)
+     */
+    function renderField(field, name, path, slot, extraAction) {
+      const wrap = h('div', { class: 'field kind-' + str(field.kind), dataset: { path } });
+      const id = 'field-' + ++fieldCount;
+      const labelRow = h('div', { class: 'label-row' }, [h('label', { for: id }, fieldLabel(field, name))]);
+      if (field.nullable) {
+        const nullBox = h('input', { type: 'checkbox', class: 'null-toggle', checked: slot.get() === null, title: 'Send null' });
+        nullBox.addEventListener('change', () => {
+          slot.set(/** @type {any} */ (nullBox).checked ? null : undefined);
+          rerenderField();
+          changed();
+        });
+        labelRow.append(h('label', { class: 'null-label muted' }, [nullBox, ' null']));
+      }
+      if (extraAction) labelRow.append(extraAction);
+      wrap.append(labelRow);
+      if (field.description) wrap.append(h('div', { class: 'field-description muted', text: field.description }));
+      const body = h('div', { class: 'field-body' });
+      const c = constraints(field);
+      const hint = c ? h('div', { class: 'constraints muted', text: c }) : null;
+      // A person reads the limits under the box they type in; a developer reads them first.
+      for (const el of forPeople ? [body, hint] : [hint, body]) if (el) wrap.append(el);
+      wrap.append(h('div', { class: 'error field-error', role: 'alert' }));
+
+      function rerenderField() {
+        body.textContent = '';
+        if (slot.get() === null && field.nullable) {
+          body.append(h('div', { class: 'muted null-value', text: 'null' }));
+          return;
+        }
+        body.append(control(field, name, path, slot, id));
+      }
+      rerenderField();
+      return wrap;
+    }
+
+    /** The fields of an object's properties, their state kept in the object `slot` holds. */
+    function properties(objectField, path, slot) {
+      const obj = () => {
+        let v = slot.get();
+        if (!isObj(v)) {
+          v = {};
+          slot.set(v);
+        }
+        return v;
+      };
+      return (Array.isArray(objectField.properties) ? objectField.properties : []).map((p) => {
+        const s = {
+          get: () => (isObj(slot.get()) ? slot.get()[p.name] : undefined),
+          set: (v) => {
+            if (v === undefined) delete obj()[p.name];
+            else obj()[p.name] = v;
+          },
+        };
+        return renderField(p.field || {}, str(p.name), pointer(path, p.name), s);
+      });
+    }
+
+    /** The input of one field, without its label. */
+    function control(field, name, path, slot, id) {
+      const value = slot.get();
+      switch (field.kind) {
+        case 'string': {
+          const long = field.format === undefined && (field.maxLength === undefined || field.maxLength > (forPeople ? 200 : 120));
+          const placeholder = field.example !== undefined ? String(field.example) : PLACEHOLDERS[field.format] || '';
+          const minRows = forPeople ? 2 : 1;
+          const rows = (text) => String(Math.min(12, Math.max(minRows, String(text || '').split('\n').length)));
+          const input = long
+            ? h('textarea', { id, rows: rows(value), placeholder, spellcheck: forPeople ? 'true' : 'false' })
+            : h('input', { id, type: forPeople && field.format === 'email' ? 'email' : 'text', placeholder, spellcheck: 'false' });
+          // The browser's own limit helps a person; a developer may want to see the error instead.
+          if (forPeople && field.maxLength !== undefined) input.setAttribute('maxlength', String(field.maxLength));
+          /** @type {any} */ (input).value = typeof value === 'string' ? value : '';
+          input.addEventListener('input', () => {
+            slot.set(/** @type {any} */ (input).value);
+            if (long) /** @type {any} */ (input).rows = rows(/** @type {any} */ (input).value);
+            changed();
+          });
+          return input;
+        }
+        case 'number': {
+          const input = h('input', { id, type: 'text', inputmode: field.integer ? 'numeric' : 'decimal', placeholder: field.example !== undefined ? String(field.example) : field.integer ? '0' : '0.0', spellcheck: 'false' });
+          /** @type {any} */ (input).value = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+          input.addEventListener('input', () => {
+            slot.set(/** @type {any} */ (input).value);
+            changed();
+          });
+          return input;
+        }
+        case 'boolean': {
+          if (field.required && !forPeople) {
+            const box = h('input', { id, type: 'checkbox', checked: value === true });
+            if (value === undefined) slot.set(false);
+            box.addEventListener('change', () => {
+              slot.set(/** @type {any} */ (box).checked);
+              changed();
+            });
+            return h('label', { class: 'checkbox' }, [box, ' ' + (field.title || 'enabled')]);
+          }
+          const select = h('select', { id }, [h('option', { value: '', text: unset }), h('option', { value: 'true', text: forPeople ? 'Yes' : 'true' }), h('option', { value: 'false', text: forPeople ? 'No' : 'false' })]);
+          /** @type {any} */ (select).value = value === true ? 'true' : value === false ? 'false' : '';
+          select.addEventListener('change', () => {
+            const v = /** @type {any} */ (select).value;
+            slot.set(v === '' ? undefined : v === 'true');
+            changed();
+          });
+          return select;
+        }
+        case 'enum': {
+          const options = [h('option', { value: '', text: field.required ? '— choose —' : unset })];
+          (Array.isArray(field.options) ? field.options : []).forEach((o, i) => options.push(h('option', { value: String(i), text: str(o.label), title: o.description || (forPeople ? '' : JSON.stringify(o.value)) })));
+          const select = h('select', { id }, options);
+          /** @type {any} */ (select).value = typeof value === 'number' ? String(value) : '';
+          select.addEventListener('change', () => {
+            const v = /** @type {any} */ (select).value;
+            slot.set(v === '' ? undefined : Number(v));
+            changed();
+          });
+          return select;
+        }
+        case 'multiSelect': {
+          const picked = new Set(Array.isArray(value) ? value : []);
+          const box = h('div', { class: 'multi', id, role: 'group', 'aria-label': field.title || name });
+          (Array.isArray(field.options) ? field.options : []).forEach((o, i) => {
+            const cb = h('input', { type: 'checkbox', checked: picked.has(i) });
+            cb.addEventListener('change', () => {
+              if (/** @type {any} */ (cb).checked) picked.add(i);
+              else picked.delete(i);
+              slot.set([...picked].sort((a, b) => a - b));
+              changed();
+            });
+            box.append(h('label', { class: 'checkbox', title: o.description || '' }, [cb, ' ' + str(o.label)]));
+          });
+          return box;
+        }
+        case 'array': {
+          const list = h('div', { class: 'array', id });
+          const items = () => {
+            let v = slot.get();
+            if (!Array.isArray(v)) {
+              v = [];
+              slot.set(v);
+            }
+            return v;
+          };
+          const draw = () => {
+            list.textContent = '';
+            const arr = Array.isArray(slot.get()) ? slot.get() : [];
+            arr.forEach((_, i) => {
+              const remove = h('button', { class: 'icon-button remove-item', title: 'Remove item ' + (i + 1), 'aria-label': 'Remove item ' + (i + 1), onclick: () => {
+                items().splice(i, 1);
+                draw();
+                changed();
+              } }, ['×']);
+              const itemSlot = { get: () => items()[i], set: (v) => (items()[i] = v) };
+              list.append(h('div', { class: 'array-item' }, [renderField(field.items, '#' + (i + 1), pointer(path, i), itemSlot, remove)]));
+            });
+            const canAdd = field.maxItems === undefined || arr.length < field.maxItems;
+            list.append(h('button', { class: 'secondary add-item', disabled: !canAdd, onclick: () => {
+              items().push(newItem(field.items));
+              draw();
+              changed();
+            } }, ['+ Add item']));
+          };
+          draw();
+          return list;
+        }
+        case 'object': {
+          const box = h('div', { class: 'object', id });
+          if (!field.properties.length) box.append(h('div', { class: 'muted', text: 'No arguments.' }));
+          box.append(...properties(field, path, slot));
+          return box;
+        }
+        case 'json': {
+          const area = h('textarea', { id, class: 'json', rows: '4', spellcheck: 'false', placeholder: field.reason ? 'JSON — ' + field.reason : 'any JSON value' });
+          /** @type {any} */ (area).value = typeof value === 'string' ? value : '';
+          area.addEventListener('input', () => {
+            slot.set(/** @type {any} */ (area).value);
+            changed();
+          });
+          return area;
+        }
+        default:
+          return h('div', { class: 'muted', text: 'This field cannot be shown.' });
+      }
+    }
+
+    // The state of a new array item (formModel.ts newItemState, as far as the page needs it).
+    function newItem(items) {
+      switch (items.kind) {
+        case 'object':
+          return {};
+        case 'array':
+        case 'multiSelect':
+          return [];
+        case 'boolean':
+          return false;
+        case 'enum':
+          return items.default !== undefined ? Math.max(0, items.options.findIndex((o) => JSON.stringify(o.value) === JSON.stringify(items.default))) : null;
+        default:
+          return items.default !== undefined && typeof items.default !== 'object' ? String(items.default) : '';
+      }
+    }
+
+    return { field: renderField, properties, control };
+  }
+
+  /**
+   * Shows errors (FieldError: path, message) at the fields under `root`: each at its own field,
+   * else at the nearest ancestor's (prefixed with the rest of its path). Clears the old ones
+   * first. Returns the errors no field on screen could take.
+   */
+  function placeErrors(root, errors) {
+    const fields = [...root.querySelectorAll('.field')];
+    for (const el of fields) {
+      el.classList.remove('invalid');
+      const line = el.querySelector(':scope > .field-error');
+      if (line) line.textContent = '';
+    }
+    const find = (path) => fields.find((el) => /** @type {HTMLElement} */ (el).dataset.path === path) || null;
+    const unplaced = [];
+    for (const e of Array.isArray(errors) ? errors : []) {
+      const own = str(e.path);
+      let path = own;
+      let target = find(path);
+      while (!target && path !== '') {
+        path = path.slice(0, path.lastIndexOf('/'));
+        target = find(path);
+      }
+      if (!target) {
+        unplaced.push(e);
+        continue;
+      }
+      target.classList.add('invalid');
+      const line = target.querySelector(':scope > .field-error');
+      if (line) line.textContent = (line.textContent ? line.textContent + '; ' : '') + (path !== own ? own.slice(path.length).replace(/^\//, '') + ': ' : '') + str(e.message);
+    }
+    return unplaced;
+  }
+
+  return Object.freeze({ h, post, onMessage, isObj, str, pointer, formatBytes, formatMs, isImageDataUri, isAudioDataUri, notice, formRenderer, placeErrors });
+})();

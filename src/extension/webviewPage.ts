@@ -1,0 +1,68 @@
+// The HTML shell of every MCP Host webview (the inspect panels and the serve dialogs): a strict
+// CSP with a fresh nonce per page, stylesheets and scripts only from media/, nothing inline,
+// nothing remote. The shared base (media/webview/common.css and common.js) comes first, then the
+// feature's own files. No `vscode` import, so node --test can load it.
+import { randomBytes } from 'node:crypto';
+
+/** A feature's files, as paths under media/. */
+export interface WebviewFeature {
+  readonly style: string;
+  readonly script: string;
+}
+
+/** Loaded before every feature: theme base styles, DOM helpers, the message shim, the form renderer. */
+export const COMMON_STYLE = 'webview/common.css';
+export const COMMON_SCRIPT = 'webview/common.js';
+
+/** Call Tool, and the read-only prompt and resource views. */
+export const INSPECT_FEATURE: WebviewFeature = { style: 'webview/toolCall.css', script: 'webview/toolCall.js' };
+/** Sampling and elicitation dialogs. */
+export const SERVE_FEATURE: WebviewFeature = { style: 'serve/serve.css', script: 'serve/serve.js' };
+
+/** A nonce for `script-src 'nonce-…'`: 128 random bits from the OS. */
+export function makeNonce(): string {
+  return randomBytes(16).toString('base64');
+}
+
+/** The Content-Security-Policy of every webview. */
+export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+  return [
+    "default-src 'none'",
+    `img-src data: ${cspSource}`,
+    'media-src data:',
+    `style-src ${cspSource}`,
+    `font-src ${cspSource}`,
+    `script-src 'nonce-${nonce}'`,
+    "form-action 'none'",
+    "base-uri 'none'",
+    "frame-src 'none'",
+  ].join('; ');
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * The page: an empty body the scripts fill from the extension's messages. `styles` and
+ * `scripts` are webview URIs, in load order; every script tag carries the nonce.
+ */
+export function pageHtml(page: { cspSource: string; nonce: string; title: string; styles: readonly string[]; scripts: readonly string[] }): string {
+  const { nonce } = page;
+  const links = page.styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('\n');
+  const scripts = page.scripts.map((src) => `<script nonce="${nonce}" src="${escapeHtml(src)}"></script>`).join('\n');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(page.cspSource, nonce)}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+${links}
+<title>${escapeHtml(page.title)}</title>
+</head>
+<body>
+<main id="app" aria-live="polite"><p class="muted">Loading…</p></main>
+${scripts}
+</body>
+</html>`;
+}
