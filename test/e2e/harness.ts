@@ -170,11 +170,14 @@ export interface Workbench {
   /**
    * Shows an output channel in the Output panel and returns its whole text, read from the log
    * file VS Code keeps for every channel. With `contains` (a substring, a pattern or a test
-   * of the whole text), polls until the text matches.
+   * of the whole text), polls until the text matches. `reveal: false` only reads the file,
+   * leaving the screen alone (a quick pick that is open stays open).
    */
-  outputChannelText(channelName: string, options?: { contains?: string | RegExp | ((text: string) => boolean); timeoutMs?: number }): Promise<string>;
+  outputChannelText(channelName: string, options?: { contains?: string | RegExp | ((text: string) => boolean); timeoutMs?: number; reveal?: boolean }): Promise<string>;
   /** Selects a channel in the Output panel, opening the panel. */
   showOutputChannel(channelName: string): Promise<void>;
+  /** "Developer: Set Log Level..." → the channel → the level, as a person would. */
+  setLogLevel(channelName: string, level: LogLevelName): Promise<void>;
   /** Texts of the notification toasts on screen. */
   notifications(): Promise<string[]>;
   /** The open modal dialog (message, then detail), or undefined; waits up to `timeoutMs` (default 0) for one. */
@@ -195,6 +198,9 @@ export interface Workbench {
   /** Closes the browser, kills every process of the launch and removes the temp folders. Idempotent. */
   close(): Promise<void>;
 }
+
+/** The levels "Developer: Set Log Level..." offers. */
+export type LogLevelName = 'Trace' | 'Debug' | 'Info' | 'Warning' | 'Error' | 'Off';
 
 export interface ProcessInfo {
   readonly pid: number;
@@ -562,7 +568,7 @@ class Launched implements Workbench {
     }
   }
 
-  async outputChannelText(channelName: string, options: { contains?: string | RegExp | ((text: string) => boolean); timeoutMs?: number } = {}): Promise<string> {
+  async outputChannelText(channelName: string, options: { contains?: string | RegExp | ((text: string) => boolean); timeoutMs?: number; reveal?: boolean } = {}): Promise<string> {
     const contains = options.contains;
     const matches = (text: string): boolean =>
       contains === undefined ? true : typeof contains === 'string' ? text.includes(contains) : typeof contains === 'function' ? contains(text) : contains.test(text);
@@ -583,6 +589,7 @@ class Launched implements Workbench {
         },
       },
     );
+    if (options.reveal === false) return text!;
     await this.showOutputChannel(channelName);
     return this.readChannelLog(channelName) ?? text!;
   }
@@ -596,6 +603,16 @@ class Launched implements Workbench {
     await this.runCommand('Output: Show Output Channels...');
     await this.pickQuickItem(channelName);
     await poll(selected, { timeoutMs: 10_000, what: `the Output view to show "${channelName}"` });
+  }
+
+  async setLogLevel(channelName: string, level: LogLevelName): Promise<void> {
+    await this.runCommand('Developer: Set Log Level...');
+    await this.pickQuickItem(channelName);
+    // The first step lists the default levels too; wait for the second, which lists only the
+    // channel's levels, before picking one.
+    const rows = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name');
+    await poll(async () => !(await rows.allInnerTexts()).some((t) => t.trim() === channelName), { timeoutMs: 10_000, what: `the log levels of "${channelName}"` });
+    await this.pickQuickItem(level);
   }
 
   /**
@@ -651,11 +668,14 @@ class Launched implements Workbench {
   }
 
   async dialog(options: { timeoutMs?: number } = {}): Promise<{ message: string; detail: string; buttons: string[] } | undefined> {
-    const box = this.page.locator('.monaco-dialog-box');
-    const shown = await box
-      .waitFor({ state: 'visible', timeout: Math.max(options.timeoutMs ?? 0, 1) })
-      .then(() => true)
-      .catch(() => false);
+    const box = this.page.locator('.monaco-dialog-box').first();
+    // No wait: whether one is on screen now (a waitFor with a 1 ms bound would miss it).
+    const shown = options.timeoutMs
+      ? await box
+          .waitFor({ state: 'visible', timeout: options.timeoutMs })
+          .then(() => true)
+          .catch(() => false)
+      : await box.isVisible().catch(() => false);
     if (!shown) return undefined;
     return {
       message: (await box.locator('.dialog-message-text').innerText()).trim(),
@@ -816,6 +836,38 @@ function signal(pid: number, sig: NodeJS.Signals | 0): boolean {
   } catch {
     return false;
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// MCP Host's protocol log
+
+/** One frame of an MCP Host server channel at Trace. */
+export interface TraceFrame {
+  readonly direction: 'send' | 'receive';
+  /** The JSON as logged (cut at `mcpHost.log.maxPayloadChars`). */
+  readonly json: string;
+  /** The parsed message; undefined when the JSON was cut. */
+  readonly message: any;
+}
+
+/**
+ * The frames in a server channel's text, in order: MCP Host logs each at Trace as
+ * `[editor → server] 58 B {json}` (or `server → editor`).
+ */
+export function traceFrames(log: string): TraceFrame[] {
+  const frames: TraceFrame[] = [];
+  for (const line of log.split('\n')) {
+    const m = /\[trace\] \[(editor → server|server → editor)\] [\d.]+ (?:B|KiB|MiB) (\{.*)$/.exec(line);
+    if (!m) continue;
+    let message: unknown;
+    try {
+      message = JSON.parse(m[2]);
+    } catch {
+      message = undefined;
+    }
+    frames.push({ direction: m[1].startsWith('editor') ? 'send' : 'receive', json: m[2], message });
+  }
+  return frames;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,10 @@
 // End-to-end: using a server from the editor in a real VS Code (code-server). Calls `echo`
 // through the generated form, shows `get-tiny-image`'s image, runs and cancels
-// `trigger-long-running-operation` with progress, opens a demo:// resource, and gets
-// `args-prompt` with its arguments. Screenshots land in test-results/screenshots/inspect-*.png.
+// `trigger-long-running-operation` with progress (and checks in the trace that the server was
+// told and never answered), opens a demo:// resource, re-reads an open one when the server says it
+// changed (`toggle-subscriber-updates`), gets `args-prompt` with its arguments and
+// `completable-prompt` with the server's completions. "MCP: everything" is set to Trace at the
+// start, so the frames are read from its log. Screenshots land in test-results/screenshots/inspect-*.png.
 // Skipped until the inspect commands are in the VSIX's package.json (see src/extension/inspect/contributes.json).
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,9 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { defaultVsixPath, launch, repoRoot, type Workbench } from './harness';
+import { defaultVsixPath, launch, repoRoot, traceFrames, type TraceFrame, type Workbench } from './harness';
 
 const WORKSPACE = join(repoRoot, 'test', 'e2e', 'workspaces', 'basic');
+const CHANNEL = 'MCP: everything';
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
 
 /** The inspect commands are contributed by the VSIX under test (they are merged by the lead). */
@@ -67,8 +71,35 @@ describe('inspect features in a real VS Code', { skip }, () => {
    * pick, which then closes.
    */
   async function command(title: string): Promise<void> {
-    await wb.page.locator('.part.sidebar .composite.title').first().click();
-    await wb.runCommand(title);
+    for (let attempt = 1; ; attempt++) {
+      await wb.page.locator('.part.sidebar .composite.title').first().click();
+      try {
+        await wb.runCommand(title);
+        return;
+      } catch (error) {
+        // The palette itself closed under the test (same cause): once more.
+        if (attempt >= 2) throw error;
+        await wb.page.keyboard.press('Escape');
+      }
+    }
+  }
+
+  /**
+   * Runs a command from the palette, then `then` in the quick input it opens. A webview that had
+   * the focus may still take it back and close that quick input under the test: then both run
+   * again (three tries at most); any other failure is the test's.
+   */
+  async function viaCommand(title: string, then: () => Promise<void>): Promise<void> {
+    const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+    for (let attempt = 1; ; attempt++) {
+      await command(title);
+      try {
+        await then();
+        return;
+      } catch (error) {
+        if (attempt >= 3 || (await input.isVisible().catch(() => false))) throw error;
+      }
+    }
   }
 
   /** Picks from the open quick pick, typing first (long lists are virtualised). */
@@ -77,7 +108,7 @@ describe('inspect features in a real VS Code', { skip }, () => {
     await input.waitFor({ state: 'visible', timeout: 10_000 });
     // The command palette hands over to the command's own quick pick: wait for that one.
     await poll(async () => !((await input.inputValue()) || '').startsWith('>') && (await input.isEditable()), 10_000, 'the quick pick');
-    await input.fill(label);
+    await input.fill(label, { timeout: 5_000 });
     // The filtered list's first row is the one (checked), and Enter takes it: steadier than a click.
     const first = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first();
     await poll(async () => ((await first.innerText().catch(() => '')) || '').trim() === label, 10_000, `"${label}" first in the quick pick`);
@@ -91,6 +122,9 @@ describe('inspect features in a real VS Code', { skip }, () => {
     } catch (error) {
       await wb.screenshot(`inspect-failed-${name}`).catch(() => undefined);
       const notes = await wb.notifications().catch(() => []);
+      // Leave the screen as the next test expects it (no quick pick, no panel), so one failure stays one.
+      await wb.page.keyboard.press('Escape').catch(() => undefined);
+      if (await wb.page.locator('.part.panel').isVisible().catch(() => false)) await wb.runCommand('View: Hide Panel').catch(() => undefined);
       throw new Error(`${error instanceof Error ? error.message : String(error)}\nnotifications: ${JSON.stringify(notes)}`);
     }
   }
@@ -106,8 +140,7 @@ describe('inspect features in a real VS Code', { skip }, () => {
   }
 
   async function callTool(name: string): Promise<Frame> {
-    await command('MCP Host: Call Tool…');
-    await pick(name);
+    await viaCommand('MCP Host: Call Tool…', () => pick(name));
     const frame = await webview(name);
     await frame.locator('#run').waitFor({ state: 'visible', timeout: 10_000 });
     return frame;
@@ -120,6 +153,11 @@ describe('inspect features in a real VS Code', { skip }, () => {
     const consent = await wb.dialog({ timeoutMs: 20_000 });
     if (consent) await wb.answerDialog('Allow');
     await wb.waitForTreeItem('Tools', { timeoutMs: 30_000 });
+    // The protocol log at Trace, as a person would set it; a ping shows the frames are logged.
+    await wb.setLogLevel(CHANNEL, 'Trace');
+    await command('MCP Host: Ping Server');
+    await wb.outputChannelText(CHANNEL, { contains: (t) => traceFrames(t).some((f) => f.direction === 'send' && f.message?.method === 'ping'), timeoutMs: 20_000 });
+    await wb.runCommand('View: Hide Panel');
   });
 
   after(async () => {
@@ -165,7 +203,7 @@ describe('inspect features in a real VS Code', { skip }, () => {
     });
   });
 
-  test('trigger-long-running-operation: progress in the panel and a notification, then cancelled', { timeout: 90_000 }, async () => {
+  test('trigger-long-running-operation: progress in the panel and a notification, then cancelled; the server is told and never answers', { timeout: 120_000 }, async () => {
     await step('trigger-long-running-operation', async () => {
       const frame = await callTool('trigger-long-running-operation');
       await frame.locator('.field[data-path="/duration"] input').fill('20');
@@ -181,6 +219,51 @@ describe('inspect features in a real VS Code', { skip }, () => {
       await poll(async () => (await frame.locator('.history-item.cancelled').count()) >= 1, 10_000, 'a cancelled history entry');
       await poll(async () => !(await wb.notifications()).some((n) => n.includes('trigger-long-running-operation')), 10_000, 'the notification to go');
       await wb.screenshot('inspect-long-running-cancelled');
+
+      // The server was told: notifications/cancelled with the id of that tools/call.
+      const isCall = (f: TraceFrame) => f.direction === 'send' && f.message?.method === 'tools/call' && f.message.params?.name === 'trigger-long-running-operation';
+      const lastCall = (frames: TraceFrame[]) => frames.filter(isCall).pop();
+      const isCancel = (f: TraceFrame, id: unknown) => f.direction === 'send' && f.message?.method === 'notifications/cancelled' && f.message.params?.requestId === id;
+      let frames = traceFrames(
+        await wb.outputChannelText(CHANNEL, {
+          contains: (t) => {
+            const fr = traceFrames(t);
+            const call = lastCall(fr);
+            return !!call && fr.some((f) => isCancel(f, call.message.id));
+          },
+          timeoutMs: 15_000,
+        }),
+      );
+      const call = lastCall(frames)!;
+      const id: unknown = call.message.id;
+      const token: unknown = call.message.params?._meta?.progressToken;
+      assert.ok(token !== undefined, 'the call asked for progress');
+      const cancelAt = frames.findIndex((f) => isCancel(f, id));
+      assert.ok(cancelAt > frames.indexOf(call), 'cancelled after the call was sent');
+      // server-everything runs the operation to its end anyway (its progress keeps coming); the
+      // response would follow its last step at once. Wait for step 20, then a ping's round trip:
+      // the server answers in order, so a response to the call would be in the log before the pong.
+      const lastStep = (f: TraceFrame) => f.direction === 'receive' && f.message?.method === 'notifications/progress' && f.message.params?.progressToken === token && f.message.params?.progress === 20;
+      await wb.outputChannelText(CHANNEL, { contains: (t) => traceFrames(t).some(lastStep), timeoutMs: 40_000 });
+      const isPing = (f: TraceFrame) => f.direction === 'send' && f.message?.method === 'ping';
+      const pingsBefore = traceFrames(await wb.outputChannelText(CHANNEL)).filter(isPing).length;
+      await command('MCP Host: Ping Server');
+      const log = await wb.outputChannelText(CHANNEL, {
+        contains: (t) => {
+          const fr = traceFrames(t);
+          const ping = fr.filter(isPing)[pingsBefore];
+          return !!ping && fr.some((f) => f.direction === 'receive' && f.message?.id === ping.message.id && f.message.result !== undefined);
+        },
+        timeoutMs: 15_000,
+      });
+      frames = traceFrames(log);
+      const pong = frames.findIndex((f) => f.direction === 'receive' && f.message?.id === frames.filter(isPing)[pingsBefore].message.id);
+      assert.ok(frames.findIndex(lastStep) < pong, 'the pong came after the last step');
+      const answers = frames.filter((f) => f.direction === 'receive' && f.message && f.message.id === id && (f.message.result !== undefined || f.message.error !== undefined));
+      assert.deepEqual(answers, [], 'no response to the cancelled call');
+      assert.match(await frame.locator('.result .status').innerText(), /Cancelled/, 'the panel still says Cancelled');
+      await wb.screenshot('inspect-long-running-cancel-trace');
+      await wb.runCommand('View: Hide Panel');
     });
   });
 
@@ -219,8 +302,7 @@ describe('inspect features in a real VS Code', { skip }, () => {
 
   test('a demo:// resource opens as a read-only editor', { timeout: 60_000 }, async () => {
     await step('a-demo', async () => {
-      await command('MCP Host: Open Resource');
-      await pick('architecture.md');
+      await viaCommand('MCP Host: Open Resource', () => pick('architecture.md'));
       const tab = wb.page.locator('.tabs-container .tab', { hasText: 'architecture.md' });
       await tab.first().waitFor({ timeout: 20_000 });
       await poll(async () => /# Everything Server/.test(await activeEditorText()), 15_000, 'the resource text');
@@ -244,8 +326,7 @@ describe('inspect features in a real VS Code', { skip }, () => {
 
   test('a resource template: the variable asked for, the expanded URI read', { timeout: 60_000 }, async () => {
     await step('template', async () => {
-      await command('MCP Host: Read Resource from Template…');
-      await pick('Dynamic Text Resource');
+      await viaCommand('MCP Host: Read Resource from Template…', () => pick('Dynamic Text Resource'));
       const input = wb.page.locator('.quick-input-widget .quick-input-box input');
       await poll(async () => /resourceId \(required\)/.test((await input.getAttribute('placeholder')) ?? ''), 10_000, 'the resourceId step');
       await input.fill('3');
@@ -254,6 +335,64 @@ describe('inspect features in a real VS Code', { skip }, () => {
       await wb.page.locator('.tabs-container .tab', { hasText: '3.txt' }).first().waitFor({ timeout: 20_000 });
       await poll(async () => /Resource 3: This is a plaintext resource/.test(await activeEditorText()), 15_000, 'the resource text');
       await wb.screenshot('inspect-template');
+    });
+  });
+
+  test('an open resource is read again when the server says it changed (toggle-subscriber-updates)', { timeout: 120_000 }, async () => {
+    await step('resource-updated', async () => {
+      const uri = 'demo://resource/dynamic/text/1';
+      const stamp = /Resource 1: This is a plaintext resource created at (.+)/;
+      await command('View: Close All Editors');
+      await poll(async () => (await wb.page.locator('.part.editor .tabs-container .tab').count()) === 0, 10_000, 'the editors to close');
+      const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+      await viaCommand('MCP Host: Read Resource by URI…', async () => {
+        await poll(async () => !((await input.inputValue()) || '').startsWith('>') && (await input.isEditable()), 10_000, 'the URI input');
+        await input.fill(uri, { timeout: 5_000 });
+        await wb.page.keyboard.press('Enter');
+      });
+      const tab = wb.page.locator('.part.editor .tabs-container .tab[data-resource-name="1.txt"]').first();
+      await tab.waitFor({ timeout: 20_000 });
+      const first = await poll(async () => stamp.exec(await activeEditorText())?.[1], 15_000, 'the resource text');
+      await wb.outputChannelText(CHANNEL, { contains: `Subscribed to ${uri}`, timeoutMs: 15_000 });
+      const seen = traceFrames(await wb.outputChannelText(CHANNEL)).length;
+
+      // The server sends notifications/resources/updated for it now and every 5 s.
+      const tool = await callTool('toggle-subscriber-updates');
+      await tool.locator('#run').click();
+      await poll(async () => /Started simulated resource updated notifications/.test(await tool.locator('.result').innerText().catch(() => '')), 20_000, 'the toggle-on result');
+      const isUpdate = (f: TraceFrame) => f.direction === 'receive' && f.message?.method === 'notifications/resources/updated' && f.message.params?.uri === uri;
+      const isRead = (f: TraceFrame) => f.direction === 'send' && f.message?.method === 'resources/read' && f.message.params?.uri === uri;
+      /** An update, a read of the URI after it, and that read's answer (indexes in the frames after `seen`). */
+      const reread = (frames: TraceFrame[]) => {
+        const fresh = frames.slice(seen);
+        const update = fresh.findIndex(isUpdate);
+        if (update < 0) return undefined;
+        const read = fresh.findIndex((f, i) => i > update && isRead(f));
+        if (read < 0) return undefined;
+        const answer = fresh.findIndex((f, i) => i > read && f.direction === 'receive' && f.message?.id === fresh[read].message.id);
+        return answer < 0 ? undefined : { update, read, answer: fresh[answer] };
+      };
+      const log = await wb.outputChannelText(CHANNEL, { contains: (t) => !!reread(traceFrames(t)), timeoutMs: 20_000 });
+      const found = reread(traceFrames(log))!;
+      assert.match(JSON.stringify(found.answer.message.result), /Resource 1: This is a plaintext resource/);
+
+      // The editor shows what was read: the time stamp moves on (whole seconds; an update comes every 5 s).
+      await tab.click();
+      const now = await poll(async () => {
+        const m = stamp.exec(await activeEditorText());
+        return m && m[1] !== first ? m[1] : undefined;
+      }, 20_000, `the editor to show a newer text than "${first}"`);
+      assert.notEqual(now, first);
+      await wb.screenshot('inspect-resource-updated');
+
+      // Off again: the same tool toggles it.
+      await command('View: Close All Editors');
+      await poll(async () => (await wb.page.locator('.part.editor .tabs-container .tab').count()) === 0, 10_000, 'the editors to close');
+      await wb.outputChannelText(CHANNEL, { contains: `Unsubscribed from ${uri}`, timeoutMs: 15_000 });
+      const again = await callTool('toggle-subscriber-updates');
+      await again.locator('#run').click();
+      await poll(async () => /Stopped simulated resource updates/.test(await again.locator('.result').innerText().catch(() => '')), 20_000, 'the toggle-off result');
+      await wb.runCommand('View: Hide Panel');
     });
   });
 
@@ -271,8 +410,7 @@ describe('inspect features in a real VS Code', { skip }, () => {
 
   test('args-prompt: arguments asked one by one, then the messages', { timeout: 60_000 }, async () => {
     await step('args-prompt', async () => {
-      await command('MCP Host: Get Prompt…');
-      await pick('args-prompt');
+      await viaCommand('MCP Host: Get Prompt…', () => pick('args-prompt'));
       const input = wb.page.locator('.quick-input-widget .quick-input-box input');
       await input.waitFor({ state: 'visible', timeout: 10_000 });
       await poll(async () => /city \(required\)/.test((await input.getAttribute('placeholder')) ?? ''), 10_000, 'the city step');
@@ -285,6 +423,48 @@ describe('inspect features in a real VS Code', { skip }, () => {
       await poll(async () => /Paris/.test(await frame.locator('.result .message').first().innerText().catch(() => '')), 15_000, 'the prompt messages');
       assert.match(await frame.locator('.result .message .role').first().innerText(), /user/i);
       await wb.screenshot('inspect-prompt');
+    });
+  });
+
+  test('completable-prompt: the server\u2019s completions as you type, the first answer sent as context for the second', { timeout: 90_000 }, async () => {
+    await step('completion', async () => {
+      await viaCommand('MCP Host: Get Prompt…', () => pick('completable-prompt'));
+      const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+      const rows = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+      /** The rows on screen, as "label | description". */
+      const shown = async () =>
+        rows.evaluateAll((els) =>
+          els.map((e) => `${e.querySelector('.label-name')?.textContent?.trim() ?? ''} | ${e.querySelector('.label-description')?.textContent?.trim() ?? ''}`),
+        );
+      await poll(async () => /department \(required\)/.test((await input.getAttribute('placeholder')) ?? ''), 10_000, 'the department step');
+      const before = traceFrames(await wb.outputChannelText(CHANNEL, { reveal: false })).length;
+      await input.fill('E');
+      // The server filters by prefix: only Engineering, marked as its suggestion, below what was typed.
+      await poll(async () => JSON.stringify((await shown()).sort()) === JSON.stringify(['E | as typed', 'Engineering | suggested by the server']), 10_000, 'Engineering suggested for "E"');
+      await wb.screenshot('inspect-completion');
+      const asked = traceFrames(await wb.outputChannelText(CHANNEL, { reveal: false }))
+        .slice(before)
+        .filter((f) => f.direction === 'send' && f.message?.method === 'completion/complete');
+      assert.ok(asked.length >= 1, 'completion/complete was sent');
+      assert.deepEqual(asked.at(-1)!.message.params.ref, { type: 'ref/prompt', name: 'completable-prompt' });
+      assert.deepEqual(asked.at(-1)!.message.params.argument, { name: 'department', value: 'E' });
+      await wb.pickQuickItem('Engineering');
+
+      // The second argument's completions depend on the first: Engineering's team.
+      await poll(async () => /name \(required\)/.test((await input.getAttribute('placeholder')) ?? ''), 10_000, 'the name step');
+      await poll(
+        async () => JSON.stringify((await shown()).sort()) === JSON.stringify(['Alice | suggested by the server', 'Bob | suggested by the server', 'Charlie | suggested by the server']),
+        10_000,
+        'the Engineering team suggested',
+      );
+      const context = traceFrames(await wb.outputChannelText(CHANNEL, { reveal: false }))
+        .filter((f) => f.direction === 'send' && f.message?.method === 'completion/complete' && f.message.params?.argument?.name === 'name')
+        .at(-1);
+      assert.deepEqual(context?.message.params.context, { arguments: { department: 'Engineering' } });
+      await wb.pickQuickItem('Bob');
+      const frame = await webview('Prompt: completable-prompt');
+      await poll(async () => /Please promote Bob to the head of the Engineering team\./.test(await frame.locator('.result .message').first().innerText().catch(() => '')), 15_000, 'the prompt messages');
+      await wb.screenshot('inspect-completion-result');
     });
   });
 });
@@ -353,8 +533,8 @@ describe('a destructive tool asks first (server-filesystem)', { skip }, () => {
     await frame.locator('#run').click();
     await wb.dialog({ timeoutMs: 10_000 });
     await wb.answerDialog('Run');
-    await poll(async () => existsSync(target), 15_000, 'the file to be written');
-    assert.equal(readFileSync(target, 'utf8'), 'written from the tool panel');
+    // The server creates the file, then writes it: wait for the content, not only the file.
+    await poll(async () => existsSync(target) && readFileSync(target, 'utf8') === 'written from the tool panel', 15_000, 'the file to be written');
     await poll(async () => /OK/.test(await frame.locator('.result .status').innerText().catch(() => '')), 15_000, 'the result');
   });
 });

@@ -2,7 +2,9 @@
 // trigger tools, called from the Call Tool panel, send sampling and elicitation requests; the test
 // answers them by clicking MCP Host's dialogs: a sampling request edited, approved, answered by a
 // language model and reviewed; one rejected; one allowed for the session; an elicitation form
-// accepted, declined and closed; a URL request with warnings declined, and one opened.
+// accepted, declined and closed; a URL request with warnings declined, and one opened; a tool
+// call that fails with -32042 "URL elicitation required": its link offered, opened, the call
+// retried and answered. Links VS Code opens go to a browser tab whose requests are aborted.
 //
 // VS Code in the harness has no chat model, so a tiny test extension
 // (test/e2e/fixtures/lm-provider, packaged by this test, never shipped) registers one with
@@ -113,10 +115,18 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
     const input = wb.page.locator('.quick-input-widget .quick-input-box input');
     await input.waitFor({ state: 'visible', timeout: 10_000 });
     await input.fill(name);
-    await wb.pickQuickItem(name);
+    // Enter on the filtered list's first row, rather than a click a hover card may be in the way of.
+    const first = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first();
+    await poll(async () => ((await first.innerText().catch(() => '')) || '').trim() === name, 10_000, `"${name}" first in the quick pick`);
+    await wb.page.keyboard.press('Enter');
     const panel = await webview(name);
     await panel.locator('#run').waitFor({ state: 'visible', timeout: 10_000 });
-    for (const [field, value] of Object.entries(fields)) await panel.locator(`.field[data-path="/${field}"]`).locator('textarea, input').first().fill(value);
+    for (const [field, value] of Object.entries(fields)) {
+      const at = panel.locator(`.field[data-path="/${field}"]`);
+      // An optional boolean is a true/false select; anything else is typed.
+      if ((await at.locator('select').count()) > 0) await at.locator('select').first().selectOption(value);
+      else await at.locator('textarea, input').first().fill(value);
+    }
     await poll(async () => !(await panel.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
     await panel.locator('#run').click();
     return panel;
@@ -166,6 +176,9 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
       // The harness turns AI features off for quiet; sampling needs the language model API.
       settings: { 'chat.disableAIFeatures': false },
     });
+    // Links the tests open go to new browser tabs: their requests are seen, then aborted, so
+    // nothing reaches the network.
+    await wb.page.context().route((url) => /^(https?|wss?):$/.test(url.protocol) && !['127.0.0.1', 'localhost'].includes(url.hostname), (route) => route.abort());
     await installTestModel();
     await wb.openView('MCP Host');
     await wb.waitForTreeItem('everything', { timeoutMs: 30_000 });
@@ -340,6 +353,72 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
       for (const page of wb.page.context().pages()) if (page !== wb.page) await page.close().catch(() => undefined);
       await resultText(opened, /User completed the URL elicitation flow/);
       assert.match(await wb.outputChannelText(CHANNEL, { contains: 'the user opened' }), /the user opened https:\/\/example\.com\/authorize\?client=mcp-host/);
+    });
+  });
+
+  test('URL elicitation required (-32042): the prerequisite link offered with its domain, opened, the tool call retried and answered', { timeout: 150_000 }, async () => {
+    await step('url-required', async () => {
+      const target = 'https://example.com/after-the-prerequisite';
+      const context = wb.page.context();
+      /** Clicks Open in a link dialog, answers VS Code's own question if it asks, and returns the URL the new tab requested. */
+      const openLink = async (dialog: Frame, prefix: string): Promise<string> => {
+        let url: string | undefined;
+        const request = context.waitForEvent('request', { predicate: (r) => r.url().startsWith(prefix), timeout: 20_000 }).then((r) => (url = r.url()));
+        await dialog.locator('#open-url').click();
+        // VS Code may ask before it opens an external site.
+        await poll(async () => url !== undefined || (await wb.page.locator('.monaco-dialog-box').first().isVisible()), 20_000, `${prefix} to open, or VS Code to ask`);
+        const ask = url === undefined ? await wb.dialog() : undefined;
+        if (ask) await wb.answerDialog(ask.buttons.find((b) => /^open$/i.test(b)) ?? ask.buttons[0]);
+        await request;
+        for (const page of context.pages()) if (page !== wb.page) await page.close().catch(() => undefined);
+        return url!;
+      };
+      /** The link dialog whose site is `domain` (an earlier one may still be closing). */
+      const linkDialog = (domain: string) =>
+        poll(
+          async () => {
+            for (const f of await frames('asks you to open a link')) if ((await f.locator('#domain').innerText().catch(() => '')) === domain) return f;
+            return undefined;
+          },
+          20_000,
+          `the link dialog for ${domain}`,
+        );
+      const tool = await runTool('trigger-url-elicitation', { url: target, errorPath: 'true' });
+      // The call failed with -32042; the dialog offers the link the error lists, not the tool's.
+      const consent = await linkDialog('modelcontextprotocol.io');
+      const text = await consent.locator('#app').innerText();
+      assert.match(text, /Open this link to satisfy the prerequisite, then retry the request\./);
+      assert.match(text, /A tool call needs this step first/);
+      assert.equal(await consent.locator('.seg-domain').innerText(), 'modelcontextprotocol.io');
+      assert.match((await consent.locator('#url').getAttribute('title')) ?? '', /^https:\/\/modelcontextprotocol\.io\/?$/);
+      assert.equal(await consent.locator('#warnings').count(), 0);
+      await resultText(tool, /-32042/);
+      assert.match(await tool.locator('.result').innerText(), /browser-based authorization/);
+      await wb.screenshot('serve-url-required-consent');
+
+      assert.match(await openLink(consent, 'https://modelcontextprotocol.io'), /^https:\/\/modelcontextprotocol\.io\/?$/);
+      // server-everything never reports the step complete: the user says when it is done.
+      const waiting = await webview('is waiting for you');
+      assert.match(await waiting.locator('#app').innerText(), /Finish the step at modelcontextprotocol\.io/);
+      await wb.screenshot('serve-url-required-waiting');
+      await waiting.locator('#retry-now').click();
+      await noWebview('is waiting for you');
+
+      // The retry is recognised by the server, which now asks for the tool's own URL (elicitation/create).
+      const second = await linkDialog('example.com');
+      assert.doesNotMatch(await second.locator('#app').innerText(), /A tool call needs this step first/);
+      assert.equal(await openLink(second, 'https://example.com/'), target);
+      const result = await resultText(tool, /User completed the URL elicitation flow/);
+      assert.match(result, /URL: https:\/\/example\.com\/after-the-prerequisite/);
+      assert.doesNotMatch(result, /-32042/, 'the retried call\u2019s result replaced the error');
+      await tool.locator('.result').scrollIntoViewIfNeeded();
+      await wb.screenshot('serve-url-required-result');
+      const log = await wb.outputChannelText(CHANNEL, { contains: 'Retrying tool trigger-url-elicitation after URL elicitation' });
+      assert.match(log, /URL elicitation required \(-32042\): 1 URL\(s\) to visit: https:\/\/modelcontextprotocol\.io/);
+      assert.match(log, /URL elicitation required \(-32042\): the user opened https:\/\/modelcontextprotocol\.io/);
+      assert.match(log, /URL elicitation required \(-32042\): retrying the tool call/);
+      const order = ['1 URL(s) to visit', 'retrying the tool call', 'Retrying tool trigger-url-elicitation', 'the user opened https://example.com/after-the-prerequisite'].map((t) => log.lastIndexOf(t));
+      assert.deepEqual([...order].sort((a, b) => a - b), order, `in this order: ${JSON.stringify(order)}`);
     });
   });
 });
