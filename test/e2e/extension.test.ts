@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { defaultVsixPath, launch, poll, repoRoot, type TreeItem, type Workbench } from './harness';
+import { defaultVsixPath, launch, poll, repoRoot, traceFrames, type TreeItem, type Workbench } from './harness';
 
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
 const WORKSPACES = join(repoRoot, 'test', 'e2e', 'workspaces');
@@ -112,23 +112,6 @@ function lineColumnOf(text: string, needle: string): { line: number; column: num
   assert.ok(offset >= 0, `${needle} is in the fixture`);
   const before = text.slice(0, offset).split('\n');
   return { line: before.length, column: before[before.length - 1].length + 1 };
-}
-
-/** Frames of a channel at Trace: `[editor → server] 58 B {json}` lines, with the JSON parsed when it was not cut. */
-function traceFrames(log: string): { direction: 'send' | 'receive'; json: string; message: any }[] {
-  const frames: { direction: 'send' | 'receive'; json: string; message: any }[] = [];
-  for (const line of log.split('\n')) {
-    const m = /\[trace\] \[(editor → server|server → editor)\] [\d.]+ (?:B|KiB|MiB) (\{.*)$/.exec(line);
-    if (!m) continue;
-    let message: unknown;
-    try {
-      message = JSON.parse(m[2]);
-    } catch {
-      message = undefined; // cut at mcpHost.log.maxPayloadChars
-    }
-    frames.push({ direction: m[1].startsWith('editor') ? 'send' : 'receive', json: m[2], message });
-  }
-  return frames;
 }
 
 /** Every file under `dir` whose text contains `needle`. */
