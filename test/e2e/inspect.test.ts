@@ -157,7 +157,7 @@ describe('inspect features in a real VS Code', { skip }, () => {
     await wb.setLogLevel(CHANNEL, 'Trace');
     await command('MCP Host: Ping Server');
     await wb.outputChannelText(CHANNEL, { contains: (t) => traceFrames(t).some((f) => f.direction === 'send' && f.message?.method === 'ping'), timeoutMs: 20_000 });
-    await wb.runCommand('View: Hide Panel');
+    await command('View: Hide Panel');
   });
 
   after(async () => {
