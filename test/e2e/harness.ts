@@ -898,6 +898,25 @@ export async function poll(
   }
 }
 
+/**
+ * Polls `probe` until it returns a truthy value and resolves with it. A probe that throws (an
+ * element not there yet) counts as "not yet"; the last error is named when time runs out.
+ */
+export async function waitUntil<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number, what: string): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await probe();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
 function remaining(deadline: number): number {
   const ms = deadline - Date.now();
   if (ms <= 0) throw new Error('launch timed out');

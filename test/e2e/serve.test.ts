@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { defaultVsixPath, installCodeServer, launch, repoRoot, type Workbench } from './harness';
+import { defaultVsixPath, installCodeServer, launch, repoRoot, type Workbench, waitUntil } from './harness';
 
 const WORKSPACE = join(repoRoot, 'test', 'e2e', 'workspaces', 'basic');
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
@@ -36,20 +36,7 @@ function integrated(): boolean {
 
 const skip = !integrated() ? 'the serve and inspect commands are not in package.json yet' : !existsSync(VSIX) ? `${VSIX} is missing` : false;
 
-async function poll<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number, what: string): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+const poll = waitUntil;
 
 describe('sampling and elicitation in a real VS Code', { skip }, () => {
   let wb: Workbench;
