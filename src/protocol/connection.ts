@@ -69,19 +69,31 @@ export interface ConnectionOptions {
   uncancellableMethods?: readonly string[];
 }
 
-interface Pending {
-  readonly id: RequestId;
-  readonly method: string;
-  readonly started: number;
-  readonly resolve: (value: unknown) => void;
-  readonly reject: (error: Error) => void;
-  readonly schema?: z.ZodType;
-  readonly onProgress?: (progress: Progress) => void;
+/**
+ * One request in flight. A class with plain fields rather than closures: thousands can be in
+ * flight at once, and every young-generation collection copies each one that is still alive.
+ */
+class Pending {
   /** Epoch ms after which the request times out; checked by the connection's one sweep timer. */
-  deadline?: number;
-  expire?: () => void;
-  cleanup?: () => void;
+  deadline: number | undefined = undefined;
+  cleanup: (() => void) | undefined = undefined;
+  resolve: (value: unknown) => void = noop;
+  reject: (error: Error) => void = noop;
+
+  constructor(
+    readonly id: RequestId,
+    readonly method: string,
+    readonly started: number,
+    readonly schema: z.ZodType | undefined,
+    readonly onProgress: ((progress: Progress) => void) | undefined,
+    /** Per-call timeout; 0 or Infinity for none. */
+    readonly timeoutMs: number,
+    readonly maxTotalMs: number | undefined,
+    readonly resetOnProgress: boolean,
+  ) {}
 }
+
+function noop(): void {}
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** How many abandoned ids we remember, to tell a late answer from a stray one. */
@@ -159,61 +171,62 @@ export class JsonRpcConnection implements Disposable {
     if (this.closedInfo || this.closing) return Promise.reject(this.closedError(method));
     if (options.signal?.aborted) return Promise.reject(new McpLocalError('cancelled', `${method}: cancelled before it was sent`));
     const id = this.nextId++;
+    const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
+    const entry = new Pending(id, method, Date.now(), schema, options.onProgress, timeoutMs, options.maxTotalTimeoutMs, options.resetTimeoutOnProgress === true);
+    const promise = new Promise<T>((resolve, reject) => {
+      entry.resolve = resolve as (value: unknown) => void;
+      entry.reject = reject;
+    });
+    this.pending.set(id, entry);
+    if (entry.onProgress) this.progressRoutes.set(id, entry);
+    this.statsCollector.requestSent(method);
+    if (timeoutMs > 0 && Number.isFinite(timeoutMs)) this.arm(entry);
+    if (options.signal) this.watchSignal(entry, options.signal);
+    this.sendRequest(entry, params);
+    return promise;
+  }
+
+  /** Serialises and writes a request; a write that fails fails that request. */
+  private sendRequest(entry: Pending, params: Record<string, unknown> | undefined): void {
+    const { id, method } = entry;
     let outParams = params;
-    if (options.onProgress) {
+    if (entry.onProgress) {
       // The request id doubles as the progress token: it is unique for the session.
       outParams = { ...params, _meta: { ...(params?._meta as object | undefined), progressToken: id } };
     }
     const message: JsonRpcRequest = outParams === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: outParams };
-
-    return new Promise<T>((resolve, reject) => {
-      const entry: Pending = { id, method, started: Date.now(), resolve: resolve as (v: unknown) => void, reject, schema, onProgress: options.onProgress };
-      this.pending.set(id, entry);
-      if (options.onProgress) this.progressRoutes.set(id, entry);
-      this.statsCollector.requestSent(method);
-
-      const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
-      const maxTotal = options.maxTotalTimeoutMs;
-      const arm = () => {
-        let deadline = Date.now() + timeoutMs;
-        if (maxTotal !== undefined) deadline = Math.min(deadline, entry.started + maxTotal);
-        entry.deadline = deadline;
-        entry.expire = () => {
-          const total = Date.now() - entry.started;
-          const why = maxTotal !== undefined && total >= maxTotal ? `exceeded its maximum total time of ${maxTotal} ms` : `timed out after ${timeoutMs} ms`;
-          this.statsCollector.timedOut(method);
-          this.abandon(entry, 'timeout', new McpLocalError('timeout', `${method} ${why} (request id ${id})`, { timeoutMs, elapsedMs: total }));
-        };
-        this.scheduleSweep(deadline);
-      };
-      if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
-        arm();
-        if (options.resetTimeoutOnProgress && options.onProgress) {
-          const onProgress = options.onProgress;
-          (entry as { onProgress?: Pending['onProgress'] }).onProgress = (p) => {
-            arm();
-            onProgress(p);
-          };
-        }
+    this.write(message).then(undefined, (error: Error) => {
+      if (this.pending.get(id) === entry) {
+        this.settle(entry);
+        entry.reject(this.closedInfo ? this.closedError(method) : new McpLocalError('closed', `${method}: could not send: ${error.message}`));
       }
-      if (options.signal) {
-        const signal = options.signal;
-        const onAbort = () => {
-          const reason = signal.reason instanceof Error ? signal.reason.message : typeof signal.reason === 'string' ? signal.reason : 'cancelled by the user';
-          this.statsCollector.cancelled(method);
-          this.abandon(entry, reason, new McpLocalError('cancelled', `${method} was cancelled: ${reason}`));
-        };
-        signal.addEventListener('abort', onAbort, { once: true });
-        entry.cleanup = () => signal.removeEventListener('abort', onAbort);
-      }
-
-      this.write(message).catch((error: Error) => {
-        if (this.pending.get(id) === entry) {
-          this.settle(entry);
-          reject(this.closedInfo ? this.closedError(method) : new McpLocalError('closed', `${method}: could not send: ${error.message}`));
-        }
-      });
     });
+  }
+
+  /** (Re)starts the request's timeout: `timeoutMs` from now, capped by its maximum total time. */
+  private arm(entry: Pending): void {
+    let deadline = Date.now() + entry.timeoutMs;
+    if (entry.maxTotalMs !== undefined) deadline = Math.min(deadline, entry.started + entry.maxTotalMs);
+    entry.deadline = deadline;
+    this.scheduleSweep(deadline);
+  }
+
+  private expire(entry: Pending): void {
+    const total = Date.now() - entry.started;
+    const max = entry.maxTotalMs;
+    const why = max !== undefined && total >= max ? `exceeded its maximum total time of ${max} ms` : `timed out after ${entry.timeoutMs} ms`;
+    this.statsCollector.timedOut(entry.method);
+    this.abandon(entry, 'timeout', new McpLocalError('timeout', `${entry.method} ${why} (request id ${entry.id})`, { timeoutMs: entry.timeoutMs, elapsedMs: total }));
+  }
+
+  private watchSignal(entry: Pending, signal: AbortSignal): void {
+    const onAbort = () => {
+      const reason = signal.reason instanceof Error ? signal.reason.message : typeof signal.reason === 'string' ? signal.reason : 'cancelled by the user';
+      this.statsCollector.cancelled(entry.method);
+      this.abandon(entry, reason, new McpLocalError('cancelled', `${entry.method} was cancelled: ${reason}`));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    entry.cleanup = () => signal.removeEventListener('abort', onAbort);
   }
 
   /** Sends a notification. Resolves when it was written. */
@@ -299,7 +312,7 @@ export class JsonRpcConnection implements Disposable {
       if (entry.deadline <= now) expired.push(entry);
       else if (entry.deadline < next) next = entry.deadline;
     }
-    for (const entry of expired) entry.expire?.();
+    for (const entry of expired) this.expire(entry);
     if (next < Infinity) this.scheduleSweep(next);
   }
 
@@ -407,6 +420,7 @@ export class JsonRpcConnection implements Disposable {
       const token = params?.progressToken as string | number | undefined;
       const route = token === undefined ? undefined : this.progressRoutes.get(token);
       if (route?.onProgress && typeof params?.progress === 'number') {
+        if (route.resetOnProgress && route.deadline !== undefined) this.arm(route);
         try {
           route.onProgress({
             progress: params.progress,

@@ -54,11 +54,20 @@ type Phase =
   /** Never ran: closed before it started, or failed to start. */
   | { readonly kind: 'done' };
 
-interface PendingWrite {
-  readonly data: Buffer;
+/** The messages of one flush: they go out in one write and share one promise. */
+interface Batch {
+  readonly messages: string[];
+  /** Total length of the messages, in UTF-16 units. */
+  length: number;
+  readonly done: Promise<void>;
   readonly resolve: () => void;
   readonly reject: (error: Error) => void;
 }
+
+/** A message at least this long (in UTF-16 units) is written on its own, encoded once into an exact-size buffer. */
+const LARGE_MESSAGE = 64 * 1024;
+/** A batch this long (UTF-16 units) is written at once instead of at the end of the tick. */
+const EARLY_FLUSH = 32 * 1024;
 
 /**
  * Runs an MCP server as a child process and exchanges newline-delimited JSON-RPC over its
@@ -96,11 +105,13 @@ export class StdioTransport implements Transport {
   private wakeForce: (() => void) | undefined;
   private closeFired = false;
 
-  /** Sends wait here, in order, while stdin is above its high-water mark. */
-  private readonly writeQueue: PendingWrite[] = [];
-  private writeQueueHead = 0;
+  /**
+   * Messages sent since the last flush. They go out together on the next tick (one write, one
+   * syscall for many requests), or on 'drain' while stdin is above its high-water mark.
+   */
+  private batch: Batch | undefined;
+  private flushScheduled = false;
   private blocked = false;
-  private corked = false;
   private accepting = false;
 
   private readonly stderrTail: string[] = [];
@@ -142,19 +153,29 @@ export class StdioTransport implements Transport {
    */
   send(json: string): Promise<void> {
     if (!this.accepting || this.phase.kind !== 'running') return Promise.reject(this.closedError());
-    // Encode once into an exact-size buffer; `json + '\n'` would copy a large message twice more.
-    const length = Buffer.byteLength(json, 'utf8');
-    const data = Buffer.allocUnsafe(length + 1);
-    data.write(json, 0, length, 'utf8');
-    data[length] = 0x0a;
-    return new Promise<void>((resolve, reject) => {
-      const pending: PendingWrite = { data, resolve, reject };
-      if (this.blocked || this.writeQueueHead < this.writeQueue.length) this.writeQueue.push(pending);
-      else {
-        this.corkForTick();
-        this.write(pending);
-      }
-    });
+    let batch = this.batch;
+    if (!batch) {
+      let resolve!: () => void;
+      let reject!: (error: Error) => void;
+      const done = new Promise<void>((res, rej) => {
+        resolve = res;
+        reject = rej;
+      });
+      this.batch = batch = { messages: [], length: 0, done, resolve, reject };
+    }
+    batch.messages.push(json);
+    batch.length += json.length;
+    // A long burst starts going out before the tick ends, so the server can start on it while
+    // the rest is still being written.
+    if (!this.blocked && batch.length >= EARLY_FLUSH) this.flush();
+    else if (!this.blocked && !this.flushScheduled) {
+      this.flushScheduled = true;
+      process.nextTick(() => {
+        this.flushScheduled = false;
+        if (!this.blocked) this.flush();
+      });
+    }
+    return batch.done;
   }
 
   /**
@@ -301,63 +322,65 @@ export class StdioTransport implements Transport {
   // ---- send ----
 
   /**
-   * Holds this tick's writes in the stream and flushes them together on the next tick: one
-   * writev instead of a syscall per message when many requests go out at once. Back-pressure
-   * is unchanged: a corked stream still reports `write() === false` past its high-water mark.
+   * Writes the pending batch: runs of small messages joined into one string, each large
+   * message encoded once into an exact-size buffer (joining would copy it again, and two huge
+   * ones could pass the longest string V8 allows). Only the last write carries the callback:
+   * a stream completes writes in order, and after an error it fails every later one.
    */
-  private corkForTick(): void {
-    const stdin = this.currentChild()?.stdin;
-    if (this.corked || !stdin) return;
-    this.corked = true;
-    stdin.cork();
-    process.nextTick(() => {
-      this.corked = false;
-      stdin.uncork();
-    });
-  }
-
-  private write(pending: PendingWrite): void {
+  private flush(): void {
+    const batch = this.batch;
+    if (!batch) return;
+    this.batch = undefined;
     const stdin = this.currentChild()?.stdin;
     if (!stdin || !this.accepting) {
-      pending.reject(this.closedError());
+      batch.reject(this.closedError());
       return;
     }
-    this.counters.bytesSent += pending.data.length;
-    this.counters.messagesSent++;
-    const ok = stdin.write(pending.data, (error) => (error ? pending.reject(this.closedError(error)) : pending.resolve()));
+    const done = (error?: Error | null) => (error ? batch.reject(this.closedError(error)) : batch.resolve());
+    const { messages } = batch;
+    this.counters.messagesSent += messages.length;
+    let ok = true;
+    let runStart = 0;
+    const writeRun = (end: number, last: boolean) => {
+      if (end === runStart) return;
+      const text = end - runStart === 1 ? `${messages[runStart]}\n` : `${messages.slice(runStart, end).join('\n')}\n`;
+      this.counters.bytesSent += Buffer.byteLength(text, 'utf8');
+      ok = (last ? stdin.write(text, 'utf8', done) : stdin.write(text, 'utf8')) && ok;
+    };
+    for (let i = 0; i < messages.length; i++) {
+      const json = messages[i];
+      if (json.length < LARGE_MESSAGE) continue;
+      writeRun(i, false);
+      runStart = i + 1;
+      const length = Buffer.byteLength(json, 'utf8');
+      const data = Buffer.allocUnsafe(length + 1);
+      data.write(json, 0, length, 'utf8');
+      data[length] = 0x0a;
+      this.counters.bytesSent += data.length;
+      const last = i === messages.length - 1;
+      ok = (last ? stdin.write(data, done) : stdin.write(data)) && ok;
+    }
+    writeRun(messages.length, true);
     if (!ok) this.blocked = true;
   }
 
-  /** On 'drain': sends queued messages in order until stdin is full again. */
+  /** On 'drain': what was sent while stdin was full goes out now. */
   private flushWrites(): void {
     this.blocked = false;
-    this.corkForTick();
-    while (!this.blocked && this.writeQueueHead < this.writeQueue.length) {
-      const pending = this.writeQueue[this.writeQueueHead];
-      this.writeQueue[this.writeQueueHead++] = undefined!;
-      this.write(pending);
-    }
-    this.compactWriteQueue();
+    this.flush();
   }
 
-  private compactWriteQueue(): void {
-    // Dropping the consumed head now and then keeps dequeueing O(1) amortised.
-    if (this.writeQueueHead === this.writeQueue.length) {
-      this.writeQueue.length = 0;
-      this.writeQueueHead = 0;
-    } else if (this.writeQueueHead > 1024 && this.writeQueueHead * 2 > this.writeQueue.length) {
-      this.writeQueue.splice(0, this.writeQueueHead);
-      this.writeQueueHead = 0;
-    }
-  }
-
-  /** Refuses further sends and fails the queued ones. */
-  private stopSending(why: string): void {
+  /**
+   * Refuses further sends. With `deliver` (a graceful close, stdin still open) the pending batch
+   * is written first unless stdin is full, so cancellations sent just before closing arrive;
+   * otherwise it fails.
+   */
+  private stopSending(why: string, deliver = false): void {
+    if (deliver && !this.blocked) this.flush();
     this.accepting = false;
-    const queued = this.writeQueue.slice(this.writeQueueHead);
-    this.writeQueue.length = 0;
-    this.writeQueueHead = 0;
-    for (const pending of queued) pending.reject(new McpLocalError('closed', `message not sent: ${why}`));
+    const batch = this.batch;
+    this.batch = undefined;
+    batch?.reject(new McpLocalError('closed', `message not sent: ${why}`));
   }
 
   private closedError(cause?: Error): McpLocalError {
@@ -404,7 +427,7 @@ export class StdioTransport implements Transport {
 
   private async stopTree(server: ServerProcess): Promise<void> {
     const { child, tree } = server;
-    this.stopSending('the transport is closing');
+    this.stopSending('the transport is closing', !server.exited);
     // Before anything can die: the children are only reachable from their parents.
     if (!server.exited) await tree.snapshot(true);
 

@@ -97,15 +97,6 @@ async function statusBarText(wb: Workbench): Promise<string> {
 }
 
 /** "Developer: Set Log Level..." → the channel → Trace, as a person would. */
-async function setChannelToTrace(wb: Workbench, channel: string): Promise<void> {
-  await wb.runCommand('Developer: Set Log Level...');
-  await wb.pickQuickItem(channel);
-  // The second step lists the levels only; "Trace" of the first step (the default level) is gone.
-  const rows = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name');
-  await until(`the log levels of "${channel}"`, async () => !(await rows.allInnerTexts()).some((t) => t.trim() === channel), 10_000);
-  await wb.pickQuickItem('Trace');
-}
-
 /** 1-based line and column of the first `needle` in `text`: the independent oracle for problem positions. */
 function lineColumnOf(text: string, needle: string): { line: number; column: number } {
   const offset = text.indexOf(needle);
@@ -243,7 +234,7 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
       const info = await wb.outputChannelText('MCP: everything', { contains: 'initialized: mcp-servers/everything' });
       assert.equal(traceFrames(info).length, 0, 'no frames below Trace');
 
-      await setChannelToTrace(wb, 'MCP: everything');
+      await wb.setLogLevel('MCP: everything', 'Trace');
       // The handshake of the running process is over: restart it, as a person would, to see one.
       await wb.runCommand('MCP Host: Restart Server');
       await wb.pickQuickItem('everything');
@@ -375,7 +366,7 @@ describe('a multi-root workspace: roots follow the workspace folders; a broken .
       // Started without directory arguments, the server works in the roots it was given.
       await wb.outputChannelText('MCP: filesystem', { contains: 'stderr: Updated allowed directories from MCP roots: 1 valid directories' });
 
-      await setChannelToTrace(wb, 'MCP: filesystem');
+      await wb.setLogLevel('MCP: filesystem', 'Trace');
       // As a person editing the .code-workspace file: VS Code watches it and adds the folder.
       const workspaceFile = wb.workspaceFile!;
       const workspace = JSON.parse(readFileSync(workspaceFile, 'utf8')) as { folders: { path: string }[] };

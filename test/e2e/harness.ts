@@ -422,20 +422,46 @@ class Launched implements Workbench {
   async runCommand(title: string): Promise<void> {
     const page = this.page;
     const input = page.locator('.quick-input-widget .quick-input-box input');
-    if (await input.isVisible()) await page.keyboard.press('Escape');
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    // F1 leaves ">" in the box; the typed title filters the commands.
-    await input.fill(`>${title}`);
-    await this.pickQuickItem(title);
+    const row = this.quickItem(title);
+    // The palette can close under the test before a command is picked: a view that is still
+    // being revealed or a webview takes the focus back. Until the click, trying again is safe.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (await input.isVisible()) {
+          await page.keyboard.press('Escape');
+          await input.waitFor({ state: 'hidden', timeout: 2_000 }).catch(() => undefined);
+        }
+        // From the second try on, take the focus out of whatever holds it (a webview keeps keys).
+        if (attempt > 1) await page.locator('.part.sidebar .composite.title h2').first().click({ timeout: 2_000 }).catch(() => undefined);
+        await page.keyboard.press('F1');
+        await input.waitFor({ state: 'visible', timeout: 5_000 });
+        // F1 leaves ">" in the box; the typed title filters the commands.
+        await input.fill(`>${title}`, { timeout: 5_000 });
+        await row.waitFor({ state: 'visible', timeout: 5_000 });
+      } catch (error) {
+        if (attempt >= 3) {
+          const shown = await page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name').allTextContents().catch(() => []);
+          throw new Error(`could not run "${title}" from the command palette (3 tries; shown: ${JSON.stringify(shown)}): ${(error as Error).message.split('\n')[0]}`);
+        }
+        continue;
+      }
+      await row.click();
+      return;
+    }
+  }
+
+  /** The quick input row whose label is exactly `label`. */
+  private quickItem(label: string): Locator {
+    const page = this.page;
+    return page
+      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
+      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) })
+      .first();
   }
 
   async pickQuickItem(label: string): Promise<void> {
     const page = this.page;
-    const row = page
-      .locator('.quick-input-widget .quick-input-list .monaco-list-row')
-      .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }) })
-      .first();
+    const row = this.quickItem(label);
     await row.waitFor({ state: 'visible', timeout: 10_000 }).catch(async () => {
       const shown = await page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name').allTextContents();
       throw new Error(`no quick pick item "${label}"; shown: ${JSON.stringify(shown)}`);
@@ -473,10 +499,26 @@ class Launched implements Workbench {
   }
 
   async expandTreeItem(label: string, query: TreeQuery = {}): Promise<void> {
-    const { row, item } = await this.revealTreeItem(label, query);
-    if (item.expanded !== false) return;
-    await row.locator('.monaco-tl-twistie').click();
-    await poll(async () => (await row.getAttribute('aria-expanded')) === 'true', { timeoutMs: 10_000, what: `"${label}" to expand` });
+    // The tree may re-render between finding the row and clicking it (a server's list or
+    // status changes, a sibling group fills in), so a row index can go stale: find the row
+    // again each round, click only if it is still collapsed, and give each click time to land.
+    const deadline = Date.now() + 20_000;
+    let clicks = 0;
+    for (;;) {
+      const { row, item } = await this.revealTreeItem(label, query);
+      if (item.expanded !== false) return;
+      if (Date.now() >= deadline) throw new Error(`timed out after 20000 ms waiting for "${label}" to expand (${clicks} clicks)`);
+      const stillThere = (await row.locator('.label-name').first().textContent({ timeout: 1_000 }).catch(() => null))?.trim() === label;
+      if (stillThere && (await row.getAttribute('aria-expanded').catch(() => null)) === 'false') {
+        await row.locator('.monaco-tl-twistie').click({ timeout: 5_000 }).catch(() => undefined);
+        clicks++;
+        const expanded = await poll(async () => (await row.getAttribute('aria-expanded').catch(() => null)) === 'true', { timeoutMs: 2_000, what: '' })
+          .then(() => true, () => false);
+        if (expanded) continue;
+      } else {
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
   }
 
   async welcomeText(query: TreeQuery = {}): Promise<string> {

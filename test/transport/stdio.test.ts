@@ -220,6 +220,50 @@ describe('StdioTransport', () => {
     });
   });
 
+  test('the sends of one tick go out in a few writes, in order, a large message among them intact', async () => {
+    await withServer('echo.mjs', [], async (server) => {
+      const stdin = stdinOf(server.transport);
+      const write = stdin.write;
+      let writes = 0;
+      stdin.write = function (this: typeof stdin, ...args: unknown[]) {
+        writes++;
+        return (write as (...a: unknown[]) => boolean).apply(this, args);
+      } as typeof stdin.write;
+      const big = 'ü'.repeat(150 * 1024);
+      const sends: Promise<void>[] = [];
+      let bytes = 0;
+      for (let id = 1; id <= 401; id++) {
+        const params = id === 201 ? { big } : { n: id };
+        const json = JSON.stringify({ jsonrpc: '2.0', id, method: 'ping', params });
+        bytes += Buffer.byteLength(json) + 1;
+        sends.push(server.transport.send(json));
+      }
+      await Promise.all(sends);
+      stdin.write = write;
+      const last = await server.message({ id: 401 });
+      assert.deepEqual(last.result.echo, { n: 401 });
+      const ids = server.messages.map((m) => (m.message as { id: number }).id);
+      assert.deepEqual(ids, Array.from({ length: 401 }, (_, i) => i + 1), 'answers in the order sent');
+      assert.equal((server.messages[200].message as { result: { echo: { big: string } } }).result.echo.big, big);
+      assert.ok(writes <= 5, `${writes} writes for 401 messages`);
+      const stats = server.transport.stats();
+      assert.equal(stats.messagesSent, 401);
+      assert.equal(stats.bytesSent, bytes, 'bytes counted once per message, newline included');
+    });
+  });
+
+  test('a message sent in the same tick as close() still reaches the server', async () => {
+    const server = new RecordedTransport({ command: node, args: [fixture('echo.mjs')], closeGraceMs: 5_000 });
+    await server.transport.start();
+    const sent = server.transport.send(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping', params: { last: true } }));
+    const closing = server.transport.close();
+    await sent;
+    const reply = await server.message({ id: 7 });
+    assert.deepEqual(reply.result.echo, { last: true });
+    await closing;
+    assert.equal((await server.closed).code, 0, 'the server read it and exited on end of stdin');
+  });
+
   test('queued sends are rejected when the transport closes', async () => {
     await withServer('slow-reader.mjs', [], async (server) => {
       const payload = 'y'.repeat(256 * 1024);
