@@ -24,18 +24,17 @@ export function activate(context: vscode.ExtensionContext): void {
   const statusBar = new McpStatusBar(mcpHost);
   context.subscriptions.push(mcpHost, tree, view, statusBar, ...registerCommands(mcpHost, tree));
   // Call tools, read resources, get prompts, server actions.
-  context.subscriptions.push(
-    registerInspectFeatures(context, {
-      getClient: (id) => mcpHost.getClient(id),
-      getServer: (id) => mcpHost.getServer(id),
-      listServers: () => mcpHost.listServers(),
-      log: (id, level, text) => mcpHost.serverLog(id, level, text),
-      onDidChangeServers: mcpHost.onDidChange,
-      redact: (text) => mcpHost.redact(text),
-      setHealth: (id, health) => mcpHost.setHealth(id, health),
-      resolveUrlElicitation: (error, id) => handleUrlElicitationRequired(error, { id, name: mcpHost.getServer(id)?.entry.name ?? id }),
-    }),
-  );
+  const inspect = registerInspectFeatures(context, {
+    getClient: (id) => mcpHost.getClient(id),
+    getServer: (id) => mcpHost.getServer(id),
+    listServers: () => mcpHost.listServers(),
+    log: (id, level, text) => mcpHost.serverLog(id, level, text),
+    onDidChangeServers: mcpHost.onDidChange,
+    redact: (text) => mcpHost.redact(text),
+    setHealth: (id, health) => mcpHost.setHealth(id, health),
+    resolveUrlElicitation: (error, id) => handleUrlElicitationRequired(error, { id, name: mcpHost.getServer(id)?.entry.name ?? id }),
+  });
+  context.subscriptions.push(inspect, tree.showSubscriptions(inspect.subscriptions));
 
   // "asked 12s ago" under Roots goes stale: redraw now and then while someone looks.
   const clock = setInterval(() => {

@@ -82,7 +82,8 @@
     // Messages
     const list = h('div', { class: 'messages' });
     const messages = Array.isArray(req.messages) ? req.messages : [];
-    let hasMedia = false;
+    let hasImage = false;
+    let hasAudio = false;
     messages.forEach((m, i) => {
       const box = h('div', { class: 'message role-' + (m.role === 'assistant' ? 'assistant' : 'user') }, [h('div', { class: 'role', text: (m.role === 'assistant' ? 'Assistant' : 'User') + ' · message ' + (i + 1) })]);
       for (const p of Array.isArray(m.parts) ? m.parts : []) {
@@ -96,10 +97,10 @@
           });
           box.append(area);
         } else if (p.kind === 'image' && isImageDataUri(p.dataUri)) {
-          hasMedia = true;
+          hasImage = true;
           box.append(h('figure', { class: 'media' }, [h('img', { src: p.dataUri, alt: 'image in the request (' + str(p.mimeType) + ')' }), h('figcaption', { class: 'muted', text: str(p.mimeType) + ' · ' + formatBytes(p.bytes) })]));
         } else if (p.kind === 'audio' && isAudioDataUri(p.dataUri)) {
-          hasMedia = true;
+          hasAudio = true;
           box.append(h('figure', { class: 'media' }, [h('audio', { controls: '', src: p.dataUri }), h('figcaption', { class: 'muted', text: str(p.mimeType) + ' · ' + formatBytes(p.bytes) })]));
         } else {
           box.append(h('div', { class: 'unshown muted', text: '[' + str(p.type) + (p.mimeType ? ' ' + str(p.mimeType) : '') + ' not shown: ' + str(p.reason) + ']' }));
@@ -108,7 +109,12 @@
       list.append(box);
     });
     const msgSection = section('Messages (' + messages.length + ')', [list]);
-    if (hasMedia && !msg.imagesToModel) msgSection.append(h('div', { class: 'note warning-text', text: 'This VS Code cannot send images or audio to a language model: they are left out of the request.' }));
+    // Say before approval what the model will not get (a placeholder text stands in for it).
+    const leftOut = [hasImage && !msg.imagesToModel ? 'images' : '', hasAudio ? 'audio' : ''].filter(Boolean);
+    if (leftOut.length) {
+      const why = hasAudio && !leftOut.includes('images') ? 'VS Code language models take no audio' : 'this VS Code cannot send them to a language model';
+      msgSection.append(h('div', { class: 'note warning-text', id: 'media-left-out', text: 'The ' + leftOut.join(' and ') + ' shown here will not reach the model (' + why + '); the model gets a short note saying so instead.' }));
+    }
     body.append(msgSection);
 
     // Limits

@@ -133,21 +133,42 @@
   // ---------------------------------------------------------------------------------------------
   // Controls, progress
 
+  // The server's timeout (its entry's "timeout", else the setting) unless the user sets one for
+  // this panel's calls: only then is it sent, so the extension's order of precedence holds.
   let timeoutSeconds = 60;
+  let timeoutNote = '';
+  /** @type {number|null} */
+  let timeoutOverride = null;
 
   function renderControls() {
     els.controls.textContent = '';
-    const timeout = h('input', { type: 'number', id: 'timeout', min: '1', step: '1', value: String(timeoutSeconds), title: 'Seconds without an answer (or progress) before the call fails' });
+    const timeout = h('input', { type: 'number', id: 'timeout', min: '0.1', step: 'any', value: String(timeoutOverride !== null ? timeoutOverride : timeoutSeconds), title: 'Seconds without an answer (or progress) before the call fails' });
+    const note = h('span', { class: 'timeout-note muted', id: 'timeout-note' });
+    const showNote = () => (note.textContent = timeoutOverride !== null ? '(set for this call)' : timeoutNote ? '(' + timeoutNote + ')' : '');
     timeout.addEventListener('change', () => {
       const v = Number(/** @type {any} */ (timeout).value);
-      if (v > 0) timeoutSeconds = v;
+      timeoutOverride = v > 0 ? v : null;
+      if (timeoutOverride === null) /** @type {any} */ (timeout).value = String(timeoutSeconds);
+      showNote();
     });
+    showNote();
     els.controls.append(
       h('button', { id: 'run', class: 'primary', onclick: run }, ['Run']),
       h('button', { id: 'cancel', class: 'secondary', hidden: true, onclick: () => post({ type: 'cancel' }) }, ['Cancel']),
-      h('label', { class: 'timeout muted' }, ['Timeout ', timeout, ' s']),
+      h('label', { class: 'timeout muted' }, ['Timeout ', timeout, ' s ', note]),
     );
     updateControls();
+  }
+
+  /** A new default from the extension (the server entry or the setting changed). */
+  function setTimeoutDefault(seconds, note) {
+    if (typeof seconds !== 'number' || !(seconds > 0)) return;
+    timeoutSeconds = seconds;
+    timeoutNote = str(note);
+    const input = /** @type {HTMLInputElement|null} */ (document.getElementById('timeout'));
+    if (input && timeoutOverride === null) input.value = String(seconds);
+    const label = document.getElementById('timeout-note');
+    if (label && timeoutOverride === null) label.textContent = timeoutNote ? '(' + timeoutNote + ')' : '';
   }
 
   function updateControls() {
@@ -162,7 +183,7 @@
 
   function run() {
     if (running) return;
-    post({ type: 'run', input: currentInput(), timeoutSeconds });
+    post(timeoutOverride !== null ? { type: 'run', input: currentInput(), timeoutSeconds: timeoutOverride } : { type: 'run', input: currentInput() });
   }
 
   function startRunning(msg) {
@@ -212,11 +233,23 @@
     return row;
   }
 
+  /** The line above a result shown from the history: when that call was made, with what. */
+  function historyBanner(from) {
+    if (!isObj(from)) return null;
+    const box = h('div', { class: 'from-history', role: 'note' }, [
+      h('span', { text: 'From the history: the call of ' + new Date(from.time).toLocaleString() + (from.cut ? ' — cut to fit the history (long text shortened, images and blobs left out)' : '') }),
+    ]);
+    if (typeof from.arguments === 'string') box.append(h('details', {}, [h('summary', { text: 'Arguments' }), h('pre', { text: from.arguments })]));
+    return box;
+  }
+
   function showToolResult(msg) {
-    stopRunning();
+    if (!msg.fromHistory) stopRunning();
     const d = msg.display || {};
     els.result.textContent = '';
     els.result.append(h('h2', { text: 'Result' }));
+    const banner = historyBanner(msg.fromHistory);
+    if (banner) els.result.append(banner);
     els.result.append(resultHeader(d.isError ? 'tool-error' : 'ok', d.isError ? 'Tool error' : 'OK', msg.durationMs, msg.callId));
     if (d.isError) els.result.append(h('div', { class: 'muted', text: 'The tool ran and reported an error in its result (isError). The request itself succeeded.' }));
     const parts = Array.isArray(d.parts) ? d.parts : [];
@@ -227,10 +260,12 @@
   }
 
   function showFailure(msg) {
-    stopRunning();
+    if (!msg.fromHistory) stopRunning();
     const f = msg.failure || {};
     els.result.textContent = '';
     els.result.append(h('h2', { text: 'Result' }));
+    const banner = historyBanner(msg.fromHistory);
+    if (banner) els.result.append(banner);
     let kind = 'error';
     let title = 'Error';
     if (f.kind === 'protocol') title = 'Protocol error ' + f.code;
@@ -435,8 +470,9 @@
         h('span', { class: 'time muted', text: new Date(e.time).toLocaleTimeString() }),
         h('span', { class: 'summary', title: e.arguments || '', text: e.summary }),
         h('span', { class: 'muted duration', text: formatMs(e.durationMs) }),
-        h('button', { class: 'link-button', title: 'Put these arguments into the form', disabled: !e.canRerun, onclick: () => post({ type: 'loadHistory', historyId: e.id }) }, ['Load']),
-        h('button', { class: 'link-button', title: 'Run again with these arguments', disabled: !e.canRerun || !!running, onclick: () => post({ type: 'rerun', historyId: e.id }) }, ['Re-run']),
+        h('button', { class: 'link-button show-history', title: e.canShow ? 'Show the result of this call again' : 'The result of this call was not kept', disabled: !e.canShow, onclick: () => post({ type: 'showHistory', historyId: e.id }) }, ['Show']),
+        h('button', { class: 'link-button load-history', title: 'Put these arguments into the form', disabled: !e.canRerun, onclick: () => post({ type: 'loadHistory', historyId: e.id }) }, ['Load']),
+        h('button', { class: 'link-button rerun-history', title: 'Run again with these arguments', disabled: !e.canRerun || !!running, onclick: () => post({ type: 'rerun', historyId: e.id }) }, ['Re-run']),
       ]);
       list.append(item);
     }
@@ -465,6 +501,7 @@
         view = 'tool';
         model = msg.model;
         timeoutSeconds = typeof msg.timeoutSeconds === 'number' ? msg.timeoutSeconds : 60;
+        timeoutNote = str(msg.timeoutNote);
         layout();
         renderHeader(msg.header || {});
         renderControls();
@@ -513,6 +550,7 @@
         const runBtn = /** @type {HTMLButtonElement|null} */ (document.getElementById('run'));
         if (runBtn && !msg.running) runBtn.title = str(msg.text) || 'The server is not running';
         if (!msg.running && msg.text) notice('warning', msg.text);
+        setTimeoutDefault(msg.timeoutSeconds, msg.timeoutNote);
         break;
       }
       case 'notice':

@@ -328,16 +328,28 @@ class Reader {
       const referenced = this.inputReferences(name, value, at, inputs);
       const raw = getNodeValue(value);
       const usedDefs = referenced.filter((id) => inputs?.defs.has(id)).map((id) => inputs!.defs.get(id)!);
+      const timeoutSeconds = this.readTimeout(value, at, name);
       entries.push({
         id: entryId(this.source, name),
         name,
         source: this.source,
         config,
+        ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}),
         fingerprint: fingerprintOf(raw, usedDefs.map((d) => d.raw)),
         inputs: usedDefs.map((d) => d.def),
       });
     }
     return entries;
+  }
+
+  /** `timeout` in seconds (Cline's key): the server's request timeout; anything but a positive number is warned about and ignored. */
+  private readTimeout(node: Node, path: string, name: string): number | undefined {
+    const prop = this.properties(node, path, true).get('timeout');
+    if (!prop) return undefined;
+    const v = prop.value;
+    if (v.type === 'number' && Number.isFinite(v.value) && v.value > 0) return v.value as number;
+    this.warning(v, child(path, 'timeout'), `server "${name}": "timeout" must be a positive number of seconds, found ${describe(v)}; it is ignored`, name);
+    return undefined;
   }
 
   private readServer(name: string, keyNode: Node, node: Node, path: string): ServerConfig | undefined {

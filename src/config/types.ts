@@ -56,6 +56,8 @@ export interface ServerEntry {
   readonly fingerprint: string;
   /** The definitions of the `${input:…}` variables the entry references (from the same source), in first-use order. */
   readonly inputs: readonly InputDefinition[];
+  /** The entry's `timeout` (seconds, as Cline writes it): its request timeout for inspect calls. */
+  readonly timeoutSeconds?: number;
 }
 
 export interface InputDefinition {

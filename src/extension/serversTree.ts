@@ -10,6 +10,7 @@ import type { ConfigProblem, ConfigSource } from '../config';
 import type { ListKind, ServerHandle } from '../registry';
 import {
   StatusKind,
+  escapeMarkdown,
   itemDescription,
   problemLabel,
   promptTooltip,
@@ -24,6 +25,14 @@ import {
   truncate,
 } from './format';
 import { formatCommandLine } from '../registry/logText';
+import type { Event } from '../protocol/events';
+import { SubscriptionState, resourceRowMark } from '../inspect/subscriptions';
+
+/** The subscription state of resources (the inspect features' `SubscriptionSet`). */
+export interface ResourceSubscriptions {
+  state(serverId: string, uri: string): SubscriptionState | undefined;
+  readonly onDidChange: Event<void>;
+}
 
 /** What the tree shows; implemented by the host. */
 export interface ServersTreeModel {
@@ -72,6 +81,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   private readonly subscription: vscode.Disposable;
   private timer: NodeJS.Timeout | undefined;
+  private resourceSubscriptions: ResourceSubscriptions | undefined;
 
   constructor(private readonly model: ServersTreeModel) {
     this.subscription = model.onDidChange(() => this.refresh());
@@ -84,6 +94,17 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
       this.timer = undefined;
       this._onDidChangeTreeData.fire();
     }, 30);
+  }
+
+  /** Shows each resource row's subscription (and offers Subscribe / Unsubscribe) from `source`. */
+  showSubscriptions(source: ResourceSubscriptions): vscode.Disposable {
+    this.resourceSubscriptions = source;
+    const sub = source.onDidChange(() => this.refresh());
+    this.refresh();
+    return new vscode.Disposable(() => {
+      sub.dispose();
+      if (this.resourceSubscriptions === source) this.resourceSubscriptions = undefined;
+    });
   }
 
   getChildren(node?: TreeNode): TreeNode[] {
@@ -133,9 +154,11 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
       }
       case 'resource': {
         const r = node.resource;
-        const item = this.leaf(`${node.serverId}/resource/${node.index}/${r.uri}`, r.name, 'resource', 'file');
-        item.description = r.uri;
-        item.tooltip = markdown(resourceTooltip(r));
+        const canSubscribe = this.handle(node.serverId)?.client?.serverCapabilities?.resources?.subscribe === true;
+        const mark = resourceRowMark(canSubscribe, this.resourceSubscriptions?.state(node.serverId, r.uri));
+        const item = this.leaf(`${node.serverId}/resource/${node.index}/${r.uri}`, r.name, mark.contextValue, mark.icon);
+        item.description = mark.badge ? `${mark.badge} · ${r.uri}` : r.uri;
+        item.tooltip = markdown(resourceTooltip(r) + (mark.note ? `\n\n${escapeMarkdown(truncate(mark.note, 500))}` : ''));
         return item;
       }
       case 'resourceTemplate': {

@@ -1,8 +1,10 @@
 // Per-server call history: the last N calls (tools, prompts, resource reads) with their
-// arguments, a one-line result summary, how long they took and how they ended. Plain JSON, so
-// the VS Code layer keeps it in workspaceState; what it restores is validated, never trusted.
+// arguments, a one-line result summary, how long they took, how they ended and a capped copy of
+// the result (so an old result can be shown again). Plain JSON, so the VS Code layer keeps it in
+// workspaceState; what it restores is validated, never trusted.
 import { z } from 'zod';
 import { Emitter, Event } from '../protocol/events';
+import type { CallFailure } from './resultModel';
 
 export type HistoryKind = 'tool' | 'prompt' | 'resource';
 
@@ -24,9 +26,17 @@ export interface HistoryEntry {
   readonly durationMs: number;
   /** Epoch milliseconds when the call started. */
   readonly time: number;
+  /** The result as the server sent it, or a copy cut to fit (`resultCut`); absent when not kept. */
+  readonly result?: unknown;
+  /** Long strings in `result` were shortened and binary payloads dropped to fit the cap. */
+  readonly resultCut?: boolean;
+  /** There was a result, but it was not kept (too large, or dropped for the server's budget). */
+  readonly resultOmitted?: boolean;
+  /** How a call that did not return a result failed. */
+  readonly failure?: CallFailure;
 }
 
-export type NewHistoryEntry = Omit<HistoryEntry, 'id' | 'argumentsOmitted'>;
+export type NewHistoryEntry = Omit<HistoryEntry, 'id' | 'argumentsOmitted' | 'resultCut' | 'resultOmitted'>;
 
 export interface HistoryOptions {
   /** Entries kept per server (default 50). */
@@ -35,7 +45,17 @@ export interface HistoryOptions {
   readonly maxArgumentChars?: number;
   /** Longest summary kept (default 300). */
   readonly maxSummaryChars?: number;
+  /** Largest result kept per entry, as JSON characters (default 256 KiB); larger ones are cut. */
+  readonly maxResultChars?: number;
+  /** All kept results of one server together (default 2 MiB): the oldest results go first. */
+  readonly maxResultCharsPerServer?: number;
 }
+
+const FailureSchema = z.union([
+  z.object({ kind: z.literal('protocol'), code: z.number(), message: z.string(), data: z.unknown().optional() }),
+  z.object({ kind: z.literal('local'), reason: z.string(), message: z.string() }),
+  z.object({ kind: z.literal('other'), message: z.string() }),
+]);
 
 const EntrySchema = z.object({
   id: z.string().min(1).max(100),
@@ -48,6 +68,10 @@ const EntrySchema = z.object({
   summary: z.string(),
   durationMs: z.number().nonnegative(),
   time: z.number(),
+  result: z.unknown().optional(),
+  resultCut: z.boolean().optional(),
+  resultOmitted: z.boolean().optional(),
+  failure: FailureSchema.optional(),
 });
 
 /** The serialised form: a version and every server's entries, newest first. */
@@ -57,6 +81,50 @@ export interface SerializedHistory {
 }
 
 let counter = 0;
+
+/** Keys whose string values are base64 payloads: cutting them leaves garbage, so they are dropped. */
+const BINARY_KEYS = new Set(['data', 'blob']);
+
+function stringify(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
+function shrink(value: unknown, limit: number, key?: string): unknown {
+  if (typeof value === 'string') {
+    if (value.length <= limit) return value;
+    if (key !== undefined && BINARY_KEYS.has(key)) return '';
+    return `${value.slice(0, limit)}… [cut: ${value.length - limit} more characters]`;
+  }
+  if (Array.isArray(value)) return value.map((v) => shrink(v, limit));
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = shrink(v, limit, k);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * A JSON copy of `value` of at most `maxChars` characters: as it is when it fits, else with its
+ * long strings shortened (binary payloads emptied), halving the allowance per string until it
+ * fits; undefined when nothing fits (or it is not JSON).
+ */
+export function capJson(value: unknown, maxChars: number): { value: unknown; chars: number; cut: boolean } | undefined {
+  const json = stringify(value);
+  if (json === undefined) return undefined;
+  if (json.length <= maxChars) return { value: JSON.parse(json) as unknown, chars: json.length, cut: false };
+  const parsed = JSON.parse(json) as unknown;
+  for (let limit = Math.floor(maxChars / 2); limit >= 16; limit = Math.floor(limit / 2)) {
+    const shrunk = shrink(parsed, limit);
+    const text = JSON.stringify(shrunk);
+    if (text.length <= maxChars) return { value: shrunk, chars: text.length, cut: true };
+  }
+  return undefined;
+}
 
 function newId(time: number): string {
   counter = (counter + 1) % 1_000_000;
@@ -69,6 +137,10 @@ export class CallHistory {
   private readonly limit: number;
   private readonly maxArgumentChars: number;
   private readonly maxSummaryChars: number;
+  private readonly maxResultChars: number;
+  private readonly maxResultCharsPerServer: number;
+  /** JSON size of each kept result, by entry id. */
+  private readonly resultSizes = new Map<string, number>();
   private readonly _onDidChange = new Emitter<string>();
   /** Fires with the server id whose history changed. */
   readonly onDidChange: Event<string> = this._onDidChange.event;
@@ -77,6 +149,8 @@ export class CallHistory {
     this.limit = Math.max(1, options.limit ?? 50);
     this.maxArgumentChars = options.maxArgumentChars ?? 64 * 1024;
     this.maxSummaryChars = options.maxSummaryChars ?? 300;
+    this.maxResultChars = options.maxResultChars ?? 256 * 1024;
+    this.maxResultCharsPerServer = Math.max(this.maxResultChars, options.maxResultCharsPerServer ?? 2 * 1024 * 1024);
   }
 
   /** Rebuilds a history from what `toJSON` wrote; invalid entries are dropped, limits applied. */
@@ -90,15 +164,46 @@ export class CallHistory {
       const entries: HistoryEntry[] = [];
       for (const item of list) {
         const parsed = EntrySchema.safeParse(item);
-        if (parsed.success && parsed.data.serverId === serverId) entries.push(parsed.data as HistoryEntry);
+        if (parsed.success && parsed.data.serverId === serverId) entries.push(history.keepResult(parsed.data as HistoryEntry));
         if (entries.length >= history.limit) break;
       }
-      if (entries.length > 0) history.servers.set(serverId, entries);
+      if (entries.length > 0) {
+        history.servers.set(serverId, entries);
+        history.enforceBudget(serverId);
+      }
     }
     return history;
   }
 
-  /** Records a call; returns the stored entry (arguments dropped when too large, summary cut). */
+  /** The entry with its result capped (or dropped), its size remembered. */
+  private keepResult(entry: HistoryEntry): HistoryEntry {
+    if (entry.result === undefined) return entry;
+    const { result, resultCut, resultOmitted, ...rest } = entry;
+    const capped = capJson(result, this.maxResultChars);
+    if (!capped) return { ...rest, resultOmitted: true };
+    this.resultSizes.set(entry.id, capped.chars);
+    return { ...rest, result: capped.value, ...(capped.cut || resultCut ? { resultCut: true } : {}), ...(resultOmitted ? { resultOmitted } : {}) };
+  }
+
+  /** Drops the results of a server's oldest entries while its kept results are over budget. */
+  private enforceBudget(serverId: string): void {
+    const list = this.servers.get(serverId);
+    if (!list) return;
+    let total = 0;
+    for (let i = 0; i < list.length; i++) {
+      const size = this.resultSizes.get(list[i].id);
+      if (size === undefined) continue;
+      if (total + size <= this.maxResultCharsPerServer) {
+        total += size;
+        continue;
+      }
+      const { result, resultCut, ...rest } = list[i];
+      list[i] = { ...rest, resultOmitted: true };
+      this.resultSizes.delete(rest.id);
+    }
+  }
+
+  /** Records a call; returns the stored entry (arguments dropped when too large, summary and result cut). */
   add(entry: NewHistoryEntry): HistoryEntry {
     let args = entry.arguments;
     let omitted = false;
@@ -118,7 +223,7 @@ export class CallHistory {
     }
     const oneLine = entry.summary.replace(/\s+/g, ' ').trim();
     const summary = oneLine.length > this.maxSummaryChars ? `${oneLine.slice(0, this.maxSummaryChars - 1)}…` : oneLine;
-    const stored: HistoryEntry = {
+    const stored: HistoryEntry = this.keepResult({
       id: newId(entry.time),
       serverId: entry.serverId,
       kind: entry.kind,
@@ -129,11 +234,14 @@ export class CallHistory {
       summary,
       durationMs: Math.max(0, Math.round(entry.durationMs)),
       time: entry.time,
-    };
+      ...(entry.result !== undefined ? { result: entry.result } : {}),
+      ...(entry.failure !== undefined ? { failure: entry.failure } : {}),
+    });
     const list = this.servers.get(entry.serverId) ?? [];
     list.unshift(stored);
-    if (list.length > this.limit) list.length = this.limit;
+    for (const dropped of list.splice(this.limit)) this.resultSizes.delete(dropped.id);
     this.servers.set(entry.serverId, list);
+    this.enforceBudget(entry.serverId);
     this._onDidChange.fire(entry.serverId);
     return stored;
   }
@@ -168,6 +276,7 @@ export class CallHistory {
       if (!list) return;
       const keep = list.filter((e) => !((filter.kind === undefined || e.kind === filter.kind) && (filter.name === undefined || e.name === filter.name)));
       if (keep.length === list.length) return;
+      for (const e of list) if (!keep.includes(e)) this.resultSizes.delete(e.id);
       if (keep.length) this.servers.set(serverId, keep);
       else this.servers.delete(serverId);
       this._onDidChange.fire(serverId);
@@ -176,8 +285,11 @@ export class CallHistory {
     if (serverId === undefined) {
       const ids = [...this.servers.keys()];
       this.servers.clear();
+      this.resultSizes.clear();
       for (const id of ids) this._onDidChange.fire(id);
-    } else if (this.servers.delete(serverId)) {
+    } else if (this.servers.has(serverId)) {
+      for (const e of this.servers.get(serverId)!) this.resultSizes.delete(e.id);
+      this.servers.delete(serverId);
       this._onDidChange.fire(serverId);
     }
   }

@@ -49,6 +49,8 @@ export const InboundMessageSchema = z.discriminatedUnion('type', [
   /** Put a history entry's arguments into the form. */
   z.strictObject({ type: z.literal('loadHistory'), historyId: Id }),
   z.strictObject({ type: z.literal('rerun'), historyId: Id }),
+  /** Show a history entry's kept result (or failure) as a fresh one would be shown. */
+  z.strictObject({ type: z.literal('showHistory'), historyId: Id }),
   z.strictObject({ type: z.literal('clearHistory') }),
 ]);
 export type InboundMessage = z.infer<typeof InboundMessageSchema>;
@@ -90,6 +92,17 @@ export interface HistoryItem {
   readonly time: number;
   readonly arguments?: string;
   readonly canRerun: boolean;
+  /** Its result (or failure) was kept and can be shown again. */
+  readonly canShow: boolean;
+}
+
+/** Marks a result shown from the history rather than from a call just made. */
+export interface FromHistory {
+  /** Epoch ms when that call started. */
+  readonly time: number;
+  readonly arguments?: string;
+  /** The kept copy was cut to fit the history. */
+  readonly cut: boolean;
 }
 
 export type OutboundMessage =
@@ -99,6 +112,8 @@ export type OutboundMessage =
       readonly model: FieldModel;
       readonly input: Input;
       readonly timeoutSeconds: number;
+      /** Where that timeout comes from (the server entry, the setting…), for the field's label. */
+      readonly timeoutNote: string;
       readonly history: readonly HistoryItem[];
     }
   | { readonly type: 'initView'; readonly title: string; readonly subtitle?: string }
@@ -106,12 +121,12 @@ export type OutboundMessage =
   | { readonly type: 'setInput'; readonly input: Input; readonly note?: string }
   | { readonly type: 'running'; readonly callId: string; readonly startedAt: number; readonly arguments: string }
   | { readonly type: 'progress'; readonly callId: string; readonly progress: number; readonly total?: number; readonly message?: string }
-  | { readonly type: 'toolResult'; readonly callId: string; readonly display: ToolResultDisplay; readonly durationMs: number }
-  | { readonly type: 'failure'; readonly callId: string; readonly failure: CallFailure; readonly durationMs: number }
+  | { readonly type: 'toolResult'; readonly callId: string; readonly display: ToolResultDisplay; readonly durationMs: number; readonly fromHistory?: FromHistory }
+  | { readonly type: 'failure'; readonly callId: string; readonly failure: CallFailure; readonly durationMs: number; readonly fromHistory?: FromHistory }
   | { readonly type: 'promptResult'; readonly callId: string; readonly display: PromptDisplay; readonly descriptionHtml?: string }
   | { readonly type: 'resourceResult'; readonly callId: string; readonly uri: string; readonly parts: readonly DisplayPart[] }
   | { readonly type: 'history'; readonly entries: readonly HistoryItem[] }
-  | { readonly type: 'serverState'; readonly running: boolean; readonly text?: string }
+  | { readonly type: 'serverState'; readonly running: boolean; readonly text?: string; readonly timeoutSeconds?: number; readonly timeoutNote?: string }
   | { readonly type: 'notice'; readonly level: 'info' | 'warning' | 'error'; readonly text: string };
 
 export type { Json };

@@ -6,6 +6,12 @@
 import { Disposable } from '../protocol/disposable';
 import { Emitter, Event } from '../protocol/events';
 
+/**
+ * Where the limit comes from, for log lines. One lane holds both kinds of request, so the
+ * setting (named `sampling.` for history) limits elicitation too; the log says so.
+ */
+export const QUEUE_LIMIT_NOTE = 'sampling and elicitation requests share this limit: setting mcpHost.sampling.maxQueued';
+
 /** The lane already holds `limit` waiting requests. */
 export class QueueFullError extends Error {
   override readonly name = 'QueueFullError';
@@ -13,7 +19,7 @@ export class QueueFullError extends Error {
     readonly key: string,
     readonly limit: number,
   ) {
-    super(`${limit === 0 ? 'no request may wait' : `${limit} request${limit === 1 ? '' : 's'} already wait`} behind the open dialog`);
+    super(`${limit === 0 ? 'no request may wait' : limit === 1 ? '1 request already waits' : `${limit} requests already wait`} behind the open dialog`);
   }
 }
 

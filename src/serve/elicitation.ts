@@ -13,7 +13,7 @@ import { WireError } from '../protocol/errors';
 import { formatZodIssues } from '../protocol/messages';
 import { FieldError, FieldModel, FormState, Json, ObjectField, buildFormModel, initialState, toArguments, validate } from '../inspect/formModel';
 import { INTERNAL_ERROR, INVALID_PARAMS, TOO_MANY_REQUESTS, URL_ELICITATION_REQUIRED } from './codes';
-import { DialogQueue, QueueCancelledError, QueueFullError, abortReason } from './dialogQueue';
+import { DialogQueue, QUEUE_LIMIT_NOTE, QueueCancelledError, QueueFullError, abortReason } from './dialogQueue';
 import { raceAbort } from './sampling';
 import { ServeLog, ServerRef, clip } from './types';
 import { UrlAssessment, assessUrl } from './urlSafety';
@@ -291,6 +291,11 @@ export class ElicitationCompletions {
     });
   }
 
+  /** Forgets one pending URL (it was never opened). */
+  forgetOne(serverId: string, elicitationId: string): void {
+    this.pending.get(serverId)?.delete(elicitationId);
+  }
+
   /** Forgets a server's pending URLs (it stopped: its ids mean nothing to the next process). */
   forget(serverId: string): void {
     this.pending.delete(serverId);
@@ -391,7 +396,7 @@ export class ElicitationService {
       return result;
     } catch (error) {
       if (error instanceof QueueFullError) {
-        say('warn', `refused: ${error.message} (setting mcpHost.sampling.maxQueued) → error ${TOO_MANY_REQUESTS}`);
+        say('warn', `refused: ${error.message} (${QUEUE_LIMIT_NOTE}) → error ${TOO_MANY_REQUESTS}`);
         this.options.prompter.notify(server, 'warning', `${server.name} sends more sampling or elicitation requests than MCP Host queues (${error.limit}); the extra ones were refused.`);
         throw new WireError(TOO_MANY_REQUESTS, `Too many requests are waiting for the user: ${error.message}`);
       }
@@ -443,13 +448,18 @@ export class ElicitationService {
       say('info', `${answer === 'decline' ? 'declined' : 'cancelled'} by the user; the URL was not opened`);
       return answer;
     }
-    const opened = await this.options.openUrl(view.url.href);
+    // Expected before it opens: the page may report completion before the opener returns.
+    this.completions.expect({ serverId: server.id, elicitationId: view.elicitationId, domain: view.url.domain, message: view.message, openedAt: (this.options.now ?? Date.now)() });
+    const opened = await this.options.openUrl(view.url.href).catch((error: unknown) => {
+      say('warn', `opening the URL failed: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    });
     if (!opened) {
+      this.completions.forgetOne(server.id, view.elicitationId);
       say('info', 'the user agreed, but the URL was not opened (VS Code did not open it)');
       return 'cancel';
     }
     say('info', `the user opened ${view.url.href}`);
-    this.completions.expect({ serverId: server.id, elicitationId: view.elicitationId, domain: view.url.domain, message: view.message, openedAt: (this.options.now ?? Date.now)() });
     return 'accept';
   }
 

@@ -10,7 +10,7 @@ import { WireError } from '../protocol/errors';
 import { formatZodIssues } from '../protocol/messages';
 import { AUDIO_TYPES, IMAGE_TYPES, MAX_INLINE_BYTES, base64Bytes, normalizeMimeType } from '../inspect/resultModel';
 import { INTERNAL_ERROR, INVALID_PARAMS, TOO_MANY_REQUESTS, USER_REJECTED } from './codes';
-import { DialogQueue, QueueCancelledError, QueueFullError, abortReason } from './dialogQueue';
+import { DialogQueue, QUEUE_LIMIT_NOTE, QueueCancelledError, QueueFullError, abortReason } from './dialogQueue';
 import { ModelInfo, ModelPreferencesView, chooseModel, describeModel } from './modelSelection';
 import { SamplingPolicy, SamplingPolicyStore, decide, describePolicy } from './policy';
 import { ServeLog, ServerRef, clip } from './types';
@@ -363,7 +363,7 @@ export class SamplingService {
       return await this.options.queue.run(server.id, ctx.signal, (signal) => this.run(server, p, String(ctx.id), policy, signal, say));
     } catch (error) {
       if (error instanceof QueueFullError) {
-        say('warn', `refused: ${error.message} (setting mcpHost.sampling.maxQueued) → error ${TOO_MANY_REQUESTS}`);
+        say('warn', `refused: ${error.message} (${QUEUE_LIMIT_NOTE}) → error ${TOO_MANY_REQUESTS}`);
         this.options.prompter.notify(server, 'warning', `${server.name} sends more sampling or elicitation requests than MCP Host queues (${error.limit}); the extra ones were refused.`);
         throw new WireError(TOO_MANY_REQUESTS, `Too many requests are waiting for the user: ${error.message}`);
       }

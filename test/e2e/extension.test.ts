@@ -1,14 +1,18 @@
 // End-to-end: the MCP Host extension in a real VS Code (code-server), checked as a person sees it.
-// Three launches, one workspace each (test/e2e/workspaces/):
+// Four launches, one workspace each (test/e2e/workspaces/, or a temp folder):
 //   main      trusted folder: the consent dialog, server-everything's real tools/resources/prompts
-//             in the tree, the initialize exchange at Trace in "MCP: everything", a password
-//             input that no log file ever holds, and a config mistake shown at its line:column.
+//             in the tree, the initialize exchange and logging/setLevel at Trace in "MCP: everything",
+//             a password input that no log file ever holds, and a config mistake shown at its line:column.
 //   roots-a   multi-root (.code-workspace): server-filesystem with no directory arguments takes
 //             its directories from the roots; adding roots-b to the workspace file changes them
 //             (trace frames, the server's own stderr, the Roots node). Its .vscode/mcp.json has a
 //             syntax error while the .mcp.json beside it runs.
 //   untrusted Restricted Mode: the workspace server is never spawned and the tree says why; user
 //             settings servers still run, and one that crashes shows its error and stderr.
+//   (temp)    an empty folder with startPolicy "never": MCP Host activates only when its view is
+//             shown; the welcome view's button creates .vscode/mcp.json; servers are listed, not
+//             started, until Start; edits on disk start, restart and stop exactly the servers they
+//             touch; the status bar, "Show Output" on the context menu, a syntax error in Problems.
 // After each launch closes, no process of it is left. Screenshots: test-results/screenshots/e2e-*.png.
 // Needs `npx tsc -p . && node scripts/package.mjs` first.
 import assert from 'node:assert/strict';
@@ -18,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { EXAMPLE_MCP_JSON } from '../../src/extension/exampleConfig';
 import { defaultVsixPath, launch, poll, repoRoot, traceFrames, type TreeItem, type Workbench } from './harness';
 
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
@@ -235,15 +240,32 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
       assert.equal(traceFrames(info).length, 0, 'no frames below Trace');
 
       await wb.setLogLevel('MCP: everything', 'Trace');
+      // Changing the channel's level tells the running server at once.
+      await wb.outputChannelText('MCP: everything', { contains: 'sent logging/setLevel debug (the output channel log level changed)', reveal: false, timeoutMs: 15_000 });
       // The handshake of the running process is over: restart it, as a person would, to see one.
       await wb.runCommand('MCP Host: Restart Server');
       await wb.pickQuickItem('everything');
       const isInitialize = (f: ReturnType<typeof traceFrames>[number]) => f.direction === 'send' && f.message?.method === 'initialize';
+      const isSetLevel = (f: ReturnType<typeof traceFrames>[number]) => f.direction === 'send' && f.message?.method === 'logging/setLevel';
+      const answered = (frames: ReturnType<typeof traceFrames>, request: ReturnType<typeof traceFrames>[number]) =>
+        frames.some((f) => f.direction === 'receive' && f.message?.id === request.message.id && f.message.result !== undefined);
       const log = await wb.outputChannelText('MCP: everything', {
-        contains: (text) => traceFrames(text).some((f) => f.direction === 'receive' && /"protocolVersion":"2025-11-25"/.test(f.json)),
+        contains: (text) => {
+          const frames = traceFrames(text);
+          const initialized = frames.some((f) => f.direction === 'receive' && /"protocolVersion":"2025-11-25"/.test(f.json));
+          return initialized && frames.slice(frames.findIndex(isInitialize)).some((f) => isSetLevel(f) && answered(frames, f));
+        },
         timeoutMs: 45_000,
       });
       const frames = traceFrames(log);
+      // The channel at Trace maps to the MCP level "debug" (the lowest MCP has), sent both when the
+      // level changed and to the restarted server once it was ready; server-everything declares logging.
+      const setLevels = frames.filter(isSetLevel);
+      assert.ok(setLevels.length >= 1, 'logging/setLevel was sent');
+      for (const f of setLevels) assert.deepEqual(f.message.params, { level: 'debug' }, f.json);
+      assert.ok(frames.indexOf(setLevels[0]) < frames.findIndex(isInitialize), 'the running server got the level when the channel changed');
+      assert.ok(frames.indexOf(setLevels[setLevels.length - 1]) > frames.findIndex(isInitialize), 'the restarted server got it once ready');
+      assert.match(log, /\[debug\] sent logging\/setLevel debug \(the server is ready\)/);
       const request = frames.find(isInitialize);
       assert.ok(request, 'the initialize request frame');
       assert.equal(request.message.params.clientInfo.name, 'mcp-host');
@@ -511,6 +533,199 @@ describe('an untrusted folder: workspace servers blocked, user servers run, a cr
 
   test('after close, no server process is left', { timeout: 60_000 }, async () => {
     await closeAndCheck(wb, servers, 1);
+  });
+});
+
+describe('a folder with no config: lazy activation, the welcome view, startPolicy "never", the config file watched', { skip }, () => {
+  // A temp folder, so the steps can write .vscode/mcp.json without touching the repository.
+  const WS = mkdtempSync(join(tmpdir(), 'mcp-host-e2e-watch-'));
+  const CONFIG = join(WS, '.vscode', 'mcp.json');
+  const servers = new Map<number, string>();
+  let wb: Workbench;
+
+  /** A .vscode/mcp.json of tiny servers; `extra` arguments make an entry differ. */
+  const tinyConfig = (entries: Record<string, string[]>): string =>
+    JSON.stringify({ servers: Object.fromEntries(Object.entries(entries).map(([name, extra]) => [name, { command: 'node', args: [TINY, '--name', name, ...extra] }])) }, null, 2);
+  /** The live process of the tiny server `name` (one at most). */
+  const tinyProcess = (name: string) => {
+    const found = wb.leftoverProcesses().filter((p) => p.cmdline.includes(`tiny.mjs --name ${name}`));
+    assert.ok(found.length <= 1, `at most one process of ${name}: ${JSON.stringify(found)}`);
+    return found[0];
+  };
+  const rowOf = (items: TreeItem[], name: string) => items.find((i) => i.level === 1 && i.label === name);
+  const isRunning = (items: TreeItem[], name: string) => new RegExp(`^2025-11-25 · ${name} 1\\.0\\.0 · `).test(rowOf(items, name)?.description ?? '');
+  /** Answers the consent dialogs that come, one per name, in any order; returns the names asked about. */
+  const allowEach = async (names: string[]): Promise<string[]> => {
+    const asked: string[] = [];
+    for (let i = 0; i < names.length; i++) {
+      const d = await wb.dialog({ timeoutMs: 30_000 });
+      const name = /^Start the MCP server "(.+)" defined in this workspace\?$/.exec(d?.message ?? '')?.[1];
+      assert.ok(name && names.includes(name) && !asked.includes(name), `a consent dialog for one of ${JSON.stringify(names)}: ${JSON.stringify(d)}`);
+      asked.push(name);
+      await wb.answerDialog('Allow');
+    }
+    return asked.sort();
+  };
+  /** The extension host's own log: which extension activated, on which event. */
+  const extHostLog = (): string => {
+    const logs = join(wb.userDataDir, 'logs');
+    let text = '';
+    for (const session of existsSync(logs) ? readdirSync(logs) : []) {
+      for (const host of readdirSync(join(logs, session)).filter((d) => /^exthost\d+$/.test(d))) {
+        const file = join(logs, session, host, 'remoteexthost.log');
+        if (existsSync(file)) text += readFileSync(file, 'utf8');
+      }
+    }
+    return text;
+  };
+
+  before(async () => {
+    writeFileSync(join(WS, 'README.md'), 'A folder without MCP configuration (extension.test.ts).\n');
+    wb = await launch({ workspace: WS, vsix: VSIX, viewport: VIEWPORT, settings: { 'mcpHost.startPolicy': 'never' }, timeoutMs: 150_000 });
+  }, { timeout: 160_000 });
+  after(async () => {
+    await wb?.close();
+    rmSync(WS, { recursive: true, force: true });
+  });
+
+  test('nothing activates MCP Host until its view is shown; the welcome view creates .vscode/mcp.json and opens it', { timeout: 90_000 }, async () => {
+    await step(wb, 'welcome', async () => {
+      // onStartupFinished has fired once other extensions activated on it; MCP Host is not among them.
+      await until('the extension host to finish startup', async () => /activationEvent: 'onStartupFinished'/.test(extHostLog()), 60_000);
+      assert.doesNotMatch(extHostLog(), /_doActivateExtension mcp-host\.mcp-host/, 'a folder without a config file does not activate MCP Host');
+
+      await wb.openView('MCP Host');
+      await widenSideBar(wb);
+      const welcome = await until('the welcome view', async () => {
+        // Read off the screen: the view has no tree rows (and no tree widget) yet.
+        const text = (await wb.page.locator('.part.sidebar .welcome-view-content').first().innerText()).trim();
+        return text.includes('No MCP servers are configured for this workspace.') ? text : undefined;
+      });
+      assert.match(welcome, /Create \.vscode\/mcp\.json/);
+      assert.match(extHostLog(), /_doActivateExtension mcp-host\.mcp-host, startup: false, activationEvent: 'onView:mcpHost\.servers'/);
+      await wb.screenshot('e2e-welcome');
+
+      await wb.page.locator('.part.sidebar .welcome-view-content .monaco-button', { hasText: 'Create .vscode/mcp.json' }).first().click();
+      await until('mcp.json in the active editor tab', async () => (await wb.page.locator('.part.editor .tab.active').first().getAttribute('data-resource-name')) === 'mcp.json', 15_000);
+      assert.equal(readFileSync(CONFIG, 'utf8'), EXAMPLE_MCP_JSON);
+      await until('the editor to show the example', async () => (await wb.page.locator('.part.editor .view-lines').first().innerText()).includes('"servers"'), 10_000);
+      // The watcher reads the new file; with startPolicy "never" its server is listed, not started.
+      const items = await waitForTree(wb, 'the example server, stopped', (rows) => rowOf(rows, 'everything')?.description === 'stopped · .vscode/mcp.json');
+      assert.deepEqual(items.filter((i) => i.level === 1).map((i) => i.label), ['everything']);
+      await wb.screenshot('e2e-welcome-created');
+    });
+  });
+
+  test('startPolicy "never": the view shows the servers stopped, nothing asks or spawns; Start from the command palette starts one', { timeout: 90_000 }, async () => {
+    await step(wb, 'start-policy-never', async () => {
+      writeFileSync(CONFIG, tinyConfig({ keep: [], change: [], remove: [] }));
+      await waitForTree(wb, 'three stopped servers', (rows) =>
+        rows.filter((i) => i.level === 1).map((i) => `${i.label} | ${i.description}`).join('\n') === ['keep', 'change', 'remove'].map((n) => `${n} | stopped · .vscode/mcp.json`).join('\n'),
+      );
+      assert.equal(await wb.dialog({ timeoutMs: 1_000 }), undefined, 'no consent is asked: nothing is starting');
+      assert.deepEqual(wb.leftoverProcesses().filter((p) => /tiny\.mjs|server-everything/.test(p.cmdline)), [], 'no server process');
+      const hostLog = await wb.outputChannelText('MCP Host', { contains: /Configuration read \(.*\): 3 server\(s\)/, reveal: false });
+      assert.doesNotMatch(hostLog, /Starting the configured servers/);
+      await wb.screenshot('e2e-start-policy-never');
+
+      await wb.runCommand('MCP Host: Start Server');
+      await wb.pickQuickItem('keep');
+      assert.deepEqual(await allowEach(['keep']), ['keep']);
+      const items = await waitForTree(wb, 'keep to run', (rows) => isRunning(rows, 'keep'));
+      assert.equal(rowOf(items, 'change')?.description, 'stopped · .vscode/mcp.json');
+      assert.equal(rowOf(items, 'remove')?.description, 'stopped · .vscode/mcp.json');
+      assert.ok(tinyProcess('keep'), 'keep runs');
+      assert.equal(tinyProcess('change'), undefined);
+      noteServers(wb, servers, /tiny\.mjs/);
+    });
+  });
+
+  test('editing .vscode/mcp.json on disk starts the added server, restarts the changed one, stops the removed one, leaves the rest', { timeout: 120_000 }, async () => {
+    await step(wb, 'file-watch', async () => {
+      // The policy switched to onStartup (in the workspace's settings, over the user's "never")
+      // starts what is not running yet, at once.
+      writeFileSync(join(WS, '.vscode', 'settings.json'), JSON.stringify({ 'mcpHost.startPolicy': 'onStartup' }, null, 2));
+      assert.deepEqual(await allowEach(['change', 'remove']), ['change', 'remove']);
+      await waitForTree(wb, 'all three to run', (rows) => ['keep', 'change', 'remove'].every((n) => isRunning(rows, n)));
+      noteServers(wb, servers, /tiny\.mjs/);
+      const before = { keep: tinyProcess('keep'), change: tinyProcess('change'), remove: tinyProcess('remove') };
+      for (const [name, p] of Object.entries(before)) assert.ok(p, `${name} runs`);
+      const keepLog = await wb.outputChannelText('MCP: keep', { contains: 'started (pid', reveal: false });
+      assert.deepEqual(keepLog.match(/started \(pid \d+\)/g), [`started (pid ${before.keep.pid})`]);
+
+      // As a person saving the file: "change" gets another argument, "remove" goes, "added" comes.
+      writeFileSync(CONFIG, tinyConfig({ keep: [], change: ['--print-env', 'MCP_E2E_CHANGED'], added: [] }));
+      // A changed entry is a new command line: it asks again, as a new one does.
+      assert.deepEqual(await allowEach(['change', 'added']), ['added', 'change']);
+      const items = await waitForTree(wb, 'keep, change and added to run, remove to go', (rows) =>
+        ['keep', 'change', 'added'].every((n) => isRunning(rows, n)) && !rowOf(rows, 'remove'),
+      );
+      noteServers(wb, servers, /tiny\.mjs/);
+      assert.deepEqual(items.filter((i) => i.level === 1).map((i) => i.label), ['keep', 'change', 'added']);
+      await until('the old processes of change and remove to end', async () => !stillRunning(before.change.pid, before.change.cmdline) && !stillRunning(before.remove.pid, before.remove.cmdline), 15_000);
+      assert.equal(tinyProcess('remove'), undefined, 'remove stopped');
+      assert.equal(tinyProcess('keep')?.pid, before.keep.pid, 'keep was left alone');
+      const changed = tinyProcess('change');
+      assert.ok(changed && changed.pid !== before.change.pid && changed.cmdline.endsWith('--print-env MCP_E2E_CHANGED'), `change runs its new command line: ${JSON.stringify(changed)}`);
+      assert.ok(tinyProcess('added'), 'added runs');
+      // What a person reads in the channels: one start for keep, two for change.
+      assert.deepEqual((await wb.outputChannelText('MCP: keep', { reveal: false })).match(/started \(pid \d+\)/g), [`started (pid ${before.keep.pid})`]);
+      const changeLog = await wb.outputChannelText('MCP: change', { contains: `started (pid ${changed.pid})`, reveal: false });
+      assert.equal(changeLog.match(/started \(pid \d+\)/g)?.length, 2, changeLog);
+      await wb.screenshot('e2e-file-watch');
+    });
+  });
+
+  test('the status bar shows the view; "Show Output" on a server\'s context menu shows its channel; a syntax error is in Problems at its line and column', { timeout: 90_000 }, async () => {
+    await step(wb, 'status-output-problems', async () => {
+      const page = wb.page;
+      const sideBarTitle = async () => ((await page.locator('.part.sidebar .composite.title h2').first().textContent()) ?? '').trim();
+      await wb.runCommand('View: Show Explorer');
+      await until('the Explorer', async () => /^explorer/i.test(await sideBarTitle()), 10_000);
+      const entry = page.locator('.part.statusbar .statusbar-item', { hasText: /MCP 3 running/ }).first();
+      await entry.click();
+      await until('the MCP Host view, from the status bar', async () => (await sideBarTitle()).startsWith('MCP Host'), 10_000);
+      await wb.waitForTreeItem('keep');
+
+      const row = page.locator('.part.sidebar .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^keep$/ }) }).first();
+      await row.click({ button: 'right' });
+      // Context menus are drawn by the workbench (in a shadow root, which locators pierce).
+      const item = page.locator('.context-view .monaco-menu').getByRole('menuitem', { name: 'Show Output', exact: true });
+      // The workbench menu runs an item on Enter once the pointer has focused it (a synthetic
+      // click's mouseup can be taken for the end of the right-click that opened it).
+      await item.hover();
+      await until('the menu item to take the focus', async () => item.evaluate((el) => el === document.activeElement || el.contains(document.activeElement) || (el.getRootNode() as ShadowRoot).activeElement === el), 5_000);
+      await page.keyboard.press('Enter');
+      await item.waitFor({ state: 'hidden', timeout: 5_000 });
+      const select = page.locator('.part.panel select[aria-label="Switch Output"]').first();
+      await until('the Output panel to show "MCP: keep"', async () => (await select.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? '')) === 'MCP: keep', 10_000);
+      await until('its lines on screen', async () => /started \(pid \d+\)/.test((await page.locator('.part.panel .view-lines').first().innerText()).replace(/\u00a0/g, ' ')), 10_000);
+      await wb.screenshot('e2e-show-output');
+
+      // A half-typed edit: the comma after "keep"'s entry is missing.
+      const keepPid = tinyProcess('keep')?.pid;
+      const broken = tinyConfig({ keep: [], change: ['--print-env', 'MCP_E2E_CHANGED'], added: [] }).replace(/\]\n    \},\n    "change"/, ']\n    }\n    "change"');
+      assert.notEqual(broken, tinyConfig({ keep: [], change: ['--print-env', 'MCP_E2E_CHANGED'], added: [] }), 'the comma is gone');
+      writeFileSync(CONFIG, broken);
+      const { line, column } = lineColumnOf(broken, '"change"');
+      await waitForTree(wb, 'the problem row', (rows) => rows.some((i) => i.level === 1 && i.label === `mcp.json:${line}:${column} — syntax error: comma expected`));
+      await wb.runCommand('Problems: Focus on Problems View');
+      const markers = page.locator('.part.panel .markers-panel .monaco-list-row');
+      const marker = await until('the diagnostic in the Problems panel', async () => {
+        for (const text of await markers.allInnerTexts()) if (text.includes('syntax error: comma expected')) return text.replace(/\s+/g, ' ');
+        return undefined;
+      }, 15_000);
+      assert.ok(marker.includes(`[Ln ${line}, Col ${column}]`), marker);
+      assert.ok(marker.includes('MCP Host'), `the diagnostic's source: ${marker}`);
+      // Until the file parses again, its servers keep running as they were.
+      assert.equal(tinyProcess('keep')?.pid, keepPid, 'keep still runs, untouched');
+      await wb.screenshot('e2e-problems');
+      noteServers(wb, servers, /tiny\.mjs/);
+    });
+  });
+
+  test('after close, no server process is left', { timeout: 60_000 }, async () => {
+    await closeAndCheck(wb, servers, 4);
   });
 });
 

@@ -445,6 +445,154 @@ describe('inspect features in a real VS Code', { skip }, () => {
       await wb.screenshot('inspect-completion-result');
     });
   });
+
+  /** The rendered tree row with this label (the first), for its inline actions. */
+  function treeRow(label: string) {
+    return wb.page
+      .locator('.part.sidebar .monaco-list[role="tree"] .monaco-list-row')
+      .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) })
+      .first();
+  }
+
+  /** Clicks an inline action of a tree row (shown on hover), finding the row again each try: the tree redraws. */
+  async function clickRowAction(label: string, action: string): Promise<void> {
+    await poll(
+      async () => {
+        await wb.clickTreeItem(label).catch(() => undefined);
+        const row = treeRow(label);
+        await row.hover({ timeout: 2_000 }).catch(() => undefined);
+        return row
+          .locator(`.actions .action-label[aria-label^="${action}"]`)
+          .click({ timeout: 2_000 })
+          .then(() => true, () => false);
+      },
+      15_000,
+      `the "${action}" action of "${label}"`,
+    );
+  }
+
+  /** How many lines of the server's output channel contain `text`. */
+  async function logCount(text: string): Promise<number> {
+    return (await wb.outputChannelText(CHANNEL, { reveal: false })).split('\n').filter((l) => l.includes(text)).length;
+  }
+
+  test('Subscribe and Unsubscribe from a resource row: the row is marked, the server is told', { timeout: 90_000 }, async () => {
+    await step('tree-subscribe', async () => {
+      const uri = 'demo://resource/static/document/architecture.md';
+      const label = 'architecture.md';
+      // No editor shows it, so the only subscription is the toggle's.
+      await command('View: Close All Editors');
+      await poll(async () => (await wb.page.locator('.part.editor .tabs-container .tab').count()) === 0, 10_000, 'the editors to close');
+      await wb.openView('MCP Host');
+      await wb.expandTreeItem('Resources');
+      const description = async () => (await wb.treeItems()).find((i) => i.label === label)?.description ?? '';
+      await poll(async () => (await description()).includes(uri) && !(await description()).includes('subscribed'), 15_000, 'the row without a mark');
+      const subscribedBefore = await logCount(`Subscribed to ${uri}`);
+      const unsubscribedBefore = await logCount(`Unsubscribed from ${uri}`);
+
+      await clickRowAction(label, 'Subscribe to Resource');
+      await poll(async () => (await description()).startsWith('subscribed · '), 15_000, 'the subscribed mark');
+      await poll(async () => (await logCount(`Subscribed to ${uri}`)) > subscribedBefore, 15_000, 'the Subscribed line in the output channel');
+      assert.equal(await treeRow(label).locator('.actions .action-label[aria-label^="Unsubscribe from Resource"]').count(), 1, 'Unsubscribe offered');
+      const frames = traceFrames(await wb.outputChannelText(CHANNEL, { reveal: false }));
+      assert.ok(frames.some((f) => f.direction === 'send' && f.message?.method === 'resources/subscribe' && f.message.params?.uri === uri), 'resources/subscribe was sent');
+      await wb.screenshot('inspect-tree-subscribed');
+
+      await clickRowAction(label, 'Unsubscribe from Resource');
+      await poll(async () => !(await description()).includes('subscribed'), 15_000, 'the mark to go');
+      await poll(async () => (await logCount(`Unsubscribed from ${uri}`)) > unsubscribedBefore, 15_000, 'the Unsubscribed line in the output channel');
+      await wb.screenshot('inspect-tree-unsubscribed');
+    });
+  });
+
+  test('history: two echo calls, the first shown again from the history, then re-run', { timeout: 90_000 }, async () => {
+    await step('history', async () => {
+      const frame = await callTool('echo');
+      const input = frame.locator('.field[data-path="/message"]').locator('textarea, input').first();
+      const result = frame.locator('.result');
+      const items = frame.locator('.history-item');
+      const call = async (text: string) => {
+        await input.fill(text);
+        await poll(async () => !(await frame.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
+        const before = await items.count();
+        await frame.locator('#run').click();
+        await poll(async () => (await result.innerText().catch(() => '')).includes(`Echo: ${text}`), 20_000, `the result of "${text}"`);
+        await poll(async () => (await items.count()) > before, 10_000, 'a new history entry');
+      };
+      await call('first of two');
+      await call('second of two');
+      assert.match(await items.first().innerText(), /second of two/, 'newest first');
+
+      const first = items.filter({ hasText: 'Echo: first of two' }).first();
+      await first.locator('.show-history').click();
+      await poll(async () => (await frame.locator('.result .from-history').count()) === 1, 10_000, 'the from-history banner');
+      await poll(async () => (await result.innerText()).includes('Echo: first of two') && !(await result.innerText()).includes('second of two'), 10_000, 'the first result shown again');
+      assert.match(await frame.locator('.result .status').innerText(), /OK/);
+      // The arguments are in a closed <details>: in the DOM, not on screen.
+      assert.match((await frame.locator('.result .from-history').textContent()) ?? '', /first of two/, 'with its arguments');
+      await wb.screenshot('inspect-history-show');
+
+      const before = await items.count();
+      await first.locator('.rerun-history').click();
+      await poll(async () => (await items.count()) > before, 20_000, 'the re-run in the history');
+      await poll(async () => (await frame.locator('.result .from-history').count()) === 0 && (await result.innerText()).includes('Echo: first of two'), 10_000, 'a fresh result');
+      assert.match(await items.first().innerText(), /first of two/, 'the re-run is the newest entry');
+      await wb.screenshot('inspect-history-rerun');
+    });
+  });
+
+  test('a per-call timeout of 2 s: "Timed out" in the panel, and the server is told (notifications/cancelled)', { timeout: 90_000 }, async () => {
+    await step('timeout', async () => {
+      const frame = await callTool('trigger-long-running-operation');
+      // Progress every 5 s (it resets the timeout), so the 2 s timeout fires before the first.
+      await frame.locator('.field[data-path="/duration"] input').fill('10');
+      await frame.locator('.field[data-path="/steps"] input').fill('2');
+      const timeout = frame.locator('#timeout');
+      assert.match(await frame.locator('#timeout-note').innerText(), /mcpHost\.requestTimeoutSeconds|default/, 'the server default, and where it comes from');
+      await timeout.fill('2');
+      await timeout.dispatchEvent('change');
+      await poll(async () => /set for this call/.test(await frame.locator('#timeout-note').innerText()), 5_000, 'the per-call timeout');
+      await poll(async () => !(await frame.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
+      await frame.locator('#run').click();
+      await poll(async () => /Timed out/.test(await frame.locator('.result .status').innerText().catch(() => '')), 15_000, 'the timed-out result');
+      assert.match(await frame.locator('.result .error-message').innerText(), /timed out after 2000 ms/);
+      await poll(async () => (await frame.locator('.history-item.timeout').count()) >= 1, 10_000, 'a timeout history entry');
+      await wb.screenshot('inspect-timeout');
+
+      const isCall = (f: TraceFrame) => f.direction === 'send' && f.message?.method === 'tools/call' && f.message.params?.name === 'trigger-long-running-operation' && f.message.params?.arguments?.steps === 2;
+      const log = await wb.outputChannelText(CHANNEL, {
+        contains: (t) => {
+          const fr = traceFrames(t);
+          const call = fr.filter(isCall).pop();
+          return !!call && fr.some((f) => f.direction === 'send' && f.message?.method === 'notifications/cancelled' && f.message.params?.requestId === call.message.id);
+        },
+        timeoutMs: 15_000,
+        reveal: false,
+      });
+      const frames = traceFrames(log);
+      const call = frames.filter(isCall).pop()!;
+      const cancel = frames.find((f) => f.direction === 'send' && f.message?.method === 'notifications/cancelled' && f.message.params?.requestId === call.message.id)!;
+      assert.equal(cancel.message.params.reason, 'timeout');
+      assert.ok(frames.indexOf(cancel) > frames.indexOf(call));
+    });
+  });
+
+  test('get-resource-links: Copy result as JSON reports it; a resource_link opens its resource', { timeout: 60_000 }, async () => {
+    await step('resource-link', async () => {
+      const frame = await callTool('get-resource-links');
+      await poll(async () => !(await frame.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
+      await frame.locator('#run').click();
+      const link = frame.locator('.result .part-link a.resource-link', { hasText: 'Text Resource 2' });
+      await link.waitFor({ timeout: 20_000 });
+      await frame.locator('.result .copy-json').click();
+      const statusBar = wb.page.locator('.part.statusbar');
+      await poll(async () => (await statusBar.innerText().catch(() => '')).includes('Result copied as JSON'), 10_000, 'the status bar message');
+      await link.click();
+      await wb.page.locator('.part.editor .tabs-container .tab[data-resource-name="2.txt"]').first().waitFor({ timeout: 20_000 });
+      await poll(async () => /Resource 2: This is a plaintext resource/.test(await activeEditorText()), 15_000, 'the linked resource');
+      await wb.screenshot('inspect-resource-link');
+    });
+  });
 });
 
 describe('a destructive tool asks first (server-filesystem)', { skip }, () => {

@@ -5,6 +5,10 @@
 // accepted, declined and closed; a URL request with warnings declined, and one opened; a tool
 // call that fails with -32042 "URL elicitation required": its link offered, opened, the call
 // retried and answered. Links VS Code opens go to a browser tab whose requests are aborted.
+// The sampler fixture (test/fixtures/servers/sampler.mjs) adds: a sampling request with an image,
+// audio, model hints and includeContext, answered by the hinted model without a picker; the
+// "Never" permission rejecting without a dialog; a form cancelled; a -32042 whose waiting state
+// closes by itself when the server sends notifications/elicitation/complete.
 //
 // VS Code in the harness has no chat model, so a tiny test extension
 // (test/e2e/fixtures/lm-provider, packaged by this test, never shipped) registers one with
@@ -19,10 +23,10 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Frame } from 'playwright-core';
+import type { Frame, Route } from 'playwright-core';
 import { defaultVsixPath, installCodeServer, launch, repoRoot, type Workbench, waitUntil } from './harness';
 
-const WORKSPACE = join(repoRoot, 'test', 'e2e', 'workspaces', 'basic');
+const WORKSPACE = join(repoRoot, 'test', 'e2e', 'workspaces', 'serve');
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
 const LM_PROVIDER = join(repoRoot, 'test', 'e2e', 'fixtures', 'lm-provider');
 const CHANNEL = 'MCP: everything';
@@ -94,18 +98,33 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
   }
 
   /** Opens the Call Tool panel of a tool, fills string fields, runs it; returns the panel. */
-  async function runTool(name: string, fields: Record<string, string> = {}): Promise<Frame> {
+  async function runTool(name: string, fields: Record<string, string> = {}, server = name.startsWith('trigger-') ? 'everything' : 'sampler'): Promise<Frame> {
     // A fresh panel each time: a webview that takes the focus back would close the quick pick.
     await command('View: Close All Editors');
     await poll(async () => (await wb.page.locator('.tabs-container .tab').count()) === 0, 10_000, 'the editors to close');
-    await command('MCP Host: Call Tool…');
     const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(name);
     // Enter on the filtered list's first row, rather than a click a hover card may be in the way of.
     const first = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first();
-    await poll(async () => ((await first.innerText().catch(() => '')) || '').trim() === name, 10_000, `"${name}" first in the quick pick`);
-    await wb.page.keyboard.press('Enter');
+    /** Types `label` into the quick pick whose placeholder starts with `placeholder`, and takes the first row. */
+    const choose = async (placeholder: string, label: string) => {
+      await poll(async () => (await input.isVisible()) && ((await input.getAttribute('placeholder')) ?? '').startsWith(placeholder), 10_000, `the quick pick "${placeholder}"`);
+      await input.fill(label, { timeout: 5_000 });
+      await poll(async () => ((await first.innerText().catch(() => '')) || '').trim() === label, 10_000, `"${label}" first in the quick pick`);
+      await wb.page.keyboard.press('Enter');
+    };
+    // Two servers run: the server first, then its tool. A quick pick that closes under the test
+    // (the focus moved) is tried once more; until the tool is picked nothing has run.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await command('MCP Host: Call Tool…');
+        await choose('Which MCP server?', server);
+        await choose(`Which tool of ${server}?`, name);
+        break;
+      } catch (error) {
+        if (attempt >= 2) throw error;
+        await wb.page.keyboard.press('Escape');
+      }
+    }
     const panel = await webview(name);
     await panel.locator('#run').waitFor({ state: 'visible', timeout: 10_000 });
     for (const [field, value] of Object.entries(fields)) {
@@ -168,10 +187,17 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
     await wb.page.context().route((url) => /^(https?|wss?):$/.test(url.protocol) && !['127.0.0.1', 'localhost'].includes(url.hostname), (route) => route.abort());
     await installTestModel();
     await wb.openView('MCP Host');
-    await wb.waitForTreeItem('everything', { timeoutMs: 30_000 });
-    const consent = await wb.dialog({ timeoutMs: 20_000 });
-    if (consent) await wb.answerDialog('Allow');
-    await wb.waitForTreeItem('Tools', { timeoutMs: 30_000 });
+    await wb.waitForTreeItem('sampler', { timeoutMs: 30_000 });
+    // One consent dialog per server, one at a time.
+    await poll(
+      async () => {
+        const consent = await wb.dialog({ timeoutMs: 1_000 });
+        if (consent) await wb.answerDialog('Allow');
+        return (await wb.treeItems()).filter((r) => r.label === 'Tools').length >= 2;
+      },
+      60_000,
+      'both servers to start',
+    );
   });
 
   after(async () => {
@@ -257,6 +283,81 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
     });
   });
 
+  test('sampling with an image, audio, hints and includeContext: all shown; the hinted model answers without a picker', { timeout: 90_000 }, async () => {
+    await step('sampling-media', async () => {
+      const tool = await runTool('sample-media');
+      const dialog = await webview('sampler asks to use a language model');
+      const img = dialog.locator('.message figure.media img');
+      assert.match((await img.getAttribute('src')) ?? '', /^data:image\/png;base64,iVBORw0KGgo/);
+      // Loaded under the webview's CSP: the picture has its real size.
+      await poll(async () => (await img.evaluate((el) => (el as HTMLImageElement).naturalWidth)) === 24, 10_000, 'the image to load');
+      const audio = dialog.locator('.message figure.media audio');
+      assert.match((await audio.getAttribute('src')) ?? '', /^data:audio\/wav;base64,UklGR/);
+      await poll(async () => Math.abs((await audio.evaluate((el) => (el as HTMLAudioElement).duration)) - 0.1) < 0.01, 10_000, 'the 0.1 s audio to load');
+      // Said before approval: the model gets no audio.
+      assert.match(await dialog.locator('#media-left-out').innerText(), /^The audio shown here will not reach the model \(VS Code language models take no audio\)/);
+      assert.equal(await dialog.locator('#system-prompt').inputValue(), 'You are a careful describer of media.');
+      const facts = await dialog.locator('.facts').first().innerText();
+      assert.match(facts, /Server’s model hints\s*no-such-model, Test Model/);
+      assert.match(facts, /Priorities\s*intelligence 0\.8 · speed 0\.3 · cost 0\.1/);
+      assert.match(facts, /Model\s*MCP Host Test Model[^\n]*matches the server's hint "Test Model"/);
+      assert.match(facts, /Context\s*The server asked to include context from this server\. MCP Host does not add any context/);
+      await dialog.locator('header').scrollIntoViewIfNeeded();
+      await wb.screenshot('serve-sampling-media');
+
+      await dialog.locator('#approve').click();
+      const quickPick = wb.page.locator('.quick-input-widget');
+      const answer = dialog.locator('#answer');
+      let picker = false;
+      await poll(
+        async () => {
+          picker ||= await quickPick.isVisible();
+          // VS Code asks once whether MCP Host may use the provider's models (when this test runs first).
+          const access = await wb.dialog();
+          if (access) await wb.answerDialog(access.buttons.find((b) => /^allow/i.test(b)) ?? access.buttons[0]);
+          return (await answer.count()) > 0 && (await answer.inputValue()).startsWith('Test model answer to: Describe this picture and this sound.');
+        },
+        30_000,
+        'the model answer',
+      );
+      assert.equal(picker, false, 'no model picker: the hint chose the model');
+      await wb.screenshot('serve-sampling-media-answer');
+      await dialog.locator('#send-answer').click();
+      await noWebview('sampler asks to use a language model');
+      const text = await resultText(tool, /"model": "mcp-host-test-model"/);
+      assert.match(text, /Test model answer to: Describe this picture and this sound\./);
+      const log = await wb.outputChannelText('MCP: sampler', { contains: 'the user sent the answer' });
+      assert.match(log, /request: 1 message, maxTokens 64, model hints "no-such-model", "Test Model", includeContext thisServer/);
+      assert.match(log, /user: \[image image\/png\][\s\S]*user: \[audio audio\/wav\]/);
+      assert.match(log, /model: MCP Host Test Model \([^)]*\) \(matches the server's hint "Test Model"\)/);
+      assert.doesNotMatch(log, /model picked by the user/);
+      // The image reached the model as data; the audio as a note that it was left out.
+      assert.match(await wb.outputChannelText('Test LM Provider', { contains: 'data parts' }), /data parts: image\/png 101 B; last user text: Describe this picture and this sound\.\[audio \(audio\/wav\) left out: VS Code language models take no audio\]/);
+    });
+  });
+
+  test('sampling permission "Never": the next request is rejected with -1 and no dialog; reset asks again', { timeout: 90_000 }, async () => {
+    await step('sampling-never', async () => {
+      await command('MCP Host: Set Sampling Permission…');
+      await wb.pickQuickItem('sampler');
+      await wb.pickQuickItem('Never allow');
+      const tool = await runTool('sample-media');
+      const text = await resultText(tool, /"code": -1/);
+      assert.match(text, /User rejected sampling request/);
+      assert.equal((await frames('asks to use a language model')).length, 0, 'no dialog');
+      assert.match(await wb.outputChannelText('MCP: sampler', { contains: 'rejected by your setting' }), /rejected by your setting for this server \(never allowed\) → error -1/);
+      await tool.locator('.result').scrollIntoViewIfNeeded();
+      await wb.screenshot('serve-sampling-never');
+
+      await command('MCP Host: Reset Sampling Permissions');
+      await wb.pickQuickItem('sampler');
+      // Asked again: the dialog is back.
+      const again = await runTool('sample-media');
+      await (await webview('sampler asks to use a language model')).locator('#reject').click();
+      await resultText(again, /"code": -1/);
+    });
+  });
+
   test('elicitation form: required field checked, values accepted and shown in the result', { timeout: 90_000 }, async () => {
     await step('elicitation-accept', async () => {
       const tool = await runTool('trigger-elicitation-request');
@@ -311,6 +412,20 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
       await noWebview('asks you for information');
       await resultText(closed, /User cancelled the elicitation dialog/);
       assert.match(await wb.outputChannelText(CHANNEL, { contains: 'cancelled by the user' }), /elicitation #\S+: declined by the user/);
+    });
+  });
+
+  test('elicitation form cancelled with its Cancel button; the header names the asking server', { timeout: 60_000 }, async () => {
+    await step('elicitation-form-cancel', async () => {
+      const tool = await runTool('ask-form');
+      const form = await webview('asks you for information');
+      assert.equal(await form.locator('header h1 .server-name').innerText(), 'sampler');
+      assert.match(await form.locator('header h1').innerText(), /^sampler asks you for information/);
+      assert.equal(await form.locator('.server-message').innerText(), 'Where should the trip go?');
+      await form.locator('#cancel').click();
+      await noWebview('asks you for information');
+      await resultText(tool, /"action": "cancel"/);
+      assert.match(await wb.outputChannelText('MCP: sampler', { contains: 'cancelled by the user' }), /elicitation #\S+: cancelled by the user/);
     });
   });
 
@@ -406,6 +521,68 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
       assert.match(log, /URL elicitation required \(-32042\): retrying the tool call/);
       const order = ['1 URL(s) to visit', 'retrying the tool call', 'Retrying tool trigger-url-elicitation', 'the user opened https://example.com/after-the-prerequisite'].map((t) => log.lastIndexOf(t));
       assert.deepEqual([...order].sort((a, b) => a - b), order, `in this order: ${JSON.stringify(order)}`);
+    });
+  });
+
+  test('URL elicitation from the sampler: opened, then completed by the server; a -32042 whose waiting state closes by itself on completion', { timeout: 90_000 }, async () => {
+    await step('url-complete', async () => {
+      const context = wb.page.context();
+      // The step's page: the browser tab's request is answered here; the test then visits the
+      // page itself, as a person finishing the step would, and the server sends
+      // notifications/elicitation/complete.
+      const visited: string[] = [];
+      const route = (url: URL) => url.pathname.includes('/mcp-host-step/');
+      const handler = (r: Route) => {
+        visited.push(r.request().url());
+        return r.fulfill({ status: 200, contentType: 'text/plain', body: 'finish the step' });
+      };
+      await context.route(route, handler);
+      /** Clicks Open in the link dialog (answering VS Code if it asks) until the browser tab asks for the page; returns the URL. */
+      const open = async (consent: Frame): Promise<string> => {
+        const href = (await consent.locator('#url').getAttribute('title')) ?? '';
+        assert.match(href, /^http:\/\/127\.0\.0\.1:\d+\/mcp-host-step\/[\w-]+$/);
+        const before = visited.length;
+        await consent.locator('#open-url').click();
+        await poll(
+          async () => {
+            const ask = await wb.dialog();
+            if (ask) await wb.answerDialog(ask.buttons.find((b) => /^open$/i.test(b)) ?? ask.buttons[0]);
+            return visited.length > before;
+          },
+          20_000,
+          'the link to open in a browser tab',
+        );
+        for (const page of context.pages()) if (page !== wb.page) await page.close().catch(() => undefined);
+        return href;
+      };
+      try {
+        // elicitation/create in URL mode: accepted once opened; the server completes it later.
+        const plain = await runTool('open-link');
+        const first = await open(await webview('sampler asks you to open a link'));
+        await resultText(plain, /"action": "accept"/);
+        assert.equal((await fetch(first)).status, 200);
+        await poll(async () => (await wb.notifications()).some((n) => /sampler: the step at 127\.0\.0\.1.* is complete/.test(n)), 15_000, 'the completion notice');
+
+        // -32042: the waiting state closes by itself when the server reports the step complete.
+        const tool = await runTool('needs-link');
+        const consent = await webview('sampler asks you to open a link');
+        assert.match(await consent.locator('#app').innerText(), /Authorize the sampler first\./);
+        const href = await open(consent);
+        const waiting = await webview('sampler is waiting for you');
+        await wb.screenshot('serve-url-complete-waiting');
+        // The step is finished on its page; nobody clicks Retry.
+        const page = await fetch(href);
+        assert.equal(page.status, 200);
+        assert.ok(waiting);
+        await noWebview('is waiting for you');
+        await resultText(tool, /the step [\w-]+ is done/);
+        const log = await wb.outputChannelText('MCP: sampler', { contains: 'retrying the tool call' });
+        const id = href.split('/').pop()!;
+        assert.match(log, new RegExp(`elicitation ${id} \\(127\\.0\\.0\\.1[^)]*\\) completed`));
+        assert.ok(log.indexOf(`elicitation ${id}`) < log.lastIndexOf('retrying the tool call'), 'completed, then retried');
+      } finally {
+        await context.unroute(route, handler);
+      }
     });
   });
 });

@@ -106,7 +106,43 @@ describe('ElicitationService', () => {
     await assert.rejects(p1);
     assert.ok(aborted);
     assert.ok(h.log.some((l) => /cancelled by the server \(server timeout\)/.test(l)));
+    // The log line says the limit is shared, not that this was a sampling request.
+    const refused = h.log.find((l) => /refused: 1 request already waits behind the open dialog/.test(l));
+    assert.ok(refused, h.log.join('\n'));
+    assert.match(refused, /sampling and elicitation requests share this limit: setting mcpHost\.sampling\.maxQueued\) → error -32000/);
     void p2.catch(() => {});
+  });
+
+  test('URL: a completion that arrives before the opener returns still counts; a failed open forgets the id', async () => {
+    const completed: string[] = [];
+    const early = new ElicitationService({
+      queue: new DialogQueue(() => 3),
+      prompter: { form: async () => ({ action: 'cancel' }), url: async () => 'open', awaitCompletion: async () => true, notify: () => {} },
+      log: () => {},
+      modes: ['url'],
+      // The page reports the step done while VS Code is still opening it.
+      openUrl: async () => {
+        early.onCompleteNotification(SERVER, { elicitationId: 'fast' });
+        return true;
+      },
+    });
+    early.completions.onDidComplete((e) => completed.push(e.elicitationId));
+    assert.deepEqual(await early.handle(SERVER, url('https://example.com/x', 'fast'), { id: 1, signal: new AbortController().signal }), { action: 'accept' });
+    assert.deepEqual(completed, ['fast']);
+    assert.equal(early.completions.isPending(SERVER.id, 'fast'), false);
+
+    const h = harness({ url: () => 'open' }, { opens: false });
+    assert.deepEqual(await h.call(url('https://example.com/y', 'never-opened')), { action: 'cancel' });
+    assert.equal(h.service.completions.isPending(SERVER.id, 'never-opened'), false);
+    const throwing = new ElicitationService({
+      queue: new DialogQueue(() => 3),
+      prompter: { form: async () => ({ action: 'cancel' }), url: async () => 'open', awaitCompletion: async () => true, notify: () => {} },
+      log: () => {},
+      modes: ['url'],
+      openUrl: () => Promise.reject(new Error('no browser')),
+    });
+    assert.deepEqual(await throwing.handle(SERVER, url('https://example.com/z', 'z'), { id: 1, signal: new AbortController().signal }), { action: 'cancel' });
+    assert.equal(throwing.completions.isPending(SERVER.id, 'z'), false);
   });
 
   test('-32042: every listed URL is offered; the retry waits for the completion notification', async () => {

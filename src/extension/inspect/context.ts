@@ -6,6 +6,7 @@ import { McpLocalError } from '../../protocol/errors';
 import { CallHistory } from '../../inspect/history';
 import { isOpenableUrl } from '../../inspect/markdown';
 import { SchemaValidator } from '../../inspect/schemaValidator';
+import { TimeoutChoice, resolveTimeout } from '../../inspect/timeouts';
 import { ResourceDocuments } from './resourceDocuments';
 import type { InspectDeps, InspectServer } from './types';
 import { VirtualDocuments } from './virtualDocuments';
@@ -51,16 +52,25 @@ export class InspectContext implements vscode.Disposable {
     throw new McpLocalError('closed', server ? `${name} is not running (${server.status.kind}) — start it first` : `no server ${JSON.stringify(serverId)} is configured`);
   }
 
-  /** `mcpHost.requestTimeoutSeconds` for the server's folder, in ms. */
+  /** The server's request timeout (its entry's `timeout`, else the setting), in ms. */
   timeoutMs(serverId: string): number {
     return this.timeoutSeconds(serverId) * 1000;
   }
 
   timeoutSeconds(serverId: string): number {
-    const folder = this.server(serverId)?.entry.source.folder;
+    return this.timeout(serverId).seconds;
+  }
+
+  /**
+   * The timeout of a call: its own (`callSeconds`, the tool panel's field), else the server
+   * entry's `timeout`, else `mcpHost.requestTimeoutSeconds` for the server's folder.
+   */
+  timeout(serverId: string, callSeconds?: number): TimeoutChoice {
+    const entry = this.server(serverId)?.entry;
+    const folder = entry?.source.folder;
     const scope = folder ? vscode.Uri.file(folder.fsPath) : undefined;
-    const value = vscode.workspace.getConfiguration('mcpHost', scope).get<number>('requestTimeoutSeconds', 60);
-    return typeof value === 'number' && value > 0 ? value : 60;
+    const setting = vscode.workspace.getConfiguration('mcpHost', scope).get<unknown>('requestTimeoutSeconds');
+    return resolveTimeout({ call: callSeconds, server: entry?.timeoutSeconds, setting });
   }
 
   setting<T>(key: string, fallback: T): T {

@@ -20,6 +20,8 @@ export const InspectCommands = {
   openResource: 'mcpHost.resource.open',
   readResourceUri: 'mcpHost.resource.openUri',
   toggleSubscription: 'mcpHost.resource.toggleSubscription',
+  subscribe: 'mcpHost.resource.subscribe',
+  unsubscribe: 'mcpHost.resource.unsubscribe',
   readTemplate: 'mcpHost.template.read',
   getPrompt: 'mcpHost.prompt.get',
   ping: 'mcpHost.server.ping',
@@ -30,12 +32,17 @@ export const InspectCommands = {
   clearHistory: 'mcpHost.history.clear',
 } as const;
 
+/** What the host gets back: dispose it on deactivation; show `subscriptions` in the tree. */
+export interface InspectFeatures extends vscode.Disposable {
+  readonly subscriptions: ResourceFeatures['subscriptionState'];
+}
+
 /**
  * Registers the commands, the read-only documents (schemes `mcp-host-resource` for resources,
  * `mcp-host-inspect` for result parts, capabilities and details) and the health ping. Command arguments: a `mcpHost.servers` tree node, an {@link InspectTarget}, or
  * nothing (then quick picks ask).
  */
-export function registerInspectFeatures(context: vscode.ExtensionContext, deps: InspectDeps): vscode.Disposable {
+export function registerInspectFeatures(context: vscode.ExtensionContext, deps: InspectDeps): InspectFeatures {
   const ctx = new InspectContext(context, deps);
   const resources = new ResourceFeatures(ctx);
   const noise = new NoiseRecorder();
@@ -87,6 +94,16 @@ export function registerInspectFeatures(context: vscode.ExtensionContext, deps: 
       if (t?.uri) return resources.toggleSubscription(t.serverId, t.uri);
       return undefined;
     }),
+    register(InspectCommands.subscribe, async (arg) => {
+      const t = await resolveTarget(ctx, arg, 'resource');
+      if (t?.uri) return resources.setSubscribed(t.serverId, t.uri, true);
+      return undefined;
+    }),
+    register(InspectCommands.unsubscribe, async (arg) => {
+      const t = await resolveTarget(ctx, arg, 'resource');
+      if (t?.uri) return resources.setSubscribed(t.serverId, t.uri, false);
+      return undefined;
+    }),
     register(InspectCommands.readTemplate, async (arg) => {
       const t = await resolveTarget(ctx, arg, 'template');
       if (t?.uri) await resources.readTemplate(t.serverId, t.uri, t.name);
@@ -126,7 +143,8 @@ export function registerInspectFeatures(context: vscode.ExtensionContext, deps: 
     }),
     { dispose: () => (ToolPanel.disposeAll(), ViewPanel.disposeAll()) },
   ];
-  return vscode.Disposable.from(...disposables.reverse());
+  const all = vscode.Disposable.from(...disposables.reverse());
+  return { subscriptions: resources.subscriptionState, dispose: () => all.dispose() };
 }
 
 function isStringRecord(v: unknown): v is Record<string, string> {

@@ -2,34 +2,25 @@
 // other blobs offered for saving), resource templates through an input flow with completions,
 // and subscriptions — an open resource editor is subscribed and refreshed on
 // `notifications/resources/updated`, and unsubscribed when its last tab closes; the Subscribe
-// toggle keeps a subscription without an editor and tells the user about updates.
+// toggle keeps a subscription without an editor and tells the user about updates. The state
+// (src/inspect/subscriptions.ts) is what the tree's resource rows show.
 import * as vscode from 'vscode';
 import type { McpClient } from '../../client/client';
 import type { ReadResourceResult } from '../../client/schemas';
 import { McpLocalError } from '../../protocol/errors';
 import { IMAGE_TYPES, describeFailure, normalizeMimeType, summarizeFailure } from '../../inspect/resultModel';
+import { SubscriptionSet, splitSubscriptionKey as splitKey } from '../../inspect/subscriptions';
 import { expandTemplate, parseTemplate, templateVariables } from '../../inspect/uriTemplate';
 import { askArguments } from './argumentInput';
 import type { InspectContext } from './context';
 import { RESOURCE_SCHEME, contentsBytes, parseResourceEditorUri, resourceEditorUri } from './resourceDocuments';
 import { ViewPanel } from './viewPanel';
 
-function key(serverId: string, uri: string): string {
-  return `${serverId}\n${uri}`;
-}
-
-function splitKey(k: string): { serverId: string; uri: string } {
-  const i = k.indexOf('\n');
-  return { serverId: k.slice(0, i), uri: k.slice(i + 1) };
-}
+const key = SubscriptionSet.key;
 
 export class ResourceFeatures implements vscode.Disposable {
-  /** Resources the user subscribed to with the toggle. */
-  private readonly explicit = new Set<string>();
-  /** Resources shown in an editor tab right now. */
-  private openTabs = new Set<string>();
-  /** What is subscribed on which client (a restart brings a new client: subscribe again). */
-  private readonly active = new Map<string, McpClient>();
+  /** The toggle, the open editors, and what is subscribed on which client (a restart brings a new client: subscribe again). */
+  readonly subscriptionState = new SubscriptionSet<McpClient>();
   private readonly hooked = new WeakSet<McpClient>();
   private readonly disposables: vscode.Disposable[] = [];
   private syncing: Promise<void> = Promise.resolve();
@@ -128,21 +119,26 @@ export class ResourceFeatures implements vscode.Disposable {
   // ---- subscriptions ----
 
   isSubscribed(serverId: string, uri: string): boolean {
-    return this.explicit.has(key(serverId, uri));
+    return this.subscriptionState.isExplicit(serverId, uri);
   }
 
   /** The Subscribe toggle of a resource row. */
   async toggleSubscription(serverId: string, uri: string): Promise<boolean> {
+    return this.setSubscribed(serverId, uri, !this.isSubscribed(serverId, uri));
+  }
+
+  /** Subscribe / Unsubscribe of a resource row; returns whether it is subscribed now. */
+  async setSubscribed(serverId: string, uri: string, on: boolean): Promise<boolean> {
     const client = this.ctx.requireClient(serverId);
     if (!client.serverCapabilities?.resources?.subscribe) {
       throw new McpLocalError('capability', `${this.ctx.serverName(serverId)} does not support resource subscriptions (resources.subscribe)`);
     }
-    const k = key(serverId, uri);
-    if (this.explicit.has(k)) this.explicit.delete(k);
-    else this.explicit.add(k);
-    await this.sync();
-    const on = this.explicit.has(k);
-    void vscode.window.setStatusBarMessage(on ? `Subscribed to ${uri}` : `Unsubscribed from ${uri}`, 4000);
+    this.subscriptionState.setExplicit(serverId, uri, on);
+    await this.runSync();
+    const state = this.subscriptionState.state(serverId, uri);
+    if (on && state?.error !== undefined) throw new Error(`resources/subscribe ${uri} failed: ${state.error}`);
+    const kept = !on && state?.open ? ' (an editor still shows it: it stays subscribed until that closes)' : '';
+    void vscode.window.setStatusBarMessage(on ? `Subscribed to ${uri}` : `Unsubscribed from ${uri}${kept}`, 4000);
     return on;
   }
 
@@ -157,38 +153,45 @@ export class ResourceFeatures implements vscode.Disposable {
         if (address) now.add(key(address.serverId, address.uri));
       }
     }
-    const changed = now.size !== this.openTabs.size || [...now].some((k) => !this.openTabs.has(k));
-    this.openTabs = now;
-    if (changed) this.scheduleSync();
+    if (this.subscriptionState.setOpen(now)) this.scheduleSync();
   }
 
   private scheduleSync(): void {
+    void this.runSync();
+  }
+
+  /** Queues a sync after the one running (syncs never overlap), resolving when it is done. */
+  private runSync(): Promise<void> {
     this.syncing = this.syncing.then(() => this.sync()).catch(() => undefined);
+    return this.syncing;
   }
 
   /** Subscribes what is wanted and not yet subscribed on the current client; unsubscribes the rest. */
   private async sync(): Promise<void> {
-    const wanted = new Set([...this.explicit, ...this.openTabs]);
+    const state = this.subscriptionState;
+    const wanted = state.wanted();
     for (const k of wanted) {
       const { serverId, uri } = splitKey(k);
       const client = this.ctx.deps.getClient(serverId);
       if (!client || client.state.kind !== 'ready' || !client.serverCapabilities?.resources?.subscribe) {
-        this.active.delete(k);
+        state.markInactive(k);
         continue;
       }
       this.hook(serverId, client);
-      if (this.active.get(k) === client) continue;
+      if (state.activeOn(k) === client) continue;
       try {
         await client.subscribeResource(uri, { timeoutMs: this.ctx.timeoutMs(serverId) });
-        this.active.set(k, client);
+        state.markActive(k, client);
         this.ctx.deps.log(serverId, 'info', `Subscribed to ${uri}.`);
       } catch (error) {
-        this.ctx.deps.log(serverId, 'warn', `resources/subscribe ${uri} failed: ${error instanceof Error ? error.message : String(error)}`);
+        const message = error instanceof Error ? error.message : String(error);
+        state.markInactive(k, message);
+        this.ctx.deps.log(serverId, 'warn', `resources/subscribe ${uri} failed: ${message}`);
       }
     }
-    for (const [k, client] of [...this.active]) {
-      if (wanted.has(k)) continue;
-      this.active.delete(k);
+    for (const [k, client] of state.activeEntries()) {
+      if (state.wanted().has(k)) continue;
+      state.markInactive(k);
       const { serverId, uri } = splitKey(k);
       if (client.state.kind !== 'ready') continue;
       try {
@@ -210,11 +213,11 @@ export class ResourceFeatures implements vscode.Disposable {
   }
 
   private updated(serverId: string, uri: string): void {
-    const k = key(serverId, uri);
     const editors = this.openEditorUris();
     this.ctx.files.changed({ serverId, uri }, editors);
     this.ctx.deps.log(serverId, 'debug', `Resource updated: ${uri}`);
-    if (this.explicit.has(k) && !this.openTabs.has(k)) {
+    const sub = this.subscriptionState.state(serverId, uri);
+    if (sub?.explicit && !sub.open) {
       void vscode.window.showInformationMessage(`${this.ctx.serverName(serverId)}: ${uri} was updated.`, 'Open').then((a) => {
         if (a === 'Open') void this.open(serverId, uri).catch((e: unknown) => void vscode.window.showErrorMessage(String(e instanceof Error ? e.message : e)));
       });
@@ -235,11 +238,11 @@ export class ResourceFeatures implements vscode.Disposable {
 
   /** Subscriptions right now, for tests and the details view. */
   subscriptions(): Array<{ serverId: string; uri: string; explicit: boolean; open: boolean; active: boolean }> {
-    const all = new Set([...this.explicit, ...this.openTabs, ...this.active.keys()]);
-    return [...all].map((k) => ({ ...splitKey(k), explicit: this.explicit.has(k), open: this.openTabs.has(k), active: this.active.has(k) }));
+    return this.subscriptionState.all().map(({ serverId, uri, explicit, open, active }) => ({ serverId, uri, explicit, open, active }));
   }
 
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
+    this.subscriptionState.dispose();
   }
 }

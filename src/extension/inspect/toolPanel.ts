@@ -1,6 +1,7 @@
 // "Call Tool": one webview panel per server and tool, with the form built from the tool's
 // inputSchema (JSON one click away), the call with progress and cancellation, the result, and
-// the tool's call history. Every message from the webview is parsed with zod first.
+// the tool's call history (each entry's result can be shown again, or the call re-run). Every
+// message from the webview is parsed with zod first.
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '../../client/schemas';
 import { McpLocalError, ResponseError } from '../../protocol/errors';
@@ -8,9 +9,10 @@ import { ErrorCodes } from '../../protocol/messages';
 import { FieldError, FieldModel, Json, buildFormModel, checkForm, fallbacks, fromValue, initialState, toArguments, validate } from '../../inspect/formModel';
 import { renderMarkdown, looksLikeMarkdown } from '../../inspect/markdown';
 import { HistoryEntry } from '../../inspect/history';
+import { describeTimeoutSource } from '../../inspect/timeouts';
 import { confirmationReason, needsConfirmation } from '../../inspect/toolPolicy';
 import { describeFailure, summarizeFailure, summarizeResult, toolResultDisplay } from '../../inspect/resultModel';
-import { HistoryItem, Input, OutboundMessage, parseInbound } from '../../inspect/webviewMessages';
+import { FromHistory, HistoryItem, Input, OutboundMessage, parseInbound } from '../../inspect/webviewMessages';
 import type { InspectContext } from './context';
 import { OpenResource, ResultStore, handleResultMessage, isResultMessage } from './results';
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
@@ -107,7 +109,7 @@ export class ToolPanel implements vscode.Disposable {
       },
       model: this.model,
       input: this.input,
-      timeoutSeconds: this.ctx.timeoutSeconds(this.serverId),
+      ...this.timeoutFields(),
       history: this.historyItems(),
     });
     this.serverChanged();
@@ -134,6 +136,7 @@ export class ToolPanel implements vscode.Disposable {
     this.post({
       type: 'serverState',
       running: running && fresh !== undefined,
+      ...this.timeoutFields(),
       ...(running ? (fresh ? {} : { text: `The server no longer lists the tool ${this.toolName}.` }) : { text: `${this.ctx.serverName(this.serverId)} is not running — start it to call this tool.` }),
     });
   }
@@ -145,6 +148,12 @@ export class ToolPanel implements vscode.Disposable {
     } catch {
       return undefined;
     }
+  }
+
+  /** The timeout the field starts with when the user has not set one, and where it comes from. */
+  private timeoutFields(): { timeoutSeconds: number; timeoutNote: string } {
+    const t = this.ctx.timeout(this.serverId);
+    return { timeoutSeconds: t.seconds, timeoutNote: describeTimeoutSource(t.source) };
   }
 
   private historyItems(): HistoryItem[] {
@@ -195,6 +204,9 @@ export class ToolPanel implements vscode.Disposable {
           if (m.type === 'rerun') await this.run(this.input, undefined);
           return;
         }
+        case 'showHistory':
+          this.showHistory(m.historyId);
+          return;
         case 'clearHistory': {
           // Only this tool's entries: the rest of the server's history stays.
           this.ctx.history.clear(this.serverId, { kind: 'tool', name: this.toolName });
@@ -209,6 +221,29 @@ export class ToolPanel implements vscode.Disposable {
       const text = error instanceof Error ? error.message : String(error);
       this.post({ type: 'notice', level: 'error', text });
     }
+  }
+
+  /** Shows a history entry's kept result (or failure) as a fresh one is shown, marked as from the history. */
+  private showHistory(historyId: string): void {
+    const entry = this.ctx.history.get(historyId);
+    if (!entry || entry.serverId !== this.serverId || entry.kind !== 'tool' || entry.name !== this.toolName) return;
+    const fromHistory: FromHistory = {
+      time: entry.time,
+      ...(entry.arguments !== undefined ? { arguments: truncate(JSON.stringify(entry.arguments, null, 2), 2000) } : {}),
+      cut: entry.resultCut === true,
+    };
+    if (entry.result !== undefined && typeof entry.result === 'object' && entry.result !== null) {
+      const result = entry.result as CallToolResult;
+      const callId = this.results.add({ kind: 'tool', serverId: this.serverId, name: this.toolName, result });
+      const display = toolResultDisplay(result, (this.lookupTool() ?? this.tool).outputSchema, this.ctx.validator);
+      this.post({ type: 'toolResult', callId, display, durationMs: entry.durationMs, fromHistory });
+      return;
+    }
+    if (entry.failure) {
+      this.post({ type: 'failure', callId: 'history', failure: entry.failure, durationMs: entry.durationMs, fromHistory });
+      return;
+    }
+    this.post({ type: 'notice', level: 'info', text: entry.resultOmitted ? 'The result of that call was too large to keep in the history.' : 'That call’s result was not kept.' });
   }
 
   /** Reads and checks the input: the form model's errors, then the whole inputSchema's (ajv). */
@@ -295,9 +330,10 @@ export class ToolPanel implements vscode.Disposable {
     this.running = { callId, abort };
     const startedAt = Date.now();
     const started = performance.now();
-    const timeoutMs = Math.round((timeoutSeconds ?? this.ctx.timeoutSeconds(this.serverId)) * 1000);
+    const timeout = this.ctx.timeout(this.serverId, timeoutSeconds);
+    const timeoutMs = Math.round(timeout.seconds * 1000);
     this.post({ type: 'running', callId, startedAt, arguments: JSON.stringify(value, null, 2) });
-    this.ctx.deps.log(this.serverId, 'info', `Calling tool ${tool.name} from the tool panel (timeout ${timeoutMs / 1000} s).`);
+    this.ctx.deps.log(this.serverId, 'info', `Calling tool ${tool.name} from the tool panel (timeout ${timeout.seconds} s, ${describeTimeoutSource(timeout.source)}).`);
 
     // The notification (with its Cancel button) appears when the call takes longer than a moment.
     let reportProgress: ((p: { progress: number; total?: number; message?: string }) => void) | undefined;
@@ -331,7 +367,7 @@ export class ToolPanel implements vscode.Disposable {
       this.results.replace(callId, { kind: 'tool', serverId: this.serverId, name: tool.name, result });
       const display = toolResultDisplay(result, tool.outputSchema, this.ctx.validator);
       this.post({ type: 'toolResult', callId, display, durationMs });
-      this.ctx.history.add({ serverId: this.serverId, kind: 'tool', name: tool.name, arguments: value, outcome: display.isError ? 'tool-error' : 'ok', summary: summarizeResult(display), durationMs, time: startedAt });
+      this.ctx.history.add({ serverId: this.serverId, kind: 'tool', name: tool.name, arguments: value, outcome: display.isError ? 'tool-error' : 'ok', summary: summarizeResult(display), durationMs, time: startedAt, result });
       this.ctx.deps.log(this.serverId, display.isError ? 'warn' : 'info', `Tool ${tool.name} ${display.isError ? 'reported an error' : 'answered'} in ${Math.round(durationMs)} ms.`);
       if (display.verdict.kind === 'invalid' || display.verdict.kind === 'missing') {
         this.ctx.deps.log(this.serverId, 'warn', `Tool ${tool.name}: structured content ${display.verdict.kind === 'missing' ? 'is missing although the tool declares an outputSchema' : 'does not match its outputSchema'}.`);
@@ -344,7 +380,7 @@ export class ToolPanel implements vscode.Disposable {
         retryAfterElicitation = () => this.ctx.deps.resolveUrlElicitation!(error, this.serverId);
       }
       const outcome: HistoryEntry['outcome'] = McpLocalError.is(error, 'cancelled') ? 'cancelled' : McpLocalError.is(error, 'timeout') ? 'timeout' : 'error';
-      this.ctx.history.add({ serverId: this.serverId, kind: 'tool', name: tool.name, arguments: value, outcome, summary: summarizeFailure(failure), durationMs, time: startedAt });
+      this.ctx.history.add({ serverId: this.serverId, kind: 'tool', name: tool.name, arguments: value, outcome, summary: summarizeFailure(failure), durationMs, time: startedAt, failure });
       this.ctx.deps.log(this.serverId, outcome === 'cancelled' ? 'info' : 'warn', `Tool ${tool.name}: ${summarizeFailure(failure)}`);
     } finally {
       clearTimeout(notify);
@@ -384,5 +420,6 @@ export function toHistoryItem(e: HistoryEntry): HistoryItem {
     time: e.time,
     ...(e.arguments !== undefined ? { arguments: truncate(JSON.stringify(e.arguments), 2000) } : {}),
     canRerun: !e.argumentsOmitted,
+    canShow: e.result !== undefined || e.failure !== undefined,
   };
 }

@@ -35,6 +35,7 @@ export function toChatMessages(run: SamplingRun): vscode.LanguageModelChatMessag
     for (const p of m.parts) {
       if (p.type === 'text') parts.push(new vscode.LanguageModelTextPart(p.text));
       else if (p.type === 'image' && images && m.role === 'user') parts.push(images.image(Buffer.from(p.data, 'base64'), p.mimeType) as vscode.LanguageModelTextPart);
+      else if (p.type === 'audio') parts.push(new vscode.LanguageModelTextPart(`[audio (${p.mimeType}) left out: VS Code language models take no audio]`));
       else parts.push(new vscode.LanguageModelTextPart(`[${p.type} (${p.mimeType}) left out: this VS Code cannot send it to a language model]`));
     }
     out.push(m.role === 'user' ? vscode.LanguageModelChatMessage.User(parts) : vscode.LanguageModelChatMessage.Assistant(parts));
