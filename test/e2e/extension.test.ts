@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { EXAMPLE_MCP_JSON } from '../../src/extension/exampleConfig';
-import { defaultVsixPath, launch, poll, repoRoot, traceFrames, type TreeItem, type Workbench } from './harness';
+import { defaultVsixPath, launch, poll, repoRoot, step as runStep, traceFrames, type TreeItem, type Workbench } from './harness';
 
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
 const WORKSPACES = join(repoRoot, 'test', 'e2e', 'workspaces');
@@ -151,15 +151,8 @@ async function closeAndCheck(wb: Workbench, servers: Map<number, string>, expect
 }
 
 /** Runs a step; on failure saves a screenshot named after it. */
-async function step<T>(wb: Workbench, name: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    await wb.screenshot(`e2e-failed-${name}`).catch(() => undefined);
-    const toasts = await wb.notifications().catch(() => []);
-    if (error instanceof Error) error.message += `\nnotifications: ${JSON.stringify(toasts)}; activation errors: ${JSON.stringify(wb.activationErrors())}`;
-    throw error;
-  }
+function step<T>(wb: Workbench, name: string, fn: () => Promise<T>): Promise<T> {
+  return runStep(wb, `e2e-failed-${name}`, fn);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readdirSync, r
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type Frame, type Locator, type Page } from 'playwright-core';
 
 /** The repository root (this file runs from out/test/e2e/). */
 export const repoRoot = resolve(__dirname, '..', '..', '..');
@@ -167,6 +167,8 @@ export interface Workbench {
   welcomeText(query?: TreeQuery): Promise<string>;
   /** Expands the first row with this label (no-op when already expanded). */
   expandTreeItem(label: string, query?: TreeQuery): Promise<void>;
+  /** The webview frames (our panels) whose page header, `#app header h1`, contains `title`. */
+  webviewFrames(title: string): Promise<Frame[]>;
   /**
    * Shows an output channel in the Output panel and returns its whole text, read from the log
    * file VS Code keeps for every channel. With `contains` (a substring, a pattern or a test
@@ -746,6 +748,20 @@ class Launched implements Workbench {
       .click({ timeout: 10_000 });
   }
 
+  async webviewFrames(title: string): Promise<Frame[]> {
+    const found: Frame[] = [];
+    for (const frame of this.page.frames()) {
+      const text = await frame
+        .evaluate(() => {
+          const h = document.querySelector('#app header h1');
+          return h ? h.textContent : null;
+        })
+        .catch(() => null);
+      if (text && text.includes(title)) found.push(frame);
+    }
+    return found;
+  }
+
   async notifications(): Promise<string[]> {
     const messages = this.page.locator('.notifications-toasts .notification-toast .notification-list-item-message');
     return (await messages.allInnerTexts()).map((t) => t.trim());
@@ -925,6 +941,27 @@ export function channelLogFileName(channelName: string): string {
 }
 
 /** Polls `check` every 100 ms until it returns true; throws after `timeoutMs`. */
+/**
+ * Runs one step of a test. On failure it saves test-results/screenshots/<screenshot>.png, runs
+ * `cleanup` (to leave the screen as the next test expects it, so one failure stays one), and adds
+ * the notifications on screen and any activation errors to the error.
+ */
+export async function step<T>(wb: Workbench, screenshot: string, fn: () => Promise<T>, cleanup?: () => Promise<void>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    await wb.screenshot(screenshot).catch(() => undefined);
+    const toasts = await wb.notifications().catch(() => []);
+    await cleanup?.().catch(() => undefined);
+    const context = `\nnotifications: ${JSON.stringify(toasts)}; activation errors: ${JSON.stringify(wb.activationErrors())}`;
+    if (error instanceof Error) {
+      error.message += context;
+      throw error;
+    }
+    throw new Error(`${String(error)}${context}`);
+  }
+}
+
 export async function poll(
   check: () => boolean | Promise<boolean>,
   options: { timeoutMs: number; what: string; detail?: () => string },

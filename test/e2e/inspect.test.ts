@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { defaultVsixPath, launch, repoRoot, traceFrames, type TraceFrame, type Workbench, waitUntil } from './harness';
+import { defaultVsixPath, launch, repoRoot, step as runStep, traceFrames, type TraceFrame, type Workbench, waitUntil } from './harness';
 
 const WORKSPACE = join(repoRoot, 'test', 'e2e', 'workspaces', 'basic');
 const CHANNEL = 'MCP: everything';
@@ -33,23 +33,8 @@ describe('inspect features in a real VS Code', { skip }, () => {
   let wb: Workbench;
 
   /** The webview frame whose header shows `title` (tool name or view title). */
-  async function webview(title: string, timeoutMs = 20_000): Promise<Frame> {
-    return poll(
-      async () => {
-        for (const frame of wb.page.frames()) {
-          const text = await frame
-            .evaluate(() => {
-              const h = document.querySelector('#app header h1');
-              return h ? h.textContent : null;
-            })
-            .catch(() => null);
-          if (text && text.includes(title)) return frame;
-        }
-        return undefined;
-      },
-      timeoutMs,
-      `the webview of ${title}`,
-    );
+  function webview(title: string, timeoutMs = 20_000): Promise<Frame> {
+    return poll(async () => (await wb.webviewFrames(title))[0], timeoutMs, `the webview of ${title}`);
   }
 
   /**
@@ -93,18 +78,12 @@ describe('inspect features in a real VS Code', { skip }, () => {
     await wb.page.keyboard.press('Enter');
   }
 
-  /** Runs a step; on failure saves a screenshot and adds the notifications on screen to the error. */
-  async function step(name: string, fn: () => Promise<void>): Promise<void> {
-    try {
-      await fn();
-    } catch (error) {
-      await wb.screenshot(`inspect-failed-${name}`).catch(() => undefined);
-      const notes = await wb.notifications().catch(() => []);
-      // Leave the screen as the next test expects it (no quick pick, no panel), so one failure stays one.
-      await wb.page.keyboard.press('Escape').catch(() => undefined);
-      if (await wb.page.locator('.part.panel').isVisible().catch(() => false)) await wb.runCommand('View: Hide Panel').catch(() => undefined);
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\nnotifications: ${JSON.stringify(notes)}`);
-    }
+  /** Runs a step; on failure saves a screenshot, adds the notifications to the error and leaves no quick pick or panel open. */
+  function step(name: string, fn: () => Promise<void>): Promise<void> {
+    return runStep(wb, `inspect-failed-${name}`, fn, async () => {
+      await wb.page.keyboard.press('Escape');
+      if (await wb.page.locator('.part.panel').isVisible().catch(() => false)) await wb.runCommand('View: Hide Panel');
+    });
   }
 
   /** The text lines of the editor in the active group. */

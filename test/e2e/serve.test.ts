@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame, Route } from 'playwright-core';
-import { defaultVsixPath, installCodeServer, launch, repoRoot, type Workbench, waitUntil } from './harness';
+import { defaultVsixPath, installCodeServer, launch, repoRoot, step as runStep, type Workbench, waitUntil } from './harness';
 
 const WORKSPACE = join(repoRoot, 'test', 'e2e', 'workspaces', 'serve');
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
@@ -46,56 +46,28 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
   let wb: Workbench;
   const scratch = mkdtempSync(join(tmpdir(), 'mcp-host-serve-e2e-'));
 
-  /** Every webview frame whose `#app header h1` contains `title`. */
-  async function frames(title: string): Promise<Frame[]> {
-    const found: Frame[] = [];
-    for (const frame of wb.page.frames()) {
-      const text = await frame
-        .evaluate(() => {
-          const h = document.querySelector('#app header h1');
-          return h ? h.textContent : null;
-        })
-        .catch(() => null);
-      if (text && text.includes(title)) found.push(frame);
-    }
-    return found;
-  }
-
   async function webview(title: string, timeoutMs = 20_000): Promise<Frame> {
-    return poll(async () => (await frames(title))[0], timeoutMs, `the webview "${title}"`);
+    return poll(async () => (await wb.webviewFrames(title))[0], timeoutMs, `the webview "${title}"`);
   }
 
   async function noWebview(title: string, timeoutMs = 10_000): Promise<void> {
-    await poll(async () => (await frames(title)).length === 0, timeoutMs, `the webview "${title}" to close`);
+    await poll(async () => (await wb.webviewFrames(title)).length === 0, timeoutMs, `the webview "${title}" to close`);
   }
 
   /** Runs a step; on failure saves a screenshot and adds the notifications to the error. */
-  async function step(name: string, fn: () => Promise<void>): Promise<void> {
-    try {
-      await fn();
-    } catch (error) {
-      await wb.screenshot(`serve-failed-${name}`).catch(() => undefined);
-      const notes = await wb.notifications().catch(() => []);
-      throw new Error(`${error instanceof Error ? error.message : String(error)}\nnotifications: ${JSON.stringify(notes)}`);
-    }
+  function step(name: string, fn: () => Promise<void>): Promise<void> {
+    return runStep(wb, `serve-failed-${name}`, fn);
   }
 
   /**
    * Runs a command from the palette with the focus outside any webview first: a webview that
-   * takes the focus back closes the palette. One retry, for the same reason.
+   * takes the focus back closes the palette (runCommand itself tries again when it does).
    */
   async function command(title: string): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      await wb.page.locator('.part.sidebar .composite.title').click({ timeout: 5_000 }).catch(() => undefined);
-      try {
-        await wb.runCommand(title);
-        return;
-      } catch (error) {
-        if (attempt >= 2) throw error;
-        await wb.page.keyboard.press('Escape');
-      }
-    }
+    await wb.page.locator('.part.sidebar .composite.title').click({ timeout: 5_000 }).catch(() => undefined);
+    await wb.runCommand(title);
   }
+
 
   /** Opens the Call Tool panel of a tool, fills string fields, runs it; returns the panel. */
   async function runTool(name: string, fields: Record<string, string> = {}, server = name.startsWith('trigger-') ? 'everything' : 'sampler'): Promise<Frame> {
@@ -275,7 +247,7 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
 
       const again = await runTool('trigger-sampling-request', { prompt: 'second, not asked' });
       await resultText(again, /Test model answer to: Resource trigger-sampling-request context: second, not asked/);
-      assert.equal((await frames('asks to use a language model')).length, 0, 'no dialog');
+      assert.equal((await wb.webviewFrames('asks to use a language model')).length, 0, 'no dialog');
       assert.match(await wb.outputChannelText(CHANNEL, { contains: 'approved by your setting' }), /approved by your setting for this server \(allowed for this session\)/);
 
       await command('MCP Host: Reset Sampling Permissions');
@@ -344,7 +316,7 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
       const tool = await runTool('sample-media');
       const text = await resultText(tool, /"code": -1/);
       assert.match(text, /User rejected sampling request/);
-      assert.equal((await frames('asks to use a language model')).length, 0, 'no dialog');
+      assert.equal((await wb.webviewFrames('asks to use a language model')).length, 0, 'no dialog');
       assert.match(await wb.outputChannelText('MCP: sampler', { contains: 'rejected by your setting' }), /rejected by your setting for this server \(never allowed\) → error -1/);
       await tool.locator('.result').scrollIntoViewIfNeeded();
       await wb.screenshot('serve-sampling-never');
@@ -479,7 +451,7 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
       const linkDialog = (domain: string) =>
         poll(
           async () => {
-            for (const f of await frames('asks you to open a link')) if ((await f.locator('#domain').innerText().catch(() => '')) === domain) return f;
+            for (const f of await wb.webviewFrames('asks you to open a link')) if ((await f.locator('#domain').innerText().catch(() => '')) === domain) return f;
             return undefined;
           },
           20_000,
