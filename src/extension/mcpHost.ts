@@ -10,6 +10,7 @@ import { ConsentStore } from './consentStore';
 import { StatusKind } from './format';
 import { InputStore } from './inputStore';
 import { Redactor } from './logFormat';
+import { rootsLogLines, workspaceRoots } from './roots';
 import { askConsent, askForInput } from './prompts';
 import { ServerLogs } from './serverLogs';
 import { ServerHealth, ServersTreeModel, UNTRUSTED_REASON } from './serversTree';
@@ -366,14 +367,11 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
   }
 
   currentRoots(): Root[] {
-    return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ uri: f.uri.toString(), name: f.name }));
+    return workspaceRoots(vscode.workspace.workspaceFolders).roots;
   }
 
   logRoots(why: string): void {
-    const folders = vscode.workspace.workspaceFolders ?? [];
-    for (const f of folders.filter((x) => x.uri.scheme !== 'file')) this.log.info(`Roots: skipping "${f.name}" (${f.uri.toString()}): only file folders are offered to servers.`);
-    const roots = this.currentRoots();
-    this.log.info(`Roots (${why}): ${roots.map((r) => `${r.name} ${r.uri}`).join(', ') || 'none'}.`);
+    for (const line of rootsLogLines(workspaceRoots(vscode.workspace.workspaceFolders), why)) this.log.info(line);
   }
 
   // ---- tree model ----

@@ -301,6 +301,8 @@ export interface SamplingPrompter {
   notify(server: ServerRef, level: 'info' | 'warning' | 'error', text: string): void;
   /** A request ran without a dialog (allowed by policy): a passing hint that it happened. */
   ranUnattended?(server: ServerRef, model: ModelInfo): void;
+  /** A request was refused without a dialog (the user's "never" for this server): a passing hint too. */
+  refusedUnattended?(server: ServerRef): void;
 }
 
 /** The host's language models. */
@@ -357,6 +359,7 @@ export class SamplingService {
     const policy = this.options.policies.get(server.id);
     if (decide(policy) === 'deny') {
       say('info', `rejected by your setting for this server (${describePolicy(policy)}) → error ${USER_REJECTED}`);
+      this.options.prompter.refusedUnattended?.(server);
       throw new WireError(USER_REJECTED, 'User rejected sampling request');
     }
     try {

@@ -12,7 +12,9 @@
 //   (temp)    an empty folder with startPolicy "never": MCP Host activates only when its view is
 //             shown; the welcome view's button creates .vscode/mcp.json; servers are listed, not
 //             started, until Start; edits on disk start, restart and stop exactly the servers they
-//             touch; the status bar, "Show Output" on the context menu, a syntax error in Problems.
+//             touch; the status bar, "Show Output" on the context menu, a syntax error in Problems;
+//             a pickString (quick pick) and a promptString asked once and kept across a restart,
+//             asked again after "Clear Stored Inputs"; "Revoke Server Consent" asks consent again.
 // After each launch closes, no process of it is left. Screenshots: test-results/screenshots/e2e-*.png.
 // Needs `npx tsc -p . && node scripts/package.mjs` first.
 import assert from 'node:assert/strict';
@@ -714,6 +716,104 @@ describe('a folder with no config: lazy activation, the welcome view, startPolic
       assert.equal(tinyProcess('keep')?.pid, keepPid, 'keep still runs, untouched');
       await wb.screenshot('e2e-problems');
       noteServers(wb, servers, /tiny\.mjs/);
+    });
+  });
+
+  test('inputs: a pickString is asked in a quick pick and a promptString in a box, once; "Clear Stored Inputs" and "Revoke Server Consent" make the next start ask again', { timeout: 120_000 }, async () => {
+    await step(wb, 'inputs-and-consent', async () => {
+      const page = wb.page;
+      const greetings = [`hi-${randomBytes(4).toString('hex')}`, `hey-${randomBytes(4).toString('hex')}`];
+      // The file fixed again, with one more server that takes a pickString in its arguments (it
+      // reports it back as its name) and a promptString in its environment.
+      const config = JSON.parse(tinyConfig({ keep: [], change: ['--print-env', 'MCP_E2E_CHANGED'], added: [] })) as { servers: Record<string, unknown>; inputs?: unknown[] };
+      config.inputs = [
+        { id: 'flavour', type: 'pickString', description: 'Flavour for picky', options: ['vanilla', 'chocolate', 'mint'], default: 'chocolate' },
+        { id: 'greeting', type: 'promptString', description: 'Greeting for picky' },
+      ];
+      config.servers.picky = { command: 'node', args: [TINY, '--name', 'picky-${input:flavour}', '--print-env', 'MCP_E2E_GREETING'], env: { MCP_E2E_GREETING: '${input:greeting}' } };
+      const keepPid = tinyProcess('keep')?.pid;
+      assert.ok(keepPid, 'keep runs');
+
+      const title = page.locator('.quick-input-widget .quick-input-title');
+      const box = page.locator('.quick-input-widget .quick-input-box input');
+      const quickRows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+      /** Waits for the input prompt titled `text` (the quick pick and the input box share the widget). */
+      const prompted = (text: string) => until(`the prompt "${text}"`, async () => (await box.isVisible()) && (await title.innerText()).trim() === text, 30_000);
+      const answerFlavour = async (flavour: string, shot?: string) => {
+        await prompted('MCP Host: Flavour for picky');
+        const rows = await until('the three options', async () => {
+          const shown = await quickRows.evaluateAll((els) => els.map((el) => [el.querySelector('.label-name')?.textContent?.trim() ?? '', el.querySelector('.label-description')?.textContent?.trim() ?? '']));
+          return shown.length === 3 ? shown : undefined;
+        }, 10_000);
+        assert.deepEqual(rows, [['vanilla', ''], ['chocolate', 'default'], ['mint', '']], 'the options in order, the default marked');
+        if (shot) await wb.screenshot(shot);
+        await wb.pickQuickItem(flavour);
+      };
+      const answerGreeting = async (greeting: string) => {
+        await prompted('MCP Host: Greeting for picky');
+        assert.notEqual(await box.getAttribute('type'), 'password', 'a plain promptString is not masked');
+        await box.fill(greeting);
+        await page.keyboard.press('Enter');
+      };
+      /** picky runs with `flavour` as its name and `greeting` in its environment: what the real process got. */
+      const pickyRuns = async (flavour: string, greeting: string, notPid?: number) => {
+        await waitForTree(wb, `picky to run as picky-${flavour}`, (rows) => rowOf(rows, 'picky')?.description === `2025-11-25 · picky-${flavour} 1.0.0 · .vscode/mcp.json`);
+        const p = await until('the new picky process', async () => {
+          const found = tinyProcess('picky');
+          return found && found.pid !== notPid ? found : undefined;
+        }, 10_000);
+        assert.ok(p.cmdline.includes(`tiny.mjs --name picky-${flavour} --print-env MCP_E2E_GREETING`), p.cmdline);
+        const environ = readFileSync(`/proc/${p.pid}/environ`, 'utf8').split('\0');
+        assert.ok(environ.includes(`MCP_E2E_GREETING=${greeting}`), 'the greeting is in the server\'s environment');
+        noteServers(wb, servers, /tiny\.mjs/);
+        return p;
+      };
+
+      writeFileSync(CONFIG, JSON.stringify(config, null, 2));
+      // A new server starts on its own (onStartup): consent first, showing the inputs unresolved.
+      const consent = await wb.dialog({ timeoutMs: 30_000 });
+      assert.equal(consent?.message, 'Start the MCP server "picky" defined in this workspace?');
+      assert.ok(consent.detail.includes(`tiny.mjs --name 'picky-\${input:flavour}' --print-env MCP_E2E_GREETING`), `nothing is asked before consent: ${consent.detail}`);
+      assert.ok(consent.detail.split('\n').includes('Environment variables it sets: MCP_E2E_GREETING'), consent.detail);
+      await wb.answerDialog('Allow');
+      await answerFlavour('mint', 'e2e-input-pick-string');
+      await answerGreeting(greetings[0]);
+      const first = await pickyRuns('mint', greetings[0]);
+      // Input values are redacted in the server's channel like passwords.
+      const log = await wb.outputChannelText('MCP: picky', { contains: 'stderr: MCP_E2E_GREETING is', reveal: false });
+      assert.ok(log.includes(`stderr: MCP_E2E_GREETING is ${REDACTED}`) && !log.includes(greetings[0]), log);
+      await wb.screenshot('e2e-input-picked');
+
+      // Kept: a restart asks nothing (an unanswered prompt would hold the start back).
+      await wb.runCommand('MCP Host: Restart Server');
+      await wb.pickQuickItem('picky');
+      const second = await pickyRuns('mint', greetings[0], first.pid);
+      assert.equal(await wb.dialog(), undefined, 'no dialog on restart');
+      assert.equal(await box.isVisible(), false, 'no prompt on restart');
+
+      // "Clear Stored Inputs": the running server is left alone; its next start asks again.
+      await wb.runCommand('MCP Host: Clear Stored Inputs');
+      await until('the notification', async () => (await wb.notifications()).some((n) => n.includes('cleared 2 stored input values')), 10_000);
+      assert.equal(tinyProcess('picky')?.pid, second.pid, 'clearing does not restart picky');
+      await wb.runCommand('MCP Host: Restart Server');
+      await wb.pickQuickItem('picky');
+      await answerFlavour('vanilla');
+      await answerGreeting(greetings[1]);
+      const third = await pickyRuns('vanilla', greetings[1], second.pid);
+
+      // "Revoke Server Consent" for picky: it stops; Start asks consent again, the inputs stay kept.
+      await wb.runCommand('MCP Host: Revoke Server Consent');
+      await wb.pickQuickItem('picky');
+      await waitForTree(wb, 'picky to stop', (rows) => rowOf(rows, 'picky')?.description === 'stopped · .vscode/mcp.json');
+      await until('the picky process to end', async () => !stillRunning(third.pid, third.cmdline), 15_000);
+      await wb.runCommand('MCP Host: Start Server');
+      await wb.pickQuickItem('picky');
+      const again = await wb.dialog({ timeoutMs: 30_000 });
+      assert.equal(again?.message, 'Start the MCP server "picky" defined in this workspace?');
+      await wb.answerDialog('Allow');
+      await pickyRuns('vanilla', greetings[1], third.pid);
+      assert.equal(await box.isVisible(), false, 'the inputs were not asked again');
+      assert.equal(tinyProcess('keep')?.pid, keepPid, 'keep was left alone throughout');
     });
   });
 

@@ -317,6 +317,9 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
       const text = await resultText(tool, /"code": -1/);
       assert.match(text, /User rejected sampling request/);
       assert.equal((await wb.webviewFrames('asks to use a language model')).length, 0, 'no dialog');
+      // Not invisible either: the status bar says so for a few seconds.
+      const statusBar = wb.page.locator('.part.statusbar');
+      await poll(async () => /Refused a sampling request from sampler \(your setting: never allow\)/.test(await statusBar.innerText()), 10_000, 'the refusal in the status bar');
       assert.match(await wb.outputChannelText('MCP: sampler', { contains: 'rejected by your setting' }), /rejected by your setting for this server \(never allowed\) → error -1/);
       await tool.locator('.result').scrollIntoViewIfNeeded();
       await wb.screenshot('serve-sampling-never');

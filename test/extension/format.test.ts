@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Tool } from '../../src/client/schemas';
 import {
@@ -14,9 +17,12 @@ import {
   serverDescription,
   serverTooltip,
   statusBarText,
+  statusIcon,
+  statusWord,
   summarizeInputSchema,
   toolTooltip,
   offsetToPosition,
+  type StatusKind,
 } from '../../src/extension/format';
 
 describe('escapeMarkdown', () => {
@@ -117,6 +123,57 @@ describe('server rows', () => {
     });
     assert.ok(md.includes('Use \\[me\\]\\(https\\:'));
     assert.ok(md.includes('Capabilities: tools'));
+  });
+});
+
+/** Every state a server row can show, with the codicon and theme color a person sees. */
+const STATUS_ICONS: Record<StatusKind, { id: string; color?: string }> = {
+  starting: { id: 'loading~spin' },
+  waiting: { id: 'shield', color: 'list.warningForeground' },
+  running: { id: 'pass', color: 'testing.iconPassed' },
+  stopped: { id: 'circle-outline' },
+  error: { id: 'error', color: 'errorForeground' },
+  blocked: { id: 'circle-slash', color: 'list.warningForeground' },
+  unsupported: { id: 'cloud' },
+};
+
+/** The workbench bundle of the code-server the e2e tests install (undefined when it is not installed). */
+function workbenchBundle(): string | undefined {
+  const cache = join(homedir(), '.cache', 'mcp-host');
+  if (!existsSync(cache)) return undefined;
+  for (const dir of readdirSync(cache).filter((d) => d.startsWith('code-server-')).sort().reverse()) {
+    const file = join(cache, dir, 'node_modules', 'code-server', 'lib', 'vscode', 'out', 'vs', 'code', 'browser', 'workbench', 'workbench.js');
+    if (existsSync(file)) return file;
+  }
+  return undefined;
+}
+
+describe('statusIcon', () => {
+  test('each state has its codicon and color', () => {
+    for (const [kind, icon] of Object.entries(STATUS_ICONS) as [StatusKind, { id: string; color?: string }][]) {
+      assert.deepEqual(statusIcon(kind), icon, kind);
+    }
+  });
+
+  test('no two states look alike, and only a start in progress spins', () => {
+    const kinds = Object.keys(STATUS_ICONS) as StatusKind[];
+    const looks = kinds.map((k) => JSON.stringify(statusIcon(k)));
+    assert.equal(new Set(looks).size, kinds.length, looks.join('\n'));
+    assert.deepEqual(kinds.filter((k) => statusIcon(k).id.endsWith('~spin')), ['starting']);
+    // Every state has its word too (the tooltip and the quick picks show it).
+    assert.equal(new Set(kinds.map(statusWord)).size, kinds.length);
+  });
+
+  const bundle = workbenchBundle();
+  test('VS Code knows every codicon and theme color used', { skip: bundle ? false : 'code-server is not installed (~/.cache/mcp-host)' }, () => {
+    const text = readFileSync(bundle!, 'utf8');
+    for (const kind of Object.keys(STATUS_ICONS) as StatusKind[]) {
+      const { id, color } = statusIcon(kind);
+      const name = id.replace(/~\w+$/, '');
+      // Codicons are registered as register("name", codepoint); theme colors as registerColor("id", {defaults}).
+      assert.match(text, new RegExp(`\\w\\("${name}",\\d+\\)`), `codicon ${name} (${kind})`);
+      if (color) assert.match(text, new RegExp(`\\w\\("${color.replace(/\./g, '\\.')}",\\{`), `theme color ${color} (${kind})`);
+    }
   });
 });
 

@@ -117,6 +117,8 @@ function harness(script: Script, models: ModelInfo[] = [{ id: 'echo-1', name: 'E
       return script.pick ? script.pick(list) : list[0];
     },
     notify: (_s, level, text) => notices.push(`${level}: ${text}`),
+    ranUnattended: (_s, m) => events.push(`unattended ${m.id}`),
+    refusedUnattended: () => events.push('refused'),
   };
   const lm: LanguageModels & { fail?: string } = {
     models: async () => models,
@@ -166,10 +168,12 @@ describe('SamplingService', () => {
     assert.equal(h.policies.get(SERVER.id), 'allowAlways');
     h.events.length = 0;
     await h.call();
-    assert.deepEqual(h.events, [], 'no dialog, no pick (the earlier pick is remembered)');
+    assert.equal(h.events.length, 1, 'no dialog, no pick (the earlier pick is remembered)');
+    assert.match(h.events[0], /^unattended /, 'but a passing hint that it ran');
+    h.events.length = 0;
     await h.policies.set(SERVER.id, SERVER.name, 'never');
     await assert.rejects(h.call(), wireCode(USER_REJECTED));
-    assert.deepEqual(h.events, []);
+    assert.deepEqual(h.events, ['refused'], 'no dialog, a passing hint of the refusal');
     assert.ok(h.log.some((l) => /rejected by your setting/.test(l)));
 
     const n = harness({ decide: () => ({ kind: 'reject', remember: 'never' }) });

@@ -1,8 +1,10 @@
 // Server-level actions: Ping, Set Log Level, Copy Server Entry, Show Capabilities, Server
-// Details, and the optional periodic health ping (`mcpHost.healthPingSeconds`).
+// Details, and the optional periodic health ping (`mcpHost.healthPingSeconds`). This layer asks
+// and shows; what they do is in src/inspect/serverActions.ts.
 import * as vscode from 'vscode';
 import type { McpClient } from '../../client/client';
-import { LoggingLevel, LoggingLevels } from '../../client/schemas';
+import { LoggingLevels } from '../../client/schemas';
+import { HealthChange, HealthMonitor as PingMonitor, capabilitiesJson, pingServer as ping, requireLogging, setLogLevel as sendLogLevel } from '../../inspect/serverActions';
 import { serverDetailsMarkdown, serverEntryJson } from '../../inspect/serverInfo';
 import type { InspectContext } from './context';
 import type { InspectServer, ServerHealth } from './types';
@@ -20,32 +22,27 @@ export async function copyServerEntry(ctx: InspectContext, server: InspectServer
   void vscode.window.setStatusBarMessage(`Copied the entry of ${server.entry.name} (${picked.label})`, 4000);
 }
 
-// ---- Ping, log level, capabilities ----
+// ---- Ping, log level, capabilities (the logic is in src/inspect/serverActions.ts) ----
 
 export async function pingServer(ctx: InspectContext, server: InspectServer): Promise<number> {
-  const client = ctx.requireClient(server.id);
-  const rtt = await client.ping({ timeoutMs: Math.min(ctx.timeoutMs(server.id), 30_000) });
-  ctx.deps.log(server.id, 'info', `Ping: ${rtt.toFixed(1)} ms`);
-  void vscode.window.showInformationMessage(`${server.entry.name} answered ping in ${rtt.toFixed(1)} ms.`);
-  return rtt;
+  const { rttMs, message } = await ping(ctx.requireClient(server.id), server.entry.name, ctx.timeoutMs(server.id));
+  ctx.deps.log(server.id, 'info', `Ping: ${rttMs.toFixed(1)} ms`);
+  void vscode.window.showInformationMessage(message);
+  return rttMs;
 }
 
-export async function setLogLevel(ctx: InspectContext, server: InspectServer, level?: LoggingLevel): Promise<void> {
+export async function setLogLevel(ctx: InspectContext, server: InspectServer, level?: unknown): Promise<void> {
   const client = ctx.requireClient(server.id);
-  if (!client.serverCapabilities?.logging) throw new Error(`${server.entry.name} does not declare the logging capability`);
-  const chosen =
-    level ??
-    (await vscode.window.showQuickPick([...LoggingLevels], { placeHolder: `Which messages should ${server.entry.name} send (notifications/message)? This level and more severe.` }))?.valueOf();
+  requireLogging(client, server.entry.name);
+  const chosen = level ?? (await vscode.window.showQuickPick([...LoggingLevels], { placeHolder: `Which messages should ${server.entry.name} send (notifications/message)? This level and more severe.` }));
   if (!chosen) return;
-  await client.setLoggingLevel(chosen as LoggingLevel, { timeoutMs: ctx.timeoutMs(server.id) });
-  ctx.deps.log(server.id, 'info', `Log level set to ${chosen}.`);
-  void vscode.window.setStatusBarMessage(`${server.entry.name}: log level ${chosen}`, 4000);
+  const sent = await sendLogLevel(client, server.entry.name, chosen, ctx.timeoutMs(server.id));
+  ctx.deps.log(server.id, 'info', `Log level set to ${sent}.`);
+  void vscode.window.setStatusBarMessage(`${server.entry.name}: log level ${sent}`, 4000);
 }
 
 export async function showCapabilities(ctx: InspectContext, server: InspectServer): Promise<void> {
-  const client = ctx.requireClient(server.id);
-  const raw = client.initializeResult;
-  const text = JSON.stringify({ initializeResult: raw, clientCapabilities: client.clientCapabilities }, null, 2);
+  const text = capabilitiesJson(ctx.requireClient(server.id));
   await ctx.documents.open(`${server.entry.name} capabilities.json`, text, { key: `capabilities:${server.id}` });
 }
 
@@ -90,24 +87,34 @@ export async function showServerDetails(ctx: InspectContext, server: InspectServ
 
 // ---- health ping ----
 
-/** Pings running servers every `mcpHost.healthPingSeconds` (0 = off) and marks those that stop answering. */
+/** The periodic health ping (`mcpHost.healthPingSeconds`, 0 = off, at least 1 s), with its messages. */
 export class HealthMonitor implements vscode.Disposable {
-  private timer: NodeJS.Timeout | undefined;
-  private readonly health = new Map<string, ServerHealth>();
-  private readonly inFlight = new Set<string>();
+  private readonly monitor: PingMonitor;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly ctx: InspectContext) {
+    this.monitor = new PingMonitor({
+      listServers: () => ctx.deps.listServers().map((s) => ({ id: s.id, name: s.entry.name })),
+      getClient: (id) => ctx.deps.getClient(id),
+      intervalMs: () => this.seconds() * 1000,
+      log: (id, level, text) => ctx.deps.log(id, level, text),
+    });
     this.disposables.push(
+      this.monitor,
+      this.monitor.onDidChange((e) => this.changed(e)),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('mcpHost.healthPingSeconds')) this.reschedule();
+        if (e.affectsConfiguration('mcpHost.healthPingSeconds')) this.monitor.reschedule();
       }),
     );
-    this.reschedule();
   }
 
   get(serverId: string): ServerHealth | undefined {
-    return this.health.get(serverId);
+    return this.monitor.get(serverId);
+  }
+
+  /** One round of pings (exposed for tests). */
+  tick(): Promise<void> {
+    return this.monitor.tick();
   }
 
   private seconds(): number {
@@ -115,58 +122,13 @@ export class HealthMonitor implements vscode.Disposable {
     return typeof v === 'number' && v > 0 ? Math.max(1, v) : 0;
   }
 
-  private reschedule(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    const seconds = this.seconds();
-    if (!seconds) return;
-    this.timer = setInterval(() => void this.tick(seconds), seconds * 1000);
-    this.timer.unref?.();
-  }
-
-  /** One round of pings (exposed for tests). */
-  async tick(seconds = this.seconds() || 30): Promise<void> {
-    const servers = this.ctx.deps.listServers();
-    await Promise.all(
-      servers.map(async (server) => {
-        const client = this.ctx.deps.getClient(server.id);
-        if (!client || client.state.kind !== 'ready') {
-          if (this.health.has(server.id)) this.set(server.id, { kind: 'unknown' });
-          return;
-        }
-        if (this.inFlight.has(server.id)) return;
-        this.inFlight.add(server.id);
-        try {
-          const rtt = await client.ping({ timeoutMs: Math.min(10_000, seconds * 1000) });
-          const was = this.health.get(server.id);
-          if (was?.kind === 'unresponsive') {
-            this.ctx.deps.log(server.id, 'info', `Answering pings again (${rtt.toFixed(1)} ms).`);
-            void vscode.window.setStatusBarMessage(`${server.entry.name} is answering again`, 5000);
-          }
-          this.set(server.id, { kind: 'ok', rttMs: rtt, time: Date.now() });
-        } catch (error) {
-          if (client.state.kind !== 'ready') return;
-          const was = this.health.get(server.id);
-          const message = error instanceof Error ? error.message : String(error);
-          const failures = was?.kind === 'unresponsive' ? was.failures + 1 : 1;
-          this.set(server.id, { kind: 'unresponsive', since: was?.kind === 'unresponsive' ? was.since : Date.now(), failures, error: message });
-          this.ctx.deps.log(server.id, 'warn', `Health ping failed (${failures} in a row): ${message}`);
-          if (failures === 1) void vscode.window.showWarningMessage(`MCP server ${server.entry.name} is not answering pings: ${message}`);
-        } finally {
-          this.inFlight.delete(server.id);
-        }
-      }),
-    );
-  }
-
-  private set(serverId: string, health: ServerHealth): void {
-    const before = this.health.get(serverId);
-    this.health.set(serverId, health);
-    if (before?.kind !== health.kind) this.ctx.deps.setHealth?.(serverId, health);
+  private changed(e: HealthChange): void {
+    if (e.health.kind === 'unresponsive') void vscode.window.showWarningMessage(`MCP server ${e.name} is not answering pings: ${e.health.error}`);
+    else if (e.health.kind === 'ok' && e.previous?.kind === 'unresponsive') void vscode.window.setStatusBarMessage(`${e.name} is answering again`, 5000);
+    this.ctx.deps.setHealth?.(e.serverId, e.health);
   }
 
   dispose(): void {
-    if (this.timer) clearInterval(this.timer);
     for (const d of this.disposables.splice(0)) d.dispose();
   }
 }

@@ -110,6 +110,10 @@ export class WebviewPrompter implements SamplingPrompter, ElicitationPrompter {
     vscode.window.setStatusBarMessage(`$(sparkle) ${server.name} sampled ${model.name} (allowed by your setting)`, 8000);
   }
 
+  refusedUnattended(server: ServerRef): void {
+    vscode.window.setStatusBarMessage(`$(circle-slash) Refused a sampling request from ${server.name} (your setting: never allow)`, 8000);
+  }
+
   private async message(server: ServerRef, level: 'info' | 'warning' | 'error', text: string): Promise<void> {
     const actions = this.deps.showLog ? ['Show Log'] : [];
     const show = level === 'error' ? vscode.window.showErrorMessage : level === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
