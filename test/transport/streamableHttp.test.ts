@@ -122,6 +122,22 @@ describe('StreamableHttpTransport against SDK fixture servers', () => {
     assert.ok(!seen.some((r) => r.method === 'DELETE'));
   });
 
+  test('many requests, sequential and pipelined: sockets are reused, none accumulate', { timeout: 60_000 }, async () => {
+    const { client } = await connect(['--json']);
+    const sockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
+    for (let i = 0; i < 20; i++) await client.callTool('echo', { text: String(i) });
+    const warm = sockets();
+    for (let i = 0; i < 150; i++) await client.callTool('echo', { text: String(i) });
+    assert.ok(sockets() <= warm + 1, `sequential: ${warm} sockets after warm-up, ${sockets()} after 150 calls`);
+    const results = await Promise.all(Array.from({ length: 100 }, (_, i) => client.callTool('echo', { text: `p${i}` })));
+    assert.deepEqual(results.map(text), Array.from({ length: 100 }, (_, i) => `p${i}`));
+    // The burst opened more connections; once idle, keep-alive lets them go.
+    await waitFor(() => sockets() <= warm + 1, 15_000, `the sockets of the burst to be released (${sockets()} open, ${warm} after warm-up)`);
+    assert.equal(client.stats()!.inFlight, 0);
+    // initialize, the GET stream, then every call.
+    assert.equal(client.stats()!.http!.statusCounts['200'], 2 + 20 + 150 + 100);
+  });
+
   test('session expiry: a 404 for the session closes with session-expired; a new transport and client start a new session', async () => {
     const { peer, client, transport, closes } = await connect(['--resumable']);
     const first = transport.sessionId;
