@@ -518,7 +518,6 @@ export function childPointer(parent: string, token: string | number): string {
 // ---------------------------------------------------------------------------------------------
 // Validation
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -533,11 +532,22 @@ function validDate(y: string, m: string, d: string): boolean {
   return day <= days[month - 1];
 }
 
+/**
+ * `local@domain.tld`: one `@`, no whitespace, a dot inside the domain. Written without a regex:
+ * the obvious one (`^[^\s@]+@[^\s@]+\.[^\s@]+$`) backtracks quadratically, and servers choose
+ * the values checked (50,000 characters took 12 s).
+ */
+function isEmail(value: string): boolean {
+  const at = value.indexOf('@');
+  if (at <= 0 || value.includes('@', at + 1) || /\s/.test(value)) return false;
+  return value.slice(at + 2, -1).includes('.');
+}
+
 /** Checks a string against one of CHECKED_FORMATS; other formats always pass. */
 export function checkFormat(format: string, value: string): boolean {
   switch (format) {
     case 'email':
-      return EMAIL.test(value);
+      return isEmail(value);
     case 'uri': {
       if (!URI_SCHEME.test(value) || /\s/.test(value)) return false;
       try {
