@@ -1,5 +1,6 @@
-// Server schemas are untrusted input that runs in the extension host: patterns on the linear-time
-// engine, ajv's work bounded, and every walk over server JSON bounded (issue 8, items 2 and 11).
+// Server schemas and text are untrusted input handled on the extension host: patterns on the
+// linear-time engine, ajv's work bounded, every walk over server JSON bounded, no regex of ours
+// backtracking on server values (issue 8, items 2 and 11).
 // Each case below froze or crashed the host before; the elapsed times are the measurement the
 // issue asks for (before: `^(a+)+$` against 29 characters ≈ 10 s, 10,000 properties ≈ 71 s).
 import assert from 'node:assert/strict';
@@ -8,6 +9,7 @@ import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { TOO_DEEP_FOR_FORM, buildFormModel, checkForm, checkFormat, initialState, validate } from '../../src/inspect/formModel';
 import { PATTERN_NOT_SUPPORTED, compileSafePattern } from '../../src/inspect/safePattern';
+import { looksLikeMarkdown } from '../../src/inspect/markdown';
 import { SchemaValidator } from '../../src/inspect/schemaValidator';
 import { TOO_DEEP_MARKER, cutDeepJson, measureJson } from '../../src/protocol/jsonShape';
 import { ElicitationService, FormAnswer } from '../../src/serve/elicitation';
@@ -200,6 +202,18 @@ describe('ajv on server schemas and results is bounded', () => {
     const check = validator.check(schema, { [bombInput()]: 'not checked as an integer', bbb: 1 });
     assert.equal(check.kind, 'invalid');
     assert.deepEqual(check.kind === 'invalid' && check.errors.map((e) => e.path), ['/bbb']);
+  });
+});
+
+describe('server text', () => {
+  // Before: about 1 s for 20,000 "[" (quadratic), per text part shown.
+  test('guessing whether text is Markdown takes linear time on runs of brackets', () => {
+    for (const text of ['['.repeat(20_000), '[a]('.repeat(5000)]) {
+      const { value, ms } = timed(() => looksLikeMarkdown(text));
+      assert.ok(ms < 300, `${JSON.stringify(text.slice(0, 8))}…: took ${Math.round(ms)} ms`);
+      assert.equal(value, false);
+    }
+    assert.equal(looksLikeMarkdown('see [the docs](https://example.com/docs) and ## not a heading'), true);
   });
 });
 
