@@ -4,36 +4,36 @@
 
 /** Size and nesting of a JSON value, measured up to a limit. */
 export interface JsonShape {
-  /** Objects and arrays counted (the measure stops once a limit is passed). */
-  readonly nodes: number;
+  /** Values counted: objects, arrays and scalars alike (the measure stops once a limit is passed). */
+  readonly values: number;
   /** Deepest nesting seen: 0 for a scalar, 1 for `{}` or `[]`. */
   readonly depth: number;
   /** Longest array seen. */
   readonly longestArray: number;
   /** Which limit was passed, if any; the other numbers are then lower bounds. */
-  readonly exceeded?: 'nodes' | 'depth';
+  readonly exceeded?: 'values' | 'depth';
 }
 
-/** Measures `value` without recursion, stopping as soon as `maxNodes` or `maxDepth` is passed. */
-export function measureJson(value: unknown, limits: { readonly maxNodes?: number; readonly maxDepth?: number } = {}): JsonShape {
-  const maxNodes = limits.maxNodes ?? Infinity;
+/** Measures `value` without recursion, stopping as soon as `maxValues` or `maxDepth` is passed. */
+export function measureJson(value: unknown, limits: { readonly maxValues?: number; readonly maxDepth?: number } = {}): JsonShape {
+  const maxValues = limits.maxValues ?? Infinity;
   const maxDepth = limits.maxDepth ?? Infinity;
-  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
-  let nodes = 0;
+  if (typeof value !== 'object' || value === null) return { values: 1, depth: 0, longestArray: 0 };
+  const stack: Array<{ value: object; depth: number }> = [{ value, depth: 1 }];
+  let values = 1;
   let depth = 0;
   let longestArray = 0;
   while (stack.length > 0) {
     const top = stack.pop()!;
-    if (typeof top.value !== 'object' || top.value === null) continue;
-    nodes++;
     depth = Math.max(depth, top.depth);
-    if (nodes > maxNodes) return { nodes, depth, longestArray, exceeded: 'nodes' };
-    if (top.depth > maxDepth) return { nodes, depth, longestArray, exceeded: 'depth' };
+    if (top.depth > maxDepth) return { values, depth, longestArray, exceeded: 'depth' };
     const children = Array.isArray(top.value) ? top.value : Object.values(top.value);
     if (Array.isArray(top.value)) longestArray = Math.max(longestArray, top.value.length);
+    values += children.length;
+    if (values > maxValues) return { values, depth, longestArray, exceeded: 'values' };
     for (const child of children) if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: top.depth + 1 });
   }
-  return { nodes, depth, longestArray };
+  return { values, depth, longestArray };
 }
 
 /** What stands in for a part of a value nested deeper than shown. */

@@ -175,12 +175,22 @@ describe('ajv on server schemas and results is bounded', () => {
     assert.match(value.kind === 'unchecked' ? value.reason : '', /^schema too large to check/);
   });
 
-  test('uniqueItems over 20,000 objects: "too costly to check"; a short array is still checked', () => {
+  test('uniqueItems over 20,000 objects or strings: "too costly to check"; a short array is still checked', () => {
     const schema = { type: 'array', uniqueItems: true };
-    const { value, ms } = timed(() => validator.check(schema, Array.from({ length: 20_000 }, (_, i) => ({ i }))));
-    assert.ok(ms < BOUND_MS, `took ${Math.round(ms)} ms`);
-    assert.match(value.kind === 'unchecked' ? value.reason : JSON.stringify(value), /^too costly to check \(uniqueItems/);
+    for (const items of [Array.from({ length: 20_000 }, (_, i) => ({ i })), Array.from({ length: 20_000 }, (_, i) => `s${i}`)]) {
+      const { value, ms } = timed(() => validator.check(schema, items));
+      assert.ok(ms < BOUND_MS, `took ${Math.round(ms)} ms`);
+      assert.match(value.kind === 'unchecked' ? value.reason : JSON.stringify(value), /^too costly to check \(uniqueItems/);
+    }
     assert.equal(validator.check(schema, [{ i: 1 }, { i: 1 }]).kind, 'invalid');
+    assert.equal(validator.check(schema, Array.from({ length: 2000 }, (_, i) => `s${i}`)).kind, 'valid');
+  });
+
+  test('a long enum against many values: "too costly to check" (every value is compared with every member)', () => {
+    const members = Array.from({ length: 2500 }, (_, i) => `m${i}`);
+    const { value, ms } = timed(() => validator.check({ type: 'array', items: { enum: members } }, Array.from({ length: 30_000 }, (_, i) => `v${i}`)));
+    assert.ok(ms < BOUND_MS, `took ${Math.round(ms)} ms`);
+    assert.match(value.kind === 'unchecked' ? value.reason : JSON.stringify(value).slice(0, 200), /^too costly to check \(30001 values against a schema of 2504\)/);
   });
 
   test('pattern work is budgeted per check: many long values against a large pattern stop with "too costly to check"', () => {
@@ -221,7 +231,9 @@ describe('measuring and cutting server JSON without recursion', () => {
   test('measureJson stops at its limits; cutDeepJson keeps the top and marks the rest', () => {
     const deep = JSON.parse(`${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`);
     assert.equal(measureJson(deep, { maxDepth: 100 }).exceeded, 'depth');
-    assert.deepEqual(measureJson({ a: [1, [2], { b: [] }] }), { nodes: 5, depth: 4, longestArray: 3 });
+    assert.deepEqual(measureJson({ a: [1, [2], { b: [] }] }), { values: 7, depth: 4, longestArray: 3 });
+    assert.deepEqual(measureJson('x'), { values: 1, depth: 0, longestArray: 0 });
+    assert.equal(measureJson(Array.from({ length: 50 }, () => 1), { maxValues: 10 }).exceeded, 'values');
     const cut = cutDeepJson(deep, 3);
     assert.equal(cut.cut, true);
     assert.deepEqual(cut.value, { a: { a: { a: TOO_DEEP_MARKER } } });
