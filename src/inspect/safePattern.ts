@@ -2,6 +2,8 @@
 // shares. JavaScript's RegExp backtracks (`^(a+)+$` against 30 characters takes minutes), so
 // server patterns run on RE2 (re2js), whose matching time is linear in the input. What RE2 cannot
 // express (backreferences, lookaround) is reported as not checked, never run on RegExp.
+// RE2 reads a few classes differently from ECMA-262 (`\s` and `.` treat some Unicode spaces and
+// line separators differently): a check can differ for those characters, never hang.
 import { RE2JS } from 're2js';
 
 /** Longest pattern accepted: RE2's work is linear in the input times the pattern's size. */
@@ -35,9 +37,9 @@ export function uncheckedPatternNote(pattern: string, reason: string): string {
 }
 
 function compile(pattern: string): SafePattern {
+  if (pattern.length > MAX_PATTERN_CHARS) return { ok: false, kind: 'unsupported', reason: `longer than ${MAX_PATTERN_CHARS} characters` };
   // Only valid ECMA-262 patterns count as patterns; compiling one never runs it.
   if (!isEcmaPattern(pattern)) return { ok: false, kind: 'syntax', reason: 'not a valid regular expression' };
-  if (pattern.length > MAX_PATTERN_CHARS) return { ok: false, kind: 'unsupported', reason: `longer than ${MAX_PATTERN_CHARS} characters` };
   const translated = toRe2Syntax(pattern);
   if (translated === undefined) return { ok: false, kind: 'unsupported', reason: PATTERN_NOT_SUPPORTED };
   let re: RE2JS;
