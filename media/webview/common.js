@@ -157,6 +157,8 @@ const McpWebview = (function () {
         if (field.minLength !== undefined) out.push(forPeople ? 'at least ' + field.minLength + ' characters' : 'min length ' + field.minLength);
         if (field.maxLength !== undefined) out.push(forPeople ? 'at most ' + field.maxLength + ' characters' : 'max length ' + field.maxLength);
         if (field.pattern !== undefined) out.push('pattern ' + field.pattern);
+        // A pattern the host cannot run safely is shown, not checked (the webview runs none).
+        if (field.patternNote !== undefined) out.push(field.patternNote);
         // Developers read the format in the type hint.
         if (forPeople && field.format) out.push(field.format);
       } else if (field.kind === 'number') {

@@ -358,6 +358,7 @@
             } }, [label]));
         box.append(partToolbar(p, callId, views.length > 1 ? [switcher] : []), content);
         if (p.truncated) box.append(h('div', { class: 'muted', text: 'Cut for display — open it in an editor to see all of it.' }));
+        if (p.cutDeep) box.append(h('div', { class: 'muted', text: TOO_DEEP_NOTE }));
         draw();
         return box;
       }
@@ -407,11 +408,14 @@
     const v = h('div', { class: 'verdict ' + str(verdict.kind) });
     switch (verdict.kind) {
       case 'valid':
-        v.textContent = '✓ Valid against the tool’s outputSchema';
+        v.append(h('div', { text: '✓ Valid against the tool’s outputSchema' }));
         break;
       case 'invalid':
         v.append(h('div', { text: '✗ Does not match the tool’s outputSchema' }));
         for (const e of Array.isArray(verdict.errors) ? verdict.errors : []) v.append(h('div', { class: 'verdict-error', text: (e.path || '(root)') + ': ' + e.message }));
+        break;
+      case 'unchecked':
+        v.textContent = '⚠ Not checked against the outputSchema: ' + str(verdict.reason);
         break;
       case 'missing':
         v.textContent = '⚠ The tool declares an outputSchema but returned no structuredContent';
@@ -425,10 +429,17 @@
       default:
         v.textContent = '';
     }
+    // Parts of the schema the host did not check (patterns the safe engine cannot run).
+    for (const note of Array.isArray(verdict.unchecked) ? verdict.unchecked : []) v.append(h('div', { class: 'muted', text: '⚠ ' + str(note) }));
     box.append(v);
-    if (structured) box.append(jsonTree(structured.value));
+    if (structured) {
+      box.append(jsonTree(structured.value));
+      if (structured.cutDeep) box.append(h('div', { class: 'muted', text: TOO_DEEP_NOTE }));
+    }
     return box;
   }
+
+  const TOO_DEEP_NOTE = 'Nested too deeply to show as a tree: the deepest levels are left out.';
 
   // A collapsible JSON tree; values inserted as text.
   function jsonTree(value, key, depth) {

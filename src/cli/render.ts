@@ -11,6 +11,7 @@ import type {
   ServerCapabilities,
   Tool,
 } from '../client/schemas';
+import { TOO_DEEP_MARKER, cutDeepJson } from '../protocol/jsonShape';
 
 /** Everything `inspect` shows; also its `--json` document. */
 export interface Inspection {
@@ -111,16 +112,16 @@ function describe(prop: unknown): string | undefined {
   return prop && typeof prop === 'object' && typeof (prop as { description?: unknown }).description === 'string' ? (prop as { description: string }).description : undefined;
 }
 
-function schemaType(prop: unknown): string {
-  if (!prop || typeof prop !== 'object') return 'any';
+function schemaType(prop: unknown, depth = 0): string {
+  if (!prop || typeof prop !== 'object' || depth > 3) return 'any';
   const p = prop as Record<string, unknown>;
   if (Array.isArray(p.enum)) return p.enum.map((v) => JSON.stringify(v)).join(' | ');
   if ('const' in p) return JSON.stringify(p.const);
   if (Array.isArray(p.type)) return p.type.join(' | ');
-  if (p.type === 'array') return `${schemaType(p.items)}[]`;
+  if (p.type === 'array') return `${schemaType(p.items, depth + 1)}[]`;
   if (typeof p.type === 'string') return p.type;
   for (const key of ['anyOf', 'oneOf'] as const) {
-    if (Array.isArray(p[key])) return (p[key] as unknown[]).map(schemaType).join(' | ');
+    if (Array.isArray(p[key])) return (p[key] as unknown[]).map((x) => schemaType(x, depth + 1)).join(' | ');
   }
   return 'any';
 }
@@ -216,12 +217,29 @@ function summarizeContents(c: ResourceContents): string {
   return `${c.uri} (${parts.join(', ')})`;
 }
 
+/**
+ * How deep server JSON is printed: deeper parts become TOO_DEEP_MARKER (JSON.stringify itself
+ * overflows the stack at a few thousand levels, which would lose the whole result).
+ */
+export const MAX_PRINTED_DEPTH = 256;
+
+/** `value` as indented JSON, cut at MAX_PRINTED_DEPTH; `cut` says whether anything was left out. */
+export function printableJson(value: unknown): { text: string; cut: boolean } {
+  const shown = cutDeepJson(value, MAX_PRINTED_DEPTH);
+  return { text: JSON.stringify(shown.value, null, 2), cut: shown.cut };
+}
+
+/** The note printed (on stderr) when printableJson cut something. */
+export const CUT_DEEP_NOTE = `nested more than ${MAX_PRINTED_DEPTH} levels deep: the deeper levels are printed as ${JSON.stringify(TOO_DEEP_MARKER)}`;
+
 export function renderCallResult(result: CallToolResult): string {
   const out: string[] = [];
   if (result.isError) out.push('Tool reported an error:');
   for (const block of result.content) out.push(renderContent(block));
   if (result.structuredContent !== undefined) {
-    out.push('structuredContent:', JSON.stringify(result.structuredContent, null, 2));
+    const printed = printableJson(result.structuredContent);
+    out.push('structuredContent:', printed.text);
+    if (printed.cut) out.push(`(${CUT_DEEP_NOTE})`);
   }
   if (out.length === 0) out.push('(empty result)');
   return out.join('\n');

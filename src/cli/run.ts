@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { McpClient, RootsProvider } from '../client/client';
-import { ResourceTemplate } from '../client/schemas';
+import { ListOptions, McpClient, RootsProvider } from '../client/client';
+import { ResourceTemplate, describeSkippedItem } from '../client/schemas';
 import { DisposableStore } from '../protocol/disposable';
 import { McpLocalError, ResponseError } from '../protocol/errors';
 import { ErrorCodes } from '../protocol/messages';
@@ -11,7 +11,7 @@ import { RequestOptions } from '../protocol/connection';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../transport/lineDecoder';
 import { StdioTransport } from '../transport/stdio';
 import { CliCommand, CliOptions, USAGE, UsageError, parseArguments } from './arguments';
-import { Inspection, formatBytes, renderCallResult, renderInspection, renderPromptResult, renderReadResult, renderTools } from './render';
+import { CUT_DEEP_NOTE, Inspection, formatBytes, printableJson, renderCallResult, renderInspection, renderPromptResult, renderReadResult, renderTools } from './render';
 import { traceClient } from './trace';
 
 /** Where the CLI writes; injected so it can run in-process. */
@@ -114,16 +114,22 @@ export async function runCli(argv: readonly string[], io: CliIo, signals: CliSig
 
 async function execute(client: McpClient, command: CliCommand, json: boolean, io: CliIo, req: RequestOptions): Promise<number> {
   const print = (text: string) => io.stdout(text.endsWith('\n') ? text : text + '\n');
-  const printJson = (value: unknown) => print(JSON.stringify(value, null, 2));
+  // Malformed items are left out of a list; each is named on stderr, the rest printed.
+  const lists: ListOptions = { ...req, onSkipped: (skipped) => skipped.forEach((item) => io.stderr(`mcp-host: skipped a malformed item: ${describeSkippedItem(item)}\n`)) };
+  const printJson = (value: unknown) => {
+    const printed = printableJson(value);
+    print(printed.text);
+    if (printed.cut) io.stderr(`mcp-host: the result is ${CUT_DEEP_NOTE}\n`);
+  };
   switch (command.kind) {
     case 'inspect': {
-      const inspection = await inspect(client, req);
+      const inspection = await inspect(client, lists);
       if (json) printJson(inspection);
       else print(renderInspection(inspection));
       return ExitCode.Ok;
     }
     case 'tools': {
-      const tools = await client.listTools(req);
+      const tools = await client.listTools(lists);
       if (json) printJson({ tools });
       else print(renderTools(tools));
       return ExitCode.Ok;
@@ -162,7 +168,7 @@ async function execute(client: McpClient, command: CliCommand, json: boolean, io
 }
 
 /** Lists everything the server declared; sections it did not declare are left out. */
-async function inspect(client: McpClient, req: RequestOptions): Promise<Inspection> {
+async function inspect(client: McpClient, req: ListOptions): Promise<Inspection> {
   const caps = client.serverCapabilities ?? {};
   const result: { -readonly [K in keyof Inspection]: Inspection[K] } = {
     serverInfo: client.serverInfo!,

@@ -1,6 +1,7 @@
 import type { McpClient } from '../client/client';
 import { Disposable, DisposableStore } from '../protocol/disposable';
-import { formatBytes } from './render';
+import { cutDeepJson } from '../protocol/jsonShape';
+import { MAX_PRINTED_DEPTH, formatBytes } from './render';
 
 /** Frames longer than this are cut in the trace: a terminal is no place for 100 MiB of JSON. */
 const MAX_TRACE_CHARS = 1024 * 1024;
@@ -21,7 +22,7 @@ export function traceClient(client: McpClient, write: (line: string) => void): D
   store.add(
     client.onFrame((frame) => {
       const arrow = frame.direction === 'send' ? '→' : '←';
-      let json = JSON.stringify(frame.message);
+      let json = JSON.stringify(cutDeepJson(frame.message, MAX_PRINTED_DEPTH).value);
       if (json.length > MAX_TRACE_CHARS) json = `${json.slice(0, MAX_TRACE_CHARS)}… (truncated)`;
       write(`${timestamp(frame.time)} ${arrow} ${formatBytes(frame.bytes)} ${json}`);
     }),

@@ -30,9 +30,16 @@ import {
   ServerCapabilities,
   Tool,
   VersionedSchemas,
+  LIST_ITEM_SCHEMAS,
+  ListItem,
+  ListKey,
+  MAX_LIST_ITEM_DEPTH,
+  SkippedListItem,
   isSupportedVersion,
+  listPageSchema,
   schemasFor,
 } from './schemas';
+import { measureJson } from '../protocol/jsonShape';
 
 /** A root the client exposes to servers. */
 export interface Root {
@@ -219,21 +226,23 @@ export class McpClient implements Disposable {
   }
 
   // ---- lists ----
+  // Each item is checked on its own: a malformed one is skipped and reported through
+  // `onSkipped`, so one sloppy tool never hides the others.
 
-  listTools(options?: RequestOptions): Promise<Tool[]> {
-    return this.listAll('tools/list', 'tools', 'tools', (s) => s.listTools, options);
+  listTools(options?: ListOptions): Promise<Tool[]> {
+    return this.listAll('tools/list', 'tools', 'tools', options);
   }
 
-  listResources(options?: RequestOptions): Promise<Resource[]> {
-    return this.listAll('resources/list', 'resources', 'resources', (s) => s.listResources, options);
+  listResources(options?: ListOptions): Promise<Resource[]> {
+    return this.listAll('resources/list', 'resources', 'resources', options);
   }
 
-  listResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
-    return this.listAll('resources/templates/list', 'resources', 'resourceTemplates', (s) => s.listResourceTemplates, options);
+  listResourceTemplates(options?: ListOptions): Promise<ResourceTemplate[]> {
+    return this.listAll('resources/templates/list', 'resources', 'resourceTemplates', options);
   }
 
-  listPrompts(options?: RequestOptions): Promise<Prompt[]> {
-    return this.listAll('prompts/list', 'prompts', 'prompts', (s) => s.listPrompts, options);
+  listPrompts(options?: ListOptions): Promise<Prompt[]> {
+    return this.listAll('prompts/list', 'prompts', 'prompts', options);
   }
 
   // ---- operations ----
@@ -432,31 +441,55 @@ export class McpClient implements Disposable {
     return this.connection!.request(method, params, schema, options);
   }
 
-  private async listAll<K extends string, T>(
-    method: string,
-    capability: Capability,
-    key: K,
-    pick: (s: VersionedSchemas) => z.ZodType<{ [k in K]: T[] } & { nextCursor?: string }>,
-    options?: RequestOptions,
-  ): Promise<T[]> {
+  private async listAll<K extends ListKey>(method: string, capability: Capability, key: K, options: ListOptions = {}): Promise<ListItem[K][]> {
+    const { onSkipped, ...request } = options;
+    const itemSchema = LIST_ITEM_SCHEMAS[key] as unknown as z.ZodType<ListItem[K]>;
     const maxPages = this.options.maxPages ?? 1000;
-    const items: T[] = [];
+    const items: ListItem[K][] = [];
+    const skipped: SkippedListItem[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; ; page++) {
       if (page >= maxPages) {
         throw new McpLocalError('invalid-result', `${method}: stopped after ${maxPages} pages; the server keeps returning nextCursor`, { items: items.length });
       }
-      const result = await this.gated(method, capability, cursor === undefined ? {} : { cursor }, pick(this.schemas()), options);
-      items.push(...result[key]);
+      const result = await this.gated(method, capability, cursor === undefined ? {} : { cursor }, listPageSchema(key), request);
+      for (const raw of result[key]) {
+        const index = items.length + skipped.length;
+        const checked = checkListItem(itemSchema, raw, `${key}[${index}]`);
+        if ('problem' in checked) skipped.push({ index, ...nameOf(raw), problem: checked.problem });
+        else items.push(checked.item);
+      }
       cursor = result.nextCursor;
-      if (cursor === undefined) return items;
+      if (cursor === undefined) {
+        if (skipped.length > 0) onSkipped?.(skipped);
+        return items;
+      }
       if (seen.has(cursor)) {
         throw new McpLocalError('invalid-result', `${method}: the server returned nextCursor ${JSON.stringify(cursor)} twice; stopped to avoid a loop`, { items: items.length });
       }
       seen.add(cursor);
     }
   }
+}
+
+/** Options of the list requests. */
+export interface ListOptions extends RequestOptions {
+  /** Called once per list with the items left out as malformed (only when there are any). */
+  onSkipped?: (skipped: readonly SkippedListItem[]) => void;
+}
+
+function checkListItem<T>(schema: z.ZodType<T>, raw: unknown, path: string): { item: T } | { problem: string } {
+  if (measureJson(raw, { maxDepth: MAX_LIST_ITEM_DEPTH }).exceeded) return { problem: `${path} is nested more than ${MAX_LIST_ITEM_DEPTH} levels deep` };
+  const parsed = schema.safeParse(raw);
+  return parsed.success ? { item: parsed.data } : { problem: formatZodIssues(parsed.error, path, raw) };
+}
+
+function nameOf(raw: unknown): { name?: string } {
+  if (typeof raw !== 'object' || raw === null) return {};
+  const r = raw as Record<string, unknown>;
+  const name = typeof r.name === 'string' ? r.name : typeof r.uri === 'string' ? r.uri : typeof r.uriTemplate === 'string' ? r.uriTemplate : undefined;
+  return name === undefined ? {} : { name: name.length > 100 ? `${name.slice(0, 100)}…` : name };
 }
 
 export type { Progress, RequestOptions, Frame };

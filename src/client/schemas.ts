@@ -156,15 +156,59 @@ export const LogMessageParamsSchema = obj({ level: z.enum(LoggingLevels), logger
 export type LogMessage = z.infer<typeof LogMessageParamsSchema>;
 export const ResourceUpdatedParamsSchema = obj({ uri: z.string() });
 
+// ---- lists: the page is checked as a whole, each item on its own ----
+
+/** The item type of each list, by the key the list result holds it under. */
+export interface ListItem {
+  tools: Tool;
+  resources: Resource;
+  resourceTemplates: ResourceTemplate;
+  prompts: Prompt;
+}
+export type ListKey = keyof ListItem;
+
+/** The shape of each item of a list, by the key the list result holds it under. */
+export const LIST_ITEM_SCHEMAS = { tools: ToolSchema, resources: ResourceSchema, resourceTemplates: ResourceTemplateSchema, prompts: PromptSchema } as const;
+
+const pages = new Map<ListKey, z.ZodType<Paginated<ListKey, unknown>>>();
+
+/** One page of a list: an array of items still to be checked one by one, and the next cursor. */
+export function listPageSchema<K extends ListKey>(key: K): z.ZodType<Paginated<K, unknown>> {
+  let page = pages.get(key);
+  if (!page) {
+    page = obj({ [key]: z.array(z.unknown()), nextCursor: z.string().optional() }) as unknown as z.ZodType<Paginated<ListKey, unknown>>;
+    pages.set(key, page);
+  }
+  return page as z.ZodType<Paginated<K, unknown>>;
+}
+
+/**
+ * Deepest nesting of one list item, its schemas included. Everything that shows a tool walks
+ * its schemas, recursively; a deeper item is skipped (JSON.stringify overflows at a few
+ * thousand levels, and no real schema comes near this).
+ */
+export const MAX_LIST_ITEM_DEPTH = 128;
+
+/** An item of a list that was left out because it is malformed; the rest of the list is kept. */
+export interface SkippedListItem {
+  /** Position in the whole list as the server sent it (counting across pages). */
+  readonly index: number;
+  /** The item's name (or URI), when it has one. */
+  readonly name?: string;
+  /** Which field is wrong: `tools[1].inputSchema.type must be one of "object"`. */
+  readonly problem: string;
+}
+
+/** "tools[1].description must be a string" — one line per skipped item, for logs and stderr. */
+export function describeSkippedItem(item: SkippedListItem): string {
+  return item.name === undefined ? item.problem : `${item.problem} (${JSON.stringify(item.name)})`;
+}
+
 /** The result shapes that differ between protocol versions, built once per version. */
 export interface VersionedSchemas {
   readonly content: z.ZodType<ContentBlock>;
   readonly callToolResult: z.ZodType<CallToolResult>;
   readonly getPromptResult: z.ZodType<GetPromptResult>;
-  readonly listTools: z.ZodType<Paginated<'tools', Tool>>;
-  readonly listResources: z.ZodType<Paginated<'resources', Resource>>;
-  readonly listResourceTemplates: z.ZodType<Paginated<'resourceTemplates', ResourceTemplate>>;
-  readonly listPrompts: z.ZodType<Paginated<'prompts', Prompt>>;
 }
 
 const cache = new Map<ProtocolVersion, VersionedSchemas>();
@@ -188,17 +232,7 @@ export function schemasFor(version: ProtocolVersion): VersionedSchemas {
     description: z.string().optional(),
     messages: z.array(obj({ role: z.enum(['user', 'assistant']), content })),
   }) as unknown as z.ZodType<GetPromptResult>;
-  const page = <K extends string, T extends z.ZodType>(key: K, item: T) =>
-    obj({ [key]: z.array(item), nextCursor: z.string().optional() } as Record<K, z.ZodArray<T>> & { nextCursor: z.ZodOptional<z.ZodString> });
-  const built: VersionedSchemas = {
-    content,
-    callToolResult,
-    getPromptResult,
-    listTools: page('tools', ToolSchema) as unknown as VersionedSchemas['listTools'],
-    listResources: page('resources', ResourceSchema) as unknown as VersionedSchemas['listResources'],
-    listResourceTemplates: page('resourceTemplates', ResourceTemplateSchema) as unknown as VersionedSchemas['listResourceTemplates'],
-    listPrompts: page('prompts', PromptSchema) as unknown as VersionedSchemas['listPrompts'],
-  };
+  const built: VersionedSchemas = { content, callToolResult, getPromptResult };
   cache.set(version, built);
   return built;
 }

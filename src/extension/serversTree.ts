@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Root } from '../client/client';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '../client/schemas';
+import { describeSkippedItem, type Prompt, type Resource, type ResourceTemplate, type Tool } from '../client/schemas';
 import type { ConfigProblem, ConfigSource } from '../config';
 import type { ListKind, ServerHandle } from '../registry';
 import {
@@ -347,10 +347,13 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     const error = h.listErrors[kind];
     const item = new vscode.TreeItem(GROUP_LABELS[kind], list && list.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
     item.id = `${h.id}/${kind}`;
-    item.iconPath = new vscode.ThemeIcon(error ? 'warning' : GROUP_ICONS[kind]);
+    // Malformed items the client left out: the rest of the list is shown, with a warning.
+    const skipped = error ? [] : (h.skippedItems[kind] ?? []);
+    item.iconPath = new vscode.ThemeIcon(error || skipped.length ? 'warning' : GROUP_ICONS[kind]);
     item.contextValue = `group.${kind}`;
-    item.description = error ? `failed: ${truncate(error, 120)}` : list ? String(list.length) : 'loading…';
+    item.description = error ? `failed: ${truncate(error, 120)}` : list ? `${list.length}${skipped.length ? ` · ${skipped.length} skipped` : ''}` : 'loading…';
     if (error) item.tooltip = error;
+    else if (skipped.length) item.tooltip = [`${skipped.length} skipped as malformed:`, ...skipped.slice(0, 20).map((x) => truncate(describeSkippedItem(x), 300))].join('\n');
     return item;
   }
 

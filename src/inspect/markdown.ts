@@ -96,7 +96,9 @@ export function looksLikeMarkdown(text: string): boolean {
   if (/^#{1,6} \S/m.test(sample)) score += 2;
   if (/^```/m.test(sample)) score += 2;
   if (/^\s{0,3}([-*+]|\d+[.)]) \S/m.test(sample)) score += 1;
-  if (/\[[^\]\n]+\]\([^)\s]+\)/.test(sample)) score += 2;
+  // Brackets and parentheses are excluded inside, so each attempt stops at the next one: linear
+  // (with `[^\]]+` a run of 20,000 "[" took a second).
+  if (/\[[^[\]\n]+\]\([^()\s]+\)/.test(sample)) score += 2;
   if (/\*\*[^*\n]+\*\*|__[^_\n]+__/.test(sample)) score += 1;
   if (/^\|.*\|\s*$/m.test(sample) && /^\|?\s*:?-{3,}/m.test(sample)) score += 2;
   if (/^> \S/m.test(sample)) score += 1;

@@ -6,7 +6,8 @@ import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult,
 import { McpLocalError, ResponseError } from '../protocol/errors';
 import { Json } from './formModel';
 import { looksLikeMarkdown, renderMarkdown } from './markdown';
-import { SchemaValidator, SchemaError } from './schemaValidator';
+import { SchemaCheck, SchemaValidator } from './schemaValidator';
+import { cutDeepJson } from '../protocol/jsonShape';
 
 /** Image types shown inline. SVG is left out on purpose: it is a document that can run script. */
 export const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp', 'image/avif']);
@@ -58,6 +59,8 @@ export type DisplayPart =
       readonly preferMarkdown: boolean;
       /** The text is a JSON object or array: shown as a tree. */
       readonly json?: Json;
+      /** Parts of `json` nested deeper than MAX_SHOWN_DEPTH were replaced by a marker. */
+      readonly cutDeep?: true;
       /** For embedded resources: where it came from. */
       readonly uri?: string;
       readonly mimeType?: string;
@@ -86,19 +89,18 @@ export type DisplayPart =
 
 /** Verdict on `structuredContent` against the tool's `outputSchema`. */
 export type StructuredVerdict =
-  | { readonly kind: 'valid' }
-  | { readonly kind: 'invalid'; readonly errors: readonly SchemaError[] }
+  /** The check itself (valid, invalid, unusable schema, or unchecked because too costly). */
+  | SchemaCheck
   /** The tool declares an outputSchema but the result has no structuredContent (a server bug unless isError). */
   | { readonly kind: 'missing' }
   /** No outputSchema: nothing to check against. */
-  | { readonly kind: 'no-schema' }
-  | { readonly kind: 'unusable'; readonly reason: string };
+  | { readonly kind: 'no-schema' };
 
 export interface ToolResultDisplay {
   /** The tool reported an error in its result (`isError: true`), as opposed to a protocol error. */
   readonly isError: boolean;
   readonly parts: readonly DisplayPart[];
-  readonly structured?: { readonly value: Json; readonly verdict: StructuredVerdict };
+  readonly structured?: { readonly value: Json; readonly verdict: StructuredVerdict; readonly cutDeep?: true };
   /** `missing` (when an outputSchema exists and nothing came) is reported here too. */
   readonly verdict: StructuredVerdict;
 }
@@ -151,12 +153,12 @@ function isTextLike(mimeType: string | undefined): boolean {
 function textPart(index: number, text: string, extra: { uri?: string; mimeType?: string } = {}): DisplayPart {
   const truncated = text.length > MAX_TEXT_CHARS;
   const shown = truncated ? text.slice(0, MAX_TEXT_CHARS) : text;
-  let json: Json | undefined;
+  let json: { value: Json; cutDeep?: true } | undefined;
   const trimmed = shown.trim();
   if (!truncated && (trimmed.startsWith('{') || trimmed.startsWith('[')) && extra.mimeType !== 'text/markdown') {
     try {
       const parsed = JSON.parse(trimmed) as unknown;
-      if (typeof parsed === 'object' && parsed !== null) json = parsed as Json;
+      if (typeof parsed === 'object' && parsed !== null) json = shownJson(parsed);
     } catch {
       // Not JSON after all: shown as text.
     }
@@ -167,11 +169,23 @@ function textPart(index: number, text: string, extra: { uri?: string; mimeType?:
     kind: 'text',
     text: shown,
     truncated,
-    ...(json === undefined ? { html: renderMarkdown(shown) } : { json }),
+    ...(json === undefined ? { html: renderMarkdown(shown) } : { json: json.value, ...(json.cutDeep ? { cutDeep: true as const } : {}) }),
     preferMarkdown,
     ...(extra.uri !== undefined ? { uri: extra.uri } : {}),
     ...(extra.mimeType !== undefined ? { mimeType: extra.mimeType } : {}),
   };
+}
+
+/**
+ * How deep a JSON value is shown as a tree. Deeper parts are replaced by a marker: the webview
+ * draws the tree recursively, and posting a value to it serialises it (JSON.stringify overflows
+ * at a few thousand levels).
+ */
+export const MAX_SHOWN_DEPTH = 64;
+
+function shownJson(value: unknown): { value: Json; cutDeep?: true } {
+  const cut = cutDeepJson(value, MAX_SHOWN_DEPTH);
+  return cut.cut ? { value: cut.value as Json, cutDeep: true } : { value: value as Json };
 }
 
 /** An image/audio block or a blob: a data URI when the type is allowed and the data sound. */
@@ -272,14 +286,11 @@ export function toolResultDisplay(result: CallToolResult, outputSchema: unknown,
   let verdict: StructuredVerdict;
   if (structured === undefined) verdict = hasSchema && !isError ? { kind: 'missing' } : { kind: 'no-schema' };
   else if (!hasSchema) verdict = { kind: 'no-schema' };
-  else {
-    const check = validator.check(outputSchema, structured);
-    verdict = check.kind === 'valid' ? { kind: 'valid' } : check.kind === 'invalid' ? { kind: 'invalid', errors: check.errors } : { kind: 'unusable', reason: check.reason };
-  }
+  else verdict = validator.check(outputSchema, structured);
   return {
     isError,
     parts,
-    ...(structured !== undefined ? { structured: { value: structured as Json, verdict } } : {}),
+    ...(structured !== undefined ? { structured: { ...shownJson(structured), verdict } } : {}),
     verdict,
   };
 }

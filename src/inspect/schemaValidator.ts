@@ -3,9 +3,17 @@
 // `inputSchema`. Schemas come from servers: compiled in a sandbox of options (no network —
 // `loadSchema` is never set, so a remote `$ref` fails to compile instead of being fetched),
 // cached by their JSON text, and every failure is a value, never a throw.
+//
+// Everything here runs on the extension host's thread, so its cost is bounded before ajv sees
+// the input: schema size and nesting (compiling is superlinear: 10,000 properties took 71 s),
+// data size and nesting, `uniqueItems` (quadratic: 20,000 objects took 51 s), and the work of
+// `pattern`s, which run on the linear-time engine of safePattern.ts. Past a bound the answer is
+// `unchecked` with the reason, never a frozen editor.
 import Ajv, { type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
+import { measureJson } from '../protocol/jsonShape';
 import { CHECKED_FORMATS, checkFormat } from './formModel';
+import { compileSafePattern, uncheckedPatternNote } from './safePattern';
 
 export interface SchemaError {
   /** JSON Pointer of the failing value ("" for the root). */
@@ -15,20 +23,55 @@ export interface SchemaError {
 }
 
 export type SchemaCheck =
-  | { readonly kind: 'valid' }
-  | { readonly kind: 'invalid'; readonly errors: readonly SchemaError[] }
+  /** `unchecked`: parts not checked, e.g. "pattern ^(a)\1$ not checked: not supported by the safe engine". */
+  | { readonly kind: 'valid'; readonly unchecked?: readonly string[] }
+  | { readonly kind: 'invalid'; readonly errors: readonly SchemaError[]; readonly unchecked?: readonly string[] }
   /** The schema itself could not be used (remote $ref, unknown dialect, broken schema). */
-  | { readonly kind: 'unusable'; readonly reason: string };
+  | { readonly kind: 'unusable'; readonly reason: string }
+  /** Checking would cost too much: "schema too large to check (…)", "too costly to check (…)". */
+  | { readonly kind: 'unchecked'; readonly reason: string };
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-0[4-7]\/schema#?$/;
 const MAX_CACHE = 200;
 /** Most errors reported for one value. */
 const MAX_ERRORS = 50;
 
-function makeAjv<T extends Ajv>(Ctor: new (opts: object) => T): T {
-  const ajv = new Ctor({ strict: false, allErrors: true, validateSchema: false, logger: false, loadSchema: undefined, inlineRefs: true, code: { optimize: false } });
-  for (const format of CHECKED_FORMATS) ajv.addFormat(format, { type: 'string', validate: (s: string) => checkFormat(format, s) });
-  return ajv;
+/** The bounds of one check; the defaults keep a check well under a second on a slow machine. */
+export interface CheckLimits {
+  /** Values (objects, arrays, scalars) in a schema: compile time grows faster than linearly. */
+  readonly maxSchemaValues: number;
+  readonly maxSchemaDepth: number;
+  /** Values in the value checked. */
+  readonly maxDataValues: number;
+  readonly maxDataDepth: number;
+  /** Data values × schema values: a bound on validation work (`enum` compares each value with each member). */
+  readonly maxValidationWork: number;
+  /**
+   * With `uniqueItems` in the schema: longest array × (its length + data values). Items are
+   * compared pairwise, each comparison as deep as the items (20,000 strings took 11 s).
+   */
+  readonly maxUniqueItemsWork: number;
+  /** Pattern work of one check, in pattern-size × input-length units (see safePattern.ts). */
+  readonly maxPatternWork: number;
+}
+
+export const DEFAULT_CHECK_LIMITS: CheckLimits = {
+  maxSchemaValues: 3000,
+  maxSchemaDepth: 64,
+  maxDataValues: 200_000,
+  maxDataDepth: 256,
+  maxValidationWork: 50_000_000,
+  maxUniqueItemsWork: 10_000_000,
+  maxPatternWork: 20_000_000,
+};
+
+/** Thrown by a pattern test when the check's pattern work is used up; ends that validation. */
+class PatternBudgetExceeded extends Error {}
+
+/** What one validation run spent and skipped; patterns report into it. */
+interface Run {
+  patternWork: number;
+  readonly unchecked: Set<string>;
 }
 
 /** Compiles and runs schemas; one instance serves the whole extension. */
@@ -36,19 +79,70 @@ export class SchemaValidator {
   private ajv2020: Ajv | undefined;
   private ajv07: Ajv | undefined;
   private readonly cache = new Map<string, ValidateFunction | string>();
+  private run: Run = { patternWork: 0, unchecked: new Set() };
+  private readonly limits: CheckLimits;
+
+  constructor(limits: Partial<CheckLimits> = {}) {
+    this.limits = { ...DEFAULT_CHECK_LIMITS, ...limits };
+  }
 
   /** Validates `value` against `schema`. */
   check(schema: unknown, value: unknown): SchemaCheck {
+    const limits = this.limits;
+    const schemaShape = measureJson(schema, { maxValues: limits.maxSchemaValues, maxDepth: limits.maxSchemaDepth });
+    if (schemaShape.exceeded === 'values') return { kind: 'unchecked', reason: `schema too large to check (more than ${limits.maxSchemaValues} values)` };
+    if (schemaShape.exceeded === 'depth') return { kind: 'unchecked', reason: `schema too large to check (nested more than ${limits.maxSchemaDepth} levels deep)` };
+    const dataShape = measureJson(value, { maxValues: limits.maxDataValues, maxDepth: limits.maxDataDepth });
+    if (dataShape.exceeded === 'values') return { kind: 'unchecked', reason: `too costly to check (the value has more than ${limits.maxDataValues} values)` };
+    if (dataShape.exceeded === 'depth') return { kind: 'unchecked', reason: `too costly to check (the value is nested more than ${limits.maxDataDepth} levels deep)` };
+    if (dataShape.values * schemaShape.values > limits.maxValidationWork) {
+      return { kind: 'unchecked', reason: `too costly to check (${dataShape.values} values against a schema of ${schemaShape.values})` };
+    }
+    if (dataShape.longestArray * (dataShape.longestArray + dataShape.values) > limits.maxUniqueItemsWork && usesUniqueItems(schema)) {
+      return { kind: 'unchecked', reason: `too costly to check (uniqueItems over an array of ${dataShape.longestArray} items)` };
+    }
     const compiled = this.compile(schema);
     if (typeof compiled === 'string') return { kind: 'unusable', reason: compiled };
+    const run: Run = (this.run = { patternWork: 0, unchecked: new Set() });
     let ok: boolean;
     try {
       ok = compiled(value) as boolean;
     } catch (e) {
+      if (e instanceof PatternBudgetExceeded) return { kind: 'unchecked', reason: 'too costly to check (the patterns would take too long on this value)' };
       return { kind: 'unusable', reason: `validation failed: ${e instanceof Error ? e.message : String(e)}` };
     }
-    if (ok) return { kind: 'valid' };
-    return { kind: 'invalid', errors: (compiled.errors ?? []).slice(0, MAX_ERRORS).map(toSchemaError) };
+    const unchecked = run.unchecked.size > 0 ? { unchecked: [...run.unchecked] } : {};
+    if (ok) return { kind: 'valid', ...unchecked };
+    return { kind: 'invalid', errors: (compiled.errors ?? []).slice(0, MAX_ERRORS).map(toSchemaError), ...unchecked };
+  }
+
+  private makeAjv<T extends Ajv>(Ctor: new (opts: object) => T): T {
+    // Server patterns never reach RegExp: each is compiled for the linear-time engine, and its
+    // tests are charged to the current run. One RE2 cannot express passes every value and is
+    // reported as unchecked (a pattern that is not a regular expression at all fails to compile).
+    const regExp = Object.assign(
+      (pattern: string) => {
+        const compiled = compileSafePattern(pattern);
+        const toString = () => pattern;
+        if (!compiled.ok && compiled.kind === 'syntax') throw new Error(`pattern ${JSON.stringify(pattern.slice(0, 80))}: ${compiled.reason}`);
+        if (!compiled.ok) {
+          const note = uncheckedPatternNote(pattern, compiled.reason);
+          return { toString, test: () => (this.run.unchecked.add(note), true) };
+        }
+        return {
+          toString,
+          test: (s: string) => {
+            this.run.patternWork += compiled.cost(s);
+            if (this.run.patternWork > this.limits.maxPatternWork) throw new PatternBudgetExceeded();
+            return compiled.test(s);
+          },
+        };
+      },
+      { code: 'safePattern' },
+    );
+    const ajv = new Ctor({ strict: false, allErrors: true, validateSchema: false, logger: false, loadSchema: undefined, inlineRefs: true, code: { optimize: false, regExp } });
+    for (const format of CHECKED_FORMATS) ajv.addFormat(format, { type: 'string', validate: (s: string) => checkFormat(format, s) });
+    return ajv;
   }
 
   private compile(schema: unknown): ValidateFunction | string {
@@ -68,10 +162,10 @@ export class SchemaValidator {
   }
 
   private compileFresh(schema: object | boolean): ValidateFunction | string {
-    if (typeof schema === 'boolean') return (this.ajv2020 ??= makeAjv(Ajv2020)).compile(schema);
+    if (typeof schema === 'boolean') return (this.ajv2020 ??= this.makeAjv(Ajv2020)).compile(schema);
     const declared = (schema as { $schema?: unknown }).$schema;
     const older = typeof declared === 'string' && DRAFT_07.test(declared);
-    const ajv = older ? (this.ajv07 ??= makeAjv(Ajv)) : (this.ajv2020 ??= makeAjv(Ajv2020));
+    const ajv = older ? (this.ajv07 ??= this.makeAjv(Ajv)) : (this.ajv2020 ??= this.makeAjv(Ajv2020));
     // Drop `$schema` and top-level `$id`: the dialect is chosen above, and an `$id` would be
     // registered in the shared instance (a second schema with the same id would then fail).
     const { $schema: _s, $id: _i, ...rest } = schema as Record<string, unknown>;
@@ -83,6 +177,13 @@ export class SchemaValidator {
       return `the schema does not compile: ${e instanceof Error ? e.message : String(e)}`;
     }
   }
+}
+
+/** True when `uniqueItems: true` appears anywhere in the schema (measured schemas only: bounded). */
+function usesUniqueItems(schema: unknown, depth = 0): boolean {
+  if (typeof schema !== 'object' || schema === null || depth > DEFAULT_CHECK_LIMITS.maxSchemaDepth) return false;
+  if (Array.isArray(schema)) return schema.some((s) => usesUniqueItems(s, depth + 1));
+  return Object.entries(schema).some(([k, v]) => (k === 'uniqueItems' && v === true) || usesUniqueItems(v, depth + 1));
 }
 
 /** The first `$ref` that is not a local pointer, anywhere in the schema. */

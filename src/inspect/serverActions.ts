@@ -7,6 +7,8 @@ import { LoggingLevel, LoggingLevels } from '../client/schemas';
 import { Disposable } from '../protocol/disposable';
 import { McpLocalError, ResponseError } from '../protocol/errors';
 import { Emitter, Event } from '../protocol/events';
+import { cutDeepJson } from '../protocol/jsonShape';
+import { MAX_SHOWN_DEPTH } from './resultModel';
 import type { HealthFacts } from './serverInfo';
 
 /** A manual ping waits at most this long, whatever the server's request timeout. */
@@ -81,7 +83,8 @@ export async function setLogLevel(client: McpClient, name: string, level: unknow
 export function capabilitiesJson(client: McpClient): string {
   const initializeResult = client.initializeResult;
   if (!initializeResult) throw new McpLocalError('not-initialized', 'the server has not finished initializing, so there are no capabilities to show');
-  return JSON.stringify({ initializeResult, clientCapabilities: client.clientCapabilities }, null, 2);
+  // Cut like a result: a deep `experimental` or `_meta` would overflow JSON.stringify.
+  return JSON.stringify(cutDeepJson({ initializeResult, clientCapabilities: client.clientCapabilities }, MAX_SHOWN_DEPTH).value, null, 2);
 }
 
 // ---- Health ping ----

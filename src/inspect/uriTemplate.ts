@@ -1,5 +1,6 @@
-// RFC 6570 URI Templates, levels 1–4: parsing, expansion, the variables a template uses (for
-// the resource template input flow), and matching a URI back to its variables.
+// RFC 6570 URI Templates, levels 1–4: parsing, expansion, and the variables a template uses (for
+// the resource template input flow). There is deliberately no matcher (URI → variables): the
+// regex-based one backtracked catastrophically on templates from servers, and nothing used it.
 
 /** A value a variable can take: a string, a list, or an associative array (object or pairs). */
 export type TemplateValue = string | number | boolean | null | undefined | readonly (string | number | boolean)[] | Readonly<Record<string, string | number | boolean>>;
@@ -196,52 +197,5 @@ export function expandTemplate(template: string, variables: Readonly<Record<stri
     }
     if (items.length > 0) out += rules.first + items.join(rules.sep);
   }
-  return out;
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-function decode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
-/**
- * Matches a URI against a template and returns the string values of its variables, or
- * undefined when it does not match. Handles simple, `+`, `#`, `.`, `/`, `;`, `?` and `&`
- * expressions of non-exploded variables without prefixes (what resource templates use); other
- * expressions make the template unmatched.
- */
-export function matchTemplate(template: string, uri: string): Record<string, string> | undefined {
-  const { parts, errors } = parseTemplate(template);
-  if (errors.length > 0) return undefined;
-  let pattern = '^';
-  const names: string[] = [];
-  for (const part of parts) {
-    if (part.kind === 'literal') {
-      pattern += escapeRegExp(encodeLiteral(part.text));
-      continue;
-    }
-    if (part.vars.some((v) => v.explode || v.prefix !== undefined)) return undefined;
-    const rules = RULES[part.operator];
-    const valueRe = rules.allowReserved ? '[^,]*?' : `[^${escapeRegExp(`/?#,&;=${rules.sep}`)}]*`;
-    const pieces = part.vars.map((v) => {
-      names.push(v.name);
-      return rules.named ? `(?:${escapeRegExp(v.name)}(?:=(${valueRe}))?)?` : `(${valueRe})`;
-    });
-    pattern += `(?:${escapeRegExp(rules.first)}${pieces.join(`${escapeRegExp(rules.sep)}?`)})?`;
-  }
-  const m = new RegExp(`${pattern}$`).exec(uri);
-  if (!m) return undefined;
-  const out: Record<string, string> = {};
-  names.forEach((name, i) => {
-    const v = m[i + 1];
-    if (v !== undefined) out[name] = decode(v);
-  });
   return out;
 }

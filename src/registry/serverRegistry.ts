@@ -3,7 +3,7 @@
 // cached and kept fresh. No `vscode` import: trust, consent, inputs and the transport come in
 // as functions.
 import { McpClient, RootsProvider } from '../client/client';
-import { Implementation, Prompt, Resource, ResourceTemplate, Tool } from '../client/schemas';
+import { Implementation, Prompt, Resource, ResourceTemplate, SkippedListItem, Tool, describeSkippedItem } from '../client/schemas';
 import { ServerEntry } from '../config/types';
 import { ResolvedStdioServer } from '../config/variables';
 import { DisposableStore } from '../protocol/disposable';
@@ -101,6 +101,8 @@ export interface ServerHandle {
   readonly prompts: readonly Prompt[] | undefined;
   /** Why the last fetch of a list failed (cleared when it succeeds). */
   readonly listErrors: Readonly<Partial<Record<ListKind, string>>>;
+  /** Items the last fetch of a list left out as malformed (the rest of the list is shown). */
+  readonly skippedItems: Readonly<Partial<Record<ListKind, readonly SkippedListItem[]>>>;
   /** The last failure (start or crash), kept after a restart succeeded. */
   readonly lastError: string | undefined;
   /** The last stderr lines of the current (or last) process, oldest first. */
@@ -142,6 +144,7 @@ class ManagedServer implements ServerHandle {
   templates: ResourceTemplate[] | undefined;
   prompts: Prompt[] | undefined;
   listErrors: Partial<Record<ListKind, string>> = {};
+  skippedItems: Partial<Record<ListKind, readonly SkippedListItem[]>> = {};
   lastError: string | undefined;
   stderrTail: string[] = [];
   lastExit: { code: number | null; signal: string | null; time: number } | undefined;
@@ -557,6 +560,7 @@ export class ServerRegistry {
       h.session = undefined;
       h.tools = h.resources = h.templates = h.prompts = undefined;
       h.listErrors = {};
+      h.skippedItems = {};
     }
   }
 
@@ -624,19 +628,20 @@ export class ServerRegistry {
         state.again = false;
         if (h.session !== s || s.stopping) return;
         try {
-          const signal = s.abort.signal;
+          let skipped: readonly SkippedListItem[] = [];
+          const options = { signal: s.abort.signal, onSkipped: (items: readonly SkippedListItem[]) => (skipped = items) };
           switch (kind) {
             case 'tools':
-              h.tools = await s.client.listTools({ signal });
+              h.tools = await s.client.listTools(options);
               break;
             case 'resources':
-              h.resources = await s.client.listResources({ signal });
+              h.resources = await s.client.listResources(options);
               break;
             case 'templates':
-              h.templates = await s.client.listResourceTemplates({ signal });
+              h.templates = await s.client.listResourceTemplates(options);
               break;
             case 'prompts':
-              h.prompts = await s.client.listPrompts({ signal });
+              h.prompts = await s.client.listPrompts(options);
               break;
             default: {
               const never: never = kind;
@@ -645,6 +650,11 @@ export class ServerRegistry {
           }
           if (h.session !== s) return;
           delete h.listErrors[kind];
+          if (skipped.length === 0) delete h.skippedItems[kind];
+          else {
+            h.skippedItems[kind] = skipped;
+            this.options.log(h.id, 'warn', `skipped ${skipped.length} malformed ${kind === 'templates' ? 'resource template' : kind.slice(0, -1)}${skipped.length === 1 ? '' : 's'}: ${skipped.map(describeSkippedItem).join('; ')}`);
+          }
         } catch (error) {
           if (h.session !== s || s.stopping) return;
           // Servers from before templates existed answer "method not found": an empty list, not a fault.

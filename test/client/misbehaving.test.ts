@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { McpClient, McpLocalError, ResponseError } from '../../src/client';
+import { McpClient, McpLocalError, ResponseError, SkippedListItem } from '../../src/client';
 import { ConnectionDiagnostic } from '../../src/protocol/connection';
 import { connectStdio, fixture, waitFor } from './support';
 
@@ -88,7 +88,10 @@ describe('badly behaved servers never take the client down', () => {
     const { client } = await connectStdio(process.execPath, [fixture('shapes.mjs')]);
     try {
       await assert.rejects(client.listTools(), (e: unknown) => McpLocalError.is(e, 'invalid-result') && e.message === 'tools/list: result.tools must be an array');
-      await assert.rejects(client.listResources(), (e: unknown) => McpLocalError.is(e, 'invalid-result') && /result\.resources\[\d+\]\.uri is required/.test(e.message));
+      // A malformed item is skipped and named; it does not fail the list.
+      let skipped: readonly SkippedListItem[] = [];
+      assert.deepEqual(await client.listResources({ onSkipped: (s) => (skipped = s) }), []);
+      assert.deepEqual(skipped, [{ index: 0, name: 'no-uri', problem: 'resources[0].uri is required' }]);
       assert.ok((await client.listPrompts()).length >= 0);
       const ok = await client.callTool('ok', {});
       assert.equal((ok as Record<string, unknown>)['x-extra'], 1, 'unknown fields are kept');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { expandTemplate, matchTemplate, parseTemplate, templateVariables, TemplateValue } from '../../src/inspect/uriTemplate';
+import * as uriTemplate from '../../src/inspect/uriTemplate';
+import { expandTemplate, parseTemplate, templateVariables, TemplateValue } from '../../src/inspect/uriTemplate';
 
 // The variables of RFC 6570 section 3.2.
 const VARS: Record<string, TemplateValue> = {
@@ -99,12 +100,8 @@ describe('RFC 6570 URI templates', () => {
     assert.equal(expandTemplate('a{b', { b: 'x' }), 'a%7Bb', 'an unclosed expression stays as (encoded) text');
   });
 
-  test('a URI matches back to its variables', () => {
-    assert.deepEqual(matchTemplate('demo://resource/dynamic/text/{resourceId}', 'demo://resource/dynamic/text/42'), { resourceId: '42' });
-    assert.deepEqual(matchTemplate('file:///{+path}', 'file:///a/b%20c.txt'), { path: 'a/b c.txt' });
-    assert.deepEqual(matchTemplate('http://x/search{?q,lang}', 'http://x/search?q=cat&lang=en'), { q: 'cat', lang: 'en' });
-    assert.deepEqual(matchTemplate('users/{id}/posts', 'users/a%2Fb/posts'), { id: 'a/b' });
-    assert.equal(matchTemplate('demo://resource/dynamic/text/{resourceId}', 'demo://resource/static/x'), undefined);
-    assert.equal(matchTemplate('{/list*}', '/a/b'), undefined, 'explode is not matched');
+  test('there is no URI matcher: the regex-based matchTemplate backtracked catastrophically and had no caller', () => {
+    // `{v0}…{v9}` against 30 characters took 75 s in it; bring one back only in linear time.
+    assert.equal((uriTemplate as Record<string, unknown>).matchTemplate, undefined);
   });
 });

@@ -372,6 +372,7 @@ export class ToolPanel implements vscode.Disposable {
       if (display.verdict.kind === 'invalid' || display.verdict.kind === 'missing') {
         this.ctx.deps.log(this.serverId, 'warn', `Tool ${tool.name}: structured content ${display.verdict.kind === 'missing' ? 'is missing although the tool declares an outputSchema' : 'does not match its outputSchema'}.`);
       }
+      if (display.verdict.kind === 'unchecked') this.ctx.deps.log(this.serverId, 'info', `Tool ${tool.name}: structured content not checked against its outputSchema: ${display.verdict.reason}.`);
     } catch (error) {
       const durationMs = performance.now() - started;
       const failure = describeFailure(error);
