@@ -37,7 +37,11 @@ export interface ResolvedStdioServer {
   readonly env: Record<string, string>;
   /** Absolute working directory. */
   readonly cwd: string;
-  /** Non-empty values that came from `${input:…}`: redact them from logs. */
+  /**
+   * Every non-empty value that came from an input, the environment (`${env:…}`, Claude's
+   * `${NAME}`), the envFile or the config's `env`: redact them wherever the server's command
+   * line, environment or output is shown.
+   */
   readonly secretValues: string[];
   /** Names of the variables the config sets (env and envFile), sorted: for the consent prompt. */
   readonly envNames: string[];
@@ -87,7 +91,8 @@ export function findInputReferences(text: string): string[] {
 
 /** How a variable name will resolve, decided without asking anyone. */
 type Classified =
-  | { kind: 'value'; value: string }
+  /** `fromEnv`: the value is the user's environment, so it may be a secret. */
+  | { kind: 'value'; value: string; fromEnv?: boolean }
   | { kind: 'input'; id: string }
   | { kind: 'error'; message: string };
 
@@ -129,7 +134,7 @@ function classify(name: string, dialect: VariableDialect, ctx: VariableContext |
     case 'env':
       if (!arg || !ENV_NAME.test(arg)) return { kind: 'error', message: `\${${name}}: expected \${env:NAME}` };
       // Like VS Code: an unset variable becomes the empty string.
-      return ctx ? { kind: 'value', value: getEnv(ctx.env, arg, ctx.platform) ?? '' } : need();
+      return ctx ? { kind: 'value', value: getEnv(ctx.env, arg, ctx.platform) ?? '', fromEnv: true } : need();
     case 'input':
       if (!arg) return { kind: 'error', message: `\${${name}}: expected \${input:id}` };
       return { kind: 'input', id: arg };
@@ -143,8 +148,8 @@ function classify(name: string, dialect: VariableDialect, ctx: VariableContext |
       if (!ctx) return need();
       const value = getEnv(ctx.env, m[1], ctx.platform);
       // Shell semantics: `:-` applies when the variable is unset or empty.
-      if (m[2] !== undefined) return { kind: 'value', value: value ? value : m[2] };
-      if (value !== undefined) return { kind: 'value', value };
+      if (m[2] !== undefined) return value ? { kind: 'value', value, fromEnv: true } : { kind: 'value', value: m[2] };
+      if (value !== undefined) return { kind: 'value', value, fromEnv: true };
       return { kind: 'error', message: `\${${name}}: the environment variable ${m[1]} is not set (write \${${m[1]}:-default} for a fallback)` };
     }
   }
@@ -212,7 +217,8 @@ export async function resolveServer(
   // Pass 2: ask for inputs, once each, in the order they are used.
   const inputValues = new Map<string, string>();
   for (const id of inputOrder) inputValues.set(id, await ctx.resolveInput(id));
-  const secretValues = [...new Set([...inputValues.values()].filter((v) => v.length > 0))];
+  const secrets = new Set(inputValues.values());
+  for (const c of classified.values()) if (c.kind === 'value' && c.fromEnv) secrets.add(c.value);
 
   const substitute = (value: string): string =>
     value.replace(VARIABLE, (_, name: string) => {
@@ -242,6 +248,7 @@ export async function resolveServer(
     const parsed = parseDotenv(text);
     for (const w of parsed.warnings) warnings.push(`envFile ${envFile}:${w.line}: ${w.message}`);
     for (const [name, value] of Object.entries(parsed.values)) {
+      secrets.add(value);
       setEnv(env, name, value, platform);
       setNames.add(name);
     }
@@ -249,7 +256,9 @@ export async function resolveServer(
   const removed: string[] = [];
   for (const [name, value] of Object.entries(config.env)) {
     // The explicit env wins over the envFile.
-    setEnv(env, name, value === null ? null : substitute(value), platform);
+    const substituted = value === null ? null : substitute(value);
+    if (value !== null && !isWorkspacePath(value, classified)) secrets.add(substituted!);
+    setEnv(env, name, substituted, platform);
     if (value === null) {
       removed.push(name);
       setNames.delete(name);
@@ -261,12 +270,28 @@ export async function resolveServer(
     args,
     env,
     cwd,
-    secretValues,
+    secretValues: [...secrets].filter((v) => v.length > 0),
     envNames: [...setNames].sort(),
     removedEnvNames: removed.sort(),
     envFile,
     warnings,
   };
+}
+
+/**
+ * True for an env value that is only a path built from the workspace or home
+ * (`${workspaceFolder}/src`): not worth hiding, and hiding it would hide every mention of the
+ * folder. A literal value, or one with an input or environment variable in it, is a secret.
+ */
+function isWorkspacePath(value: string, classified: ReadonlyMap<string, Classified>): boolean {
+  const refs = findVariables(value);
+  if (refs.length === 0) return false;
+  const secretRef = refs.some((r) => {
+    const c = classified.get(r.name);
+    return c?.kind !== 'value' || c.fromEnv === true;
+  });
+  if (secretRef) return false;
+  return /^[\w./\\-]*$/.test(value.replace(VARIABLE, ''));
 }
 
 /**

@@ -10,7 +10,7 @@ import { DisposableStore } from '../protocol/disposable';
 import { McpLocalError, ResponseError } from '../protocol/errors';
 import { Emitter, Event } from '../protocol/events';
 import { Transport, TransportCloseInfo } from '../protocol/transport';
-import { formatCommandLine, redact } from './logText';
+import { Redactor, formatCommandLine } from './logText';
 
 /** Where a server is. `error` carries `restart` while an automatic restart is scheduled. */
 export type ServerStatus =
@@ -136,6 +136,8 @@ class ManagedServer implements ServerHandle {
   entry: ServerEntry;
   status: ServerStatus = { kind: 'stopped' };
   resolved: ResolvedStdioServer | undefined;
+  /** Hides the secrets of `resolved` in every line this server logs. */
+  redactor = new Redactor();
   startedAt: number | undefined;
   tools: Tool[] | undefined;
   resources: Resource[] | undefined;
@@ -421,8 +423,9 @@ export class ServerRegistry {
 
     const resolved = prepared;
     h.resolved = resolved;
+    h.redactor = new Redactor(resolved.secretValues);
     h.stderrTail = [];
-    const log = (level: RegistryLogLevel, text: string) => this.options.log(h.id, level, redact(text, resolved.secretValues));
+    const log = (level: RegistryLogLevel, text: string) => this.options.log(h.id, level, h.redactor.redact(text));
     for (const warning of resolved.warnings ?? []) log('warn', warning);
     log('info', `starting: ${formatCommandLine(resolved.command, resolved.args)} (cwd ${resolved.cwd})`);
 
@@ -519,7 +522,7 @@ export class ServerRegistry {
 
   private failStart(h: ManagedServer, message: string, stderrTail: string[]): void {
     h.lastError = message;
-    this.options.log(h.id, 'error', redact(`failed to start: ${message}`, h.resolved?.secretValues ?? []));
+    this.options.log(h.id, 'error', h.redactor.redact(`failed to start: ${message}`));
     this.setStatus(h, { kind: 'error', message, stderrTail });
   }
 
@@ -562,7 +565,7 @@ export class ServerRegistry {
     // The process went away on its own.
     const tail = info.stderrTail && info.stderrTail.length ? [...info.stderrTail] : [...h.stderrTail];
     const message = info.reason === 'exited' ? `the server exited unexpectedly (${describeExit(info)})` : `the connection closed unexpectedly${info.error ? `: ${info.error.message}` : ''}`;
-    this.options.log(h.id, 'warn', redact(message, h.resolved?.secretValues ?? []));
+    this.options.log(h.id, 'warn', h.redactor.redact(message));
     s.stopping = true;
     void this.enqueue(h, async () => {
       await this.endSession(h, s);

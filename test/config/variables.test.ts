@@ -57,7 +57,8 @@ suite('resolveServer', () => {
     assert.equal(r.env.API, 'Bearer s3cr3t-value');
     assert.equal(r.env.BASE, '/ws/web-app');
     assert.equal(r.cwd, '/ws/web-app/sub');
-    assert.deepEqual(r.secretValues, ['s3cr3t-value']);
+    // The input, the environment's PATH and the env value built from the input; BASE is a workspace path.
+    assert.deepEqual(r.secretValues, ['s3cr3t-value', '/usr/bin', 'Bearer s3cr3t-value']);
     assert.deepEqual(ctx.asked, ['token'], 'each input is asked once');
     assert.deepEqual(r.envNames, ['API', 'BASE']);
   });
@@ -125,7 +126,7 @@ suite('resolveServer', () => {
     assert.ok(!('PATH' in r.env), 'null in env removes the variable even when the envFile sets it');
     assert.deepEqual(r.envNames, ['A', 'B', 'C']);
     assert.deepEqual(r.warnings, [`envFile ${file}:6: skipped: expected KEY=VALUE`]);
-    assert.deepEqual(r.secretValues, []);
+    assert.deepEqual(r.secretValues, ['from-file', 'two words', 'file', '/file/bin', 'explicit'], 'every envFile and env value');
     await assert.rejects(resolveServer(stdio({ command: 'node', envFile: 'nope.env' }), context(), tmp), new RegExp(`envFile ${path.join(tmp, 'nope.env').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: no such file`));
   });
 
