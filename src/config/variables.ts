@@ -6,6 +6,7 @@
 // A leading `~` in command, args, cwd and envFile means the user's home directory.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { isInside, pathWithout } from '../transport/commandResolver';
 import { parseDotenv } from './dotenv';
 import { ConfigSource, ServerEntry, StdioServerConfig } from './types';
 
@@ -27,6 +28,12 @@ export interface VariableContext {
   resolveInput(id: string): Promise<string>;
   /** Defaults to `process.platform`; on win32 env names are case-insensitive. */
   readonly platform?: NodeJS.Platform;
+  /**
+   * Folders the user has not trusted: every workspace folder while VS Code is in Restricted
+   * Mode. A server never runs inside one (no default or configured cwd, no envFile from there)
+   * and never finds its command there (PATH entries inside them are dropped). Default: none.
+   */
+  readonly untrustedFolders?: readonly string[];
 }
 
 /** A stdio server ready to spawn: every variable substituted, every path absolute. */
@@ -37,6 +44,8 @@ export interface ResolvedStdioServer {
   readonly env: Record<string, string>;
   /** Absolute working directory. */
   readonly cwd: string;
+  /** Why the server runs in `cwd` when its config does not say: for the log. */
+  readonly cwdReason?: string;
   /**
    * Every non-empty value that came from an input, the environment (`${env:…}`, Claude's
    * `${NAME}`), the envFile or the config's `env`: redact them wherever the server's command
@@ -188,7 +197,7 @@ export async function resolveServer(
   config: StdioServerConfig,
   ctx: VariableContext,
   defaultCwd: string,
-  options: { dialect?: VariableDialect } = {},
+  options: { dialect?: VariableDialect; defaultCwdReason?: string } = {},
 ): Promise<ResolvedStdioServer> {
   const dialect = options.dialect ?? 'vscode';
   const platform = ctx.platform ?? process.platform;
@@ -230,6 +239,12 @@ export async function resolveServer(
   const command = pathLike(config.command);
   const args = config.args.map(pathLike);
   const cwd = config.cwd !== undefined ? path.resolve(defaultCwd, pathLike(config.cwd)) : defaultCwd;
+  const untrusted = ctx.untrustedFolders ?? [];
+  const refuseUntrusted = (field: string, file: string) => {
+    const folder = untrusted.find((f) => isInside(file, f, platform));
+    if (folder !== undefined) throw new VariableError([{ field, message: `${file} is inside the workspace folder ${folder}, which is not trusted (Restricted Mode): trust the workspace to use it` }]);
+  };
+  refuseUntrusted('cwd', cwd);
 
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(ctx.env)) if (value !== undefined) env[name] = value;
@@ -238,6 +253,7 @@ export async function resolveServer(
   let envFile: string | undefined;
   if (config.envFile !== undefined) {
     envFile = path.resolve(defaultCwd, pathLike(config.envFile));
+    refuseUntrusted('envFile', envFile);
     let text: string;
     try {
       text = await fs.readFile(envFile, 'utf8');
@@ -265,11 +281,20 @@ export async function resolveServer(
     } else setNames.add(name);
   }
 
+  // The command is looked up on the child's PATH (by us, and by npx or sh inside it): an
+  // untrusted folder must not be able to supply it.
+  const trimmedPath = untrusted.length ? pathWithout(env, untrusted, platform) : undefined;
+  if (trimmedPath) {
+    setEnv(env, 'PATH', trimmedPath.value, platform);
+    warnings.push(`the workspace is not trusted: PATH entries that are relative or inside it are not searched: ${trimmedPath.dropped.join(', ')}`);
+  }
+
   return {
     command,
     args,
     env,
     cwd,
+    ...(config.cwd === undefined && options.defaultCwdReason ? { cwdReason: options.defaultCwdReason } : {}),
     secretValues: [...secrets].filter((v) => v.length > 0),
     envNames: [...setNames].sort(),
     removedEnvNames: removed.sort(),
@@ -295,11 +320,21 @@ function isWorkspacePath(value: string, classified: ReadonlyMap<string, Classifi
 }
 
 /**
- * The working directory a server of `source` gets when its config has none: the folder holding
- * the config; for user/workspace settings the first workspace folder, else the home directory.
+ * The working directory a server of `source` gets when its config has none, and why: the folder
+ * holding the config; for settings the first workspace folder, else the home directory. Never
+ * an untrusted folder: a server from the user's settings in a Restricted Mode window runs in the
+ * home directory (or the file system root when home itself is inside an untrusted folder).
  */
-export function defaultCwdFor(source: ConfigSource, ctx: Pick<VariableContext, 'folders' | 'userHome'>): string {
-  return source.folder?.fsPath ?? Object.values(ctx.folders)[0] ?? ctx.userHome;
+export function defaultCwdFor(source: ConfigSource, ctx: Pick<VariableContext, 'folders' | 'userHome' | 'untrustedFolders' | 'platform'>): { cwd: string; reason: string } {
+  const untrusted = ctx.untrustedFolders ?? [];
+  const trusted = (dir: string) => !untrusted.some((f) => isInside(dir, f, ctx.platform));
+  if (source.folder && trusted(source.folder.fsPath)) return { cwd: source.folder.fsPath, reason: 'the folder that holds its configuration' };
+  const [first] = Object.entries(ctx.folders);
+  if (!source.folder && first && trusted(first[1])) return { cwd: first[1], reason: `the first workspace folder, "${first[0]}"` };
+  const why = first ? 'the workspace is not trusted (Restricted Mode), so a server from your settings does not run in its folders' : 'no workspace folder is open';
+  if (trusted(ctx.userHome)) return { cwd: ctx.userHome, reason: `your home directory: ${why}` };
+  const root = path.parse(ctx.userHome).root;
+  return { cwd: root, reason: `the file system root: ${why}, and your home directory is inside one of them` };
 }
 
 /**
@@ -316,10 +351,13 @@ export function resolveEntry(entry: ServerEntry, ctx: VariableContext): Promise<
     userHome: ctx.userHome,
     env: ctx.env,
     platform: ctx.platform,
+    untrustedFolders: ctx.untrustedFolders,
     resolveInput: (id) => ctx.resolveInput(id),
   };
-  return resolveServer(entry.config, entryCtx, defaultCwdFor(entry.source, ctx), {
+  const placement = defaultCwdFor(entry.source, ctx);
+  return resolveServer(entry.config, entryCtx, placement.cwd, {
     dialect: dialectFor(entry.source),
+    defaultCwdReason: placement.reason,
   });
 }
 

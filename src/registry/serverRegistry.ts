@@ -428,6 +428,7 @@ export class ServerRegistry {
     const log = (level: RegistryLogLevel, text: string) => this.options.log(h.id, level, h.redactor.redact(text));
     for (const warning of resolved.warnings ?? []) log('warn', warning);
     log('info', `starting: ${formatCommandLine(resolved.command, resolved.args)} (cwd ${resolved.cwd})`);
+    if (resolved.cwdReason) log('info', `working directory ${resolved.cwd}: ${resolved.cwdReason}`);
 
     let transport: Transport;
     try {

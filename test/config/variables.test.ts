@@ -159,10 +159,18 @@ suite('resolveEntry', () => {
     assert.equal(r.cwd, '/ws/web-app');
   });
 
-  test('user settings run in the first workspace folder, else in home', () => {
-    assert.equal(defaultCwdFor(settingsSource('user'), { folders: { api: api.fsPath, web: web.fsPath }, userHome: '/home/ada' }), '/ws/api');
-    assert.equal(defaultCwdFor(settingsSource('user'), { folders: {}, userHome: '/home/ada' }), '/home/ada');
-    assert.equal(defaultCwdFor(settingsSource('folder', web), { folders: { api: api.fsPath }, userHome: '/home/ada' }), '/ws/web-app');
+  test('user settings run in the first workspace folder, else in home; never in an untrusted folder', () => {
+    const folders = { api: api.fsPath, web: web.fsPath };
+    const cwdOf = (...args: Parameters<typeof defaultCwdFor>) => defaultCwdFor(...args).cwd;
+    assert.equal(cwdOf(settingsSource('user'), { folders, userHome: '/home/ada' }), '/ws/api');
+    assert.equal(cwdOf(settingsSource('user'), { folders: {}, userHome: '/home/ada' }), '/home/ada');
+    assert.equal(cwdOf(settingsSource('folder', web), { folders: { api: api.fsPath }, userHome: '/home/ada' }), '/ws/web-app');
+    assert.deepEqual(defaultCwdFor(settingsSource('user'), { folders, userHome: '/home/ada', untrustedFolders: Object.values(folders) }), {
+      cwd: '/home/ada',
+      reason: 'your home directory: the workspace is not trusted (Restricted Mode), so a server from your settings does not run in its folders',
+    });
+    // The user opened their home directory itself, untrusted.
+    assert.equal(cwdOf(settingsSource('user'), { folders: { home: '/home/ada' }, userHome: '/home/ada', untrustedFolders: ['/home/ada'], platform: 'linux' }), '/');
   });
 
   test('.mcp.json entries use the claude dialect; remote entries cannot be resolved', async () => {
