@@ -1,6 +1,6 @@
 import { promises as fs } from 'node:fs';
 import { parseConfigText } from './parse';
-import { ConfigSource, LoadedConfig } from './types';
+import { ConfigProblem, ConfigSource, LoadedConfig } from './types';
 
 /** A config file read from disk: `exists` is false when there is no such file (not a problem). */
 export interface LoadedFile extends LoadedConfig {
@@ -21,19 +21,19 @@ export async function loadConfigFile(source: ConfigSource): Promise<LoadedFile> 
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { servers: [], inputs: [], problems: [], exists: false, hasSyntaxError: false };
-    const problem = {
-      source,
-      severity: 'error' as const,
-      kind: 'syntax' as const,
-      message: `cannot read ${source.file}: ${(error as Error).message}`,
-      line: 1,
-      column: 1,
-      offset: 0,
-      length: 0,
-      path: '',
-    };
-    return { servers: [], inputs: [], problems: [problem], exists: true, hasSyntaxError: false };
+    return { servers: [], inputs: [], problems: [unreadable(source, `cannot read ${source.file}: ${(error as Error).message}`)], exists: true, hasSyntaxError: false };
   }
-  const loaded = parseConfigText(text.replace(/^\uFEFF/, ''), source);
+  let loaded: LoadedConfig;
+  try {
+    loaded = parseConfigText(text.replace(/^\uFEFF/, ''), source);
+  } catch (error) {
+    // The parser reports faults as problems; this is the guard that keeps the promise above.
+    return { servers: [], inputs: [], problems: [unreadable(source, `cannot read ${source.file}: ${(error as Error).message}`)], exists: true, hasSyntaxError: true };
+  }
   return { ...loaded, exists: true, hasSyntaxError: loaded.problems.some((p) => p.kind === 'syntax') };
+}
+
+/** A problem at 1:1 of the whole file. */
+function unreadable(source: ConfigSource, message: string): ConfigProblem {
+  return { source, severity: 'error', kind: 'syntax', message, line: 1, column: 1, offset: 0, length: 0, path: '' };
 }

@@ -2,7 +2,7 @@
 // ConfigProblem at the exact position of the offending node, and one bad entry never keeps the
 // others from loading. A file with a JSONC syntax error loads no servers at all, so that a
 // half-typed entry is never started (the caller may keep the previous servers of that file).
-import { Node, ParseError, getNodeValue, parseTree, printParseErrorCode } from 'jsonc-parser';
+import { Node, ParseError, SyntaxKind, createScanner, getNodeValue, parseTree, printParseErrorCode } from 'jsonc-parser';
 import { fingerprintOf } from './fingerprint';
 import { entryId } from './sources';
 import { ConfigProblem, ConfigSource, InputDefinition, LoadedConfig, RemoteServerConfig, ServerConfig, ServerEntry, StdioServerConfig } from './types';
@@ -65,6 +65,11 @@ export function parseSettingsText(text: string, source: ConfigSource, options: {
  */
 export function parseSettingsValue(servers: unknown, source: ConfigSource, inputs?: unknown, pathPrefix = 'mcpHost.servers'): LoadedConfig {
   const reader = new Reader(source, undefined);
+  for (const [value, at] of [[inputs, 'mcpHost.inputs'], [servers, pathPrefix]] as const) {
+    if (!valueNestedDeeperThan(value, MAX_NESTING)) continue;
+    reader.push({ offset: -1, length: 0 }, at, tooDeep(), 'error', 'syntax');
+    return reader.result([], []);
+  }
   const inputDefs = inputs === undefined ? undefined : reader.readInputs(syntheticNode(inputs), 'mcpHost.inputs');
   const entries = servers === undefined || servers === null ? [] : reader.readServers(syntheticNode(servers), pathPrefix, inputDefs);
   return reader.result(entries, inputDefs ? [...inputDefs.defs.values()].map((d) => d.def) : []);
@@ -80,6 +85,40 @@ export function mergeLoaded(configs: readonly LoadedConfig[]): LoadedConfig {
 }
 
 // ---- internals ----
+
+/**
+ * The deepest nesting of objects and arrays a config may have. Real configs need about 6; the
+ * parser and every walk over the tree recurse, and a few KB of `[[[[…` would overflow the stack.
+ */
+export const MAX_NESTING = 64;
+
+function tooDeep(): string {
+  return `the value is nested more than ${MAX_NESTING} levels deep: this file defines no servers until it is fixed`;
+}
+
+/** The offset of the first bracket past `max` levels of nesting, found without recursion (strings and comments skipped). */
+function textNestedDeeperThan(text: string, max: number): number | undefined {
+  const scanner = createScanner(text, true);
+  let depth = 0;
+  for (let token = scanner.scan(); token !== SyntaxKind.EOF; token = scanner.scan()) {
+    if (token === SyntaxKind.OpenBraceToken || token === SyntaxKind.OpenBracketToken) {
+      if (++depth > max) return scanner.getTokenOffset();
+    } else if (token === SyntaxKind.CloseBraceToken || token === SyntaxKind.CloseBracketToken) depth = Math.max(0, depth - 1);
+  }
+  return undefined;
+}
+
+/** True when a plain value nests objects and arrays more than `max` levels deep; iterative, so any depth is safe. */
+function valueNestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const item = stack.pop()!;
+    if (item.value === null || typeof item.value !== 'object') continue;
+    if (item.depth + 1 > max) return true;
+    for (const v of Object.values(item.value as object)) stack.push({ value: v, depth: item.depth + 1 });
+  }
+  return false;
+}
 
 interface Property {
   readonly key: Node;
@@ -153,8 +192,13 @@ class Reader {
     this.dialect = dialectFor(source);
   }
 
-  /** Parses the text; on any syntax error reports them all and returns undefined. */
+  /** Parses the text; on any syntax error, or nesting too deep to walk, reports it and returns undefined. */
   parse(): Node | undefined {
+    const deep = textNestedDeeperThan(this.text ?? '', MAX_NESTING);
+    if (deep !== undefined) {
+      this.push({ offset: deep, length: 1 }, '', tooDeep(), 'error', 'syntax');
+      return undefined;
+    }
     const errors: ParseError[] = [];
     const root = parseTree(this.text ?? '', errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
     if (errors.length) {
@@ -180,7 +224,7 @@ class Reader {
     this.push(node, path, message, 'warning', 'schema', serverName);
   }
 
-  private push(
+  push(
     span: { offset: number; length: number },
     path: string,
     message: string,

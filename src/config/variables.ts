@@ -6,6 +6,7 @@
 // A leading `~` in command, args, cwd and envFile means the user's home directory.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { isInside, pathWithout } from '../transport/commandResolver';
 import { parseDotenv } from './dotenv';
 import { ConfigSource, ServerEntry, StdioServerConfig } from './types';
 
@@ -27,6 +28,12 @@ export interface VariableContext {
   resolveInput(id: string): Promise<string>;
   /** Defaults to `process.platform`; on win32 env names are case-insensitive. */
   readonly platform?: NodeJS.Platform;
+  /**
+   * Folders the user has not trusted: every workspace folder while VS Code is in Restricted
+   * Mode. A server never runs inside one (no default or configured cwd, no envFile from there)
+   * and never finds its command there (PATH entries inside them are dropped). Default: none.
+   */
+  readonly untrustedFolders?: readonly string[];
 }
 
 /** A stdio server ready to spawn: every variable substituted, every path absolute. */
@@ -37,7 +44,13 @@ export interface ResolvedStdioServer {
   readonly env: Record<string, string>;
   /** Absolute working directory. */
   readonly cwd: string;
-  /** Non-empty values that came from `${input:…}`: redact them from logs. */
+  /** Why the server runs in `cwd` when its config does not say: for the log. */
+  readonly cwdReason?: string;
+  /**
+   * Every non-empty value that came from an input, the environment (`${env:…}`, Claude's
+   * `${NAME}`), the envFile or the config's `env`: redact them wherever the server's command
+   * line, environment or output is shown.
+   */
   readonly secretValues: string[];
   /** Names of the variables the config sets (env and envFile), sorted: for the consent prompt. */
   readonly envNames: string[];
@@ -87,7 +100,8 @@ export function findInputReferences(text: string): string[] {
 
 /** How a variable name will resolve, decided without asking anyone. */
 type Classified =
-  | { kind: 'value'; value: string }
+  /** `fromEnv`: the value is the user's environment, so it may be a secret. */
+  | { kind: 'value'; value: string; fromEnv?: boolean }
   | { kind: 'input'; id: string }
   | { kind: 'error'; message: string };
 
@@ -129,7 +143,7 @@ function classify(name: string, dialect: VariableDialect, ctx: VariableContext |
     case 'env':
       if (!arg || !ENV_NAME.test(arg)) return { kind: 'error', message: `\${${name}}: expected \${env:NAME}` };
       // Like VS Code: an unset variable becomes the empty string.
-      return ctx ? { kind: 'value', value: getEnv(ctx.env, arg, ctx.platform) ?? '' } : need();
+      return ctx ? { kind: 'value', value: getEnv(ctx.env, arg, ctx.platform) ?? '', fromEnv: true } : need();
     case 'input':
       if (!arg) return { kind: 'error', message: `\${${name}}: expected \${input:id}` };
       return { kind: 'input', id: arg };
@@ -143,8 +157,8 @@ function classify(name: string, dialect: VariableDialect, ctx: VariableContext |
       if (!ctx) return need();
       const value = getEnv(ctx.env, m[1], ctx.platform);
       // Shell semantics: `:-` applies when the variable is unset or empty.
-      if (m[2] !== undefined) return { kind: 'value', value: value ? value : m[2] };
-      if (value !== undefined) return { kind: 'value', value };
+      if (m[2] !== undefined) return value ? { kind: 'value', value, fromEnv: true } : { kind: 'value', value: m[2] };
+      if (value !== undefined) return { kind: 'value', value, fromEnv: true };
       return { kind: 'error', message: `\${${name}}: the environment variable ${m[1]} is not set (write \${${m[1]}:-default} for a fallback)` };
     }
   }
@@ -183,7 +197,7 @@ export async function resolveServer(
   config: StdioServerConfig,
   ctx: VariableContext,
   defaultCwd: string,
-  options: { dialect?: VariableDialect } = {},
+  options: { dialect?: VariableDialect; defaultCwdReason?: string } = {},
 ): Promise<ResolvedStdioServer> {
   const dialect = options.dialect ?? 'vscode';
   const platform = ctx.platform ?? process.platform;
@@ -212,7 +226,8 @@ export async function resolveServer(
   // Pass 2: ask for inputs, once each, in the order they are used.
   const inputValues = new Map<string, string>();
   for (const id of inputOrder) inputValues.set(id, await ctx.resolveInput(id));
-  const secretValues = [...new Set([...inputValues.values()].filter((v) => v.length > 0))];
+  const secrets = new Set(inputValues.values());
+  for (const c of classified.values()) if (c.kind === 'value' && c.fromEnv) secrets.add(c.value);
 
   const substitute = (value: string): string =>
     value.replace(VARIABLE, (_, name: string) => {
@@ -224,6 +239,12 @@ export async function resolveServer(
   const command = pathLike(config.command);
   const args = config.args.map(pathLike);
   const cwd = config.cwd !== undefined ? path.resolve(defaultCwd, pathLike(config.cwd)) : defaultCwd;
+  const untrusted = ctx.untrustedFolders ?? [];
+  const refuseUntrusted = (field: string, file: string) => {
+    const folder = untrusted.find((f) => isInside(file, f, platform));
+    if (folder !== undefined) throw new VariableError([{ field, message: `${file} is inside the workspace folder ${folder}, which is not trusted (Restricted Mode): trust the workspace to use it` }]);
+  };
+  refuseUntrusted('cwd', cwd);
 
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(ctx.env)) if (value !== undefined) env[name] = value;
@@ -232,6 +253,7 @@ export async function resolveServer(
   let envFile: string | undefined;
   if (config.envFile !== undefined) {
     envFile = path.resolve(defaultCwd, pathLike(config.envFile));
+    refuseUntrusted('envFile', envFile);
     let text: string;
     try {
       text = await fs.readFile(envFile, 'utf8');
@@ -242,6 +264,7 @@ export async function resolveServer(
     const parsed = parseDotenv(text);
     for (const w of parsed.warnings) warnings.push(`envFile ${envFile}:${w.line}: ${w.message}`);
     for (const [name, value] of Object.entries(parsed.values)) {
+      secrets.add(value);
       setEnv(env, name, value, platform);
       setNames.add(name);
     }
@@ -249,11 +272,21 @@ export async function resolveServer(
   const removed: string[] = [];
   for (const [name, value] of Object.entries(config.env)) {
     // The explicit env wins over the envFile.
-    setEnv(env, name, value === null ? null : substitute(value), platform);
+    const substituted = value === null ? null : substitute(value);
+    if (value !== null && !isWorkspacePath(value, classified)) secrets.add(substituted!);
+    setEnv(env, name, substituted, platform);
     if (value === null) {
       removed.push(name);
       setNames.delete(name);
     } else setNames.add(name);
+  }
+
+  // The command is looked up on the child's PATH (by us, and by npx or sh inside it): an
+  // untrusted folder must not be able to supply it.
+  const trimmedPath = untrusted.length ? pathWithout(env, untrusted, platform) : undefined;
+  if (trimmedPath) {
+    setEnv(env, 'PATH', trimmedPath.value, platform);
+    warnings.push(`the workspace is not trusted: PATH entries that are relative or inside it are not searched: ${trimmedPath.dropped.join(', ')}`);
   }
 
   return {
@@ -261,7 +294,8 @@ export async function resolveServer(
     args,
     env,
     cwd,
-    secretValues,
+    ...(config.cwd === undefined && options.defaultCwdReason ? { cwdReason: options.defaultCwdReason } : {}),
+    secretValues: [...secrets].filter((v) => v.length > 0),
     envNames: [...setNames].sort(),
     removedEnvNames: removed.sort(),
     envFile,
@@ -270,11 +304,37 @@ export async function resolveServer(
 }
 
 /**
- * The working directory a server of `source` gets when its config has none: the folder holding
- * the config; for user/workspace settings the first workspace folder, else the home directory.
+ * True for an env value that is only a path built from the workspace or home
+ * (`${workspaceFolder}/src`): not worth hiding, and hiding it would hide every mention of the
+ * folder. A literal value, or one with an input or environment variable in it, is a secret.
  */
-export function defaultCwdFor(source: ConfigSource, ctx: Pick<VariableContext, 'folders' | 'userHome'>): string {
-  return source.folder?.fsPath ?? Object.values(ctx.folders)[0] ?? ctx.userHome;
+function isWorkspacePath(value: string, classified: ReadonlyMap<string, Classified>): boolean {
+  const refs = findVariables(value);
+  if (refs.length === 0) return false;
+  const secretRef = refs.some((r) => {
+    const c = classified.get(r.name);
+    return c?.kind !== 'value' || c.fromEnv === true;
+  });
+  if (secretRef) return false;
+  return /^[\w./\\-]*$/.test(value.replace(VARIABLE, ''));
+}
+
+/**
+ * The working directory a server of `source` gets when its config has none, and why: the folder
+ * holding the config; for settings the first workspace folder, else the home directory. Never
+ * an untrusted folder: a server from the user's settings in a Restricted Mode window runs in the
+ * home directory (or the file system root when home itself is inside an untrusted folder).
+ */
+export function defaultCwdFor(source: ConfigSource, ctx: Pick<VariableContext, 'folders' | 'userHome' | 'untrustedFolders' | 'platform'>): { cwd: string; reason: string } {
+  const untrusted = ctx.untrustedFolders ?? [];
+  const trusted = (dir: string) => !untrusted.some((f) => isInside(dir, f, ctx.platform));
+  if (source.folder && trusted(source.folder.fsPath)) return { cwd: source.folder.fsPath, reason: 'the folder that holds its configuration' };
+  const [first] = Object.entries(ctx.folders);
+  if (!source.folder && first && trusted(first[1])) return { cwd: first[1], reason: `the first workspace folder, "${first[0]}"` };
+  const why = first ? 'the workspace is not trusted (Restricted Mode), so a server from your settings does not run in its folders' : 'no workspace folder is open';
+  if (trusted(ctx.userHome)) return { cwd: ctx.userHome, reason: `your home directory: ${why}` };
+  const root = path.parse(ctx.userHome).root;
+  return { cwd: root, reason: `the file system root: ${why}, and your home directory is inside one of them` };
 }
 
 /**
@@ -291,10 +351,13 @@ export function resolveEntry(entry: ServerEntry, ctx: VariableContext): Promise<
     userHome: ctx.userHome,
     env: ctx.env,
     platform: ctx.platform,
+    untrustedFolders: ctx.untrustedFolders,
     resolveInput: (id) => ctx.resolveInput(id),
   };
-  return resolveServer(entry.config, entryCtx, defaultCwdFor(entry.source, ctx), {
+  const placement = defaultCwdFor(entry.source, ctx);
+  return resolveServer(entry.config, entryCtx, placement.cwd, {
     dialect: dialectFor(entry.source),
+    defaultCwdReason: placement.reason,
   });
 }
 

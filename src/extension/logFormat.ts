@@ -1,10 +1,11 @@
-// Pure helpers for the protocol logs: level mapping, secret redaction and frame formatting.
+// Pure helpers for the protocol logs: level mapping and frame formatting (redaction is
+// registry/logText's `Redactor`, re-exported here).
 // No `vscode` import, so node --test can load it; levels are VS Code's `LogLevel` numbers.
 import type { LoggingLevel } from '../client/schemas';
 import type { Frame } from '../protocol/connection';
-import { MIN_REDACTED_LENGTH, REDACTED } from '../registry/logText';
+import type { Redactor } from '../registry/logText';
 
-export { REDACTED };
+export { REDACTED, Redactor, redactAuthorization } from '../registry/logText';
 
 /** VS Code's `LogLevel` values (vscode.LogLevel.Off … Error), mirrored so this module stays pure. */
 export const LogLevel = { Off: 0, Trace: 1, Debug: 2, Info: 3, Warning: 4, Error: 5 } as const;
@@ -49,54 +50,6 @@ export function logLevelToMcpLevel(level: number): LoggingLevel {
 /** True when a channel at `level` shows trace output (so frames are worth building). */
 export function isTraceOn(level: number): boolean {
   return level === LogLevel.Trace;
-}
-
-/**
- * Removes secrets from log text: the values it was told about (stored inputs, env values that
- * came from inputs) in raw and JSON-escaped form, and the credentials of Authorization headers.
- */
-export class Redactor {
-  private secrets: string[] = [];
-
-  /** Adds values to hide; values shorter than MIN_REDACTED_LENGTH are ignored, as the registry does (hiding every "a" would make logs unreadable). */
-  add(...values: readonly string[]): void {
-    let changed = false;
-    for (const value of values) {
-      if (value.length < MIN_REDACTED_LENGTH || this.secrets.includes(value)) continue;
-      this.secrets.push(value);
-      const escaped = JSON.stringify(value).slice(1, -1);
-      if (escaped !== value && !this.secrets.includes(escaped)) this.secrets.push(escaped);
-      changed = true;
-    }
-    // Longest first, so a secret that contains another is replaced whole.
-    if (changed) this.secrets.sort((a, b) => b.length - a.length);
-  }
-
-  /** Forgets every value (after "Clear Stored Inputs"). */
-  clear(): void {
-    this.secrets = [];
-  }
-
-  get size(): number {
-    return this.secrets.length;
-  }
-
-  redact(text: string): string {
-    let out = text;
-    for (const secret of this.secrets) {
-      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-    }
-    return redactAuthorization(out);
-  }
-}
-
-// `Authorization: Bearer x`, `"authorization":"Basic x"`, `Proxy-Authorization=x`: keep the scheme, hide the credentials.
-const AUTHORIZATION = /(authorization\\?["']?\s*[:=]\s*\\?["']?)(?:(bearer|basic|digest|token)\s+)?([^\s"'\\,}]+)/gi;
-
-/** Hides the credentials of Authorization headers in `text`. */
-export function redactAuthorization(text: string): string {
-  if (!/authorization/i.test(text)) return text;
-  return text.replace(AUTHORIZATION, (_m, prefix: string, scheme: string | undefined) => `${prefix}${scheme ? `${scheme} ` : ''}${REDACTED}`);
 }
 
 /** "123 B", "4.2 KiB", "1.5 MiB". */

@@ -355,6 +355,8 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
       folders,
       userHome: os.homedir(),
       env: process.env,
+      // Restricted Mode: servers from the user's settings still run, but not in (or from) these.
+      untrustedFolders: vscode.workspace.isTrusted ? [] : Object.values(folders),
       resolveInput,
     };
   }

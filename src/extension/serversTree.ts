@@ -236,7 +236,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         ? h.resolved
           ? this.model.redact(formatCommandLine(h.resolved.command, h.resolved.args))
           : formatCommandLine(config.command, config.args)
-        : config.url;
+        : this.model.redact(config.url);
     item.tooltip = markdown(
       serverTooltip({
         name: h.entry.name,

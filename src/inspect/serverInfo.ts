@@ -4,6 +4,7 @@ import type { McpClient } from '../client/client';
 import type { ServerEntry } from '../config/types';
 import type { ResolvedStdioServer } from '../config/variables';
 import type { ConnectionStats } from '../protocol/stats';
+import { formatCommandLine } from '../registry/logText';
 
 /** What the details need of a server (the registry's handle has this shape). */
 export interface ServerFacts {
@@ -104,7 +105,7 @@ export function serverDetailsMarkdown(input: {
   out.push('');
   const r = server.resolved;
   if (r) {
-    out.push('## Command', '', '```', redact([r.command, ...r.args].map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')), '```', '');
+    out.push('## Command', '', '```', redact(formatCommandLine(r.command, r.args)), '```', '');
     out.push(`- **cwd**: \`${redact(r.cwd)}\``);
     const pathVar = r.env.PATH ?? r.env.Path;
     if (pathVar !== undefined) out.push(`- **PATH**: \`${redact(pathVar)}\``);

@@ -1,3 +1,6 @@
+// The one redaction of MCP Host, and the command line as it is shown. No `vscode` import: the
+// registry, Server Details, the tree and the output channels all redact through `Redactor`.
+
 /** What replaces a secret in log text. */
 export const REDACTED = '••••';
 
@@ -5,18 +8,64 @@ export const REDACTED = '••••';
 export const MIN_REDACTED_LENGTH = 4;
 
 /**
- * Replaces every occurrence of each secret in `text` with `••••`. Longer secrets first, so a
- * secret containing another is replaced whole.
+ * Removes secrets from text that is logged or shown: every value it was told about, in each form
+ * MCP Host itself may print it in (raw, JSON-escaped as in frames, shell-quoted as in
+ * {@link formatCommandLine}, URL-encoded as in a URL), and the credentials of Authorization headers.
  */
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of [...secrets].filter((s) => s.length >= MIN_REDACTED_LENGTH).sort((a, b) => b.length - a.length)) {
-    out = out.split(secret).join(REDACTED);
+export class Redactor {
+  /** Every form of every secret, longest first, so a secret containing another is replaced whole. */
+  private forms: string[] = [];
+
+  constructor(values: Iterable<string> = []) {
+    this.add(...values);
   }
-  return out;
+
+  /** Adds values to hide; values shorter than MIN_REDACTED_LENGTH are ignored. */
+  add(...values: readonly string[]): void {
+    const before = this.forms.length;
+    for (const value of values) {
+      if (value.length < MIN_REDACTED_LENGTH) continue;
+      for (const form of shownForms(value)) if (!this.forms.includes(form)) this.forms.push(form);
+    }
+    if (this.forms.length !== before) this.forms.sort((a, b) => b.length - a.length);
+  }
+
+  /** Forgets every value (after "Clear Stored Inputs"). */
+  clear(): void {
+    this.forms = [];
+  }
+
+  /** How many forms are hidden (each value adds one to four). */
+  get size(): number {
+    return this.forms.length;
+  }
+
+  redact(text: string): string {
+    let out = text;
+    for (const form of this.forms) {
+      if (out.includes(form)) out = out.split(form).join(REDACTED);
+    }
+    return redactAuthorization(out);
+  }
 }
 
-/** A command line for display, POSIX-quoted where needed so it reads the way it runs. */
+/** The ways `value` can appear in what MCP Host prints. */
+function shownForms(value: string): Set<string> {
+  const json = (s: string) => JSON.stringify(s).slice(1, -1);
+  const shell = value.replace(/'/g, `'\\''`);
+  return new Set([value, json(value), shell, json(shell), encodeURIComponent(value)]);
+}
+
+// `Authorization: Bearer x`, `"authorization":"Basic x"`, `Proxy-Authorization=x`: keep the scheme, hide the credentials.
+const AUTHORIZATION = /(authorization\\?["']?\s*[:=]\s*\\?["']?)(?:(bearer|basic|digest|token)\s+)?([^\s"'\\,}]+)/gi;
+
+/** Hides the credentials of Authorization headers in `text`. */
+export function redactAuthorization(text: string): string {
+  if (!/authorization/i.test(text)) return text;
+  return text.replace(AUTHORIZATION, (_m, prefix: string, scheme: string | undefined) => `${prefix}${scheme ? `${scheme} ` : ''}${REDACTED}`);
+}
+
+/** A command line for display, POSIX-quoted where needed so it reads the way it runs. Redact the result before showing it. */
 export function formatCommandLine(command: string, args: readonly string[]): string {
   return [command, ...args].map(quoteArg).join(' ');
 }

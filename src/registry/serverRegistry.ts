@@ -10,7 +10,7 @@ import { DisposableStore } from '../protocol/disposable';
 import { McpLocalError, ResponseError } from '../protocol/errors';
 import { Emitter, Event } from '../protocol/events';
 import { Transport, TransportCloseInfo, TransportCloseReason } from '../protocol/transport';
-import { formatCommandLine, redact } from './logText';
+import { Redactor, formatCommandLine } from './logText';
 
 /** Where a server is. `error` carries `restart` while an automatic restart is scheduled. */
 export type ServerStatus =
@@ -138,6 +138,8 @@ class ManagedServer implements ServerHandle {
   entry: ServerEntry;
   status: ServerStatus = { kind: 'stopped' };
   resolved: ResolvedStdioServer | undefined;
+  /** Hides the secrets of `resolved` in every line this server logs. */
+  redactor = new Redactor();
   startedAt: number | undefined;
   tools: Tool[] | undefined;
   resources: Resource[] | undefined;
@@ -424,10 +426,12 @@ export class ServerRegistry {
 
     const resolved = prepared;
     h.resolved = resolved;
+    h.redactor = new Redactor(resolved.secretValues);
     h.stderrTail = [];
-    const log = (level: RegistryLogLevel, text: string) => this.options.log(h.id, level, redact(text, resolved.secretValues));
+    const log = (level: RegistryLogLevel, text: string) => this.options.log(h.id, level, h.redactor.redact(text));
     for (const warning of resolved.warnings ?? []) log('warn', warning);
     log('info', `starting: ${formatCommandLine(resolved.command, resolved.args)} (cwd ${resolved.cwd})`);
+    if (resolved.cwdReason) log('info', `working directory ${resolved.cwd}: ${resolved.cwdReason}`);
 
     let transport: Transport;
     try {
@@ -526,7 +530,7 @@ export class ServerRegistry {
 
   private failStart(h: ManagedServer, message: string, stderrTail: string[]): void {
     h.lastError = message;
-    this.options.log(h.id, 'error', redact(`failed to start: ${message}`, h.resolved?.secretValues ?? []));
+    this.options.log(h.id, 'error', h.redactor.redact(`failed to start: ${message}`));
     this.setStatus(h, { kind: 'error', message, stderrTail });
   }
 
@@ -571,7 +575,7 @@ export class ServerRegistry {
     // The server went away on its own.
     const tail = info.process?.stderrTail.length ? [...info.process.stderrTail] : [...h.stderrTail];
     const message = reason.kind === 'process-exited' ? `the server exited unexpectedly (${describeExit(reason)})` : `the connection closed unexpectedly: the server ${TransportCloseReason.describe(reason)}`;
-    this.options.log(h.id, 'warn', redact(message, h.resolved?.secretValues ?? []));
+    this.options.log(h.id, 'warn', h.redactor.redact(message));
     s.stopping = true;
     void this.enqueue(h, async () => {
       await this.endSession(h, s);

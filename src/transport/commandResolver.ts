@@ -49,6 +49,29 @@ export function searchPath(env: ProcessEnv, cwd: string, platform: NodeJS.Platfo
     .map((dir) => p.resolve(cwd, dir));
 }
 
+/** True when `file` is `dir` or inside it (lexically: symbolic links are not followed). */
+export function isInside(file: string, dir: string, platform: NodeJS.Platform = process.platform): boolean {
+  const p = platform === 'win32' ? path.win32 : path.posix;
+  const relative = p.relative(dir, file);
+  return relative === '' || (!relative.startsWith('..') && !p.isAbsolute(relative));
+}
+
+/**
+ * The env's PATH without its relative entries (they follow the process's cwd wherever it goes)
+ * and without the directories inside one of `dirs`; and the entries dropped, as written.
+ * Undefined when nothing is dropped.
+ */
+export function pathWithout(env: ProcessEnv, dirs: readonly string[], platform: NodeJS.Platform = process.platform): { value: string; dropped: string[] } | undefined {
+  const p = platform === 'win32' ? path.win32 : path.posix;
+  const entries = (getEnv(env, 'PATH', platform) ?? '').split(p.delimiter);
+  const unsafe = (entry: string) => {
+    const dir = platform === 'win32' ? entry.replace(/^"(.*)"$/, '$1') : entry;
+    return dir.length > 0 && (!p.isAbsolute(dir) || dirs.some((d) => isInside(dir, d, platform)));
+  };
+  const dropped = entries.filter(unsafe);
+  return dropped.length ? { value: entries.filter((e) => !unsafe(e)).join(p.delimiter), dropped } : undefined;
+}
+
 /**
  * Finds the executable a command names, the way a shell would, before anything is spawned:
  * a command with a path separator resolves against `cwd`; a bare name is searched on the

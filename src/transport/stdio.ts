@@ -68,6 +68,16 @@ interface Batch {
 const LARGE_MESSAGE = 64 * 1024;
 /** A batch this long (UTF-16 units) is written at once instead of at the end of the tick. */
 const EARLY_FLUSH = 32 * 1024;
+/**
+ * Output waiting for a server that does not read its stdin (batch plus stream buffer, in
+ * UTF-16 units and bytes alike) past which its stdout is no longer read: a server flooding
+ * requests it never reads the answers to would otherwise grow the host's memory without end.
+ */
+const PAUSE_READING_ABOVE = 8 * 1024 * 1024;
+/** The same for the number of waiting messages: each small one costs far more than its length. */
+const PAUSE_READING_ABOVE_MESSAGES = 10_000;
+/** Reading resumes once the waiting output is below this. */
+const RESUME_READING_BELOW = 1024 * 1024;
 
 /**
  * Runs an MCP server as a child process and exchanges newline-delimited JSON-RPC over its
@@ -113,6 +123,8 @@ export class StdioTransport implements Transport {
   private flushScheduled = false;
   private blocked = false;
   private accepting = false;
+  /** Reading the server's stdout is paused until it reads what waits for it (back-pressure). */
+  private readingPaused = false;
 
   private readonly stderrTail: string[] = [];
   private readonly decoder: LineDecoder;
@@ -167,6 +179,7 @@ export class StdioTransport implements Transport {
     }
     batch.messages.push(json);
     batch.length += json.length;
+    if (this.blocked) this.pauseReadingIfFlooded();
     // A long burst starts going out before the tick ends, so the server can start on it while
     // the rest is still being written.
     if (!this.blocked && batch.length >= EARLY_FLUSH) this.flush();
@@ -304,6 +317,9 @@ export class StdioTransport implements Transport {
       markExited();
       this.phase = { kind: 'exited', server };
       this.stopSending('the server exited');
+      // What it wrote before it died is read to the end. (While it is being closed it stays
+      // paused: reading a flood only to drop it would keep the host busy until the kill.)
+      this.resumeReading('the server exited');
       this.lifecycle(signal ? `process exited on ${signal}` : `process exited with code ${code}`);
       // Deliver what the server wrote before it died, then report the exit.
       void Promise.race([outputEnded, delay(STREAM_SETTLE_MS)]).then(() => {
@@ -363,13 +379,43 @@ export class StdioTransport implements Transport {
       ok = (last ? stdin.write(data, done) : stdin.write(data)) && ok;
     }
     writeRun(messages.length, true);
-    if (!ok) this.blocked = true;
+    if (!ok) {
+      this.blocked = true;
+      this.pauseReadingIfFlooded();
+    }
   }
 
   /** On 'drain': what was sent while stdin was full goes out now. */
   private flushWrites(): void {
     this.blocked = false;
     this.flush();
+    if (this.readingPaused && this.waitingOutput() < RESUME_READING_BELOW) this.resumeReading('the server read what was waiting for it');
+  }
+
+  /** Characters sent but not yet handed to the OS: the pending batch and the stdin buffer. */
+  private waitingOutput(): number {
+    return (this.batch?.length ?? 0) + (this.currentChild()?.stdin.writableLength ?? 0);
+  }
+
+  /**
+   * Stops reading the server's stdout while it does not read its stdin: the answers to what it
+   * sends would pile up here. The server then blocks on its own full stdout pipe.
+   */
+  private pauseReadingIfFlooded(): void {
+    const child = this.currentChild();
+    if (!child || this.readingPaused) return;
+    if (this.waitingOutput() <= PAUSE_READING_ABOVE && (this.batch?.messages.length ?? 0) <= PAUSE_READING_ABOVE_MESSAGES) return;
+    this.readingPaused = true;
+    child.stdout.pause();
+    this.lifecycle(`the server is not reading its stdin: ${Math.round(this.waitingOutput() / 1024)} KiB wait for it; its output is not read until it catches up`);
+  }
+
+  private resumeReading(why: string): void {
+    if (!this.readingPaused) return;
+    this.readingPaused = false;
+    const child = this.phase.kind === 'running' || this.phase.kind === 'exited' ? this.phase.server.child : undefined;
+    child?.stdout.resume();
+    this.lifecycle(`reading the server's output again: ${why}`);
   }
 
   /**

@@ -57,7 +57,8 @@ suite('resolveServer', () => {
     assert.equal(r.env.API, 'Bearer s3cr3t-value');
     assert.equal(r.env.BASE, '/ws/web-app');
     assert.equal(r.cwd, '/ws/web-app/sub');
-    assert.deepEqual(r.secretValues, ['s3cr3t-value']);
+    // The input, the environment's PATH and the env value built from the input; BASE is a workspace path.
+    assert.deepEqual(r.secretValues, ['s3cr3t-value', '/usr/bin', 'Bearer s3cr3t-value']);
     assert.deepEqual(ctx.asked, ['token'], 'each input is asked once');
     assert.deepEqual(r.envNames, ['API', 'BASE']);
   });
@@ -125,7 +126,7 @@ suite('resolveServer', () => {
     assert.ok(!('PATH' in r.env), 'null in env removes the variable even when the envFile sets it');
     assert.deepEqual(r.envNames, ['A', 'B', 'C']);
     assert.deepEqual(r.warnings, [`envFile ${file}:6: skipped: expected KEY=VALUE`]);
-    assert.deepEqual(r.secretValues, []);
+    assert.deepEqual(r.secretValues, ['from-file', 'two words', 'file', '/file/bin', 'explicit'], 'every envFile and env value');
     await assert.rejects(resolveServer(stdio({ command: 'node', envFile: 'nope.env' }), context(), tmp), new RegExp(`envFile ${path.join(tmp, 'nope.env').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: no such file`));
   });
 
@@ -158,10 +159,18 @@ suite('resolveEntry', () => {
     assert.equal(r.cwd, '/ws/web-app');
   });
 
-  test('user settings run in the first workspace folder, else in home', () => {
-    assert.equal(defaultCwdFor(settingsSource('user'), { folders: { api: api.fsPath, web: web.fsPath }, userHome: '/home/ada' }), '/ws/api');
-    assert.equal(defaultCwdFor(settingsSource('user'), { folders: {}, userHome: '/home/ada' }), '/home/ada');
-    assert.equal(defaultCwdFor(settingsSource('folder', web), { folders: { api: api.fsPath }, userHome: '/home/ada' }), '/ws/web-app');
+  test('user settings run in the first workspace folder, else in home; never in an untrusted folder', () => {
+    const folders = { api: api.fsPath, web: web.fsPath };
+    const cwdOf = (...args: Parameters<typeof defaultCwdFor>) => defaultCwdFor(...args).cwd;
+    assert.equal(cwdOf(settingsSource('user'), { folders, userHome: '/home/ada' }), '/ws/api');
+    assert.equal(cwdOf(settingsSource('user'), { folders: {}, userHome: '/home/ada' }), '/home/ada');
+    assert.equal(cwdOf(settingsSource('folder', web), { folders: { api: api.fsPath }, userHome: '/home/ada' }), '/ws/web-app');
+    assert.deepEqual(defaultCwdFor(settingsSource('user'), { folders, userHome: '/home/ada', untrustedFolders: Object.values(folders) }), {
+      cwd: '/home/ada',
+      reason: 'your home directory: the workspace is not trusted (Restricted Mode), so a server from your settings does not run in its folders',
+    });
+    // The user opened their home directory itself, untrusted.
+    assert.equal(cwdOf(settingsSource('user'), { folders: { home: '/home/ada' }, userHome: '/home/ada', untrustedFolders: ['/home/ada'], platform: 'linux' }), '/');
   });
 
   test('.mcp.json entries use the claude dialect; remote entries cannot be resolved', async () => {

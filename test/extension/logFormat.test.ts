@@ -13,6 +13,7 @@ import {
   mcpLevelToLogMethod,
   redactAuthorization,
 } from '../../src/extension/logFormat';
+import { formatCommandLine } from '../../src/registry/logText';
 
 describe('level mapping', () => {
   test('every MCP level maps to a channel method, errors and worse to error', () => {
@@ -49,6 +50,13 @@ describe('Redactor', () => {
     assert.equal(r.redact(json).includes('s3cr'), false);
     r.clear();
     assert.equal(r.redact('abcd'), 'abcd');
+  });
+
+  test('hides a secret in a shell-quoted command line and a URL too', () => {
+    const r = new Redactor(["it's a secret"]);
+    const line = formatCommandLine('server', ["--password=it's a secret", "it's a secret"]);
+    assert.equal(r.redact(line), `server '--password=${REDACTED}' '${REDACTED}'`);
+    assert.equal(r.redact(`https://x.example/?k=${encodeURIComponent("it's a secret")}`), `https://x.example/?k=${REDACTED}`);
   });
 
   test('hides the credentials of Authorization headers in text and JSON, keeping the scheme', () => {
