@@ -1,6 +1,7 @@
 // The `mcp-host` command: runs an MCP server over stdio, performs one operation, shuts it down.
 // Process glue only (signals, exit status); the work is in run.ts. Imports no `vscode`.
 import { Interrupted, runCli } from './run';
+import { terminalSafe } from './terminalText';
 
 function main(): void {
   const interrupt = new AbortController();
@@ -29,7 +30,7 @@ function main(): void {
     },
     (error: unknown) => {
       // runCli reports its own failures; reaching this is a bug, still worth one line.
-      process.stderr.write(`mcp-host: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(terminalSafe(`mcp-host: internal error: ${error instanceof Error ? error.message : String(error)}`) + '\n');
       process.exit(2);
     },
   );

@@ -12,6 +12,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from '../transport/lineDecoder';
 import { StdioTransport } from '../transport/stdio';
 import { CliCommand, CliOptions, USAGE, UsageError, parseArguments } from './arguments';
 import { CUT_DEEP_NOTE, Inspection, formatBytes, printableJson, renderCallResult, renderInspection, renderPromptResult, renderReadResult, renderTools } from './render';
+import { terminalSafe } from './terminalText';
 import { traceClient } from './trace';
 
 /** Where the CLI writes; injected so it can run in-process. */
@@ -42,8 +43,11 @@ export interface CliSignals {
 /**
  * Runs one CLI invocation and resolves with its exit status. Never throws: every failure is
  * reported as one `mcp-host: …` line on stderr (plus the server's last stderr lines when it died).
+ * Control characters in what is written are escaped (`terminalSafe`); `--json` keeps every value.
  */
-export async function runCli(argv: readonly string[], io: CliIo, signals: CliSignals = {}): Promise<number> {
+export async function runCli(argv: readonly string[], terminal: CliIo, signals: CliSignals = {}): Promise<number> {
+  // The one place output leaves: server text (and our own) cannot drive the terminal.
+  const io: CliIo = { stdout: (text) => terminal.stdout(terminalSafe(text)), stderr: (text) => terminal.stderr(terminalSafe(text)) };
   const signal = signals.interrupt;
   let options: CliOptions;
   try {

@@ -4,25 +4,28 @@
 // `data-href`, and the webview script asks the extension to open it after a click — nothing
 // navigates by itself, and the extension checks the URL again before `openExternal`.
 import MarkdownIt from 'markdown-it';
+import { assessUrl } from '../serve/urlSafety';
 
 /** Above this many characters, text is not parsed as Markdown (shown as plain text instead). */
 export const MAX_MARKDOWN_CHARS = 200_000;
 
 /**
- * True for an absolute http(s) URL: the only links a server's text may offer. Used by the
- * renderer and again by the extension when the webview asks to open a link.
+ * The URL to open for a link in a server's text, or undefined when MCP Host does not open it:
+ * absolute http(s) only, under the same rules as a URL elicitation (`assessUrl`: no userinfo,
+ * escapes or backslashes in the host part, no control characters). The result is the parsed,
+ * normalised URL, the exact string to hand to the opener. Used by the renderer and again by the
+ * extension when the webview asks to open a link.
  */
+export function openableHref(url: unknown): string | undefined {
+  // Reject whitespace that browsers strip before parsing the scheme (assessUrl trims it).
+  if (typeof url !== 'string' || /[\u0000-\u0020\u007f-\u009f]/.test(url)) return undefined;
+  const assessment = assessUrl(url);
+  return assessment.kind === 'openable' ? assessment.href : undefined;
+}
+
+/** True for a link MCP Host would open (see `openableHref`). */
 export function isOpenableUrl(url: unknown): url is string {
-  if (typeof url !== 'string' || url.length > 8192) return false;
-  // Reject control characters and whitespace that browsers strip before parsing the scheme.
-  if (/[\u0000-\u0020\u007f-\u009f]/.test(url)) return false;
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return false;
-  }
-  return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '' && /^https?:\/\/[^/]/i.test(url);
+  return openableHref(url) !== undefined;
 }
 
 function escapeAttr(text: string): string {
@@ -40,10 +43,10 @@ function create(): MarkdownIt {
   md.validateLink = (url) => isOpenableUrl(url);
   md.renderer.rules.link_open = (tokens, idx) => {
     const token = tokens[idx];
-    const href = token.attrGet('href') ?? '';
     const title = token.attrGet('title');
-    // validateLink ran before normalisation; check the final URL too.
-    if (!isOpenableUrl(href)) return '<span class="md-link-invalid">';
+    // validateLink ran before normalisation; check the final URL too, and show what opens.
+    const href = openableHref(token.attrGet('href'));
+    if (href === undefined) return '<span class="md-link-invalid">';
     const titleAttr = `${escapeAttr(title ? `${title}\n${href}` : href)}`;
     return `<a class="md-link" data-href="${escapeAttr(href)}" title="${titleAttr}" tabindex="0" role="link">`;
   };

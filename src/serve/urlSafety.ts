@@ -1,12 +1,16 @@
 // What the user should know about a URL before agreeing to open it (URL-mode elicitation and the
 // -32042 "URL elicitation required" error). The URL is parsed, never fetched. The result splits
 // the URL into segments so the UI can highlight the domain the browser will really go to, and
-// lists warnings: not https, punycode (xn--) or look-alike letters in the host, credentials
-// before an @ (https://bank.com@evil.example goes to evil.example), a bare IP address.
-// Schemes other than http and https are blocked outright.
+// lists warnings: not https, punycode (xn--) or look-alike letters in the host, a bare IP address
+// (also one written as a number, in octal or hex: 0x7f.1 is 127.0.0.1).
+// Blocked outright: schemes other than http and https, and an authority that parsers read
+// differently. VS Code's URI decodes escapes in the userinfo (https://evil.example%2F@good.example/
+// opens evil.example) and reads a backslash as part of the host where a browser reads a slash, so
+// a URL with anything before an "@", a "%", a backslash, a space or an invisible character in its
+// authority is refused: the host assessed is the host that opens.
 import { domainToUnicode } from 'node:url';
 
-export type UrlWarningKind = 'not-https' | 'punycode' | 'homograph' | 'mixed-script' | 'userinfo' | 'ip-address' | 'unusual-port';
+export type UrlWarningKind = 'not-https' | 'punycode' | 'homograph' | 'mixed-script' | 'ip-address' | 'unusual-port';
 
 export interface UrlWarning {
   readonly kind: UrlWarningKind;
@@ -15,7 +19,7 @@ export interface UrlWarning {
 
 /** One piece of the URL as shown; `domain` is what to highlight. */
 export interface UrlSegment {
-  readonly role: 'scheme' | 'userinfo' | 'subdomain' | 'domain' | 'port' | 'path';
+  readonly role: 'scheme' | 'subdomain' | 'domain' | 'port' | 'path';
   readonly text: string;
 }
 
@@ -24,7 +28,7 @@ export type UrlAssessment =
       readonly kind: 'openable';
       /** The URL exactly as the server sent it. */
       readonly raw: string;
-      /** What would be opened: the parsed, normalised URL (host in punycode). */
+      /** What is opened, exactly: the parsed, normalised URL (host in punycode). */
       readonly href: string;
       readonly scheme: 'http' | 'https';
       /** The host in ASCII (punycode) form. */
@@ -57,9 +61,28 @@ function scriptsOf(label: string): Set<string> {
   return scripts;
 }
 
+const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
+
 function isIpHost(host: string): boolean {
-  return host.startsWith('[') || /^\d{1,3}(\.\d{1,3}){3}$/.test(host);
+  return host.startsWith('[') || IPV4.test(host);
 }
+
+/**
+ * The authority as written, read the way VS Code's URI reads it (up to the first / ? or #: a
+ * browser stops earlier, at a backslash, so this is the longer of the two readings); undefined
+ * when the URL does not start with `http(s)://` and a host.
+ */
+function writtenAuthority(raw: string): string | undefined {
+  return /^https?:\/\/([^/?#]+)/i.exec(raw)?.[1];
+}
+
+/** The host as written: the authority without its port (the authority has no userinfo by then). */
+function writtenHost(authority: string): string {
+  return authority.startsWith('[') ? authority.slice(0, authority.indexOf(']') + 1) : authority.replace(/:\d*$/, '');
+}
+
+/** Characters in an authority that parsers disagree on or that hide: userinfo, escapes, backslashes, spaces, invisible marks. */
+const AMBIGUOUS_AUTHORITY = /[@%\\\s\u00ad\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]/u;
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === '[::1]';
@@ -79,9 +102,10 @@ export function assessUrl(raw: string): UrlAssessment {
   if (typeof raw !== 'string' || raw.trim() === '') return { kind: 'blocked', raw: String(raw), reason: 'the URL is empty' };
   if (raw.length > MAX_URL_LENGTH) return { kind: 'blocked', raw: raw.slice(0, 200), reason: `the URL is longer than ${MAX_URL_LENGTH} characters` };
   if (/[\u0000-\u001f\u007f]/.test(raw)) return { kind: 'blocked', raw, reason: 'the URL contains control characters' };
+  const trimmed = raw.trim();
   let url: URL;
   try {
-    url = new URL(raw.trim());
+    url = new URL(trimmed);
   } catch {
     return { kind: 'blocked', raw, reason: 'it is not a valid absolute URL' };
   }
@@ -89,15 +113,16 @@ export function assessUrl(raw: string): UrlAssessment {
   if (scheme !== 'http' && scheme !== 'https') return { kind: 'blocked', raw, reason: `only http and https URLs are opened, not "${scheme}:"` };
   const host = url.hostname.toLowerCase();
   if (host === '') return { kind: 'blocked', raw, reason: 'the URL has no host' };
+  const authority = writtenAuthority(trimmed);
+  if (authority === undefined) return { kind: 'blocked', raw, reason: `it does not start with "${scheme}://" and a host` };
+  if (authority.includes('@')) return { kind: 'blocked', raw, reason: `it has a user name or other text before "@" in the address (the site would be ${host}, not what is written before "@")` };
+  if (AMBIGUOUS_AUTHORITY.test(authority)) return { kind: 'blocked', raw, reason: 'its host part contains escapes (%), backslashes, spaces or invisible characters, which VS Code and browsers read differently' };
 
   const warnings: UrlWarning[] = [];
   const unicode = isIpHost(host) ? host : domainToUnicode(host);
   const unicodeHost = unicode && unicode !== host ? unicode : undefined;
   const domain = registrableDomain(host);
 
-  if (url.username !== '' || url.password !== '') {
-    warnings.push({ kind: 'userinfo', text: `The part before "@" is not the site. This link goes to ${host}.` });
-  }
   if (scheme === 'http') {
     warnings.push({
       kind: 'not-https',
@@ -116,14 +141,21 @@ export function assessUrl(raw: string): UrlAssessment {
       warnings.push({ kind: 'homograph', text: 'The domain contains Cyrillic or Greek letters that look like Latin ones: it may not be the site it looks like.' });
     }
   }
-  if (isIpHost(host) && !isLoopback(host)) warnings.push({ kind: 'ip-address', text: 'The link goes to a bare IP address, not a domain name.' });
+  const hostAsWritten = writtenHost(authority).toLowerCase().replace(/\.$/, '');
+  if (IPV4.test(host) && hostAsWritten !== host) {
+    // 0x7f.1, 2130706433, 0177.0.0.1, 127.1: the browser goes to the dotted address, whatever the text suggests.
+    warnings.push({ kind: 'ip-address', text: `The link goes to the IP address ${host}, written as "${hostAsWritten}" (a number, octal or hex form) to disguise it.` });
+  } else if (isIpHost(host) && !isLoopback(host)) {
+    warnings.push({ kind: 'ip-address', text: 'The link goes to a bare IP address, not a domain name.' });
+  }
   if (url.port !== '' && !isLoopback(host)) warnings.push({ kind: 'unusual-port', text: `The link uses the unusual port ${url.port}.` });
 
   const segments: UrlSegment[] = [{ role: 'scheme', text: `${scheme}://` }];
-  if (url.username !== '' || url.password !== '') segments.push({ role: 'userinfo', text: `${url.username}${url.password ? `:${url.password}` : ''}@` });
-  const sub = host.length > domain.length ? host.slice(0, host.length - domain.length) : '';
+  // A fully qualified host ends in a dot (www.example.com.): the dot stays with the domain.
+  const dot = host.endsWith('.') && !isIpHost(host) ? '.' : '';
+  const sub = host.slice(0, host.length - dot.length - domain.length);
   if (sub) segments.push({ role: 'subdomain', text: sub });
-  segments.push({ role: 'domain', text: domain });
+  segments.push({ role: 'domain', text: domain + dot });
   if (url.port !== '') segments.push({ role: 'port', text: `:${url.port}` });
   const rest = `${url.pathname}${url.search}${url.hash}`;
   if (rest !== '' && rest !== '/') segments.push({ role: 'path', text: rest });

@@ -3,7 +3,7 @@ import { mkdtempSync, realpathSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { EVERYTHING, FILESYSTEM, ensureBuilt, isAlive, killQuietly, runCli, waitForNoLeftovers } from './cliProcess';
+import { EVERYTHING, FILESYSTEM, ROOT, ensureBuilt, isAlive, killQuietly, runCli, waitForNoLeftovers } from './cliProcess';
 
 before(() => ensureBuilt());
 
@@ -268,5 +268,62 @@ describe('mcp-host CLI: usage and failures', { timeout: 60_000 }, () => {
     assert.equal(r.code, 2);
     assert.match(r.stderr, /^mcp-host: initialize timed out after 300 ms.*--timeout/);
     assert.ok(r.ms < 8000, `took ${r.ms} ms`);
+  });
+});
+
+describe('mcp-host CLI: a server whose text carries terminal escape sequences', { timeout: 120_000 }, () => {
+  const ESCAPES = ['node', join(ROOT, 'test/fixtures/servers/escapes.mjs')];
+  /** What a terminal would obey: C0 but tab and line feed, DEL, C1, bidi overrides. */
+  const RAW_CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+  function assertTerminalSafe(r: { stdout: string; stderr: string }, where: string): void {
+    for (const [name, text] of [['stdout', r.stdout], ['stderr', r.stderr]] as const) {
+      const at = RAW_CONTROL.exec(text);
+      assert.equal(at, null, `${where}: raw control U+${at?.[0].charCodeAt(0).toString(16).padStart(4, '0')} on ${name}: ${JSON.stringify(text.slice(Math.max(0, (at?.index ?? 0) - 40), (at?.index ?? 0) + 40))}`);
+    }
+  }
+
+  test('inspect, tools, call, read: names, instructions, descriptions and results are shown escaped', async () => {
+    for (const [args, shown] of [
+      [['inspect'], ['name\\u001b]0;PWNED-TITLE\\u0007', 'instructions\\u001b]0;PWNED-TITLE\\u0007\\u001b]52;c;', 'paint\\u001b[8m', 'tool description\\u001b]0;', 'prompt\\u001b]0;', 'resource\\u001b]0;']],
+      [['tools'], ['paint\\u001b[8m', '\\u001b]8;;https://evil.example/\\u001b\\click', '\\u009b2Kdel\\u007f\\u000dFORGED']],
+      [['call', 'paint'], ['result\\u001b]0;PWNED-TITLE\\u0007\\u001b]52;c;ZWNobyBwd25lZA==\\u0007\\u001b[2J\\u001b[1;1H\\u001b[31mred']],
+      [['read', 'test://page'], ['resource text\\u001b]0;PWNED-TITLE\\u0007\\u001b]52;c;']],
+    ] as const) {
+      const r = await runCli([...args, '--', ...ESCAPES]);
+      assert.equal(r.code, 0, r.stderr);
+      assertTerminalSafe(r, args.join(' '));
+      for (const text of shown) assert.ok(r.stdout.includes(text), `${args.join(' ')}: shows ${text}\n${r.stdout}`);
+    }
+  });
+
+  test('error messages and the stderr of a server that died are escaped', async () => {
+    const failed = await runCli(['prompt', 'broken', '--', ...ESCAPES]);
+    assert.equal(failed.code, 2);
+    assertTerminalSafe(failed, 'prompt broken');
+    assert.match(failed.stderr, /^mcp-host: prompts\/get: .*prompt error\\u001b\]0;PWNED-TITLE\\u0007/);
+
+    const crashed = await runCli(['call', 'crash', '--', ...ESCAPES]);
+    assert.equal(crashed.code, 2);
+    assertTerminalSafe(crashed, 'call crash');
+    assert.match(crashed.stderr, /^ {2}dying\\u001b\]0;PWNED-TITLE/m);
+  });
+
+  test('--trace escapes the server stderr and the traced frames', async () => {
+    const r = await runCli(['call', 'paint', '--trace', '--', ...ESCAPES]);
+    assert.equal(r.code, 0, r.stderr);
+    assertTerminalSafe(r, 'call paint --trace');
+    assert.match(r.stderr, /\[server stderr\] stderr\\u001b\]0;PWNED-TITLE\\u0007/);
+    assert.match(r.stderr, /← .*"result\\u001b\]0;/, 'a frame with the result');
+  });
+
+  test('--json keeps every value exactly (escaped as JSON) and writes no raw control', async () => {
+    const r = await runCli(['inspect', '--json', '--', ...ESCAPES]);
+    assert.equal(r.code, 0, r.stderr);
+    assertTerminalSafe(r, 'inspect --json');
+    const doc = JSON.parse(r.stdout);
+    const ESC = '\u001b';
+    assert.equal(doc.serverInfo.name, `name${ESC}]0;PWNED-TITLE\u0007${ESC}]52;c;ZWNobyBwd25lZA==\u0007${ESC}[2J${ESC}[1;1H${ESC}[31mred${ESC}[0m${ESC}]8;;https://evil.example/${ESC}\\click${ESC}]8;;${ESC}\\\u009b2Kdel\u007f\rFORGEDname`);
+    assert.ok(doc.tools.some((t: { name: string }) => t.name === `paint${ESC}[8m`));
   });
 });

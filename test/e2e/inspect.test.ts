@@ -5,6 +5,9 @@
 // changed (`toggle-subscriber-updates`), gets `args-prompt` with its arguments and
 // `completable-prompt` with the server's completions. "MCP: everything" is set to Trace at the
 // start, so the frames are read from its log. Screenshots land in test-results/screenshots/inspect-*.png.
+// A server that floods notifications (test/fixtures/servers/notificationFlood.mjs): 3,000 progress
+// notifications redraw the panel a bounded number of times, 3,000 updates of a subscribed resource
+// make one toast with their count.
 // Skipped until the inspect commands are in the VSIX's package.json (see src/extension/inspect/contributes.json).
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +31,31 @@ function integrated(): boolean {
 const skip = !integrated() ? 'the inspect commands are not in package.json yet' : !existsSync(VSIX) ? `${VSIX} is missing` : false;
 
 const poll = waitUntil;
+
+/** The rendered tree row with this label (the first), for its inline actions. */
+function treeRow(wb: Workbench, label: string) {
+  return wb.page
+    .locator('.part.sidebar .monaco-list[role="tree"] .monaco-list-row')
+    .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) })
+    .first();
+}
+
+/** Clicks an inline action of a tree row (shown on hover), finding the row again each try: the tree redraws. */
+async function clickRowAction(wb: Workbench, label: string, action: string): Promise<void> {
+  await poll(
+    async () => {
+      await wb.clickTreeItem(label).catch(() => undefined);
+      const row = treeRow(wb, label);
+      await row.hover({ timeout: 2_000 }).catch(() => undefined);
+      return row
+        .locator(`.actions .action-label[aria-label^="${action}"]`)
+        .click({ timeout: 2_000 })
+        .then(() => true, () => false);
+    },
+    15_000,
+    `the "${action}" action of "${label}"`,
+  );
+}
 
 describe('inspect features in a real VS Code', { skip }, () => {
   let wb: Workbench;
@@ -425,31 +453,6 @@ describe('inspect features in a real VS Code', { skip }, () => {
     });
   });
 
-  /** The rendered tree row with this label (the first), for its inline actions. */
-  function treeRow(label: string) {
-    return wb.page
-      .locator('.part.sidebar .monaco-list[role="tree"] .monaco-list-row')
-      .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) })
-      .first();
-  }
-
-  /** Clicks an inline action of a tree row (shown on hover), finding the row again each try: the tree redraws. */
-  async function clickRowAction(label: string, action: string): Promise<void> {
-    await poll(
-      async () => {
-        await wb.clickTreeItem(label).catch(() => undefined);
-        const row = treeRow(label);
-        await row.hover({ timeout: 2_000 }).catch(() => undefined);
-        return row
-          .locator(`.actions .action-label[aria-label^="${action}"]`)
-          .click({ timeout: 2_000 })
-          .then(() => true, () => false);
-      },
-      15_000,
-      `the "${action}" action of "${label}"`,
-    );
-  }
-
   /** How many lines of the server's output channel contain `text`. */
   async function logCount(text: string): Promise<number> {
     return (await wb.outputChannelText(CHANNEL, { reveal: false })).split('\n').filter((l) => l.includes(text)).length;
@@ -469,15 +472,15 @@ describe('inspect features in a real VS Code', { skip }, () => {
       const subscribedBefore = await logCount(`Subscribed to ${uri}`);
       const unsubscribedBefore = await logCount(`Unsubscribed from ${uri}`);
 
-      await clickRowAction(label, 'Subscribe to Resource');
+      await clickRowAction(wb, label, 'Subscribe to Resource');
       await poll(async () => (await description()).startsWith('subscribed · '), 15_000, 'the subscribed mark');
       await poll(async () => (await logCount(`Subscribed to ${uri}`)) > subscribedBefore, 15_000, 'the Subscribed line in the output channel');
-      assert.equal(await treeRow(label).locator('.actions .action-label[aria-label^="Unsubscribe from Resource"]').count(), 1, 'Unsubscribe offered');
+      assert.equal(await treeRow(wb, label).locator('.actions .action-label[aria-label^="Unsubscribe from Resource"]').count(), 1, 'Unsubscribe offered');
       const frames = traceFrames(await wb.outputChannelText(CHANNEL, { reveal: false }));
       assert.ok(frames.some((f) => f.direction === 'send' && f.message?.method === 'resources/subscribe' && f.message.params?.uri === uri), 'resources/subscribe was sent');
       await wb.screenshot('inspect-tree-subscribed');
 
-      await clickRowAction(label, 'Unsubscribe from Resource');
+      await clickRowAction(wb, label, 'Unsubscribe from Resource');
       await poll(async () => !(await description()).includes('subscribed'), 15_000, 'the mark to go');
       await poll(async () => (await logCount(`Unsubscribed from ${uri}`)) > unsubscribedBefore, 15_000, 'the Unsubscribed line in the output channel');
       await wb.screenshot('inspect-tree-unsubscribed');
@@ -574,51 +577,62 @@ describe('inspect features in a real VS Code', { skip }, () => {
   });
 });
 
-describe('a destructive tool asks first (server-filesystem)', { skip }, () => {
-  let wb: Workbench;
-  const folder = mkdtempSync(join(tmpdir(), 'mcp-inspect-e2e-fs-'));
+/** "MCP Host: Call Tool…", the tool typed into the pick, Enter: the tool's panel. */
+async function openToolPanel(wb: Workbench, tool: string): Promise<Frame> {
+  await wb.page.locator('.part.sidebar .composite.title').first().click();
+  await wb.runCommand('MCP Host: Call Tool…');
+  const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+  await poll(async () => !((await input.inputValue()) || '').startsWith('>') && (await input.isEditable()), 10_000, 'the tool pick');
+  await input.fill(tool);
+  const first = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first();
+  await poll(async () => ((await first.innerText().catch(() => '')) || '').trim() === tool, 10_000, `${tool} first`);
+  await wb.page.keyboard.press('Enter');
+  return poll(
+    async () => {
+      for (const f of wb.page.frames()) {
+        const t = await f.evaluate(() => document.querySelector('#app header h1')?.textContent ?? null).catch(() => null);
+        if (t && t.includes(tool)) return f;
+      }
+      return undefined;
+    },
+    20_000,
+    `the ${tool} panel`,
+  );
+}
 
+/**
+ * A launch on a fresh folder whose .vscode/mcp.json runs one server (`node` and `args`), allowed
+ * and started before the suite's tests; closed (nothing left running) and removed after them.
+ */
+function launchWithServer(prefix: string, name: string, args: (folder: string) => string[]): { readonly wb: Workbench; readonly folder: string } {
+  const launched = { wb: undefined as unknown as Workbench, folder: mkdtempSync(join(tmpdir(), prefix)) };
   before(async () => {
-    mkdirSync(join(folder, '.vscode'));
-    const server = join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
-    writeFileSync(join(folder, '.vscode', 'mcp.json'), JSON.stringify({ servers: { files: { type: 'stdio', command: 'node', args: [server, '${workspaceFolder}'] } } }));
-    wb = await launch({ workspace: folder, vsix: VSIX, timeoutMs: 150_000 });
+    mkdirSync(join(launched.folder, '.vscode'));
+    writeFileSync(join(launched.folder, '.vscode', 'mcp.json'), JSON.stringify({ servers: { [name]: { type: 'stdio', command: 'node', args: args(launched.folder) } } }));
+    const wb = (launched.wb = await launch({ workspace: launched.folder, vsix: VSIX, timeoutMs: 150_000 }));
     await wb.openView('MCP Host');
-    await wb.waitForTreeItem('files', { timeoutMs: 30_000 });
+    await wb.waitForTreeItem(name, { timeoutMs: 30_000 });
     const consent = await wb.dialog({ timeoutMs: 20_000 });
     if (consent) await wb.answerDialog('Allow');
     await wb.waitForTreeItem('Tools', { timeoutMs: 30_000 });
   });
-
   after(async () => {
-    if (wb) {
-      await wb.close();
-      assert.deepEqual(wb.leftoverProcesses(), []);
+    if (launched.wb) {
+      await launched.wb.close();
+      assert.deepEqual(launched.wb.leftoverProcesses(), []);
     }
-    rmSync(folder, { recursive: true, force: true });
+    rmSync(launched.folder, { recursive: true, force: true });
   });
+  return launched;
+}
+
+describe('a destructive tool asks first (server-filesystem)', { skip }, () => {
+  const launched = launchWithServer('mcp-inspect-e2e-fs-', 'files', () => [join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js'), '${workspaceFolder}']);
 
   test('write_file: Cancel sends nothing; Run writes the file', { timeout: 90_000 }, async () => {
+    const { wb, folder } = launched;
     const target = join(folder, 'written.txt');
-    await wb.page.locator('.part.sidebar .composite.title').first().click();
-    await wb.runCommand('MCP Host: Call Tool…');
-    const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-    await poll(async () => !((await input.inputValue()) || '').startsWith('>') && (await input.isEditable()), 10_000, 'the tool pick');
-    await input.fill('write_file');
-    const first = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first();
-    await poll(async () => ((await first.innerText().catch(() => '')) || '').trim() === 'write_file', 10_000, 'write_file first');
-    await wb.page.keyboard.press('Enter');
-    const frame = await poll(
-      async () => {
-        for (const f of wb.page.frames()) {
-          const t = await f.evaluate(() => document.querySelector('#app header h1')?.textContent ?? null).catch(() => null);
-          if (t && t.includes('write_file')) return f;
-        }
-        return undefined;
-      },
-      20_000,
-      'the write_file panel',
-    );
+    const frame = await openToolPanel(wb, 'write_file');
     await frame.locator('.badge.destructive').waitFor({ timeout: 10_000 });
     await frame.locator('.field[data-path="/path"] textarea, .field[data-path="/path"] input').first().fill(target);
     await frame.locator('.field[data-path="/content"] textarea, .field[data-path="/content"] input').first().fill('written from the tool panel');
@@ -642,4 +656,68 @@ describe('a destructive tool asks first (server-filesystem)', { skip }, () => {
     await poll(async () => existsSync(target) && readFileSync(target, 'utf8') === 'written from the tool panel', 15_000, 'the file to be written');
     await poll(async () => /OK/.test(await frame.locator('.result .status').innerText().catch(() => '')), 15_000, 'the result');
   });
+});
+
+describe('a server that floods notifications: the UI work stays bounded (flood fixture)', { skip }, () => {
+  const launched = launchWithServer('mcp-inspect-e2e-flood-', 'flood', () => [join(repoRoot, 'test', 'fixtures', 'servers', 'notificationFlood.mjs')]);
+
+  /** Opens the tool's panel, sets `count`, runs it; resolves with the panel once `result` shows, and the milliseconds it took. */
+  async function runFlood(tool: string, count: number, result: RegExp, beforeRun: (frame: Frame) => Promise<void> = async () => {}): Promise<{ frame: Frame; ms: number }> {
+    const frame = await openToolPanel(launched.wb, tool);
+    await frame.locator('.field[data-path="/count"] input').first().fill(String(count));
+    await poll(async () => !(await frame.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
+    await beforeRun(frame);
+    const started = Date.now();
+    await frame.locator('#run').click();
+    let shown = '';
+    await poll(async () => result.test((shown = await frame.locator('#app').innerText().catch(() => ''))), 60_000, `the result of ${tool}`).catch((error: Error) => {
+      throw new Error(`${error.message}; the panel shows: ${JSON.stringify(shown.slice(-600))}`);
+    });
+    return { frame, ms: Date.now() - started };
+  }
+
+  test('3,000 progress notifications: the panel updates a bounded number of times and shows the last one', { timeout: 120_000 }, (t) => runStep(launched.wb, 'inspect-failed-flood-progress', async () => {
+    const { frame, ms } = await runFlood('flood-progress', 3000, /sent 3000 progress notifications/, (f) =>
+      // Counts what the panel draws: each progress message rewrites the progress text.
+      f.evaluate(() => {
+        const w = window as unknown as { progressDrawn: number; progressText: string };
+        w.progressDrawn = 0;
+        new MutationObserver((records) => {
+          for (const r of records) {
+            const el = r.target as HTMLElement;
+            if (el.classList?.contains('progress-text') && el.textContent !== 'Running…') {
+              w.progressDrawn++;
+              w.progressText = el.textContent ?? '';
+            }
+          }
+        }).observe(document.querySelector('#progress')!, { childList: true, subtree: true, characterData: true });
+      }),
+    );
+    const drawn = await frame.evaluate(() => {
+      const w = window as unknown as { progressDrawn: number; progressText: string };
+      return { progressDrawn: w.progressDrawn, progressText: w.progressText };
+    });
+    t.diagnostic(`${drawn.progressDrawn} progress updates drawn in ${ms} ms`);
+    assert.ok(drawn.progressDrawn >= 1, 'progress was shown');
+    assert.ok(drawn.progressDrawn <= ms / 100 + 5, `${drawn.progressDrawn} progress updates drawn in ${ms} ms for 3,000 notifications`);
+    assert.equal(drawn.progressText, 'step 3000 of 3000 — 3000 / 3000', 'the last value is shown');
+  }));
+
+  test('3,000 updates of a subscribed resource without an editor: one toast with the count', { timeout: 120_000 }, (t) => runStep(launched.wb, 'inspect-failed-flood-updates', async () => {
+    const { wb } = launched;
+    await wb.openView('MCP Host');
+    await wb.expandTreeItem('Resources');
+    await clickRowAction(wb, 'counter', 'Subscribe to Resource');
+    await poll(async () => ((await wb.treeItems()).find((i) => i.label === 'counter')?.description ?? '').startsWith('subscribed · '), 15_000, 'the subscribed mark');
+    // Clicking the row opened it; updates of an open resource refresh its editor instead.
+    await wb.runCommand('View: Close All Editors');
+    await poll(async () => (await wb.page.locator('.part.editor .tabs-container .tab').count()) === 0, 10_000, 'the editors to close');
+    await runFlood('flood-updates', 3000, /sent 3000 updates/);
+    await new Promise((r) => setTimeout(r, 1500));
+    const toasts = (await wb.notifications()).filter((n) => n.includes('flood://counter was updated'));
+    t.diagnostic(`toasts: ${JSON.stringify(toasts)}`);
+    await wb.screenshot('inspect-flood-updates');
+    assert.equal(toasts.length, 1, `one toast: ${JSON.stringify(toasts)}`);
+    assert.match(toasts[0], /^flood: flood:\/\/counter was updated( \([\d,]+ times\))?\.$/);
+  }));
 });

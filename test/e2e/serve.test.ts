@@ -404,7 +404,7 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
     });
   });
 
-  test('URL elicitation: the domain highlighted, punycode and http warned about; declined; an https one opened', { timeout: 120_000 }, async () => {
+  test('URL elicitation: the domain highlighted, punycode and http warned about; declined; a crafted userinfo refused; an https one opened exactly', { timeout: 120_000 }, async () => {
     await step('elicitation-url', async () => {
       const tool = await runTool('trigger-url-elicitation', { url: 'http://xn--80ak6aa92e.com/login?next=1' });
       const dialog = await webview('asks you to open a link');
@@ -416,7 +416,15 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
       await dialog.locator('#decline').click();
       await resultText(tool, /User declined to open the URL/);
 
-      const opened = await runTool('trigger-url-elicitation', { url: 'https://example.com/authorize?client=mcp-host' });
+      // VS Code's URI decodes %2F in the userinfo and would open evil.example: refused, no dialog.
+      const crafted = await runTool('trigger-url-elicitation', { url: 'https://evil.example%2F@example.com/' });
+      await resultText(crafted, /\S/);
+      assert.match(await wb.outputChannelText(CHANNEL, { contains: 'refused the URL' }), /refused the URL: it has a user name or other text before "@"/);
+      assert.equal((await wb.webviewFrames('asks you to open a link')).length, 0);
+
+      // Escaped delimiters in the query reach the browser as they are (a Uri would decode them).
+      const authorize = 'https://example.com/authorize?client=mcp-host&redirect_uri=https%3A%2F%2Fapp.example%2Fcb%3Fa%3D1%26b%3D2&state=a%2Bb%3D';
+      const opened = await runTool('trigger-url-elicitation', { url: authorize });
       const consent = await webview('asks you to open a link');
       assert.equal(await consent.locator('#warnings').count(), 0);
       await wb.screenshot('serve-url-consent');
@@ -426,7 +434,7 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
       // VS Code may ask before opening an external site.
       const ask = await wb.dialog({ timeoutMs: 5_000 });
       if (ask) await wb.answerDialog(ask.buttons.find((b) => /^open$/i.test(b)) ?? ask.buttons[0]);
-      assert.equal((await request).url(), 'https://example.com/authorize?client=mcp-host');
+      assert.equal((await request).url(), authorize, 'the browser gets exactly the URL the user approved');
       for (const page of wb.page.context().pages()) if (page !== wb.page) await page.close().catch(() => undefined);
       await resultText(opened, /User completed the URL elicitation flow/);
       assert.match(await wb.outputChannelText(CHANNEL, { contains: 'the user opened' }), /the user opened https:\/\/example\.com\/authorize\?client=mcp-host/);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isOpenableUrl, looksLikeMarkdown, renderMarkdown } from '../../src/inspect/markdown';
+import { isOpenableUrl, looksLikeMarkdown, openableHref, renderMarkdown } from '../../src/inspect/markdown';
 
 /** Tags and attributes the sanitised output may contain; anything else fails the test. */
 const TAGS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'em', 'strong', 'code', 'pre', 'ul', 'ol', 'li', 'a', 'span', 'blockquote', 'hr', 'br', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 's']);
@@ -86,6 +86,19 @@ describe('markdown sanitiser', () => {
     assert.match(html, /\[bad\]\(ftp:\/\/x\.y\/z\)/, 'an ftp link is left as text');
     assert.match(html, /data-href="https:\/\/auto\.example\/p"/, 'bare URLs are linked');
     assert.doesNotMatch(html, / href=/);
+  });
+
+  test('links whose host part VS Code and a browser read differently are not links; data-href is the URL that opens', () => {
+    // vscode.Uri decodes %2F in the userinfo: the first would open evil.example, not good.example.
+    for (const url of ['https://evil.example%2F@good.example/', 'https://www.bank.com@evil.example/', 'https://a%40evil.example@good.example/', 'https://good.example%5C@evil.example/']) {
+      const html = renderMarkdown(`[good](${url}) and ${url}`);
+      assert.doesNotMatch(html, /md-link"/, url);
+      assert.doesNotMatch(html, /data-href/, url);
+      assert.equal(openableHref(url), undefined, url);
+    }
+    const html = renderMarkdown('[x](HTTPS://Example.COM/a%20b)');
+    assert.match(html, /data-href="https:\/\/example\.com\/a%20b"/, 'the normalised URL, exactly what is opened');
+    assert.equal(openableHref('HTTPS://Example.COM/a%20b'), 'https://example.com/a%20b');
   });
 
   test('images are never rendered; the alt text and URL stay visible as text', () => {

@@ -4,9 +4,10 @@ import * as vscode from 'vscode';
 import type { McpClient } from '../../client/client';
 import { McpLocalError } from '../../protocol/errors';
 import { CallHistory } from '../../inspect/history';
-import { isOpenableUrl } from '../../inspect/markdown';
+import { openableHref } from '../../inspect/markdown';
 import { SchemaValidator } from '../../inspect/schemaValidator';
 import { TimeoutChoice, resolveTimeout } from '../../inspect/timeouts';
+import { openExternalUrl } from '../openExternalUrl';
 import { ResourceDocuments } from './resourceDocuments';
 import type { InspectDeps, InspectServer } from './types';
 import { VirtualDocuments } from './virtualDocuments';
@@ -83,13 +84,13 @@ export class InspectContext implements vscode.Disposable {
 
   /** Opens a link from server text after the user clicked it: http(s) only, checked again here. */
   async openLink(serverId: string, url: string): Promise<void> {
-    const shown = JSON.stringify(url.slice(0, 200));
-    if (!isOpenableUrl(url)) {
-      this.deps.log(serverId, 'warn', `Refused to open a link that is not http(s): ${shown}`);
+    const href = openableHref(url);
+    if (href === undefined) {
+      this.deps.log(serverId, 'warn', `Refused to open a link that is not a plain http(s) URL: ${JSON.stringify(url.slice(0, 200))}`);
       return;
     }
-    // openExternal shows VS Code's own "open this external website?" prompt for untrusted domains.
-    await vscode.env.openExternal(vscode.Uri.parse(url, true));
+    // VS Code shows its own "open this external website?" prompt for untrusted domains.
+    await openExternalUrl(href);
   }
 
   private scheduleSave(): void {

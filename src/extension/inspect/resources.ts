@@ -10,6 +10,7 @@ import type { ReadResourceResult } from '../../client/schemas';
 import { McpLocalError } from '../../protocol/errors';
 import { IMAGE_TYPES, describeFailure, normalizeMimeType, summarizeFailure } from '../../inspect/resultModel';
 import { SubscriptionSet, splitSubscriptionKey as splitKey } from '../../inspect/subscriptions';
+import { LatestValueThrottle, NoticeCollapser } from '../../inspect/uiThrottle';
 import { expandTemplate, parseTemplate, templateVariables } from '../../inspect/uriTemplate';
 import { askArguments } from './argumentInput';
 import type { InspectContext } from './context';
@@ -17,6 +18,9 @@ import { RESOURCE_SCHEME, contentsBytes, parseResourceEditorUri, resourceEditorU
 import { ViewPanel } from './viewPanel';
 
 const key = SubscriptionSet.key;
+const EDITOR_REFRESH_MS = 500;
+/** Updates this close together make one toast. */
+const UPDATE_NOTICE_GATHER_MS = 300;
 
 export class ResourceFeatures implements vscode.Disposable {
   /** The toggle, the open editors, and what is subscribed on which client (a restart brings a new client: subscribe again). */
@@ -24,6 +28,9 @@ export class ResourceFeatures implements vscode.Disposable {
   private readonly hooked = new WeakSet<McpClient>();
   private readonly disposables: vscode.Disposable[] = [];
   private syncing: Promise<void> = Promise.resolve();
+  /** Open editors of a resource read it again at most this often, whatever the server sends. */
+  private readonly editorRefresh = new LatestValueThrottle<string, undefined>((k) => this.ctx.files.changed(splitKey(k), this.openEditorUris()), EDITOR_REFRESH_MS);
+  private readonly updateNotices = new NoticeCollapser<string>((k, count) => this.showUpdateNotice(k, count), UPDATE_NOTICE_GATHER_MS);
 
   constructor(private readonly ctx: InspectContext) {
     this.disposables.push(
@@ -213,15 +220,20 @@ export class ResourceFeatures implements vscode.Disposable {
   }
 
   private updated(serverId: string, uri: string): void {
-    const editors = this.openEditorUris();
-    this.ctx.files.changed({ serverId, uri }, editors);
     this.ctx.deps.log(serverId, 'debug', `Resource updated: ${uri}`);
+    const k = key(serverId, uri);
+    this.editorRefresh.push(k, undefined);
     const sub = this.subscriptionState.state(serverId, uri);
-    if (sub?.explicit && !sub.open) {
-      void vscode.window.showInformationMessage(`${this.ctx.serverName(serverId)}: ${uri} was updated.`, 'Open').then((a) => {
-        if (a === 'Open') void this.open(serverId, uri).catch((e: unknown) => void vscode.window.showErrorMessage(String(e instanceof Error ? e.message : e)));
-      });
-    }
+    if (sub?.explicit && !sub.open) this.updateNotices.add(k);
+  }
+
+  /** One toast per resource, however many updates it stands for; the next only after it closes. */
+  private showUpdateNotice(k: string, count: number): Thenable<unknown> {
+    const { serverId, uri } = splitKey(k);
+    const times = count > 1 ? ` (${count.toLocaleString('en-US')} times)` : '';
+    return vscode.window.showInformationMessage(`${this.ctx.serverName(serverId)}: ${uri} was updated${times}.`, 'Open').then((a) => {
+      if (a === 'Open') void this.open(serverId, uri).catch((e: unknown) => void vscode.window.showErrorMessage(String(e instanceof Error ? e.message : e)));
+    });
   }
 
   private openEditorUris(): vscode.Uri[] {
@@ -243,6 +255,8 @@ export class ResourceFeatures implements vscode.Disposable {
 
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
+    this.editorRefresh.dispose();
+    this.updateNotices.dispose();
     this.subscriptionState.dispose();
   }
 }

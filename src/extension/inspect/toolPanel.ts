@@ -3,12 +3,14 @@
 // the tool's call history (each entry's result can be shown again, or the call re-run). Every
 // message from the webview is parsed with zod first.
 import * as vscode from 'vscode';
+import type { Progress } from '../../client/client';
 import type { CallToolResult, Tool } from '../../client/schemas';
 import { McpLocalError, ResponseError } from '../../protocol/errors';
 import { ErrorCodes } from '../../protocol/messages';
 import { FieldError, FieldModel, Json, buildFormModel, checkForm, fallbacks, fromValue, initialState, toArguments, validate } from '../../inspect/formModel';
 import { renderMarkdown, looksLikeMarkdown } from '../../inspect/markdown';
 import { HistoryEntry } from '../../inspect/history';
+import { LatestValueThrottle, PROGRESS_INTERVAL_MS } from '../../inspect/uiThrottle';
 import { describeTimeoutSource } from '../../inspect/timeouts';
 import { confirmationReason, needsConfirmation } from '../../inspect/toolPolicy';
 import { describeFailure, summarizeFailure, summarizeResult, toolResultDisplay } from '../../inspect/resultModel';
@@ -336,7 +338,7 @@ export class ToolPanel implements vscode.Disposable {
     this.ctx.deps.log(this.serverId, 'info', `Calling tool ${tool.name} from the tool panel (timeout ${timeout.seconds} s, ${describeTimeoutSource(timeout.source)}).`);
 
     // The notification (with its Cancel button) appears when the call takes longer than a moment.
-    let reportProgress: ((p: { progress: number; total?: number; message?: string }) => void) | undefined;
+    let reportProgress: ((p: Progress) => void) | undefined;
     let settle!: () => void;
     const settled = new Promise<void>((resolve) => (settle = resolve));
     const notify = setTimeout(() => {
@@ -352,17 +354,24 @@ export class ToolPanel implements vscode.Disposable {
       });
     }, 400);
 
+    // A server may send progress far faster than anyone can read it: the panel and the
+    // notification get the newest value at most every PROGRESS_INTERVAL_MS.
+    const progressShown = new LatestValueThrottle<string, Progress>((id, p) => {
+      this.post({ type: 'progress', callId: id, progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) });
+      reportProgress?.(p);
+    }, PROGRESS_INTERVAL_MS);
+
     let retryAfterElicitation: (() => Promise<boolean>) | undefined;
     try {
-      const result: CallToolResult = await client.callTool(tool.name, value, {
-        timeoutMs,
-        resetTimeoutOnProgress: true,
-        signal: abort.signal,
-        onProgress: (p) => {
-          this.post({ type: 'progress', callId, progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) });
-          reportProgress?.(p);
-        },
-      });
+      const result: CallToolResult = await client
+        .callTool(tool.name, value, {
+          timeoutMs,
+          resetTimeoutOnProgress: true,
+          signal: abort.signal,
+          onProgress: (p) => progressShown.push(callId, p),
+        })
+        // The last progress is shown before the outcome.
+        .finally(() => progressShown.flush(callId));
       const durationMs = performance.now() - started;
       this.results.replace(callId, { kind: 'tool', serverId: this.serverId, name: tool.name, result });
       const display = toolResultDisplay(result, tool.outputSchema, this.ctx.validator);
@@ -384,6 +393,7 @@ export class ToolPanel implements vscode.Disposable {
       this.ctx.history.add({ serverId: this.serverId, kind: 'tool', name: tool.name, arguments: value, outcome, summary: summarizeFailure(failure), durationMs, time: startedAt, failure });
       this.ctx.deps.log(this.serverId, outcome === 'cancelled' ? 'info' : 'warn', `Tool ${tool.name}: ${summarizeFailure(failure)}`);
     } finally {
+      progressShown.dispose();
       clearTimeout(notify);
       settle();
       this.running = undefined;

@@ -19,6 +19,7 @@ import { ElicitationService } from '../../serve/elicitation';
 import { SAMPLING_POLICIES, SamplingPolicy, SamplingPolicyStore, describePolicy } from '../../serve/policy';
 import { SamplingService } from '../../serve/sampling';
 import type { ServeLogLevel, ServerRef } from '../../serve/types';
+import { openExternalUrl } from '../openExternalUrl';
 import { VsCodeLanguageModels } from './languageModels';
 import { WebviewPrompter } from './prompter';
 import { ServePanel } from './servePanel';
@@ -73,8 +74,8 @@ export function createServeFeatures(context: vscode.ExtensionContext, deps: Serv
     prompter,
     log: deps.log,
     modes: ['form', 'url'],
-    // Opened by VS Code (its own trusted-domain check applies); never fetched by MCP Host.
-    openUrl: (href) => Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(href, true))),
+    // Opened by VS Code, exactly the URL the user approved; never fetched by MCP Host.
+    openUrl: openExternalUrl,
   });
   disposables.push(elicitation.completions);
   const services = { sampling, elicitation };
