@@ -612,22 +612,31 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/** Longest string a `pattern` is tried on (on every keystroke): longer ones are not checked. */
-const MAX_PATTERN_INPUT = 10_000;
+/**
+ * Pattern work of one validation (it runs on every keystroke), in the units of safePattern.ts:
+ * a few tenths of a second at most. Patterns past it are not checked here; the server checks.
+ */
+const MAX_PATTERN_WORK = 20_000_000;
+
+/** One validation: the errors found and the pattern work spent. */
+interface CheckRun {
+  readonly errors: FieldError[];
+  patternWork: number;
+}
 
 /**
  * Checks a value against a model; returns every problem with the JSON Pointer of its place.
  * `value` undefined means "not given" (an error only where the field is required).
  */
 export function validate(model: FieldModel, value: unknown, path = ''): FieldError[] {
-  const errors: FieldError[] = [];
-  check(model, value, path, errors);
-  return errors;
+  const run: CheckRun = { errors: [], patternWork: 0 };
+  check(model, value, path, run);
+  return run.errors;
 }
 
-function check(model: FieldModel, value: unknown, path: string, out: FieldError[]): void {
+function check(model: FieldModel, value: unknown, path: string, run: CheckRun): void {
   const err = (keyword: ErrorKeyword, message: string, at = path): void => {
-    out.push({ path: at, keyword, message });
+    run.errors.push({ path: at, keyword, message });
   };
   if (value === undefined) {
     if (model.required) err('required', 'required');
@@ -640,10 +649,8 @@ function check(model: FieldModel, value: unknown, path: string, out: FieldError[
       const length = [...value].length;
       if (model.minLength !== undefined && length < model.minLength) err('minLength', `at least ${plural(model.minLength, 'character')}`);
       if (model.maxLength !== undefined && length > model.maxLength) err('maxLength', `at most ${plural(model.maxLength, 'character')}`);
-      if (model.pattern !== undefined && value.length <= MAX_PATTERN_INPUT) {
-        const re = compileSafePattern(model.pattern);
-        if (re.ok && !re.test(value)) err('pattern', `must match the pattern ${model.pattern}`);
-      }
+      const re = model.pattern === undefined ? undefined : compileSafePattern(model.pattern);
+      if (re?.ok && (run.patternWork += re.cost(value)) <= MAX_PATTERN_WORK && !re.test(value)) err('pattern', `must match the pattern ${model.pattern}`);
       if (model.format !== undefined && !checkFormat(model.format, value)) err('format', `must be ${FORMAT_HINT[model.format] ?? model.format}`);
       return;
     }
@@ -684,13 +691,13 @@ function check(model: FieldModel, value: unknown, path: string, out: FieldError[
           if (value.slice(0, i).some((x) => jsonEqual(x, value[i]))) err('uniqueItems', 'duplicate of an earlier item', childPointer(path, i));
         }
       }
-      value.forEach((item, i) => check(model.items, item, childPointer(path, i), out));
+      value.forEach((item, i) => check(model.items, item, childPointer(path, i), run));
       return;
     }
     case 'object': {
       if (typeOfValue(value) !== 'object') return err('type', `expected an object, got ${describe(value)}`);
       const record = value as Record<string, unknown>;
-      for (const p of model.properties) check(p.field, record[p.name], childPointer(path, p.name), out);
+      for (const p of model.properties) check(p.field, record[p.name], childPointer(path, p.name), run);
       if (model.closed) {
         const known = new Set(model.properties.map((p) => p.name));
         for (const key of Object.keys(record)) if (!known.has(key)) err('additionalProperties', `unknown property "${key}"`, childPointer(path, key));

@@ -19,7 +19,7 @@ describe('a server with malformed list items', { skip }, () => {
   let wb: Workbench;
 
   before(async () => {
-    wb = await launch({ workspace: WS, vsix: VSIX, viewport: { width: 1600, height: 1000 }, settings: { 'mcpHost.servers': { hostile: { command: 'node', args: [HOSTILE] } } }, timeoutMs: 150_000 });
+    wb = await launch({ workspace: WS, vsix: VSIX, viewport: { width: 1600, height: 1000 }, settings: { 'mcpHost.servers': { hostile: { command: 'node', args: [HOSTILE] } }, 'mcpHost.confirmDestructiveTools': false }, timeoutMs: 150_000 });
   }, { timeout: 160_000 });
   after(async () => {
     await wb?.close(); // throws when a process of the launch survives
