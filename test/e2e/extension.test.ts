@@ -496,6 +496,11 @@ describe('an untrusted folder: workspace servers blocked, user servers run, a cr
       assert.ok(!wb.leftoverProcesses().some((p) => p.cmdline.includes('--touch')), 'no process of the workspace server');
       const host = await wb.outputChannelText('MCP Host', { contains: 'not trusted' });
       assert.match(host, /workspace not trusted/);
+      // The user's server runs, but not in the untrusted folder (issue 8, item 1), and says so.
+      const userLog = await wb.outputChannelText('MCP: user-server', { contains: 'working directory' });
+      const where = /working directory (\S+): your home directory: the workspace is not trusted \(Restricted Mode\)/.exec(userLog);
+      assert.ok(where, userLog);
+      assert.ok(!where[1].startsWith(WS), `${where[1]} is outside the workspace`);
       await wb.screenshot('e2e-untrusted');
     });
   });
