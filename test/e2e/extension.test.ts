@@ -1,5 +1,5 @@
 // End-to-end: the MCP Host extension in a real VS Code (code-server), checked as a person sees it.
-// Four launches, one workspace each (test/e2e/workspaces/, or a temp folder):
+// Five launches, one workspace each (test/e2e/workspaces/, or a temp folder):
 //   main      trusted folder: the consent dialog, server-everything's real tools/resources/prompts
 //             in the tree, the initialize exchange and logging/setLevel at Trace in "MCP: everything",
 //             a password input that no log file ever holds, and a config mistake shown at its line:column.
@@ -8,7 +8,9 @@
 //             (trace frames, the server's own stderr, the Roots node). Its .vscode/mcp.json has a
 //             syntax error while the .mcp.json beside it runs.
 //   untrusted Restricted Mode: the workspace server is never spawned and the tree says why; user
-//             settings servers still run, and one that crashes shows its error and stderr.
+//             settings servers still run (in the home directory, not the folder), and one that
+//             crashes shows its error and stderr.
+//   (temp)    untrusted, a .vscode/mcp.json nested 2,000 deep: one problem, the user's server runs.
 //   (temp)    an empty folder with startPolicy "never": MCP Host activates only when its view is
 //             shown; the welcome view's button creates .vscode/mcp.json; servers are listed, not
 //             started, until Start; edits on disk start, restart and stop exactly the servers they
