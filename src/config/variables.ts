@@ -47,9 +47,10 @@ export interface ResolvedStdioServer {
   /** Why the server runs in `cwd` when its config does not say: for the log. */
   readonly cwdReason?: string;
   /**
-   * Every non-empty value that came from an input, the environment (`${env:…}`, Claude's
-   * `${NAME}`), the envFile or the config's `env`: redact them wherever the server's command
-   * line, environment or output is shown.
+   * Every non-empty value that came from an input, and every value that came from the
+   * environment (`${env:…}`, Claude's `${NAME}`), the envFile or the config's `env` and may be a
+   * secret (8 characters or more, not a number or boolean): redact them wherever the server's
+   * command line, environment or output is shown.
    */
   readonly secretValues: string[];
   /** Names of the variables the config sets (env and envFile), sorted: for the consent prompt. */
@@ -227,7 +228,9 @@ export async function resolveServer(
   const inputValues = new Map<string, string>();
   for (const id of inputOrder) inputValues.set(id, await ctx.resolveInput(id));
   const secrets = new Set(inputValues.values());
-  for (const c of classified.values()) if (c.kind === 'value' && c.fromEnv) secrets.add(c.value);
+  // Values from the environment, the envFile and env are secrets unless they cannot be one (see mayBeSecret).
+  const envSecrets = new Set<string>();
+  for (const c of classified.values()) if (c.kind === 'value' && c.fromEnv) envSecrets.add(c.value);
 
   const substitute = (value: string): string =>
     value.replace(VARIABLE, (_, name: string) => {
@@ -264,7 +267,7 @@ export async function resolveServer(
     const parsed = parseDotenv(text);
     for (const w of parsed.warnings) warnings.push(`envFile ${envFile}:${w.line}: ${w.message}`);
     for (const [name, value] of Object.entries(parsed.values)) {
-      secrets.add(value);
+      envSecrets.add(value);
       setEnv(env, name, value, platform);
       setNames.add(name);
     }
@@ -273,7 +276,7 @@ export async function resolveServer(
   for (const [name, value] of Object.entries(config.env)) {
     // The explicit env wins over the envFile.
     const substituted = value === null ? null : substitute(value);
-    if (value !== null && !isWorkspacePath(value, classified)) secrets.add(substituted!);
+    if (value !== null && !isWorkspacePath(value, classified)) envSecrets.add(substituted!);
     setEnv(env, name, substituted, platform);
     if (value === null) {
       removed.push(name);
@@ -295,12 +298,23 @@ export async function resolveServer(
     env,
     cwd,
     ...(config.cwd === undefined && options.defaultCwdReason ? { cwdReason: options.defaultCwdReason } : {}),
-    secretValues: [...secrets].filter((v) => v.length > 0),
+    secretValues: [...new Set([...secrets, ...[...envSecrets].filter(mayBeSecret)])].filter((v) => v.length > 0),
     envNames: [...setNames].sort(),
     removedEnvNames: removed.sort(),
     envFile,
     warnings,
   };
+}
+
+/** Shortest value from the environment, envFile or env that is redacted (an input's value always is). */
+const MIN_ENV_SECRET_LENGTH = 8;
+
+/**
+ * False for settings that cannot be secrets and would, hidden, wreck every log and trace line:
+ * `DEBUG=true`, `LOG_LEVEL=info`, `PORT=8080` (short values, numbers and booleans).
+ */
+function mayBeSecret(value: string): boolean {
+  return value.length >= MIN_ENV_SECRET_LENGTH && !/^(?:true|false|null|-?\d+(?:\.\d+)?)$/i.test(value);
 }
 
 /**

@@ -7,6 +7,8 @@ export interface ProcessInfo {
   readonly ppid: number;
   /** Process group id. */
   readonly pgid: number;
+  /** Session id (Linux); a process that called setsid() leads a session of its own. */
+  readonly sid?: number;
   /** Linux: start time in clock ticks since boot; tells a process apart from a later one that reused its pid. */
   readonly startTime?: string;
 }
@@ -15,22 +17,37 @@ export interface ProcessInfo {
  * The processes a server started, so that shutdown can reach all of them.
  *
  * A server launched through `npx` or `sh -c` leaves children behind when only the direct child
- * is killed. The root is spawned as the leader of its own process group, which one
- * `kill(-pid)` reaches; children that called `setsid` or `setpgid` left that group, so the tree
- * is also walked through parent links. The walk must happen while the parents are alive: once a
- * parent dies its children are reparented (to init or a subreaper) and can no longer be found
- * from the root. Processes once seen are remembered until they are gone.
+ * is killed. The root is spawned as the leader of its own session and process group, which one
+ * `kill(-pid)` reaches; children that called `setpgid` left the group but not the session, and
+ * are found by their session id. Children that called `setsid` left both, so they are found in
+ * two more ways:
+ * - through parent links, which only work while the parents are alive: once a parent dies its
+ *   children are reparented (to init or a subreaper). So the tree is walked at every snapshot
+ *   and, while the server runs, every few seconds (`watch`), and processes once seen are
+ *   remembered until they are gone;
+ * - on Linux, by a marker variable in their environment (`tag`), which children inherit: this
+ *   finds a double-forked daemon and the worker of a server that crashed, whatever their parents.
  *
- * Linux reads `/proc`; other POSIX systems use `ps`; on Windows `taskkill /T` does the walk.
+ * What cannot be found: a process that both dropped the marker from its environment (or runs
+ * where `/proc/<pid>/environ` cannot be read: another user, after setuid) and left the session
+ * between two scans (e.g. `env -i setsid daemon`, double-forked at once); processes started
+ * through another service (a container runtime, systemd, a terminal multiplexer's server); and
+ * anything at all when the host itself is killed with SIGKILL. macOS and other POSIX systems use
+ * `ps` (group and parent links at shutdown only: no session, marker or periodic scan); on
+ * Windows `taskkill /T` walks the live tree.
  */
 export class ProcessTree {
   /** Descendants and group members seen so far, by pid; never the root itself. */
   private readonly known = new Map<number, ProcessInfo>();
+  private watchTimer: NodeJS.Timeout | undefined;
+  private scanning = false;
 
   constructor(
-    /** The pid of the spawned process, also its process group id on POSIX. */
+    /** The pid of the spawned process, also its process group and session id on POSIX. */
     readonly rootPid: number,
     private readonly platform: NodeJS.Platform = process.platform,
+    /** A variable set in the root's environment, with a value unique to it (Linux: searched in `/proc/<pid>/environ`). */
+    private readonly tag?: { readonly name: string; readonly value: string },
   ) {}
 
   /** Pids of the known descendants and group members. */
@@ -53,7 +70,9 @@ export class ProcessTree {
       if (siblings) siblings.push(p);
       else children.set(p.ppid, [p]);
     }
-    const seeds = table.filter((p) => (this.known.has(p.pid) && this.known.get(p.pid)!.startTime === p.startTime) || p.pgid === this.rootPid).map((p) => p.pid);
+    const isSeed = (p: ProcessInfo) => (this.known.has(p.pid) && this.known.get(p.pid)!.startTime === p.startTime) || p.pgid === this.rootPid || p.sid === this.rootPid;
+    const seeds = table.filter(isSeed).map((p) => p.pid);
+    if (this.tag && this.platform === 'linux') seeds.push(...(await carrying(this.tag, table.filter((p) => !isSeed(p) && p.pid !== this.rootPid && p.pid !== process.pid))));
     const queue = rootAlive ? [this.rootPid, ...seeds] : seeds;
     const seen = new Set<number>();
     while (queue.length > 0) {
@@ -64,6 +83,53 @@ export class ProcessTree {
     }
     for (const p of table) {
       if (p.pid !== this.rootPid && seen.has(p.pid) && p.pid !== process.pid) this.known.set(p.pid, p);
+    }
+  }
+
+  /**
+   * While the root runs, records its descendants every `intervalMs` (Linux, through
+   * `/proc/<pid>/task/<tid>/children` of the root and the known processes: a few reads, not a
+   * scan of the process table), so a child that calls setsid() is known before its parent can
+   * die. The timer does not keep the host alive. Call `unwatch()` as soon as the root exits: its
+   * pid may then be reused.
+   */
+  watch(intervalMs: number): void {
+    if (this.platform !== 'linux' || this.watchTimer) return;
+    this.watchTimer = setInterval(() => void this.scanChildren(), intervalMs);
+    this.watchTimer.unref();
+  }
+
+  unwatch(): void {
+    if (this.watchTimer) clearInterval(this.watchTimer);
+    this.watchTimer = undefined;
+  }
+
+  private async scanChildren(): Promise<void> {
+    if (this.scanning) return;
+    this.scanning = true;
+    try {
+      const queue = [this.rootPid, ...this.known.keys()];
+      const visited = new Set<number>();
+      while (queue.length > 0 && this.watchTimer) {
+        const pid = queue.pop()!;
+        if (visited.has(pid)) continue;
+        visited.add(pid);
+        const known = this.known.get(pid);
+        // A known pid that now belongs to another process must not lend us its children.
+        if (known && (await currentProcess(known, this.platform)) === undefined) continue;
+        for (const child of await childrenOf(pid)) {
+          if (child === process.pid || this.known.has(child)) {
+            queue.push(child);
+            continue;
+          }
+          const stat = await readProcStat(child);
+          if (!stat || stat.ppid !== pid || !this.watchTimer) continue;
+          this.known.set(child, stat);
+          queue.push(child);
+        }
+      }
+    } finally {
+      this.scanning = false;
     }
   }
 
@@ -145,8 +211,35 @@ async function readProcStat(pid: number): Promise<ProcStat | undefined> {
     return undefined;
   }
   const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  // fields[0] is field 3 of proc(5): state; then ppid (4), pgrp (5); starttime is field 22.
-  return { pid, state: fields[0], ppid: Number(fields[1]), pgid: Number(fields[2]), startTime: fields[19] };
+  // fields[0] is field 3 of proc(5): state; then ppid (4), pgrp (5), session (6); starttime is field 22.
+  return { pid, state: fields[0], ppid: Number(fields[1]), pgid: Number(fields[2]), sid: Number(fields[3]), startTime: fields[19] };
+}
+
+/** The pids of a process's children, from `/proc/<pid>/task/<tid>/children` of each of its threads (Linux). */
+async function childrenOf(pid: number): Promise<number[]> {
+  let tasks: string[];
+  try {
+    tasks = await fs.readdir(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const lists = await Promise.all(tasks.map((tid) => fs.readFile(`/proc/${pid}/task/${tid}/children`, 'utf8').catch(() => '')));
+  return lists.flatMap((text) => text.split(' ').filter(Boolean).map(Number));
+}
+
+/** The pids among `candidates` whose environment holds `tag` (Linux; unreadable environments are skipped). */
+async function carrying(tag: { readonly name: string; readonly value: string }, candidates: readonly ProcessInfo[]): Promise<number[]> {
+  const needle = Buffer.from(`${tag.name}=${tag.value}\0`);
+  const found: number[] = [];
+  // Batches keep the number of open files bounded, as in listProcesses.
+  for (let i = 0; i < candidates.length; i += 64) {
+    const batch = candidates.slice(i, i + 64);
+    const environs = await Promise.all(batch.map((p) => fs.readFile(`/proc/${p.pid}/environ`).catch(() => undefined)));
+    environs.forEach((environ, j) => {
+      if (environ?.includes(needle)) found.push(batch[j].pid);
+    });
+  }
+  return found;
 }
 
 /** The process table, or undefined when it cannot be read. */

@@ -1,4 +1,5 @@
 import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { McpLocalError } from '../protocol/errors';
@@ -25,7 +26,15 @@ export interface StdioTransportOptions {
   readonly termGraceMs?: number;
   /** How many of the last stderr lines to keep for the close info. Default 20. */
   readonly stderrTailLines?: number;
+  /** How often the server's descendants are recorded while it runs (Linux; see ProcessTree.watch). Default 2000 ms. */
+  readonly processScanMs?: number;
 }
+
+/**
+ * Set in every server's environment with a value unique to that server: its descendants inherit
+ * it, so shutdown finds them even after they left its process tree (see ProcessTree).
+ */
+export const PROCESS_TAG_VARIABLE = 'MCP_HOST_PROCESS_TAG';
 
 /** After the process exits, how long to wait for its stdout/stderr to end (a grandchild may hold them open forever). */
 const STREAM_SETTLE_MS = 250;
@@ -85,8 +94,9 @@ const RESUME_READING_BELOW = 1024 * 1024;
  *
  * Shutdown (`close()`) is a sequence: end stdin and wait `closeGraceMs`; then SIGTERM the whole
  * process tree and wait `termGraceMs`; then SIGKILL it. "The whole tree" is the server's process
- * group plus every descendant found through parent links (see {@link ProcessTree}), collected
- * before the parent is signalled. A second `close()` while closing skips the remaining grace
+ * group and session, every descendant seen through parent links while the server ran and before
+ * it is signalled, and every process carrying its {@link PROCESS_TAG_VARIABLE} (see
+ * {@link ProcessTree}, which also says what cannot be found). A second `close()` while closing skips the remaining grace
  * periods and goes straight to SIGKILL; it returns the same promise. When the server exits on
  * its own, processes it left behind are cleaned up the same way.
  */
@@ -238,7 +248,8 @@ export class StdioTransport implements Transport {
     const { command } = this.options;
     const args = [...(this.options.args ?? [])];
     const cwd = path.resolve(this.options.cwd ?? process.cwd());
-    const env = mergeEnv(process.env, this.options.env);
+    const tag = { name: PROCESS_TAG_VARIABLE, value: randomBytes(12).toString('hex') };
+    const env = mergeEnv(process.env, { ...this.options.env, [tag.name]: tag.value });
 
     let child: ChildProcessWithoutNullStreams;
     try {
@@ -274,12 +285,12 @@ export class StdioTransport implements Transport {
     this.pid = child.pid;
     this.startedAt = Date.now();
     this.accepting = true;
-    this.phase = { kind: 'running', server: this.attach(child) };
+    this.phase = { kind: 'running', server: this.attach(child, tag) };
     this.lifecycle(`started ${[command, ...args].join(' ')} (pid ${child.pid})`);
   }
 
   /** Wires the process's streams and events. */
-  private attach(child: ChildProcessWithoutNullStreams): ServerProcess {
+  private attach(child: ChildProcessWithoutNullStreams, tag: { readonly name: string; readonly value: string }): ServerProcess {
     const stderrLines = new TextLineSplitter((line) => {
       this.stderrTail.push(line);
       if (this.stderrTail.length > this.stderrTailLines) this.stderrTail.shift();
@@ -306,13 +317,16 @@ export class StdioTransport implements Transport {
     let markSettled!: () => void;
     const server: ServerProcess = {
       child,
-      tree: new ProcessTree(child.pid!),
+      tree: new ProcessTree(child.pid!, process.platform, tag),
       exit: new Promise<void>((resolve) => (markExited = resolve)),
       settled: new Promise<void>((resolve) => (markSettled = resolve)),
       exited: false,
     };
+    // A child that calls setsid() and outlives its parent is only reachable if seen before.
+    server.tree.watch(this.options.processScanMs ?? 2000);
 
     child.once('exit', (code, signal) => {
+      server.tree.unwatch();
       server.exited = true;
       markExited();
       this.phase = { kind: 'exited', server };

@@ -126,7 +126,7 @@ suite('resolveServer', () => {
     assert.ok(!('PATH' in r.env), 'null in env removes the variable even when the envFile sets it');
     assert.deepEqual(r.envNames, ['A', 'B', 'C']);
     assert.deepEqual(r.warnings, [`envFile ${file}:6: skipped: expected KEY=VALUE`]);
-    assert.deepEqual(r.secretValues, ['from-file', 'two words', 'file', '/file/bin', 'explicit'], 'every envFile and env value');
+    assert.deepEqual(r.secretValues, ['from-file', 'two words', '/file/bin', 'explicit'], 'every envFile and env value but the short "file"');
     await assert.rejects(resolveServer(stdio({ command: 'node', envFile: 'nope.env' }), context(), tmp), new RegExp(`envFile ${path.join(tmp, 'nope.env').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: no such file`));
   });
 

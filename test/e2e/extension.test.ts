@@ -1,5 +1,5 @@
 // End-to-end: the MCP Host extension in a real VS Code (code-server), checked as a person sees it.
-// Four launches, one workspace each (test/e2e/workspaces/, or a temp folder):
+// Five launches, one workspace each (test/e2e/workspaces/, or a temp folder):
 //   main      trusted folder: the consent dialog, server-everything's real tools/resources/prompts
 //             in the tree, the initialize exchange and logging/setLevel at Trace in "MCP: everything",
 //             a password input that no log file ever holds, and a config mistake shown at its line:column.
@@ -8,7 +8,9 @@
 //             (trace frames, the server's own stderr, the Roots node). Its .vscode/mcp.json has a
 //             syntax error while the .mcp.json beside it runs.
 //   untrusted Restricted Mode: the workspace server is never spawned and the tree says why; user
-//             settings servers still run, and one that crashes shows its error and stderr.
+//             settings servers still run (in the home directory, not the folder), and one that
+//             crashes shows its error and stderr.
+//   (temp)    untrusted, a .vscode/mcp.json nested 2,000 deep: one problem, the user's server runs.
 //   (temp)    an empty folder with startPolicy "never": MCP Host activates only when its view is
 //             shown; the welcome view's button creates .vscode/mcp.json; servers are listed, not
 //             started, until Start; edits on disk start, restart and stop exactly the servers they
@@ -19,7 +21,7 @@
 // Needs `npx tsc -p . && node scripts/package.mjs` first.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -496,6 +498,11 @@ describe('an untrusted folder: workspace servers blocked, user servers run, a cr
       assert.ok(!wb.leftoverProcesses().some((p) => p.cmdline.includes('--touch')), 'no process of the workspace server');
       const host = await wb.outputChannelText('MCP Host', { contains: 'not trusted' });
       assert.match(host, /workspace not trusted/);
+      // The user's server runs, but not in the untrusted folder (issue 8, item 1), and says so.
+      const userLog = await wb.outputChannelText('MCP: user-server', { contains: 'working directory' });
+      const where = /working directory (\S+): your home directory: the workspace is not trusted \(Restricted Mode\)/.exec(userLog);
+      assert.ok(where, userLog);
+      assert.ok(!where[1].startsWith(WS), `${where[1]} is outside the workspace`);
       await wb.screenshot('e2e-untrusted');
     });
   });
@@ -523,6 +530,49 @@ describe('an untrusted folder: workspace servers blocked, user servers run, a cr
       const log = await wb.outputChannelText('MCP: crashy', { contains: 'gave up' });
       assert.equal(log.match(/\[info\] started \(pid \d+\)/g)?.length, 2, 'started twice: once, then one restart');
       await wb.screenshot('e2e-crash');
+    });
+  });
+
+  test('after close, no server process is left', { timeout: 60_000 }, async () => {
+    await closeAndCheck(wb, servers, 1);
+  });
+});
+
+describe('a hostile .vscode/mcp.json nested 2,000 deep: one problem, the user\'s own server still runs', { skip }, () => {
+  // A temp folder: the 4 KB file that used to make the whole configuration read fail (issue 8, item 6).
+  const WS = mkdtempSync(join(tmpdir(), 'mcp-host-e2e-deep-'));
+  const servers = new Map<number, string>();
+  let wb: Workbench;
+
+  before(async () => {
+    mkdirSync(join(WS, '.vscode'));
+    writeFileSync(join(WS, '.vscode', 'mcp.json'), `{"servers":{"deep":{"command":"node","args":${'['.repeat(2000)}${']'.repeat(2000)}}}}`);
+    wb = await launch({
+      workspace: WS,
+      vsix: VSIX,
+      trust: false,
+      viewport: VIEWPORT,
+      settings: { 'mcpHost.servers': { 'user-server': { command: 'node', args: [TINY, '--name', 'user-tiny'] } } },
+      timeoutMs: 150_000,
+    });
+  }, { timeout: 160_000 });
+  after(async () => {
+    await wb?.close();
+    rmSync(WS, { recursive: true, force: true });
+  });
+
+  test('the file is one problem in the tree and the Problems panel; the user settings server runs', { timeout: 90_000 }, async () => {
+    await step(wb, 'deep-config', async () => {
+      await wb.openView('MCP Host');
+      await widenSideBar(wb);
+      const problem = /^mcp\.json:1:\d+ — the value is nested more than 64 levels deep/;
+      const items = await waitForTree(wb, 'the problem row and user-server running', (rows) =>
+        rows.some((i) => problem.test(i.label)) && /^2025-11-25 · user-tiny 1\.0\.0 · User settings$/.test(rows.find((i) => i.label === 'user-server')?.description ?? ''),
+      60_000);
+      noteServers(wb, servers, /tiny\.mjs/);
+      assert.equal(items.filter((i) => i.level === 1 && problem.test(i.label)).length, 1, 'one problem for the whole file');
+      await until('the status bar entry', async () => (await statusBarText(wb)) === 'MCP 1 running, 1 config problem', 15_000);
+      await wb.screenshot('e2e-deep-config');
     });
   });
 

@@ -35,7 +35,7 @@ suite('secrets never reach a log line or a shown text', () => {
           leaky: {
             command: NODE,
             args: [fixture('lifecycle.mjs'), 'ok', '--stderr-env', 'FROM_ENV,FILE_SECRET,LITERAL,PASSWORD', '--token=${env:MCP_HOST_TEST_TOKEN}', '--password=${input:pw}'],
-            env: { FROM_ENV: '${env:MCP_HOST_TEST_TOKEN}', LITERAL: secrets.literal, PASSWORD: '${input:pw}', CACHE: '${workspaceFolder}/.cache' },
+            env: { FROM_ENV: '${env:MCP_HOST_TEST_TOKEN}', LITERAL: secrets.literal, PASSWORD: '${input:pw}', CACHE: '${workspaceFolder}/.cache', DEBUG: 'true' },
             envFile,
           },
         },
@@ -72,6 +72,7 @@ suite('secrets never reach a log line or a shown text', () => {
       assert.ok(frames.some((f) => f.includes('FILE_SECRET')), 'the env tool result was traced');
       assert.equal(h.resolved!.env.CACHE.endsWith('/.cache'), true);
       assert.ok(texts.some((t) => t.includes(`${h.resolved!.env.CACHE}`)), 'a workspace path is not a secret: the CACHE value stays readable');
+      assert.ok(frames.some((f) => f.includes('\\"DEBUG\\":\\"true\\"')), 'a boolean setting is no secret: hiding every "true" would wreck the traces');
       for (const [kind, secret] of Object.entries(secrets)) {
         const random = secret.slice(-12);
         const leaks = texts.filter((t) => t.includes(random));

@@ -330,3 +330,40 @@ describe('StdioTransport', () => {
     assert.deepEqual(exitOf(info).stderrTail, ['tree ready']);
   });
 });
+
+describe('StdioTransport: processes that left the tree', { skip: process.platform !== 'linux' }, () => {
+  /** Fails unless every pid is gone. */
+  async function assertGone(pids: number[]): Promise<void> {
+    for (const pid of pids) assert.equal(await isPidAlive(pid), false, `${pid} survived`);
+  }
+
+  test('a server that starts a setsid worker and crashes at once: the worker is found by its inherited marker and killed', async () => {
+    const server = new RecordedTransport({ command: node, args: [fixture('setsid-crash.mjs')] });
+    await server.transport.start();
+    const worker: number = (await server.message({ method: 'worker' })).params.pid;
+    assert.equal((await server.closed).code, 1);
+    await server.transport.close();
+    await assertGone([server.transport.stats().pid!, worker]);
+    assert.match(server.logsOf('lifecycle').join('\n'), new RegExp(`process ${worker} still running 200 ms after the server exited: sending SIGTERM`));
+  });
+
+  test('a worker without the marker is still found when it was seen while its parent ran', async () => {
+    const server = new RecordedTransport({ command: node, args: [fixture('setsid-crash.mjs'), '--clean-env', '--linger-ms', '600'], processScanMs: 100 });
+    await server.transport.start();
+    const worker: number = (await server.message({ method: 'worker' })).params.pid;
+    assert.equal((await server.closed).code, 1);
+    await server.transport.close();
+    await assertGone([worker]);
+  });
+
+  test('a double-forked daemon does not survive a clean shutdown', async () => {
+    const server = new RecordedTransport({ command: node, args: [fixture('daemon.mjs')] });
+    await server.transport.start();
+    const { pid: daemon, intermediate } = (await server.message({ method: 'daemon' })).params;
+    await assertGone([intermediate]);
+    assert.equal(await isPidAlive(daemon), true, 'the daemon runs, its parent gone');
+    await server.transport.close();
+    assert.equal((await server.closed).code, 0, 'the server itself exited on end of stdin');
+    await assertGone([server.transport.stats().pid!, daemon]);
+  });
+});
