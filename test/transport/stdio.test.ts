@@ -341,9 +341,9 @@ describe('StdioTransport: processes that left the tree', { skip: process.platfor
     const server = new RecordedTransport({ command: node, args: [fixture('setsid-crash.mjs')] });
     await server.transport.start();
     const worker: number = (await server.message({ method: 'worker' })).params.pid;
-    assert.equal((await server.closed).code, 1);
+    assert.equal(exitOf(await server.closed).code, 1);
     await server.transport.close();
-    await assertGone([server.transport.stats().pid!, worker]);
+    await assertGone([server.transport.stats().process!.pid!, worker]);
     assert.match(server.logsOf('lifecycle').join('\n'), new RegExp(`process ${worker} still running 200 ms after the server exited: sending SIGTERM`));
   });
 
@@ -351,7 +351,7 @@ describe('StdioTransport: processes that left the tree', { skip: process.platfor
     const server = new RecordedTransport({ command: node, args: [fixture('setsid-crash.mjs'), '--clean-env', '--linger-ms', '600'], processScanMs: 100 });
     await server.transport.start();
     const worker: number = (await server.message({ method: 'worker' })).params.pid;
-    assert.equal((await server.closed).code, 1);
+    assert.equal(exitOf(await server.closed).code, 1);
     await server.transport.close();
     await assertGone([worker]);
   });
@@ -363,7 +363,7 @@ describe('StdioTransport: processes that left the tree', { skip: process.platfor
     await assertGone([intermediate]);
     assert.equal(await isPidAlive(daemon), true, 'the daemon runs, its parent gone');
     await server.transport.close();
-    assert.equal((await server.closed).code, 0, 'the server itself exited on end of stdin');
-    await assertGone([server.transport.stats().pid!, daemon]);
+    assert.equal(exitOf(await server.closed).code, 0, 'the server itself exited on end of stdin');
+    await assertGone([server.transport.stats().process!.pid!, daemon]);
   });
 });
