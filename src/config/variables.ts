@@ -1,4 +1,5 @@
-// Variable substitution for stdio server definitions. Two dialects:
+// Variable substitution for server definitions (stdio: command, args, env, cwd, envFile;
+// remote: url and headers). Two dialects:
 // - `vscode` (.vscode/mcp.json, settings): ${workspaceFolder}, ${workspaceFolder:name},
 //   ${workspaceFolderBasename}, ${userHome}, ${env:NAME}, ${input:id}, ${pathSeparator}, ${/}.
 // - `claude` (.mcp.json): the above, plus ${NAME} and ${NAME:-default} for environment
@@ -7,7 +8,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseDotenv } from './dotenv';
-import { ConfigSource, ServerEntry, StdioServerConfig } from './types';
+import { ConfigSource, RemoteServerConfig, ServerEntry, StdioServerConfig } from './types';
 
 export type VariableDialect = 'vscode' | 'claude';
 
@@ -31,6 +32,7 @@ export interface VariableContext {
 
 /** A stdio server ready to spawn: every variable substituted, every path absolute. */
 export interface ResolvedStdioServer {
+  readonly type: 'stdio';
   readonly command: string;
   readonly args: string[];
   /** The child's full environment: inherited, then envFile, then the config's env. */
@@ -47,6 +49,34 @@ export interface ResolvedStdioServer {
   readonly envFile?: string;
   /** Non-fatal notes, e.g. envFile lines that were skipped. */
   readonly warnings: string[];
+}
+
+/** A remote server ready to connect to: `url` and `headers` substituted. */
+export interface ResolvedRemoteServer {
+  readonly type: 'http' | 'sse';
+  /** An absolute http(s) URL. */
+  readonly url: string;
+  /** Sent on every request; values may be secret (see `secretHeaderNames`). */
+  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * Values never to show: non-empty `${input:…}` values, and the whole value (and the
+   * credentials after the scheme) of every secret header.
+   */
+  readonly secretValues: string[];
+  /** Headers whose value is secret: `Authorization`-like names, or a value built from an input. Sorted. */
+  readonly secretHeaderNames: string[];
+  readonly warnings: string[];
+}
+
+/** What `resolveEntry` gives: a stdio server to spawn or a remote one to connect to. */
+export type ResolvedServer = ResolvedStdioServer | ResolvedRemoteServer;
+
+/** Header names whose values are credentials whatever they contain. */
+const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$|api[-_]?key|token|secret|password/i;
+
+/** True when a header's value must never be shown: a credential name, or a value taken from an input. */
+export function isSecretHeader(name: string, configValue: string): boolean {
+  return CREDENTIAL_HEADER.test(name) || findInputReferences(configValue).length > 0;
 }
 
 /** One or more variables could not be resolved; `issues` says where and why. */
@@ -195,30 +225,7 @@ export async function resolveServer(
   if (config.cwd !== undefined) fields.push({ field: 'cwd', value: config.cwd });
   if (config.envFile !== undefined) fields.push({ field: 'envFile', value: config.envFile });
 
-  // Pass 1: classify everything without asking the user anything.
-  const issues: { field: string; message: string }[] = [];
-  const inputOrder: string[] = [];
-  const classified = new Map<string, Classified>();
-  for (const { field, value } of fields) {
-    for (const ref of findVariables(value)) {
-      let c = classified.get(ref.name);
-      if (!c) classified.set(ref.name, (c = classify(ref.name, dialect, ctx)));
-      if (c.kind === 'error') issues.push({ field, message: c.message });
-      else if (c.kind === 'input' && !inputOrder.includes(c.id)) inputOrder.push(c.id);
-    }
-  }
-  if (issues.length) throw new VariableError(issues);
-
-  // Pass 2: ask for inputs, once each, in the order they are used.
-  const inputValues = new Map<string, string>();
-  for (const id of inputOrder) inputValues.set(id, await ctx.resolveInput(id));
-  const secretValues = [...new Set([...inputValues.values()].filter((v) => v.length > 0))];
-
-  const substitute = (value: string): string =>
-    value.replace(VARIABLE, (_, name: string) => {
-      const c = classified.get(name)!;
-      return c.kind === 'value' ? c.value : c.kind === 'input' ? inputValues.get(c.id)! : '';
-    });
+  const { substitute, secretValues } = await substituteFields(fields, dialect, ctx);
   const pathLike = (value: string): string => expandTilde(substitute(value), ctx.userHome, platform);
 
   const command = pathLike(config.command);
@@ -257,6 +264,7 @@ export async function resolveServer(
   }
 
   return {
+    type: 'stdio',
     command,
     args,
     env,
@@ -270,6 +278,84 @@ export async function resolveServer(
 }
 
 /**
+ * Checks every variable of `fields` (all problems reported at once, as a VariableError, before
+ * any input is asked for), then asks for the inputs, once each, in the order they are used.
+ * Returns the substitution and the non-empty input values (to redact).
+ */
+async function substituteFields(
+  fields: readonly { field: string; value: string }[],
+  dialect: VariableDialect,
+  ctx: VariableContext,
+): Promise<{ substitute: (value: string) => string; secretValues: string[] }> {
+  // Pass 1: classify everything without asking the user anything.
+  const issues: { field: string; message: string }[] = [];
+  const inputOrder: string[] = [];
+  const classified = new Map<string, Classified>();
+  for (const { field, value } of fields) {
+    for (const ref of findVariables(value)) {
+      let c = classified.get(ref.name);
+      if (!c) classified.set(ref.name, (c = classify(ref.name, dialect, ctx)));
+      if (c.kind === 'error') issues.push({ field, message: c.message });
+      else if (c.kind === 'input' && !inputOrder.includes(c.id)) inputOrder.push(c.id);
+    }
+  }
+  if (issues.length) throw new VariableError(issues);
+
+  // Pass 2: ask for inputs, once each, in the order they are used.
+  const inputValues = new Map<string, string>();
+  for (const id of inputOrder) inputValues.set(id, await ctx.resolveInput(id));
+  const secretValues = [...new Set([...inputValues.values()].filter((v) => v.length > 0))];
+
+  const substitute = (value: string): string =>
+    value.replace(VARIABLE, (_, name: string) => {
+      const c = classified.get(name)!;
+      return c.kind === 'value' ? c.value : c.kind === 'input' ? inputValues.get(c.id)! : '';
+    });
+  return { substitute, secretValues };
+}
+
+/**
+ * Substitutes variables in a remote server's `url` and `headers`. The URL must then be an
+ * absolute http(s) URL; a header value must not contain a line break. `preview` skips those
+ * checks: a preview resolves inputs to their `${input:…}` text, which is no host name.
+ */
+export async function resolveRemoteServer(
+  config: RemoteServerConfig,
+  ctx: VariableContext,
+  options: { dialect?: VariableDialect; preview?: boolean } = {},
+): Promise<ResolvedRemoteServer> {
+  const configHeaders = Object.entries(config.headers ?? {});
+  const fields = [{ field: 'url', value: config.url }, ...configHeaders.map(([name, value]) => ({ field: `headers.${name}`, value }))];
+  const { substitute, secretValues } = await substituteFields(fields, options.dialect ?? 'vscode', ctx);
+
+  const issues: { field: string; message: string }[] = [];
+  const url = substitute(config.url).trim();
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    issues.push({ field: 'url', message: `${JSON.stringify(url)} is not a URL` });
+  }
+  if (parsed && parsed.protocol !== 'http:' && parsed.protocol !== 'https:') issues.push({ field: 'url', message: `${JSON.stringify(url)} is not an http:// or https:// URL` });
+  const headers: Record<string, string> = {};
+  const secretHeaderNames: string[] = [];
+  const secrets = new Set(secretValues);
+  for (const [name, configValue] of configHeaders) {
+    const value = substitute(configValue);
+    if (/[\r\n]/.test(value)) issues.push({ field: `headers.${name}`, message: 'a header value must not contain a line break' });
+    headers[name] = value;
+    if (!isSecretHeader(name, configValue)) continue;
+    secretHeaderNames.push(name);
+    if (value.length > 0) secrets.add(value);
+    // "Bearer abc…": the credentials alone may also show up somewhere (an echo, an error).
+    const credentials = /^\S+\s+(.+)$/.exec(value)?.[1];
+    if (credentials) secrets.add(credentials);
+  }
+  if (issues.length && !options.preview) throw new VariableError(issues);
+  return { type: config.type, url, headers, secretValues: [...secrets], secretHeaderNames: secretHeaderNames.sort(), warnings: [] };
+}
+
+/**
  * The working directory a server of `source` gets when its config has none: the folder holding
  * the config; for user/workspace settings the first workspace folder, else the home directory.
  */
@@ -280,10 +366,9 @@ export function defaultCwdFor(source: ConfigSource, ctx: Pick<VariableContext, '
 /**
  * `resolveServer` for an entry: `${workspaceFolder}` is the folder holding the config (for
  * user/workspace settings, `ctx.workspaceFolder`), the default cwd comes from `defaultCwdFor`,
- * and `.mcp.json` entries use the `claude` dialect. Throws for remote (http/sse) entries.
+ * and `.mcp.json` entries use the `claude` dialect. `preview`: see `resolveRemoteServer`.
  */
-export function resolveEntry(entry: ServerEntry, ctx: VariableContext): Promise<ResolvedStdioServer> {
-  if (entry.config.type !== 'stdio') return Promise.reject(new Error(`${entry.name}: ${entry.config.type} servers cannot be resolved for spawning`));
+export function resolveEntry(entry: ServerEntry, ctx: VariableContext, options: { preview?: boolean } = {}): Promise<ResolvedServer> {
   const workspaceFolder = entry.source.folder?.fsPath ?? ctx.workspaceFolder;
   const entryCtx: VariableContext = {
     workspaceFolder,
@@ -293,9 +378,9 @@ export function resolveEntry(entry: ServerEntry, ctx: VariableContext): Promise<
     platform: ctx.platform,
     resolveInput: (id) => ctx.resolveInput(id),
   };
-  return resolveServer(entry.config, entryCtx, defaultCwdFor(entry.source, ctx), {
-    dialect: dialectFor(entry.source),
-  });
+  const dialect = dialectFor(entry.source);
+  if (entry.config.type !== 'stdio') return resolveRemoteServer(entry.config, entryCtx, { dialect, preview: options.preview });
+  return resolveServer(entry.config, entryCtx, defaultCwdFor(entry.source, ctx), { dialect });
 }
 
 /** `.mcp.json` files follow Claude Code's `${VAR}` expansion; everything else VS Code's. */

@@ -1,8 +1,9 @@
 // Pure text about a server for the server-level actions: its configuration entry as JSON (for
 // Copy Server Entry) and the Server Details document. No `vscode` import.
 import type { McpClient } from '../client/client';
-import type { ServerEntry } from '../config/types';
-import type { ResolvedStdioServer } from '../config/variables';
+import type { RemoteServerConfig, ServerEntry } from '../config/types';
+import type { ResolvedRemoteServer, ResolvedServer } from '../config/variables';
+import { maskHeaderValue } from '../registry/logText';
 import type { ConnectionStats } from '../protocol/stats';
 
 /** What the details need of a server (the registry's handle has this shape). */
@@ -13,7 +14,7 @@ export interface ServerFacts {
   readonly pid?: number;
   /** Epoch ms when the current process was initialized. */
   readonly startedAt?: number;
-  readonly resolved?: ResolvedStdioServer;
+  readonly resolved?: ResolvedServer;
   readonly stderrTail?: readonly string[];
   readonly restarts?: number;
 }
@@ -28,7 +29,8 @@ export type EntryFormat = 'mcpServers' | 'vscode';
 
 /**
  * The JSON of a server's configuration entry as written (variables such as `${input:…}` are
- * not resolved, so secrets that come from inputs stay references).
+ * not resolved, so secrets that come from inputs stay references; a credential written into a
+ * header, such as a literal `Authorization` value, is masked).
  */
 export function serverEntryJson(entry: ServerEntry, format: EntryFormat): string {
   const c = entry.config;
@@ -43,7 +45,8 @@ export function serverEntryJson(entry: ServerEntry, format: EntryFormat): string
       ...(c.cwd !== undefined ? { cwd: c.cwd } : {}),
     };
   } else {
-    body = { type: c.type, url: c.url, ...(c.headers && Object.keys(c.headers).length ? { headers: { ...c.headers } } : {}) };
+    const headers = Object.entries(c.headers ?? {}).map(([name, value]) => [name, maskHeaderValue(name, value)]);
+    body = { type: c.type, url: c.url, ...(headers.length ? { headers: Object.fromEntries(headers) } : {}) };
   }
   if (format === 'mcpServers') return JSON.stringify({ mcpServers: { [entry.name]: body } }, null, 2);
   const inputs = entry.inputs.map((i) => ({
@@ -102,7 +105,8 @@ export function serverDetailsMarkdown(input: {
   if (health && health.kind !== 'unknown') out.push(`| Health | ${health.kind === 'ok' ? `answering (ping ${ms(health.rttMs)})` : `NOT ANSWERING since ${new Date(health.since).toLocaleTimeString()} (${health.failures} failed ping${health.failures === 1 ? '' : 's'}: ${cell(health.error)})`} |`);
   out.push('');
   const r = server.resolved;
-  if (r) {
+  const config = server.entry.config;
+  if (r?.type === 'stdio') {
     out.push('## Command', '', '```', redact([r.command, ...r.args].map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')), '```', '');
     out.push(`- **cwd**: \`${redact(r.cwd)}\``);
     const pathVar = r.env.PATH ?? r.env.Path;
@@ -110,8 +114,10 @@ export function serverDetailsMarkdown(input: {
     if (r.envFile) out.push(`- **envFile**: \`${redact(r.envFile)}\``);
     if (r.envNames.length) out.push(`- **env set by the config**: ${r.envNames.map((n) => `\`${n}\``).join(', ')} (values not shown)`);
     out.push('');
-  } else if (server.entry.config.type === 'stdio') {
-    out.push('## Command', '', '```', [server.entry.config.command, ...server.entry.config.args].join(' '), '```', '', '(not resolved yet: the server has not started)', '');
+  } else if (config.type === 'stdio') {
+    out.push('## Command', '', '```', [config.command, ...config.args].join(' '), '```', '', '(not resolved yet: the server has not started)', '');
+  } else {
+    out.push(...connectionMarkdown(config, r, stats, redact));
   }
   if (stats) {
     out.push('## Traffic', '', '| | |', '|---|---|');
@@ -136,3 +142,18 @@ export function serverDetailsMarkdown(input: {
   return out.join('\n');
 }
 
+
+/** The Connection section of a remote server: URL, transport, session, headers sent (names only for secret ones), HTTP statuses. */
+function connectionMarkdown(config: RemoteServerConfig, resolved: ResolvedRemoteServer | undefined, stats: ConnectionStats | undefined, redact: (text: string) => string): string[] {
+  const out = ['## Connection', '', '| | |', '|---|---|'];
+  out.push(`| URL | ${cell(redact(resolved?.url ?? config.url))} |`);
+  out.push(`| Transport | ${config.type === 'sse' ? 'HTTP+SSE' : 'HTTP (Streamable HTTP, falling back to HTTP+SSE)'} |`);
+  const secret = new Set(resolved?.secretHeaderNames ?? []);
+  const headers = Object.entries(resolved?.headers ?? config.headers ?? {}).map(([name, value]) =>
+    secret.has(name) || !resolved ? `\`${name}: ${maskHeaderValue(name, config.headers?.[name] ?? value)}\`` : `\`${name}: ${redact(value)}\``,
+  );
+  if (headers.length) out.push(`| Headers | ${cell(headers.join(', '))} |`);
+  void stats;
+  out.push('');
+  return out;
+}

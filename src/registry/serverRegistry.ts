@@ -1,11 +1,11 @@
-// Owns the running servers: one McpClient per stdio ServerEntry, started, stopped, restarted
-// after crashes (exponential back-off, sliding window), with the lists each server declared
-// cached and kept fresh. No `vscode` import: trust, consent, inputs and the transport come in
-// as functions.
+// Owns the running servers: one McpClient per ServerEntry (stdio or remote alike), started,
+// stopped, restarted after crashes (exponential back-off, sliding window), with the lists each
+// server declared cached and kept fresh. No `vscode` import and no transport knowledge: trust,
+// consent, inputs and the transport factory come in as functions.
 import { McpClient, RootsProvider } from '../client/client';
 import { Implementation, Prompt, Resource, ResourceTemplate, Tool } from '../client/schemas';
 import { ServerEntry } from '../config/types';
-import { ResolvedStdioServer } from '../config/variables';
+import { ResolvedServer } from '../config/variables';
 import { DisposableStore } from '../protocol/disposable';
 import { McpLocalError, ResponseError } from '../protocol/errors';
 import { Emitter, Event } from '../protocol/events';
@@ -17,6 +17,8 @@ export type ServerStatus =
   | { readonly kind: 'stopped' }
   | { readonly kind: 'starting' }
   | { readonly kind: 'running' }
+  /** Being shut down (for stdio: stdin closed, then signals; for HTTP: the session deleted). */
+  | { readonly kind: 'stopping' }
   | {
       readonly kind: 'error';
       readonly message: string;
@@ -24,13 +26,11 @@ export type ServerStatus =
       /** Set while a restart after a crash is pending: `attempt` of `maxRestarts`, at epoch ms `at`. */
       readonly restart?: { readonly attempt: number; readonly maxRestarts: number; readonly delayMs: number; readonly at: number };
     }
-  /** An http/sse entry: shown, never started. */
-  | { readonly kind: 'unsupported'; readonly reason: string }
   /** `prepare` refused it: untrusted workspace, consent denied. */
   | { readonly kind: 'blocked'; readonly reason: string };
 
-/** What `prepare` returns: the server to spawn, or why it must not run. */
-export type PrepareResult = ResolvedStdioServer | { readonly blocked: string };
+/** What `prepare` returns: the server to start, or why it must not run. */
+export type PrepareResult = ResolvedServer | { readonly blocked: string };
 
 /**
  * Turns an entry into something to spawn, right before each start: resolves variables (asking
@@ -58,8 +58,8 @@ export interface RestartPolicy {
 
 export interface ServerRegistryOptions {
   readonly clientInfo: Implementation;
-  /** Builds the transport for a resolved server (see `stdioTransportFactory`). May throw. */
-  createTransport(resolved: ResolvedStdioServer, entry: ServerEntry): Transport;
+  /** Builds the transport for a resolved server (see `transportFactory` in src/transport). May throw. */
+  createTransport(resolved: ResolvedServer, entry: ServerEntry): Transport;
   /** Answers `roots/list` for every server. */
   readonly roots: RootsProvider;
   readonly restart: RestartPolicy;
@@ -73,7 +73,7 @@ export interface ServerRegistryOptions {
   readonly capabilities?: Record<string, unknown>;
   /**
    * Lifecycle lines per server, secrets (`resolved.secretValues`) already redacted: starting
-   * (the command line), started (pid), initialized (server and version), exited (code/signal),
+   * (the command line or URL), initialized (server, version, pid), exited (code/signal),
    * restarting in N ms, gave up. Also the server's stderr (`info`, prefixed `stderr: `) and the
    * transport's own shutdown steps (`debug`).
    */
@@ -88,9 +88,9 @@ export interface ServerHandle {
   readonly status: ServerStatus;
   /** The client of the current process, from the moment it is created (before connect) until it stopped. */
   readonly client: McpClient | undefined;
-  /** What the current (or last) process was started with. */
-  readonly resolved: ResolvedStdioServer | undefined;
-  /** The pid of the current process. */
+  /** What the current (or last) session was started with. */
+  readonly resolved: ResolvedServer | undefined;
+  /** The pid of the current process (stdio only). */
   readonly pid: number | undefined;
   /** Epoch ms when the current process was initialized. */
   readonly startedAt: number | undefined;
@@ -124,7 +124,6 @@ interface Session {
   stopping: boolean;
   /** The handshake completed. */
   ready: boolean;
-  pid?: number;
 }
 
 interface ListState {
@@ -135,7 +134,7 @@ interface ListState {
 class ManagedServer implements ServerHandle {
   entry: ServerEntry;
   status: ServerStatus = { kind: 'stopped' };
-  resolved: ResolvedStdioServer | undefined;
+  resolved: ResolvedServer | undefined;
   startedAt: number | undefined;
   tools: Tool[] | undefined;
   resources: Resource[] | undefined;
@@ -173,7 +172,7 @@ class ManagedServer implements ServerHandle {
   }
 
   get pid(): number | undefined {
-    return this.session?.pid;
+    return this.session?.client.stats()?.pid;
   }
 
   refresh(): Promise<void> {
@@ -239,8 +238,7 @@ export class ServerRegistry {
       if (!existing) {
         const h = new ManagedServer(entry, this);
         next.set(entry.id, h);
-        if (entry.config.type !== 'stdio') this.setStatus(h, unsupported(entry));
-        else if (this.autoStart) work.push(this.enqueue(h, () => this.doStart(h, 'auto')));
+        if (this.autoStart) work.push(this.enqueue(h, () => this.doStart(h, 'auto')));
         continue;
       }
       next.set(entry.id, existing);
@@ -252,10 +250,7 @@ export class ServerRegistry {
       const wasActive = this.isActive(existing);
       existing.entry = entry;
       this.options.log(entry.id, 'info', 'configuration changed');
-      if (entry.config.type !== 'stdio') {
-        this.preempt(existing);
-        work.push(this.enqueue(existing, () => this.doStop(existing).then(() => this.setStatus(existing, unsupported(entry)))));
-      } else if (wasActive || (this.autoStart && !existing.stoppedByUser) || existing.status.kind === 'unsupported') {
+      if (wasActive || (this.autoStart && !existing.stoppedByUser)) {
         this.preempt(existing);
         existing.crashTimes = [];
         existing.restarts = 0;
@@ -306,7 +301,7 @@ export class ServerRegistry {
     return this.enqueue(h, () => this.doStop(h).then(() => this.doStart(h, 'manual')));
   }
 
-  /** Starts every stdio server that is not starting or running. */
+  /** Starts every server that is not starting or running. */
   async startAll(): Promise<void> {
     await Promise.all(this.list().map((h) => this.start(h.id)));
   }
@@ -386,10 +381,6 @@ export class ServerRegistry {
   private async doStart(h: ManagedServer, reason: 'auto' | 'manual' | 'crash'): Promise<void> {
     if (this.disposing || h.removed || h.session) return;
     const entry = h.entry;
-    if (entry.config.type !== 'stdio') {
-      this.setStatus(h, unsupported(entry));
-      return;
-    }
     if (reason === 'manual') {
       h.crashTimes = [];
       h.restarts = 0;
@@ -423,8 +414,8 @@ export class ServerRegistry {
     h.resolved = resolved;
     h.stderrTail = [];
     const log = (level: RegistryLogLevel, text: string) => this.options.log(h.id, level, redact(text, resolved.secretValues));
-    for (const warning of resolved.warnings ?? []) log('warn', warning);
-    log('info', `starting: ${formatCommandLine(resolved.command, resolved.args)} (cwd ${resolved.cwd})`);
+    for (const warning of resolved.warnings) log('warn', warning);
+    log('info', `starting: ${describeLaunch(resolved)}`);
 
     let transport: Transport;
     try {
@@ -466,26 +457,10 @@ export class ServerRegistry {
       }),
     );
     session.store.add(client.onClose((info) => this.onSessionClosed(h, session, info)));
-    // Started pid, logged between spawn and handshake.
-    const wrapped: Transport = {
-      start: async () => {
-        await transport.start();
-        session.pid = transport.stats().pid;
-        log('info', `started (pid ${session.pid ?? 'unknown'})`);
-        this._onDidChange.fire(h);
-      },
-      send: (json) => transport.send(json),
-      close: () => transport.close(),
-      dispose: () => transport.dispose(),
-      onMessage: transport.onMessage,
-      onClose: transport.onClose,
-      onLog: transport.onLog,
-      stats: () => transport.stats(),
-    };
     this._onDidCreateClient.fire({ handle: h, client });
 
     try {
-      await client.connect(wrapped, { timeoutMs: this.options.startTimeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_START_TIMEOUT_MS, signal: session.abort.signal });
+      await client.connect(transport, { timeoutMs: this.options.startTimeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_START_TIMEOUT_MS, signal: session.abort.signal });
     } catch (error) {
       const tail = [...h.stderrTail];
       await this.endSession(h, session);
@@ -504,7 +479,8 @@ export class ServerRegistry {
     session.ready = true;
     h.startedAt = Date.now();
     const info = client.serverInfo;
-    log('info', `initialized: ${info ? `${info.name} ${info.version}` : 'unknown server'}, protocol ${client.protocolVersion}`);
+    const pid = h.pid;
+    log('info', `initialized: ${info ? `${info.name} ${info.version}` : 'unknown server'}, protocol ${client.protocolVersion}${pid === undefined ? '' : ` (pid ${pid})`}`);
     session.store.add(client.onToolsListChanged(() => void this.refreshList(h, session, 'tools')));
     session.store.add(
       client.onResourcesListChanged(() => {
@@ -533,11 +509,12 @@ export class ServerRegistry {
       s.stopping = true;
       s.abort.abort();
       this.options.log(h.id, 'info', 'stopping');
+      this.setStatus(h, { kind: 'stopping' });
       await this.endSession(h, s);
       const info = s.client.state.kind === 'closed' ? s.client.state.info : undefined;
       this.options.log(h.id, 'info', `stopped${info ? ` (exited with ${describeExit(info)})` : ''}`);
     }
-    if (h.status.kind !== 'stopped' && (h.status.kind !== 'unsupported' || h.removed)) this.setStatus(h, { kind: 'stopped' });
+    if (h.status.kind !== 'stopped') this.setStatus(h, { kind: 'stopped' });
   }
 
   /** Closes a session's client (which kills the process tree) and forgets it. */
@@ -693,8 +670,10 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-function unsupported(entry: ServerEntry): ServerStatus {
-  return { kind: 'unsupported', reason: `${entry.config.type === 'sse' ? 'SSE' : 'HTTP'} servers are not supported yet` };
+/** What a start runs, for the log: the command line and cwd, or the transport and URL. */
+export function describeLaunch(resolved: ResolvedServer): string {
+  if (resolved.type === 'stdio') return `${formatCommandLine(resolved.command, resolved.args)} (cwd ${resolved.cwd})`;
+  return `${resolved.type === 'sse' ? 'HTTP+SSE' : 'HTTP'} ${resolved.url}`;
 }
 
 function describeExit(info: TransportCloseInfo): string {

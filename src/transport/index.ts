@@ -4,3 +4,4 @@ export { LineDecoder, DEFAULT_MAX_MESSAGE_BYTES, formatBytes, type LineDecoderOp
 export { TextLineSplitter, DEFAULT_MAX_LINE_CHARS } from './textLineSplitter';
 export { ProcessTree, isPidAlive, type ProcessInfo } from './processTree';
 export { resolveCommand, mergeEnv, searchPath, getEnv, type ProcessEnv, type ResolveCommandOptions } from './commandResolver';
+export { transportFactory, envOverlay, type TransportFactoryOptions, type HttpTransportMode } from './transportFactory';

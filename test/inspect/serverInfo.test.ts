@@ -12,7 +12,8 @@ const CONFIG = `{
   "inputs": [{ "id": "api-key", "type": "promptString", "description": "API key", "password": true }],
   "servers": {
     "api": { "type": "stdio", "command": "node", "args": ["server.js", "--port", "0"], "env": { "API_KEY": "\${input:api-key}", "DROP": null }, "cwd": "\${workspaceFolder}" },
-    "remote": { "type": "http", "url": "https://example.com/mcp" }
+    "remote": { "type": "http", "url": "https://example.com/mcp" },
+    "keyed": { "type": "http", "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer sk-live-12345", "X-Token": "\${input:api-key}", "X-Api-Key": "abc-\${env:KEY}", "X-Plain": "yes" } }
   }
 }`;
 
@@ -36,6 +37,13 @@ describe('server info', () => {
     assert.deepEqual(JSON.parse(serverEntryJson(remote, 'mcpServers')), { mcpServers: { remote: { type: 'http', url: 'https://example.com/mcp' } } });
   });
 
+  test('Copy Server Entry: a credential written into a header is masked; references and plain headers stay', () => {
+    const keyed = servers.find((s) => s.name === 'keyed')!;
+    const text = serverEntryJson(keyed, 'vscode');
+    assert.ok(!text.includes('sk-live'), text);
+    assert.deepEqual(JSON.parse(text).servers.keyed.headers, { Authorization: 'Bearer ••••', 'X-Token': '${input:api-key}', 'X-Api-Key': '••••${env:KEY}', 'X-Plain': 'yes' });
+  });
+
   test('Server Details from a real connection: pid, version, command, PATH, cwd, per-method latency, bytes; secrets redacted', async () => {
     const { client } = await connectStdio(process.execPath, EVERYTHING);
     try {
@@ -51,7 +59,7 @@ describe('server info', () => {
           status: { kind: 'running' },
           pid: stats.pid,
           startedAt: Date.now() - 65_000,
-          resolved: { command: '/usr/bin/node', args: ['server.js', '--token', 'SECRET123'], env: { PATH: '/usr/bin:/bin', API_KEY: 'SECRET123' }, cwd: '/ws', secretValues: ['SECRET123'], envNames: ['API_KEY'], removedEnvNames: ['DROP'], warnings: [] },
+          resolved: { type: 'stdio', command: '/usr/bin/node', args: ['server.js', '--token', 'SECRET123'], env: { PATH: '/usr/bin:/bin', API_KEY: 'SECRET123' }, cwd: '/ws', secretValues: ['SECRET123'], envNames: ['API_KEY'], removedEnvNames: ['DROP'], warnings: [] },
           stderrTail: ['listening | with SECRET123'],
           restarts: 1,
         },
