@@ -9,7 +9,7 @@ import { ResolvedServer } from '../config/variables';
 import { DisposableStore } from '../protocol/disposable';
 import { McpLocalError, ResponseError } from '../protocol/errors';
 import { Emitter, Event } from '../protocol/events';
-import { Transport, TransportCloseInfo } from '../protocol/transport';
+import { Transport, TransportCloseInfo, TransportCloseReason } from '../protocol/transport';
 import { formatCommandLine, redact } from './logText';
 
 /** Where a server is. `error` carries `restart` while an automatic restart is scheduled. */
@@ -172,7 +172,7 @@ class ManagedServer implements ServerHandle {
   }
 
   get pid(): number | undefined {
-    return this.session?.client.stats()?.pid;
+    return this.session?.client.stats()?.process?.pid;
   }
 
   refresh(): Promise<void> {
@@ -444,6 +444,9 @@ export class ServerRegistry {
           case 'lifecycle':
             log('debug', l.text);
             break;
+          case 'http':
+            log(l.level ?? 'info', l.text);
+            break;
           case 'noise':
           case 'oversize':
           case 'invalid-json':
@@ -512,7 +515,7 @@ export class ServerRegistry {
       this.setStatus(h, { kind: 'stopping' });
       await this.endSession(h, s);
       const info = s.client.state.kind === 'closed' ? s.client.state.info : undefined;
-      this.options.log(h.id, 'info', `stopped${info ? ` (exited with ${describeExit(info)})` : ''}`);
+      this.options.log(h.id, 'info', `stopped${info?.reason.kind === 'process-exited' ? ` (exited with ${describeExit(info.reason)})` : ''}`);
     }
     if (h.status.kind !== 'stopped') this.setStatus(h, { kind: 'stopped' });
   }
@@ -534,13 +537,23 @@ export class ServerRegistry {
   }
 
   private onSessionClosed(h: ManagedServer, s: Session, info: TransportCloseInfo): void {
-    if (info.code !== undefined || info.signal !== undefined) h.lastExit = { code: info.code ?? null, signal: info.signal ?? null, time: Date.now() };
+    const { reason } = info;
+    if (reason.kind === 'process-exited') h.lastExit = { code: reason.code, signal: reason.signal, time: Date.now() };
     if (h.session !== s || s.stopping || !s.ready) return;
-    // The process went away on its own.
-    const tail = info.stderrTail && info.stderrTail.length ? [...info.stderrTail] : [...h.stderrTail];
-    const message = info.reason === 'exited' ? `the server exited unexpectedly (${describeExit(info)})` : `the connection closed unexpectedly${info.error ? `: ${info.error.message}` : ''}`;
-    this.options.log(h.id, 'warn', redact(message, h.resolved?.secretValues ?? []));
     s.stopping = true;
+    if (reason.kind === 'session-expired') {
+      // Not a crash: the server forgot our session (restarted, or expired it). A new one at once.
+      this.options.log(h.id, 'warn', redact(`the server ${TransportCloseReason.describe(reason)}: starting a new session`, h.resolved?.secretValues ?? []));
+      void this.enqueue(h, async () => {
+        await this.endSession(h, s);
+        if (!h.removed && !this.disposing) await this.doStart(h, 'crash');
+      });
+      return;
+    }
+    // The server went away on its own.
+    const tail = info.process?.stderrTail.length ? [...info.process.stderrTail] : [...h.stderrTail];
+    const message = reason.kind === 'process-exited' ? `the server exited unexpectedly (${describeExit(reason)})` : `the connection closed unexpectedly: the server ${TransportCloseReason.describe(reason)}`;
+    this.options.log(h.id, 'warn', redact(message, h.resolved?.secretValues ?? []));
     void this.enqueue(h, async () => {
       await this.endSession(h, s);
       if (!h.removed && !this.disposing) this.handleCrash(h, message, tail);
@@ -676,10 +689,8 @@ export function describeLaunch(resolved: ResolvedServer): string {
   return `${resolved.type === 'sse' ? 'HTTP+SSE' : 'HTTP'} ${resolved.url}`;
 }
 
-function describeExit(info: TransportCloseInfo): string {
-  if (info.signal) return `signal ${info.signal}`;
-  if (info.code !== undefined && info.code !== null) return `code ${info.code}`;
-  return info.reason === 'error' && info.error ? info.error.message : info.reason;
+function describeExit(exit: { readonly code: number | null; readonly signal: string | null }): string {
+  return exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
 }
 
 function describeStartError(error: unknown, timeoutMs: number): string {
