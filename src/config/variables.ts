@@ -338,21 +338,31 @@ export async function resolveRemoteServer(
   }
   if (parsed && parsed.protocol !== 'http:' && parsed.protocol !== 'https:') issues.push({ field: 'url', message: `${JSON.stringify(url)} is not an http:// or https:// URL` });
   const headers: Record<string, string> = {};
-  const secretHeaderNames: string[] = [];
-  const secrets = new Set(secretValues);
   for (const [name, configValue] of configHeaders) {
-    const value = substitute(configValue);
-    if (/[\r\n]/.test(value)) issues.push({ field: `headers.${name}`, message: 'a header value must not contain a line break' });
-    headers[name] = value;
-    if (!isSecretHeader(name, configValue)) continue;
-    secretHeaderNames.push(name);
-    if (value.length > 0) secrets.add(value);
-    // "Bearer abc…": the credentials alone may also show up somewhere (an echo, an error).
-    const credentials = /^\S+\s+(.+)$/.exec(value)?.[1];
-    if (credentials) secrets.add(credentials);
+    headers[name] = substitute(configValue);
+    if (/[\r\n]/.test(headers[name])) issues.push({ field: `headers.${name}`, message: 'a header value must not contain a line break' });
   }
   if (issues.length && !options.preview) throw new VariableError(issues);
-  return { type: config.type, url, headers, secretValues: [...secrets], secretHeaderNames: secretHeaderNames.sort(), warnings: [] };
+  const secret = headerSecrets(headers, config.headers);
+  return { type: config.type, url, headers, secretValues: [...new Set([...secretValues, ...secret.values])], secretHeaderNames: secret.names, warnings: [] };
+}
+
+/**
+ * Which of `headers` are secret (see `isSecretHeader`; `configHeaders` are the values as written,
+ * where input references show) and the values to redact: each secret value whole, and the
+ * credentials after its scheme ("Bearer abc…" also redacts "abc…", which may show up alone).
+ */
+export function headerSecrets(headers: Readonly<Record<string, string>>, configHeaders: Readonly<Record<string, string>> = headers): { names: string[]; values: string[] } {
+  const names: string[] = [];
+  const values = new Set<string>();
+  for (const [name, value] of Object.entries(headers)) {
+    if (!isSecretHeader(name, configHeaders[name] ?? value)) continue;
+    names.push(name);
+    if (value.length > 0) values.add(value);
+    const credentials = /^\S+\s+(.+)$/.exec(value)?.[1];
+    if (credentials) values.add(credentials);
+  }
+  return { names: names.sort(), values: [...values] };
 }
 
 /**

@@ -2,7 +2,9 @@
 // text, the consent prompt. No `vscode` import, so node --test can load it. Everything a server
 // sends is untrusted: it goes through `escapeMarkdown` before it reaches a MarkdownString.
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool, ToolAnnotations } from '../client/schemas';
-import { formatCommandLine } from '../registry/logText';
+import { formatCommandLine, transportLabel } from '../registry/logText';
+
+export { transportLabel };
 
 /** Longest server-provided text shown in one tooltip field. */
 export const MAX_TOOLTIP_TEXT = 2000;
@@ -89,12 +91,6 @@ export interface ServerRowFacts {
   readonly serverInfo?: Implementation;
   /** A remote server: the host it talks to and the transport ("HTTP", "Streamable HTTP", "HTTP+SSE"). */
   readonly remote?: { readonly host: string; readonly transport: string };
-}
-
-/** The transport of a remote server in words: the one in use when known, else what the config asks for. */
-export function transportLabel(configured: 'http' | 'sse', inUse?: 'streamable-http' | 'sse'): string {
-  if (inUse) return inUse === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP';
-  return configured === 'sse' ? 'HTTP+SSE' : 'HTTP';
 }
 
 /** The host (and port) of a URL, or the text itself when it is not one (a URL still holding variables). */

@@ -224,7 +224,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     item.id = `server:${shown.kind === 'starting' || shown.kind === 'waiting' ? 'stopped' : shown.kind}:${h.id}`;
     const origin = this.model.originLabel(h.entry.source);
     const config = h.entry.config;
-    const remote = config.type === 'stdio' ? undefined : { host: hostOf(this.model.redact(h.resolved?.type === config.type ? h.resolved.url : config.url)), transport: transportLabel(config.type, running ? undefined : undefined) };
+    const remote = config.type === 'stdio' ? undefined : { host: hostOf(this.model.redact(h.resolved?.type === config.type ? h.resolved.url : config.url)), transport: transportLabel(config.type, running ? client?.stats()?.http?.transport : undefined) };
     item.description = serverDescription({ status: shown.kind, origin, protocolVersion: running ? client?.protocolVersion : undefined, serverInfo: running ? client?.serverInfo : undefined, remote });
     const icon = statusIcon(shown.kind);
     item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);

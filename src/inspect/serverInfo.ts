@@ -3,7 +3,7 @@
 import type { McpClient } from '../client/client';
 import type { RemoteServerConfig, ServerEntry } from '../config/types';
 import type { ResolvedRemoteServer, ResolvedServer } from '../config/variables';
-import { maskHeaderValue } from '../registry/logText';
+import { maskHeaderValue, transportLabel } from '../registry/logText';
 import type { ConnectionStats } from '../protocol/stats';
 
 /** What the details need of a server (the registry's handle has this shape). */
@@ -127,7 +127,8 @@ export function serverDetailsMarkdown(input: {
     out.push(`| Latency p50 / p95 / p99 | ${ms(stats.latency.p50)} / ${ms(stats.latency.p95)} / ${ms(stats.latency.p99)} |`);
     out.push(`| Sent | ${bytes(stats.bytesSent)} in ${stats.messagesSent} messages |`);
     out.push(`| Received | ${bytes(stats.bytesReceived)} in ${stats.messagesReceived} messages |`);
-    out.push(`| stdout noise lines | ${stats.noiseLines} |`, '');
+    if (config.type === 'stdio') out.push(`| stdout noise lines | ${stats.noiseLines} |`);
+    out.push('');
     const methods = Object.entries(stats.byMethod).sort((a, b) => b[1].requests - a[1].requests);
     if (methods.length) {
       out.push('### Per method', '', '| Method | Requests | Errors | Timeouts | Cancelled | p50 | p95 | max |', '|---|---:|---:|---:|---:|---:|---:|---:|');
@@ -144,17 +145,26 @@ export function serverDetailsMarkdown(input: {
 }
 
 
-/** The Connection section of a remote server: URL, transport, session, headers sent (names only for secret ones), HTTP statuses. */
+/**
+ * The Connection section of a remote server: URL, transport in use, session, the headers it
+ * sends (secret values masked), HTTP status counts and streams.
+ */
 function connectionMarkdown(config: RemoteServerConfig, resolved: ResolvedRemoteServer | undefined, stats: ConnectionStats | undefined, redact: (text: string) => string): string[] {
+  const http = stats?.http;
   const out = ['## Connection', '', '| | |', '|---|---|'];
-  out.push(`| URL | ${cell(redact(resolved?.url ?? config.url))} |`);
-  out.push(`| Transport | ${config.type === 'sse' ? 'HTTP+SSE' : 'HTTP (Streamable HTTP, falling back to HTTP+SSE)'} |`);
+  out.push(`| URL | ${cell(redact(http?.url ?? resolved?.url ?? config.url))} |`);
+  out.push(`| Transport | ${transportLabel(config.type, http?.transport)}${http || config.type === 'sse' ? '' : ' (Streamable HTTP, falling back to HTTP+SSE)'} |`);
+  if (http?.sessionId) out.push(`| Session id | \`${cell(http.sessionId)}\` |`);
   const secret = new Set(resolved?.secretHeaderNames ?? []);
-  const headers = Object.entries(resolved?.headers ?? config.headers ?? {}).map(([name, value]) =>
-    secret.has(name) || !resolved ? `\`${name}: ${maskHeaderValue(name, config.headers?.[name] ?? value)}\`` : `\`${name}: ${redact(value)}\``,
+  const headers = Object.entries(config.headers ?? {}).map(([name, value]) =>
+    resolved && !secret.has(name) ? `\`${name}: ${redact(resolved.headers[name] ?? value)}\`` : `\`${name}: ${maskHeaderValue(name, value)}\``,
   );
   if (headers.length) out.push(`| Headers | ${cell(headers.join(', '))} |`);
-  void stats;
+  if (http) {
+    const statuses = Object.entries(http.statusCounts).sort(([a], [b]) => a.localeCompare(b));
+    out.push(`| HTTP statuses | ${statuses.length ? statuses.map(([status, n]) => `${status} × ${n}`).join(', ') : '—'} |`);
+    out.push(`| Streams opened | ${http.streamsOpened} (${http.streamResumptions} resumed) |`);
+  }
   out.push('');
   return out;
 }

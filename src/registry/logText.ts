@@ -51,3 +51,9 @@ export function maskHeaderValue(name: string, configValue: string): string {
 function maskLiteral(text: string): string {
   return text.trim() === '' ? text : REDACTED;
 }
+
+/** The transport of a remote server in words: the one in use when known, else what the config asks for. */
+export function transportLabel(configured: 'http' | 'sse', inUse?: 'streamable-http' | 'sse'): string {
+  if (inUse) return inUse === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP';
+  return configured === 'sse' ? 'HTTP+SSE' : 'HTTP';
+}

@@ -10,7 +10,7 @@ import { DisposableStore } from '../protocol/disposable';
 import { McpLocalError, ResponseError } from '../protocol/errors';
 import { Emitter, Event } from '../protocol/events';
 import { Transport, TransportCloseInfo, TransportCloseReason } from '../protocol/transport';
-import { formatCommandLine, redact } from './logText';
+import { formatCommandLine, redact, transportLabel } from './logText';
 
 /** Where a server is. `error` carries `restart` while an automatic restart is scheduled. */
 export type ServerStatus =
@@ -686,7 +686,7 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 /** What a start runs, for the log: the command line and cwd, or the transport and URL. */
 export function describeLaunch(resolved: ResolvedServer): string {
   if (resolved.type === 'stdio') return `${formatCommandLine(resolved.command, resolved.args)} (cwd ${resolved.cwd})`;
-  return `${resolved.type === 'sse' ? 'HTTP+SSE' : 'HTTP'} ${resolved.url}`;
+  return `${transportLabel(resolved.type)} ${resolved.url}`;
 }
 
 function describeExit(exit: { readonly code: number | null; readonly signal: string | null }): string {

@@ -27,12 +27,14 @@ export interface TransportFactoryOptions {
   readonly stdio?: Omit<StdioTransportOptions, 'command' | 'args' | 'env' | 'cwd'>;
   /** The HTTP mode of an `http` entry; default `auto` (Streamable HTTP, falling back to SSE). */
   readonly httpMode?: Exclude<HttpTransportMode, 'sse'>;
+  /** Largest inbound HTTP message in bytes (default as for stdio). */
+  readonly maxMessageBytes?: number;
 }
 
 /** A `createTransport` for ServerRegistry: StdioTransport for stdio servers, HTTP for remote ones. */
 export function transportFactory(options: TransportFactoryOptions = {}): (resolved: ResolvedServer, entry?: ServerEntry) => Transport {
   return (resolved) => {
-    if (resolved.type !== 'stdio') return remoteTransport(resolved, resolved.type === 'sse' ? 'sse' : (options.httpMode ?? 'auto'));
+    if (resolved.type !== 'stdio') return remoteTransport(resolved, resolved.type === 'sse' ? 'sse' : (options.httpMode ?? 'auto'), options.maxMessageBytes);
     return new StdioTransport({
       ...options.stdio,
       command: resolved.command,
@@ -43,9 +45,10 @@ export function transportFactory(options: TransportFactoryOptions = {}): (resolv
   };
 }
 
-function remoteTransport(resolved: ResolvedRemoteServer, mode: HttpTransportMode): Transport {
-  // TODO(remote-transport): createHttpTransport({ url, headers, mode }) once that branch is merged.
+function remoteTransport(resolved: ResolvedRemoteServer, mode: HttpTransportMode, maxMessageBytes: number | undefined): Transport {
+  // TODO(remote-transport): createHttpTransport({ url, headers, mode, maxMessageBytes }) once that branch is merged.
   void resolved;
   void mode;
+  void maxMessageBytes;
   throw new Error('HTTP transport not merged yet');
 }
