@@ -115,7 +115,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signals: CliSig
 
 /** The server's transport: a process for a command, HTTP for `--url` (through the product's one factory). */
 function createTransport(server: CliServer, maxMessageBytes: number | undefined): Transport {
-  const create = transportFactory({ stdio: { maxMessageBytes, stderrTailLines: STDERR_TAIL_SHOWN * 2 }, httpMode: server.kind === 'remote' && server.mode === 'http' ? 'http' : 'auto', maxMessageBytes });
+  const create = transportFactory({ stdio: { maxMessageBytes, stderrTailLines: STDERR_TAIL_SHOWN * 2 }, http: { maxMessageBytes }, httpMode: server.kind === 'remote' && server.mode === 'http' ? 'http' : 'auto' });
   if (server.kind === 'stdio') return create({ type: 'stdio', command: server.command, args: [...server.args], env: inheritedEnv(), cwd: process.cwd(), secretValues: [], envNames: [], removedEnvNames: [], warnings: [] });
   const secret = headerSecrets(server.headers);
   return create({ type: server.mode === 'sse' ? 'sse' : 'http', url: server.url, headers: server.headers, secretValues: secret.values, secretHeaderNames: secret.names, warnings: [] });

@@ -1,8 +1,10 @@
 // Builds the transport a resolved server needs: a process for stdio, HTTP for `http`/`sse`.
 // Injected into ServerRegistry by the extension and the CLI, so the registry knows no transport.
 import type { ServerEntry } from '../config/types';
-import type { ResolvedRemoteServer, ResolvedServer } from '../config/variables';
+import type { ResolvedServer } from '../config/variables';
 import { Transport } from '../protocol/transport';
+import { HttpTransportOptions } from './httpChannel';
+import { HttpTransportMode, createHttpTransport } from './httpTransport';
 import { StdioTransport, StdioTransportOptions } from './stdio';
 
 /**
@@ -19,22 +21,22 @@ export function envOverlay(full: Readonly<Record<string, string>>, base: Readonl
   return overlay;
 }
 
-/** How a remote entry's transport is chosen: `http` tries Streamable HTTP, then falls back to HTTP+SSE. */
-export type HttpTransportMode = 'auto' | 'http' | 'sse';
-
 export interface TransportFactoryOptions {
   /** Options of every StdioTransport (grace periods, size cap). */
   readonly stdio?: Omit<StdioTransportOptions, 'command' | 'args' | 'env' | 'cwd'>;
   /** The HTTP mode of an `http` entry; default `auto` (Streamable HTTP, falling back to SSE). */
   readonly httpMode?: Exclude<HttpTransportMode, 'sse'>;
-  /** Largest inbound HTTP message in bytes (default as for stdio). */
-  readonly maxMessageBytes?: number;
+  /** Options of every HTTP transport (size cap, timeouts, reconnects). */
+  readonly http?: Omit<HttpTransportOptions, 'url' | 'headers'>;
 }
 
 /** A `createTransport` for ServerRegistry: StdioTransport for stdio servers, HTTP for remote ones. */
 export function transportFactory(options: TransportFactoryOptions = {}): (resolved: ResolvedServer, entry?: ServerEntry) => Transport {
   return (resolved) => {
-    if (resolved.type !== 'stdio') return remoteTransport(resolved, resolved.type === 'sse' ? 'sse' : (options.httpMode ?? 'auto'), options.maxMessageBytes);
+    if (resolved.type !== 'stdio') {
+      const mode = resolved.type === 'sse' ? 'sse' : (options.httpMode ?? 'auto');
+      return createHttpTransport({ ...options.http, url: resolved.url, headers: resolved.headers, mode });
+    }
     return new StdioTransport({
       ...options.stdio,
       command: resolved.command,
@@ -43,12 +45,4 @@ export function transportFactory(options: TransportFactoryOptions = {}): (resolv
       env: envOverlay(resolved.env),
     });
   };
-}
-
-function remoteTransport(resolved: ResolvedRemoteServer, mode: HttpTransportMode, maxMessageBytes: number | undefined): Transport {
-  // TODO(remote-transport): createHttpTransport({ url, headers, mode, maxMessageBytes }) once that branch is merged.
-  void resolved;
-  void mode;
-  void maxMessageBytes;
-  throw new Error('HTTP transport not merged yet');
 }
