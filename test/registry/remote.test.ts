@@ -105,8 +105,7 @@ describe('registry: remote servers over HTTP', { timeout: 120_000 }, () => {
     assert.ok(logsOf(h.id).some((l) => /^restarting in \d+ ms/.test(l)), logsOf(h.id).join('\n'));
 
     await peer('streamableHttp', port);
-    await waitForStatus(h, 'running', () => true, 30_000);
-    assert.ok(h.tools?.some((t) => t.name === 'echo'));
+    await waitForStatus(h, 'running', (x) => x.tools?.some((t) => t.name === 'echo') === true, 30_000);
   });
 
   test('a server that forgets the session (404): a new session at once, logged, not counted as a crash', async () => {
@@ -124,7 +123,9 @@ describe('registry: remote servers over HTTP', { timeout: 120_000 }, () => {
     peers.delete(first);
     await peer('streamableHttp', port);
     void h.refresh();
-    await waitFor(() => h.status.kind === 'running' && h.client?.stats()?.http?.sessionId !== undefined && h.client.stats()!.http!.sessionId !== oldSession && h, 20_000, 'a new session');
+    await waitFor(() => h.status.kind === 'running' && h.client?.stats()?.http?.sessionId !== undefined && h.client.stats()!.http!.sessionId !== oldSession && h, 20_000, 'a new session').catch((e) => {
+      throw new Error(`${e.message}\n${logsOf(h.id).join('\n')}`);
+    });
     assert.ok(logsOf(h.id).some((l) => /starting a new session/.test(l)), logsOf(h.id).join('\n'));
     assert.equal(h.restarts, 0, 'not a crash');
     assert.ok(h.tools?.some((t) => t.name === 'echo'));
