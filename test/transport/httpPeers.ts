@@ -1,9 +1,13 @@
 // Real HTTP peers for the remote transports: server-everything in its HTTP modes, and fixture
 // servers on the official SDK (test/fixtures/servers/http/). Each runs as its own process on a
 // free port of 127.0.0.1 and is killed (and waited for) by `close()`.
+import assert from 'node:assert/strict';
 import { ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { Transport } from '../../src/protocol/transport';
+import { createHttpTransport } from '../../src/transport/httpTransport';
+import { StdioTransport } from '../../src/transport/stdio';
 import { REPO } from '../client/support';
 
 export interface HttpPeer {
@@ -73,4 +77,28 @@ async function stop(child: ChildProcess, exited: Promise<void>): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 2000);
   await exited;
   clearTimeout(timer);
+}
+
+export type EverythingKind = 'stdio' | 'streamableHttp' | 'sse';
+
+/** A transport to a fresh server-everything over `kind`, and how to end the server afterwards. */
+export interface EverythingPeer {
+  readonly transport: Transport;
+  /** After the client closed: checks nothing is left running (for stdio the process), then stops an HTTP server. */
+  stop(): Promise<void>;
+}
+
+export async function everythingPeer(kind: EverythingKind): Promise<EverythingPeer> {
+  if (kind === 'stdio') {
+    const transport = new StdioTransport({ command: process.execPath, args: [EVERYTHING_MAIN, 'stdio'], closeGraceMs: 500, termGraceMs: 500 });
+    return {
+      transport,
+      stop: async () => {
+        const pid = transport.stats().process?.pid;
+        if (pid) assert.throws(() => process.kill(pid, 0), 'the server process is gone after close()');
+      },
+    };
+  }
+  const peer = await startEverything(kind);
+  return { transport: createHttpTransport({ url: peer.url, mode: kind === 'sse' ? 'sse' : 'http' }), stop: () => peer.close() };
 }
