@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, afterEach, describe, test } from 'node:test';
 import { resolveEntry } from '../../src/config/variables';
 import { ServerRegistry, ServerStatus } from '../../src/registry/serverRegistry';
-import { HttpPeer, freePort, startEverything } from '../transport/httpPeers';
+import { HttpPeer, freePort, startEverything, startFixture } from '../transport/httpPeers';
 import { disposeRegistries, entries, firstText, makeRegistry, variableContext, waitFor, waitForStatus } from './support';
 
 const peers = new Set<HttpPeer>();
@@ -109,24 +109,28 @@ describe('registry: remote servers over HTTP', { timeout: 120_000 }, () => {
   });
 
   test('a server that forgets the session (404): a new session at once, logged, not counted as a crash', async () => {
-    const first = await peer('streamableHttp');
-    const port = Number(new URL(first.url).port);
+    // The SDK fixture answers 404 for an unknown session, as the specification says (server-everything answers 400).
+    const fixture = await startFixture('sdkServer.mjs');
+    peers.add(fixture);
     const { registry, logsOf } = makeRegistry();
-    const list = entries({ forgetful: { type: 'http', url: first.url } });
+    const list = entries({ forgetful: { type: 'http', url: fixture.url } });
     await registry.update(list, (entry) => resolveEntry(entry, variableContext()));
     const h = registry.get(list[0].id)!;
+    assert.equal(h.status.kind, 'running', JSON.stringify(h.status));
     const oldSession = h.client!.stats()?.http?.sessionId;
     assert.ok(oldSession);
 
-    // Same port, new process: it never heard of our session.
-    await first.close();
-    peers.delete(first);
-    await peer('streamableHttp', port);
+    const expired = await fetch(new URL('/control/expire', fixture.url), { method: 'POST' });
+    assert.equal(expired.ok, true);
     void h.refresh();
-    await waitFor(() => h.status.kind === 'running' && h.client?.stats()?.http?.sessionId !== undefined && h.client.stats()!.http!.sessionId !== oldSession && h, 20_000, 'a new session').catch((e) => {
+    const newSession = () => {
+      const id = h.status.kind === 'running' ? h.client?.stats()?.http?.sessionId : undefined;
+      return id !== undefined && id !== oldSession && h.tools !== undefined && id;
+    };
+    await waitFor(newSession, 20_000, 'a new session').catch((e: Error) => {
       throw new Error(`${e.message}\n${logsOf(h.id).join('\n')}`);
     });
-    assert.ok(logsOf(h.id).some((l) => /starting a new session/.test(l)), logsOf(h.id).join('\n'));
+    assert.ok(logsOf(h.id).some((l) => /ended the session \(HTTP 404 at .*\): starting a new session/.test(l)), logsOf(h.id).join('\n'));
     assert.equal(h.restarts, 0, 'not a crash');
     assert.ok(h.tools?.some((t) => t.name === 'echo'));
   });
