@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { HttpPeer, startEverything } from '../transport/httpPeers';
-import { defaultVsixPath, launch, step as runStep, traceFrames, type Workbench, waitUntil } from './harness';
+import { channelLogFileName, defaultVsixPath, launch, step as runStep, traceFrames, type Workbench, waitUntil } from './harness';
 
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
 const skip = existsSync(VSIX) ? false : `${VSIX} is missing; run \`node scripts/package.mjs\``;
@@ -146,10 +146,10 @@ describe('remote servers in a real VS Code', { skip, timeout: 300_000 }, () => {
       assert.match(log, /session started \(initialize\)/);
       assert.match(log, /GET stream opened/);
       assert.ok(!log.includes(SECRET), 'the trace never shows the Authorization value');
-      for (const file of filesUnder(wb.userDataDir)) {
-        if (statSync(file).size > 20_000_000) continue;
-        assert.ok(!readFileSync(file, 'utf8').includes(SECRET), `${file} holds the Authorization value`);
-      }
+      // Every log file of the session (VS Code's own configuration cache holds mcp.json as written: not a log).
+      const logs = filesUnder(join(wb.userDataDir, 'logs'));
+      assert.ok(logs.some((f) => f.endsWith(`${channelLogFileName(CHANNEL)}.log`)), 'the channel log is among them');
+      for (const file of logs) assert.ok(!readFileSync(file, 'utf8').includes(SECRET), `${file} holds the Authorization value`);
     });
   });
 });
