@@ -294,12 +294,13 @@ export class HttpChannel {
   }
 
   /**
-   * The error for a response with a status that is not OK: names the status and the URL, with
-   * the server's own message when it sent a JSON-RPC error or plain text (quoted briefly).
+   * The error for a response with a status that is not OK: `label` (the HTTP method, maybe with
+   * what was sent), the URL, the status, and the server's own message when it sent a JSON-RPC
+   * error or plain text (quoted briefly).
    */
-  async statusError(method: string, response: Response, url: URL = this.url): Promise<McpLocalError> {
+  async statusError(label: string, response: Response, url: URL = this.url): Promise<McpLocalError> {
     const said = await briefBody(response);
-    const text = `${method} ${displayUrl(url)} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${said ? `: ${said}` : ''}`;
+    const text = `${label} ${displayUrl(url)} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${said ? `: ${said}` : ''}`;
     return new McpLocalError('transport', text, { url: displayUrl(url), status: response.status, ...(said ? { serverMessage: said } : {}) });
   }
 
@@ -308,16 +309,16 @@ export class HttpChannel {
     return (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
   }
 
-  wrongContentType(method: string, response: Response, expected: string): McpLocalError {
+  wrongContentType(label: string, response: Response, expected: string): McpLocalError {
     const type = response.headers.get('content-type') ?? '(none)';
-    return new McpLocalError('transport', `${method} ${this.displayUrl} answered HTTP ${response.status} with content type ${quote(type)}; expected ${expected}`, { url: this.displayUrl, status: response.status, contentType: type });
+    return new McpLocalError('transport', `${label} ${this.displayUrl} answered HTTP ${response.status} with content type ${quote(type)}; expected ${expected}`, { url: this.displayUrl, status: response.status, contentType: type });
   }
 
   /**
    * Reads a JSON body whole, refusing more than `maxMessageBytes` (the read stops there), and
    * parses it once. Rejects with McpLocalError('transport') for an oversize or non-JSON body.
    */
-  async readJson(exchange: Exchange, method: string, response: Response): Promise<InboundMessage> {
+  async readJson(exchange: Exchange, label: string, response: Response): Promise<InboundMessage> {
     const chunks: Uint8Array[] = [];
     let bytes = 0;
     const body = response.body;
@@ -330,7 +331,7 @@ export class HttpChannel {
           bytes += value.byteLength;
           this.counters.bytesReceived += value.byteLength;
           if (bytes > this.maxMessageBytes) {
-            const text = `the answer to ${method} from ${this.displayUrl} is larger than the ${formatBytes(this.maxMessageBytes)} limit; dropped`;
+            const text = `${label} ${this.displayUrl}: the answer is larger than the ${formatBytes(this.maxMessageBytes)} limit; dropped`;
             const error = new McpLocalError('transport', text, { url: this.displayUrl, limitBytes: this.maxMessageBytes });
             exchange.fail(error);
             this.log.fire({ kind: 'oversize', text });
@@ -339,7 +340,7 @@ export class HttpChannel {
           chunks.push(value);
         }
       } catch (error) {
-        throw McpLocalError.is(error) ? error : this.networkError(exchange, method, this.url, error);
+        throw McpLocalError.is(error) ? error : this.networkError(exchange, label, this.url, error);
       } finally {
         reader.releaseLock();
       }
@@ -350,11 +351,11 @@ export class HttpChannel {
       message = JSON.parse(text);
     } catch (error) {
       this.counters.invalidMessages++;
-      throw new McpLocalError('transport', `${method} ${this.displayUrl} answered with a body that is not JSON (${(error as Error).message}): ${quote(text.slice(0, QUOTE_CHARS))}`, { url: this.displayUrl, status: response.status });
+      throw new McpLocalError('transport', `${label} ${this.displayUrl} answered with a body that is not JSON (${(error as Error).message}): ${quote(text.slice(0, QUOTE_CHARS))}`, { url: this.displayUrl, status: response.status });
     }
     if (!isJsonRpcPayload(message)) {
       this.counters.invalidMessages++;
-      throw new McpLocalError('transport', `${method} ${this.displayUrl} answered with JSON that is not a JSON-RPC message: ${quote(text.slice(0, QUOTE_CHARS))}`, { url: this.displayUrl, status: response.status });
+      throw new McpLocalError('transport', `${label} ${this.displayUrl} answered with JSON that is not a JSON-RPC message: ${quote(text.slice(0, QUOTE_CHARS))}`, { url: this.displayUrl, status: response.status });
     }
     this.counters.messagesReceived += Array.isArray(message) ? message.length : 1;
     return { message, bytes };

@@ -104,7 +104,7 @@ export class SseTransport implements Transport {
       const headers = this.channel.headers({ 'content-type': 'application/json', 'mcp-protocol-version': this.protocolVersion });
       const response = await this.channel.fetch(exchange, { method: 'POST', url: endpoint, headers, body: frame.json, headersTimeoutMs: this.channel.connectTimeoutMs });
       if (!response.ok) {
-        const error = await this.channel.statusError(`POST ${what}`, response, endpoint);
+        const error = await this.channel.statusError(`POST ${what} to`, response, endpoint);
         // The endpoint is the session: when it is gone, or authorization is demanded, nothing else can work.
         if (response.status === 404 || response.status === 401 || response.status === 403) this.finish(response.status === 404 ? { kind: 'session-expired', url: this.channel.displayUrl } : statusCloseReason(response, this.channel.displayUrl, response.statusText), error);
         throw error;

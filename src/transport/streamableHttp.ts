@@ -111,7 +111,7 @@ export class StreamableHttpTransport implements Transport {
       const sentSession = this._sessionId !== undefined;
       const response = await this.channel.fetch(exchange, { method: 'POST', headers: this.postHeaders(), body: frame.json });
       this.keepSession(response, method);
-      if (!response.ok) throw await this.failure(method, response, sentSession);
+      if (!response.ok) throw await this.failure('POST', response, sentSession);
       const type = HttpChannel.mediaType(response);
       this.channel.logHttp(`${what} → ${response.status}${type ? ` ${type}` : ''} in ${Date.now() - started} ms`, 'debug');
       if (response.status === 202) {
@@ -120,7 +120,7 @@ export class StreamableHttpTransport implements Transport {
         return;
       }
       if (type === 'application/json') {
-        const inbound = await this.channel.readJson(exchange, method, response);
+        const inbound = await this.channel.readJson(exchange, 'POST', response);
         pending.answered = answers(inbound.message, id);
         this.deliver(inbound);
         if (!pending.answered) throw new McpLocalError('transport', `${method}: the JSON answer from ${this.channel.displayUrl} holds no response to request ${JSON.stringify(id)}`, { url: this.channel.displayUrl, status: response.status });
@@ -132,7 +132,7 @@ export class StreamableHttpTransport implements Transport {
         return;
       }
       await discard(response);
-      throw this.channel.wrongContentType(method, response, JSON_OR_SSE);
+      throw this.channel.wrongContentType('POST', response, JSON_OR_SSE);
     } catch (error) {
       // Ended by a cancellation or by close(): the connection has already settled the request.
       if (exchange.endedByUs || this.phase !== 'open') return;
@@ -228,7 +228,7 @@ export class StreamableHttpTransport implements Transport {
       const sentSession = this._sessionId !== undefined;
       const response = await this.channel.fetch(exchange, { method: 'POST', headers: this.postHeaders(), body: frame.json, headersTimeoutMs: this.channel.connectTimeoutMs });
       this.keepSession(response, what);
-      if (!response.ok) throw await this.failure(what, response, sentSession);
+      if (!response.ok) throw await this.failure(`POST ${what} to`, response, sentSession);
       await discard(response);
       this.channel.logHttp(`POST ${what} → ${response.status} in ${Date.now() - started} ms`, 'debug');
       if (frame.info.kind === 'notification' && frame.info.method === 'notifications/initialized') this.openGetStream();
