@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseConfigText } from '../../src/config/parse';
-import type { ConfigSource } from '../../src/config/types';
+import type { ConfigSource, RemoteServerConfig } from '../../src/config/types';
+import { resolveRemoteServer } from '../../src/config/variables';
+import { McpClient } from '../../src/client/client';
+import { redact } from '../../src/registry/logText';
+import { transportFactory } from '../../src/transport/transportFactory';
+import { startEverything } from '../transport/httpPeers';
 import { serverDetailsMarkdown, serverEntryJson } from '../../src/inspect/serverInfo';
 import { toTarget } from '../../src/extension/inspect/types';
 import { EVERYTHING, connectStdio } from '../client/support';
@@ -85,6 +90,39 @@ describe('server info', () => {
       assert.match(md, /\| Sent \| [\d.]+ (B|KiB) in \d+ messages \|/);
     } finally {
       await client.close();
+    }
+  });
+
+  test('Server Details of a remote server from a real HTTP connection: URL, transport, session, statuses, headers masked', async () => {
+    const everything = await startEverything('streamableHttp');
+    const entry = parseConfigText(JSON.stringify({ servers: { cloud: { type: 'http', url: everything.url, headers: { Authorization: 'Bearer ${input:tok}', 'X-Team': 'blue' } } } }), SOURCE).servers[0];
+    const resolved = await resolveRemoteServer(entry.config as RemoteServerConfig, { folders: {}, userHome: '/home', env: {}, resolveInput: async () => 'TOKEN-xyz-123' });
+    const client = new McpClient({ clientInfo: { name: 'details-test', version: '0.0.0' } });
+    try {
+      await client.connect(transportFactory()(resolved));
+      await client.callTool('echo', { message: 'x' });
+      const stats = client.stats()!;
+      const md = serverDetailsMarkdown({
+        server: { id: entry.id, entry, status: { kind: 'running' }, resolved },
+        client,
+        stats,
+        health: undefined,
+        noise: [],
+        redact: (t) => redact(t, resolved.secretValues),
+        now: Date.now(),
+      });
+      assert.ok(md.includes(`| URL | ${everything.url} |`), md);
+      assert.match(md, /\| Transport \| Streamable HTTP \|/);
+      assert.ok(md.includes(`| Session id | \`${stats.http!.sessionId}\` |`), md);
+      assert.match(md, /\| Headers \| `Authorization: Bearer \$\{input:tok\}`, `X-Team: blue` \|/);
+      assert.match(md, /\| HTTP statuses \| 200 × \d+, 202 × \d+ \|/);
+      assert.match(md, /\| tools\/call \| 1 \| 0 \| 0 \| 0 \| [\d.]+ ms \|/);
+      assert.match(md, /\| Received \| [\d.]+ (B|KiB) in \d+ messages \|/);
+      assert.doesNotMatch(md, /TOKEN-xyz-123|stdout noise|\| PID/);
+    } finally {
+      await client.close();
+      client.dispose();
+      await everything.close();
     }
   });
 
