@@ -73,7 +73,7 @@ export interface ServerRegistryOptions {
   readonly capabilities?: Record<string, unknown>;
   /**
    * Lifecycle lines per server, secrets (`resolved.secretValues`) already redacted: starting
-   * (the command line or URL), initialized (server, version, pid), exited (code/signal),
+   * (the command line or URL), started (pid, stdio only), initialized (server and version), exited (code/signal),
    * restarting in N ms, gave up. Also the server's stderr (`info`, prefixed `stderr: `) and the
    * transport's own shutdown steps (`debug`).
    */
@@ -482,8 +482,10 @@ export class ServerRegistry {
     session.ready = true;
     h.startedAt = Date.now();
     const info = client.serverInfo;
+    // The process facet is there once the transport started; an HTTP server has none.
     const pid = h.pid;
-    log('info', `initialized: ${info ? `${info.name} ${info.version}` : 'unknown server'}, protocol ${client.protocolVersion}${pid === undefined ? '' : ` (pid ${pid})`}`);
+    if (pid !== undefined) log('info', `started (pid ${pid})`);
+    log('info', `initialized: ${info ? `${info.name} ${info.version}` : 'unknown server'}, protocol ${client.protocolVersion}`);
     session.store.add(client.onToolsListChanged(() => void this.refreshList(h, session, 'tools')));
     session.store.add(
       client.onResourcesListChanged(() => {
