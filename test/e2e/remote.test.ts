@@ -4,7 +4,8 @@
 // the view asks consent for each, showing the URL, the transport and the headers (the literal
 // Authorization value masked); both start and fill the tree with host and transport on their
 // rows; "MCP: remote" at Trace shows the JSON-RPC frames beside the HTTP events; echo is called
-// through the form; no log file ever holds the Authorization value. Screenshots:
+// through the form; no log file ever holds the Authorization value; changing a header asks
+// consent again. Screenshots:
 // test-results/screenshots/remote-*.png. Needs `npx tsc -p . && node scripts/package.mjs` first.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -150,6 +151,21 @@ describe('remote servers in a real VS Code', { skip, timeout: 300_000 }, () => {
       const logs = filesUnder(join(wb.userDataDir, 'logs'));
       assert.ok(logs.some((f) => f.endsWith(`${channelLogFileName(CHANNEL)}.log`)), 'the channel log is among them');
       for (const file of logs) assert.ok(!readFileSync(file, 'utf8').includes(SECRET), `${file} holds the Authorization value`);
+    });
+  });
+
+  test('a changed header asks consent again, showing the new value', { timeout: 120_000 }, async () => {
+    await step('consent-again', async () => {
+      await wb.runCommand('View: Hide Panel');
+      const file = join(workspace, '.vscode', 'mcp.json');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('"X-Client": "mcp-host-e2e"', '"X-Client": "mcp-host-e2e-v2"'));
+      const dialog = await wb.dialog({ timeoutMs: 30_000 });
+      assert.ok(dialog, 'consent is asked again for the changed entry');
+      assert.match(dialog.message, /"remote"/);
+      assert.ok(dialog.detail.includes('X-Client: mcp-host-e2e-v2') && dialog.detail.includes('Authorization: Bearer ••••'), dialog.detail);
+      await wb.screenshot('remote-consent-again');
+      await wb.answerDialog('Allow');
+      await waitUntil(async () => (await wb.treeItems()).find((i) => i.label === 'remote')?.description.includes('Streamable HTTP'), 60_000, 'remote running again');
     });
   });
 });
