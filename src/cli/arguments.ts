@@ -20,9 +20,16 @@ export interface CliOptions {
   readonly protocolVersion?: ProtocolVersion;
   readonly timeoutMs?: number;
   readonly maxMessageBytes?: number;
-  /** The server command and its arguments (everything after `--`). */
-  readonly server: { readonly command: string; readonly args: readonly string[] };
+  /** The server: a command and its arguments (everything after `--`), or a URL (`--url`). */
+  readonly server: CliServer;
 }
+
+/** How `--transport` picks the HTTP transport: `auto` tries Streamable HTTP, then HTTP+SSE. */
+export type CliTransportMode = 'auto' | 'http' | 'sse';
+
+export type CliServer =
+  | { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[] }
+  | { readonly kind: 'remote'; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly mode: CliTransportMode };
 
 /** The result of parsing: run something, or print the usage. */
 export type ParsedArguments = { readonly kind: 'run'; readonly options: CliOptions } | { readonly kind: 'help' };
@@ -33,8 +40,10 @@ export class UsageError extends Error {
 }
 
 export const USAGE = `Usage: mcp-host <command> [options] -- SERVER_COMMAND [SERVER_ARGS...]
+       mcp-host <command> [options] --url URL [--header "Name: value"]... [--transport auto|http|sse]
 
-Runs an MCP server over stdio, performs one operation and shuts the server down.
+Runs an MCP server over stdio (or connects to a remote one over HTTP), performs one
+operation and shuts the server down (ends the HTTP session).
 
 Commands:
   inspect            server info, negotiated version, capabilities, instructions,
@@ -54,6 +63,11 @@ Options:
   --protocol-version V     offer this protocol version (${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})
   --timeout MS             per-request timeout in milliseconds (default 60000)
   --max-message-mb N       largest message accepted from the server, in MiB (default 128)
+  --url URL                connect to a remote server instead of running a command
+  --header "Name: value"   send this HTTP header with every request (repeatable);
+                           values of Authorization-like headers never appear in the output
+  --transport MODE         auto (Streamable HTTP, falling back to HTTP+SSE; the default),
+                           http (Streamable HTTP only) or sse (legacy HTTP+SSE)
   -h, --help               print this help
 
 Exit status: 0 on success, 1 when the tool reported an error (isError),
@@ -63,11 +77,14 @@ a second Ctrl-C kills the server without waiting).
 Examples:
   mcp-host inspect -- npx -y @modelcontextprotocol/server-everything
   mcp-host call echo --args '{"message":"hi"}' -- node server.js
-  mcp-host call list_allowed_directories --roots . -- npx -y @modelcontextprotocol/server-filesystem`;
+  mcp-host call list_allowed_directories --roots . -- npx -y @modelcontextprotocol/server-filesystem
+  mcp-host tools --url https://mcp.example.com/mcp --header "Authorization: Bearer $TOKEN"`;
 
 const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping'] as const;
 type CommandName = (typeof COMMANDS)[number];
-const VALUE_FLAGS = ['--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb'] as const;
+const VALUE_FLAGS = ['--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--url', '--transport', '--header'] as const;
+/** Flags that may be given more than once. */
+const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header'];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
 const BOOLEAN_FLAGS = ['--json', '--trace'] as const;
 
@@ -79,6 +96,7 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   if (own.includes('-h') || own.includes('--help') || own[0] === 'help') return { kind: 'help' };
 
   const values = new Map<ValueFlag, string>();
+  const repeated: Record<string, string[]> = {};
   const booleans = new Set<string>();
   const positionals: string[] = [];
   for (let i = 0; i < own.length; i++) {
@@ -97,6 +115,10 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
       if (eq > 0) value = arg.slice(eq + 1);
       else if (i + 1 < own.length) value = own[++i];
       if (value === undefined) throw new UsageError(`${flag} needs a value`);
+      if (REPEATABLE_FLAGS.includes(flag as ValueFlag)) {
+        (repeated[flag] ??= []).push(value);
+        continue;
+      }
       if (values.has(flag as ValueFlag)) throw new UsageError(`${flag} was given twice`);
       values.set(flag as ValueFlag, value);
     } else {
@@ -109,9 +131,7 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   if (!(COMMANDS as readonly string[]).includes(name)) throw new UsageError(`unknown command ${JSON.stringify(name)} (expected one of ${COMMANDS.join(', ')})`);
   const command = buildCommand(name as CommandName, positionals.slice(1), values.get('--args'));
 
-  if (dash < 0 || serverArgv.length === 0) throw new UsageError('missing server command: put it after --, for example: -- node server.js');
-  const [serverCommand, ...serverArgs] = serverArgv;
-  if (serverCommand.length === 0) throw new UsageError('the server command is empty');
+  const server = parseServer(dash >= 0, serverArgv, values.get('--url'), repeated['--header'] ?? [], values.get('--transport'));
 
   return {
     kind: 'run',
@@ -123,9 +143,42 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
       protocolVersion: parseVersion(values.get('--protocol-version')),
       timeoutMs: parsePositive('--timeout', values.get('--timeout'), true),
       maxMessageBytes: parseMaxMessageBytes(values.get('--max-message-mb')),
-      server: { command: serverCommand, args: serverArgs },
+      server,
     },
   };
+}
+
+/** The server to talk to: the command after `--`, or `--url` with its headers and transport. */
+function parseServer(hasDash: boolean, serverArgv: readonly string[], url: string | undefined, headers: readonly string[], transport: string | undefined): CliServer {
+  if (url === undefined) {
+    if (headers.length) throw new UsageError('--header only applies with --url');
+    if (transport !== undefined) throw new UsageError('--transport only applies with --url');
+    if (!hasDash || serverArgv.length === 0) throw new UsageError('missing server command: put it after --, for example: -- node server.js (or give --url URL)');
+    const [command, ...args] = serverArgv;
+    if (command.length === 0) throw new UsageError('the server command is empty');
+    return { kind: 'stdio', command, args };
+  }
+  if (hasDash) throw new UsageError('give either --url or a server command after --, not both');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`--url ${JSON.stringify(url)} is not a URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--url must be an http:// or https:// URL, got ${JSON.stringify(url)}`);
+  if (transport !== undefined && transport !== 'auto' && transport !== 'http' && transport !== 'sse') throw new UsageError(`--transport must be auto, http or sse, got ${JSON.stringify(transport)}`);
+  const byName: Record<string, string> = {};
+  for (const header of headers) {
+    const colon = header.indexOf(':');
+    const name = colon > 0 ? header.slice(0, colon).trim() : '';
+    // RFC 9110 token characters; a value must not break the header block.
+    // Nothing of it is quoted back: a mistyped header may well be a credential.
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError('--header needs "Name: value", with a name of letters, digits and "-"');
+    const value = header.slice(colon + 1).trim();
+    if (/[\r\n]/.test(value)) throw new UsageError(`--header ${name}: a value must not contain a line break`);
+    byName[name] = value;
+  }
+  return { kind: 'remote', url, headers: byName, mode: transport ?? 'auto' };
 }
 
 function buildCommand(name: CommandName, operands: string[], argsJson: string | undefined): CliCommand {

@@ -8,9 +8,12 @@ import { McpLocalError, ResponseError } from '../protocol/errors';
 import { ErrorCodes } from '../protocol/messages';
 import { TransportCloseReason } from '../protocol/transport';
 import { RequestOptions } from '../protocol/connection';
+import { Transport } from '../protocol/transport';
+import { headerSecrets } from '../config/variables';
+import { Redactor } from '../registry/logText';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../transport/lineDecoder';
-import { StdioTransport } from '../transport/stdio';
-import { CliCommand, CliOptions, USAGE, UsageError, parseArguments } from './arguments';
+import { transportFactory } from '../transport/transportFactory';
+import { CliCommand, CliOptions, CliServer, USAGE, UsageError, parseArguments } from './arguments';
 import { CUT_DEEP_NOTE, Inspection, formatBytes, printableJson, renderCallResult, renderInspection, renderPromptResult, renderReadResult, renderTools } from './render';
 import { terminalSafe } from './terminalText';
 import { traceClient } from './trace';
@@ -69,12 +72,11 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
 
-  const transport = new StdioTransport({
-    command: options.server.command,
-    args: options.server.args,
-    maxMessageBytes: options.maxMessageBytes,
-    stderrTailLines: STDERR_TAIL_SHOWN * 2,
-  });
+  // Values of Authorization-like headers never reach stdout or stderr.
+  const secrets = options.server.kind === 'remote' ? headerSecrets(options.server.headers).values : [];
+  const redactor = new Redactor(secrets);
+  const out: CliIo = secrets.length ? { stdout: (text) => io.stdout(redactor.redact(text)), stderr: (text) => io.stderr(redactor.redact(text)) } : io;
+  const transport = createTransport(options.server, options.maxMessageBytes);
   // A second close() skips the grace periods and kills the tree.
   const force = () => void transport.close();
   signals.force?.addEventListener('abort', force, { once: true });
@@ -84,7 +86,7 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     requestTimeoutMs: options.timeoutMs,
     roots: options.roots.length ? directoryRoots(options.roots) : undefined,
   });
-  if (options.trace) store.add(traceClient(client, (line) => io.stderr(line + '\n')));
+  if (options.trace) store.add(traceClient(client, (line) => out.stderr(line + '\n')));
   store.add(
     client.onTransportLog((log) => {
       if (log.kind !== 'oversize') return;
@@ -101,11 +103,11 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     if (stop.signal.aborted) throw stop.signal.reason;
     await client.connect(transport, { timeoutMs: options.timeoutMs, signal: stop.signal });
     if (options.roots.length) await rootsApplied(rootsAsked, stop.signal);
-    return await execute(client, options.command, options.json, io, { signal: stop.signal });
+    return await execute(client, options.command, options.json, out, { signal: stop.signal });
   } catch (error) {
     // A cancelled request only says "cancelled"; the reason we stopped is the real story.
     const reported = stop.signal.aborted ? stop.signal.reason : error;
-    io.stderr(describeFailure(reported).join('\n') + '\n');
+    out.stderr(describeFailure(reported).join('\n') + '\n');
     return reported instanceof Interrupted ? ExitCode.Interrupted : ExitCode.Failure;
   } finally {
     signal?.removeEventListener('abort', onAbort);
@@ -114,6 +116,21 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     store.dispose();
     client.dispose();
   }
+}
+
+/** The server's transport: a process for a command, HTTP for `--url` (through the product's one factory). */
+function createTransport(server: CliServer, maxMessageBytes: number | undefined): Transport {
+  const create = transportFactory({ stdio: { maxMessageBytes, stderrTailLines: STDERR_TAIL_SHOWN * 2 }, http: { maxMessageBytes }, httpMode: server.kind === 'remote' && server.mode === 'http' ? 'http' : 'auto' });
+  if (server.kind === 'stdio') return create({ type: 'stdio', command: server.command, args: [...server.args], env: inheritedEnv(), cwd: process.cwd(), secretValues: [], envNames: [], removedEnvNames: [], warnings: [] });
+  const secret = headerSecrets(server.headers);
+  return create({ type: server.mode === 'sse' ? 'sse' : 'http', url: server.url, headers: server.headers, secretValues: secret.values, secretHeaderNames: secret.names, warnings: [] });
+}
+
+/** This process's environment, which a stdio server inherits as it is. */
+function inheritedEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
+  return env;
 }
 
 async function execute(client: McpClient, command: CliCommand, json: boolean, io: CliIo, req: RequestOptions): Promise<number> {

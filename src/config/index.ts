@@ -3,7 +3,8 @@
 //   folderSources(folder) → the two file sources of a workspace folder; settingsSource(scope, folder?)
 //   loadConfigFile(source) / parseConfigText(text, source) / parseSettingsValue(value, source) → LoadedConfig
 //   mergeLoaded([...]) → one LoadedConfig; ids are per source, so names may repeat across sources
-//   resolveEntry(entry, ctx) → ResolvedStdioServer (asks ctx.resolveInput for ${input:…})
+//   resolveEntry(entry, ctx) → ResolvedServer: stdio (command, env, cwd) or remote (url, headers);
+//   asks ctx.resolveInput for ${input:…}
 export * from './types';
 export * from './sources';
 export * from './parse';

@@ -125,6 +125,17 @@ interface Property {
   readonly value: Node;
 }
 
+/** The entry `readServer` is reading, for the reader of its kind; `ok` turns false on the first error. */
+interface EntryReading {
+  readonly name: string;
+  /** `server "name"`, the start of its messages. */
+  readonly label: string;
+  readonly keyNode: Node;
+  readonly path: string;
+  readonly props: Map<string, Property>;
+  ok: boolean;
+}
+
 interface InputTable {
   readonly defs: Map<string, { def: InputDefinition; raw: unknown }>;
 }
@@ -150,6 +161,8 @@ const SYNTAX_MESSAGES: Record<string, string> = {
 
 const STDIO_KEYS = ['type', 'command', 'args', 'env', 'envFile', 'cwd'];
 const REMOTE_KEYS = ['type', 'url', 'headers'];
+// RFC 9110 token characters.
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const INPUT_KEYS = ['id', 'type', 'description', 'password', 'options', 'default'];
 // Properties other hosts define: never warned about, never near-miss matched.
 const FOREIGN_KEYS = new Set(['dev', 'gallery', 'version', 'disabled', 'autoApprove', 'alwaysAllow', 'timeout', 'transportType', 'description', 'name', 'oauth', 'enabled']);
@@ -396,100 +409,111 @@ class Reader {
     return undefined;
   }
 
+  /** One server entry: its kind (`type`, else `url` means http), then the reader of that kind. */
   private readServer(name: string, keyNode: Node, node: Node, path: string): ServerConfig | undefined {
     const label = `server "${name}"`;
     if (node.type !== 'object') {
       this.error(node, path, `${label} must be an object, found ${describe(node)}`, name);
       return undefined;
     }
-    let ok = true;
-    const fail = (n: Node, p: string, message: string) => {
-      ok = false;
-      this.error(n, p, message, name);
-    };
     const props = this.properties(node, path, false, name);
     const typeProp = props.get('type');
-    let kind: 'stdio' | 'http' | 'sse' | undefined;
+    let kind: ServerConfig['type'];
     if (typeProp) {
       const t = typeProp.value;
-      const known: Record<string, 'stdio' | 'http' | 'sse'> = { stdio: 'stdio', http: 'http', sse: 'sse' };
+      const known: Record<string, ServerConfig['type']> = { stdio: 'stdio', http: 'http', sse: 'sse' };
       // The names other hosts use for the streamable HTTP transport in .mcp.json.
       if (this.source.kind === 'dot-mcp-json') Object.assign(known, { 'streamable-http': 'http', streamableHttp: 'http', streamable_http: 'http' });
       if (t.type === 'string' && Object.prototype.hasOwnProperty.call(known, t.value)) kind = known[t.value];
       else {
-        fail(t, child(path, 'type'), `${label}: unknown type ${display(t)} (expected "stdio", "http" or "sse")`);
+        this.error(t, child(path, 'type'), `${label}: unknown type ${display(t)} (expected "stdio", "http" or "sse")`, name);
         return undefined;
       }
     } else kind = props.has('url') && !props.has('command') ? 'http' : 'stdio';
+    const entry: EntryReading = { name, label, keyNode, path, props, ok: true };
+    const config = kind === 'stdio' ? this.readStdioServer(entry) : this.readRemoteServer(entry, kind);
+    // Keys of the other kind are ignored: say so, at the key.
+    for (const key of kind === 'stdio' ? REMOTE_KEYS : STDIO_KEYS) {
+      if (key !== 'type' && props.has(key)) this.warning(props.get(key)!.key, child(path, key), `${label}: "${key}" is ignored for a${kind === 'stdio' ? ' stdio' : ` ${kind}`} server`, name);
+    }
+    this.warnUnknownKeys(props, [...STDIO_KEYS, ...REMOTE_KEYS], path, name);
+    this.checkVariables(props, kind === 'stdio' ? STDIO_KEYS : REMOTE_KEYS, path, name);
+    return entry.ok ? config : undefined;
+  }
 
-    if (kind === 'stdio') {
-      const command = props.get('command');
-      let commandValue = '';
-      if (!command) fail(keyNode, path, props.has('url') ? `${label}: missing "command" (a "url" needs "type": "http" or "sse")` : `${label}: missing "command" (or "url" for a remote server)`);
-      else if (command.value.type !== 'string') fail(command.value, child(path, 'command'), `${label}: "command" must be a string, found ${describe(command.value)}`);
-      else if (command.value.value.trim() === '') fail(command.value, child(path, 'command'), `${label}: "command" must not be empty`);
-      else commandValue = command.value.value;
+  /** Reports an error in the entry being read; the entry is then dropped. */
+  private fail(entry: EntryReading, node: Node, path: string, message: string): void {
+    entry.ok = false;
+    this.error(node, path, message, entry.name);
+  }
 
-      const args: string[] = [];
-      const argsProp = props.get('args');
-      if (argsProp) {
-        if (argsProp.value.type !== 'array') fail(argsProp.value, child(path, 'args'), `${label}: "args" must be an array of strings, found ${describe(argsProp.value)}`);
-        else
-          (argsProp.value.children ?? []).forEach((a, i) => {
-            if (a.type === 'string') args.push(a.value);
-            else fail(a, `${child(path, 'args')}[${i}]`, `${label}: args[${i}] must be a string, found ${describe(a)}`);
-          });
-      }
+  private readStdioServer(entry: EntryReading): StdioServerConfig {
+    const { label, path, props } = entry;
+    const fail = (n: Node, p: string, message: string) => this.fail(entry, n, p, message);
+    const command = props.get('command');
+    let commandValue = '';
+    if (!command) fail(entry.keyNode, path, props.has('url') ? `${label}: missing "command" (a "url" needs "type": "http" or "sse")` : `${label}: missing "command" (or "url" for a remote server)`);
+    else if (command.value.type !== 'string') fail(command.value, child(path, 'command'), `${label}: "command" must be a string, found ${describe(command.value)}`);
+    else if (command.value.value.trim() === '') fail(command.value, child(path, 'command'), `${label}: "command" must not be empty`);
+    else commandValue = command.value.value;
 
-      const env: Record<string, string | null> = {};
-      const envProp = props.get('env');
-      if (envProp) {
-        if (envProp.value.type !== 'object') fail(envProp.value, child(path, 'env'), `${label}: "env" must be an object, found ${describe(envProp.value)}`);
-        else
-          for (const [k, { value: v }] of this.properties(envProp.value, child(path, 'env'), false, name)) {
-            // Numbers are accepted (VS Code does); null removes an inherited variable.
-            if (v.type === 'string') env[k] = v.value;
-            else if (v.type === 'null') env[k] = null;
-            else if (v.type === 'number') env[k] = String(v.value);
-            else fail(v, child(child(path, 'env'), k), `${label}: env.${k} must be a string or null, found ${describe(v)}`);
-          }
-      }
-      const optString = (key: string): string | undefined => {
-        const p = props.get(key);
-        if (!p) return undefined;
-        if (p.value.type !== 'string') {
-          fail(p.value, child(path, key), `${label}: "${key}" must be a string, found ${describe(p.value)}`);
-          return undefined;
-        }
-        return p.value.value;
-      };
-      const envFile = optString('envFile');
-      const cwd = optString('cwd');
-      for (const key of REMOTE_KEYS) {
-        if (key !== 'type' && props.has(key)) this.warning(props.get(key)!.key, child(path, key), `${label}: "${key}" is ignored for a stdio server`, name);
-      }
-      this.warnUnknownKeys(props, [...STDIO_KEYS, ...REMOTE_KEYS], path, name);
-      if (command && command.value.type === 'string' && /\s/.test(commandValue.trim()) && args.length === 0 && !/[\\/]/.test(commandValue.trim().split(/\s+/)[0])) {
-        // "npx -y pkg" is a common mistake; "/Applications/My App/bin/x" is a path with a space.
-        this.warning(command.value, child(path, 'command'), `${label}: "command" contains spaces; put the arguments in "args" (the command is run without a shell)`, name);
-      }
-      this.checkVariables(props, path, name);
-      if (!ok) return undefined;
-      const config: StdioServerConfig = {
-        type: 'stdio',
-        command: commandValue,
-        args,
-        env,
-        ...(envFile !== undefined ? { envFile } : {}),
-        ...(cwd !== undefined ? { cwd } : {}),
-      };
-      return config;
+    const args: string[] = [];
+    const argsProp = props.get('args');
+    if (argsProp) {
+      if (argsProp.value.type !== 'array') fail(argsProp.value, child(path, 'args'), `${label}: "args" must be an array of strings, found ${describe(argsProp.value)}`);
+      else
+        (argsProp.value.children ?? []).forEach((a, i) => {
+          if (a.type === 'string') args.push(a.value);
+          else fail(a, `${child(path, 'args')}[${i}]`, `${label}: args[${i}] must be a string, found ${describe(a)}`);
+        });
     }
 
+    const env: Record<string, string | null> = {};
+    const envProp = props.get('env');
+    if (envProp) {
+      if (envProp.value.type !== 'object') fail(envProp.value, child(path, 'env'), `${label}: "env" must be an object, found ${describe(envProp.value)}`);
+      else
+        for (const [k, { value: v }] of this.properties(envProp.value, child(path, 'env'), false, entry.name)) {
+          // Numbers are accepted (VS Code does); null removes an inherited variable.
+          if (v.type === 'string') env[k] = v.value;
+          else if (v.type === 'null') env[k] = null;
+          else if (v.type === 'number') env[k] = String(v.value);
+          else fail(v, child(child(path, 'env'), k), `${label}: env.${k} must be a string or null, found ${describe(v)}`);
+        }
+    }
+    const optString = (key: string): string | undefined => {
+      const p = props.get(key);
+      if (!p) return undefined;
+      if (p.value.type !== 'string') {
+        fail(p.value, child(path, key), `${label}: "${key}" must be a string, found ${describe(p.value)}`);
+        return undefined;
+      }
+      return p.value.value;
+    };
+    const envFile = optString('envFile');
+    const cwd = optString('cwd');
+    if (command && command.value.type === 'string' && /\s/.test(commandValue.trim()) && args.length === 0 && !/[\\/]/.test(commandValue.trim().split(/\s+/)[0])) {
+      // "npx -y pkg" is a common mistake; "/Applications/My App/bin/x" is a path with a space.
+      this.warning(command.value, child(path, 'command'), `${label}: "command" contains spaces; put the arguments in "args" (the command is run without a shell)`, entry.name);
+    }
+    return {
+      type: 'stdio',
+      command: commandValue,
+      args,
+      env,
+      ...(envFile !== undefined ? { envFile } : {}),
+      ...(cwd !== undefined ? { cwd } : {}),
+    };
+  }
+
+  private readRemoteServer(entry: EntryReading, kind: RemoteServerConfig['type']): RemoteServerConfig {
+    const { label, path, props } = entry;
+    const fail = (n: Node, p: string, message: string) => this.fail(entry, n, p, message);
     const url = props.get('url');
     let urlValue = '';
-    if (!url) fail(keyNode, path, `${label}: missing "url" (a ${kind} server needs one)`);
+    if (!url) fail(entry.keyNode, path, `${label}: missing "url" (a ${kind} server needs one)`);
     else if (url.value.type !== 'string') fail(url.value, child(path, 'url'), `${label}: "url" must be a string, found ${describe(url.value)}`);
+    // A URL built from variables is checked once they are substituted.
     else if (!/^https?:\/\//i.test(url.value.value) && !url.value.value.includes('${')) fail(url.value, child(path, 'url'), `${label}: "url" must start with http:// or https://`);
     else urlValue = url.value.value;
     let headers: Record<string, string> | undefined;
@@ -498,19 +522,15 @@ class Reader {
       if (headersProp.value.type !== 'object') fail(headersProp.value, child(path, 'headers'), `${label}: "headers" must be an object, found ${describe(headersProp.value)}`);
       else {
         headers = {};
-        for (const [k, { value: v }] of this.properties(headersProp.value, child(path, 'headers'), false, name)) {
-          if (v.type === 'string') headers[k] = v.value;
-          else fail(v, child(child(path, 'headers'), k), `${label}: headers.${k} must be a string, found ${describe(v)}`);
+        for (const [k, { key: kn, value: v }] of this.properties(headersProp.value, child(path, 'headers'), false, entry.name)) {
+          const at = child(child(path, 'headers'), k);
+          if (!HEADER_NAME.test(k)) fail(kn, at, `${label}: ${JSON.stringify(k)} is not a valid HTTP header name`);
+          else if (v.type === 'string') headers[k] = v.value;
+          else fail(v, at, `${label}: headers.${k} must be a string, found ${describe(v)}`);
         }
       }
     }
-    for (const key of STDIO_KEYS) {
-      if (key !== 'type' && props.has(key)) this.warning(props.get(key)!.key, child(path, key), `${label}: "${key}" is ignored for a ${kind} server`, name);
-    }
-    this.warnUnknownKeys(props, [...STDIO_KEYS, ...REMOTE_KEYS], path, name);
-    if (!ok) return undefined;
-    const config: RemoteServerConfig = { type: kind, url: urlValue, ...(headers ? { headers } : {}) };
-    return config;
+    return { type: kind, url: urlValue, ...(headers ? { headers } : {}) };
   }
 
   /** Warns about a key that looks like a typo of a known one (`comand`, `Args`). Other unknown keys are other hosts' business. */
@@ -523,8 +543,8 @@ class Reader {
   }
 
   /** Warns about variables in the substituted fields that can never resolve, at the variable itself. */
-  private checkVariables(props: Map<string, Property>, path: string, serverName: string): void {
-    const fields = ['command', 'args', 'env', 'cwd', 'envFile'].filter((k) => props.has(k));
+  private checkVariables(props: Map<string, Property>, keys: readonly string[], path: string, serverName: string): void {
+    const fields = keys.filter((k) => k !== 'type' && props.has(k));
     const strings = fields.flatMap((k) => stringNodes(props.get(k)!.value, child(path, k)));
     for (const { node: str, path: at } of strings) {
       for (const ref of findVariables(str.value)) {

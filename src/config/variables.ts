@@ -1,4 +1,5 @@
-// Variable substitution for stdio server definitions. Two dialects:
+// Variable substitution for server definitions (stdio: command, args, env, cwd, envFile;
+// remote: url and headers). Two dialects:
 // - `vscode` (.vscode/mcp.json, settings): ${workspaceFolder}, ${workspaceFolder:name},
 //   ${workspaceFolderBasename}, ${userHome}, ${env:NAME}, ${input:id}, ${pathSeparator}, ${/}.
 // - `claude` (.mcp.json): the above, plus ${NAME} and ${NAME:-default} for environment
@@ -8,7 +9,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { isInside, pathWithout } from '../transport/commandResolver';
 import { parseDotenv } from './dotenv';
-import { ConfigSource, ServerEntry, StdioServerConfig } from './types';
+import { ConfigSource, RemoteServerConfig, ServerEntry, StdioServerConfig } from './types';
 
 export type VariableDialect = 'vscode' | 'claude';
 
@@ -38,6 +39,7 @@ export interface VariableContext {
 
 /** A stdio server ready to spawn: every variable substituted, every path absolute. */
 export interface ResolvedStdioServer {
+  readonly type: 'stdio';
   readonly command: string;
   readonly args: string[];
   /** The child's full environment: inherited, then envFile, then the config's env. */
@@ -61,6 +63,34 @@ export interface ResolvedStdioServer {
   readonly envFile?: string;
   /** Non-fatal notes, e.g. envFile lines that were skipped. */
   readonly warnings: string[];
+}
+
+/** A remote server ready to connect to: `url` and `headers` substituted. */
+export interface ResolvedRemoteServer {
+  readonly type: 'http' | 'sse';
+  /** An absolute http(s) URL. */
+  readonly url: string;
+  /** Sent on every request; values may be secret (see `secretHeaderNames`). */
+  readonly headers: Readonly<Record<string, string>>;
+  /**
+   * Values never to show: non-empty `${input:…}` values, and the whole value (and the
+   * credentials after the scheme) of every secret header.
+   */
+  readonly secretValues: string[];
+  /** Headers whose value is secret: `Authorization`-like names, or a value built from an input. Sorted. */
+  readonly secretHeaderNames: string[];
+  readonly warnings: string[];
+}
+
+/** What `resolveEntry` gives: a stdio server to spawn or a remote one to connect to. */
+export type ResolvedServer = ResolvedStdioServer | ResolvedRemoteServer;
+
+/** Header names whose values are credentials whatever they contain. */
+const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$|api[-_]?key|token|secret|password/i;
+
+/** True when a header's value must never be shown: a credential name, or a value taken from an input. */
+export function isSecretHeader(name: string, configValue: string): boolean {
+  return CREDENTIAL_HEADER.test(name) || findInputReferences(configValue).length > 0;
 }
 
 /** One or more variables could not be resolved; `issues` says where and why. */
@@ -210,33 +240,7 @@ export async function resolveServer(
   if (config.cwd !== undefined) fields.push({ field: 'cwd', value: config.cwd });
   if (config.envFile !== undefined) fields.push({ field: 'envFile', value: config.envFile });
 
-  // Pass 1: classify everything without asking the user anything.
-  const issues: { field: string; message: string }[] = [];
-  const inputOrder: string[] = [];
-  const classified = new Map<string, Classified>();
-  for (const { field, value } of fields) {
-    for (const ref of findVariables(value)) {
-      let c = classified.get(ref.name);
-      if (!c) classified.set(ref.name, (c = classify(ref.name, dialect, ctx)));
-      if (c.kind === 'error') issues.push({ field, message: c.message });
-      else if (c.kind === 'input' && !inputOrder.includes(c.id)) inputOrder.push(c.id);
-    }
-  }
-  if (issues.length) throw new VariableError(issues);
-
-  // Pass 2: ask for inputs, once each, in the order they are used.
-  const inputValues = new Map<string, string>();
-  for (const id of inputOrder) inputValues.set(id, await ctx.resolveInput(id));
-  const secrets = new Set(inputValues.values());
-  // Values from the environment, the envFile and env are secrets unless they cannot be one (see mayBeSecret).
-  const envSecrets = new Set<string>();
-  for (const c of classified.values()) if (c.kind === 'value' && c.fromEnv) envSecrets.add(c.value);
-
-  const substitute = (value: string): string =>
-    value.replace(VARIABLE, (_, name: string) => {
-      const c = classified.get(name)!;
-      return c.kind === 'value' ? c.value : c.kind === 'input' ? inputValues.get(c.id)! : '';
-    });
+  const { substitute, inputValues: secrets, envValues: envSecrets, classified } = await substituteFields(fields, dialect, ctx);
   const pathLike = (value: string): string => expandTilde(substitute(value), ctx.userHome, platform);
 
   const command = pathLike(config.command);
@@ -293,6 +297,7 @@ export async function resolveServer(
   }
 
   return {
+    type: 'stdio',
     command,
     args,
     env,
@@ -308,6 +313,98 @@ export async function resolveServer(
 
 /** Shortest value from the environment, envFile or env that is redacted (an input's value always is). */
 const MIN_ENV_SECRET_LENGTH = 8;
+
+/**
+ * Checks every variable of `fields` (all problems reported at once, as a VariableError, before
+ * any input is asked for), then asks for the inputs, once each, in the order they are used.
+ * Returns the substitution, the input values (always secret), the values taken from the
+ * environment (secret unless they cannot be one, see mayBeSecret) and how each variable classified.
+ */
+async function substituteFields(
+  fields: readonly { field: string; value: string }[],
+  dialect: VariableDialect,
+  ctx: VariableContext,
+): Promise<{ substitute: (value: string) => string; inputValues: Set<string>; envValues: Set<string>; classified: ReadonlyMap<string, Classified> }> {
+  // Pass 1: classify everything without asking the user anything.
+  const issues: { field: string; message: string }[] = [];
+  const inputOrder: string[] = [];
+  const classified = new Map<string, Classified>();
+  for (const { field, value } of fields) {
+    for (const ref of findVariables(value)) {
+      let c = classified.get(ref.name);
+      if (!c) classified.set(ref.name, (c = classify(ref.name, dialect, ctx)));
+      if (c.kind === 'error') issues.push({ field, message: c.message });
+      else if (c.kind === 'input' && !inputOrder.includes(c.id)) inputOrder.push(c.id);
+    }
+  }
+  if (issues.length) throw new VariableError(issues);
+
+  // Pass 2: ask for inputs, once each, in the order they are used.
+  const inputValues = new Map<string, string>();
+  for (const id of inputOrder) inputValues.set(id, await ctx.resolveInput(id));
+  const envValues = new Set<string>();
+  for (const c of classified.values()) if (c.kind === 'value' && c.fromEnv) envValues.add(c.value);
+
+  const substitute = (value: string): string =>
+    value.replace(VARIABLE, (_, name: string) => {
+      const c = classified.get(name)!;
+      return c.kind === 'value' ? c.value : c.kind === 'input' ? inputValues.get(c.id)! : '';
+    });
+  return { substitute, inputValues: new Set(inputValues.values()), envValues, classified };
+}
+
+/**
+ * Substitutes variables in a remote server's `url` and `headers`. The URL must then be an
+ * absolute http(s) URL; a header value must not contain a line break. `preview` skips those
+ * checks: a preview resolves inputs to their `${input:…}` text, which is no host name.
+ */
+export async function resolveRemoteServer(
+  config: RemoteServerConfig,
+  ctx: VariableContext,
+  options: { dialect?: VariableDialect; preview?: boolean } = {},
+): Promise<ResolvedRemoteServer> {
+  const configHeaders = Object.entries(config.headers ?? {});
+  const fields = [{ field: 'url', value: config.url }, ...configHeaders.map(([name, value]) => ({ field: `headers.${name}`, value }))];
+  const substituted = await substituteFields(fields, options.dialect ?? 'vscode', ctx);
+  const { substitute } = substituted;
+  const secretValues = [...substituted.inputValues, ...[...substituted.envValues].filter(mayBeSecret)].filter((v) => v.length > 0);
+
+  const issues: { field: string; message: string }[] = [];
+  const url = substitute(config.url).trim();
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    issues.push({ field: 'url', message: `${JSON.stringify(url)} is not a URL` });
+  }
+  if (parsed && parsed.protocol !== 'http:' && parsed.protocol !== 'https:') issues.push({ field: 'url', message: `${JSON.stringify(url)} is not an http:// or https:// URL` });
+  const headers: Record<string, string> = {};
+  for (const [name, configValue] of configHeaders) {
+    headers[name] = substitute(configValue);
+    if (/[\r\n]/.test(headers[name])) issues.push({ field: `headers.${name}`, message: 'a header value must not contain a line break' });
+  }
+  if (issues.length && !options.preview) throw new VariableError(issues);
+  const secret = headerSecrets(headers, config.headers);
+  return { type: config.type, url, headers, secretValues: [...new Set([...secretValues, ...secret.values])], secretHeaderNames: secret.names, warnings: [] };
+}
+
+/**
+ * Which of `headers` are secret (see `isSecretHeader`; `configHeaders` are the values as written,
+ * where input references show) and the values to redact: each secret value whole, and the
+ * credentials after its scheme ("Bearer abc…" also redacts "abc…", which may show up alone).
+ */
+export function headerSecrets(headers: Readonly<Record<string, string>>, configHeaders: Readonly<Record<string, string>> = headers): { names: string[]; values: string[] } {
+  const names: string[] = [];
+  const values = new Set<string>();
+  for (const [name, value] of Object.entries(headers)) {
+    if (!isSecretHeader(name, configHeaders[name] ?? value)) continue;
+    names.push(name);
+    if (value.length > 0) values.add(value);
+    const credentials = /^\S+\s+(.+)$/.exec(value)?.[1];
+    if (credentials) values.add(credentials);
+  }
+  return { names: names.sort(), values: [...values] };
+}
 
 /**
  * False for settings that cannot be secrets and would, hidden, wreck every log and trace line:
@@ -354,10 +451,9 @@ export function defaultCwdFor(source: ConfigSource, ctx: Pick<VariableContext, '
 /**
  * `resolveServer` for an entry: `${workspaceFolder}` is the folder holding the config (for
  * user/workspace settings, `ctx.workspaceFolder`), the default cwd comes from `defaultCwdFor`,
- * and `.mcp.json` entries use the `claude` dialect. Throws for remote (http/sse) entries.
+ * and `.mcp.json` entries use the `claude` dialect. `preview`: see `resolveRemoteServer`.
  */
-export function resolveEntry(entry: ServerEntry, ctx: VariableContext): Promise<ResolvedStdioServer> {
-  if (entry.config.type !== 'stdio') return Promise.reject(new Error(`${entry.name}: ${entry.config.type} servers cannot be resolved for spawning`));
+export function resolveEntry(entry: ServerEntry, ctx: VariableContext, options: { preview?: boolean } = {}): Promise<ResolvedServer> {
   const workspaceFolder = entry.source.folder?.fsPath ?? ctx.workspaceFolder;
   const entryCtx: VariableContext = {
     workspaceFolder,
@@ -368,11 +464,10 @@ export function resolveEntry(entry: ServerEntry, ctx: VariableContext): Promise<
     untrustedFolders: ctx.untrustedFolders,
     resolveInput: (id) => ctx.resolveInput(id),
   };
+  const dialect = dialectFor(entry.source);
+  if (entry.config.type !== 'stdio') return resolveRemoteServer(entry.config, entryCtx, { dialect, preview: options.preview });
   const placement = defaultCwdFor(entry.source, ctx);
-  return resolveServer(entry.config, entryCtx, placement.cwd, {
-    dialect: dialectFor(entry.source),
-    defaultCwdReason: placement.reason,
-  });
+  return resolveServer(entry.config, entryCtx, placement.cwd, { dialect, defaultCwdReason: placement.reason });
 }
 
 /** `.mcp.json` files follow Claude Code's `${VAR}` expansion; everything else VS Code's. */

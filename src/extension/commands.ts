@@ -39,7 +39,7 @@ export function registerCommands(host: McpHost, tree: ServersTreeProvider): vsco
     register('mcpHost.stopAll', () => host.stopAll()),
     register('mcpHost.restartAll', () => host.restartAll()),
     register('mcpHost.server.start', withServer('Start which MCP server?', (h) => host.start(h.id), (h) => h.entry.config.type === 'stdio')),
-    register('mcpHost.server.stop', withServer('Stop which MCP server?', (h) => host.stop(h.id), (h) => h.status.kind !== 'stopped' && h.status.kind !== 'unsupported')),
+    register('mcpHost.server.stop', withServer('Stop which MCP server?', (h) => host.stop(h.id), (h) => h.status.kind !== 'stopped')),
     register('mcpHost.server.restart', withServer('Restart which MCP server?', (h) => host.restart(h.id), (h) => h.entry.config.type === 'stdio')),
     register('mcpHost.server.showOutput', withServer('Show the output of which MCP server?', (h) => host.logs.get(h.id).show())),
     register('mcpHost.server.openConfig', withServer('Open the configuration of which MCP server?', (h) => openServerConfig(h))),

@@ -2,7 +2,9 @@
 // text, the consent prompt. No `vscode` import, so node --test can load it. Everything a server
 // sends is untrusted: it goes through `escapeMarkdown` before it reaches a MarkdownString.
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool, ToolAnnotations } from '../client/schemas';
-import { formatCommandLine } from '../registry/logText';
+import { formatCommandLine, transportLabel } from '../registry/logText';
+
+export { transportLabel };
 
 /** Longest server-provided text shown in one tooltip field. */
 export const MAX_TOOLTIP_TEXT = 2000;
@@ -31,7 +33,7 @@ function untrusted(text: string, max = MAX_TOOLTIP_TEXT): string {
 // ---- server rows ----
 
 /** The status kinds a server row can show (the registry's `ServerStatus['kind']`). */
-export type StatusKind = 'stopped' | 'starting' | 'waiting' | 'running' | 'error' | 'unsupported' | 'blocked';
+export type StatusKind = 'stopped' | 'starting' | 'waiting' | 'running' | 'stopping' | 'error' | 'blocked';
 
 /** Codicon id (and theme color id) for a server's state. */
 export function statusIcon(kind: StatusKind): { id: string; color?: string } {
@@ -48,8 +50,8 @@ export function statusIcon(kind: StatusKind): { id: string; color?: string } {
       return { id: 'error', color: 'errorForeground' };
     case 'blocked':
       return { id: 'circle-slash', color: 'list.warningForeground' };
-    case 'unsupported':
-      return { id: 'cloud' };
+    case 'stopping':
+      return { id: 'debug-stop' };
     default: {
       const never: never = kind;
       return never;
@@ -72,8 +74,8 @@ export function statusWord(kind: StatusKind): string {
       return 'error';
     case 'blocked':
       return 'blocked';
-    case 'unsupported':
-      return 'not supported yet';
+    case 'stopping':
+      return 'stopping';
     default: {
       const never: never = kind;
       return never;
@@ -87,6 +89,17 @@ export interface ServerRowFacts {
   readonly origin: string;
   readonly protocolVersion?: string;
   readonly serverInfo?: Implementation;
+  /** A remote server: the host it talks to and the transport ("HTTP", "Streamable HTTP", "HTTP+SSE"). */
+  readonly remote?: { readonly host: string; readonly transport: string };
+}
+
+/** The host (and port) of a URL, or the text itself when it is not one (a URL still holding variables). */
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host || url;
+  } catch {
+    return url;
+  }
 }
 
 /** "name 1.2.3" (the title when the server gave one). */
@@ -97,7 +110,8 @@ export function implementationText(info: Implementation): string {
 
 /**
  * The grey text beside a server's name. Running: "2025-06-18 · everything 1.0.0 · .vscode/mcp.json";
- * otherwise the state and the origin: "stopped · User settings".
+ * otherwise the state and the origin: "stopped · User settings". A remote server adds its host and
+ * transport before the origin: "stopped · mcp.example.com · HTTP · .vscode/mcp.json".
  */
 export function serverDescription(facts: ServerRowFacts): string {
   const parts: string[] = [];
@@ -107,6 +121,7 @@ export function serverDescription(facts: ServerRowFacts): string {
   } else {
     parts.push(statusWord(facts.status));
   }
+  if (facts.remote) parts.push(facts.remote.host, facts.remote.transport);
   parts.push(facts.origin);
   return parts.join(' · ');
 }
@@ -151,7 +166,8 @@ export function serverTooltip(f: ServerTooltipFacts): string {
   lines.push(`**${escapeMarkdown(f.name)}** — ${escapeMarkdown(statusWord(f.status))}`);
   lines.push('');
   lines.push(`Defined in ${escapeMarkdown(f.sourceLabel)}`);
-  if (f.commandLine) lines.push('', `Command: ${untrusted(f.commandLine, 500)}`);
+  if (f.commandLine) lines.push('', `${f.remote ? 'URL' : 'Command'}: ${untrusted(f.commandLine, 500)}`);
+  if (f.remote) lines.push('', `Transport: ${escapeMarkdown(f.remote.transport)}`);
   if (f.reason) lines.push('', `Reason: ${untrusted(f.reason, 500)}`);
   if (f.serverInfo) lines.push('', `Server: ${untrusted(implementationText(f.serverInfo), 200)}`);
   if (f.protocolVersion) lines.push('', `Protocol: ${escapeMarkdown(f.protocolVersion)}`);
@@ -337,7 +353,9 @@ export function statusBarText(c: StatusCounts): string | undefined {
 
 // ---- command lines and consent ----
 
-export interface ConsentFacts {
+/** What the consent prompt shows of a stdio server: the exact command line. */
+export interface StdioConsentFacts {
+  readonly type?: 'stdio';
   readonly name: string;
   readonly sourceLabel: string;
   readonly command: string;
@@ -347,11 +365,40 @@ export interface ConsentFacts {
   readonly envNames: readonly string[];
 }
 
-/** The modal consent prompt: a one-line question and a detail block with the exact command. */
+/** What the consent prompt shows of a remote server: where it connects and what it sends. */
+export interface RemoteConsentFacts {
+  readonly type: 'http' | 'sse';
+  readonly name: string;
+  readonly sourceLabel: string;
+  /** The URL (variables substituted, inputs still as `${input:…}`). */
+  readonly url: string;
+  /** Header names with their values, secret ones already masked. */
+  readonly headers: readonly { readonly name: string; readonly value: string }[];
+}
+
+export type ConsentFacts = StdioConsentFacts | RemoteConsentFacts;
+
+/** The modal consent prompt: a one-line question and a detail block with the exact command or URL. */
 export function consentPrompt(f: ConsentFacts): { message: string; detail: string } {
+  const message = `Start the MCP server "${f.name}" defined in this workspace?`;
+  if ('url' in f) {
+    const headers = f.headers.length ? f.headers.map((h) => `  ${h.name}: ${h.value}`) : ['  (none)'];
+    return {
+      message,
+      detail: [
+        `Defined in: ${f.sourceLabel}`,
+        `URL: ${f.url}`,
+        `Transport: ${transportLabel(f.type)}`,
+        'Headers it sends:',
+        ...headers,
+        '',
+        'MCP Host connects to this URL and sends it these headers. Allow it only if you trust this workspace.',
+      ].join('\n'),
+    };
+  }
   const env = f.envNames.length ? [...f.envNames].sort().join(', ') : '(none)';
   return {
-    message: `Start the MCP server "${f.name}" defined in this workspace?`,
+    message,
     detail: [
       `Defined in: ${f.sourceLabel}`,
       `Command: ${formatCommandLine(f.command, f.args)}`,

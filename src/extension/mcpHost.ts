@@ -5,9 +5,10 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { McpClient, Root, RootsProvider } from '../client/client';
 import { ConfigProblem, ConfigSource, InputDefinition, ServerEntry, VariableContext, resolveEntry, sourceKey } from '../config';
-import { PrepareResult, RegistryLogLevel, ServerHandle, ServerRegistry, stdioTransportFactory } from '../registry';
+import { PrepareResult, RegistryLogLevel, ServerHandle, ServerRegistry, maskHeaderValue } from '../registry';
+import { transportFactory } from '../transport/transportFactory';
 import { ConsentStore } from './consentStore';
-import { StatusKind } from './format';
+import { ConsentFacts, StatusKind } from './format';
 import { InputStore } from './inputStore';
 import { Redactor } from './logFormat';
 import { rootsLogLines, workspaceRoots } from './roots';
@@ -81,7 +82,7 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
     const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
     this.registry = new ServerRegistry({
       clientInfo: { name: 'mcp-host', title: 'MCP Host', version },
-      createTransport: stdioTransportFactory(),
+      createTransport: transportFactory(),
       roots: this,
       restart,
       get requestTimeoutMs() {
@@ -233,18 +234,15 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
   async restartAll(): Promise<void> {
     await this.reload('restart all');
     await Promise.all(
-      this.registry
-        .list()
-        .filter((h) => h.status.kind !== 'unsupported')
-        .map(async (h) => {
-          this.userStopped.delete(h.id);
-          this.askAgain.add(h.id);
-          try {
-            await this.registry.restart(h.id);
-          } finally {
-            this.askAgain.delete(h.id);
-          }
-        }),
+      this.registry.list().map(async (h) => {
+        this.userStopped.delete(h.id);
+        this.askAgain.add(h.id);
+        try {
+          await this.registry.restart(h.id);
+        } finally {
+          this.askAgain.delete(h.id);
+        }
+      }),
     );
   }
 
@@ -269,7 +267,7 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
     await Promise.all(
       affected.map((id) => {
         const h = this.registry.get(id);
-        if (!h || h.status.kind === 'stopped' || h.status.kind === 'unsupported') return undefined;
+        if (!h || h.status.kind === 'stopped') return undefined;
         return this.stop(id);
       }),
     );
@@ -311,18 +309,8 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
   private async prepareWithUser(entry: ServerEntry): Promise<PrepareResult> {
     // Asked again here: an earlier turn may have answered for this very entry.
     if (entry.source.workspaceDefined && this.consent.get(entry.id, entry.fingerprint) !== 'allowed') {
-      // The command line as it will run, with `${input:…}` left in place: nothing is asked
-      // (and no secret is shown) before the user agrees.
-      const preview = await resolveEntry(entry, this.variableContext(entry, async (id) => `\${input:${id}}`));
       this.log.info(`Asking consent to start "${entry.name}" (${entry.source.label}).`);
-      const answer = await askConsent({
-        name: entry.name,
-        sourceLabel: entry.source.label,
-        command: preview.command,
-        args: preview.args,
-        cwd: preview.cwd,
-        envNames: preview.envNames,
-      });
+      const answer = await askConsent(await this.consentFacts(entry));
       this.log.info(`Consent for "${entry.name}": ${answer}.`);
       if (answer === 'dismissed') {
         this.dismissed.set(entry.id, entry.fingerprint);
@@ -333,6 +321,21 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
       if (answer === 'denied') return { blocked: DENIED_REASON };
     }
     return this.resolve(entry);
+  }
+
+  /**
+   * What the consent dialog shows: the command line or URL as it will run, with `${input:…}`
+   * left in place, so nothing is asked (and no secret is shown) before the user agrees. Secret
+   * header values are shown as written, their literal credentials masked.
+   */
+  private async consentFacts(entry: ServerEntry): Promise<ConsentFacts> {
+    const preview = await resolveEntry(entry, this.variableContext(entry, async (id) => `\${input:${id}}`), { preview: true });
+    const base = { name: entry.name, sourceLabel: entry.source.label };
+    if (preview.type === 'stdio') return { ...base, command: preview.command, args: preview.args, cwd: preview.cwd, envNames: preview.envNames };
+    const configHeaders = entry.config.type === 'stdio' ? {} : (entry.config.headers ?? {});
+    const secret = new Set(preview.secretHeaderNames);
+    const headers = Object.entries(preview.headers).map(([name, value]) => ({ name, value: secret.has(name) ? maskHeaderValue(name, configHeaders[name] ?? '') : value }));
+    return { ...base, type: preview.type, url: preview.url, headers };
   }
 
   /** Substitutes variables, asking for inputs not stored yet. */
@@ -382,17 +385,17 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
     const status = h.status;
     switch (status.kind) {
       case 'stopped':
-        if (h.entry.source.workspaceDefined && h.entry.config.type === 'stdio' && !vscode.workspace.isTrusted) return { kind: 'blocked', reason: UNTRUSTED_REASON };
+        if (h.entry.source.workspaceDefined && !vscode.workspace.isTrusted) return { kind: 'blocked', reason: UNTRUSTED_REASON };
         return { kind: 'stopped' };
       case 'starting':
         if (this.waitingForUser.has(h.id)) return { kind: 'waiting', reason: WAITING_REASON };
         return { kind: 'starting' };
       case 'running':
+      case 'stopping':
         return { kind: status.kind };
       case 'error':
         return { kind: 'error', reason: status.message };
       case 'blocked':
-      case 'unsupported':
         return { kind: status.kind, reason: status.reason };
       default: {
         const never: never = status;

@@ -11,6 +11,7 @@ import type { ListKind, ServerHandle } from '../registry';
 import {
   StatusKind,
   escapeMarkdown,
+  hostOf,
   itemDescription,
   problemLabel,
   promptTooltip,
@@ -22,6 +23,7 @@ import {
   statusIcon,
   templateTooltip,
   toolTooltip,
+  transportLabel,
   truncate,
 } from './format';
 import { formatCommandLine } from '../registry/logText';
@@ -221,7 +223,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     // tree, so it opens as `collapsible` says instead of keeping the closed state of its stopped self.
     item.id = `server:${shown.kind === 'starting' || shown.kind === 'waiting' ? 'stopped' : shown.kind}:${h.id}`;
     const origin = this.model.originLabel(h.entry.source);
-    item.description = serverDescription({ status: shown.kind, origin, protocolVersion: running ? client?.protocolVersion : undefined, serverInfo: running ? client?.serverInfo : undefined });
+    const config = h.entry.config;
+    const remote = config.type === 'stdio' ? undefined : { host: hostOf(this.model.redact(h.resolved?.type === config.type ? h.resolved.url : config.url)), transport: transportLabel(config.type, running ? client?.stats()?.http?.transport : undefined) };
+    item.description = serverDescription({ status: shown.kind, origin, protocolVersion: running ? client?.protocolVersion : undefined, serverInfo: running ? client?.serverInfo : undefined, remote });
     const icon = statusIcon(shown.kind);
     item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
     const health = running ? this.model.serverHealth?.(h.id) : undefined;
@@ -230,13 +234,12 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
       item.description = `unresponsive · ${item.description}`;
     }
     item.contextValue = `server.${shown.kind}`;
-    const config = h.entry.config;
     const commandLine =
       config.type === 'stdio'
-        ? h.resolved
+        ? h.resolved?.type === 'stdio'
           ? this.model.redact(formatCommandLine(h.resolved.command, h.resolved.args))
           : formatCommandLine(config.command, config.args)
-        : this.model.redact(config.url);
+        : this.model.redact(h.resolved?.type === config.type ? h.resolved.url : config.url);
     item.tooltip = markdown(
       serverTooltip({
         name: h.entry.name,
@@ -247,6 +250,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         reason: shown.reason ?? (h.status.kind === 'error' ? h.status.message : undefined),
         protocolVersion: running ? client?.protocolVersion : undefined,
         serverInfo: running ? client?.serverInfo : undefined,
+        remote,
         capabilities: running ? client?.serverCapabilities : undefined,
         instructions: running ? client?.instructions : undefined,
         restarts: h.restarts,
@@ -304,16 +308,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
           },
         ];
       }
-      case 'unsupported': {
-        const config = h.entry.config;
-        const reason = h.status.kind === 'unsupported' ? h.status.reason : 'not supported yet';
-        return [
-          { kind: 'detail', serverId: id, key: 'unsupported', label: reason, icon: new vscode.ThemeIcon('info') },
-          ...(config.type !== 'stdio' ? [{ kind: 'detail' as const, serverId: id, key: 'url', label: config.url, icon: new vscode.ThemeIcon('link') }] : []),
-        ];
-      }
       case 'stopped':
       case 'starting':
+      case 'stopping':
       case 'waiting':
         return [];
       default: {

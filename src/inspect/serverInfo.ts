@@ -1,10 +1,10 @@
 // Pure text about a server for the server-level actions: its configuration entry as JSON (for
 // Copy Server Entry) and the Server Details document. No `vscode` import.
 import type { McpClient } from '../client/client';
-import type { ServerEntry } from '../config/types';
-import type { ResolvedStdioServer } from '../config/variables';
+import type { RemoteServerConfig, ServerEntry } from '../config/types';
+import type { ResolvedRemoteServer, ResolvedServer } from '../config/variables';
 import type { ConnectionStats } from '../protocol/stats';
-import { formatCommandLine } from '../registry/logText';
+import { formatCommandLine, maskHeaderValue, transportLabel } from '../registry/logText';
 
 /** What the details need of a server (the registry's handle has this shape). */
 export interface ServerFacts {
@@ -14,7 +14,7 @@ export interface ServerFacts {
   readonly pid?: number;
   /** Epoch ms when the current process was initialized. */
   readonly startedAt?: number;
-  readonly resolved?: ResolvedStdioServer;
+  readonly resolved?: ResolvedServer;
   readonly stderrTail?: readonly string[];
   readonly restarts?: number;
 }
@@ -29,7 +29,8 @@ export type EntryFormat = 'mcpServers' | 'vscode';
 
 /**
  * The JSON of a server's configuration entry as written (variables such as `${input:…}` are
- * not resolved, so secrets that come from inputs stay references).
+ * not resolved, so secrets that come from inputs stay references; a credential written into a
+ * header, such as a literal `Authorization` value, is masked).
  */
 export function serverEntryJson(entry: ServerEntry, format: EntryFormat): string {
   const c = entry.config;
@@ -44,7 +45,8 @@ export function serverEntryJson(entry: ServerEntry, format: EntryFormat): string
       ...(c.cwd !== undefined ? { cwd: c.cwd } : {}),
     };
   } else {
-    body = { type: c.type, url: c.url, ...(c.headers && Object.keys(c.headers).length ? { headers: { ...c.headers } } : {}) };
+    const headers = Object.entries(c.headers ?? {}).map(([name, value]) => [name, maskHeaderValue(name, value)]);
+    body = { type: c.type, url: c.url, ...(headers.length ? { headers: Object.fromEntries(headers) } : {}) };
   }
   if (format === 'mcpServers') return JSON.stringify({ mcpServers: { [entry.name]: body } }, null, 2);
   const inputs = entry.inputs.map((i) => ({
@@ -104,7 +106,8 @@ export function serverDetailsMarkdown(input: {
   if (health && health.kind !== 'unknown') out.push(`| Health | ${health.kind === 'ok' ? `answering (ping ${ms(health.rttMs)})` : `NOT ANSWERING since ${new Date(health.since).toLocaleTimeString()} (${health.failures} failed ping${health.failures === 1 ? '' : 's'}: ${cell(health.error)})`} |`);
   out.push('');
   const r = server.resolved;
-  if (r) {
+  const config = server.entry.config;
+  if (r?.type === 'stdio') {
     out.push('## Command', '', '```', redact(formatCommandLine(r.command, r.args)), '```', '');
     out.push(`- **cwd**: \`${redact(r.cwd)}\``);
     const pathVar = r.env.PATH ?? r.env.Path;
@@ -112,8 +115,10 @@ export function serverDetailsMarkdown(input: {
     if (r.envFile) out.push(`- **envFile**: \`${redact(r.envFile)}\``);
     if (r.envNames.length) out.push(`- **env set by the config**: ${r.envNames.map((n) => `\`${n}\``).join(', ')} (values not shown)`);
     out.push('');
-  } else if (server.entry.config.type === 'stdio') {
-    out.push('## Command', '', '```', [server.entry.config.command, ...server.entry.config.args].join(' '), '```', '', '(not resolved yet: the server has not started)', '');
+  } else if (config.type === 'stdio') {
+    out.push('## Command', '', '```', [config.command, ...config.args].join(' '), '```', '', '(not resolved yet: the server has not started)', '');
+  } else {
+    out.push(...connectionMarkdown(config, r, stats, redact));
   }
   if (stats) {
     out.push('## Traffic', '', '| | |', '|---|---|');
@@ -122,7 +127,8 @@ export function serverDetailsMarkdown(input: {
     out.push(`| Latency p50 / p95 / p99 | ${ms(stats.latency.p50)} / ${ms(stats.latency.p95)} / ${ms(stats.latency.p99)} |`);
     out.push(`| Sent | ${bytes(stats.bytesSent)} in ${stats.messagesSent} messages |`);
     out.push(`| Received | ${bytes(stats.bytesReceived)} in ${stats.messagesReceived} messages |`);
-    out.push(`| stdout noise lines | ${stats.noiseLines} |`, '');
+    if (config.type === 'stdio') out.push(`| stdout noise lines | ${stats.noiseLines} |`);
+    out.push('');
     const methods = Object.entries(stats.byMethod).sort((a, b) => b[1].requests - a[1].requests);
     if (methods.length) {
       out.push('### Per method', '', '| Method | Requests | Errors | Timeouts | Cancelled | p50 | p95 | max |', '|---|---:|---:|---:|---:|---:|---:|---:|');
@@ -138,3 +144,27 @@ export function serverDetailsMarkdown(input: {
   return out.join('\n');
 }
 
+
+/**
+ * The Connection section of a remote server: URL, transport in use, session, the headers it
+ * sends (secret values masked), HTTP status counts and streams.
+ */
+function connectionMarkdown(config: RemoteServerConfig, resolved: ResolvedRemoteServer | undefined, stats: ConnectionStats | undefined, redact: (text: string) => string): string[] {
+  const http = stats?.http;
+  const out = ['## Connection', '', '| | |', '|---|---|'];
+  out.push(`| URL | ${cell(redact(http?.url ?? resolved?.url ?? config.url))} |`);
+  out.push(`| Transport | ${transportLabel(config.type, http?.transport)}${http || config.type === 'sse' ? '' : ' (Streamable HTTP, falling back to HTTP+SSE)'} |`);
+  if (http?.sessionId) out.push(`| Session id | \`${cell(http.sessionId)}\` |`);
+  const secret = new Set(resolved?.secretHeaderNames ?? []);
+  const headers = Object.entries(config.headers ?? {}).map(([name, value]) =>
+    resolved && !secret.has(name) ? `\`${name}: ${redact(resolved.headers[name] ?? value)}\`` : `\`${name}: ${maskHeaderValue(name, value)}\``,
+  );
+  if (headers.length) out.push(`| Headers | ${cell(headers.join(', '))} |`);
+  if (http) {
+    const statuses = Object.entries(http.statusCounts).sort(([a], [b]) => a.localeCompare(b));
+    out.push(`| HTTP statuses | ${statuses.length ? statuses.map(([status, n]) => `${status} × ${n}`).join(', ') : '—'} |`);
+    out.push(`| Streams opened | ${http.streamsOpened} (${http.streamResumptions} resumed) |`);
+  }
+  out.push('');
+  return out;
+}

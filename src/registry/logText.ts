@@ -1,5 +1,6 @@
 // The one redaction of MCP Host, and the command line as it is shown. No `vscode` import: the
 // registry, Server Details, the tree and the output channels all redact through `Redactor`.
+import { findVariables, isSecretHeader } from '../config/variables';
 
 /** What replaces a secret in log text. */
 export const REDACTED = '••••';
@@ -73,4 +74,34 @@ export function formatCommandLine(command: string, args: readonly string[]): str
 function quoteArg(arg: string): string {
   if (arg !== '' && /^[\w@%+=:,./~-]+$/.test(arg)) return arg;
   return `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * A header value as written in the config, safe to show: for a secret header (see
+ * `isSecretHeader`) variable references and the auth scheme stay ("Bearer ${input:token}") and
+ * every literal credential becomes `••••` ("Bearer ••••"); other headers are shown as they are.
+ */
+export function maskHeaderValue(name: string, configValue: string): string {
+  if (!isSecretHeader(name, configValue)) return configValue;
+  const scheme = /^([A-Za-z][\w-]*)(\s+)(?=\S)/.exec(configValue);
+  const rest = scheme ? configValue.slice(scheme[0].length) : configValue;
+  let out = '';
+  let last = 0;
+  for (const ref of findVariables(rest)) {
+    if (ref.start > last) out += maskLiteral(rest.slice(last, ref.start));
+    out += rest.slice(ref.start, ref.end);
+    last = ref.end;
+  }
+  if (last < rest.length) out += maskLiteral(rest.slice(last));
+  return (scheme ? scheme[0] : '') + out;
+}
+
+function maskLiteral(text: string): string {
+  return text.trim() === '' ? text : REDACTED;
+}
+
+/** The transport of a remote server in words: the one in use when known, else what the config asks for. */
+export function transportLabel(configured: 'http' | 'sse', inUse?: 'streamable-http' | 'sse'): string {
+  if (inUse) return inUse === 'sse' ? 'HTTP+SSE' : 'Streamable HTTP';
+  return configured === 'sse' ? 'HTTP+SSE' : 'HTTP';
 }

@@ -1,22 +1,24 @@
-// Owns the running servers: one McpClient per stdio ServerEntry, started, stopped, restarted
-// after crashes (exponential back-off, sliding window), with the lists each server declared
-// cached and kept fresh. No `vscode` import: trust, consent, inputs and the transport come in
-// as functions.
+// Owns the running servers: one McpClient per ServerEntry (stdio or remote alike), started,
+// stopped, restarted after crashes (exponential back-off, sliding window), with the lists each
+// server declared cached and kept fresh. No `vscode` import and no transport knowledge: trust,
+// consent, inputs and the transport factory come in as functions.
 import { McpClient, RootsProvider } from '../client/client';
 import { Implementation, Prompt, Resource, ResourceTemplate, SkippedListItem, Tool, describeSkippedItem } from '../client/schemas';
 import { ServerEntry } from '../config/types';
-import { ResolvedStdioServer } from '../config/variables';
+import { ResolvedServer } from '../config/variables';
 import { DisposableStore } from '../protocol/disposable';
 import { McpLocalError, ResponseError } from '../protocol/errors';
 import { Emitter, Event } from '../protocol/events';
 import { Transport, TransportCloseInfo, TransportCloseReason } from '../protocol/transport';
-import { Redactor, formatCommandLine } from './logText';
+import { Redactor, formatCommandLine, transportLabel } from './logText';
 
 /** Where a server is. `error` carries `restart` while an automatic restart is scheduled. */
 export type ServerStatus =
   | { readonly kind: 'stopped' }
   | { readonly kind: 'starting' }
   | { readonly kind: 'running' }
+  /** Being shut down (for stdio: stdin closed, then signals; for HTTP: the session deleted). */
+  | { readonly kind: 'stopping' }
   | {
       readonly kind: 'error';
       readonly message: string;
@@ -24,13 +26,11 @@ export type ServerStatus =
       /** Set while a restart after a crash is pending: `attempt` of `maxRestarts`, at epoch ms `at`. */
       readonly restart?: { readonly attempt: number; readonly maxRestarts: number; readonly delayMs: number; readonly at: number };
     }
-  /** An http/sse entry: shown, never started. */
-  | { readonly kind: 'unsupported'; readonly reason: string }
   /** `prepare` refused it: untrusted workspace, consent denied. */
   | { readonly kind: 'blocked'; readonly reason: string };
 
-/** What `prepare` returns: the server to spawn, or why it must not run. */
-export type PrepareResult = ResolvedStdioServer | { readonly blocked: string };
+/** What `prepare` returns: the server to start, or why it must not run. */
+export type PrepareResult = ResolvedServer | { readonly blocked: string };
 
 /**
  * Turns an entry into something to spawn, right before each start: resolves variables (asking
@@ -58,8 +58,8 @@ export interface RestartPolicy {
 
 export interface ServerRegistryOptions {
   readonly clientInfo: Implementation;
-  /** Builds the transport for a resolved server (see `stdioTransportFactory`). May throw. */
-  createTransport(resolved: ResolvedStdioServer, entry: ServerEntry): Transport;
+  /** Builds the transport for a resolved server (see `transportFactory` in src/transport). May throw. */
+  createTransport(resolved: ResolvedServer, entry: ServerEntry): Transport;
   /** Answers `roots/list` for every server. */
   readonly roots: RootsProvider;
   readonly restart: RestartPolicy;
@@ -73,7 +73,7 @@ export interface ServerRegistryOptions {
   readonly capabilities?: Record<string, unknown>;
   /**
    * Lifecycle lines per server, secrets (`resolved.secretValues`) already redacted: starting
-   * (the command line), started (pid), initialized (server and version), exited (code/signal),
+   * (the command line or URL), started (pid, stdio only), initialized (server and version), exited (code/signal),
    * restarting in N ms, gave up. Also the server's stderr (`info`, prefixed `stderr: `) and the
    * transport's own shutdown steps (`debug`).
    */
@@ -88,9 +88,9 @@ export interface ServerHandle {
   readonly status: ServerStatus;
   /** The client of the current process, from the moment it is created (before connect) until it stopped. */
   readonly client: McpClient | undefined;
-  /** What the current (or last) process was started with. */
-  readonly resolved: ResolvedStdioServer | undefined;
-  /** The pid of the current process. */
+  /** What the current (or last) session was started with. */
+  readonly resolved: ResolvedServer | undefined;
+  /** The pid of the current process (stdio only). */
   readonly pid: number | undefined;
   /** Epoch ms when the current process was initialized. */
   readonly startedAt: number | undefined;
@@ -126,7 +126,6 @@ interface Session {
   stopping: boolean;
   /** The handshake completed. */
   ready: boolean;
-  pid?: number;
 }
 
 interface ListState {
@@ -137,7 +136,7 @@ interface ListState {
 class ManagedServer implements ServerHandle {
   entry: ServerEntry;
   status: ServerStatus = { kind: 'stopped' };
-  resolved: ResolvedStdioServer | undefined;
+  resolved: ResolvedServer | undefined;
   /** Hides the secrets of `resolved` in every line this server logs. */
   redactor = new Redactor();
   startedAt: number | undefined;
@@ -178,7 +177,7 @@ class ManagedServer implements ServerHandle {
   }
 
   get pid(): number | undefined {
-    return this.session?.pid;
+    return this.session?.client.stats()?.process?.pid;
   }
 
   refresh(): Promise<void> {
@@ -244,8 +243,7 @@ export class ServerRegistry {
       if (!existing) {
         const h = new ManagedServer(entry, this);
         next.set(entry.id, h);
-        if (entry.config.type !== 'stdio') this.setStatus(h, unsupported(entry));
-        else if (this.autoStart) work.push(this.enqueue(h, () => this.doStart(h, 'auto')));
+        if (this.autoStart) work.push(this.enqueue(h, () => this.doStart(h, 'auto')));
         continue;
       }
       next.set(entry.id, existing);
@@ -257,10 +255,7 @@ export class ServerRegistry {
       const wasActive = this.isActive(existing);
       existing.entry = entry;
       this.options.log(entry.id, 'info', 'configuration changed');
-      if (entry.config.type !== 'stdio') {
-        this.preempt(existing);
-        work.push(this.enqueue(existing, () => this.doStop(existing).then(() => this.setStatus(existing, unsupported(entry)))));
-      } else if (wasActive || (this.autoStart && !existing.stoppedByUser) || existing.status.kind === 'unsupported') {
+      if (wasActive || (this.autoStart && !existing.stoppedByUser)) {
         this.preempt(existing);
         existing.crashTimes = [];
         existing.restarts = 0;
@@ -311,7 +306,7 @@ export class ServerRegistry {
     return this.enqueue(h, () => this.doStop(h).then(() => this.doStart(h, 'manual')));
   }
 
-  /** Starts every stdio server that is not starting or running. */
+  /** Starts every server that is not starting or running. */
   async startAll(): Promise<void> {
     await Promise.all(this.list().map((h) => this.start(h.id)));
   }
@@ -391,10 +386,6 @@ export class ServerRegistry {
   private async doStart(h: ManagedServer, reason: 'auto' | 'manual' | 'crash'): Promise<void> {
     if (this.disposing || h.removed || h.session) return;
     const entry = h.entry;
-    if (entry.config.type !== 'stdio') {
-      this.setStatus(h, unsupported(entry));
-      return;
-    }
     if (reason === 'manual') {
       h.crashTimes = [];
       h.restarts = 0;
@@ -429,9 +420,9 @@ export class ServerRegistry {
     h.redactor = new Redactor(resolved.secretValues);
     h.stderrTail = [];
     const log = (level: RegistryLogLevel, text: string) => this.options.log(h.id, level, h.redactor.redact(text));
-    for (const warning of resolved.warnings ?? []) log('warn', warning);
-    log('info', `starting: ${formatCommandLine(resolved.command, resolved.args)} (cwd ${resolved.cwd})`);
-    if (resolved.cwdReason) log('info', `working directory ${resolved.cwd}: ${resolved.cwdReason}`);
+    for (const warning of resolved.warnings) log('warn', warning);
+    log('info', `starting: ${describeLaunch(resolved)}`);
+    if (resolved.type === 'stdio' && resolved.cwdReason) log('info', `working directory ${resolved.cwd}: ${resolved.cwdReason}`);
 
     let transport: Transport;
     try {
@@ -476,27 +467,10 @@ export class ServerRegistry {
       }),
     );
     session.store.add(client.onClose((info) => this.onSessionClosed(h, session, info)));
-    // Started pid, logged between spawn and handshake.
-    const wrapped: Transport = {
-      start: async () => {
-        await transport.start();
-        session.pid = transport.stats().process?.pid;
-        log('info', `started (pid ${session.pid ?? 'unknown'})`);
-        this._onDidChange.fire(h);
-      },
-      send: (frame) => transport.send(frame),
-      setProtocolVersion: (version) => transport.setProtocolVersion?.(version),
-      close: () => transport.close(),
-      dispose: () => transport.dispose(),
-      onMessage: transport.onMessage,
-      onClose: transport.onClose,
-      onLog: transport.onLog,
-      stats: () => transport.stats(),
-    };
     this._onDidCreateClient.fire({ handle: h, client });
 
     try {
-      await client.connect(wrapped, { timeoutMs: this.options.startTimeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_START_TIMEOUT_MS, signal: session.abort.signal });
+      await client.connect(transport, { timeoutMs: this.options.startTimeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_START_TIMEOUT_MS, signal: session.abort.signal });
     } catch (error) {
       const tail = [...h.stderrTail];
       await this.endSession(h, session);
@@ -515,6 +489,9 @@ export class ServerRegistry {
     session.ready = true;
     h.startedAt = Date.now();
     const info = client.serverInfo;
+    // The process facet is there once the transport started; an HTTP server has none.
+    const pid = h.pid;
+    if (pid !== undefined) log('info', `started (pid ${pid})`);
     log('info', `initialized: ${info ? `${info.name} ${info.version}` : 'unknown server'}, protocol ${client.protocolVersion}`);
     session.store.add(client.onToolsListChanged(() => void this.refreshList(h, session, 'tools')));
     session.store.add(
@@ -544,11 +521,12 @@ export class ServerRegistry {
       s.stopping = true;
       s.abort.abort();
       this.options.log(h.id, 'info', 'stopping');
+      this.setStatus(h, { kind: 'stopping' });
       await this.endSession(h, s);
       const info = s.client.state.kind === 'closed' ? s.client.state.info : undefined;
       this.options.log(h.id, 'info', `stopped${info?.reason.kind === 'process-exited' ? ` (exited with ${describeExit(info.reason)})` : ''}`);
     }
-    if (h.status.kind !== 'stopped' && (h.status.kind !== 'unsupported' || h.removed)) this.setStatus(h, { kind: 'stopped' });
+    if (h.status.kind !== 'stopped') this.setStatus(h, { kind: 'stopped' });
   }
 
   /** Closes a session's client (which kills the process tree) and forgets it. */
@@ -572,11 +550,20 @@ export class ServerRegistry {
     const { reason } = info;
     if (reason.kind === 'process-exited') h.lastExit = { code: reason.code, signal: reason.signal, time: Date.now() };
     if (h.session !== s || s.stopping || !s.ready) return;
+    s.stopping = true;
+    if (reason.kind === 'session-expired') {
+      // Not a crash: the server forgot our session (restarted, or expired it). A new one at once.
+      this.options.log(h.id, 'warn', h.redactor.redact(`the server ${TransportCloseReason.describe(reason)}: starting a new session`));
+      void this.enqueue(h, async () => {
+        await this.endSession(h, s);
+        if (!h.removed && !this.disposing) await this.doStart(h, 'crash');
+      });
+      return;
+    }
     // The server went away on its own.
     const tail = info.process?.stderrTail.length ? [...info.process.stderrTail] : [...h.stderrTail];
     const message = reason.kind === 'process-exited' ? `the server exited unexpectedly (${describeExit(reason)})` : `the connection closed unexpectedly: the server ${TransportCloseReason.describe(reason)}`;
     this.options.log(h.id, 'warn', h.redactor.redact(message));
-    s.stopping = true;
     void this.enqueue(h, async () => {
       await this.endSession(h, s);
       if (!h.removed && !this.disposing) this.handleCrash(h, message, tail);
@@ -712,8 +699,10 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   });
 }
 
-function unsupported(entry: ServerEntry): ServerStatus {
-  return { kind: 'unsupported', reason: `${entry.config.type === 'sse' ? 'SSE' : 'HTTP'} servers are not supported yet` };
+/** What a start runs, for the log: the command line and cwd, or the transport and URL. */
+export function describeLaunch(resolved: ResolvedServer): string {
+  if (resolved.type === 'stdio') return `${formatCommandLine(resolved.command, resolved.args)} (cwd ${resolved.cwd})`;
+  return `${transportLabel(resolved.type)} ${resolved.url}`;
 }
 
 function describeExit(exit: { readonly code: number | null; readonly signal: string | null }): string {

@@ -8,3 +8,4 @@ export { StreamableHttpTransport } from './streamableHttp';
 export { SseTransport } from './sse';
 export { createHttpTransport, HttpFallbackTransport, type CreateHttpTransportOptions, type HttpTransportMode } from './httpTransport';
 export { type HttpTransportOptions } from './httpChannel';
+export { transportFactory, envOverlay, type TransportFactoryOptions } from './transportFactory';

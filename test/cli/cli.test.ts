@@ -3,7 +3,7 @@ import { mkdtempSync, realpathSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { EVERYTHING, FILESYSTEM, ROOT, ensureBuilt, isAlive, killQuietly, runCli, waitForNoLeftovers } from './cliProcess';
+import { EVERYTHING, FILESYSTEM, ROOT, ensureBuilt, expectUsageErrors, isAlive, killQuietly, runCli, waitForNoLeftovers } from './cliProcess';
 
 before(() => ensureBuilt());
 
@@ -244,14 +244,7 @@ describe('mcp-host CLI: usage and failures', { timeout: 60_000 }, () => {
       [['inspect', '--args', '{}', '--', 'node'], /--args only applies to call and prompt/],
       [[], /missing command/],
     ];
-    for (const [args, message] of cases) {
-      const r = await runCli(args);
-      assert.equal(r.code, 2, args.join(' '));
-      const lines = r.stderr.trimEnd().split('\n');
-      assert.match(lines[0], new RegExp(`^mcp-host: .*${message.source}`), args.join(' '));
-      assert.equal(lines[1], "Run 'mcp-host --help' for usage.");
-      assertNoStack(r.stderr);
-    }
+    await expectUsageErrors(cases);
   });
 
   test('a server that dies during the handshake: exit 2, the exit code, then its last stderr lines', async () => {

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
@@ -104,4 +105,22 @@ export function killQuietly(pid: number): void {
   } catch {
     // already gone
   }
+}
+
+/**
+ * Runs each command line and checks it is a usage error: exit 2, `mcp-host: …` matching its
+ * pattern, then the hint to --help, and no stack trace. Returns the runs for further checks.
+ */
+export async function expectUsageErrors(cases: readonly (readonly [string[], RegExp])[]): Promise<CliRun[]> {
+  const runs: CliRun[] = [];
+  for (const [args, message] of cases) {
+    const r = await runCli(args);
+    assert.equal(r.code, 2, args.join(' '));
+    const lines = r.stderr.trimEnd().split('\n');
+    assert.match(lines[0], new RegExp(`^mcp-host: .*${message.source}`), args.join(' '));
+    assert.equal(lines[1], "Run 'mcp-host --help' for usage.");
+    assert.doesNotMatch(r.stderr, /^\s+at .+:\d+/m, `stack trace in stderr:\n${r.stderr}`);
+    runs.push(r);
+  }
+  return runs;
 }

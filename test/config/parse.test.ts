@@ -171,6 +171,28 @@ suite('parseConfigText: .vscode/mcp.json', () => {
     );
   });
 
+  test('remote entries: header names are checked, keys of the other kind are ignored with a warning, variables checked in url and headers', () => {
+    const text = `{ "servers": {
+  "badHeader": { "type": "http", "url": "https://x/mcp", "headers": { "Bad Name": "v", "X-Num": 5 } },
+  "mixed": { "type": "http", "url": "https://\${nope}/mcp", "headers": { "X-Ws": "\${workspaceRoot}" }, "command": "node", "env": {} },
+  "stdioWithHeaders": { "command": "node", "headers": {} }
+} }`;
+    const loaded = parseConfigText(text, MCP_JSON);
+    assert.deepEqual(loaded.servers.map((s) => [s.name, s.config.type]), [['mixed', 'http'], ['stdioWithHeaders', 'stdio']]);
+    assert.deepEqual(
+      loaded.problems.map((p) => [p.severity, p.line, p.column, p.message]),
+      [
+        ['error', 2, 71, 'server "badHeader": "Bad Name" is not a valid HTTP header name'],
+        ['error', 2, 97, 'server "badHeader": headers.X-Num must be a string, found number 5'],
+        ['warning', 3, 46, 'unknown variable ${nope}'],
+        ['warning', 3, 82, 'unknown variable ${workspaceRoot}'],
+        ['warning', 3, 103, 'server "mixed": "command" is ignored for a http server'],
+        ['warning', 3, 122, 'server "mixed": "env" is ignored for a http server'],
+        ['warning', 4, 44, 'server "stdioWithHeaders": "headers" is ignored for a stdio server'],
+      ],
+    );
+  });
+
   test('warnings: typos of known properties, a command with spaces, duplicates, unknown variables', () => {
     const text = `{ "servers": {
   "typo": { "command": "node", "arg": ["x"], "Env": {}, "disabled": false, "autoApprove": [] },

@@ -6,8 +6,8 @@ import * as path from 'node:path';
 import { parseDotenv } from '../../src/config/dotenv';
 import { parseConfigText } from '../../src/config/parse';
 import { folderSources, settingsSource } from '../../src/config/sources';
-import { StdioServerConfig } from '../../src/config/types';
-import { VariableContext, VariableError, defaultCwdFor, resolveEntry, resolveServer } from '../../src/config/variables';
+import { RemoteServerConfig, StdioServerConfig } from '../../src/config/types';
+import { ResolvedServer, ResolvedStdioServer, VariableContext, VariableError, defaultCwdFor, resolveEntry, resolveRemoteServer, resolveServer } from '../../src/config/variables';
 
 let tmp: string;
 before(async () => {
@@ -19,6 +19,11 @@ after(async () => {
 
 function stdio(partial: Partial<StdioServerConfig> & { command: string }): StdioServerConfig {
   return { type: 'stdio', args: [], env: {}, ...partial };
+}
+
+function asStdio(r: ResolvedServer): ResolvedStdioServer {
+  assert.equal(r.type, 'stdio');
+  return r as ResolvedStdioServer;
 }
 
 function context(overrides: Partial<VariableContext> = {}, inputs: Record<string, string> = {}): VariableContext & { asked: string[] } {
@@ -154,7 +159,7 @@ suite('resolveEntry', () => {
   test('${workspaceFolder} and the default cwd are the folder holding the config', async () => {
     const [mcpJson] = folderSources(web);
     const entry = parseConfigText('{ "servers": { "s": { "command": "${workspaceFolder}/run" } } }', mcpJson).servers[0];
-    const r = await resolveEntry(entry, context());
+    const r = asStdio(await resolveEntry(entry, context()));
     assert.equal(r.command, '/ws/web-app/run');
     assert.equal(r.cwd, '/ws/web-app');
   });
@@ -173,11 +178,64 @@ suite('resolveEntry', () => {
     assert.equal(cwdOf(settingsSource('user'), { folders: { home: '/home/ada' }, userHome: '/home/ada', untrustedFolders: ['/home/ada'], platform: 'linux' }), '/');
   });
 
-  test('.mcp.json entries use the claude dialect; remote entries cannot be resolved', async () => {
+  test('.mcp.json entries use the claude dialect, in url and headers too', async () => {
     const [, dotMcp] = folderSources(api);
-    const loaded = parseConfigText('{ "mcpServers": { "s": { "command": "node", "args": ["${HOME}"] }, "r": { "url": "https://x" } } }', dotMcp);
-    assert.deepEqual((await resolveEntry(loaded.servers[0], context())).args, ['/home/ada']);
-    await assert.rejects(resolveEntry(loaded.servers[1], context()), /http servers cannot be resolved/);
+    const loaded = parseConfigText('{ "mcpServers": { "s": { "command": "node", "args": ["${HOME}"] }, "r": { "url": "https://${HOST:-mcp.example.com}/mcp", "headers": { "X-Home": "${HOME}" } } } }', dotMcp);
+    assert.deepEqual(asStdio(await resolveEntry(loaded.servers[0], context())).args, ['/home/ada']);
+    const remote = await resolveEntry(loaded.servers[1], context());
+    assert.deepEqual(remote, { type: 'http', url: 'https://mcp.example.com/mcp', headers: { 'X-Home': '/home/ada' }, secretValues: [], secretHeaderNames: [], warnings: [] });
+  });
+
+  test('a remote entry of .vscode/mcp.json: ${workspaceFolder} is the folder holding it', async () => {
+    const [mcpJson] = folderSources(web);
+    const entry = parseConfigText('{ "servers": { "r": { "type": "sse", "url": "http://127.0.0.1:9/sse?ws=${workspaceFolderBasename}" } } }', mcpJson).servers[0];
+    const r = await resolveEntry(entry, context());
+    assert.equal(r.type === 'sse' && r.url, 'http://127.0.0.1:9/sse?ws=web-app');
+  });
+});
+
+suite('resolveRemoteServer', () => {
+  const remote = (partial: Partial<RemoteServerConfig> = {}): RemoteServerConfig => ({ type: 'http', url: 'https://mcp.example.com/mcp', ...partial });
+
+  test('substitutes inputs, env and the workspace folder in url and headers; secrets are recorded', async () => {
+    const ctx = context({ env: { TEAM: 'blue', API_KEY: 'k-from-env-123' } }, { token: 'tok-123456', region: 'eu' });
+    const r = await resolveRemoteServer(
+      remote({
+        url: 'https://${input:region}.example.com/mcp?team=${env:TEAM}&ws=${workspaceFolderBasename}',
+        headers: { Authorization: 'Bearer ${input:token}', 'X-Api-Key': '${env:API_KEY}', 'X-Team': '${env:TEAM}', 'X-Trace': 'on' },
+      }),
+      ctx,
+    );
+    assert.equal(r.url, 'https://eu.example.com/mcp?team=blue&ws=api');
+    assert.deepEqual(r.headers, { Authorization: 'Bearer tok-123456', 'X-Api-Key': 'k-from-env-123', 'X-Team': 'blue', 'X-Trace': 'on' });
+    assert.deepEqual(ctx.asked, ['region', 'token'], 'each input asked once, in the order of use');
+    assert.deepEqual(r.secretHeaderNames, ['Authorization', 'X-Api-Key']);
+    // Input values, the whole Authorization value and its credentials, and the API key from the environment.
+    assert.deepEqual([...r.secretValues].sort(), ['Bearer tok-123456', 'eu', 'k-from-env-123', 'tok-123456']);
+  });
+
+  test('a literal Authorization header is secret; a header built from an input is secret whatever its name', async () => {
+    const r = await resolveRemoteServer(remote({ headers: { authorization: 'Basic dXNlcjpwdw==', 'X-Tenant': '${input:tenant}' } }), context({}, { tenant: 'acme-corp' }));
+    assert.deepEqual(r.secretHeaderNames, ['X-Tenant', 'authorization']);
+    assert.deepEqual([...r.secretValues].sort(), ['Basic dXNlcjpwdw==', 'acme-corp', 'dXNlcjpwdw==']);
+  });
+
+  test('every unresolvable variable is reported before any input is asked; a bad URL or header value after substitution is an error', async () => {
+    const ctx = context({}, { u: 'ftp://files.example.com', nl: 'a\r\nInjected: 1' });
+    await assert.rejects(
+      resolveRemoteServer(remote({ url: '${input:u}${nope}', headers: { 'X-A': '${env:}' } }), ctx),
+      (error: unknown) => {
+        assert.ok(error instanceof VariableError);
+        assert.deepEqual(error.issues.map((i) => i.field), ['url', 'headers.X-A']);
+        return true;
+      },
+    );
+    assert.deepEqual(ctx.asked, []);
+    const preview = await resolveRemoteServer(remote({ url: 'https://${input:u}/mcp' }), context({}, { u: '${input:u}' }), { preview: true });
+    assert.equal(preview.url, 'https://${input:u}/mcp', 'a preview keeps the input references and is not checked');
+    await assert.rejects(resolveRemoteServer(remote({ url: '${input:u}' }), ctx), /url: "ftp:\/\/files.example.com" is not an http:\/\/ or https:\/\/ URL/);
+    await assert.rejects(resolveRemoteServer(remote({ url: '${env:EMPTY}' }), ctx), /url: "" is not a URL/);
+    await assert.rejects(resolveRemoteServer(remote({ headers: { 'X-B': '${input:nl}' } }), ctx), /headers.X-B: a header value must not contain a line break/);
   });
 });
 

@@ -8,6 +8,8 @@ import {
   annotationWords,
   capabilitiesText,
   consentPrompt,
+  hostOf,
+  transportLabel,
   countStatuses,
   escapeMarkdown,
   problemLabel,
@@ -105,7 +107,15 @@ describe('server rows', () => {
       '2025-06-18 · everything 1.0.0 · .vscode/mcp.json',
     );
     assert.equal(serverDescription({ status: 'stopped', origin: 'User settings' }), 'stopped · User settings');
-    assert.equal(serverDescription({ status: 'unsupported', origin: '.mcp.json' }), 'not supported yet · .mcp.json');
+    assert.equal(serverDescription({ status: 'stopping', origin: '.mcp.json' }), 'stopping · .mcp.json');
+    assert.equal(
+      serverDescription({ status: 'stopped', origin: '.vscode/mcp.json', remote: { host: hostOf('https://mcp.example.com:8443/mcp?x=1'), transport: transportLabel('http') } }),
+      'stopped · mcp.example.com:8443 · HTTP · .vscode/mcp.json',
+    );
+    assert.equal(
+      serverDescription({ status: 'running', origin: '.mcp.json', protocolVersion: '2024-11-05', remote: { host: hostOf('http://127.0.0.1:3001/sse'), transport: transportLabel('http', 'sse') } }),
+      '2024-11-05 · 127.0.0.1:3001 · HTTP+SSE · .mcp.json',
+    );
   });
 
   test('capabilities and tooltip; instructions are escaped', () => {
@@ -134,7 +144,7 @@ const STATUS_ICONS: Record<StatusKind, { id: string; color?: string }> = {
   stopped: { id: 'circle-outline' },
   error: { id: 'error', color: 'errorForeground' },
   blocked: { id: 'circle-slash', color: 'list.warningForeground' },
-  unsupported: { id: 'cloud' },
+  stopping: { id: 'debug-stop' },
 };
 
 /** The workbench bundle of the code-server the e2e tests install (undefined when it is not installed). */
@@ -204,6 +214,28 @@ describe('small texts', () => {
     assert.ok(p.detail.includes("Command: node s.mjs '/my dir'"));
     assert.ok(p.detail.includes('Working directory: /w'));
     assert.ok(p.detail.includes('Environment variables it sets: A, TOKEN'));
+  });
+
+  test('the consent prompt of a remote server shows the URL, the transport and each header, secret ones masked', () => {
+    const p = consentPrompt({
+      type: 'sse',
+      name: 'cloud',
+      sourceLabel: '.vscode/mcp.json (demo)',
+      url: 'https://mcp.example.com/sse',
+      headers: [
+        { name: 'Authorization', value: 'Bearer ${input:token}' },
+        { name: 'X-Team', value: 'blue' },
+      ],
+    });
+    assert.equal(p.message, 'Start the MCP server "cloud" defined in this workspace?');
+    assert.deepEqual(p.detail.split('\n').slice(0, 6), [
+      'Defined in: .vscode/mcp.json (demo)',
+      'URL: https://mcp.example.com/sse',
+      'Transport: HTTP+SSE',
+      'Headers it sends:',
+      '  Authorization: Bearer ${input:token}',
+      '  X-Team: blue',
+    ]);
   });
 });
 

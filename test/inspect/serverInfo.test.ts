@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseConfigText } from '../../src/config/parse';
-import type { ConfigSource } from '../../src/config/types';
+import type { ConfigSource, RemoteServerConfig } from '../../src/config/types';
+import { resolveRemoteServer } from '../../src/config/variables';
+import { McpClient } from '../../src/client/client';
+import { Redactor } from '../../src/registry/logText';
+import { transportFactory } from '../../src/transport/transportFactory';
+import { startEverything } from '../transport/httpPeers';
 import { serverDetailsMarkdown, serverEntryJson } from '../../src/inspect/serverInfo';
 import { toTarget } from '../../src/extension/inspect/types';
 import { EVERYTHING, connectStdio } from '../client/support';
@@ -12,7 +17,8 @@ const CONFIG = `{
   "inputs": [{ "id": "api-key", "type": "promptString", "description": "API key", "password": true }],
   "servers": {
     "api": { "type": "stdio", "command": "node", "args": ["server.js", "--port", "0"], "env": { "API_KEY": "\${input:api-key}", "DROP": null }, "cwd": "\${workspaceFolder}" },
-    "remote": { "type": "http", "url": "https://example.com/mcp" }
+    "remote": { "type": "http", "url": "https://example.com/mcp" },
+    "keyed": { "type": "http", "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer sk-live-12345", "X-Token": "\${input:api-key}", "X-Api-Key": "abc-\${env:KEY}", "X-Plain": "yes" } }
   }
 }`;
 
@@ -36,6 +42,13 @@ describe('server info', () => {
     assert.deepEqual(JSON.parse(serverEntryJson(remote, 'mcpServers')), { mcpServers: { remote: { type: 'http', url: 'https://example.com/mcp' } } });
   });
 
+  test('Copy Server Entry: a credential written into a header is masked; references and plain headers stay', () => {
+    const keyed = servers.find((s) => s.name === 'keyed')!;
+    const text = serverEntryJson(keyed, 'vscode');
+    assert.ok(!text.includes('sk-live'), text);
+    assert.deepEqual(JSON.parse(text).servers.keyed.headers, { Authorization: 'Bearer ••••', 'X-Token': '${input:api-key}', 'X-Api-Key': '••••${env:KEY}', 'X-Plain': 'yes' });
+  });
+
   test('Server Details from a real connection: pid, version, command, PATH, cwd, per-method latency, bytes; secrets redacted', async () => {
     const { client } = await connectStdio(process.execPath, EVERYTHING);
     try {
@@ -51,7 +64,7 @@ describe('server info', () => {
           status: { kind: 'running' },
           pid: stats.process?.pid,
           startedAt: Date.now() - 65_000,
-          resolved: { command: '/usr/bin/node', args: ['server.js', '--token', 'SECRET123'], env: { PATH: '/usr/bin:/bin', API_KEY: 'SECRET123' }, cwd: '/ws', secretValues: ['SECRET123'], envNames: ['API_KEY'], removedEnvNames: ['DROP'], warnings: [] },
+          resolved: { type: 'stdio', command: '/usr/bin/node', args: ['server.js', '--token', 'SECRET123'], env: { PATH: '/usr/bin:/bin', API_KEY: 'SECRET123' }, cwd: '/ws', secretValues: ['SECRET123'], envNames: ['API_KEY'], removedEnvNames: ['DROP'], warnings: [] },
           stderrTail: ['listening | with SECRET123'],
           restarts: 1,
         },
@@ -77,6 +90,39 @@ describe('server info', () => {
       assert.match(md, /\| Sent \| [\d.]+ (B|KiB) in \d+ messages \|/);
     } finally {
       await client.close();
+    }
+  });
+
+  test('Server Details of a remote server from a real HTTP connection: URL, transport, session, statuses, headers masked', async () => {
+    const everything = await startEverything('streamableHttp');
+    const entry = parseConfigText(JSON.stringify({ servers: { cloud: { type: 'http', url: everything.url, headers: { Authorization: 'Bearer ${input:tok}', 'X-Team': 'blue' } } } }), SOURCE).servers[0];
+    const resolved = await resolveRemoteServer(entry.config as RemoteServerConfig, { folders: {}, userHome: '/home', env: {}, resolveInput: async () => 'TOKEN-xyz-123' });
+    const client = new McpClient({ clientInfo: { name: 'details-test', version: '0.0.0' } });
+    try {
+      await client.connect(transportFactory()(resolved));
+      await client.callTool('echo', { message: 'x' });
+      const stats = client.stats()!;
+      const md = serverDetailsMarkdown({
+        server: { id: entry.id, entry, status: { kind: 'running' }, resolved },
+        client,
+        stats,
+        health: undefined,
+        noise: [],
+        redact: (t) => new Redactor(resolved.secretValues).redact(t),
+        now: Date.now(),
+      });
+      assert.ok(md.includes(`| URL | ${everything.url} |`), md);
+      assert.match(md, /\| Transport \| Streamable HTTP \|/);
+      assert.ok(md.includes(`| Session id | \`${stats.http!.sessionId}\` |`), md);
+      assert.match(md, /\| Headers \| `Authorization: Bearer \$\{input:tok\}`, `X-Team: blue` \|/);
+      assert.match(md, /\| HTTP statuses \| 200 × \d+, 202 × \d+ \|/);
+      assert.match(md, /\| tools\/call \| 1 \| 0 \| 0 \| 0 \| [\d.]+ ms \|/);
+      assert.match(md, /\| Received \| [\d.]+ (B|KiB) in \d+ messages \|/);
+      assert.doesNotMatch(md, /TOKEN-xyz-123|stdout noise|\| PID/);
+    } finally {
+      await client.close();
+      client.dispose();
+      await everything.close();
     }
   });
 

@@ -102,7 +102,7 @@ suite('ServerRegistry: lifecycle', { timeout: 60_000 }, () => {
     assert.equal(change.status.kind, 'running');
     assert.notEqual(change.pid, changePid, 'changed: a new process');
     assert.ok(!isAlive(changePid), 'changed: the old process is gone');
-    assert.deepEqual(change.resolved?.args.slice(-1), ['--changed']);
+    assert.deepEqual(change.resolved?.type === 'stdio' && change.resolved.args.slice(-1), ['--changed']);
     assert.ok(logsOf(change.id).includes('configuration changed'));
     const added = registry.get(byName(second, 'added').id)!;
     assert.equal(added.status.kind, 'running');
@@ -130,7 +130,7 @@ suite('ServerRegistry: lifecycle', { timeout: 60_000 }, () => {
       untrusted: node(fixture('lifecycle.mjs'), 'ok'),
       needsInput: { command: NODE, args: ['${input:token}'] },
       unknownVariable: { command: NODE, args: ['${workspaceRoot}'] },
-      remote: { type: 'http', url: 'https://example.com/mcp' },
+      remote: { type: 'http', url: 'http://127.0.0.1:1/mcp' },
     });
     const started = Date.now();
     await registry.update(list, async (entry, signal) => (entry.name === 'untrusted' ? { blocked: 'the workspace is not trusted' } : prepare(entry, signal)));
@@ -151,7 +151,7 @@ suite('ServerRegistry: lifecycle', { timeout: 60_000 }, () => {
     assert.deepEqual(status('untrusted'), { kind: 'blocked', reason: 'the workspace is not trusted' });
     assert.equal(message('needsInput'), 'could not prepare the server: the input "token" was cancelled');
     assert.equal(message('unknownVariable'), 'could not prepare the server: args[0]: unknown variable ${workspaceRoot}');
-    assert.deepEqual(status('remote'), { kind: 'unsupported', reason: 'HTTP servers are not supported yet' });
+    assert.match(message('remote'), /127\.0\.0\.1:1/);
     // Start failures are not retried: they would fail the same way.
     for (const h of registry.list()) assert.equal(h.restarts, 0, h.entry.name);
     assert.ok(registry.get(byName(list, 'hangs').id)!.lastExit, 'the hanging server was killed');
@@ -173,9 +173,8 @@ suite('ServerRegistry: lifecycle', { timeout: 60_000 }, () => {
     const remote = entries({ r: { type: 'sse', url: 'http://localhost:1/sse' } });
     await registry.update(remote, prepare);
     const r = registry.get(remote[0].id)!;
-    assert.equal(r.status.kind, 'unsupported');
-    await registry.start(r.id);
-    assert.equal(r.status.kind, 'unsupported', 'start() does not change an unsupported server');
+    assert.equal(r.status.kind, 'error', 'nothing listens on port 1');
+    assert.equal(r.resolved?.type, 'sse');
     const local = entries({ r: node(fixture('lifecycle.mjs'), 'ok') });
     await registry.update(local, prepare);
     assert.equal(r.status.kind, 'running');
@@ -201,7 +200,7 @@ suite('ServerRegistry: lifecycle', { timeout: 60_000 }, () => {
 
     await registry.start(a.id);
     assert.equal(kindOf(a), 'running');
-    assert.deepEqual(a.resolved?.args.slice(-1), ['--v2']);
+    assert.deepEqual(a.resolved?.type === 'stdio' && a.resolved.args.slice(-1), ['--v2']);
     const pidA2 = a.pid;
     await registry.restart(a.id);
     assert.equal(kindOf(a), 'running');
@@ -253,11 +252,11 @@ suite('ServerRegistry: lifecycle', { timeout: 60_000 }, () => {
   test('autoStart off: update() adds servers stopped; start() runs them', async () => {
     const { registry } = makeRegistry({ autoStart: false });
     assert.equal(registry.autoStart, false);
-    const list = entries({ a: node(fixture('lifecycle.mjs'), 'ok'), r: { type: 'http', url: 'https://x' } });
+    const list = entries({ a: node(fixture('lifecycle.mjs'), 'ok'), r: { type: 'http', url: 'http://127.0.0.1:1/mcp' } });
     await registry.update(list, prepare);
-    assert.deepEqual(registry.list().map((h) => h.status.kind), ['stopped', 'unsupported']);
+    assert.deepEqual(registry.list().map((h) => h.status.kind), ['stopped', 'stopped']);
     await registry.startAll();
-    assert.deepEqual(registry.list().map((h) => h.status.kind), ['running', 'unsupported']);
+    assert.deepEqual(registry.list().map((h) => h.status.kind), ['running', 'error']);
   });
 
   test('the child gets exactly the resolved environment and cwd: null removes an inherited variable', async () => {
@@ -291,7 +290,7 @@ suite('ServerRegistry: lifecycle', { timeout: 60_000 }, () => {
     const h: ServerHandle = registry.get(list[0].id)!;
     assert.equal(h.status.kind, 'running');
     assert.deepEqual(h.resolved?.secretValues, ['hunter2-very-secret']);
-    assert.equal(h.resolved?.env.TOKEN, 'hunter2-very-secret');
+    assert.equal(h.resolved?.type === 'stdio' && h.resolved.env.TOKEN, 'hunter2-very-secret');
     await registry.stop(h.id);
     assert.ok(logs.length > 3);
     assert.ok(!logs.some((l) => l.text.includes('hunter2')), logs.map((l) => l.text).join('\n'));

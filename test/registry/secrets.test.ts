@@ -57,10 +57,13 @@ suite('secrets never reach a log line or a shown text', () => {
       await h.client!.callTool('env');
       const stats = h.client!.stats();
 
+      const resolved = h.resolved!;
+      assert.equal(resolved.type, 'stdio');
+      if (resolved.type !== 'stdio') return;
       const texts = [
         ...logs.map((l) => l.text),
         ...frames,
-        serverTooltip({ name: 'leaky', status: 'running', origin: 'o', sourceLabel: 's', commandLine: shown.redact(formatCommandLine(h.resolved!.command, h.resolved!.args)) }),
+        serverTooltip({ name: 'leaky', status: 'running', origin: 'o', sourceLabel: 's', commandLine: shown.redact(formatCommandLine(resolved.command, resolved.args)) }),
         serverDetailsMarkdown({ server: h, client: h.client, stats, health: undefined, noise: [], redact: (t) => shown.redact(t), now: Date.now() }),
       ];
       await registry.stop(h.id);
@@ -70,8 +73,8 @@ suite('secrets never reach a log line or a shown text', () => {
       assert.ok(logs.some((l) => l.text.startsWith('starting: ')), 'the command line was logged');
       assert.ok(logs.some((l) => l.text === 'stderr: LITERAL is ••••'), logs.map((l) => l.text).join('\n'));
       assert.ok(frames.some((f) => f.includes('FILE_SECRET')), 'the env tool result was traced');
-      assert.equal(h.resolved!.env.CACHE.endsWith('/.cache'), true);
-      assert.ok(texts.some((t) => t.includes(`${h.resolved!.env.CACHE}`)), 'a workspace path is not a secret: the CACHE value stays readable');
+      assert.equal(resolved.env.CACHE.endsWith('/.cache'), true);
+      assert.ok(texts.some((t) => t.includes(`${resolved.env.CACHE}`)), 'a workspace path is not a secret: the CACHE value stays readable');
       assert.ok(frames.some((f) => f.includes('\\"DEBUG\\":\\"true\\"')), 'a boolean setting is no secret: hiding every "true" would wreck the traces');
       for (const [kind, secret] of Object.entries(secrets)) {
         const random = secret.slice(-12);

@@ -5,7 +5,7 @@ import { folderSources } from '../../src/config/sources';
 import { ServerEntry } from '../../src/config/types';
 import { VariableContext, resolveEntry } from '../../src/config/variables';
 import { PrepareServer, RegistryLogLevel, ServerHandle, ServerRegistry, ServerRegistryOptions } from '../../src/registry/serverRegistry';
-import { stdioTransportFactory } from '../../src/registry/stdioTransportFactory';
+import { transportFactory } from '../../src/transport/transportFactory';
 
 export const REPO = path.resolve(__dirname, '../../..');
 export const NODE = process.execPath;
@@ -64,7 +64,7 @@ export function makeRegistry(options: Partial<ServerRegistryOptions> = {}): { re
   const logs: LogLine[] = [];
   const registry = new ServerRegistry({
     clientInfo: { name: 'mcp-host-tests', version: '0.0.0' },
-    createTransport: stdioTransportFactory({ closeGraceMs: 1000, termGraceMs: 1000 }),
+    createTransport: transportFactory({ stdio: { closeGraceMs: 1000, termGraceMs: 1000 } }),
     roots: new MutableRoots(),
     restart: { maxRestarts: 3, windowMinutes: 3, backoffMs: 50 },
     startTimeoutMs: 20_000,

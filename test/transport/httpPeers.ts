@@ -33,9 +33,9 @@ export function freePort(): Promise<number> {
 
 const EVERYTHING_MAIN = path.join(REPO, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
-/** server-everything in `streamableHttp` (endpoint /mcp) or `sse` (endpoint /sse) mode. */
-export async function startEverything(mode: 'streamableHttp' | 'sse'): Promise<HttpPeer> {
-  const port = await freePort();
+/** server-everything in `streamableHttp` (endpoint /mcp) or `sse` (endpoint /sse) mode; on `port` to stand in for one that went away. */
+export async function startEverything(mode: 'streamableHttp' | 'sse', port?: number): Promise<HttpPeer> {
+  port ??= await freePort();
   return startPeer(EVERYTHING_MAIN, [mode], port, /listening on port|running on port/i, `http://127.0.0.1:${port}${mode === 'sse' ? '/sse' : '/mcp'}`);
 }
 

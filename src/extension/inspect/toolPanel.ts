@@ -56,6 +56,8 @@ export class ToolPanel implements vscode.Disposable {
   private input: Input;
   private tool: Tool;
   private running: { callId: string; abort: AbortController } | undefined;
+  /** The last serverState posted since the page was (re)built. */
+  private lastServerState: string | undefined;
   private readonly outbox: WebviewOutbox<OutboundMessage>;
   private readonly skipConfirm = new Set<string>();
 
@@ -114,6 +116,7 @@ export class ToolPanel implements vscode.Disposable {
       ...this.timeoutFields(),
       history: this.historyItems(),
     });
+    this.lastServerState = undefined;
     this.serverChanged();
   }
 
@@ -135,12 +138,17 @@ export class ToolPanel implements vscode.Disposable {
       return;
     }
     if (fresh) this.tool = fresh;
-    this.post({
+    const state: OutboundMessage = {
       type: 'serverState',
       running: running && fresh !== undefined,
       ...this.timeoutFields(),
       ...(running ? (fresh ? {} : { text: `The server no longer lists the tool ${this.toolName}.` }) : { text: `${this.ctx.serverName(this.serverId)} is not running — start it to call this tool.` }),
-    });
+    };
+    // A restart passes through several states that all read "not running": say it once.
+    const key = JSON.stringify(state);
+    if (key === this.lastServerState) return;
+    this.lastServerState = key;
+    this.post(state);
   }
 
   private currentValue(): Json | undefined {

@@ -1,0 +1,48 @@
+// Builds the transport a resolved server needs: a process for stdio, HTTP for `http`/`sse`.
+// Injected into ServerRegistry by the extension and the CLI, so the registry knows no transport.
+import type { ServerEntry } from '../config/types';
+import type { ResolvedServer } from '../config/variables';
+import { Transport } from '../protocol/transport';
+import { HttpTransportOptions } from './httpChannel';
+import { HttpTransportMode, createHttpTransport } from './httpTransport';
+import { StdioTransport, StdioTransportOptions } from './stdio';
+
+/**
+ * The `env` option for StdioTransport (which lays its env over this process's) from a resolved
+ * server's full environment: variables of `base` that the resolved env does not have (removed
+ * by a `null` in the config) are unset explicitly, so they are not inherited back.
+ */
+export function envOverlay(full: Readonly<Record<string, string>>, base: Readonly<Record<string, string | undefined>> = process.env, platform: NodeJS.Platform = process.platform): Record<string, string | undefined> {
+  const overlay: Record<string, string | undefined> = { ...full };
+  const present = new Set(Object.keys(full).map((k) => (platform === 'win32' ? k.toUpperCase() : k)));
+  for (const key of Object.keys(base)) {
+    if (!present.has(platform === 'win32' ? key.toUpperCase() : key)) overlay[key] = undefined;
+  }
+  return overlay;
+}
+
+export interface TransportFactoryOptions {
+  /** Options of every StdioTransport (grace periods, size cap). */
+  readonly stdio?: Omit<StdioTransportOptions, 'command' | 'args' | 'env' | 'cwd'>;
+  /** The HTTP mode of an `http` entry; default `auto` (Streamable HTTP, falling back to SSE). */
+  readonly httpMode?: Exclude<HttpTransportMode, 'sse'>;
+  /** Options of every HTTP transport (size cap, timeouts, reconnects). */
+  readonly http?: Omit<HttpTransportOptions, 'url' | 'headers'>;
+}
+
+/** A `createTransport` for ServerRegistry: StdioTransport for stdio servers, HTTP for remote ones. */
+export function transportFactory(options: TransportFactoryOptions = {}): (resolved: ResolvedServer, entry?: ServerEntry) => Transport {
+  return (resolved) => {
+    if (resolved.type !== 'stdio') {
+      const mode = resolved.type === 'sse' ? 'sse' : (options.httpMode ?? 'auto');
+      return createHttpTransport({ ...options.http, url: resolved.url, headers: resolved.headers, mode });
+    }
+    return new StdioTransport({
+      ...options.stdio,
+      command: resolved.command,
+      args: resolved.args,
+      cwd: resolved.cwd,
+      env: envOverlay(resolved.env),
+    });
+  };
+}
