@@ -13,7 +13,7 @@ describe('CLI argument parsing', () => {
     assert.deepEqual(parsed.options.command, { kind: 'call', tool: 'echo', args: { a: [1] } });
     assert.equal(parsed.options.json, true);
     assert.equal(parsed.options.timeoutMs, 500);
-    assert.deepEqual(parsed.options.server, { command: 'node', args: ['server.js', '--json', '--'] });
+    assert.deepEqual(parsed.options.server, { kind: 'stdio', command: 'node', args: ['server.js', '--json', '--'] });
   });
 
   test('--max-message-mb accepts fractions and becomes bytes; prompt arguments become strings', () => {

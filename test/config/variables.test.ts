@@ -183,7 +183,8 @@ suite('resolveEntry', () => {
     const loaded = parseConfigText('{ "mcpServers": { "s": { "command": "node", "args": ["${HOME}"] }, "r": { "url": "https://${HOST:-mcp.example.com}/mcp", "headers": { "X-Home": "${HOME}" } } } }', dotMcp);
     assert.deepEqual(asStdio(await resolveEntry(loaded.servers[0], context())).args, ['/home/ada']);
     const remote = await resolveEntry(loaded.servers[1], context());
-    assert.deepEqual(remote, { type: 'http', url: 'https://mcp.example.com/mcp', headers: { 'X-Home': '/home/ada' }, secretValues: [], secretHeaderNames: [], warnings: [] });
+    // A value from the environment is redacted wherever it came in (issue 8): the header's too.
+    assert.deepEqual(remote, { type: 'http', url: 'https://mcp.example.com/mcp', headers: { 'X-Home': '/home/ada' }, secretValues: ['/home/ada'], secretHeaderNames: [], warnings: [] });
   });
 
   test('a remote entry of .vscode/mcp.json: ${workspaceFolder} is the folder holding it', async () => {
