@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from '../protocol/zod';
 import { ConnectionDiagnostic, Frame, JsonRpcConnection, NotificationHandler, Progress, RequestHandler, RequestOptions } from '../protocol/connection';
 import { Disposable, DisposableStore } from '../protocol/disposable';
 import { McpLocalError } from '../protocol/errors';
@@ -241,7 +241,7 @@ export class McpClient implements Disposable {
   }
 
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
-    return this.gated('resources/read', 'resources', { uri }, ReadResourceResultSchema as z.ZodType<ReadResourceResult>, options);
+    return this.gated('resources/read', 'resources', { uri }, ReadResourceResultSchema as z.ZodMiniType<ReadResourceResult>, options);
   }
 
   async subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
@@ -269,7 +269,7 @@ export class McpClient implements Disposable {
   ): Promise<CompleteResult> {
     const params: Record<string, unknown> = { ref, argument };
     if (context) params.context = context;
-    return this.gated('completion/complete', 'completions', params, CompleteResultSchema as z.ZodType<CompleteResult>, options);
+    return this.gated('completion/complete', 'completions', params, CompleteResultSchema as z.ZodMiniType<CompleteResult>, options);
   }
 
   async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
@@ -294,7 +294,7 @@ export class McpClient implements Disposable {
    * Sends any request, validated by `schema`. For methods without a helper; still refused
    * before initialization.
    */
-  request<T>(method: string, params: Record<string, unknown> | undefined, schema: z.ZodType<T>, options?: RequestOptions): Promise<T> {
+  request<T>(method: string, params: Record<string, unknown> | undefined, schema: z.ZodMiniType<T>, options?: RequestOptions): Promise<T> {
     this.requireReady(method);
     return this.connection!.request(method, params, schema, options);
   }
@@ -420,7 +420,7 @@ export class McpClient implements Disposable {
     return new McpLocalError('capability', `${method}: ${server} did not declare the ${capability} capability, so the request was not sent`, { capability });
   }
 
-  private gated<T>(method: string, capability: Capability, params: Record<string, unknown>, schema: z.ZodType<T>, options?: RequestOptions): Promise<T> {
+  private gated<T>(method: string, capability: Capability, params: Record<string, unknown>, schema: z.ZodMiniType<T>, options?: RequestOptions): Promise<T> {
     try {
       this.requireReady(method);
       if (!this.serverCapabilities?.[capability]) throw this.missing(method, capability);
@@ -434,7 +434,7 @@ export class McpClient implements Disposable {
     method: string,
     capability: Capability,
     key: K,
-    pick: (s: VersionedSchemas) => z.ZodType<{ [k in K]: T[] } & { nextCursor?: string }>,
+    pick: (s: VersionedSchemas) => z.ZodMiniType<{ [k in K]: T[] } & { nextCursor?: string }>,
     options?: RequestOptions,
   ): Promise<T[]> {
     const maxPages = this.options.maxPages ?? 1000;

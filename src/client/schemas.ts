@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../protocol/zod';
 
 /** Protocol versions this client speaks, newest first. */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
@@ -16,18 +16,18 @@ export function atLeast(version: ProtocolVersion, since: ProtocolVersion): boole
 
 // Every object is loose: fields we do not know are kept, not stripped.
 const obj = z.looseObject;
-const meta = z.record(z.string(), z.unknown()).optional();
+const meta = z.optional(z.record(z.string(), z.unknown()));
 
-export const ImplementationSchema = obj({ name: z.string(), version: z.string(), title: z.string().optional() });
+export const ImplementationSchema = obj({ name: z.string(), version: z.string(), title: z.optional(z.string()) });
 export type Implementation = z.infer<typeof ImplementationSchema>;
 
 export const ServerCapabilitiesSchema = obj({
-  experimental: z.record(z.string(), z.unknown()).optional(),
-  logging: obj({}).optional(),
-  completions: obj({}).optional(),
-  prompts: obj({ listChanged: z.boolean().optional() }).optional(),
-  resources: obj({ subscribe: z.boolean().optional(), listChanged: z.boolean().optional() }).optional(),
-  tools: obj({ listChanged: z.boolean().optional() }).optional(),
+  experimental: z.optional(z.record(z.string(), z.unknown())),
+  logging: z.optional(obj({})),
+  completions: z.optional(obj({})),
+  prompts: z.optional(obj({ listChanged: z.optional(z.boolean()) })),
+  resources: z.optional(obj({ subscribe: z.optional(z.boolean()), listChanged: z.optional(z.boolean()) })),
+  tools: z.optional(obj({ listChanged: z.optional(z.boolean()) })),
 });
 export type ServerCapabilities = z.infer<typeof ServerCapabilitiesSchema>;
 
@@ -35,35 +35,35 @@ export const InitializeResultSchema = obj({
   protocolVersion: z.string(),
   capabilities: ServerCapabilitiesSchema,
   serverInfo: ImplementationSchema,
-  instructions: z.string().optional(),
+  instructions: z.optional(z.string()),
   _meta: meta,
 });
 export type InitializeResult = z.infer<typeof InitializeResultSchema>;
 
 const AnnotationsSchema = obj({
-  audience: z.array(z.enum(['user', 'assistant'])).optional(),
-  priority: z.number().optional(),
-  lastModified: z.string().optional(),
+  audience: z.optional(z.array(z.enum(['user', 'assistant']))),
+  priority: z.optional(z.number()),
+  lastModified: z.optional(z.string()),
 });
 
-const TextResourceContentsSchema = obj({ uri: z.string(), mimeType: z.string().optional(), text: z.string(), _meta: meta });
-const BlobResourceContentsSchema = obj({ uri: z.string(), mimeType: z.string().optional(), blob: z.string(), _meta: meta });
+const TextResourceContentsSchema = obj({ uri: z.string(), mimeType: z.optional(z.string()), text: z.string(), _meta: meta });
+const BlobResourceContentsSchema = obj({ uri: z.string(), mimeType: z.optional(z.string()), blob: z.string(), _meta: meta });
 export const ResourceContentsSchema = z.union([TextResourceContentsSchema, BlobResourceContentsSchema]);
 export type ResourceContents = z.infer<typeof ResourceContentsSchema>;
 
-const TextContent = obj({ type: z.literal('text'), text: z.string(), annotations: AnnotationsSchema.optional(), _meta: meta });
-const ImageContent = obj({ type: z.literal('image'), data: z.string(), mimeType: z.string(), annotations: AnnotationsSchema.optional(), _meta: meta });
-const AudioContent = obj({ type: z.literal('audio'), data: z.string(), mimeType: z.string(), annotations: AnnotationsSchema.optional(), _meta: meta });
-const EmbeddedResource = obj({ type: z.literal('resource'), resource: ResourceContentsSchema, annotations: AnnotationsSchema.optional(), _meta: meta });
+const TextContent = obj({ type: z.literal('text'), text: z.string(), annotations: z.optional(AnnotationsSchema), _meta: meta });
+const ImageContent = obj({ type: z.literal('image'), data: z.string(), mimeType: z.string(), annotations: z.optional(AnnotationsSchema), _meta: meta });
+const AudioContent = obj({ type: z.literal('audio'), data: z.string(), mimeType: z.string(), annotations: z.optional(AnnotationsSchema), _meta: meta });
+const EmbeddedResource = obj({ type: z.literal('resource'), resource: ResourceContentsSchema, annotations: z.optional(AnnotationsSchema), _meta: meta });
 const ResourceLink = obj({
   type: z.literal('resource_link'),
   uri: z.string(),
   name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  size: z.number().optional(),
-  annotations: AnnotationsSchema.optional(),
+  title: z.optional(z.string()),
+  description: z.optional(z.string()),
+  mimeType: z.optional(z.string()),
+  size: z.optional(z.number()),
+  annotations: z.optional(AnnotationsSchema),
   _meta: meta,
 });
 
@@ -75,11 +75,11 @@ export type ResourceLink = z.infer<typeof ResourceLink>;
 export type ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource | ResourceLink;
 
 export const ToolAnnotationsSchema = obj({
-  title: z.string().optional(),
-  readOnlyHint: z.boolean().optional(),
-  destructiveHint: z.boolean().optional(),
-  idempotentHint: z.boolean().optional(),
-  openWorldHint: z.boolean().optional(),
+  title: z.optional(z.string()),
+  readOnlyHint: z.optional(z.boolean()),
+  destructiveHint: z.optional(z.boolean()),
+  idempotentHint: z.optional(z.boolean()),
+  openWorldHint: z.optional(z.boolean()),
 });
 export type ToolAnnotations = z.infer<typeof ToolAnnotationsSchema>;
 
@@ -87,11 +87,11 @@ const JsonSchemaObject = obj({ type: z.literal('object') });
 
 export const ToolSchema = obj({
   name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
+  title: z.optional(z.string()),
+  description: z.optional(z.string()),
   inputSchema: JsonSchemaObject,
-  outputSchema: JsonSchemaObject.optional(),
-  annotations: ToolAnnotationsSchema.optional(),
+  outputSchema: z.optional(JsonSchemaObject),
+  annotations: z.optional(ToolAnnotationsSchema),
   _meta: meta,
 });
 export type Tool = z.infer<typeof ToolSchema>;
@@ -99,11 +99,11 @@ export type Tool = z.infer<typeof ToolSchema>;
 export const ResourceSchema = obj({
   uri: z.string(),
   name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  size: z.number().optional(),
-  annotations: AnnotationsSchema.optional(),
+  title: z.optional(z.string()),
+  description: z.optional(z.string()),
+  mimeType: z.optional(z.string()),
+  size: z.optional(z.number()),
+  annotations: z.optional(AnnotationsSchema),
   _meta: meta,
 });
 export type Resource = z.infer<typeof ResourceSchema>;
@@ -111,20 +111,20 @@ export type Resource = z.infer<typeof ResourceSchema>;
 export const ResourceTemplateSchema = obj({
   uriTemplate: z.string(),
   name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  annotations: AnnotationsSchema.optional(),
+  title: z.optional(z.string()),
+  description: z.optional(z.string()),
+  mimeType: z.optional(z.string()),
+  annotations: z.optional(AnnotationsSchema),
   _meta: meta,
 });
 export type ResourceTemplate = z.infer<typeof ResourceTemplateSchema>;
 
-export const PromptArgumentSchema = obj({ name: z.string(), title: z.string().optional(), description: z.string().optional(), required: z.boolean().optional() });
+export const PromptArgumentSchema = obj({ name: z.string(), title: z.optional(z.string()), description: z.optional(z.string()), required: z.optional(z.boolean()) });
 export const PromptSchema = obj({
   name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  arguments: z.array(PromptArgumentSchema).optional(),
+  title: z.optional(z.string()),
+  description: z.optional(z.string()),
+  arguments: z.optional(z.array(PromptArgumentSchema)),
   _meta: meta,
 });
 export type Prompt = z.infer<typeof PromptSchema>;
@@ -144,7 +144,7 @@ export type CompleteResult = { completion: { values: string[]; total?: number; h
 export type Paginated<K extends string, T> = { [key in K]: T[] } & { nextCursor?: string };
 
 export const CompleteResultSchema = obj({
-  completion: obj({ values: z.array(z.string()), total: z.number().optional(), hasMore: z.boolean().optional() }),
+  completion: obj({ values: z.array(z.string()), total: z.optional(z.number()), hasMore: z.optional(z.boolean()) }),
 });
 export const ReadResourceResultSchema = obj({ contents: z.array(ResourceContentsSchema) });
 export const EmptyResultSchema = obj({});
@@ -152,19 +152,19 @@ export const EmptyResultSchema = obj({});
 export const LoggingLevels = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 export type LoggingLevel = (typeof LoggingLevels)[number];
 
-export const LogMessageParamsSchema = obj({ level: z.enum(LoggingLevels), logger: z.string().optional(), data: z.unknown() });
+export const LogMessageParamsSchema = obj({ level: z.enum(LoggingLevels), logger: z.optional(z.string()), data: z.unknown() });
 export type LogMessage = z.infer<typeof LogMessageParamsSchema>;
 export const ResourceUpdatedParamsSchema = obj({ uri: z.string() });
 
 /** The result shapes that differ between protocol versions, built once per version. */
 export interface VersionedSchemas {
-  readonly content: z.ZodType<ContentBlock>;
-  readonly callToolResult: z.ZodType<CallToolResult>;
-  readonly getPromptResult: z.ZodType<GetPromptResult>;
-  readonly listTools: z.ZodType<Paginated<'tools', Tool>>;
-  readonly listResources: z.ZodType<Paginated<'resources', Resource>>;
-  readonly listResourceTemplates: z.ZodType<Paginated<'resourceTemplates', ResourceTemplate>>;
-  readonly listPrompts: z.ZodType<Paginated<'prompts', Prompt>>;
+  readonly content: z.ZodMiniType<ContentBlock>;
+  readonly callToolResult: z.ZodMiniType<CallToolResult>;
+  readonly getPromptResult: z.ZodMiniType<GetPromptResult>;
+  readonly listTools: z.ZodMiniType<Paginated<'tools', Tool>>;
+  readonly listResources: z.ZodMiniType<Paginated<'resources', Resource>>;
+  readonly listResourceTemplates: z.ZodMiniType<Paginated<'resourceTemplates', ResourceTemplate>>;
+  readonly listPrompts: z.ZodMiniType<Paginated<'prompts', Prompt>>;
 }
 
 const cache = new Map<ProtocolVersion, VersionedSchemas>();
@@ -173,23 +173,23 @@ const cache = new Map<ProtocolVersion, VersionedSchemas>();
 export function schemasFor(version: ProtocolVersion): VersionedSchemas {
   const hit = cache.get(version);
   if (hit) return hit;
-  const blocks: [z.ZodType, ...z.ZodType[]] = [TextContent, ImageContent];
+  const blocks: [z.ZodMiniType, ...z.ZodMiniType[]] = [TextContent, ImageContent];
   if (atLeast(version, '2025-03-26')) blocks.push(AudioContent);
   blocks.push(EmbeddedResource);
   if (atLeast(version, '2025-06-18')) blocks.push(ResourceLink);
-  const content = z.discriminatedUnion('type', blocks as never) as unknown as z.ZodType<ContentBlock>;
+  const content = z.discriminatedUnion('type', blocks as never) as unknown as z.ZodMiniType<ContentBlock>;
   const callToolResult = obj({
     content: z.array(content),
-    isError: z.boolean().optional(),
-    structuredContent: atLeast(version, '2025-06-18') ? z.record(z.string(), z.unknown()).optional() : z.unknown().optional(),
+    isError: z.optional(z.boolean()),
+    structuredContent: atLeast(version, '2025-06-18') ? z.optional(z.record(z.string(), z.unknown())) : z.optional(z.unknown()),
     _meta: meta,
-  }) as unknown as z.ZodType<CallToolResult>;
+  }) as unknown as z.ZodMiniType<CallToolResult>;
   const getPromptResult = obj({
-    description: z.string().optional(),
+    description: z.optional(z.string()),
     messages: z.array(obj({ role: z.enum(['user', 'assistant']), content })),
-  }) as unknown as z.ZodType<GetPromptResult>;
-  const page = <K extends string, T extends z.ZodType>(key: K, item: T) =>
-    obj({ [key]: z.array(item), nextCursor: z.string().optional() } as Record<K, z.ZodArray<T>> & { nextCursor: z.ZodOptional<z.ZodString> });
+  }) as unknown as z.ZodMiniType<GetPromptResult>;
+  const page = <K extends string, T extends z.ZodMiniType>(key: K, item: T) =>
+    obj({ [key]: z.array(item), nextCursor: z.optional(z.string()) } as Record<K, z.ZodMiniArray<T>> & { nextCursor: z.ZodMiniOptional<z.ZodMiniString> });
   const built: VersionedSchemas = {
     content,
     callToolResult,

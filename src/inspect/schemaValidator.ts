@@ -3,8 +3,7 @@
 // `inputSchema`. Schemas come from servers: compiled in a sandbox of options (no network —
 // `loadSchema` is never set, so a remote `$ref` fails to compile instead of being fetched),
 // cached by their JSON text, and every failure is a value, never a throw.
-import Ajv, { type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
-import Ajv2020 from 'ajv/dist/2020';
+import type { default as Ajv, AnySchema, ErrorObject, ValidateFunction } from 'ajv';
 import { CHECKED_FORMATS, checkFormat } from './formModel';
 
 export interface SchemaError {
@@ -24,6 +23,13 @@ const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-0[4-7]\/schema#?$/;
 const MAX_CACHE = 200;
 /** Most errors reported for one value. */
 const MAX_ERRORS = 50;
+
+type AjvDialects = typeof import('./vendor/ajv');
+let dialects: AjvDialects | undefined;
+/** ajv is required on the first check, not imported: it loads with the first panel that validates, not at activation. */
+function ajvDialects(): AjvDialects {
+  return (dialects ??= require('./vendor/ajv') as AjvDialects);
+}
 
 function makeAjv<T extends Ajv>(Ctor: new (opts: object) => T): T {
   const ajv = new Ctor({ strict: false, allErrors: true, validateSchema: false, logger: false, loadSchema: undefined, inlineRefs: true, code: { optimize: false } });
@@ -68,10 +74,10 @@ export class SchemaValidator {
   }
 
   private compileFresh(schema: object | boolean): ValidateFunction | string {
-    if (typeof schema === 'boolean') return (this.ajv2020 ??= makeAjv(Ajv2020)).compile(schema);
+    if (typeof schema === 'boolean') return (this.ajv2020 ??= makeAjv(ajvDialects().Ajv2020)).compile(schema);
     const declared = (schema as { $schema?: unknown }).$schema;
     const older = typeof declared === 'string' && DRAFT_07.test(declared);
-    const ajv = older ? (this.ajv07 ??= makeAjv(Ajv)) : (this.ajv2020 ??= makeAjv(Ajv2020));
+    const ajv = older ? (this.ajv07 ??= makeAjv(ajvDialects().Ajv)) : (this.ajv2020 ??= makeAjv(ajvDialects().Ajv2020));
     // Drop `$schema` and top-level `$id`: the dialect is chosen above, and an `$id` would be
     // registered in the shared instance (a second schema with the same id would then fail).
     const { $schema: _s, $id: _i, ...rest } = schema as Record<string, unknown>;

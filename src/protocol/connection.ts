@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from './zod';
 import { Disposable, DisposableStore } from './disposable';
 import { McpLocalError, ResponseError, WireError, describeId } from './errors';
 import { Emitter, Event } from './events';
@@ -84,7 +84,7 @@ class Pending {
     readonly id: RequestId,
     readonly method: string,
     readonly started: number,
-    readonly schema: z.ZodType | undefined,
+    readonly schema: z.ZodMiniType | undefined,
     readonly onProgress: ((progress: Progress) => void) | undefined,
     /** Per-call timeout; 0 or Infinity for none. */
     readonly timeoutMs: number,
@@ -165,7 +165,7 @@ export class JsonRpcConnection implements Disposable {
   request<T = Record<string, unknown>>(
     method: string,
     params: Record<string, unknown> | undefined,
-    schema?: z.ZodType<T>,
+    schema?: z.ZodMiniType<T>,
     options: RequestOptions = {},
   ): Promise<T> {
     if (this.closedInfo || this.closing) return Promise.reject(this.closedError(method));

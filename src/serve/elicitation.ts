@@ -6,7 +6,7 @@
 // cancel. URL mode opens the URL only after the user agreed, through an injected opener, and
 // never fetches it. `notifications/elicitation/complete` and the -32042 error of a tool call that
 // needs URLs visited first are handled here too. Pure logic: no `vscode`.
-import { z } from 'zod';
+import * as z from '../protocol/zod';
 import type { RequestContext } from '../protocol/connection';
 import { Emitter, Event } from '../protocol/events';
 import { WireError } from '../protocol/errors';
@@ -32,14 +32,14 @@ export type ElicitResult =
 // Parsing and gating
 
 const FormParams = z.looseObject({
-  mode: z.literal('form').optional(),
+  mode: z.optional(z.literal('form')),
   message: z.string(),
-  requestedSchema: z.looseObject({ type: z.literal('object'), properties: z.record(z.string(), z.unknown()), required: z.array(z.string()).optional() }),
+  requestedSchema: z.looseObject({ type: z.literal('object'), properties: z.record(z.string(), z.unknown()), required: z.optional(z.array(z.string())) }),
 });
 const UrlParams = z.looseObject({
   mode: z.literal('url'),
   message: z.string(),
-  elicitationId: z.string().min(1),
+  elicitationId: z.string().check(z.minLength(1)),
   url: z.string(),
 });
 export type ElicitFormParams = z.infer<typeof FormParams>;

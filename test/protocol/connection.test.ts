@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
-import { z } from 'zod';
+import * as z from '../../src/protocol/zod';
 import { ConnectionDiagnostic, JsonRpcConnection } from '../../src/protocol/connection';
 import { McpLocalError, ResponseError, WireError } from '../../src/protocol/errors';
 import { MemoryTransport } from './memoryTransport';
