@@ -237,11 +237,11 @@ export class McpClient implements Disposable {
   // ---- operations ----
 
   callTool(name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<CallToolResult> {
-    return this.gated('tools/call', 'tools', { name, arguments: args }, this.schemas().callToolResult, options);
+    return this.gated('tools/call', 'tools', { name, arguments: args }, this.schemas().callToolResult, { ...options, mayAskUser: true });
   }
 
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
-    return this.gated('resources/read', 'resources', { uri }, ReadResourceResultSchema as z.ZodMiniType<ReadResourceResult>, options);
+    return this.gated('resources/read', 'resources', { uri }, ReadResourceResultSchema as z.ZodMiniType<ReadResourceResult>, { ...options, mayAskUser: true });
   }
 
   async subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
@@ -257,7 +257,7 @@ export class McpClient implements Disposable {
   }
 
   getPrompt(name: string, args: Record<string, string> = {}, options?: RequestOptions): Promise<GetPromptResult> {
-    return this.gated('prompts/get', 'prompts', { name, arguments: args }, this.schemas().getPromptResult, options);
+    return this.gated('prompts/get', 'prompts', { name, arguments: args }, this.schemas().getPromptResult, { ...options, mayAskUser: true });
   }
 
   /** `completion/complete` for a prompt argument or a resource template variable. */

@@ -121,6 +121,8 @@ export type OutboundMessage =
   | { readonly type: 'setInput'; readonly input: Input; readonly note?: string }
   | { readonly type: 'running'; readonly callId: string; readonly startedAt: number; readonly arguments: string }
   | { readonly type: 'progress'; readonly callId: string; readonly progress: number; readonly total?: number; readonly message?: string }
+  /** The server asked the user something (a form, an approval): the call's timeout waits meanwhile. */
+  | { readonly type: 'timeoutPaused'; readonly callId: string; readonly paused: boolean }
   | { readonly type: 'toolResult'; readonly callId: string; readonly display: ToolResultDisplay; readonly durationMs: number; readonly fromHistory?: FromHistory }
   | { readonly type: 'failure'; readonly callId: string; readonly failure: CallFailure; readonly durationMs: number; readonly fromHistory?: FromHistory }
   | { readonly type: 'promptResult'; readonly callId: string; readonly display: PromptDisplay; readonly descriptionHtml?: string }

@@ -13,7 +13,7 @@ import { WireError } from '../protocol/errors';
 import { formatZodIssues } from '../protocol/messages';
 import { FieldError, FieldModel, FormState, Json, ObjectField, buildFormModel, initialState, toArguments, validate } from '../inspect/formModel';
 import { INTERNAL_ERROR, INVALID_PARAMS, TOO_MANY_REQUESTS, URL_ELICITATION_REQUIRED } from './codes';
-import { DialogQueue, QUEUE_LIMIT_NOTE, QueueCancelledError, QueueFullError, abortReason } from './dialogQueue';
+import { DialogQueue, QUEUE_LIMIT_NOTE, QueueCancelledError, QueueFullError, abortReason, describeAbort } from './dialogQueue';
 import { raceAbort } from './sampling';
 import { ServeLog, ServerRef, clip } from './types';
 import { UrlAssessment, assessUrl } from './urlSafety';
@@ -400,7 +400,7 @@ export class ElicitationService {
         this.options.prompter.notify(server, 'warning', `${server.name} sends more sampling or elicitation requests than MCP Host queues (${error.limit}); the extra ones were refused.`);
         throw new WireError(TOO_MANY_REQUESTS, `Too many requests are waiting for the user: ${error.message}`);
       }
-      if (error instanceof QueueCancelledError || ctx.signal.aborted) say('info', `cancelled by the server (${abortReason(ctx.signal)}); no answer is sent`);
+      if (error instanceof QueueCancelledError || ctx.signal.aborted) say('info', describeAbort(ctx.signal));
       throw error;
     }
   }

@@ -10,7 +10,7 @@ import { WireError } from '../protocol/errors';
 import { formatZodIssues } from '../protocol/messages';
 import { AUDIO_TYPES, IMAGE_TYPES, MAX_INLINE_BYTES, base64Bytes, normalizeMimeType } from '../inspect/resultModel';
 import { INTERNAL_ERROR, INVALID_PARAMS, TOO_MANY_REQUESTS, USER_REJECTED } from './codes';
-import { DialogQueue, QUEUE_LIMIT_NOTE, QueueCancelledError, QueueFullError, abortReason } from './dialogQueue';
+import { DialogQueue, QUEUE_LIMIT_NOTE, QueueCancelledError, QueueFullError, abortReason, describeAbort } from './dialogQueue';
 import { ModelInfo, ModelPreferencesView, chooseModel, describeModel } from './modelSelection';
 import { SamplingPolicy, SamplingPolicyStore, decide, describePolicy } from './policy';
 import { ServeLog, ServerRef, clip } from './types';
@@ -371,7 +371,7 @@ export class SamplingService {
         throw new WireError(TOO_MANY_REQUESTS, `Too many requests are waiting for the user: ${error.message}`);
       }
       if (error instanceof QueueCancelledError || ctx.signal.aborted) {
-        say('info', `cancelled by the server (${abortReason(ctx.signal)}); no answer is sent`);
+        say('info', describeAbort(ctx.signal));
       }
       throw error;
     }

@@ -358,6 +358,7 @@ export class ToolPanel implements vscode.Disposable {
         timeoutMs,
         resetTimeoutOnProgress: true,
         signal: abort.signal,
+        onTimeoutPaused: (paused) => this.post({ type: 'timeoutPaused', callId, paused }),
         onProgress: (p) => {
           this.post({ type: 'progress', callId, progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) });
           reportProgress?.(p);
