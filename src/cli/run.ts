@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { McpClient, RootsProvider } from '../client/client';
-import { ResourceTemplate } from '../client/schemas';
+import { LoggingLevels, ResourceTemplate } from '../client/schemas';
 import { DisposableStore } from '../protocol/disposable';
 import { McpLocalError, ResponseError } from '../protocol/errors';
 import { ErrorCodes } from '../protocol/messages';
@@ -10,13 +10,16 @@ import { RequestOptions } from '../protocol/connection';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../transport/lineDecoder';
 import { StdioTransport } from '../transport/stdio';
 import { CliCommand, CliOptions, USAGE, UsageError, parseArguments } from './arguments';
-import { Inspection, formatBytes, renderCallResult, renderInspection, renderPromptResult, renderReadResult, renderTools } from './render';
+import { Inspection, formatBytes, renderCallResult, renderInspection, renderLogMessage, renderProgress, renderPromptResult, renderReadResult, renderTools } from './render';
+import { StatusLine } from './statusLine';
 import { traceClient } from './trace';
 
 /** Where the CLI writes; injected so it can run in-process. */
 export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** The width of the terminal stderr writes to; undefined when it is not a terminal (no progress line then). */
+  readonly stderrColumns?: number;
 }
 
 /** Exit statuses. */
@@ -79,7 +82,14 @@ export async function runCli(argv: readonly string[], io: CliIo, signals: CliSig
     requestTimeoutMs: options.timeoutMs,
     roots: options.roots.length ? directoryRoots(options.roots) : undefined,
   });
-  if (options.trace) store.add(traceClient(client, (line) => io.stderr(line + '\n')));
+  const status = new StatusLine(io.stderr, io.stderrColumns);
+  if (options.trace) store.add(traceClient(client, (line) => status.printLine(line)));
+  const minLevel = LoggingLevels.indexOf(options.logLevel);
+  store.add(
+    client.onLogMessage((message) => {
+      if (LoggingLevels.indexOf(message.level) >= minLevel) status.printLine(renderLogMessage(message));
+    }),
+  );
   store.add(
     client.onTransportLog((log) => {
       if (log.kind !== 'oversize') return;
@@ -96,13 +106,15 @@ export async function runCli(argv: readonly string[], io: CliIo, signals: CliSig
     if (stop.signal.aborted) throw stop.signal.reason;
     await client.connect(transport, { timeoutMs: options.timeoutMs, signal: stop.signal });
     if (options.roots.length) await rootsApplied(rootsAsked, stop.signal);
-    return await execute(client, options.command, options.json, io, { signal: stop.signal });
+    return await execute(client, options.command, options.json, io, { signal: stop.signal }, status);
   } catch (error) {
+    status.clear();
     // A cancelled request only says "cancelled"; the reason we stopped is the real story.
     const reported = stop.signal.aborted ? stop.signal.reason : error;
     io.stderr(describeFailure(reported).join('\n') + '\n');
     return reported instanceof Interrupted ? ExitCode.Interrupted : ExitCode.Failure;
   } finally {
+    status.clear();
     signal?.removeEventListener('abort', onAbort);
     await client.close().catch(() => {});
     signals.force?.removeEventListener('abort', force);
@@ -111,7 +123,7 @@ export async function runCli(argv: readonly string[], io: CliIo, signals: CliSig
   }
 }
 
-async function execute(client: McpClient, command: CliCommand, json: boolean, io: CliIo, req: RequestOptions): Promise<number> {
+async function execute(client: McpClient, command: CliCommand, json: boolean, io: CliIo, req: RequestOptions, status: StatusLine): Promise<number> {
   const print = (text: string) => io.stdout(text.endsWith('\n') ? text : text + '\n');
   const printJson = (value: unknown) => print(JSON.stringify(value, null, 2));
   switch (command.kind) {
@@ -128,7 +140,10 @@ async function execute(client: McpClient, command: CliCommand, json: boolean, io
       return ExitCode.Ok;
     }
     case 'call': {
-      const result = await client.callTool(command.tool, command.args, req);
+      // Asks for progress (a progressToken): shown on a terminal, and each report restarts the
+      // timeout, as in the editor, so a long call that keeps reporting is not cut off.
+      const result = await client.callTool(command.tool, command.args, { ...req, resetTimeoutOnProgress: true, onProgress: (p) => status.show(renderProgress(p)) });
+      status.clear();
       if (json) printJson(result);
       else print(renderCallResult(result));
       if (!result.isError) return ExitCode.Ok;
