@@ -57,9 +57,9 @@ export interface RequestContext {
   readonly id: RequestId;
   readonly method: string;
   /**
-   * Aborted when the peer cancels the request (reason: its text), the connection closes, or the
-   * requests of ours it arrived during all ended (reason: an McpLocalError 'cancelled'; the
-   * connection then answers the peer with an error itself).
+   * Aborted when the peer cancels the request (reason: its text), the connection closes, or, once
+   * it waits on the user, the requests of ours it arrived during all ended (reason: an
+   * McpLocalError 'cancelled'; the connection then answers the peer with an error itself).
    */
   readonly signal: AbortSignal;
   /**
@@ -120,6 +120,8 @@ class Pending {
 
 /** A request from the peer being handled. */
 class Inbound {
+  /** Set by waitOnUser(): only a request that asks the user is closed when its call ends. */
+  asksUser = false;
   constructor(
     readonly controller: AbortController,
     /** Our requests it arrived during that may have caused it (RequestOptions.mayAskUser). */
@@ -405,10 +407,10 @@ export class JsonRpcConnection implements Disposable {
     if (entry.mayAskUser) this.endOrigin(entry);
   }
 
-  /** Our request ended: a request of the peer's that only it could have caused is closed. */
+  /** Our request ended: a request of the peer's that asks the user and only it could have caused is closed. */
   private endOrigin(entry: Pending): void {
     for (const [id, inbound] of this.inbound) {
-      if (!inbound.origins.delete(entry) || inbound.origins.size > 0) continue;
+      if (!inbound.origins.delete(entry) || inbound.origins.size > 0 || !inbound.asksUser) continue;
       this.inbound.delete(id);
       const reason = new McpLocalError('cancelled', `the ${entry.method} request (id ${describeId(entry.id)}) that it came with has ended`);
       inbound.controller.abort(reason);
@@ -564,7 +566,11 @@ export class JsonRpcConnection implements Disposable {
       id: message.id,
       method: message.method,
       signal: controller.signal,
-      waitOnUser: () => (controller.signal.aborted ? Disposable.None : holds.add(this.holdForUser())),
+      waitOnUser: () => {
+        if (controller.signal.aborted) return Disposable.None;
+        inbound.asksUser = true;
+        return holds.add(this.holdForUser());
+      },
     };
     Promise.resolve()
       .then(() => (controller.signal.aborted ? undefined : handler(message.params, context)))

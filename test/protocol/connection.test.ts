@@ -269,6 +269,19 @@ describe('JsonRpcConnection', () => {
     assert.match(answer.error.message, /Cancelled by the client: the tools\/call request/);
   });
 
+  test('a request of the peer that does not ask the user (roots/list) is answered even if the call ends first', async () => {
+    const { transport, connection } = setup();
+    connection.onRequest('roots/list', () => ({ roots: [] }));
+    const call = connection.request('tools/call', {}, undefined, { mayAskUser: true });
+    const req = await transport.next(isRequest('tools/call'));
+    // Both in one read: the request is handled after the response was.
+    transport.deliver({ jsonrpc: '2.0', id: 'r1', method: 'roots/list' });
+    transport.deliver({ jsonrpc: '2.0', id: req.id, result: {} });
+    await call;
+    const answer = await transport.next((m) => m.id === 'r1');
+    assert.deepEqual(answer.result, { roots: [] });
+  });
+
   test('a request of the peer that arrived while nothing of ours was in flight stays open', async () => {
     const { transport, connection } = setup();
     let signal: AbortSignal | undefined;
