@@ -426,6 +426,19 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
     });
   });
 
+  test('the call a form came with is cancelled: the form closes and a notification says why', { timeout: 90_000 }, async () => {
+    await step('elicitation-call-cancelled', async () => {
+      await runTool('ask-form');
+      await webview('asks you for information');
+      // The form is in front; the call's progress notification has its Cancel button.
+      await wb.answerNotification('ask-form (sampler)', 'Cancel');
+      await noWebview('asks you for information');
+      await poll(async () => (await wb.notifications()).some((n) => /MCP Host closed the request for information from sampler: the tools\/call request .* has ended/.test(n)), 15_000, 'the notification saying why');
+      await wb.screenshot('serve-form-closed-call-ended');
+      assert.match(await wb.outputChannelText('MCP: sampler', { contains: 'MCP Host answers with an error', reveal: false }), /elicitation #\S+: closed: the tools\/call request .* has ended; MCP Host answers with an error/);
+    });
+  });
+
   test('URL elicitation: the domain highlighted, punycode and http warned about; declined; an https one opened', { timeout: 120_000 }, async () => {
     await step('elicitation-url', async () => {
       const tool = await runTool('trigger-url-elicitation', { url: 'http://xn--80ak6aa92e.com/login?next=1' });
