@@ -1,12 +1,34 @@
 // The one place zod is configured; every module imports its schema builders from here
 // (`import * as z from '../protocol/zod'`). zod/mini rather than classic zod: classic cannot be
 // tree-shaken and would be over half the extension bundle.
-import { config } from 'zod/mini';
+import { config, util } from 'zod/mini';
 import { en } from 'zod/locales';
 
-// jitless: otherwise zod probes `navigator` and `new Function` on the first object parse to
-// compile fast parsers, and VS Code's extension host logs the `navigator` probe as an error
-// (PendingMigrationError) on every activation. English messages, as classic zod gives them.
-config({ jitless: true, ...en() });
+// English messages, as classic zod gives them.
+config(en());
+
+/**
+ * zod compiles fast object parsers with `new Function`, after a probe that first reads
+ * `navigator`; VS Code's extension host reports that read as an error (PendingMigrationError) on
+ * every activation. The probe's answer is given here instead, without reading `navigator`. Should
+ * zod's internals differ from what this expects, zod runs without compiling (jitless): slower on
+ * large results, never wrong.
+ */
+function answerEvalProbe(): void {
+  let canEval = false;
+  try {
+    canEval = typeof new Function('return 1') === 'function';
+  } catch {
+    // a policy forbids eval: zod must not compile either
+  }
+  const probe = (util as { allowsEval?: unknown }).allowsEval;
+  const answerable = typeof probe === 'object' && probe !== null && 'value' in probe;
+  if (canEval && answerable) {
+    Object.defineProperty(probe, 'value', { value: true });
+    return;
+  }
+  config({ jitless: true });
+}
+answerEvalProbe();
 
 export * from 'zod/mini';

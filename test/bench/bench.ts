@@ -424,12 +424,14 @@ function loadAndActivate(bundle: string): void {
     { subscriptions: [] as unknown[], extension: { packageJSON: { version: 'bench' } } },
     { get: (target, key) => (key in target ? target[key as keyof typeof target] : inert[key as string]) },
   );
+  const cpuStart = process.cpuUsage();
   const started = performance.now();
   const extension = require(bundle) as { activate(context: unknown): void };
   const loaded = performance.now();
   extension.activate(context);
   const activated = performance.now();
-  process.stdout.write(JSON.stringify({ loadMs: loaded - started, activateMs: activated - loaded }) + '\n');
+  const cpu = process.cpuUsage(cpuStart);
+  process.stdout.write(JSON.stringify({ loadMs: loaded - started, activateMs: activated - loaded, cpuMs: (cpu.user + cpu.system) / 1000 }) + '\n');
   process.exit(0);
 }
 
@@ -440,12 +442,12 @@ function footprint(): string[] {
   const size = statSync(EXTENSION_BUNDLE).size;
   const vendorDir = join(DIST, 'vendor');
   const vendor = existsSync(vendorDir) ? readdirSync(vendorDir).filter((f) => f.endsWith('.js')).map((f) => `${f} ${(statSync(join(vendorDir, f)).size / KiB).toFixed(0)} KiB`) : [];
-  const runs: { loadMs: number; activateMs: number }[] = [];
+  const runs: { loadMs: number; activateMs: number; cpuMs: number }[] = [];
   let error: string | undefined;
   for (let i = 0; i < ACTIVATION_RUNS && !error; i++) {
     const r = spawnSync(process.execPath, [__filename, '--load-extension', EXTENSION_BUNDLE], { encoding: 'utf8', timeout: 30_000 });
     const line = r.stdout?.trim().split('\n').pop();
-    if (r.status === 0 && line) runs.push(JSON.parse(line) as { loadMs: number; activateMs: number });
+    if (r.status === 0 && line) runs.push(JSON.parse(line) as { loadMs: number; activateMs: number; cpuMs: number });
     else error = `exit ${r.status ?? r.signal}: ${(r.stderr || '').trim().split('\n').slice(-3).join(' | ')}`;
   }
   const total = runs.map((r) => r.loadMs + r.activateMs);
@@ -458,6 +460,8 @@ function footprint(): string[] {
     lines.push(`| require() of the bundle (median of ${runs.length} fresh processes) | ${ms(median(runs.map((r) => r.loadMs)))} ms | |`);
     lines.push(`| activate() (median) | ${ms(median(runs.map((r) => r.activateMs)))} ms | |`);
     lines.push(`| load + activate() (median) [best] | ${ms(t)} ms [${ms(Math.min(...total))}] | <= 30 ms (${t <= 30 ? 'PASS' : 'MISS'}) |`);
+    // CPU time is what the load of a shared machine distorts least.
+    lines.push(`| load + activate() CPU time (median) | ${ms(median(runs.map((r) => r.cpuMs)))} ms | |`);
   }
   lines.push('', 'Activation in code-server, as VS Code measures it, is logged by test/e2e/footprint.test.ts.', '');
   return lines;

@@ -38,3 +38,16 @@ test('the wire schemas use the small zod build (classic zod is not loaded)', () 
   `);
   assert.deepEqual(seen, { mini: true, classic: false });
 });
+
+test('parsing never reads `navigator` (VS Code reports that read as PendingMigrationError)', () => {
+  const seen = inFreshProcess(`
+    let read = false;
+    Object.defineProperty(globalThis, 'navigator', { configurable: true, get() { read = true; throw new Error('PendingMigrationError: navigator is now a global in nodejs'); } });
+    const { Message } = require('../../src/protocol/messages');
+    const { schemasFor } = require('../../src/client/schemas');
+    const parsed = schemasFor('2025-11-25').listTools.safeParse({ tools: [{ name: 'a', inputSchema: { type: 'object' } }] });
+    const invalid = Message.classify({ jsonrpc: '2.0', id: 1, result: 'not an object' });
+    console.log(JSON.stringify({ read, parsed: parsed.success, invalid: invalid.kind === 'invalid' }));
+  `);
+  assert.deepEqual(seen, { read: false, parsed: true, invalid: true });
+});
