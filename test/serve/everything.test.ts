@@ -26,7 +26,7 @@ import {
   attachServe,
   serveCapabilities,
 } from '../../src/serve';
-import { EVERYTHING, WireRecorder } from '../client/support';
+import { EVERYTHING, WireRecorder, waitFor } from '../client/support';
 
 const SERVER = { id: 'test::everything', name: 'everything' };
 
@@ -205,8 +205,8 @@ describe('sampling and elicitation against server-everything', () => {
     const answer = sentSince.find((m) => m.id === elicitId && m.method === undefined);
     assert.ok(answer?.error, 'an error answers the elicitation');
     assert.equal(sentSince.filter((m) => m.id === elicitId && m.result).length, 0, 'no accept goes out for a cancelled call');
-    await new Promise((r) => setTimeout(r, 50)); // the service logs once its dialog's promise settled
-    assert.ok(seen.log.some((l) => /elicitation #\S+: closed: the tools\/call request .* has ended; MCP Host answers with an error/.test(l)), seen.log.join('\n'));
+    // The service logs once its dialog's promise settled.
+    await waitFor(() => seen.log.some((l) => /elicitation #\S+: closed: the tools\/call request .* has ended; MCP Host answers with an error/.test(l)), 2000, 'the log line');
   });
 
   test('elicitation declined and cancelled: each shows in the tool result', { timeout: 20_000 }, async () => {
