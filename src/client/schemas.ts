@@ -156,6 +156,34 @@ export const LogMessageParamsSchema = obj({ level: z.enum(LoggingLevels), logger
 export type LogMessage = z.infer<typeof LogMessageParamsSchema>;
 export const ResourceUpdatedParamsSchema = obj({ uri: z.string() });
 
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The common tool result, checked by hand: text blocks only, each `{type: "text", text}` with at
+ * most a `_meta` object, and the optional fields of the right type. zod (even compiled) copies
+ * every object it validates; this accepts such a result as it is. Must accept only what the
+ * schema accepts; anything else goes through zod, which explains what is wrong.
+ */
+export function isPlainTextResult(v: unknown, structuredIsRecord: boolean): boolean {
+  if (!isRecord(v) || !Array.isArray(v.content)) return false;
+  if (v.isError !== undefined && typeof v.isError !== 'boolean') return false;
+  if (v._meta !== undefined && !isRecord(v._meta)) return false;
+  if (structuredIsRecord && v.structuredContent !== undefined && !isRecord(v.structuredContent)) return false;
+  for (const block of v.content) {
+    if (!isRecord(block) || block.type !== 'text' || typeof block.text !== 'string') return false;
+    if (block.annotations !== undefined || (block._meta !== undefined && !isRecord(block._meta))) return false;
+  }
+  return true;
+}
+
+/** `schema`, with `safeParse` answering at once for values `fast` accepts (see isPlainTextResult). */
+function withFastPath<T>(schema: z.ZodMiniType<T>, fast: (v: unknown) => boolean): z.ZodMiniType<T> {
+  const safeParse = (value: unknown) => (fast(value) ? { success: true as const, data: value as T } : schema.safeParse(value));
+  return Object.create(schema, { safeParse: { value: safeParse } }) as z.ZodMiniType<T>;
+}
+
 /** The result shapes that differ between protocol versions, built once per version. */
 export interface VersionedSchemas {
   readonly content: z.ZodMiniType<ContentBlock>;
@@ -178,12 +206,13 @@ export function schemasFor(version: ProtocolVersion): VersionedSchemas {
   blocks.push(EmbeddedResource);
   if (atLeast(version, '2025-06-18')) blocks.push(ResourceLink);
   const content = z.discriminatedUnion('type', blocks as never) as unknown as z.ZodMiniType<ContentBlock>;
-  const callToolResult = obj({
+  const checkedCallToolResult = obj({
     content: z.array(content),
     isError: z.optional(z.boolean()),
     structuredContent: atLeast(version, '2025-06-18') ? z.optional(z.record(z.string(), z.unknown())) : z.optional(z.unknown()),
     _meta: meta,
   }) as unknown as z.ZodMiniType<CallToolResult>;
+  const callToolResult = withFastPath(checkedCallToolResult, (v) => isPlainTextResult(v, atLeast(version, '2025-06-18')));
   const getPromptResult = obj({
     description: z.optional(z.string()),
     messages: z.array(obj({ role: z.enum(['user', 'assistant']), content })),
