@@ -1,5 +1,8 @@
 // Bundles the extension, the CLI and the benchmark. `--watch` rebuilds on change.
+// The shipped bundles are minified; their source maps stay in dist/ for debugging and out of
+// the VSIX (.vscodeignore).
 import * as esbuild from 'esbuild';
+import { readFileSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const common = {
@@ -13,9 +16,45 @@ const common = {
   // its ESM build bundles cleanly.
   mainFields: ['module', 'main'],
 };
+
+/**
+ * Libraries only some panels need (src/inspect/vendor/*.ts, required inside the function that
+ * first needs them) become files of their own beside the bundle, so activation neither loads
+ * nor parses them: `require('./vendor/ajv')` stays a require of dist/vendor/ajv.js.
+ */
+const vendorModules = ['ajv', 'markdownIt'];
+const lazyVendor = {
+  name: 'lazy-vendor',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/vendor\/\w+$/ }, (args) => {
+      const name = args.path.slice('./vendor/'.length);
+      if (!vendorModules.includes(name) || !args.importer.includes('src/inspect')) return undefined;
+      return { path: `./vendor/${name}.js`, external: true };
+    });
+  },
+};
+/**
+ * `import * as vscode from 'vscode'` in a CommonJS bundle copies every property of the API object
+ * onto a new object, once per importing file (23 files, ~200 names each: thousands of getters
+ * defined at load). Instead 'vscode' becomes one ES module that reads each name of the stable API
+ * (from its typings) once; importers bind to it directly.
+ */
+const vscodeApi = {
+  name: 'vscode-api',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) => (args.kind === 'require-call' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-api' }));
+    build.onLoad({ filter: /.*/, namespace: 'vscode-api' }, () => {
+      const typings = readFileSync('node_modules/@types/vscode/index.d.ts', 'utf8');
+      const names = [...new Set([...typings.matchAll(/^\texport (?:namespace|class|enum|const|function|let) (\w+)/gm)].map((m) => m[1]))];
+      return { contents: `const api = require('vscode');\n${names.map((n) => `export const ${n} = api.${n};`).join('\n')}\n`, loader: 'js' };
+    });
+  },
+};
+const shipped = { ...common, minify: true, plugins: [lazyVendor] };
 const builds = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...shipped, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: [lazyVendor, vscodeApi] },
+  { ...shipped, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  ...vendorModules.map((name) => ({ ...common, minify: true, entryPoints: [`src/inspect/vendor/${name}.ts`], outfile: `dist/vendor/${name}.js` })),
   // The benchmark loads the official SDK as a peer for comparison; it is never shipped.
   { ...common, entryPoints: ['test/bench/bench.ts'], outfile: 'dist/bench.js', packages: 'external' },
 ];

@@ -216,6 +216,21 @@
     if (text) text.textContent = (str(msg.message) || 'Progress') + ' — ' + msg.progress + (typeof msg.total === 'number' ? ' / ' + msg.total : '');
   }
 
+  /** While the server waits on the user (a form it asked for), its call's timeout is paused. */
+  function showTimeoutPaused(msg) {
+    if (!running || msg.callId !== running.callId) return;
+    let note = els.progress.querySelector('.timeout-paused');
+    if (!msg.paused) {
+      if (note) note.remove();
+      return;
+    }
+    if (!note) {
+      note = h('div', { class: 'timeout-paused', role: 'status' });
+      els.progress.append(note);
+    }
+    note.textContent = 'Waiting for your answer to the server’s request — the timeout is paused until you answer.';
+  }
+
   function stopRunning() {
     running = null;
     clearInterval(timer);
@@ -541,6 +556,9 @@
         break;
       case 'progress':
         showProgress(msg);
+        break;
+      case 'timeoutPaused':
+        showTimeoutPaused(msg);
         break;
       case 'toolResult':
         showToolResult(msg);

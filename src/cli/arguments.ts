@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { ProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS, isSupportedVersion } from '../client/schemas';
+import { LoggingLevel, LoggingLevels, ProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS, isSupportedVersion } from '../client/schemas';
 
 /** What the user asked for on the command line. */
 export type CliCommand =
@@ -20,6 +20,8 @@ export interface CliOptions {
   readonly protocolVersion?: ProtocolVersion;
   readonly timeoutMs?: number;
   readonly maxMessageBytes?: number;
+  /** The server's log messages (`notifications/message`) at this level or above go to stderr. */
+  readonly logLevel: LoggingLevel;
   /** The server: a command and its arguments (everything after `--`), or a URL (`--url`). */
   readonly server: CliServer;
 }
@@ -61,7 +63,10 @@ Options:
   --roots DIR[,DIR...]     expose these directories to the server as roots (the command
                            waits briefly for the server to ask for them)
   --protocol-version V     offer this protocol version (${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})
-  --timeout MS             per-request timeout in milliseconds (default 60000)
+  --timeout MS             per-request timeout in milliseconds (default 60000); for
+                           call, each progress report from the server restarts it
+  --log-level LEVEL        print the server's log messages at this level or above to
+                           stderr: ${LoggingLevels.join(', ')} (default info)
   --max-message-mb N       largest message accepted from the server, in MiB (default 128)
   --url URL                connect to a remote server instead of running a command
   --header "Name: value"   send this HTTP header with every request (repeatable);
@@ -82,7 +87,7 @@ Examples:
 
 const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping'] as const;
 type CommandName = (typeof COMMANDS)[number];
-const VALUE_FLAGS = ['--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--url', '--transport', '--header'] as const;
+const VALUE_FLAGS = ['--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header'] as const;
 /** Flags that may be given more than once. */
 const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header'];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
@@ -143,6 +148,7 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
       protocolVersion: parseVersion(values.get('--protocol-version')),
       timeoutMs: parsePositive('--timeout', values.get('--timeout'), true),
       maxMessageBytes: parseMaxMessageBytes(values.get('--max-message-mb')),
+      logLevel: parseLogLevel(values.get('--log-level')),
       server,
     },
   };
@@ -261,6 +267,12 @@ function parseVersion(text: string | undefined): ProtocolVersion | undefined {
   if (text === undefined) return undefined;
   if (!isSupportedVersion(text)) throw new UsageError(`--protocol-version ${text} is not supported (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
   return text;
+}
+
+function parseLogLevel(text: string | undefined): LoggingLevel {
+  if (text === undefined) return 'info';
+  if ((LoggingLevels as readonly string[]).includes(text)) return text as LoggingLevel;
+  throw new UsageError(`--log-level must be one of ${LoggingLevels.join(', ')}, got ${JSON.stringify(text)}`);
 }
 
 function parsePositive(flag: string, text: string | undefined, integer: boolean): number | undefined {

@@ -22,6 +22,7 @@ function main(): void {
   const io = {
     stdout: (text: string) => void process.stdout.write(text),
     stderr: (text: string) => void process.stderr.write(text),
+    stderrColumns: process.stderr.isTTY ? process.stderr.columns || 80 : undefined,
   };
   runCli(process.argv.slice(2), io, { interrupt: interrupt.signal, force: force.signal }).then(
     (code) => {

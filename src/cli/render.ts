@@ -1,8 +1,10 @@
+import type { Progress } from '../protocol/connection';
 import type {
   CallToolResult,
   ContentBlock,
   GetPromptResult,
   Implementation,
+  LogMessage,
   Prompt,
   ReadResourceResult,
   Resource,
@@ -268,4 +270,17 @@ export function renderPromptResult(result: GetPromptResult): string {
   }
   if (result.messages.length === 0) out.push('(no messages)');
   return out.join('\n').trimEnd();
+}
+
+/** A progress report of the running call, for the status line on a terminal. */
+export function renderProgress(progress: Progress): string {
+  const total = progress.total !== undefined && progress.total > 0 ? progress.total : undefined;
+  const amount = total !== undefined ? `${progress.progress}/${total} (${Math.round(Math.min(1, progress.progress / total) * 100)}%)` : String(progress.progress);
+  return `progress ${amount}${progress.message ? ` ${firstLine(progress.message)}` : ''}`;
+}
+
+/** A log message of the server (`notifications/message`), one line: `[server warning] logger: text`. */
+export function renderLogMessage(message: LogMessage): string {
+  const text = typeof message.data === 'string' ? message.data : JSON.stringify(message.data);
+  return `[server ${message.level}] ${message.logger ? `${message.logger}: ` : ''}${(text ?? '').replace(/\s*[\r\n]+\s*/g, ' ')}`;
 }

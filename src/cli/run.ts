@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ListOptions, McpClient, RootsProvider } from '../client/client';
-import { ResourceTemplate, describeSkippedItem } from '../client/schemas';
+import { LoggingLevels, ResourceTemplate, describeSkippedItem } from '../client/schemas';
 import { DisposableStore } from '../protocol/disposable';
 import { McpLocalError, ResponseError } from '../protocol/errors';
 import { ErrorCodes } from '../protocol/messages';
@@ -14,7 +14,8 @@ import { Redactor } from '../registry/logText';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../transport/lineDecoder';
 import { transportFactory } from '../transport/transportFactory';
 import { CliCommand, CliOptions, CliServer, USAGE, UsageError, parseArguments } from './arguments';
-import { CUT_DEEP_NOTE, Inspection, formatBytes, printableJson, renderCallResult, renderInspection, renderPromptResult, renderReadResult, renderTools } from './render';
+import { CUT_DEEP_NOTE, Inspection, formatBytes, printableJson, renderCallResult, renderInspection, renderLogMessage, renderProgress, renderPromptResult, renderReadResult, renderTools } from './render';
+import { StatusLine } from './statusLine';
 import { terminalSafe } from './terminalText';
 import { traceClient } from './trace';
 
@@ -22,6 +23,8 @@ import { traceClient } from './trace';
 export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** The width of the terminal stderr writes to; undefined when it is not a terminal (no progress line then). */
+  readonly stderrColumns?: number;
 }
 
 /** Exit statuses. */
@@ -86,7 +89,14 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     requestTimeoutMs: options.timeoutMs,
     roots: options.roots.length ? directoryRoots(options.roots) : undefined,
   });
-  if (options.trace) store.add(traceClient(client, (line) => out.stderr(line + '\n')));
+  const status = new StatusLine(out.stderr, terminal.stderr, terminal.stderrColumns);
+  if (options.trace) store.add(traceClient(client, (line) => status.printLine(line)));
+  const minLevel = LoggingLevels.indexOf(options.logLevel);
+  store.add(
+    client.onLogMessage((message) => {
+      if (LoggingLevels.indexOf(message.level) >= minLevel) status.printLine(renderLogMessage(message));
+    }),
+  );
   store.add(
     client.onTransportLog((log) => {
       if (log.kind !== 'oversize') return;
@@ -103,13 +113,15 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     if (stop.signal.aborted) throw stop.signal.reason;
     await client.connect(transport, { timeoutMs: options.timeoutMs, signal: stop.signal });
     if (options.roots.length) await rootsApplied(rootsAsked, stop.signal);
-    return await execute(client, options.command, options.json, out, { signal: stop.signal });
+    return await execute(client, options.command, options.json, out, { signal: stop.signal }, status);
   } catch (error) {
+    status.clear();
     // A cancelled request only says "cancelled"; the reason we stopped is the real story.
     const reported = stop.signal.aborted ? stop.signal.reason : error;
     out.stderr(describeFailure(reported).join('\n') + '\n');
     return reported instanceof Interrupted ? ExitCode.Interrupted : ExitCode.Failure;
   } finally {
+    status.clear();
     signal?.removeEventListener('abort', onAbort);
     await client.close().catch(() => {});
     signals.force?.removeEventListener('abort', force);
@@ -133,7 +145,7 @@ function inheritedEnv(): Record<string, string> {
   return env;
 }
 
-async function execute(client: McpClient, command: CliCommand, json: boolean, io: CliIo, req: RequestOptions): Promise<number> {
+async function execute(client: McpClient, command: CliCommand, json: boolean, io: CliIo, req: RequestOptions, status: StatusLine): Promise<number> {
   const print = (text: string) => io.stdout(text.endsWith('\n') ? text : text + '\n');
   // Malformed items are left out of a list; each is named on stderr, the rest printed.
   const lists: ListOptions = { ...req, onSkipped: (skipped) => skipped.forEach((item) => io.stderr(`mcp-host: skipped a malformed item: ${describeSkippedItem(item)}\n`)) };
@@ -156,7 +168,10 @@ async function execute(client: McpClient, command: CliCommand, json: boolean, io
       return ExitCode.Ok;
     }
     case 'call': {
-      const result = await client.callTool(command.tool, command.args, req);
+      // Asks for progress (a progressToken): shown on a terminal, and each report restarts the
+      // timeout, as in the editor, so a long call that keeps reporting is not cut off.
+      const result = await client.callTool(command.tool, command.args, { ...req, resetTimeoutOnProgress: true, onProgress: (p) => status.show(renderProgress(p)) });
+      status.clear();
       if (json) printJson(result);
       else print(renderCallResult(result));
       if (!result.isError) return ExitCode.Ok;

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from '../protocol/zod';
 import { ConnectionDiagnostic, Frame, JsonRpcConnection, NotificationHandler, Progress, RequestHandler, RequestOptions } from '../protocol/connection';
 import { Disposable, DisposableStore } from '../protocol/disposable';
 import { McpLocalError } from '../protocol/errors';
@@ -248,11 +248,11 @@ export class McpClient implements Disposable {
   // ---- operations ----
 
   callTool(name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<CallToolResult> {
-    return this.gated('tools/call', 'tools', { name, arguments: args }, this.schemas().callToolResult, options);
+    return this.gated('tools/call', 'tools', { name, arguments: args }, this.schemas().callToolResult, { ...options, mayAskUser: true });
   }
 
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
-    return this.gated('resources/read', 'resources', { uri }, ReadResourceResultSchema as z.ZodType<ReadResourceResult>, options);
+    return this.gated('resources/read', 'resources', { uri }, ReadResourceResultSchema as z.ZodMiniType<ReadResourceResult>, { ...options, mayAskUser: true });
   }
 
   async subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
@@ -268,7 +268,7 @@ export class McpClient implements Disposable {
   }
 
   getPrompt(name: string, args: Record<string, string> = {}, options?: RequestOptions): Promise<GetPromptResult> {
-    return this.gated('prompts/get', 'prompts', { name, arguments: args }, this.schemas().getPromptResult, options);
+    return this.gated('prompts/get', 'prompts', { name, arguments: args }, this.schemas().getPromptResult, { ...options, mayAskUser: true });
   }
 
   /** `completion/complete` for a prompt argument or a resource template variable. */
@@ -280,7 +280,7 @@ export class McpClient implements Disposable {
   ): Promise<CompleteResult> {
     const params: Record<string, unknown> = { ref, argument };
     if (context) params.context = context;
-    return this.gated('completion/complete', 'completions', params, CompleteResultSchema as z.ZodType<CompleteResult>, options);
+    return this.gated('completion/complete', 'completions', params, CompleteResultSchema as z.ZodMiniType<CompleteResult>, options);
   }
 
   async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
@@ -305,7 +305,7 @@ export class McpClient implements Disposable {
    * Sends any request, validated by `schema`. For methods without a helper; still refused
    * before initialization.
    */
-  request<T>(method: string, params: Record<string, unknown> | undefined, schema: z.ZodType<T>, options?: RequestOptions): Promise<T> {
+  request<T>(method: string, params: Record<string, unknown> | undefined, schema: z.ZodMiniType<T>, options?: RequestOptions): Promise<T> {
     this.requireReady(method);
     return this.connection!.request(method, params, schema, options);
   }
@@ -431,7 +431,7 @@ export class McpClient implements Disposable {
     return new McpLocalError('capability', `${method}: ${server} did not declare the ${capability} capability, so the request was not sent`, { capability });
   }
 
-  private gated<T>(method: string, capability: Capability, params: Record<string, unknown>, schema: z.ZodType<T>, options?: RequestOptions): Promise<T> {
+  private gated<T>(method: string, capability: Capability, params: Record<string, unknown>, schema: z.ZodMiniType<T>, options?: RequestOptions): Promise<T> {
     try {
       this.requireReady(method);
       if (!this.serverCapabilities?.[capability]) throw this.missing(method, capability);
@@ -443,7 +443,7 @@ export class McpClient implements Disposable {
 
   private async listAll<K extends ListKey>(method: string, capability: Capability, key: K, options: ListOptions = {}): Promise<ListItem[K][]> {
     const { onSkipped, ...request } = options;
-    const itemSchema = LIST_ITEM_SCHEMAS[key] as unknown as z.ZodType<ListItem[K]>;
+    const itemSchema = LIST_ITEM_SCHEMAS[key] as unknown as z.ZodMiniType<ListItem[K]>;
     const maxPages = this.options.maxPages ?? 1000;
     const items: ListItem[K][] = [];
     const skipped: SkippedListItem[] = [];
@@ -479,7 +479,7 @@ export interface ListOptions extends RequestOptions {
   onSkipped?: (skipped: readonly SkippedListItem[]) => void;
 }
 
-function checkListItem<T>(schema: z.ZodType<T>, raw: unknown, path: string): { item: T } | { problem: string } {
+function checkListItem<T>(schema: z.ZodMiniType<T>, raw: unknown, path: string): { item: T } | { problem: string } {
   if (measureJson(raw, { maxDepth: MAX_LIST_ITEM_DEPTH }).exceeded) return { problem: `${path} is nested more than ${MAX_LIST_ITEM_DEPTH} levels deep` };
   const parsed = schema.safeParse(raw);
   return parsed.success ? { item: parsed.data } : { problem: formatZodIssues(parsed.error, path, raw) };

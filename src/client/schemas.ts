@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from '../protocol/zod';
 
 /** Protocol versions this client speaks, newest first. */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
@@ -16,18 +16,18 @@ export function atLeast(version: ProtocolVersion, since: ProtocolVersion): boole
 
 // Every object is loose: fields we do not know are kept, not stripped.
 const obj = z.looseObject;
-const meta = z.record(z.string(), z.unknown()).optional();
+const meta = z.optional(z.record(z.string(), z.unknown()));
 
-export const ImplementationSchema = obj({ name: z.string(), version: z.string(), title: z.string().optional() });
+export const ImplementationSchema = obj({ name: z.string(), version: z.string(), title: z.optional(z.string()) });
 export type Implementation = z.infer<typeof ImplementationSchema>;
 
 export const ServerCapabilitiesSchema = obj({
-  experimental: z.record(z.string(), z.unknown()).optional(),
-  logging: obj({}).optional(),
-  completions: obj({}).optional(),
-  prompts: obj({ listChanged: z.boolean().optional() }).optional(),
-  resources: obj({ subscribe: z.boolean().optional(), listChanged: z.boolean().optional() }).optional(),
-  tools: obj({ listChanged: z.boolean().optional() }).optional(),
+  experimental: z.optional(z.record(z.string(), z.unknown())),
+  logging: z.optional(obj({})),
+  completions: z.optional(obj({})),
+  prompts: z.optional(obj({ listChanged: z.optional(z.boolean()) })),
+  resources: z.optional(obj({ subscribe: z.optional(z.boolean()), listChanged: z.optional(z.boolean()) })),
+  tools: z.optional(obj({ listChanged: z.optional(z.boolean()) })),
 });
 export type ServerCapabilities = z.infer<typeof ServerCapabilitiesSchema>;
 
@@ -35,35 +35,35 @@ export const InitializeResultSchema = obj({
   protocolVersion: z.string(),
   capabilities: ServerCapabilitiesSchema,
   serverInfo: ImplementationSchema,
-  instructions: z.string().optional(),
+  instructions: z.optional(z.string()),
   _meta: meta,
 });
 export type InitializeResult = z.infer<typeof InitializeResultSchema>;
 
 const AnnotationsSchema = obj({
-  audience: z.array(z.enum(['user', 'assistant'])).optional(),
-  priority: z.number().optional(),
-  lastModified: z.string().optional(),
+  audience: z.optional(z.array(z.enum(['user', 'assistant']))),
+  priority: z.optional(z.number()),
+  lastModified: z.optional(z.string()),
 });
 
-const TextResourceContentsSchema = obj({ uri: z.string(), mimeType: z.string().optional(), text: z.string(), _meta: meta });
-const BlobResourceContentsSchema = obj({ uri: z.string(), mimeType: z.string().optional(), blob: z.string(), _meta: meta });
+const TextResourceContentsSchema = obj({ uri: z.string(), mimeType: z.optional(z.string()), text: z.string(), _meta: meta });
+const BlobResourceContentsSchema = obj({ uri: z.string(), mimeType: z.optional(z.string()), blob: z.string(), _meta: meta });
 export const ResourceContentsSchema = z.union([TextResourceContentsSchema, BlobResourceContentsSchema]);
 export type ResourceContents = z.infer<typeof ResourceContentsSchema>;
 
-const TextContent = obj({ type: z.literal('text'), text: z.string(), annotations: AnnotationsSchema.optional(), _meta: meta });
-const ImageContent = obj({ type: z.literal('image'), data: z.string(), mimeType: z.string(), annotations: AnnotationsSchema.optional(), _meta: meta });
-const AudioContent = obj({ type: z.literal('audio'), data: z.string(), mimeType: z.string(), annotations: AnnotationsSchema.optional(), _meta: meta });
-const EmbeddedResource = obj({ type: z.literal('resource'), resource: ResourceContentsSchema, annotations: AnnotationsSchema.optional(), _meta: meta });
+const TextContent = obj({ type: z.literal('text'), text: z.string(), annotations: z.optional(AnnotationsSchema), _meta: meta });
+const ImageContent = obj({ type: z.literal('image'), data: z.string(), mimeType: z.string(), annotations: z.optional(AnnotationsSchema), _meta: meta });
+const AudioContent = obj({ type: z.literal('audio'), data: z.string(), mimeType: z.string(), annotations: z.optional(AnnotationsSchema), _meta: meta });
+const EmbeddedResource = obj({ type: z.literal('resource'), resource: ResourceContentsSchema, annotations: z.optional(AnnotationsSchema), _meta: meta });
 const ResourceLink = obj({
   type: z.literal('resource_link'),
   uri: z.string(),
   name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  size: z.number().optional(),
-  annotations: AnnotationsSchema.optional(),
+  title: z.optional(z.string()),
+  description: z.optional(z.string()),
+  mimeType: z.optional(z.string()),
+  size: z.optional(z.number()),
+  annotations: z.optional(AnnotationsSchema),
   _meta: meta,
 });
 
@@ -75,11 +75,11 @@ export type ResourceLink = z.infer<typeof ResourceLink>;
 export type ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource | ResourceLink;
 
 export const ToolAnnotationsSchema = obj({
-  title: z.string().optional(),
-  readOnlyHint: z.boolean().optional(),
-  destructiveHint: z.boolean().optional(),
-  idempotentHint: z.boolean().optional(),
-  openWorldHint: z.boolean().optional(),
+  title: z.optional(z.string()),
+  readOnlyHint: z.optional(z.boolean()),
+  destructiveHint: z.optional(z.boolean()),
+  idempotentHint: z.optional(z.boolean()),
+  openWorldHint: z.optional(z.boolean()),
 });
 export type ToolAnnotations = z.infer<typeof ToolAnnotationsSchema>;
 
@@ -87,11 +87,11 @@ const JsonSchemaObject = obj({ type: z.literal('object') });
 
 export const ToolSchema = obj({
   name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
+  title: z.optional(z.string()),
+  description: z.optional(z.string()),
   inputSchema: JsonSchemaObject,
-  outputSchema: JsonSchemaObject.optional(),
-  annotations: ToolAnnotationsSchema.optional(),
+  outputSchema: z.optional(JsonSchemaObject),
+  annotations: z.optional(ToolAnnotationsSchema),
   _meta: meta,
 });
 export type Tool = z.infer<typeof ToolSchema>;
@@ -99,11 +99,11 @@ export type Tool = z.infer<typeof ToolSchema>;
 export const ResourceSchema = obj({
   uri: z.string(),
   name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  size: z.number().optional(),
-  annotations: AnnotationsSchema.optional(),
+  title: z.optional(z.string()),
+  description: z.optional(z.string()),
+  mimeType: z.optional(z.string()),
+  size: z.optional(z.number()),
+  annotations: z.optional(AnnotationsSchema),
   _meta: meta,
 });
 export type Resource = z.infer<typeof ResourceSchema>;
@@ -111,20 +111,20 @@ export type Resource = z.infer<typeof ResourceSchema>;
 export const ResourceTemplateSchema = obj({
   uriTemplate: z.string(),
   name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  mimeType: z.string().optional(),
-  annotations: AnnotationsSchema.optional(),
+  title: z.optional(z.string()),
+  description: z.optional(z.string()),
+  mimeType: z.optional(z.string()),
+  annotations: z.optional(AnnotationsSchema),
   _meta: meta,
 });
 export type ResourceTemplate = z.infer<typeof ResourceTemplateSchema>;
 
-export const PromptArgumentSchema = obj({ name: z.string(), title: z.string().optional(), description: z.string().optional(), required: z.boolean().optional() });
+export const PromptArgumentSchema = obj({ name: z.string(), title: z.optional(z.string()), description: z.optional(z.string()), required: z.optional(z.boolean()) });
 export const PromptSchema = obj({
   name: z.string(),
-  title: z.string().optional(),
-  description: z.string().optional(),
-  arguments: z.array(PromptArgumentSchema).optional(),
+  title: z.optional(z.string()),
+  description: z.optional(z.string()),
+  arguments: z.optional(z.array(PromptArgumentSchema)),
   _meta: meta,
 });
 export type Prompt = z.infer<typeof PromptSchema>;
@@ -144,7 +144,7 @@ export type CompleteResult = { completion: { values: string[]; total?: number; h
 export type Paginated<K extends string, T> = { [key in K]: T[] } & { nextCursor?: string };
 
 export const CompleteResultSchema = obj({
-  completion: obj({ values: z.array(z.string()), total: z.number().optional(), hasMore: z.boolean().optional() }),
+  completion: obj({ values: z.array(z.string()), total: z.optional(z.number()), hasMore: z.optional(z.boolean()) }),
 });
 export const ReadResourceResultSchema = obj({ contents: z.array(ResourceContentsSchema) });
 export const EmptyResultSchema = obj({});
@@ -152,7 +152,7 @@ export const EmptyResultSchema = obj({});
 export const LoggingLevels = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 export type LoggingLevel = (typeof LoggingLevels)[number];
 
-export const LogMessageParamsSchema = obj({ level: z.enum(LoggingLevels), logger: z.string().optional(), data: z.unknown() });
+export const LogMessageParamsSchema = obj({ level: z.enum(LoggingLevels), logger: z.optional(z.string()), data: z.unknown() });
 export type LogMessage = z.infer<typeof LogMessageParamsSchema>;
 export const ResourceUpdatedParamsSchema = obj({ uri: z.string() });
 
@@ -170,16 +170,16 @@ export type ListKey = keyof ListItem;
 /** The shape of each item of a list, by the key the list result holds it under. */
 export const LIST_ITEM_SCHEMAS = { tools: ToolSchema, resources: ResourceSchema, resourceTemplates: ResourceTemplateSchema, prompts: PromptSchema } as const;
 
-const pages = new Map<ListKey, z.ZodType<Paginated<ListKey, unknown>>>();
+const pages = new Map<ListKey, z.ZodMiniType<Paginated<ListKey, unknown>>>();
 
 /** One page of a list: an array of items still to be checked one by one, and the next cursor. */
-export function listPageSchema<K extends ListKey>(key: K): z.ZodType<Paginated<K, unknown>> {
+export function listPageSchema<K extends ListKey>(key: K): z.ZodMiniType<Paginated<K, unknown>> {
   let page = pages.get(key);
   if (!page) {
-    page = obj({ [key]: z.array(z.unknown()), nextCursor: z.string().optional() }) as unknown as z.ZodType<Paginated<ListKey, unknown>>;
+    page = obj({ [key]: z.array(z.unknown()), nextCursor: z.optional(z.string()) }) as unknown as z.ZodMiniType<Paginated<ListKey, unknown>>;
     pages.set(key, page);
   }
-  return page as z.ZodType<Paginated<K, unknown>>;
+  return page as z.ZodMiniType<Paginated<K, unknown>>;
 }
 
 /**
@@ -204,11 +204,39 @@ export function describeSkippedItem(item: SkippedListItem): string {
   return item.name === undefined ? item.problem : `${item.problem} (${JSON.stringify(item.name)})`;
 }
 
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The common tool result, checked by hand: text blocks only, each `{type: "text", text}` with at
+ * most a `_meta` object, and the optional fields of the right type. zod (even compiled) copies
+ * every object it validates; this accepts such a result as it is. Must accept only what the
+ * schema accepts; anything else goes through zod, which explains what is wrong.
+ */
+export function isPlainTextResult(v: unknown, structuredIsRecord: boolean): boolean {
+  if (!isRecord(v) || !Array.isArray(v.content)) return false;
+  if (v.isError !== undefined && typeof v.isError !== 'boolean') return false;
+  if (v._meta !== undefined && !isRecord(v._meta)) return false;
+  if (structuredIsRecord && v.structuredContent !== undefined && !isRecord(v.structuredContent)) return false;
+  for (const block of v.content) {
+    if (!isRecord(block) || block.type !== 'text' || typeof block.text !== 'string') return false;
+    if (block.annotations !== undefined || (block._meta !== undefined && !isRecord(block._meta))) return false;
+  }
+  return true;
+}
+
+/** `schema`, with `safeParse` answering at once for values `fast` accepts (see isPlainTextResult). */
+function withFastPath<T>(schema: z.ZodMiniType<T>, fast: (v: unknown) => boolean): z.ZodMiniType<T> {
+  const safeParse = (value: unknown) => (fast(value) ? { success: true as const, data: value as T } : schema.safeParse(value));
+  return Object.create(schema, { safeParse: { value: safeParse } }) as z.ZodMiniType<T>;
+}
+
 /** The result shapes that differ between protocol versions, built once per version. */
 export interface VersionedSchemas {
-  readonly content: z.ZodType<ContentBlock>;
-  readonly callToolResult: z.ZodType<CallToolResult>;
-  readonly getPromptResult: z.ZodType<GetPromptResult>;
+  readonly content: z.ZodMiniType<ContentBlock>;
+  readonly callToolResult: z.ZodMiniType<CallToolResult>;
+  readonly getPromptResult: z.ZodMiniType<GetPromptResult>;
 }
 
 const cache = new Map<ProtocolVersion, VersionedSchemas>();
@@ -217,21 +245,22 @@ const cache = new Map<ProtocolVersion, VersionedSchemas>();
 export function schemasFor(version: ProtocolVersion): VersionedSchemas {
   const hit = cache.get(version);
   if (hit) return hit;
-  const blocks: [z.ZodType, ...z.ZodType[]] = [TextContent, ImageContent];
+  const blocks: [z.ZodMiniType, ...z.ZodMiniType[]] = [TextContent, ImageContent];
   if (atLeast(version, '2025-03-26')) blocks.push(AudioContent);
   blocks.push(EmbeddedResource);
   if (atLeast(version, '2025-06-18')) blocks.push(ResourceLink);
-  const content = z.discriminatedUnion('type', blocks as never) as unknown as z.ZodType<ContentBlock>;
-  const callToolResult = obj({
+  const content = z.discriminatedUnion('type', blocks as never) as unknown as z.ZodMiniType<ContentBlock>;
+  const checkedCallToolResult = obj({
     content: z.array(content),
-    isError: z.boolean().optional(),
-    structuredContent: atLeast(version, '2025-06-18') ? z.record(z.string(), z.unknown()).optional() : z.unknown().optional(),
+    isError: z.optional(z.boolean()),
+    structuredContent: atLeast(version, '2025-06-18') ? z.optional(z.record(z.string(), z.unknown())) : z.optional(z.unknown()),
     _meta: meta,
-  }) as unknown as z.ZodType<CallToolResult>;
+  }) as unknown as z.ZodMiniType<CallToolResult>;
+  const callToolResult = withFastPath(checkedCallToolResult, (v) => isPlainTextResult(v, atLeast(version, '2025-06-18')));
   const getPromptResult = obj({
-    description: z.string().optional(),
+    description: z.optional(z.string()),
     messages: z.array(obj({ role: z.enum(['user', 'assistant']), content })),
-  }) as unknown as z.ZodType<GetPromptResult>;
+  }) as unknown as z.ZodMiniType<GetPromptResult>;
   const built: VersionedSchemas = { content, callToolResult, getPromptResult };
   cache.set(version, built);
   return built;

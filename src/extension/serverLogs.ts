@@ -1,18 +1,25 @@
 // One LogOutputChannel per server ("MCP: <name>"): the registry's lifecycle lines and stderr,
-// the server's `notifications/message`, connection diagnostics and, only while the channel is at
-// Trace, every JSON-RPC frame. Every line goes through the Redactor. When the channel's level
-// changes, a server that declared `logging` is asked to send no more than the channel shows.
+// the server's `notifications/message`, connection diagnostics and, while the channel is at
+// Trace, every JSON-RPC frame. Frames are kept in a bounded ring whatever the level (unformatted),
+// so raising the level to Trace first shows the ones from before, the `initialize` exchange
+// included. Every line goes through the Redactor. When the channel's level changes, a server
+// that declared `logging` is asked to send no more than the channel shows.
 import * as vscode from 'vscode';
 import type { McpClient } from '../client/client';
 import type { RegistryLogLevel } from '../registry';
+import { FrameRing } from '../protocol/frameRing';
 import { Redactor, formatFrame, formatLogData, isTraceOn, logLevelToMcpLevel, mcpLevelToLogMethod } from './logFormat';
 
 export class ServerLog implements vscode.Disposable {
   readonly channel: vscode.LogOutputChannel;
   private client: McpClient | undefined;
   private clientSubscriptions: { dispose(): void }[] = [];
-  private frameSubscription: { dispose(): void } | undefined;
   private readonly levelSubscription: vscode.Disposable;
+  /** This server's recent frames, across its restarts. */
+  private readonly frames = new FrameRing();
+  /** The sequence number of the last frame written to the channel. */
+  private shownFrame = 0;
+  private traceWasOn: boolean;
 
   constructor(
     readonly name: string,
@@ -20,8 +27,11 @@ export class ServerLog implements vscode.Disposable {
     private readonly maxPayloadChars: () => number,
   ) {
     this.channel = vscode.window.createOutputChannel(name, { log: true });
+    this.traceWasOn = isTraceOn(this.channel.logLevel);
     this.levelSubscription = this.channel.onDidChangeLogLevel((level) => {
-      this.updateFrameTracing();
+      const traceOn = isTraceOn(level);
+      if (traceOn && !this.traceWasOn) this.showEarlierFrames();
+      this.traceWasOn = traceOn;
       this.sendLevel(level, 'the output channel log level changed');
     });
   }
@@ -52,31 +62,31 @@ export class ServerLog implements vscode.Disposable {
         if (state.kind === 'ready') this.sendLevel(this.channel.logLevel, 'the server is ready');
         if (state.kind === 'closed') this.detach();
       }),
+      // Kept at every level (a reference, no formatting); written only at Trace.
+      client.onFrame((frame) => {
+        const seq = this.frames.push(frame);
+        if (!isTraceOn(this.channel.logLevel) || this.disposed) return;
+        this.channel.trace(formatFrame(frame, this.maxPayloadChars(), this.redactor));
+        this.shownFrame = seq;
+      }),
     );
-    this.updateFrameTracing();
+  }
+
+  /** Writes the kept frames the channel has not shown yet (from before the level was Trace). */
+  private showEarlierFrames(): void {
+    const earlier = this.frames.since(this.shownFrame);
+    if (earlier.length === 0 || this.disposed) return;
+    const first = new Date(earlier[0].time).toISOString();
+    this.channel.trace(`${earlier.length} frame${earlier.length === 1 ? '' : 's'} from before the level was Trace (the first at ${first}):`);
+    for (const frame of earlier) this.channel.trace(formatFrame(frame, this.maxPayloadChars(), this.redactor));
+    this.channel.trace('(end of the earlier frames; new frames follow as they happen)');
+    this.shownFrame = earlier[earlier.length - 1].seq;
   }
 
   private detach(): void {
-    this.frameSubscription?.dispose();
-    this.frameSubscription = undefined;
     for (const d of this.clientSubscriptions) d.dispose();
     this.clientSubscriptions = [];
     this.client = undefined;
-  }
-
-  /** Subscribes to frames only at Trace: the connection builds no payload while nobody listens. */
-  private updateFrameTracing(): void {
-    const want = this.client !== undefined && isTraceOn(this.channel.logLevel);
-    if (want && !this.frameSubscription && this.client) {
-      this.frameSubscription = this.client.onFrame((frame) => {
-        // Level may have dropped since; never build the string for nothing.
-        if (!isTraceOn(this.channel.logLevel)) return;
-        this.channel.trace(formatFrame(frame, this.maxPayloadChars(), this.redactor));
-      });
-    } else if (!want && this.frameSubscription) {
-      this.frameSubscription.dispose();
-      this.frameSubscription = undefined;
-    }
   }
 
   /** `logging/setLevel` to match the channel, for a ready server that declared logging. */

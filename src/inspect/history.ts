@@ -2,7 +2,7 @@
 // arguments, a one-line result summary, how long they took, how they ended and a capped copy of
 // the result (so an old result can be shown again). Plain JSON, so the VS Code layer keeps it in
 // workspaceState; what it restores is validated, never trusted.
-import { z } from 'zod';
+import * as z from '../protocol/zod';
 import { Emitter, Event } from '../protocol/events';
 import type { CallFailure } from './resultModel';
 
@@ -52,26 +52,26 @@ export interface HistoryOptions {
 }
 
 const FailureSchema = z.union([
-  z.object({ kind: z.literal('protocol'), code: z.number(), message: z.string(), data: z.unknown().optional() }),
+  z.object({ kind: z.literal('protocol'), code: z.number(), message: z.string(), data: z.optional(z.unknown()) }),
   z.object({ kind: z.literal('local'), reason: z.string(), message: z.string() }),
   z.object({ kind: z.literal('other'), message: z.string() }),
 ]);
 
 const EntrySchema = z.object({
-  id: z.string().min(1).max(100),
-  serverId: z.string().min(1),
+  id: z.string().check(z.minLength(1), z.maxLength(100)),
+  serverId: z.string().check(z.minLength(1)),
   kind: z.enum(['tool', 'prompt', 'resource']),
   name: z.string(),
-  arguments: z.record(z.string(), z.unknown()).optional(),
-  argumentsOmitted: z.boolean().optional(),
+  arguments: z.optional(z.record(z.string(), z.unknown())),
+  argumentsOmitted: z.optional(z.boolean()),
   outcome: z.enum(['ok', 'tool-error', 'error', 'cancelled', 'timeout']),
   summary: z.string(),
-  durationMs: z.number().nonnegative(),
+  durationMs: z.number().check(z.gte(0)),
   time: z.number(),
-  result: z.unknown().optional(),
-  resultCut: z.boolean().optional(),
-  resultOmitted: z.boolean().optional(),
-  failure: FailureSchema.optional(),
+  result: z.optional(z.unknown()),
+  resultCut: z.optional(z.boolean()),
+  resultOmitted: z.optional(z.boolean()),
+  failure: z.optional(FailureSchema),
 });
 
 /** The serialised form: a version and every server's entries, newest first. */

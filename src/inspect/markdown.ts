@@ -3,7 +3,7 @@
 // and links allowed only to http/https. A link is rendered without `href`: it carries the URL in
 // `data-href`, and the webview script asks the extension to open it after a click — nothing
 // navigates by itself, and the extension checks the URL again before `openExternal`.
-import MarkdownIt from 'markdown-it';
+import type MarkdownIt from 'markdown-it';
 import { assessUrl } from '../serve/urlSafety';
 
 /** Above this many characters, text is not parsed as Markdown (shown as plain text instead). */
@@ -38,7 +38,9 @@ export function escapeHtml(text: string): string {
 }
 
 function create(): MarkdownIt {
-  const md = new MarkdownIt('default', { html: false, linkify: true, typographer: false, maxNesting: 40 });
+  // Required here, not imported: markdown-it loads with the first panel that renders, not at activation.
+  const vendor = require('./vendor/markdownIt') as typeof import('./vendor/markdownIt');
+  const md = new vendor.MarkdownIt('default', { html: false, linkify: true, typographer: false, maxNesting: 40 });
   md.disable(['image']);
   md.validateLink = (url) => isOpenableUrl(url);
   md.renderer.rules.link_open = (tokens, idx) => {

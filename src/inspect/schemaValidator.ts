@@ -9,8 +9,7 @@
 // data size and nesting, `uniqueItems` (quadratic: 20,000 objects took 51 s), and the work of
 // `pattern`s, which run on the linear-time engine of safePattern.ts. Past a bound the answer is
 // `unchecked` with the reason, never a frozen editor.
-import Ajv, { type AnySchema, type ErrorObject, type ValidateFunction } from 'ajv';
-import Ajv2020 from 'ajv/dist/2020';
+import type { default as Ajv, AnySchema, ErrorObject, ValidateFunction } from 'ajv';
 import { measureJson } from '../protocol/jsonShape';
 import { CHECKED_FORMATS, checkFormat } from './formModel';
 import { compileSafePattern, uncheckedPatternNote } from './safePattern';
@@ -35,6 +34,13 @@ const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-0[4-7]\/schema#?$/;
 const MAX_CACHE = 200;
 /** Most errors reported for one value. */
 const MAX_ERRORS = 50;
+
+type AjvDialects = typeof import('./vendor/ajv');
+let dialects: AjvDialects | undefined;
+/** ajv is required on the first check, not imported: it loads with the first panel that validates, not at activation. */
+function ajvDialects(): AjvDialects {
+  return (dialects ??= require('./vendor/ajv') as AjvDialects);
+}
 
 /** The bounds of one check; the defaults keep a check well under a second on a slow machine. */
 export interface CheckLimits {
@@ -162,10 +168,10 @@ export class SchemaValidator {
   }
 
   private compileFresh(schema: object | boolean): ValidateFunction | string {
-    if (typeof schema === 'boolean') return (this.ajv2020 ??= this.makeAjv(Ajv2020)).compile(schema);
+    if (typeof schema === 'boolean') return (this.ajv2020 ??= this.makeAjv(ajvDialects().Ajv2020)).compile(schema);
     const declared = (schema as { $schema?: unknown }).$schema;
     const older = typeof declared === 'string' && DRAFT_07.test(declared);
-    const ajv = older ? (this.ajv07 ??= this.makeAjv(Ajv)) : (this.ajv2020 ??= this.makeAjv(Ajv2020));
+    const ajv = older ? (this.ajv07 ??= this.makeAjv(ajvDialects().Ajv)) : (this.ajv2020 ??= this.makeAjv(ajvDialects().Ajv2020));
     // Drop `$schema` and top-level `$id`: the dialect is chosen above, and an `$id` would be
     // registered in the shared instance (a second schema with the same id would then fail).
     const { $schema: _s, $id: _i, ...rest } = schema as Record<string, unknown>;

@@ -2,7 +2,7 @@
 // Inbound messages (webview → extension) are parsed strictly with zod: a webview is a browser
 // page showing server-provided content, so what it posts is treated as untrusted input.
 // Outbound messages are typed here; the webview script checks what it receives defensively.
-import { z } from 'zod';
+import * as z from '../protocol/zod';
 import type { ToolAnnotations } from '../client/schemas';
 import type { FieldError, FieldModel, FormState, Json } from './formModel';
 import type { HistoryEntry } from './history';
@@ -12,8 +12,8 @@ const MAX_TEXT = 10 * 1024 * 1024;
 const MAX_DEPTH = 64;
 
 /** A form state value, bounded in depth and size. */
-export const FormStateSchema: z.ZodType<FormState> = z.lazy(() =>
-  z.union([z.string().max(MAX_TEXT), z.number(), z.boolean(), z.null(), z.array(FormStateSchema).max(10_000), z.record(z.string().max(1000), FormStateSchema)]),
+export const FormStateSchema: z.ZodMiniType<FormState> = z.lazy(() =>
+  z.union([z.string().check(z.maxLength(MAX_TEXT)), z.number(), z.boolean(), z.null(), z.array(FormStateSchema).check(z.maxLength(10_000)), z.record(z.string().check(z.maxLength(1000)), FormStateSchema)]),
 );
 
 function depthOf(v: unknown, d = 0): number {
@@ -23,11 +23,11 @@ function depthOf(v: unknown, d = 0): number {
   return d;
 }
 
-const State = FormStateSchema.optional().refine((v) => depthOf(v) <= MAX_DEPTH, 'too deeply nested');
-const Id = z.string().min(1).max(200);
+const State = z.optional(FormStateSchema).check(z.refine((v) => depthOf(v) <= MAX_DEPTH, 'too deeply nested'));
+const Id = z.string().check(z.minLength(1), z.maxLength(200));
 
 /** What the user is editing: the form, or the JSON text of the arguments. */
-export const InputSchema = z.discriminatedUnion('mode', [z.strictObject({ mode: z.literal('form'), state: State }), z.strictObject({ mode: z.literal('json'), text: z.string().max(MAX_TEXT) })]);
+export const InputSchema = z.discriminatedUnion('mode', [z.strictObject({ mode: z.literal('form'), state: State }), z.strictObject({ mode: z.literal('json'), text: z.string().check(z.maxLength(MAX_TEXT)) })]);
 export type Input = z.infer<typeof InputSchema>;
 
 export const InboundMessageSchema = z.discriminatedUnion('type', [
@@ -36,15 +36,15 @@ export const InboundMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('validate'), input: InputSchema }),
   /** Switch between form and JSON, carrying the current input over. */
   z.strictObject({ type: z.literal('switchMode'), input: InputSchema }),
-  z.strictObject({ type: z.literal('run'), input: InputSchema, timeoutSeconds: z.number().positive().max(24 * 3600).optional() }),
+  z.strictObject({ type: z.literal('run'), input: InputSchema, timeoutSeconds: z.optional(z.number().check(z.gt(0), z.lte(24 * 3600))) }),
   z.strictObject({ type: z.literal('cancel') }),
   /** The user clicked a link in server text. */
-  z.strictObject({ type: z.literal('openLink'), url: z.string().max(8192) }),
+  z.strictObject({ type: z.literal('openLink'), url: z.string().check(z.maxLength(8192)) }),
   /** The user clicked a resource link (or an embedded resource's URI). */
-  z.strictObject({ type: z.literal('readResource'), uri: z.string().min(1).max(8192) }),
+  z.strictObject({ type: z.literal('readResource'), uri: z.string().check(z.minLength(1), z.maxLength(8192)) }),
   /** Open one part of a result in an editor (text in full, blobs saved or previewed). */
-  z.strictObject({ type: z.literal('openPart'), callId: Id, index: z.number().int().nonnegative().max(100_000) }),
-  z.strictObject({ type: z.literal('savePart'), callId: Id, index: z.number().int().nonnegative().max(100_000) }),
+  z.strictObject({ type: z.literal('openPart'), callId: Id, index: z.int().check(z.gte(0), z.lte(100_000)) }),
+  z.strictObject({ type: z.literal('savePart'), callId: Id, index: z.int().check(z.gte(0), z.lte(100_000)) }),
   z.strictObject({ type: z.literal('copyResult'), callId: Id }),
   /** Put a history entry's arguments into the form. */
   z.strictObject({ type: z.literal('loadHistory'), historyId: Id }),
@@ -59,7 +59,7 @@ export type InboundMessage = z.infer<typeof InboundMessageSchema>;
 export type ParsedMessage<T> = { ok: true; message: T } | { ok: false; reason: string };
 
 /** Parses a message from any webview against its schema; the reason names the first problem. */
-export function parseWebviewMessage<S extends z.ZodTypeAny>(schema: S, message: unknown): ParsedMessage<z.infer<S>> {
+export function parseWebviewMessage<S extends z.ZodMiniType>(schema: S, message: unknown): ParsedMessage<z.infer<S>> {
   const parsed = schema.safeParse(message);
   if (parsed.success) return { ok: true, message: parsed.data };
   const issue = parsed.error.issues[0];
@@ -121,6 +121,8 @@ export type OutboundMessage =
   | { readonly type: 'setInput'; readonly input: Input; readonly note?: string }
   | { readonly type: 'running'; readonly callId: string; readonly startedAt: number; readonly arguments: string }
   | { readonly type: 'progress'; readonly callId: string; readonly progress: number; readonly total?: number; readonly message?: string }
+  /** The server asked the user something (a form, an approval): the call's timeout waits meanwhile. */
+  | { readonly type: 'timeoutPaused'; readonly callId: string; readonly paused: boolean }
   | { readonly type: 'toolResult'; readonly callId: string; readonly display: ToolResultDisplay; readonly durationMs: number; readonly fromHistory?: FromHistory }
   | { readonly type: 'failure'; readonly callId: string; readonly failure: CallFailure; readonly durationMs: number; readonly fromHistory?: FromHistory }
   | { readonly type: 'promptResult'; readonly callId: string; readonly display: PromptDisplay; readonly descriptionHtml?: string }

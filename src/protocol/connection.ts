@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from './zod';
 import { Disposable, DisposableStore } from './disposable';
 import { McpLocalError, ResponseError, WireError, describeId } from './errors';
 import { Emitter, Event } from './events';
@@ -43,14 +43,31 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** When set, a unique progress token is sent and progress for it is routed here. */
   onProgress?: (progress: Progress) => void;
+  /**
+   * The peer may ask the user something while answering (a tool call, a prompt, a read): its
+   * requests to us that arrive meanwhile belong to this one, and are closed when it ends.
+   */
+  mayAskUser?: boolean;
+  /** Told when the timeout stops (true) and starts again (false) while the peer waits on the user. */
+  onTimeoutPaused?: (paused: boolean) => void;
 }
 
 /** Context handed to handlers of requests the peer sends us. */
 export interface RequestContext {
   readonly id: RequestId;
   readonly method: string;
-  /** Aborted when the peer cancels the request or the connection closes. */
+  /**
+   * Aborted when the peer cancels the request (reason: its text), the connection closes, or, once
+   * it waits on the user, the requests of ours it arrived during all ended (reason: an
+   * McpLocalError 'cancelled'; the connection then answers the peer with an error itself).
+   */
   readonly signal: AbortSignal;
+  /**
+   * Marks this request as waiting on the user (a form, an approval). Until the returned
+   * Disposable is disposed or this request ends, no timeout of our requests to the peer runs
+   * out: the peer may need the user's answer to finish them. Their hard maximum still applies.
+   */
+  waitOnUser(): Disposable;
 }
 
 export type RequestHandler = (params: Record<string, unknown> | undefined, context: RequestContext) => unknown | Promise<unknown>;
@@ -76,6 +93,8 @@ export interface ConnectionOptions {
 class Pending {
   /** Epoch ms after which the request times out; checked by the connection's one sweep timer. */
   deadline: number | undefined = undefined;
+  /** While the peer waits on the user: the time that was left on the timeout when it paused. */
+  pausedRemaining: number | undefined = undefined;
   cleanup: (() => void) | undefined = undefined;
   resolve: (value: unknown) => void = noop;
   reject: (error: Error) => void = noop;
@@ -84,12 +103,29 @@ class Pending {
     readonly id: RequestId,
     readonly method: string,
     readonly started: number,
-    readonly schema: z.ZodType | undefined,
+    readonly schema: z.ZodMiniType | undefined,
     readonly onProgress: ((progress: Progress) => void) | undefined,
     /** Per-call timeout; 0 or Infinity for none. */
     readonly timeoutMs: number,
     readonly maxTotalMs: number | undefined,
     readonly resetOnProgress: boolean,
+    readonly mayAskUser: boolean,
+    readonly onTimeoutPaused: ((paused: boolean) => void) | undefined,
+  ) {}
+
+  get hasTimeout(): boolean {
+    return this.timeoutMs > 0 && Number.isFinite(this.timeoutMs);
+  }
+}
+
+/** A request from the peer being handled. */
+class Inbound {
+  /** Set by waitOnUser(): only a request that asks the user is closed when its call ends. */
+  asksUser = false;
+  constructor(
+    readonly controller: AbortController,
+    /** Our requests it arrived during that may have caused it (RequestOptions.mayAskUser). */
+    readonly origins: Set<Pending>,
   ) {}
 }
 
@@ -110,7 +146,9 @@ export class JsonRpcConnection implements Disposable {
   private readonly progressRoutes = new Map<string | number, Pending>();
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
-  private readonly inbound = new Map<RequestId, AbortController>();
+  private readonly inbound = new Map<RequestId, Inbound>();
+  /** Open waitOnUser() holds across all inbound requests; timeouts are paused while > 0. */
+  private userWaits = 0;
   private readonly store = new DisposableStore();
   private readonly statsCollector = new ConnectionStatsCollector();
   private closedInfo: TransportCloseInfo | undefined;
@@ -165,14 +203,14 @@ export class JsonRpcConnection implements Disposable {
   request<T = Record<string, unknown>>(
     method: string,
     params: Record<string, unknown> | undefined,
-    schema?: z.ZodType<T>,
+    schema?: z.ZodMiniType<T>,
     options: RequestOptions = {},
   ): Promise<T> {
     if (this.closedInfo || this.closing) return Promise.reject(this.closedError(method));
     if (options.signal?.aborted) return Promise.reject(new McpLocalError('cancelled', `${method}: cancelled before it was sent`));
     const id = this.nextId++;
     const timeoutMs = options.timeoutMs ?? this.defaultTimeoutMs;
-    const entry = new Pending(id, method, Date.now(), schema, options.onProgress, timeoutMs, options.maxTotalTimeoutMs, options.resetTimeoutOnProgress === true);
+    const entry = new Pending(id, method, Date.now(), schema, options.onProgress, timeoutMs, options.maxTotalTimeoutMs, options.resetTimeoutOnProgress === true, options.mayAskUser === true, options.onTimeoutPaused);
     const promise = new Promise<T>((resolve, reject) => {
       entry.resolve = resolve as (value: unknown) => void;
       entry.reject = reject;
@@ -180,7 +218,7 @@ export class JsonRpcConnection implements Disposable {
     this.pending.set(id, entry);
     if (entry.onProgress) this.progressRoutes.set(id, entry);
     this.statsCollector.requestSent(method);
-    if (timeoutMs > 0 && Number.isFinite(timeoutMs)) this.arm(entry);
+    if (entry.hasTimeout) this.arm(entry);
     if (options.signal) this.watchSignal(entry, options.signal);
     this.sendRequest(entry, params);
     return promise;
@@ -204,12 +242,58 @@ export class JsonRpcConnection implements Disposable {
     });
   }
 
-  /** (Re)starts the request's timeout: `timeoutMs` from now, capped by its maximum total time. */
+  /**
+   * (Re)starts the request's timeout: `timeoutMs` from now, capped by its maximum total time.
+   * While the peer waits on the user the timeout stays paused (with all of it left) and only the
+   * maximum total time runs.
+   */
   private arm(entry: Pending): void {
-    let deadline = Date.now() + entry.timeoutMs;
-    if (entry.maxTotalMs !== undefined) deadline = Math.min(deadline, entry.started + entry.maxTotalMs);
-    entry.deadline = deadline;
-    this.scheduleSweep(deadline);
+    const hardDeadline = entry.maxTotalMs !== undefined ? entry.started + entry.maxTotalMs : Infinity;
+    if (this.userWaits > 0) {
+      const wasPaused = entry.pausedRemaining !== undefined;
+      entry.pausedRemaining = entry.timeoutMs;
+      this.setDeadline(entry, hardDeadline);
+      if (!wasPaused) this.tellPaused(entry, true);
+      return;
+    }
+    this.setDeadline(entry, Math.min(Date.now() + entry.timeoutMs, hardDeadline));
+  }
+
+  private setDeadline(entry: Pending, deadline: number): void {
+    entry.deadline = deadline === Infinity ? undefined : deadline;
+    if (entry.deadline !== undefined) this.scheduleSweep(entry.deadline);
+  }
+
+  private tellPaused(entry: Pending, paused: boolean): void {
+    try {
+      entry.onTimeoutPaused?.(paused);
+    } catch (error) {
+      this.diagnose('handler-error', `timeout pause listener failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** The first hold of the user pauses every timeout; the last one's end restarts each with what it had left. */
+  private holdForUser(): Disposable {
+    if (this.userWaits++ === 0) {
+      const now = Date.now();
+      for (const entry of this.pending.values()) {
+        if (!entry.hasTimeout || entry.deadline === undefined) continue;
+        entry.pausedRemaining = Math.max(0, entry.deadline - now);
+        this.setDeadline(entry, entry.maxTotalMs !== undefined ? entry.started + entry.maxTotalMs : Infinity);
+        this.tellPaused(entry, true);
+      }
+    }
+    return Disposable.from(() => {
+      if (--this.userWaits > 0) return;
+      const now = Date.now();
+      for (const entry of this.pending.values()) {
+        if (entry.pausedRemaining === undefined) continue;
+        const hardDeadline = entry.maxTotalMs !== undefined ? entry.started + entry.maxTotalMs : Infinity;
+        this.setDeadline(entry, Math.min(now + entry.pausedRemaining, hardDeadline));
+        entry.pausedRemaining = undefined;
+        this.tellPaused(entry, false);
+      }
+    });
   }
 
   private expire(entry: Pending): void {
@@ -322,6 +406,19 @@ export class JsonRpcConnection implements Disposable {
     this.pending.delete(entry.id);
     this.progressRoutes.delete(entry.id);
     entry.cleanup?.();
+    if (entry.mayAskUser) this.endOrigin(entry);
+  }
+
+  /** Our request ended: a request of the peer's that asks the user and only it could have caused is closed. */
+  private endOrigin(entry: Pending): void {
+    for (const [id, inbound] of this.inbound) {
+      if (!inbound.origins.delete(entry) || inbound.origins.size > 0 || !inbound.asksUser) continue;
+      this.inbound.delete(id);
+      const reason = new McpLocalError('cancelled', `the ${entry.method} request (id ${describeId(entry.id)}) that it came with has ended`);
+      inbound.controller.abort(reason);
+      // The peer did not cancel it, so it still waits for an answer.
+      if (!this.closedInfo) this.respondError(id, ErrorCodes.InternalError, `Cancelled by the client: ${reason.message}`);
+    }
   }
 
   private rememberAbandoned(id: RequestId): void {
@@ -435,10 +532,10 @@ export class JsonRpcConnection implements Disposable {
       }
     } else if (message.method === 'notifications/cancelled') {
       const requestId = params?.requestId as RequestId | undefined;
-      const controller = requestId === undefined ? undefined : this.inbound.get(requestId);
-      if (controller) {
+      const inbound = requestId === undefined ? undefined : this.inbound.get(requestId);
+      if (inbound) {
         this.inbound.delete(requestId!);
-        controller.abort(typeof params?.reason === 'string' ? params.reason : 'cancelled by the server');
+        inbound.controller.abort(typeof params?.reason === 'string' ? params.reason : 'cancelled by the server');
       }
     }
     const handler = this.notificationHandlers.get(message.method);
@@ -460,19 +557,36 @@ export class JsonRpcConnection implements Disposable {
       return;
     }
     const controller = new AbortController();
-    this.inbound.set(message.id, controller);
-    const context: RequestContext = { id: message.id, method: message.method, signal: controller.signal };
+    const origins = new Set<Pending>();
+    for (const entry of this.pending.values()) if (entry.mayAskUser) origins.add(entry);
+    const inbound = new Inbound(controller, origins);
+    this.inbound.set(message.id, inbound);
+    const holds = new DisposableStore();
+    // However the request ends (answered, failed, cancelled), its holds on the timeouts go.
+    controller.signal.addEventListener('abort', () => holds.dispose(), { once: true });
+    const context: RequestContext = {
+      id: message.id,
+      method: message.method,
+      signal: controller.signal,
+      waitOnUser: () => {
+        if (controller.signal.aborted) return Disposable.None;
+        inbound.asksUser = true;
+        return holds.add(this.holdForUser());
+      },
+    };
     Promise.resolve()
       .then(() => (controller.signal.aborted ? undefined : handler(message.params, context)))
       .then(
         (result) => {
           if (controller.signal.aborted) return; // cancelled: the spec says not to answer
+          holds.dispose();
           this.inbound.delete(message.id);
           const body = result && typeof result === 'object' ? (result as Record<string, unknown>) : {};
           this.write({ jsonrpc: '2.0', id: message.id, result: body }, { kind: 'response', id: message.id }).catch(() => {});
         },
         (error: unknown) => {
           if (controller.signal.aborted) return;
+          holds.dispose();
           this.inbound.delete(message.id);
           // Only the message crosses the wire: never a stack trace.
           if (error instanceof WireError) this.respondError(message.id, error.code, error.message, error.data);
@@ -495,7 +609,7 @@ export class JsonRpcConnection implements Disposable {
     if (this.closedInfo) return;
     this.closedInfo = info;
     if (this.sweepTimer) clearTimeout(this.sweepTimer);
-    for (const controller of this.inbound.values()) controller.abort('the connection closed');
+    for (const inbound of this.inbound.values()) inbound.controller.abort('the connection closed');
     this.inbound.clear();
     const pending = [...this.pending.values()];
     for (const entry of pending) {

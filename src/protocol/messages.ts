@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from './zod';
 
 /** A JSON-RPC request id. MCP forbids null ids. */
 export type RequestId = string | number;
@@ -52,7 +52,7 @@ export const ErrorCodes = {
 } as const;
 
 const id = z.union([z.string(), z.number()]);
-const params = z.record(z.string(), z.unknown()).optional();
+const params = z.optional(z.record(z.string(), z.unknown()));
 
 /** Inbound envelope shapes; unknown fields are kept. */
 export const JsonRpcSchemas = {
@@ -61,8 +61,8 @@ export const JsonRpcSchemas = {
   success: z.looseObject({ jsonrpc: z.literal('2.0'), id, result: z.record(z.string(), z.unknown()) }),
   failure: z.looseObject({
     jsonrpc: z.literal('2.0'),
-    id: id.nullable().optional(),
-    error: z.looseObject({ code: z.number(), message: z.string(), data: z.unknown().optional() }),
+    id: z.optional(z.nullable(id)),
+    error: z.looseObject({ code: z.number(), message: z.string(), data: z.optional(z.unknown()) }),
   }),
 };
 
@@ -138,7 +138,7 @@ export namespace Message {
     return 'error' in m;
   }
 
-  function describe(error: z.ZodError, what: string, value: unknown): string {
+  function describe(error: z.core.$ZodError, what: string, value: unknown): string {
     return `invalid ${what}: ${formatZodIssues(error, 'message', value)}`;
   }
 }
@@ -147,7 +147,7 @@ export namespace Message {
  * Turns zod issues into one readable sentence that names the field,
  * for example `result.tools must be an array`.
  */
-export function formatZodIssues(error: z.ZodError, root: string, input?: unknown, max = 3): string {
+export function formatZodIssues(error: z.core.$ZodError, root: string, input?: unknown, max = 3): string {
   const parts = error.issues.slice(0, max).map((issue) => {
     const path = [root, ...issue.path.map(String)].reduce((acc, p) => (/^\d+$/.test(p) ? `${acc}[${p}]` : `${acc}.${p}`));
     if (issue.code === 'invalid_type') {

@@ -4,6 +4,7 @@
 // of a stack of dialogs. A request whose signal aborts (the server sent notifications/cancelled)
 // leaves the line; a running one sees its signal and closes its dialog.
 import { Disposable } from '../protocol/disposable';
+import { McpLocalError } from '../protocol/errors';
 import { Emitter, Event } from '../protocol/events';
 
 /**
@@ -51,6 +52,19 @@ interface Lane {
 export function abortReason(signal: AbortSignal): string {
   const r: unknown = signal.reason;
   return r instanceof Error ? r.message : typeof r === 'string' ? r : 'cancelled';
+}
+
+/**
+ * True when the request was closed on this side (the call it came with ended; see
+ * RequestContext.signal), not cancelled by the server.
+ */
+export function closedByClient(signal: AbortSignal): boolean {
+  return McpLocalError.is(signal.reason, 'cancelled');
+}
+
+/** The log line for a request whose signal aborted. */
+export function describeAbort(signal: AbortSignal): string {
+  return closedByClient(signal) ? `closed: ${abortReason(signal)}; MCP Host answers with an error` : `cancelled by the server (${abortReason(signal)}); no answer is sent`;
 }
 
 export class DialogQueue implements Disposable {

@@ -6,14 +6,14 @@
 // cancel. URL mode opens the URL only after the user agreed, through an injected opener, and
 // never fetches it. `notifications/elicitation/complete` and the -32042 error of a tool call that
 // needs URLs visited first are handled here too. Pure logic: no `vscode`.
-import { z } from 'zod';
+import * as z from '../protocol/zod';
 import type { RequestContext } from '../protocol/connection';
 import { Emitter, Event } from '../protocol/events';
 import { WireError } from '../protocol/errors';
 import { formatZodIssues } from '../protocol/messages';
 import { FieldError, FieldModel, FormState, Json, ObjectField, buildFormModel, initialState, toArguments, validate } from '../inspect/formModel';
 import { INTERNAL_ERROR, INVALID_PARAMS, TOO_MANY_REQUESTS, URL_ELICITATION_REQUIRED } from './codes';
-import { DialogQueue, QUEUE_LIMIT_NOTE, QueueCancelledError, QueueFullError, abortReason } from './dialogQueue';
+import { DialogQueue, QUEUE_LIMIT_NOTE, QueueCancelledError, QueueFullError, abortReason, describeAbort } from './dialogQueue';
 import { raceAbort } from './sampling';
 import { ServeLog, ServerRef, clip } from './types';
 import { UrlAssessment, assessUrl } from './urlSafety';
@@ -32,14 +32,14 @@ export type ElicitResult =
 // Parsing and gating
 
 const FormParams = z.looseObject({
-  mode: z.literal('form').optional(),
+  mode: z.optional(z.literal('form')),
   message: z.string(),
-  requestedSchema: z.looseObject({ type: z.literal('object'), properties: z.record(z.string(), z.unknown()), required: z.array(z.string()).optional() }),
+  requestedSchema: z.looseObject({ type: z.literal('object'), properties: z.record(z.string(), z.unknown()), required: z.optional(z.array(z.string())) }),
 });
 const UrlParams = z.looseObject({
   mode: z.literal('url'),
   message: z.string(),
-  elicitationId: z.string().min(1),
+  elicitationId: z.string().check(z.minLength(1)),
   url: z.string(),
 });
 export type ElicitFormParams = z.infer<typeof FormParams>;
@@ -400,7 +400,7 @@ export class ElicitationService {
         this.options.prompter.notify(server, 'warning', `${server.name} sends more sampling or elicitation requests than MCP Host queues (${error.limit}); the extra ones were refused.`);
         throw new WireError(TOO_MANY_REQUESTS, `Too many requests are waiting for the user: ${error.message}`);
       }
-      if (error instanceof QueueCancelledError || ctx.signal.aborted) say('info', `cancelled by the server (${abortReason(ctx.signal)}); no answer is sent`);
+      if (error instanceof QueueCancelledError || ctx.signal.aborted) say('info', describeAbort(ctx.signal));
       throw error;
     }
   }

@@ -4,13 +4,13 @@
 // or reject it, runs it on a model (chosen by the server's hints, else the user's pick), lets the
 // user review and edit the answer, then returns it. Every step is logged to the server's channel.
 // Pure logic: the dialog, the model picker and the language models come in as interfaces.
-import { z } from 'zod';
+import * as z from '../protocol/zod';
 import type { RequestContext } from '../protocol/connection';
 import { WireError } from '../protocol/errors';
 import { formatZodIssues } from '../protocol/messages';
 import { AUDIO_TYPES, IMAGE_TYPES, MAX_INLINE_BYTES, base64Bytes, normalizeMimeType } from '../inspect/resultModel';
 import { INTERNAL_ERROR, INVALID_PARAMS, TOO_MANY_REQUESTS, USER_REJECTED } from './codes';
-import { DialogQueue, QUEUE_LIMIT_NOTE, QueueCancelledError, QueueFullError, abortReason } from './dialogQueue';
+import { DialogQueue, QUEUE_LIMIT_NOTE, QueueCancelledError, QueueFullError, abortReason, describeAbort } from './dialogQueue';
 import { ModelInfo, ModelPreferencesView, chooseModel, describeModel } from './modelSelection';
 import { SamplingPolicy, SamplingPolicyStore, decide, describePolicy } from './policy';
 import { ServeLog, ServerRef, clip } from './types';
@@ -25,28 +25,28 @@ const ToolUse = z.looseObject({ type: z.literal('tool_use') });
 const ToolResult = z.looseObject({ type: z.literal('tool_result') });
 const Block = z.discriminatedUnion('type', [Text, Image, Audio, ToolUse, ToolResult]);
 const Message = z.looseObject({ role: z.enum(['user', 'assistant']), content: z.union([Block, z.array(Block)]) });
-const Priority = z.number().min(0).max(1).optional();
+const Priority = z.optional(z.number().check(z.gte(0), z.lte(1)));
 
 /** CreateMessageRequestParams of MCP 2025-11-25 (older versions are subsets). */
 export const CreateMessageParamsSchema = z.looseObject({
   messages: z.array(Message),
-  maxTokens: z.number().int(),
-  systemPrompt: z.string().optional(),
-  includeContext: z.enum(['none', 'thisServer', 'allServers']).optional(),
-  temperature: z.number().optional(),
-  stopSequences: z.array(z.string()).optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-  modelPreferences: z
-    .looseObject({
-      hints: z.array(z.looseObject({ name: z.string().optional() })).optional(),
+  maxTokens: z.int(),
+  systemPrompt: z.optional(z.string()),
+  includeContext: z.optional(z.enum(['none', 'thisServer', 'allServers'])),
+  temperature: z.optional(z.number()),
+  stopSequences: z.optional(z.array(z.string())),
+  metadata: z.optional(z.record(z.string(), z.unknown())),
+  modelPreferences: z.optional(
+    z.looseObject({
+      hints: z.optional(z.array(z.looseObject({ name: z.optional(z.string()) }))),
       costPriority: Priority,
       speedPriority: Priority,
       intelligencePriority: Priority,
-    })
-    .optional(),
-  tools: z.array(z.unknown()).optional(),
-  toolChoice: z.unknown().optional(),
-  task: z.unknown().optional(),
+    }),
+  ),
+  tools: z.optional(z.array(z.unknown())),
+  toolChoice: z.optional(z.unknown()),
+  task: z.optional(z.unknown()),
 });
 export type CreateMessageParams = z.infer<typeof CreateMessageParamsSchema>;
 type SamplingBlock = z.infer<typeof Block>;
@@ -371,7 +371,7 @@ export class SamplingService {
         throw new WireError(TOO_MANY_REQUESTS, `Too many requests are waiting for the user: ${error.message}`);
       }
       if (error instanceof QueueCancelledError || ctx.signal.aborted) {
-        say('info', `cancelled by the server (${abortReason(ctx.signal)}); no answer is sent`);
+        say('info', describeAbort(ctx.signal));
       }
       throw error;
     }

@@ -1,7 +1,7 @@
 // The messages between the serve webview (media/serve/serve.js) and the extension. What the
 // webview posts is parsed strictly with zod: the page shows server-provided text, so anything it
 // sends is untrusted input. Outbound messages are typed here; the script checks them defensively.
-import { z } from 'zod';
+import * as z from '../protocol/zod';
 import type { FieldError, FormState } from '../inspect/formModel';
 import { FormStateSchema, ParsedMessage, parseWebviewMessage } from '../inspect/webviewMessages';
 import type { ElicitFormView, ElicitUrlView } from './elicitation';
@@ -10,19 +10,19 @@ import type { SamplingAnswerView, SamplingRequestView } from './sampling';
 const MAX_TEXT = 2_000_000;
 
 const Edits = z.strictObject({
-  texts: z.record(z.string().regex(/^m\d{1,6}p\d{1,6}$/), z.string().max(MAX_TEXT)).optional(),
-  systemPrompt: z.string().max(MAX_TEXT).optional(),
-  maxTokens: z.number().int().min(1).max(10_000_000).optional(),
+  texts: z.optional(z.record(z.string().check(z.regex(/^m\d{1,6}p\d{1,6}$/)), z.string().check(z.maxLength(MAX_TEXT)))),
+  systemPrompt: z.optional(z.string().check(z.maxLength(MAX_TEXT))),
+  maxTokens: z.optional(z.int().check(z.gte(1), z.lte(10_000_000))),
 });
 
 export const ServeInboundSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ready') }),
   z.strictObject({ type: z.literal('samplingApprove'), edits: Edits, remember: z.enum(['once', 'allowSession', 'allowAlways']) }),
   z.strictObject({ type: z.literal('samplingReject'), remember: z.enum(['once', 'never']) }),
-  z.strictObject({ type: z.literal('answerSend'), text: z.string().max(MAX_TEXT) }),
+  z.strictObject({ type: z.literal('answerSend'), text: z.string().check(z.maxLength(MAX_TEXT)) }),
   z.strictObject({ type: z.literal('answerReject') }),
-  z.strictObject({ type: z.literal('formValidate'), state: FormStateSchema.optional() }),
-  z.strictObject({ type: z.literal('formAccept'), state: FormStateSchema.optional() }),
+  z.strictObject({ type: z.literal('formValidate'), state: z.optional(FormStateSchema) }),
+  z.strictObject({ type: z.literal('formAccept'), state: z.optional(FormStateSchema) }),
   z.strictObject({ type: z.literal('formDecline') }),
   z.strictObject({ type: z.literal('formCancel') }),
   z.strictObject({ type: z.literal('urlOpen') }),

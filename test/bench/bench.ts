@@ -5,6 +5,11 @@
 //   node dist/bench.js                         every scenario, every client, one worker each
 //   node dist/bench.js --only pipelined,blob9  a subset of scenarios
 //   node dist/bench.js --worker <client> <scenario>   one measurement, printed as JSON (internal)
+//   node dist/bench.js --only footprint        only the extension's footprint (bundle size, load + activate)
+//
+// Footprint: the size of dist/extension.js (and the files it loads later, dist/vendor/), and the
+// time to require() the bundle and run activate() in a fresh node process, with a minimal stand-in
+// for the `vscode` module (for this measurement only: every API returns an inert object).
 //
 // Each (client, scenario) runs in its own child process, one after another, so peak RSS
 // (process.resourceUsage().maxRSS) is attributable to that client alone and runs do not compete
@@ -12,7 +17,7 @@
 // same connection (large results: with a forced GC before each); the table shows the median (and
 // the best).
 import { ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 
@@ -364,10 +369,110 @@ function parent(only: readonly string[] | undefined): void {
   if (scenarios.some((s) => get('ours', s.name)?.error || get('floor', s.name)?.error)) process.exitCode = 1;
 }
 
+// ---- footprint ----
+
+const DIST = __dirname;
+const EXTENSION_BUNDLE = join(DIST, 'extension.js');
+const KiB = 1024;
+/** Fresh processes that load and activate the bundle; the median is reported. */
+const ACTIVATION_RUNS = 11;
+
+/**
+ * A stand-in for the `vscode` module: every property is a callable, constructible object again,
+ * `get(key, fallback)` (settings, mementos) answers the fallback, awaiting it gives undefined,
+ * and it is an empty list. Enough for activate() to build its objects; nothing happens on screen.
+ */
+function inertVscode(): unknown {
+  const empty = function* () {};
+  const handler: ProxyHandler<() => unknown> = {
+    get(_target, key) {
+      // A thenable API result settles at once, with nothing.
+      if (key === 'then') return (onFulfilled?: (value: undefined) => unknown) => Promise.resolve(undefined).then(onFulfilled);
+      if (key === Symbol.iterator) return empty;
+      if (key === Symbol.toPrimitive) return (hint: string) => (hint === 'number' ? 0 : '');
+      if (key === 'length' || key === 'size') return 0;
+      if (key === 'get') return (_key: unknown, fallback: unknown) => fallback;
+      return inert;
+    },
+    apply: () => inert,
+    construct: () => inert as object,
+    set: () => true, // writes go nowhere
+    defineProperty: () => true,
+  };
+  const inert: unknown = new Proxy(function inertVscodeObject() {}, handler);
+  // The bundle copies the module's own properties (esbuild's interop): list the API's names, from
+  // the typings the extension is built against.
+  const typings = readFileSync(join(DIST, '..', 'node_modules', '@types', 'vscode', 'index.d.ts'), 'utf8');
+  const api: Record<string, unknown> = {};
+  for (const m of typings.matchAll(/^\texport (?:namespace|class|enum|const|function|let) (\w+)/gm)) api[m[1]] = inert;
+  return api;
+}
+
+/** In a fresh process: require() the bundle and run activate(); prints the two times as JSON. */
+function loadAndActivate(bundle: string): void {
+  const Module = require('node:module') as { _resolveFilename: (request: string, ...rest: unknown[]) => string };
+  const resolve = Module._resolveFilename;
+  Module._resolveFilename = function (request: string, ...rest: unknown[]) {
+    return request === 'vscode' ? 'vscode' : resolve.call(this, request, ...rest);
+  };
+  const vscode = inertVscode();
+  require.cache.vscode = { id: 'vscode', filename: 'vscode', loaded: true, exports: vscode } as NodeJS.Module;
+  // The work activate() starts but does not wait for (reading config, timers) may fail on the stand-in: not measured.
+  process.on('unhandledRejection', () => {});
+  const inert = (vscode as { window: Record<string, unknown> }).window;
+  const context = new Proxy(
+    { subscriptions: [] as unknown[], extension: { packageJSON: { version: 'bench' } } },
+    { get: (target, key) => (key in target ? target[key as keyof typeof target] : inert[key as string]) },
+  );
+  const cpuStart = process.cpuUsage();
+  const started = performance.now();
+  const extension = require(bundle) as { activate(context: unknown): void };
+  const loaded = performance.now();
+  extension.activate(context);
+  const activated = performance.now();
+  const cpu = process.cpuUsage(cpuStart);
+  process.stdout.write(JSON.stringify({ loadMs: loaded - started, activateMs: activated - loaded, cpuMs: (cpu.user + cpu.system) / 1000 }) + '\n');
+  process.exit(0);
+}
+
+/** The footprint section: bundle sizes, then load + activate times over fresh processes. */
+function footprint(): string[] {
+  const lines = ['Footprint of the extension bundle (minified, as shipped in the VSIX):', ''];
+  if (!existsSync(EXTENSION_BUNDLE)) return [...lines, `not measured: ${EXTENSION_BUNDLE} is missing (run node esbuild.mjs)`];
+  const size = statSync(EXTENSION_BUNDLE).size;
+  const vendorDir = join(DIST, 'vendor');
+  const vendor = existsSync(vendorDir) ? readdirSync(vendorDir).filter((f) => f.endsWith('.js')).map((f) => `${f} ${(statSync(join(vendorDir, f)).size / KiB).toFixed(0)} KiB`) : [];
+  const runs: { loadMs: number; activateMs: number; cpuMs: number }[] = [];
+  let error: string | undefined;
+  for (let i = 0; i < ACTIVATION_RUNS && !error; i++) {
+    const r = spawnSync(process.execPath, [__filename, '--load-extension', EXTENSION_BUNDLE], { encoding: 'utf8', timeout: 30_000 });
+    const line = r.stdout?.trim().split('\n').pop();
+    if (r.status === 0 && line) runs.push(JSON.parse(line) as { loadMs: number; activateMs: number; cpuMs: number });
+    else error = `exit ${r.status ?? r.signal}: ${(r.stderr || '').trim().split('\n').slice(-3).join(' | ')}`;
+  }
+  const total = runs.map((r) => r.loadMs + r.activateMs);
+  lines.push('| Measure | Value | Goal |', '|---|---|---|');
+  lines.push(`| dist/extension.js | ${(size / KiB).toFixed(0)} KiB | <= 400 KiB (${size <= 400 * KiB ? 'PASS' : 'MISS'}) |`);
+  if (vendor.length) lines.push(`| loaded on first use (dist/vendor/) | ${vendor.join(', ')} | |`);
+  if (error || runs.length === 0) lines.push(`| load + activate() | fails: ${error ?? 'no runs'} | <= 30 ms |`);
+  else {
+    const t = median(total);
+    lines.push(`| require() of the bundle (median of ${runs.length} fresh processes) | ${ms(median(runs.map((r) => r.loadMs)))} ms | |`);
+    lines.push(`| activate() (median) | ${ms(median(runs.map((r) => r.activateMs)))} ms | |`);
+    lines.push(`| load + activate() (median) [best] | ${ms(t)} ms [${ms(Math.min(...total))}] | <= 30 ms (${t <= 30 ? 'PASS' : 'MISS'}) |`);
+    // CPU time is what the load of a shared machine distorts least.
+    lines.push(`| load + activate() CPU time (median) | ${ms(median(runs.map((r) => r.cpuMs)))} ms | |`);
+  }
+  lines.push('', 'Activation in code-server, as VS Code measures it, is logged by test/e2e/footprint.test.ts.', '');
+  return lines;
+}
+
 // ---- entry ----
 
 const argv = process.argv.slice(2);
-if (argv[0] === '--worker') {
+if (argv[0] === '--load-extension') {
+  loadAndActivate(argv[1]);
+} else if (argv[0] === '--worker') {
   worker(argv[1] as ClientName, argv[2] as ScenarioName).then(
     (r) => {
       process.stdout.write(JSON.stringify(r) + '\n');
@@ -380,5 +485,8 @@ if (argv[0] === '--worker') {
   );
 } else {
   const i = argv.indexOf('--only');
-  parent(i >= 0 ? argv[i + 1]?.split(',') : undefined);
+  const only = i >= 0 ? argv[i + 1]?.split(',') : undefined;
+  if (!only || only.includes('footprint')) process.stdout.write(footprint().join('\n') + '\n');
+  const scenarios = only?.filter((name) => name !== 'footprint');
+  if (!only || (scenarios && scenarios.length > 0)) parent(scenarios);
 }

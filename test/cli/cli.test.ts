@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { EVERYTHING, FILESYSTEM, ROOT, ensureBuilt, expectUsageErrors, isAlive, killQuietly, runCli, waitForNoLeftovers } from './cliProcess';
 
+const VERSIONED = join(ROOT, 'test', 'fixtures', 'servers', 'versioned.mjs');
+
 before(() => ensureBuilt());
 
 afterEach(async () => {
@@ -254,6 +256,33 @@ describe('mcp-host CLI: usage and failures', { timeout: 60_000 }, () => {
     assert.match(lines[0], /^mcp-host: initialize: the server exited with code 3$/);
     assert.deepEqual(lines.slice(-2), ['  loading config', '  fatal: no API key']);
     assertNoStack(r.stderr);
+  });
+
+  test('call asks for progress, and each report restarts --timeout: a 6 s call in 2 s steps passes with --timeout 3000', async () => {
+    // (The issue's 3 s in 1 s steps with 1500 ms, scaled so the server's start-up on a busy
+    // machine stays inside the same --timeout, which bounds initialize too.)
+    const r = await runCli(['call', 'trigger-long-running-operation', '--args', '{"duration":6,"steps":3}', '--timeout', '3000', '--', ...EVERYTHING]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /Long running operation completed\. Duration: 6 seconds, Steps: 3\./);
+    // stderr is a pipe here, not a terminal: no progress line drawn into it.
+    assert.doesNotMatch(r.stderr, /progress/);
+  });
+
+  test('the server\'s log messages at --log-level (default info) or above are printed to stderr', async () => {
+    const log = (level: string, message: string, ...flags: string[]) =>
+      runCli(['call', 'log', '--args', JSON.stringify({ level, message }), ...flags, '--', 'node', VERSIONED, '--version', '2025-11-25']);
+    const debugByDefault = await log('debug', 'a debug detail');
+    assert.equal(debugByDefault.code, 0, debugByDefault.stderr);
+    assert.equal(debugByDefault.stderr, '', 'debug is below the default level');
+    const warning = await log('warning', 'disk almost full');
+    assert.equal(warning.stderr, '[server warning] versioned: disk almost full\n');
+    const debug = await log('debug', 'a debug detail', '--log-level', 'debug');
+    assert.equal(debug.stderr, '[server debug] versioned: a debug detail\n');
+    const quiet = await log('error', 'something broke', '--log-level', 'critical');
+    assert.equal(quiet.stderr, '');
+    const bad = await log('info', 'x', '--log-level', 'loud');
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /^mcp-host: --log-level must be one of debug, info, notice, warning, error, critical, alert, emergency, got "loud"/);
   });
 
   test('--timeout bounds a server that never answers', async () => {

@@ -237,23 +237,35 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
       assert.equal(traceFrames(info).length, 0, 'no frames below Trace');
 
       await wb.setLogLevel('MCP: everything', 'Trace');
-      // Changing the channel's level tells the running server at once.
-      await wb.outputChannelText('MCP: everything', { contains: 'sent logging/setLevel debug (the output channel log level changed)', reveal: false, timeoutMs: 15_000 });
-      // The handshake of the running process is over: restart it, as a person would, to see one.
+      const isInitialize = (f: ReturnType<typeof traceFrames>[number]) => f.direction === 'send' && f.message?.method === 'initialize';
+      // Changing the channel's level tells the running server at once, after the frames kept
+      // from before Trace: the handshake of the running process is there without a restart.
+      const raised = await wb.outputChannelText('MCP: everything', { contains: 'sent logging/setLevel debug (the output channel log level changed)', reveal: false, timeoutMs: 15_000 });
+      assert.match(raised, /\d+ frames from before the level was Trace \(the first at /);
+      const earlier = traceFrames(raised.slice(0, raised.indexOf('(end of the earlier frames')));
+      const earlyInit = earlier.find(isInitialize);
+      assert.ok(earlyInit, 'the initialize request from before Trace');
+      assert.ok(
+        // (The result is cut at mcpHost.log.maxPayloadChars, so it is matched as text.)
+        earlier.some((f) => f.direction === 'receive' && /"protocolVersion":"2025-11-25".*"serverInfo":\{"name":"mcp-servers\/everything"/.test(f.json)),
+        'its result, from before Trace',
+      );
+      // A restart shows a new handshake live.
       await wb.runCommand('MCP Host: Restart Server');
       await wb.pickQuickItem('everything');
-      const isInitialize = (f: ReturnType<typeof traceFrames>[number]) => f.direction === 'send' && f.message?.method === 'initialize';
       const isSetLevel = (f: ReturnType<typeof traceFrames>[number]) => f.direction === 'send' && f.message?.method === 'logging/setLevel';
       const answered = (frames: ReturnType<typeof traceFrames>, request: ReturnType<typeof traceFrames>[number]) =>
         frames.some((f) => f.direction === 'receive' && f.message?.id === request.message.id && f.message.result !== undefined);
-      const log = await wb.outputChannelText('MCP: everything', {
+      // From the end of the earlier frames on: what was traced live.
+      const live = (text: string) => text.slice(text.indexOf('(end of the earlier frames'));
+      const log = live(await wb.outputChannelText('MCP: everything', {
         contains: (text) => {
-          const frames = traceFrames(text);
+          const frames = traceFrames(live(text));
           const initialized = frames.some((f) => f.direction === 'receive' && /"protocolVersion":"2025-11-25"/.test(f.json));
           return initialized && frames.slice(frames.findIndex(isInitialize)).some((f) => isSetLevel(f) && answered(frames, f));
         },
         timeoutMs: 45_000,
-      });
+      }));
       const frames = traceFrames(log);
       // The channel at Trace maps to the MCP level "debug" (the lowest MCP has), sent both when the
       // level changed and to the restarted server once it was ready; server-everything declares logging.

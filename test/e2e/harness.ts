@@ -13,6 +13,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Frame, type Locator, type Page } from 'playwright-core';
+import { extensionErrors } from '../support/extensionHostLog';
 
 /** The repository root (this file runs from out/test/e2e/). */
 export const repoRoot = resolve(__dirname, '..', '..', '..');
@@ -193,6 +194,11 @@ export interface Workbench {
    * host's log — a bundling mistake shows up here rather than as an empty view.
    */
   activationErrors(): string[];
+  /**
+   * `[error]` entries of the extension host log that MCP Host caused (see
+   * test/support/extensionHostLog.ts). `close()` fails when there are any.
+   */
+  extensionHostErrors(): string[];
   /** Saves test-results/screenshots/<name>.png; returns the path. */
   screenshot(name: string): Promise<string>;
   /** Processes this launch started that are still alive (empty after `close()`). */
@@ -690,25 +696,37 @@ class Launched implements Workbench {
     return best ? readFileSync(best.path, 'utf8') : undefined;
   }
 
-  activationErrors(): string[] {
-    const errors: string[] = [];
+  /** The text of each extension host log of the launch (one per extension host started). */
+  private extensionHostLogs(): string[] {
+    const texts: string[] = [];
     const logs = join(this.userDataDir, 'logs');
     for (const session of safeReaddir(logs)) {
       for (const host of safeReaddir(join(logs, session)).filter((d) => /^exthost\d+$/.test(d))) {
-        let lines: string[];
         try {
-          lines = readFileSync(join(logs, session, host, 'remoteexthost.log'), 'utf8').split('\n');
+          texts.push(readFileSync(join(logs, session, host, 'remoteexthost.log'), 'utf8'));
         } catch {
-          continue;
+          // this host wrote no log (yet)
         }
-        lines.forEach((line, i) => {
-          const failed = /\[error\] Activating extension (\S+) failed/.exec(line);
-          // The next line holds the error message; the stack follows it.
-          if (failed) errors.push(`${failed[1]}: ${(lines[i + 1] ?? '').replace(/^.*?\[error\] /, '')}`);
-        });
       }
     }
+    return texts;
+  }
+
+  activationErrors(): string[] {
+    const errors: string[] = [];
+    for (const text of this.extensionHostLogs()) {
+      const lines = text.split('\n');
+      lines.forEach((line, i) => {
+        const failed = /\[error\] Activating extension (\S+) failed/.exec(line);
+        // The next line holds the error message; the stack follows it.
+        if (failed) errors.push(`${failed[1]}: ${(lines[i + 1] ?? '').replace(/^.*?\[error\] /, '')}`);
+      });
+    }
     return errors;
+  }
+
+  extensionHostErrors(): string[] {
+    return this.extensionHostLogs().flatMap((text) => extensionErrors(text));
   }
 
   async dialog(options: { timeoutMs?: number } = {}): Promise<{ message: string; detail: string; buttons: string[] } | undefined> {
@@ -796,10 +814,14 @@ class Launched implements Workbench {
     try {
       await withTimeout(this.browser?.close() ?? Promise.resolve(), 10_000).catch(() => undefined);
       await this.killTree();
+      // Every suite closes its launches, so every suite fails on an error MCP Host caused in the
+      // extension host (an exception, a failed activation, a probe VS Code reports).
+      const problems: string[] = [];
       const left = this.leftoverProcesses();
-      if (left.length > 0) {
-        throw new Error(`processes outlived the launch:\n${left.map((p) => `  ${p.pid} ${p.cmdline}`).join('\n')}`);
-      }
+      if (left.length > 0) problems.push(`processes outlived the launch:\n${left.map((p) => `  ${p.pid} ${p.cmdline}`).join('\n')}`);
+      const errors = this.extensionHostErrors();
+      if (errors.length > 0) problems.push(`MCP Host logged errors in the extension host log:\n${errors.join('\n')}`);
+      if (problems.length > 0) throw new Error(problems.join('\n'));
     } finally {
       this.stopReaper();
       open.delete(this);

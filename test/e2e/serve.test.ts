@@ -70,7 +70,7 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
 
 
   /** Opens the Call Tool panel of a tool, fills string fields, runs it; returns the panel. */
-  async function runTool(name: string, fields: Record<string, string> = {}, server = name.startsWith('trigger-') ? 'everything' : 'sampler'): Promise<Frame> {
+  async function runTool(name: string, fields: Record<string, string> = {}, server = name.startsWith('trigger-') ? 'everything' : 'sampler', timeoutSeconds?: number): Promise<Frame> {
     // A fresh panel each time: a webview that takes the focus back would close the quick pick.
     await command('View: Close All Editors');
     await poll(async () => (await wb.page.locator('.tabs-container .tab').count()) === 0, 10_000, 'the editors to close');
@@ -104,6 +104,10 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
       // An optional boolean is a true/false select; anything else is typed.
       if ((await at.locator('select').count()) > 0) await at.locator('select').first().selectOption(value);
       else await at.locator('textarea, input').first().fill(value);
+    }
+    if (timeoutSeconds !== undefined) {
+      await panel.locator('#timeout').fill(String(timeoutSeconds));
+      await panel.locator('#timeout').dispatchEvent('change');
     }
     await poll(async () => !(await panel.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
     await panel.locator('#run').click();
@@ -401,6 +405,37 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
       await noWebview('asks you for information');
       await resultText(tool, /"action": "cancel"/);
       assert.match(await wb.outputChannelText('MCP: sampler', { contains: 'cancelled by the user' }), /elicitation #\S+: cancelled by the user/);
+    });
+  });
+
+  test('a form answered after the call’s timeout: the panel says the timeout waits, and the call succeeds', { timeout: 90_000 }, async () => {
+    await step('elicitation-slow-answer', async () => {
+      const tool = await runTool('ask-form', {}, 'sampler', 2);
+      const form = await webview('asks you for information');
+      await poll(async () => /timeout is paused/.test(await tool.locator('.timeout-paused').innerText().catch(() => '')), 10_000, 'the paused timeout in the tool panel');
+      await wb.screenshot('serve-timeout-paused');
+      await new Promise((r) => setTimeout(r, 5_000)); // well past the call's 2 s timeout
+      await form.locator('.field[data-path="/city"] input, .field[data-path="/city"] textarea').first().fill('Lisbon');
+      await form.locator('#accept').click();
+      await noWebview('asks you for information');
+      const text = await resultText(tool, /elicitation\/create answered/);
+      assert.match(text, /"action": "accept"/);
+      assert.match(text, /"city": "Lisbon"/);
+      const log = await wb.outputChannelText('MCP: sampler', { reveal: false });
+      assert.doesNotMatch(log, /timed out/);
+    });
+  });
+
+  test('the call a form came with is cancelled: the form closes and a notification says why', { timeout: 90_000 }, async () => {
+    await step('elicitation-call-cancelled', async () => {
+      await runTool('ask-form');
+      await webview('asks you for information');
+      // The form is in front; the call's progress notification has its Cancel button.
+      await wb.answerNotification('ask-form (sampler)', 'Cancel');
+      await noWebview('asks you for information');
+      await poll(async () => (await wb.notifications()).some((n) => /MCP Host closed the request for information from sampler: the tools\/call request .* has ended/.test(n)), 15_000, 'the notification saying why');
+      await wb.screenshot('serve-form-closed-call-ended');
+      assert.match(await wb.outputChannelText('MCP: sampler', { contains: 'MCP Host answers with an error', reveal: false }), /elicitation #\S+: closed: the tools\/call request .* has ended; MCP Host answers with an error/);
     });
   });
 

@@ -97,3 +97,7 @@ describe('frames', () => {
     assert.equal(formatLogData('db', { n: 1 }, 100), '[db] {"n":1}');
   });
 });
+
+test('a frame kept only by its size (too large for the ring) says so instead of a payload', () => {
+  assert.equal(formatFrame({ direction: 'receive', message: undefined, bytes: 5 * 1024 * 1024, omitted: true }, 100), '[server → editor] 5.0 MiB (payload not kept: larger than the frames kept from before Trace)');
+});

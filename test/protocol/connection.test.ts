@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
-import { z } from 'zod';
+import * as z from '../../src/protocol/zod';
 import { ConnectionDiagnostic, JsonRpcConnection } from '../../src/protocol/connection';
 import { McpLocalError, ResponseError, WireError } from '../../src/protocol/errors';
 import { MemoryTransport } from './memoryTransport';
@@ -195,6 +195,107 @@ describe('JsonRpcConnection', () => {
     await new Promise((r) => setTimeout(r, 20));
     assert.equal(aborted, 'no longer needed');
     assert.equal(transport.sent.filter((m) => m.id === 'q').length, 0);
+  });
+
+  test('while a request of the peer waits on the user, our timeouts are paused, and the panel is told', async () => {
+    const { transport, connection } = setup();
+    let release: (() => void) | undefined;
+    connection.onRequest('elicitation/create', (_params, ctx) => {
+      const hold = ctx.waitOnUser();
+      return new Promise((resolve) => (release = () => (hold.dispose(), resolve({ action: 'accept', content: {} }))));
+    });
+    const paused: boolean[] = [];
+    const call = connection.request('tools/call', { name: 'ask' }, undefined, { timeoutMs: 80, mayAskUser: true, onTimeoutPaused: (p) => paused.push(p) });
+    const req = await transport.next(isRequest('tools/call'));
+    transport.deliver({ jsonrpc: '2.0', id: 'e1', method: 'elicitation/create', params: {} });
+    await new Promise((r) => setTimeout(r, 250)); // the user takes three timeouts' worth
+    assert.deepEqual(paused, [true]);
+    assert.equal(connection.stats().inFlight, 1, 'the call is still alive');
+    release!();
+    const answer = await transport.next((m) => m.id === 'e1');
+    assert.deepEqual(answer.result, { action: 'accept', content: {} });
+    assert.deepEqual(paused, [true, false]);
+    transport.deliver({ jsonrpc: '2.0', id: req.id, result: { content: [] } });
+    assert.deepEqual(await call, { content: [] });
+    assert.equal(transport.sent.filter(isCancel).length, 0, 'nothing was cancelled');
+  });
+
+  test('after the user answered, the timeout runs again with what it had left; the hard maximum never pauses', async () => {
+    const { transport, connection } = setup();
+    connection.onRequest('elicitation/create', (_params, ctx) => {
+      const hold = ctx.waitOnUser();
+      return new Promise((resolve) => setTimeout(() => (hold.dispose(), resolve({ action: 'decline' })), 60));
+    });
+    const call = connection.request('tools/call', {}, undefined, { timeoutMs: 100, mayAskUser: true });
+    await transport.next(isRequest('tools/call'));
+    transport.deliver({ jsonrpc: '2.0', id: 'e1', method: 'elicitation/create', params: {} });
+    await transport.next((m) => m.id === 'e1');
+    await assert.rejects(call, (e: unknown) => McpLocalError.is(e, 'timeout'));
+
+    const capped = connection.request('tools/call', {}, undefined, { timeoutMs: 1000, resetTimeoutOnProgress: true, maxTotalTimeoutMs: 100, onProgress: () => {}, mayAskUser: true });
+    await transport.next((m) => m.method === 'tools/call' && m.id !== undefined && m.id !== 1);
+    connection.onRequest('sampling/createMessage', (_params, ctx) => {
+      ctx.waitOnUser();
+      return new Promise(() => {});
+    });
+    transport.deliver({ jsonrpc: '2.0', id: 's1', method: 'sampling/createMessage', params: {} });
+    await assert.rejects(capped, (e: unknown) => McpLocalError.is(e, 'timeout') && /maximum total time of 100 ms/.test(e.message));
+  });
+
+  test('when the call a request of the peer came with ends, the request is closed and answered with an error', async () => {
+    const { transport, connection } = setup();
+    let signal: AbortSignal | undefined;
+    connection.onRequest('elicitation/create', (_params, ctx) => {
+      signal = ctx.signal;
+      ctx.waitOnUser();
+      return new Promise(() => {});
+    });
+    const abort = new AbortController();
+    const call = connection.request('tools/call', {}, undefined, { timeoutMs: 5000, mayAskUser: true, signal: abort.signal });
+    const background = connection.request('tools/list', {});
+    await transport.next(isRequest('tools/call'));
+    const list = await transport.next(isRequest('tools/list'));
+    transport.deliver({ jsonrpc: '2.0', id: 'e1', method: 'elicitation/create', params: {} });
+    await new Promise((r) => setTimeout(r, 10));
+    transport.deliver({ jsonrpc: '2.0', id: list.id, result: { tools: [] } });
+    await background;
+    assert.equal(signal?.aborted, false, 'a request that cannot ask the user does not count');
+    abort.abort('the user pressed Cancel');
+    await assert.rejects(call, (e: unknown) => McpLocalError.is(e, 'cancelled'));
+    assert.equal(signal?.aborted, true);
+    assert.ok(McpLocalError.is(signal?.reason, 'cancelled') && /tools\/call request .* has ended/.test(signal.reason.message));
+    const answer = await transport.next((m) => m.id === 'e1');
+    assert.equal(answer.error.code, -32603);
+    assert.match(answer.error.message, /Cancelled by the client: the tools\/call request/);
+  });
+
+  test('a request of the peer that does not ask the user (roots/list) is answered even if the call ends first', async () => {
+    const { transport, connection } = setup();
+    connection.onRequest('roots/list', () => ({ roots: [] }));
+    const call = connection.request('tools/call', {}, undefined, { mayAskUser: true });
+    const req = await transport.next(isRequest('tools/call'));
+    // Both in one read: the request is handled after the response was.
+    transport.deliver({ jsonrpc: '2.0', id: 'r1', method: 'roots/list' });
+    transport.deliver({ jsonrpc: '2.0', id: req.id, result: {} });
+    await call;
+    const answer = await transport.next((m) => m.id === 'r1');
+    assert.deepEqual(answer.result, { roots: [] });
+  });
+
+  test('a request of the peer that arrived while nothing of ours was in flight stays open', async () => {
+    const { transport, connection } = setup();
+    let signal: AbortSignal | undefined;
+    connection.onRequest('elicitation/create', (_params, ctx) => {
+      signal = ctx.signal;
+      return new Promise(() => {});
+    });
+    transport.deliver({ jsonrpc: '2.0', id: 'e1', method: 'elicitation/create', params: {} });
+    await new Promise((r) => setTimeout(r, 10));
+    const call = connection.request('tools/call', {}, undefined, { mayAskUser: true });
+    const req = await transport.next(isRequest('tools/call'));
+    transport.deliver({ jsonrpc: '2.0', id: req.id, result: {} });
+    await call;
+    assert.equal(signal?.aborted, false);
   });
 
   test('close() cancels pending requests on the wire before the transport closes', async () => {

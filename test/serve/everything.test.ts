@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { McpClient, ResponseError } from '../../src/client';
+import { McpLocalError } from '../../src/protocol/errors';
 import {
   DialogQueue,
   ElicitFormView,
@@ -25,7 +26,7 @@ import {
   attachServe,
   serveCapabilities,
 } from '../../src/serve';
-import { WireRecorder } from '../client/support';
+import { WireRecorder, waitFor } from '../client/support';
 import { EverythingKind, EverythingPeer, everythingPeer } from '../transport/httpPeers';
 
 const SERVER = { id: 'test::everything', name: 'everything' };
@@ -34,11 +35,11 @@ const SERVER = { id: 'test::everything', name: 'everything' };
 const user = {
   sampling: (_v: SamplingRequestView): SamplingRequestDecision => ({ kind: 'approve' }),
   review: (text: string): SamplingResponseDecision => ({ kind: 'send', text }),
-  form: (_v: ElicitFormView, _check: Parameters<ElicitationPrompter['form']>[2]): FormAnswer => ({ action: 'cancel' }),
+  form: (_v: ElicitFormView, _check: Parameters<ElicitationPrompter['form']>[2]): FormAnswer | Promise<FormAnswer> => ({ action: 'cancel' }),
   url: (_v: ElicitUrlView): UrlAnswer => 'decline',
   retry: true,
 };
-const seen = { sampling: [] as SamplingRequestView[], forms: [] as ElicitFormView[], urls: [] as ElicitUrlView[], opened: [] as string[], runs: [] as SamplingRun[], log: [] as string[] };
+const seen = { sampling: [] as SamplingRequestView[], forms: [] as ElicitFormView[], formSignals: [] as AbortSignal[], urls: [] as ElicitUrlView[], opened: [] as string[], runs: [] as SamplingRun[], log: [] as string[] };
 
 const prompterS: SamplingPrompter = {
   open(_server, view) {
@@ -66,8 +67,9 @@ const model: LanguageModels = {
 };
 
 const prompterE: ElicitationPrompter = {
-  async form(_server, view, check) {
+  async form(_server, view, check, signal) {
     seen.forms.push(view);
+    seen.formSignals.push(signal);
     return user.form(view, check);
   },
   async url(_server, view) {
@@ -173,6 +175,42 @@ for (const kind of ['stdio', 'streamableHttp', 'sse'] satisfies EverythingKind[]
     assert.deepEqual(raw.content.titledMultipleSelectEnum, ['fish-1'], 'default');
     assert.equal(raw.content.legacyTitledEnum, 'pet-2', 'the enum value behind the label "Dogs"');
     assert.equal(raw.content.firstLine, 'It was a dark and stormy night.');
+  });
+
+  test('a form answered after the call’s timeout would have run out: the timeout waits for the user, the call succeeds', { timeout: 20_000 }, async () => {
+    const paused: boolean[] = [];
+    user.form = async (view, check) => {
+      await new Promise((r) => setTimeout(r, 1500)); // three timeouts' worth
+      const checked = check({ ...(view.state as object), name: 'Grace Hopper', number: '7' });
+      assert.ok(checked.ok, JSON.stringify(checked));
+      return { action: 'accept', content: checked.content };
+    };
+    const result = await client.callTool('trigger-elicitation-request', {}, { timeoutMs: 500, onTimeoutPaused: (p) => paused.push(p) });
+    const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+    assert.match(text, /- Name: Grace Hopper/, text);
+    assert.deepEqual(paused, [true, false], 'the panel was told the timeout paused, then ran again');
+    assert.equal(wire.sent('notifications/cancelled').length, 0, 'nothing was cancelled');
+  });
+
+  test('the call a form came with is cancelled: the form closes, saying why, and the server gets an error, not an answer', { timeout: 20_000 }, async () => {
+    const abort = new AbortController();
+    let closedBecause: unknown;
+    user.form = (_v) =>
+      new Promise<FormAnswer>((resolve) => {
+        const signal = seen.formSignals.at(-1)!;
+        signal.addEventListener('abort', () => ((closedBecause = signal.reason), resolve({ action: 'accept', content: {} })), { once: true });
+        setTimeout(() => abort.abort('the user pressed Cancel'), 100);
+      });
+    const before = wire.sent().length;
+    await assert.rejects(client.callTool('trigger-elicitation-request', {}, { signal: abort.signal }), (e: unknown) => McpLocalError.is(e, 'cancelled'));
+    assert.ok(McpLocalError.is(closedBecause, 'cancelled') && /tools\/call request .* has ended/.test(closedBecause.message), String(closedBecause));
+    const sentSince = wire.sent().slice(before);
+    const elicitId = wire.received().find((m) => m.method === 'elicitation/create' && sentSince.some((s) => s.id === m.id))?.id;
+    const answer = sentSince.find((m) => m.id === elicitId && m.method === undefined);
+    assert.ok(answer?.error, 'an error answers the elicitation');
+    assert.equal(sentSince.filter((m) => m.id === elicitId && m.result).length, 0, 'no accept goes out for a cancelled call');
+    // The service logs once its dialog's promise settled.
+    await waitFor(() => seen.log.some((l) => /elicitation #\S+: closed: the tools\/call request .* has ended; MCP Host answers with an error/.test(l)), 2000, 'the log line');
   });
 
   test('elicitation declined and cancelled: each shows in the tool result', { timeout: 20_000 }, async () => {

@@ -376,6 +376,7 @@ export class ToolPanel implements vscode.Disposable {
           timeoutMs,
           resetTimeoutOnProgress: true,
           signal: abort.signal,
+          onTimeoutPaused: (paused) => this.post({ type: 'timeoutPaused', callId, paused }),
           onProgress: (p) => progressShown.push(callId, p),
         })
         // The last progress is shown before the outcome.

@@ -3,7 +3,7 @@
 // A dialog closes when the server cancels its request (the request's signal aborts).
 import * as vscode from 'vscode';
 import type { FormState } from '../../inspect/formModel';
-import type { DialogQueue } from '../../serve/dialogQueue';
+import { type DialogQueue, abortReason, closedByClient } from '../../serve/dialogQueue';
 import type { ContentCheck, ElicitFormView, ElicitUrlView, ElicitationPrompter, FormAnswer, UrlAnswer } from '../../serve/elicitation';
 import { ModelInfo, describeModel } from '../../serve/modelSelection';
 import type { SamplingAnswerView, SamplingDialog, SamplingPrompter, SamplingRequestDecision, SamplingRequestView, SamplingResponseDecision } from '../../serve/sampling';
@@ -27,7 +27,9 @@ export class WebviewPrompter implements SamplingPrompter, ElicitationPrompter {
     const onAbort = () => {
       if (panel.isDisposed) return;
       panel.dispose();
-      void vscode.window.showInformationMessage(`${server.name} cancelled its ${what}.`);
+      // Say why the dialog went away: the server withdrew it, or the call it belonged to ended.
+      const why = closedByClient(signal) ? `MCP Host closed the ${what} from ${server.name}: ${abortReason(signal)}.` : `${server.name} cancelled its ${what}.`;
+      void vscode.window.showInformationMessage(why);
     };
     signal.addEventListener('abort', onAbort, { once: true });
     // "2 more requests waiting" while this dialog is open.
