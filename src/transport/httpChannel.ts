@@ -30,6 +30,11 @@ export interface HttpTransportOptions {
   readonly maxReconnectDelayMs?: number;
   /** Failed attempts in a row after which a dropped stream is given up. Default 5. */
   readonly maxReconnectAttempts?: number;
+  /**
+   * Requests POSTed at once; more wait their turn (notifications, responses and GET streams
+   * never wait). Without a cap, a burst opens a connection per request. Default 64.
+   */
+  readonly maxConcurrentRequests?: number;
   /** The fetch to use; Node's global fetch (keep-alive through its dispatcher) by default. */
   readonly fetch?: typeof fetch;
 }
@@ -111,6 +116,10 @@ export class HttpChannel {
   private readonly outgoing = new Set<Promise<void>>();
   /** Ends the pending `sleep()`s early when the channel stops. */
   private readonly wakers = new Set<() => void>();
+  private readonly maxConcurrentRequests: number;
+  private requestSlotsUsed = 0;
+  /** Requests waiting for a slot, first come first served. */
+  private readonly slotQueue: Array<() => void> = [];
 
   readonly counters = { bytesSent: 0, bytesReceived: 0, messagesSent: 0, messagesReceived: 0, invalidMessages: 0, streamsOpened: 0, streamResumptions: 0 };
   private readonly statusCounts: Record<string, number> = {};
@@ -130,6 +139,39 @@ export class HttpChannel {
     this.closeTimeoutMs = options.closeTimeoutMs ?? 2000;
     this.fetchFn = options.fetch ?? fetch;
     this.baseHeaders = { ...(options.headers ?? {}) };
+    this.maxConcurrentRequests = Math.max(1, options.maxConcurrentRequests ?? 64);
+  }
+
+  /**
+   * Waits for one of the request slots; rejects with the exchange's abort reason when it is
+   * aborted while waiting. Every resolved call must be followed by `releaseRequestSlot()`.
+   */
+  acquireRequestSlot(exchange: Exchange): Promise<void> {
+    if (this.requestSlotsUsed < this.maxConcurrentRequests) {
+      this.requestSlotsUsed++;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const signal = exchange.signal;
+      const grant = () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      const onAbort = () => {
+        const at = this.slotQueue.indexOf(grant);
+        if (at >= 0) this.slotQueue.splice(at, 1);
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.slotQueue.push(grant);
+    });
+  }
+
+  /** Hands the slot to the next waiting request, if any. */
+  releaseRequestSlot(): void {
+    const next = this.slotQueue.shift();
+    if (next) next();
+    else this.requestSlotsUsed--;
   }
 
   /** Remembers a message being sent until it settles; returns it. */

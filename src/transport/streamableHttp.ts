@@ -106,8 +106,11 @@ export class StreamableHttpTransport implements Transport {
     const exchange = this.channel.begin(what);
     const pending: PendingAnswer = { id, method, exchange, answered: false, lastEventId: undefined };
     this.answers.set(id, pending);
-    const started = Date.now();
+    let slot = false;
     try {
+      await this.channel.acquireRequestSlot(exchange);
+      slot = true;
+      const started = Date.now();
       const sentSession = this._sessionId !== undefined;
       const response = await this.channel.fetch(exchange, { method: 'POST', headers: this.postHeaders(), body: frame.json });
       this.keepSession(response, method);
@@ -138,6 +141,7 @@ export class StreamableHttpTransport implements Transport {
       if (exchange.endedByUs || this.phase !== 'open') return;
       throw this.settleFailure(error);
     } finally {
+      if (slot) this.channel.releaseRequestSlot();
       this.channel.end(exchange);
       if (this.answers.get(id) === pending) this.answers.delete(id);
     }

@@ -13,6 +13,7 @@ import { HttpPeer, startFixture } from './httpPeers';
 interface SeenRequest {
   method: string;
   path: string;
+  at: number;
   sessionId?: string;
   protocolVersion?: string;
   lastEventId?: string;
@@ -76,13 +77,16 @@ describe('StreamableHttpTransport against SDK fixture servers', () => {
   });
 
   test('a response stream dropped mid-answer resumes with Last-Event-ID after the retry, and the call succeeds', async () => {
-    const { client, logs, requests } = await connect(['--resumable', '--retry', '150']);
+    const { client, logs, requests } = await connect(['--resumable', '--retry', '400']);
     const progress: number[] = [];
     const result = await client.callTool('drop', {}, { onProgress: (p) => progress.push(p.progress) });
     assert.equal(text(result), 'survived');
     assert.deepEqual(progress, [1], 'what came before the drop was delivered once');
-    const resumed = (await requests()).filter((r) => r.method === 'GET' && r.lastEventId !== undefined);
-    assert.ok(resumed.length >= 1, 'a GET with Last-Event-ID');
+    const seen = await requests();
+    const call = seen.filter((r) => r.method === 'POST').at(-1)!;
+    const resumed = seen.filter((r) => r.method === 'GET' && r.lastEventId !== undefined);
+    assert.equal(resumed.length, 1, 'one GET with Last-Event-ID');
+    assert.ok(resumed[0].at - call.at >= 350, `the server's retry of 400 ms was waited for (${resumed[0].at - call.at} ms)`);
     assert.ok(client.stats()!.http!.streamResumptions >= 1);
     assert.ok(logs.some((l) => /resumed the response stream of tools\/call/.test(l.text)), JSON.stringify(logs));
     assert.equal(client.stats()!.cancelled, 0, 'a dropped stream is not a cancellation');
