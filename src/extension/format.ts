@@ -96,19 +96,18 @@ export function implementationText(info: Implementation): string {
 }
 
 /**
- * The grey text beside a server's name. Running: "2025-06-18 · everything 1.0.0 · .vscode/mcp.json";
+ * The grey text beside a server's name: what identifies it first, so the default sidebar width
+ * cuts the least useful part. Running: "everything 1.0.0 · .vscode/mcp.json · MCP 2025-06-18";
  * otherwise the state and the origin: "stopped · User settings".
  */
 export function serverDescription(facts: ServerRowFacts): string {
   const parts: string[] = [];
   if (facts.status === 'running' && facts.protocolVersion) {
-    parts.push(facts.protocolVersion);
     if (facts.serverInfo) parts.push(truncate(`${facts.serverInfo.name} ${facts.serverInfo.version}`.trim(), 60));
-  } else {
-    parts.push(statusWord(facts.status));
+    parts.push(facts.origin, `MCP ${facts.protocolVersion}`);
+    return parts.join(' · ');
   }
-  parts.push(facts.origin);
-  return parts.join(' · ');
+  return [statusWord(facts.status), facts.origin].join(' · ');
 }
 
 /** A capability list such as "tools (listChanged), resources (subscribe, listChanged), logging". */
@@ -278,9 +277,13 @@ export function promptTooltip(prompt: Prompt): string {
   return lines.join('\n');
 }
 
-/** Description of a tool row: its title or the first line of its description. */
+/**
+ * Description of a tool or prompt row: the first line of its description, else its title. The
+ * label is the name and the tooltip shows the title, so the title is not repeated before the
+ * description ("Echo Tool — Echoes back the input" reads as noise at sidebar width).
+ */
 export function itemDescription(title: string | undefined, description: string | undefined): string {
-  const text = title ?? description?.split(/\r?\n/)[0];
+  const text = description?.split(/\r?\n/).find((line) => line.trim() !== '') ?? title;
   return text ? truncate(text.trim(), 80) : '';
 }
 
@@ -313,6 +316,8 @@ export interface StatusCounts {
   readonly total: number;
   readonly running: number;
   readonly starting: number;
+  /** Waiting for the user (consent or an input) before they can start. */
+  readonly waiting: number;
   readonly error: number;
   readonly blocked: number;
   readonly problems: number;
@@ -321,14 +326,18 @@ export interface StatusCounts {
 /** Counts of servers by state. */
 export function countStatuses(kinds: readonly StatusKind[], problems: number): StatusCounts {
   const count = (k: StatusKind) => kinds.filter((x) => x === k).length;
-  return { total: kinds.length, running: count('running'), starting: count('starting'), error: count('error'), blocked: count('blocked'), problems };
+  return { total: kinds.length, running: count('running'), starting: count('starting'), waiting: count('waiting'), error: count('error'), blocked: count('blocked'), problems };
 }
 
-/** "$(server) MCP 2 running, 1 error", or undefined when nothing is configured (the item hides). */
-export function statusBarText(c: StatusCounts): string | undefined {
+/**
+ * "$(server) MCP 2 running, 1 error", or undefined when nothing is configured (the item hides).
+ * `waitingFor` names what waiting servers wait for ("consent", or "you" when it may be an input).
+ */
+export function statusBarText(c: StatusCounts, waitingFor: 'consent' | 'you' = 'you'): string | undefined {
   if (c.total === 0 && c.problems === 0) return undefined;
   const parts = [`${c.running} running`];
   if (c.starting) parts.push(`${c.starting} starting`);
+  if (c.waiting) parts.push(`${c.waiting} waiting for ${waitingFor}`);
   if (c.error) parts.push(`${c.error} error${c.error === 1 ? '' : 's'}`);
   if (c.blocked) parts.push(`${c.blocked} blocked`);
   if (c.problems) parts.push(`${c.problems} config problem${c.problems === 1 ? '' : 's'}`);
@@ -347,6 +356,24 @@ export interface ConsentFacts {
   readonly envNames: readonly string[];
 }
 
+/**
+ * A path as a person reads it: `.` and `..` segments resolved (`/w/demo/../node_modules/x` is
+ * `/w/node_modules/x`). Only absolute POSIX or Windows paths; anything else is returned as is.
+ */
+export function displayPath(text: string): string {
+  const windows = /^[A-Za-z]:[\\/]/.test(text);
+  if (!windows && !text.startsWith('/')) return text;
+  const sep = windows ? '\\' : '/';
+  const [head, ...rest] = text.split(/[\\/]/);
+  const out: string[] = [];
+  for (const segment of rest) {
+    if (segment === '.' || segment === '') continue;
+    if (segment === '..') out.pop();
+    else out.push(segment);
+  }
+  return `${head}${sep}${out.join(sep)}`;
+}
+
 /** The modal consent prompt: a one-line question and a detail block with the exact command. */
 export function consentPrompt(f: ConsentFacts): { message: string; detail: string } {
   const env = f.envNames.length ? [...f.envNames].sort().join(', ') : '(none)';
@@ -354,11 +381,12 @@ export function consentPrompt(f: ConsentFacts): { message: string; detail: strin
     message: `Start the MCP server "${f.name}" defined in this workspace?`,
     detail: [
       `Defined in: ${f.sourceLabel}`,
-      `Command: ${formatCommandLine(f.command, f.args)}`,
-      `Working directory: ${f.cwd}`,
+      `Command: ${formatCommandLine(displayPath(f.command), f.args.map(displayPath))}`,
+      `Working directory: ${displayPath(f.cwd)}`,
       `Environment variables it sets: ${env}`,
       '',
       'The server runs with your user rights. Allow it only if you trust this workspace.',
+      'Deny is remembered: the server stays stopped, also after a reload, until you start it yourself. Cancel decides nothing: the server waits, and you are asked again when you start it.',
     ].join('\n'),
   };
 }

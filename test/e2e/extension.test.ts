@@ -204,7 +204,7 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
       let items = await waitForTree(wb, 'everything and leaky to run', (rows) => running(rows, 'everything') && running(rows, 'leaky'), 60_000);
       noteServers(wb, servers, /server-everything|tiny\.mjs/);
       const everything = items.find((i) => i.label === 'everything')!;
-      assert.match(everything.description, /^2025-11-25 · mcp-servers\/everything \d+\.\d+\.\d+ · \.vscode\/mcp\.json$/);
+      assert.match(everything.description, /^mcp-servers\/everything \d+\.\d+\.\d+ · \.vscode\/mcp\.json · MCP 2025-11-25$/);
 
       await wb.expandTreeItem('Tools');
       await wb.expandTreeItem('Resources');
@@ -310,7 +310,7 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
       assert.equal(items[0].label, label, 'problems come first');
       assert.equal(items[0].description, '.vscode/mcp.json (main)');
       assert.ok(!items.some((i) => i.level === 1 && i.label === 'bad'), 'the broken entry is not a server');
-      assert.ok(items.find((i) => i.label === 'leaky')?.description.startsWith('2025-11-25 · leaky 1.0.0'), 'the file\'s other servers run');
+      assert.ok(items.find((i) => i.label === 'leaky')?.description.startsWith('leaky 1.0.0 · '), 'the file\'s other servers run');
       await wb.screenshot('e2e-config-problem');
     });
   });
@@ -325,7 +325,7 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
       // The servers run in process groups of their own: only the extension's deactivate() stops them.
       await until('the old server-everything to be stopped by deactivate()', async () => !stillRunning(before[0].pid, before[0].cmdline), 30_000);
       await wb.openView('MCP Host');
-      await waitForTree(wb, 'everything to run again', (rows) => /^2025-11-25 · /.test(rows.find((i) => i.label === 'everything')?.description ?? ''), 60_000);
+      await waitForTree(wb, 'everything to run again', (rows) => / · MCP 2025-11-25$/.test(rows.find((i) => i.label === 'everything')?.description ?? ''), 60_000);
       assert.equal(await wb.dialog({ timeoutMs: 500 }), undefined, 'consent is remembered: no dialog after the reload');
       const after = wb.leftoverProcesses().filter((p) => everything.test(p.cmdline));
       assert.equal(after.length, 1, 'exactly one server-everything runs after the reload');
@@ -365,7 +365,7 @@ describe('a multi-root workspace: roots follow the workspace folders; a broken .
       const { line, column } = lineColumnOf(text, '"args"');
       const label = `mcp.json:${line}:${column} — syntax error: comma expected`;
       const items = await waitForTree(wb, 'the problem row and filesystem running', (rows) =>
-        rows.some((i) => i.label === label) && /^2025-11-25 · secure-filesystem-server .* · \.mcp\.json$/.test(rows.find((i) => i.label === 'filesystem')?.description ?? ''),
+        rows.some((i) => i.label === label) && /^secure-filesystem-server .* · \.mcp\.json · MCP 2025-11-25$/.test(rows.find((i) => i.label === 'filesystem')?.description ?? ''),
       60_000);
       noteServers(wb, servers, /server-filesystem/);
       assert.deepEqual(items.filter((i) => i.level === 1).map((i) => i.label), [label, 'filesystem'], 'the half-typed server is not started');
@@ -483,7 +483,7 @@ describe('an untrusted folder: workspace servers blocked, user servers run, a cr
       await wb.openView('MCP Host');
       await widenSideBar(wb);
       const items = await waitForTree(wb, 'user-server running and workspace-server blocked', (rows) =>
-        /^2025-11-25 · user-tiny 1\.0\.0 · User settings$/.test(rows.find((i) => i.label === 'user-server')?.description ?? '') &&
+        /^user-tiny 1\.0\.0 · User settings · MCP 2025-11-25$/.test(rows.find((i) => i.label === 'user-server')?.description ?? '') &&
         childrenOf(rows, 'workspace-server').length > 0,
       60_000);
       noteServers(wb, servers, /tiny\.mjs/);
@@ -548,7 +548,7 @@ describe('a folder with no config: lazy activation, the welcome view, startPolic
     return found[0];
   };
   const rowOf = (items: TreeItem[], name: string) => items.find((i) => i.level === 1 && i.label === name);
-  const isRunning = (items: TreeItem[], name: string) => new RegExp(`^2025-11-25 · ${name} 1\\.0\\.0 · `).test(rowOf(items, name)?.description ?? '');
+  const isRunning = (items: TreeItem[], name: string) => new RegExp(`^${name} 1\\.0\\.0 · .* · MCP 2025-11-25$`).test(rowOf(items, name)?.description ?? '');
   /** Answers the consent dialogs that come, one per name, in any order; returns the names asked about. */
   const allowEach = async (names: string[]): Promise<string[]> => {
     const asked: string[] = [];
@@ -757,7 +757,7 @@ describe('a folder with no config: lazy activation, the welcome view, startPolic
       };
       /** picky runs with `flavour` as its name and `greeting` in its environment: what the real process got. */
       const pickyRuns = async (flavour: string, greeting: string, notPid?: number) => {
-        await waitForTree(wb, `picky to run as picky-${flavour}`, (rows) => rowOf(rows, 'picky')?.description === `2025-11-25 · picky-${flavour} 1.0.0 · .vscode/mcp.json`);
+        await waitForTree(wb, `picky to run as picky-${flavour}`, (rows) => rowOf(rows, 'picky')?.description === `picky-${flavour} 1.0.0 · .vscode/mcp.json · MCP 2025-11-25`);
         const p = await until('the new picky process', async () => {
           const found = tinyProcess('picky');
           return found && found.pid !== notPid ? found : undefined;

@@ -437,7 +437,8 @@ describe('inspect features in a real VS Code', { skip }, () => {
   async function clickRowAction(label: string, action: string): Promise<void> {
     await poll(
       async () => {
-        await wb.clickTreeItem(label).catch(() => undefined);
+        // Hovered, not clicked: a click runs the row's default action (opening the resource).
+        await wb.hoverTreeItem(label).catch(() => undefined);
         const row = treeRow(label);
         await row.hover({ timeout: 2_000 }).catch(() => undefined);
         return row
