@@ -254,6 +254,8 @@
   /** @type {Record<string, any>} */
   let formState = {};
   let validateTimer = null;
+  /** @type {any} */
+  let formErrors = null;
   // The shared renderer (common.js) in the wording for people: the same field model as a tool's form.
   const formFields = McpWebview.formRenderer({ audience: 'person', changed: () => changed() });
 
@@ -267,9 +269,11 @@
     app.append(h('div', { class: 'server-message', text: str(view.message) }));
     app.append(h('p', { class: 'note muted', text: 'Share only what you are comfortable giving this server. Never type passwords, tokens or other secrets into this form.' }));
     const form = h('div', { class: 'form', role: 'form', 'aria-label': 'Requested information' });
+    formErrors = McpWebview.errorGate(form);
     form.append(...formFields.properties(model, '', { get: () => formState, set: (v) => (formState = v) }));
     const submit = h('button', { id: 'accept', class: 'primary', onclick: () => {
       clearTimeout(validateTimer);
+      formErrors.showAll();
       post({ type: 'formAccept', state: formState });
     } }, ['Submit']);
     const actions = h('div', { class: 'actions' }, [
@@ -289,7 +293,7 @@
   }
 
   function showFormErrors(msg) {
-    const other = placeErrors(app, msg.errors);
+    const other = placeErrors(app, formErrors ? formErrors.filter(msg.errors) : msg.errors);
     const summary = document.getElementById('form-summary');
     if (summary) summary.textContent = other.map((e) => (str(e.path) || '(form)') + ': ' + str(e.message)).join('; ');
   }

@@ -102,7 +102,13 @@ const McpWebview = (function () {
   // ---------------------------------------------------------------------------------------------
   // Forms
 
-  const PLACEHOLDERS = { email: 'name@example.com', uri: 'https://…', date: 'YYYY-MM-DD', 'date-time': '2025-01-31T12:00:00Z', uuid: '123e4567-e89b-12d3-a456-426614174000' };
+  // Hints of a format, never a value one could take for a filled-in field.
+  const PLACEHOLDERS = { email: 'an e-mail address', uri: 'https://…', date: 'YYYY-MM-DD', 'date-time': 'YYYY-MM-DDThh:mm:ssZ', time: 'hh:mm:ss', uuid: 'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx' };
+
+  /** A field's example as a hint ("e.g. 42"), so it does not read as a value already there. */
+  function examplePlaceholder(field) {
+    return field.example !== undefined ? 'e.g. ' + (typeof field.example === 'string' ? field.example : JSON.stringify(field.example)) : undefined;
+  }
 
   let fieldCount = 0;
 
@@ -246,7 +252,7 @@ const McpWebview = (function () {
       switch (field.kind) {
         case 'string': {
           const long = field.format === undefined && (field.maxLength === undefined || field.maxLength > (forPeople ? 200 : 120));
-          const placeholder = field.example !== undefined ? String(field.example) : PLACEHOLDERS[field.format] || '';
+          const placeholder = examplePlaceholder(field) || PLACEHOLDERS[field.format] || '';
           const minRows = forPeople ? 2 : 1;
           const rows = (text) => String(Math.min(12, Math.max(minRows, String(text || '').split('\n').length)));
           const input = long
@@ -263,7 +269,7 @@ const McpWebview = (function () {
           return input;
         }
         case 'number': {
-          const input = h('input', { id, type: 'text', inputmode: field.integer ? 'numeric' : 'decimal', placeholder: field.example !== undefined ? String(field.example) : field.integer ? '0' : '0.0', spellcheck: 'false' });
+          const input = h('input', { id, type: 'text', inputmode: field.integer ? 'numeric' : 'decimal', placeholder: examplePlaceholder(field) || (field.integer ? 'a whole number' : 'a number'), spellcheck: 'false' });
           /** @type {any} */ (input).value = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
           input.addEventListener('input', () => {
             slot.set(/** @type {any} */ (input).value);
@@ -390,6 +396,41 @@ const McpWebview = (function () {
   }
 
   /**
+   * Which errors a form shows: only those of fields the person has edited, until `showAll()`
+   * (they pressed Run or Submit). A form does not complain before you type.
+   * @param {HTMLElement} root where the fields are (input events bubble up to it)
+   */
+  function errorGate(root) {
+    const touched = new Set();
+    let all = false;
+    const mark = (e) => {
+      const field = e.target instanceof Element ? e.target.closest('.field') : null;
+      if (field) touched.add(/** @type {HTMLElement} */ (field).dataset.path || '');
+    };
+    root.addEventListener('input', mark);
+    root.addEventListener('change', mark);
+    return {
+      showAll() {
+        all = true;
+      },
+      reset() {
+        all = false;
+        touched.clear();
+      },
+      /** The errors to show now. */
+      filter(errors) {
+        const list = Array.isArray(errors) ? errors : [];
+        if (all) return list;
+        return list.filter((e) => {
+          const path = str(e.path);
+          for (const t of touched) if (path === t || path.startsWith(t + '/')) return true;
+          return false;
+        });
+      },
+    };
+  }
+
+  /**
    * Shows errors (FieldError: path, message) at the fields under `root`: each at its own field,
    * else at the nearest ancestor's (prefixed with the rest of its path). Clears the old ones
    * first. Returns the errors no field on screen could take.
@@ -422,5 +463,5 @@ const McpWebview = (function () {
     return unplaced;
   }
 
-  return Object.freeze({ h, post, onMessage, isObj, str, pointer, formatBytes, formatMs, isImageDataUri, isAudioDataUri, notice, formRenderer, placeErrors });
+  return Object.freeze({ h, post, onMessage, isObj, str, pointer, formatBytes, formatMs, isImageDataUri, isAudioDataUri, notice, formRenderer, errorGate, placeErrors });
 })();

@@ -48,6 +48,8 @@
     els.notices.append(McpWebview.notice(level, text));
   }
 
+  const errorGate = McpWebview.errorGate(els.form);
+
   // ---------------------------------------------------------------------------------------------
   // Header
 
@@ -118,14 +120,15 @@
   }
 
   function showErrors(errors, preview) {
-    const unplaced = placeErrors(els.form, errors);
-    errorCount = Array.isArray(errors) ? errors.length : 0;
+    const shown = errorGate.filter(errors);
+    const unplaced = placeErrors(els.form, shown);
+    errorCount = shown.length;
     const problems = document.getElementById('problems');
     if (problems) {
       problems.textContent = '';
       if (errorCount) problems.append(h('span', { class: 'error-text', text: errorCount === 1 ? '1 problem — fix it to run' : errorCount + ' problems — fix them to run' }));
       for (const e of unplaced) problems.append(h('div', { class: 'error-text', text: (e.path || '(arguments)') + ': ' + e.message }));
-      if (preview !== undefined && !errorCount) problems.append(h('details', { class: 'preview' }, [h('summary', { text: 'Arguments to send' }), h('pre', { text: preview })]));
+      if (preview !== undefined && !errorCount && Array.isArray(errors) && !errors.length) problems.append(h('details', { class: 'preview' }, [h('summary', { text: 'Arguments to send' }), h('pre', { text: preview })]));
     }
     updateControls();
   }
@@ -183,6 +186,8 @@
 
   function run() {
     if (running) return;
+    // From now on every problem shows: the extension answers an invalid Run with them.
+    errorGate.showAll();
     post(timeoutOverride !== null ? { type: 'run', input: currentInput(), timeoutSeconds: timeoutOverride } : { type: 'run', input: currentInput() });
   }
 
@@ -228,7 +233,11 @@
 
   function resultHeader(kind, text, durationMs, callId, extra) {
     const row = h('div', { class: 'result-header ' + kind }, [h('span', { class: 'status ' + kind, text }), durationMs !== undefined ? h('span', { class: 'muted', text: formatMs(durationMs) }) : null]);
-    if (callId) row.append(h('button', { class: 'secondary copy-json', onclick: () => post({ type: 'copyResult', callId }) }, ['Copy result as JSON']));
+    if (callId) {
+      // One "Open in editor" for the whole result; a part gets its own only when it is large.
+      row.append(h('button', { class: 'secondary open-result', title: 'The whole result as one read-only document', onclick: () => post({ type: 'openResult', callId }) }, ['Open in editor']));
+      row.append(h('button', { class: 'secondary copy-json', onclick: () => post({ type: 'copyResult', callId }) }, ['Copy result as JSON']));
+    }
     if (extra) row.append(extra);
     return row;
   }
@@ -322,9 +331,15 @@
       if (bits.length) bar.append(h('span', { class: 'annotations muted', title: 'Content annotations from the server', text: bits.join(' · ') }));
     }
     bar.append(h('span', { class: 'spacer' }));
-    if (p.kind === 'text' || (p.kind === 'binary' && p.text !== undefined)) bar.append(h('button', { class: 'secondary open-part', onclick: () => post({ type: 'openPart', callId, index: p.index }) }, ['Open in editor']));
+    if ((p.kind === 'text' || (p.kind === 'binary' && p.text !== undefined)) && isLarge(p)) bar.append(h('button', { class: 'secondary open-part', title: 'This part alone, in full', onclick: () => post({ type: 'openPart', callId, index: p.index }) }, ['Open part in editor']));
     if (p.kind === 'image' || p.kind === 'audio' || p.kind === 'binary') bar.append(h('button', { class: 'secondary save-part', onclick: () => post({ type: 'savePart', callId, index: p.index }) }, ['Save…']));
     return bar;
+  }
+
+  /** A part worth its own editor: cut for display, or longer than a screen. */
+  function isLarge(p) {
+    const text = str(p.text);
+    return !!p.truncated || text.length > 4000 || text.split('\n').length > 40;
   }
 
   function renderPart(p, callId) {
@@ -500,6 +515,7 @@
       case 'initTool':
         view = 'tool';
         model = msg.model;
+        errorGate.reset();
         timeoutSeconds = typeof msg.timeoutSeconds === 'number' ? msg.timeoutSeconds : 60;
         timeoutNote = str(msg.timeoutNote);
         layout();

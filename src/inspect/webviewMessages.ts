@@ -46,6 +46,8 @@ export const InboundMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('openPart'), callId: Id, index: z.number().int().nonnegative().max(100_000) }),
   z.strictObject({ type: z.literal('savePart'), callId: Id, index: z.number().int().nonnegative().max(100_000) }),
   z.strictObject({ type: z.literal('copyResult'), callId: Id }),
+  /** Open the whole result as one read-only document. */
+  z.strictObject({ type: z.literal('openResult'), callId: Id }),
   /** Put a history entry's arguments into the form. */
   z.strictObject({ type: z.literal('loadHistory'), historyId: Id }),
   z.strictObject({ type: z.literal('rerun'), historyId: Id }),

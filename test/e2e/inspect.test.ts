@@ -123,15 +123,23 @@ describe('inspect features in a real VS Code', { skip }, () => {
     assert.deepEqual(wb.leftoverProcesses(), [], 'nothing of the launch outlives it');
   });
 
-  test('echo: the form, a required-field error, the text result, opened in an editor', { timeout: 90_000 }, async () => {
+  test('echo: no complaint before typing, a required-field error on Run (nothing sent), the text result, one "Open in editor"', { timeout: 90_000 }, async () => {
     await step('echo', async () => {
       const frame = await callTool('echo');
       const field = frame.locator('.field[data-path="/message"]');
       await field.waitFor({ timeout: 10_000 });
       assert.match(await field.locator('label').first().innerText(), /message\s*\*/, 'required mark');
-      // Empty required field: an error next to it, and Run is disabled.
-      await poll(async () => (await field.locator('.error').innerText()).includes('required'), 10_000, 'the required error');
-      assert.equal(await frame.locator('#run').isDisabled(), true);
+      // Nothing typed yet: no error, no "problems" line, and Run is enabled.
+      await new Promise((r) => setTimeout(r, 1_000));
+      assert.equal(await field.locator('.error').innerText(), '', 'no error before typing');
+      assert.equal((await frame.locator('#problems').innerText()).trim(), '', 'no problems line before typing');
+      assert.equal(await frame.locator('#run').isDisabled(), false);
+      await wb.screenshot('inspect-echo-fresh-form');
+      // Run with the required field empty: the error shows there, and nothing is sent.
+      const callsBefore = await logCount('Calling tool echo');
+      await frame.locator('#run').click();
+      await poll(async () => (await field.locator('.error').innerText()).includes('required'), 10_000, 'the required error after Run');
+      assert.equal(await logCount('Calling tool echo'), callsBefore, 'an invalid call is never sent');
       await field.locator('textarea, input').first().fill('hello from the e2e test');
       await poll(async () => !(await frame.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
       await frame.locator('#run').click();
@@ -139,9 +147,11 @@ describe('inspect features in a real VS Code', { skip }, () => {
       await poll(async () => ((await text.first().innerText().catch(() => '')) || '').includes('Echo: hello from the e2e test'), 20_000, 'the echo result');
       assert.match(await frame.locator('.result .status').innerText(), /OK/);
       await poll(async () => (await frame.locator('.history-item').count()) >= 1, 10_000, 'a history entry');
+      // One "Open in editor" for the result; a short part has none of its own.
+      assert.equal(await frame.locator('.result .open-result').count(), 1);
+      assert.equal(await frame.locator('.result .open-part').count(), 0);
       await wb.screenshot('inspect-echo');
-      // The text part opens as a read-only document.
-      await frame.locator('.result .part-text .open-part').first().click();
+      await frame.locator('.result .open-result').click();
       await wb.page.locator('.tabs-container .tab', { hasText: 'echo-result-1.txt' }).first().waitFor({ timeout: 15_000 });
       await poll(async () => /Echo: hello from the e2e test/.test(await activeEditorText()), 10_000, 'the opened text');
     });
