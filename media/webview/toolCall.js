@@ -23,8 +23,25 @@
   let errorCount = 0;
   let view = 'tool';
 
-  // The form: the shared renderer (common.js) in the wording for developers.
-  const form = McpWebview.formRenderer({ audience: 'developer', changed: () => changed() });
+  /** 'tool', or 'prompt' (a prompt's arguments: no JSON mode, no history, "Get prompt"). */
+  let formKind = 'tool';
+  let completions = false;
+  let suggestTimer = null;
+
+  // The form: the shared renderer (common.js) in the wording for developers; a prompt's fields
+  // ask the server for suggestions (debounced), with the other fields' values as context.
+  const form = McpWebview.formRenderer({ audience: 'developer', changed: () => changed(), suggest: (path, value) => suggest(path, value) });
+
+  function suggest(path, value) {
+    if (!completions) return;
+    clearTimeout(suggestTimer);
+    suggestTimer = setTimeout(() => {
+      const context = {};
+      if (isObj(formState)) for (const [k, v] of Object.entries(formState)) if (typeof v === 'string') context[k] = v;
+      const name = path.slice(1).replace(/~1/g, '/').replace(/~0/g, '~');
+      post({ type: 'complete', name, value, context });
+    }, 200);
+  }
 
   // ---------------------------------------------------------------------------------------------
   // Layout
@@ -62,7 +79,7 @@
 
   function renderHeader(header) {
     els.header.textContent = '';
-    const title = h('h1', {}, [h('span', { class: 'tool-name', text: header.name })]);
+    const title = h('h1', {}, [formKind === 'prompt' ? h('span', { class: 'muted', text: 'Prompt: ' }) : null, h('span', { class: 'tool-name', text: header.name })]);
     const display = str(header.title) || str(header.annotations && header.annotations.title);
     if (display && display !== header.name) title.append(h('span', { class: 'tool-title', text: ' — ' + display }));
     els.header.append(title, h('div', { class: 'server-name muted', text: 'Server: ' + header.serverName }));
@@ -91,7 +108,7 @@
     els.form.textContent = '';
     const toolbar = h('div', { class: 'input-toolbar' }, [
       h('h2', { text: 'Arguments' }),
-      h('button', { class: 'secondary', id: 'toggle-mode', onclick: () => post({ type: 'switchMode', input: currentInput() }) }, [mode === 'form' ? 'Edit as JSON' : 'Edit as form']),
+      formKind === 'prompt' ? null : h('button', { class: 'secondary', id: 'toggle-mode', onclick: () => post({ type: 'switchMode', input: currentInput() }) }, [mode === 'form' ? 'Edit as JSON' : 'Edit as form']),
     ]);
     els.form.append(toolbar);
     if (mode === 'form') {
@@ -179,7 +196,7 @@
     const cancel = document.getElementById('cancel');
     if (runBtn) {
       runBtn.disabled = !!running || errorCount > 0;
-      runBtn.textContent = running ? 'Running…' : 'Run';
+      runBtn.textContent = running ? 'Running…' : formKind === 'prompt' ? 'Get prompt' : 'Run';
     }
     if (cancel) cancel.hidden = !running;
   }
@@ -469,7 +486,7 @@
 
   function renderHistory(entries) {
     els.history.textContent = '';
-    if (view !== 'tool') return;
+    if (view !== 'tool' || formKind === 'prompt') return;
     const header = h('div', { class: 'history-header' }, [h('h2', { text: 'History' })]);
     if (entries && entries.length) header.append(h('button', { class: 'link-button', onclick: () => post({ type: 'clearHistory' }) }, ['Clear']));
     els.history.append(header);
@@ -515,6 +532,8 @@
       case 'initTool':
         view = 'tool';
         model = msg.model;
+        formKind = isObj(msg.header) && msg.header.kind === 'prompt' ? 'prompt' : 'tool';
+        completions = isObj(msg.header) && msg.header.completions === true;
         errorGate.reset();
         timeoutSeconds = typeof msg.timeoutSeconds === 'number' ? msg.timeoutSeconds : 60;
         timeoutNote = str(msg.timeoutNote);
@@ -561,6 +580,9 @@
         break;
       case 'history':
         renderHistory(msg.entries);
+        break;
+      case 'completions':
+        McpWebview.showSuggestions(els.form, McpWebview.pointer('', str(msg.name)), str(msg.value), msg.values);
         break;
       case 'serverState': {
         const runBtn = /** @type {HTMLButtonElement|null} */ (document.getElementById('run'));

@@ -8,6 +8,7 @@ import { InspectContext } from './context';
 import { getPrompt } from './prompts';
 import { ResourceFeatures } from './resources';
 import { HealthMonitor, NoiseRecorder, copyServerEntry, pingServer, setLogLevel, showCapabilities, showServerDetails } from './serverActions';
+import { PromptPanel } from './promptPanel';
 import { ToolPanel } from './toolPanel';
 import { InspectDeps, InspectTarget, toTarget } from './types';
 import { ViewPanel } from './viewPanel';
@@ -141,7 +142,7 @@ export function registerInspectFeatures(context: vscode.ExtensionContext, deps: 
       ctx.history.clear(t?.serverId);
       void vscode.window.setStatusBarMessage('MCP Host: call history cleared', 3000);
     }),
-    { dispose: () => (ToolPanel.disposeAll(), ViewPanel.disposeAll()) },
+    { dispose: () => (ToolPanel.disposeAll(), ViewPanel.disposeAll(), PromptPanel.disposeAll()) },
   ];
   const all = vscode.Disposable.from(...disposables.reverse());
   return { subscriptions: resources.subscriptionState, dispose: () => all.dispose() };

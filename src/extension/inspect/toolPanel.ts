@@ -207,6 +207,9 @@ export class ToolPanel implements vscode.Disposable {
         case 'showHistory':
           this.showHistory(m.historyId);
           return;
+        case 'complete':
+          // Tools have no completions (only prompts and resource templates do).
+          return;
         case 'clearHistory': {
           // Only this tool's entries: the rest of the server's history stays.
           this.ctx.history.clear(this.serverId, { kind: 'tool', name: this.toolName });
