@@ -59,6 +59,9 @@ export const InboundMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type InboundMessage = z.infer<typeof InboundMessageSchema>;
 
+/** What the Server Details page may say: it is ready, or the user wants fresh figures. */
+export const DetailsInboundSchema = z.discriminatedUnion('type', [z.strictObject({ type: z.literal('ready') }), z.strictObject({ type: z.literal('refresh') })]);
+
 /** A message from a webview, or why it is not one we accept. */
 export type ParsedMessage<T> = { ok: true; message: T } | { ok: false; reason: string };
 

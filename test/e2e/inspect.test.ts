@@ -363,14 +363,23 @@ describe('inspect features in a real VS Code', { skip }, () => {
     });
   });
 
-  test('Server Details: pid, protocol, per-method latencies', { timeout: 60_000 }, async () => {
+  test('Server Details: rendered — pid, protocol, capabilities, instructions, command, env names, per-method latencies, roots; PATH behind a disclosure', { timeout: 60_000 }, async () => {
     await step('details', async () => {
       await command('MCP Host: Show Server Details');
-      await wb.page.locator('.tabs-container .tab', { hasText: 'everything details.md' }).first().waitFor({ timeout: 20_000 });
-      await poll(async () => /\| tools\/call \|/.test(await activeEditorText()), 15_000, 'the per-method table');
-      const text = await activeEditorText();
-      assert.match(text, /PID/);
-      assert.match(text, /2025-11-25/);
+      const frame = await webview('server details');
+      await poll(async () => (await frame.locator('#methods td.method', { hasText: 'tools/call' }).count()) > 0, 15_000, 'the per-method table');
+      const facts = await frame.locator('#facts').innerText();
+      assert.match(facts, /Process id\s+\d+/);
+      assert.match(facts, /Protocol version\s+2025-11-25/);
+      assert.match(await frame.locator('#capabilities').innerText(), /tools/);
+      assert.ok((await frame.locator('#instructions').innerText()).length > 0, 'server-everything sends instructions');
+      assert.match(await frame.locator('#command-line').innerText(), /server-everything/);
+      assert.match(await frame.locator('#command-facts').innerText(), /Working directory/);
+      assert.match(await frame.locator('#roots-asked').innerText(), /roots\/list/);
+      // A rendered page, not Markdown source; PATH is folded away.
+      assert.doesNotMatch(await frame.locator('#app').innerText(), /\|---|`/);
+      assert.equal(await frame.locator('details[data-key="path"]').getAttribute('open'), null);
+      assert.equal(await frame.locator('#path').isVisible(), false);
       await wb.screenshot('inspect-details');
     });
   });

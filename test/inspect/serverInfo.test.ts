@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseConfigText } from '../../src/config/parse';
 import type { ConfigSource } from '../../src/config/types';
-import { serverDetailsMarkdown, serverEntryJson } from '../../src/inspect/serverInfo';
+import { serverDetails, serverEntryJson } from '../../src/inspect/serverInfo';
 import { toTarget } from '../../src/extension/inspect/types';
 import { EVERYTHING, connectStdio } from '../client/support';
 
@@ -44,7 +44,7 @@ describe('server info', () => {
       await client.callTool('echo', { message: 'x' });
       const stats = client.stats()!;
       const api = servers.find((s) => s.name === 'api')!;
-      const md = serverDetailsMarkdown({
+      const view = serverDetails({
         server: {
           id: api.id,
           entry: api,
@@ -56,25 +56,32 @@ describe('server info', () => {
           restarts: 1,
         },
         client,
+        capabilities: 'tools, logging',
         stats,
         health: { kind: 'unresponsive', since: Date.now(), failures: 2, error: 'ping: timed out' },
         noise: ['12:00:00 [noise] hello from stdout'],
-        redact: (t) => t.replace(/SECRET123/g, '••••'),
+        redact: (t: string) => t.replace(/SECRET123/g, '••••'),
         now: Date.now(),
       });
-      assert.match(md, new RegExp(`\\| PID \\| ${stats.pid} \\|`));
-      assert.match(md, /\| Protocol version \| 2025-11-25 \|/);
-      assert.match(md, /\| Uptime \| /);
-      assert.match(md, /--token ••••/);
-      assert.doesNotMatch(md, /SECRET123/);
-      assert.match(md, /\*\*PATH\*\*: `\/usr\/bin:\/bin`/);
-      assert.match(md, /\*\*cwd\*\*: `\/ws`/);
-      assert.match(md, /\| tools\/call \| 1 \| 0 \| 0 \| 0 \| [\d.]+ ms \| [\d.]+ ms \|/);
-      assert.match(md, /\| ping \| 1 \|/);
-      assert.match(md, /NOT ANSWERING/);
-      assert.match(md, /hello from stdout/);
-      assert.match(md, /listening \\?\| with ••••|listening \| with ••••/);
-      assert.match(md, /\| Sent \| [\d.]+ (B|KiB) in \d+ messages \|/);
+      const fact = (label: string) => view.facts.find(([l]) => l === label)?.[1];
+      assert.equal(fact('Process id'), String(stats.pid));
+      assert.equal(fact('Protocol version'), '2025-11-25');
+      assert.match(fact('Uptime') ?? '', /^\d+ (s|min)/);
+      assert.match(fact('Health') ?? '', /^not answering since .* \(2 failed pings: ping: timed out\)$/);
+      assert.equal(view.capabilities, 'tools, logging');
+      assert.match(view.instructions ?? '', /./, 'server-everything sends instructions');
+      assert.equal(view.command?.line, '/usr/bin/node server.js --token ••••');
+      assert.equal(view.command?.cwd, '/ws');
+      assert.equal(view.command?.path, '/usr/bin:/bin');
+      assert.deepEqual(view.command?.envNames, ['API_KEY'], 'names only');
+      assert.doesNotMatch(JSON.stringify(view), /SECRET123/);
+      const call = view.traffic?.methods.find((m) => m.method === 'tools/call');
+      assert.deepEqual({ requests: call?.requests, errors: call?.errors }, { requests: 1, errors: 0 });
+      assert.match(call?.p50 ?? '', /^[\d.]+ ms$/);
+      assert.equal(view.traffic?.methods.find((m) => m.method === 'ping')?.requests, 1);
+      assert.match(view.traffic?.facts.find(([l]) => l === 'Sent')?.[1] ?? '', /^[\d.]+ (B|KiB) in \d+ messages$/);
+      assert.deepEqual(view.noise, ['12:00:00 [noise] hello from stdout']);
+      assert.deepEqual(view.stderr, ['listening | with ••••']);
     } finally {
       await client.close();
     }
