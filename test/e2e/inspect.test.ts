@@ -384,39 +384,35 @@ describe('inspect features in a real VS Code', { skip }, () => {
     });
   });
 
-  test('args-prompt: arguments asked one by one, then the messages', { timeout: 60_000 }, async () => {
-    await step('args-prompt', async () => {
+  test('args-prompt: the arguments in a form like a tool\u2019s, then the messages', { timeout: 60_000 }, async () => {
+    await step('prompt', async () => {
       await viaCommand('MCP Host: Get Prompt…', () => pick('args-prompt'));
-      const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-      await input.waitFor({ state: 'visible', timeout: 10_000 });
-      await poll(async () => /city \(required\)/.test((await input.getAttribute('placeholder')) ?? ''), 10_000, 'the city step');
-      await input.fill('Paris');
-      await wb.page.keyboard.press('Enter');
-      await poll(async () => /state \(optional/.test((await input.getAttribute('placeholder')) ?? ''), 10_000, 'the state step');
-      await input.fill('Texas');
-      await wb.page.keyboard.press('Enter');
-      const frame = await webview('Prompt: args-prompt');
+      const frame = await webview('args-prompt');
+      const city = frame.locator('.field[data-path="/city"]');
+      await city.waitFor({ timeout: 10_000 });
+      assert.match(await city.locator('label').first().innerText(), /city\s*\*/, 'required mark');
+      assert.match(await frame.locator('#run').innerText(), /Get prompt/);
+      await city.locator('input, textarea').first().fill('Paris');
+      await frame.locator('.field[data-path="/state"] input, .field[data-path="/state"] textarea').first().fill('Texas');
+      await frame.locator('#run').click();
       await poll(async () => /Paris/.test(await frame.locator('.result .message').first().innerText().catch(() => '')), 15_000, 'the prompt messages');
       assert.match(await frame.locator('.result .message .role').first().innerText(), /user/i);
       await wb.screenshot('inspect-prompt');
     });
   });
 
-  test('completable-prompt: the server\u2019s completions as you type, the first answer sent as context for the second', { timeout: 90_000 }, async () => {
+  test('completable-prompt: the server\u2019s suggestions come first (Enter after "E" takes Engineering), the first answer sent as context for the second', { timeout: 90_000 }, async () => {
     await step('completion', async () => {
       await viaCommand('MCP Host: Get Prompt…', () => pick('completable-prompt'));
-      const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-      const rows = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
-      /** The rows on screen, as "label | description". */
-      const shown = async () =>
-        rows.evaluateAll((els) =>
-          els.map((e) => `${e.querySelector('.label-name')?.textContent?.trim() ?? ''} | ${e.querySelector('.label-description')?.textContent?.trim() ?? ''}`),
-        );
-      await poll(async () => /department \(required\)/.test((await input.getAttribute('placeholder')) ?? ''), 10_000, 'the department step');
+      const frame = await webview('completable-prompt');
+      const department = frame.locator('.field[data-path="/department"] input, .field[data-path="/department"] textarea').first();
+      await department.waitFor({ timeout: 10_000 });
+      const suggestions = (field: string) => frame.locator(`.field[data-path="/${field}"] .suggestion`).allInnerTexts();
       const before = traceFrames(await wb.outputChannelText(CHANNEL, { reveal: false })).length;
-      await input.fill('E');
-      // The server filters by prefix: only Engineering, marked as its suggestion, below what was typed.
-      await poll(async () => JSON.stringify((await shown()).sort()) === JSON.stringify(['E | as typed', 'Engineering | suggested by the server']), 10_000, 'Engineering suggested for "E"');
+      await department.click();
+      await department.pressSequentially('E');
+      // The server filters by prefix: only Engineering.
+      await poll(async () => JSON.stringify(await suggestions('department')) === JSON.stringify(['Engineering']), 10_000, 'Engineering suggested for "E"');
       await wb.screenshot('inspect-completion');
       const asked = traceFrames(await wb.outputChannelText(CHANNEL, { reveal: false }))
         .slice(before)
@@ -424,23 +420,20 @@ describe('inspect features in a real VS Code', { skip }, () => {
       assert.ok(asked.length >= 1, 'completion/complete was sent');
       assert.deepEqual(asked.at(-1)!.message.params.ref, { type: 'ref/prompt', name: 'completable-prompt' });
       assert.deepEqual(asked.at(-1)!.message.params.argument, { name: 'department', value: 'E' });
-      await wb.pickQuickItem('Engineering');
+      await department.press('Enter');
+      assert.equal(await department.inputValue(), 'Engineering', 'Enter took the suggestion, not the typed "E"');
 
       // The second argument's completions depend on the first: Engineering's team.
-      await poll(async () => /name \(required\)/.test((await input.getAttribute('placeholder')) ?? ''), 10_000, 'the name step');
-      await poll(
-        async () => JSON.stringify((await shown()).sort()) === JSON.stringify(['Alice | suggested by the server', 'Bob | suggested by the server', 'Charlie | suggested by the server']),
-        10_000,
-        'the Engineering team suggested',
-      );
+      const name = frame.locator('.field[data-path="/name"] input, .field[data-path="/name"] textarea').first();
+      await name.click();
+      await poll(async () => JSON.stringify((await suggestions('name')).sort()) === JSON.stringify(['Alice', 'Bob', 'Charlie']), 10_000, 'the Engineering team suggested');
       const context = traceFrames(await wb.outputChannelText(CHANNEL, { reveal: false }))
         .filter((f) => f.direction === 'send' && f.message?.method === 'completion/complete' && f.message.params?.argument?.name === 'name')
         .at(-1);
       assert.deepEqual(context?.message.params.context, { arguments: { department: 'Engineering' } });
-      await wb.pickQuickItem('Bob');
-      const frame = await webview('Prompt: completable-prompt');
+      await frame.locator('.field[data-path="/name"] .suggestion', { hasText: 'Bob' }).click();
+      await frame.locator('#run').click();
       await poll(async () => /Please promote Bob to the head of the Engineering team\./.test(await frame.locator('.result .message').first().innerText().catch(() => '')), 15_000, 'the prompt messages');
-      await wb.screenshot('inspect-completion-result');
     });
   });
 
