@@ -87,6 +87,8 @@ export interface ServerRowFacts {
   readonly origin: string;
   readonly protocolVersion?: string;
   readonly serverInfo?: Implementation;
+  /** What a waiting server waits for, when known: its row says "waiting for consent". */
+  readonly waitingFor?: 'consent' | 'an input';
 }
 
 /** "name 1.2.3" (the title when the server gave one). */
@@ -107,7 +109,8 @@ export function serverDescription(facts: ServerRowFacts): string {
     parts.push(facts.origin, `MCP ${facts.protocolVersion}`);
     return parts.join(' · ');
   }
-  return [statusWord(facts.status), facts.origin].join(' · ');
+  const state = facts.status === 'waiting' && facts.waitingFor ? `waiting for ${facts.waitingFor}` : statusWord(facts.status);
+  return [state, facts.origin].join(' · ');
 }
 
 /** A capability list such as "tools (listChanged), resources (subscribe, listChanged), logging". */

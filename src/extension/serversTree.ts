@@ -306,7 +306,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     item.id = `server:${shown.kind === 'starting' || shown.kind === 'waiting' ? 'stopped' : shown.kind}:${h.id}`;
     item.command = { ...DEFAULT_ACTIONS.server, arguments: [node] };
     const origin = this.m.originLabel(h.entry.source);
-    item.description = serverDescription({ status: shown.kind, origin, protocolVersion: running ? client?.protocolVersion : undefined, serverInfo: running ? client?.serverInfo : undefined });
+    const waitingFor = shown.reason === WAITING_CONSENT_REASON ? 'consent' : shown.reason === WAITING_INPUT_REASON ? 'an input' : undefined;
+    item.description = serverDescription({ status: shown.kind, origin, protocolVersion: running ? client?.protocolVersion : undefined, serverInfo: running ? client?.serverInfo : undefined, waitingFor });
     const icon = statusIcon(shown.kind);
     item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
     const health = running ? this.m.serverHealth?.(h.id) : undefined;

@@ -106,6 +106,7 @@ describe('server rows', () => {
       'everything 1.0.0 · .vscode/mcp.json · MCP 2025-06-18',
     );
     assert.equal(serverDescription({ status: 'stopped', origin: 'User settings' }), 'stopped · User settings');
+    assert.equal(serverDescription({ status: 'waiting', origin: '.mcp.json', waitingFor: 'consent' }), 'waiting for consent · .mcp.json');
     assert.equal(serverDescription({ status: 'unsupported', origin: '.mcp.json' }), 'not supported yet · .mcp.json');
   });
 
