@@ -40,7 +40,12 @@
     );
     app.append(factTable(view.facts, 'facts'));
     if (view.capabilities) app.append(section('Capabilities', [h('div', { id: 'capabilities', text: str(view.capabilities) })], 'capabilities-section'));
-    if (view.instructions) app.append(section('Instructions', [h('pre', { class: 'text', id: 'instructions', text: str(view.instructions) })], 'instructions-section'));
+    if (view.instructions) {
+      // Long instructions (written for a model) fold away, so the rest of the page stays in sight.
+      const lines = str(view.instructions).split('\n').length;
+      const text = h('pre', { class: 'text', id: 'instructions', text: str(view.instructions) });
+      app.append(section('Instructions', [lines > 12 ? disclosure('instructions', lines + ' lines from the server, for the model', [text], false) : text], 'instructions-section'));
+    }
 
     const c = isObj(view.command) ? view.command : null;
     if (c) {

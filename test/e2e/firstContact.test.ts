@@ -180,7 +180,8 @@ describe('first contact: the demo workspace as a new user meets it', { skip }, (
       await wb.page.keyboard.type('.vscode/mcp.json');
       await wb.page.waitForTimeout(800);
       await wb.page.keyboard.press('Enter');
-      await poll(async () => /mcp\.json/.test(await activeTabTitle()), 15_000, 'mcp.json open');
+      const editor = wb.page.locator('.part.editor .monaco-editor .view-lines').first();
+      await poll(async () => /MCP servers for the demo workspace/.test((await editor.innerText().catch(() => '')).replace(/\u00a0/g, ' ')), 15_000, 'mcp.json open');
       await wb.page.waitForTimeout(3_000);
       const lenses = await wb.page.locator('.part.editor .codelens-decoration').allInnerTexts();
       assert.ok(!lenses.some((l) => /Start/.test(l)), `code lenses: ${JSON.stringify(lenses)}`);

@@ -372,7 +372,7 @@ describe('inspect features in a real VS Code', { skip }, () => {
       assert.match(facts, /Process id\s+\d+/);
       assert.match(facts, /Protocol version\s+2025-11-25/);
       assert.match(await frame.locator('#capabilities').innerText(), /tools/);
-      assert.ok((await frame.locator('#instructions').innerText()).length > 0, 'server-everything sends instructions');
+      assert.ok(((await frame.locator('#instructions').textContent()) ?? '').length > 0, 'server-everything sends instructions');
       assert.match(await frame.locator('#command-line').innerText(), /server-everything/);
       assert.match(await frame.locator('#command-facts').innerText(), /Working directory/);
       assert.match(await frame.locator('#roots-asked').innerText(), /roots\/list/);

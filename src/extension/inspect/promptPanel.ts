@@ -63,7 +63,7 @@ export class PromptPanel implements vscode.Disposable {
   ) {
     this.model = buildFormModel(promptArgumentsSchema(prompt));
     this.input = { mode: 'form', state: initialState(this.model) };
-    const title = `${prompt.title ?? prompt.name} — ${ctx.serverName(serverId)}`;
+    const title = `Prompt ${prompt.name} — ${ctx.serverName(serverId)}`;
     this.panel = vscode.window.createWebviewPanel(PROMPT_PANEL_VIEW_TYPE, title, vscode.ViewColumn.Active, webviewOptions(ctx.extensionUri));
     this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, title, INSPECT_FEATURE);
     this.outbox = new WebviewOutbox(this.panel.webview);
