@@ -66,6 +66,8 @@
   }
 
   const errorGate = McpWebview.errorGate(els.form);
+  /** @type {HTMLElement|null} */
+  let serverNotice = null;
 
   // ---------------------------------------------------------------------------------------------
   // Header
@@ -587,7 +589,13 @@
       case 'serverState': {
         const runBtn = /** @type {HTMLButtonElement|null} */ (document.getElementById('run'));
         if (runBtn && !msg.running) runBtn.title = str(msg.text) || 'The server is not running';
-        if (!msg.running && msg.text) notice('warning', msg.text);
+        // One notice for the server's state, replaced as it changes and gone once it runs again.
+        if (serverNotice) serverNotice.remove();
+        serverNotice = null;
+        if (!msg.running && msg.text) {
+          serverNotice = McpWebview.notice('warning', msg.text);
+          els.notices.append(serverNotice);
+        }
         setTimeoutDefault(msg.timeoutSeconds, msg.timeoutNote);
         break;
       }
