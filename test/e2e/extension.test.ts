@@ -315,9 +315,12 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
     });
   });
 
-  test('reloading the window stops the servers on deactivate and starts them again, without asking again', { timeout: 120_000 }, async () => {
+  test('reloading the window stops the servers on deactivate and starts them again, without asking again; the rows opened stay open', { timeout: 120_000 }, async () => {
     await step(wb, 'reload', async () => {
       const everything = /server-everything\/dist\/index\.js stdio/;
+      const toolsOpen = (rows: TreeItem[]) => childrenOf(rows, 'everything').find((i) => i.label === 'Tools')?.expanded === true;
+      if (!toolsOpen(await wb.treeItems())) await wb.expandTreeItem('Tools');
+      await waitForTree(wb, 'the Tools of everything open', toolsOpen, 10_000);
       const before = wb.leftoverProcesses().filter((p) => everything.test(p.cmdline));
       assert.equal(before.length, 1, 'one server-everything runs before the reload');
       noteServers(wb, servers, /server-everything|tiny\.mjs/);
@@ -327,6 +330,7 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
       await wb.openView('MCP Host');
       await waitForTree(wb, 'everything to run again', (rows) => / · MCP 2025-11-25$/.test(rows.find((i) => i.label === 'everything')?.description ?? ''), 60_000);
       assert.equal(await wb.dialog({ timeoutMs: 500 }), undefined, 'consent is remembered: no dialog after the reload');
+      await waitForTree(wb, 'the Tools of everything open again after the reload', toolsOpen, 15_000);
       const after = wb.leftoverProcesses().filter((p) => everything.test(p.cmdline));
       assert.equal(after.length, 1, 'exactly one server-everything runs after the reload');
       assert.notEqual(after[0].pid, before[0].pid);
