@@ -2,7 +2,8 @@
 // user stays in control. The service parses and gates the request, applies the user's standing
 // policy for the server, waits its turn in the server's dialog lane, lets the user approve, edit
 // or reject it, runs it on a model (chosen by the server's hints, else the user's pick), lets the
-// user review and edit the answer, then returns it. Every step is logged to the server's channel.
+// user review and edit the answer, then returns it. The user may also answer it themselves (the
+// only way when no model is available). Every step is logged to the server's channel.
 // Pure logic: the dialog, the model picker and the language models come in as interfaces.
 import { z } from 'zod';
 import type { RequestContext } from '../protocol/connection';

@@ -181,7 +181,8 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
       assert.equal(consent.message, 'Start the MCP server "everything" defined in this workspace?');
       const detail = consent.detail.split('\n');
       assert.ok(detail.includes('Defined in: .vscode/mcp.json (main)'), consent.detail);
-      const script = `${WS}/../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js`;
+      // Shown normalised: the entry's `${workspaceFolder}/../../../../node_modules/…` without the `..`s.
+      const script = join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
       assert.ok(detail.includes(`Command: node ${script} stdio`), consent.detail);
       assert.ok(detail.includes(`Working directory: ${WS}`), consent.detail);
       assert.ok(detail.includes('Environment variables it sets: (none)'), consent.detail);
