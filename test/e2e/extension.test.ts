@@ -201,7 +201,7 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
       await password.fill(SECRET);
       await wb.page.keyboard.press('Enter');
 
-      const running = (items: TreeItem[], name: string) => items.find((i) => i.level === 1 && i.label === name)?.description.startsWith('2025-') ?? false;
+      const running = (items: TreeItem[], name: string) => items.find((i) => i.level === 1 && i.label === name)?.description.endsWith(' · MCP 2025-11-25') ?? false;
       let items = await waitForTree(wb, 'everything and leaky to run', (rows) => running(rows, 'everything') && running(rows, 'leaky'), 60_000);
       noteServers(wb, servers, /server-everything|tiny\.mjs/);
       const everything = items.find((i) => i.label === 'everything')!;
