@@ -175,7 +175,6 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
   test('the consent dialog shows the exact command line and cwd; the tree shows the real tools, resources and prompts', { timeout: 120_000 }, async () => {
     await step(wb, 'everything-tree', async () => {
       await wb.openView('MCP Host');
-      await widenSideBar(wb);
       const consent = await wb.dialog({ timeoutMs: 30_000 });
       assert.ok(consent, 'showing the view starts the servers, and a workspace server asks first');
       assert.equal(consent.message, 'Start the MCP server "everything" defined in this workspace?');
@@ -200,6 +199,8 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
       assert.match(await wb.page.locator('.quick-input-widget .quick-input-title').innerText(), /API token for leaky/);
       await password.fill(SECRET);
       await wb.page.keyboard.press('Enter');
+      // Widened once the dialogs are answered: a modal dialog swallows the drag.
+      await widenSideBar(wb);
 
       const running = (items: TreeItem[], name: string) => items.find((i) => i.level === 1 && i.label === name)?.description.endsWith(' · MCP 2025-11-25') ?? false;
       let items = await waitForTree(wb, 'everything and leaky to run', (rows) => running(rows, 'everything') && running(rows, 'leaky'), 60_000);
@@ -358,7 +359,6 @@ describe('a multi-root workspace: roots follow the workspace folders; a broken .
   test('the syntax error shows at its line and column, and filesystem from .mcp.json runs', { timeout: 120_000 }, async () => {
     await step(wb, 'broken-config', async () => {
       await wb.openView('MCP Host');
-      await widenSideBar(wb);
       const consent = await wb.dialog({ timeoutMs: 30_000 });
       assert.equal(consent?.message, 'Start the MCP server "filesystem" defined in this workspace?');
       assert.ok(consent.detail.split('\n').includes('Defined in: .mcp.json (roots-a)'), consent.detail);
