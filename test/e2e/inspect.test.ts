@@ -641,7 +641,7 @@ describe('a destructive tool asks first (server-filesystem)', { skip }, () => {
     const asked = await wb.dialog({ timeoutMs: 10_000 });
     assert.ok(asked, 'a confirmation dialog');
     assert.match(asked.message, /Run write_file on files\?/);
-    assert.match(asked.detail, /destructive/);
+    assert.match(asked.detail, /The server says this tool may delete or overwrite things\. Servers describe their tools themselves; MCP Host cannot check this\./);
     await wb.screenshot('inspect-destructive-confirm');
     await wb.answerDialog('Cancel');
     await new Promise((r) => setTimeout(r, 1000));
