@@ -41,9 +41,22 @@ describe('first contact: the demo workspace as a new user meets it', { skip }, (
     return rows.find((r) => r.label === label);
   }
 
-  /** Clicks a row as a person would (its default action runs). */
+  /** Clicks a row as a person would (its default action runs), once it is on screen. */
   async function click(label: string): Promise<void> {
+    await wb.waitForTreeItem(label, { timeoutMs: 20_000 });
     await wb.clickTreeItem(label);
+  }
+
+  /** Expands a group and waits until one of its rows (`child`) is listed. */
+  async function open(group: string, child: string): Promise<void> {
+    await poll(
+      async () => {
+        await wb.expandTreeItem(group);
+        return (await wb.treeItems()).some((r) => r.label === child);
+      },
+      30_000,
+      `${group} open with ${child} in it`,
+    );
   }
 
   async function activeTabTitle(): Promise<string> {
@@ -103,7 +116,7 @@ describe('first contact: the demo workspace as a new user meets it', { skip }, (
       const rows = await wb.treeItems();
       assert.match(row(rows, 'everything')?.description ?? '', /^mcp-servers\/everything \S+ · \.vscode\/mcp\.json · MCP 2025-11-25$/);
       assert.match(row(rows, 'notes')?.description ?? '', /· \.vscode\/mcp\.json · MCP 2025-11-25$/);
-      await wb.expandTreeItem('Tools');
+      await open('Tools', 'echo');
       const echo = row(await wb.treeItems(), 'echo');
       assert.ok(echo, 'the echo tool is listed');
       assert.doesNotMatch(echo.description, /^Echo Tool/, 'the title is not repeated before the description');
@@ -125,13 +138,13 @@ describe('first contact: the demo workspace as a new user meets it', { skip }, (
       assert.equal(await tool.locator('.result .open-result').count(), 1, 'one "Open in editor"');
       await wb.screenshot('first-tool-call');
 
-      await wb.expandTreeItem('Resources');
+      await open('Resources', 'architecture.md');
       const resource = (await wb.treeItems()).find((r) => r.level === 3 && /^demo:\/\/resource\//.test(r.description));
       assert.ok(resource, 'a demo:// resource is listed');
       await click(resource.label);
       await poll(async () => (await activeTabTitle()).startsWith('everything · '), 15_000, 'the resource tab, named by server and URI');
 
-      await wb.expandTreeItem('Prompts');
+      await open('Prompts', 'args-prompt');
       await click('args-prompt');
       const prompt = await webview('args-prompt');
       await prompt.locator('.field[data-path="/city"]').waitFor({ timeout: 10_000 });
@@ -165,6 +178,7 @@ describe('first contact: the demo workspace as a new user meets it', { skip }, (
   test('expansion survives a restart of the server', { timeout: 120_000 }, async () => {
     await step('expansion', async () => {
       const opened = (rows: TreeItem[]) => rows.filter((r) => ['Tools', 'Resources', 'Prompts'].includes(r.label) && r.expanded === true).length;
+      await open('Prompts', 'args-prompt');
       const before = opened(await wb.treeItems());
       assert.ok(before >= 3, 'Tools, Resources and Prompts of everything are open');
       await wb.runCommand('MCP Host: Restart Server');
