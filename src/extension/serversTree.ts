@@ -110,6 +110,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   /** Rows the user expanded (true) or collapsed (false), by a key that survives restarts and reloads. */
   private expansion = new Map<string, boolean>();
   private memory: ExpansionMemory | undefined;
+  /** The state of its server each expandable row was drawn in. */
+  private readonly drawnIn = new WeakMap<TreeNode, string>();
 
   /** The model; only rows the model gave exist before it is attached, so this is always set when read. */
   private get m(): ServersTreeModel {
@@ -138,6 +140,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     const remember = (node: TreeNode, expanded: boolean) => {
       const key = expansionKey(node);
       if (!key) return;
+      // VS Code reports rows it drops (a server that stops takes its groups along) as collapsed:
+      // only a collapse of a row whose server is still in the state it was drawn in is the user's.
+      if (!expanded && 'serverId' in node && this.drawnIn.get(node) !== this.stateOf(node.serverId)) return;
       this.expansion.set(key, expanded);
       void this.memory?.update(EXPANSION_KEY, Object.fromEntries(this.expansion));
     };
@@ -147,7 +152,16 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     );
   }
 
+  private stateOf(serverId: string): string | undefined {
+    const h = this.handle(serverId);
+    return h ? this.m.displayStatus(h).kind : undefined;
+  }
+
   private collapsibleState(node: TreeNode, fallback: vscode.TreeItemCollapsibleState): vscode.TreeItemCollapsibleState {
+    if ('serverId' in node) {
+      const state = this.stateOf(node.serverId);
+      if (state) this.drawnIn.set(node, state);
+    }
     if (fallback === vscode.TreeItemCollapsibleState.None) return fallback;
     const key = expansionKey(node);
     const remembered = key ? this.expansion.get(key) : undefined;
