@@ -317,7 +317,8 @@ describe('inspect features in a real VS Code', { skip }, () => {
         await input.fill(uri, { timeout: 5_000 });
         await wb.page.keyboard.press('Enter');
       });
-      const tab = wb.page.locator('.part.editor .tabs-container .tab[data-resource-name="1.txt"]').first();
+      // Named by server and URI (slashes as look-alike "∕", which a file name can hold).
+      const tab = wb.page.locator('.part.editor .tabs-container .tab[data-resource-name="everything · resource\u2215dynamic\u2215text\u22151.txt"]').first();
       await tab.waitFor({ timeout: 20_000 });
       const first = await poll(async () => stamp.exec(await activeEditorText())?.[1], 15_000, 'the resource text');
       await wb.outputChannelText(CHANNEL, { contains: `Subscribed to ${uri}`, timeoutMs: 15_000 });
@@ -580,7 +581,7 @@ describe('inspect features in a real VS Code', { skip }, () => {
       const statusBar = wb.page.locator('.part.statusbar');
       await poll(async () => (await statusBar.innerText().catch(() => '')).includes('Result copied as JSON'), 10_000, 'the status bar message');
       await link.click();
-      await wb.page.locator('.part.editor .tabs-container .tab[data-resource-name="2.txt"]').first().waitFor({ timeout: 20_000 });
+      await wb.page.locator('.part.editor .tabs-container .tab[data-resource-name="everything · resource\u2215dynamic\u2215text\u22152.txt"]').first().waitFor({ timeout: 20_000 });
       await poll(async () => /Resource 2: This is a plaintext resource/.test(await activeEditorText()), 15_000, 'the linked resource');
       await wb.screenshot('inspect-resource-link');
     });
