@@ -5,7 +5,7 @@
 //   node scripts/package.mjs --no-build   package what is already in dist/
 //   node scripts/package.mjs --out FILE   write the VSIX somewhere else
 import { spawnSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -13,7 +13,7 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const defaultVsixPath = join(repoRoot, 'dist', 'mcp-host.vsix');
 
 /** Files allowed into the VSIX; a guard in case .vscodeignore is loosened by accident. */
-const shipped = [/^dist\/(extension|cli)\.js$/, /^dist\/vendor\/\w+\.js$/, /^media\//, /^package\.json$/, /^README\.md$/, /^LICENSE$/, /^CHANGELOG\.md$/];
+const shipped = [/^dist\/(extension|cli)\.js$/, /^dist\/vendor\/\w+\.js$/, /^media\/(?!readme\/)/, /^package\.json$/, /^README\.md$/, /^dist\/README\.vsix\.md$/, /^LICENSE$/, /^CHANGELOG\.md$/];
 
 function run(args, what) {
   const r = spawnSync(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
@@ -22,6 +22,18 @@ function run(args, what) {
     throw new Error(`${what} failed (${r.status ?? r.signal})`);
   }
   return r.stdout;
+}
+
+/**
+ * The README as the VSIX carries it: without the screenshots under media/readme/, which stay
+ * out of the VSIX (and which vsce cannot link without a repository URL).
+ */
+function shippedReadme() {
+  const text = readFileSync(join(repoRoot, 'README.md'), 'utf8');
+  const file = join(repoRoot, 'dist', 'README.vsix.md');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text.split('\n').filter((line) => !line.includes('media/readme/')).join('\n'));
+  return file;
 }
 
 /** Builds (unless `build` is false) and packages; returns the VSIX path. */
@@ -35,7 +47,7 @@ export function packageExtension({ build = true, out = defaultVsixPath } = {}) {
   if (!files.includes('dist/extension.js')) throw new Error('dist/extension.js is missing; build first');
 
   // No `repository` field yet; without the flag vsce would stop and ask.
-  run([vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--out', out], 'vsce package');
+  run([vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--readme-path', relative(repoRoot, shippedReadme()), '--out', out], 'vsce package');
   return out;
 }
 

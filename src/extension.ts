@@ -13,16 +13,31 @@ import { McpStatusBar } from './extension/statusBar';
 let host: McpHost | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
+  // The view's provider first: until it is registered VS Code says "There is no data provider
+  // registered", which reads like an error; from here on the view says "Starting servers…".
+  const tree = new ServersTreeProvider();
+  const view = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true });
+  context.subscriptions.push(tree, view, tree.trackExpansion(view, context.workspaceState));
+
   const log = vscode.window.createOutputChannel('MCP Host', { log: true });
   context.subscriptions.push(log);
   log.info(`MCP Host ${String((context.extension.packageJSON as { version?: unknown }).version)} activated; workspace ${vscode.workspace.isTrusted ? 'trusted' : 'not trusted (servers defined in it will not start)'}.`);
 
   const mcpHost = new McpHost(context, log);
   host = mcpHost;
-  const tree = new ServersTreeProvider(mcpHost);
-  const view = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true });
+  tree.attach(mcpHost);
   const statusBar = new McpStatusBar(mcpHost);
-  context.subscriptions.push(mcpHost, tree, view, statusBar, ...registerCommands(mcpHost, tree));
+  context.subscriptions.push(mcpHost, statusBar, ...registerCommands(mcpHost, tree));
+  // The view's toolbar offers only what applies (Start All once something can start, and so on).
+  const updateContext = () => {
+    const kinds = mcpHost.servers().map((h) => mcpHost.displayStatus(h).kind);
+    void vscode.commands.executeCommand('setContext', 'mcpHost.loaded', mcpHost.isLoaded());
+    void vscode.commands.executeCommand('setContext', 'mcpHost.hasServers', kinds.length > 0);
+    void vscode.commands.executeCommand('setContext', 'mcpHost.canStart', kinds.some((k) => k === 'stopped' || k === 'error' || k === 'blocked'));
+    void vscode.commands.executeCommand('setContext', 'mcpHost.canStop', kinds.some((k) => k === 'running' || k === 'starting' || k === 'waiting'));
+  };
+  updateContext();
+  context.subscriptions.push(mcpHost.onDidChange(updateContext));
   // Call tools, read resources, get prompts, server actions.
   const inspect = registerInspectFeatures(context, {
     getClient: (id) => mcpHost.getClient(id),

@@ -48,13 +48,23 @@
     const server = isObj(msg.server) ? msg.server : {};
     app.textContent = '';
     const edits = { texts: {}, systemPrompt: undefined, maxTokens: undefined };
+    // Without a language model the person answers: the request is read-only, the reply is theirs.
+    const noModel = req.modelsAvailable === false;
     const body = h('div', { class: 'sampling' });
     app.append(header('Sampling request', str(server.name), 'asks to use a language model'));
-    app.append(h('p', { class: 'lead muted', text: 'Read what the server wants to send to the model. You can edit the text, the system prompt and the token limit, then approve or reject. You will see the answer before it goes back to the server.' }));
+    app.append(
+      h('p', {
+        class: 'lead muted',
+        text: noModel
+          ? 'No language model is available in VS Code, so you can answer this request yourself: read what the server asks, write the reply below and send it, or reject the request.'
+          : 'Read what the server wants to send to the model. You can edit the text, the system prompt and the token limit, then approve or reject. You will see the answer before it goes back to the server. Or answer it yourself.',
+      }),
+    );
 
     // Model
     const model = h('div', { class: 'facts' });
-    if (isObj(req.plannedModel)) model.append(fact('Model', str(req.plannedModel.label) + ' — ' + str(req.plannedModel.reason)));
+    if (noModel) model.append(fact('Model', 'none available in VS Code — you answer it yourself'));
+    else if (isObj(req.plannedModel)) model.append(fact('Model', str(req.plannedModel.label) + ' — ' + str(req.plannedModel.reason)));
     else model.append(fact('Model', 'you choose one after approving (the server named no model available here)'));
     const prefs = isObj(req.modelPreferences) ? req.modelPreferences : undefined;
     if (prefs && Array.isArray(prefs.hints) && prefs.hints.length) model.append(fact('Server’s model hints', prefs.hints.map((x) => str(x)).join(', ')));
@@ -70,7 +80,7 @@
     body.append(model);
 
     // System prompt
-    const sys = h('textarea', { id: 'system-prompt', class: 'editable', spellcheck: 'false', 'aria-label': 'System prompt', placeholder: '(no system prompt)' });
+    const sys = h('textarea', { id: 'system-prompt', class: 'editable', spellcheck: 'false', 'aria-label': 'System prompt', placeholder: '(no system prompt)', readonly: noModel });
     /** @type {any} */ (sys).value = str(req.systemPrompt);
     autosize(sys);
     sys.addEventListener('input', () => {
@@ -88,7 +98,7 @@
       const box = h('div', { class: 'message role-' + (m.role === 'assistant' ? 'assistant' : 'user') }, [h('div', { class: 'role', text: (m.role === 'assistant' ? 'Assistant' : 'User') + ' · message ' + (i + 1) })]);
       for (const p of Array.isArray(m.parts) ? m.parts : []) {
         if (p.kind === 'text') {
-          const area = h('textarea', { class: 'editable message-text', spellcheck: 'false', dataset: { part: str(p.id) }, 'aria-label': 'Text of message ' + (i + 1) });
+          const area = h('textarea', { class: 'editable message-text', spellcheck: 'false', dataset: { part: str(p.id) }, 'aria-label': 'Text of message ' + (i + 1), readonly: noModel });
           /** @type {any} */ (area).value = str(p.text);
           autosize(area);
           area.addEventListener('input', () => {
@@ -126,6 +136,7 @@
       syncButtons();
     });
     const maxError = h('span', { class: 'error' });
+    if (noModel) max.setAttribute('readonly', '');
     body.append(section('Limits', [h('label', { class: 'inline', for: 'max-tokens' }, ['Maximum tokens ', max, ' ', maxError])]));
     if (typeof req.metadata === 'string') body.append(h('details', { class: 'metadata' }, [h('summary', { text: 'Metadata for the model provider' }), h('pre', { text: req.metadata })]));
 
@@ -146,11 +157,40 @@
       freeze(actions);
       outcome.replaceChildren(status('Rejected: the server gets an error.', 'done'));
     };
+    // "Answer yourself": the reply and the model name the server is told, both the person's.
+    const selfText = h('textarea', { id: 'self-answer', class: 'editable answer-text', spellcheck: 'true', rows: '4', 'aria-label': 'Your answer', placeholder: 'Write the reply the server gets, as the model would' });
+    const selfModel = h('input', { id: 'self-model', type: 'text', value: 'human', spellcheck: 'false', 'aria-label': 'Model name the server sees' });
+    const sendSelf = h('button', { id: 'send-self', class: 'primary', disabled: true, onclick: () => {
+      post({ type: 'samplingAnswerSelf', text: /** @type {any} */ (selfText).value, model: /** @type {any} */ (selfModel).value });
+      freeze(body);
+      freeze(actions);
+      outcome.replaceChildren(status('Sent your answer to the server.', 'done'));
+    } }, ['Send my answer']);
+    selfText.addEventListener('input', () => {
+      autosize(selfText);
+      /** @type {any} */ (sendSelf).disabled = /** @type {any} */ (selfText).value.trim() === '';
+    });
+    const selfBox = section('Your answer', [
+      selfText,
+      h('label', { class: 'inline', for: 'self-model' }, ['Model name the server sees ', selfModel]),
+      h('div', { class: 'muted', text: 'No model runs: the server gets exactly this text, marked as coming from the model you name here.' }),
+      h('div', { class: 'actions' }, [sendSelf]),
+    ], 'self-answer');
+    selfBox.hidden = !noModel;
+    body.append(selfBox);
+
     const approveBtn = h('button', { id: 'approve', class: 'primary', onclick: () => send('once') }, ['Approve']);
-    const actions = h('div', { class: 'actions' }, [
+    const approveActions = noModel ? [] : [
       approveBtn,
       h('button', { id: 'approve-session', class: 'secondary', title: 'Approve, and approve further requests from this server without asking until VS Code restarts', onclick: () => send('allowSession') }, ['Allow for this session']),
       h('button', { id: 'approve-always', class: 'secondary', title: 'Approve, and never ask again for this server (MCP Host: Reset Sampling Permissions undoes it)', onclick: () => send('allowAlways') }, ['Always allow']),
+      h('button', { id: 'answer-self', class: 'secondary', title: 'Write the answer yourself instead of asking a model', onclick: () => {
+        selfBox.hidden = false;
+        selfText.focus();
+      } }, ['Answer yourself…']),
+    ];
+    const actions = h('div', { class: 'actions' }, [
+      ...approveActions,
       h('span', { class: 'spacer' }),
       h('button', { id: 'reject', class: 'danger', onclick: () => reject('once') }, ['Reject']),
       h('button', { id: 'reject-never', class: 'secondary', title: 'Reject, and reject every sampling request from this server from now on', onclick: () => reject('never') }, ['Never allow']),
@@ -164,7 +204,7 @@
     }
     const outcome = h('div', { class: 'outcome', id: 'outcome' });
     app.append(body, actions, outcome);
-    approveBtn.focus();
+    (noModel ? selfText : approveBtn).focus();
   }
 
   function fact(label, value) {
@@ -214,6 +254,8 @@
   /** @type {Record<string, any>} */
   let formState = {};
   let validateTimer = null;
+  /** @type {any} */
+  let formErrors = null;
   // The shared renderer (common.js) in the wording for people: the same field model as a tool's form.
   const formFields = McpWebview.formRenderer({ audience: 'person', changed: () => changed() });
 
@@ -227,9 +269,11 @@
     app.append(h('div', { class: 'server-message', text: str(view.message) }));
     app.append(h('p', { class: 'note muted', text: 'Share only what you are comfortable giving this server. Never type passwords, tokens or other secrets into this form.' }));
     const form = h('div', { class: 'form', role: 'form', 'aria-label': 'Requested information' });
+    formErrors = McpWebview.errorGate(form);
     form.append(...formFields.properties(model, '', { get: () => formState, set: (v) => (formState = v) }));
     const submit = h('button', { id: 'accept', class: 'primary', onclick: () => {
       clearTimeout(validateTimer);
+      formErrors.showAll();
       post({ type: 'formAccept', state: formState });
     } }, ['Submit']);
     const actions = h('div', { class: 'actions' }, [
@@ -249,7 +293,7 @@
   }
 
   function showFormErrors(msg) {
-    const other = placeErrors(app, msg.errors);
+    const other = placeErrors(app, formErrors ? formErrors.filter(msg.errors) : msg.errors);
     const summary = document.getElementById('form-summary');
     if (summary) summary.textContent = other.map((e) => (str(e.path) || '(form)') + ': ' + str(e.message)).join('; ');
   }

@@ -102,7 +102,13 @@ const McpWebview = (function () {
   // ---------------------------------------------------------------------------------------------
   // Forms
 
-  const PLACEHOLDERS = { email: 'name@example.com', uri: 'https://…', date: 'YYYY-MM-DD', 'date-time': '2025-01-31T12:00:00Z', uuid: '123e4567-e89b-12d3-a456-426614174000' };
+  // Hints of a format, never a value one could take for a filled-in field.
+  const PLACEHOLDERS = { email: 'an e-mail address', uri: 'https://…', date: 'YYYY-MM-DD', 'date-time': 'YYYY-MM-DDThh:mm:ssZ', time: 'hh:mm:ss', uuid: 'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx' };
+
+  /** A field's example as a hint ("e.g. 42"), so it does not read as a value already there. */
+  function examplePlaceholder(field) {
+    return field.example !== undefined ? 'e.g. ' + (typeof field.example === 'string' ? field.example : JSON.stringify(field.example)) : undefined;
+  }
 
   let fieldCount = 0;
 
@@ -114,7 +120,9 @@ const McpWebview = (function () {
    * "min length", true/false, a required boolean as a checkbox), 'person' for a server's
    * question to the user (plain words, Yes/No, nothing answered until the user answers, the
    * browser's own limits on length and e-mail input).
-   * @param {{ audience: 'developer'|'person', changed: () => void }} options
+   * `suggest(path, value)`, when given, is called as a string field is focused or edited; the
+   * page answers with `showSuggestions()` (the server's completions, under the field).
+   * @param {{ audience: 'developer'|'person', changed: () => void, suggest?: (path: string, value: string) => void }} options
    */
   function formRenderer(options) {
     const forPeople = options.audience === 'person';
@@ -248,7 +256,7 @@ const McpWebview = (function () {
       switch (field.kind) {
         case 'string': {
           const long = field.format === undefined && (field.maxLength === undefined || field.maxLength > (forPeople ? 200 : 120));
-          const placeholder = field.example !== undefined ? String(field.example) : PLACEHOLDERS[field.format] || '';
+          const placeholder = examplePlaceholder(field) || PLACEHOLDERS[field.format] || '';
           const minRows = forPeople ? 2 : 1;
           const rows = (text) => String(Math.min(12, Math.max(minRows, String(text || '').split('\n').length)));
           const input = long
@@ -261,11 +269,27 @@ const McpWebview = (function () {
             slot.set(/** @type {any} */ (input).value);
             if (long) /** @type {any} */ (input).rows = rows(/** @type {any} */ (input).value);
             changed();
+            if (options.suggest) options.suggest(path, /** @type {any} */ (input).value);
           });
-          return input;
+          if (!options.suggest) return input;
+          const suggest = options.suggest;
+          input.addEventListener('focus', () => suggest(path, /** @type {any} */ (input).value));
+          // Enter takes the server's first suggestion unless what is typed is one of them.
+          input.addEventListener('keydown', (e) => {
+            if (e.key !== 'Enter' || e.ctrlKey || e.metaKey || e.shiftKey) return;
+            const first = /** @type {HTMLElement|null} */ (wrap.querySelector('.suggestion'));
+            const typed = /** @type {any} */ (input).value;
+            const all = [...wrap.querySelectorAll('.suggestion')].map((b) => b.textContent);
+            if (first && !all.includes(typed)) {
+              e.preventDefault();
+              first.click();
+            }
+          });
+          const wrap = h('div', { class: 'suggesting' }, [input, h('div', { class: 'suggestions', role: 'listbox', 'aria-label': 'Suggestions from the server' })]);
+          return wrap;
         }
         case 'number': {
-          const input = h('input', { id, type: 'text', inputmode: field.integer ? 'numeric' : 'decimal', placeholder: field.example !== undefined ? String(field.example) : field.integer ? '0' : '0.0', spellcheck: 'false' });
+          const input = h('input', { id, type: 'text', inputmode: field.integer ? 'numeric' : 'decimal', placeholder: examplePlaceholder(field) || (field.integer ? 'a whole number' : 'a number'), spellcheck: 'false' });
           /** @type {any} */ (input).value = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
           input.addEventListener('input', () => {
             slot.set(/** @type {any} */ (input).value);
@@ -392,6 +416,61 @@ const McpWebview = (function () {
   }
 
   /**
+   * Shows the server's suggestions under the field at `path` (if its text is still `value`);
+   * clicking one puts it in the field as if typed.
+   */
+  function showSuggestions(root, path, value, values) {
+    const field = [...root.querySelectorAll('.field')].find((el) => /** @type {HTMLElement} */ (el).dataset.path === path);
+    const input = /** @type {any} */ (field && field.querySelector('.suggesting input, .suggesting textarea'));
+    const box = field && field.querySelector('.suggestions');
+    if (!input || !box || input.value !== value) return;
+    box.textContent = '';
+    for (const v of (Array.isArray(values) ? values : []).slice(0, 20)) {
+      box.append(h('button', { class: 'suggestion link-button', role: 'option', type: 'button', title: 'Suggested by the server', onclick: () => {
+        input.value = String(v);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        box.textContent = '';
+        input.focus();
+      } }, [String(v)]));
+    }
+  }
+
+  /**
+   * Which errors a form shows: only those of fields the person has edited, until `showAll()`
+   * (they pressed Run or Submit). A form does not complain before you type.
+   * @param {HTMLElement} root where the fields are (input events bubble up to it)
+   */
+  function errorGate(root) {
+    const touched = new Set();
+    let all = false;
+    const mark = (e) => {
+      const field = e.target instanceof Element ? e.target.closest('.field') : null;
+      if (field) touched.add(/** @type {HTMLElement} */ (field).dataset.path || '');
+    };
+    root.addEventListener('input', mark);
+    root.addEventListener('change', mark);
+    return {
+      showAll() {
+        all = true;
+      },
+      reset() {
+        all = false;
+        touched.clear();
+      },
+      /** The errors to show now. */
+      filter(errors) {
+        const list = Array.isArray(errors) ? errors : [];
+        if (all) return list;
+        return list.filter((e) => {
+          const path = str(e.path);
+          for (const t of touched) if (path === t || path.startsWith(t + '/')) return true;
+          return false;
+        });
+      },
+    };
+  }
+
+  /**
    * Shows errors (FieldError: path, message) at the fields under `root`: each at its own field,
    * else at the nearest ancestor's (prefixed with the rest of its path). Clears the old ones
    * first. Returns the errors no field on screen could take.
@@ -424,5 +503,5 @@ const McpWebview = (function () {
     return unplaced;
   }
 
-  return Object.freeze({ h, post, onMessage, isObj, str, pointer, formatBytes, formatMs, isImageDataUri, isAudioDataUri, notice, formRenderer, placeErrors });
+  return Object.freeze({ h, post, onMessage, isObj, str, pointer, formatBytes, formatMs, isImageDataUri, isAudioDataUri, notice, formRenderer, errorGate, placeErrors, showSuggestions });
 })();

@@ -23,8 +23,25 @@
   let errorCount = 0;
   let view = 'tool';
 
-  // The form: the shared renderer (common.js) in the wording for developers.
-  const form = McpWebview.formRenderer({ audience: 'developer', changed: () => changed() });
+  /** 'tool', or 'prompt' (a prompt's arguments: no JSON mode, no history, "Get prompt"). */
+  let formKind = 'tool';
+  let completions = false;
+  let suggestTimer = null;
+
+  // The form: the shared renderer (common.js) in the wording for developers; a prompt's fields
+  // ask the server for suggestions (debounced), with the other fields' values as context.
+  const form = McpWebview.formRenderer({ audience: 'developer', changed: () => changed(), suggest: (path, value) => suggest(path, value) });
+
+  function suggest(path, value) {
+    if (!completions) return;
+    clearTimeout(suggestTimer);
+    suggestTimer = setTimeout(() => {
+      const context = {};
+      if (isObj(formState)) for (const [k, v] of Object.entries(formState)) if (typeof v === 'string') context[k] = v;
+      const name = path.slice(1).replace(/~1/g, '/').replace(/~0/g, '~');
+      post({ type: 'complete', name, value, context });
+    }, 200);
+  }
 
   // ---------------------------------------------------------------------------------------------
   // Layout
@@ -48,6 +65,10 @@
     els.notices.append(McpWebview.notice(level, text));
   }
 
+  const errorGate = McpWebview.errorGate(els.form);
+  /** @type {HTMLElement|null} */
+  let serverNotice = null;
+
   // ---------------------------------------------------------------------------------------------
   // Header
 
@@ -60,7 +81,7 @@
 
   function renderHeader(header) {
     els.header.textContent = '';
-    const title = h('h1', {}, [h('span', { class: 'tool-name', text: header.name })]);
+    const title = h('h1', {}, [formKind === 'prompt' ? h('span', { class: 'muted', text: 'Prompt: ' }) : null, h('span', { class: 'tool-name', text: header.name })]);
     const display = str(header.title) || str(header.annotations && header.annotations.title);
     if (display && display !== header.name) title.append(h('span', { class: 'tool-title', text: ' — ' + display }));
     els.header.append(title, h('div', { class: 'server-name muted', text: 'Server: ' + header.serverName }));
@@ -89,7 +110,7 @@
     els.form.textContent = '';
     const toolbar = h('div', { class: 'input-toolbar' }, [
       h('h2', { text: 'Arguments' }),
-      h('button', { class: 'secondary', id: 'toggle-mode', onclick: () => post({ type: 'switchMode', input: currentInput() }) }, [mode === 'form' ? 'Edit as JSON' : 'Edit as form']),
+      formKind === 'prompt' ? null : h('button', { class: 'secondary', id: 'toggle-mode', onclick: () => post({ type: 'switchMode', input: currentInput() }) }, [mode === 'form' ? 'Edit as JSON' : 'Edit as form']),
     ]);
     els.form.append(toolbar);
     if (mode === 'form') {
@@ -118,14 +139,15 @@
   }
 
   function showErrors(errors, preview) {
-    const unplaced = placeErrors(els.form, errors);
-    errorCount = Array.isArray(errors) ? errors.length : 0;
+    const shown = errorGate.filter(errors);
+    const unplaced = placeErrors(els.form, shown);
+    errorCount = shown.length;
     const problems = document.getElementById('problems');
     if (problems) {
       problems.textContent = '';
       if (errorCount) problems.append(h('span', { class: 'error-text', text: errorCount === 1 ? '1 problem — fix it to run' : errorCount + ' problems — fix them to run' }));
       for (const e of unplaced) problems.append(h('div', { class: 'error-text', text: (e.path || '(arguments)') + ': ' + e.message }));
-      if (preview !== undefined && !errorCount) problems.append(h('details', { class: 'preview' }, [h('summary', { text: 'Arguments to send' }), h('pre', { text: preview })]));
+      if (preview !== undefined && !errorCount && Array.isArray(errors) && !errors.length) problems.append(h('details', { class: 'preview' }, [h('summary', { text: 'Arguments to send' }), h('pre', { text: preview })]));
     }
     updateControls();
   }
@@ -176,13 +198,15 @@
     const cancel = document.getElementById('cancel');
     if (runBtn) {
       runBtn.disabled = !!running || errorCount > 0;
-      runBtn.textContent = running ? 'Running…' : 'Run';
+      runBtn.textContent = running ? 'Running…' : formKind === 'prompt' ? 'Get prompt' : 'Run';
     }
     if (cancel) cancel.hidden = !running;
   }
 
   function run() {
     if (running) return;
+    // From now on every problem shows: the extension answers an invalid Run with them.
+    errorGate.showAll();
     post(timeoutOverride !== null ? { type: 'run', input: currentInput(), timeoutSeconds: timeoutOverride } : { type: 'run', input: currentInput() });
   }
 
@@ -243,7 +267,11 @@
 
   function resultHeader(kind, text, durationMs, callId, extra) {
     const row = h('div', { class: 'result-header ' + kind }, [h('span', { class: 'status ' + kind, text }), durationMs !== undefined ? h('span', { class: 'muted', text: formatMs(durationMs) }) : null]);
-    if (callId) row.append(h('button', { class: 'secondary copy-json', onclick: () => post({ type: 'copyResult', callId }) }, ['Copy result as JSON']));
+    if (callId) {
+      // One "Open in editor" for the whole result; a part gets its own only when it is large.
+      row.append(h('button', { class: 'secondary open-result', title: 'The whole result as one read-only document', onclick: () => post({ type: 'openResult', callId }) }, ['Open in editor']));
+      row.append(h('button', { class: 'secondary copy-json', onclick: () => post({ type: 'copyResult', callId }) }, ['Copy result as JSON']));
+    }
     if (extra) row.append(extra);
     return row;
   }
@@ -337,9 +365,15 @@
       if (bits.length) bar.append(h('span', { class: 'annotations muted', title: 'Content annotations from the server', text: bits.join(' · ') }));
     }
     bar.append(h('span', { class: 'spacer' }));
-    if (p.kind === 'text' || (p.kind === 'binary' && p.text !== undefined)) bar.append(h('button', { class: 'secondary open-part', onclick: () => post({ type: 'openPart', callId, index: p.index }) }, ['Open in editor']));
+    if ((p.kind === 'text' || (p.kind === 'binary' && p.text !== undefined)) && isLarge(p)) bar.append(h('button', { class: 'secondary open-part', title: 'This part alone, in full', onclick: () => post({ type: 'openPart', callId, index: p.index }) }, ['Open part in editor']));
     if (p.kind === 'image' || p.kind === 'audio' || p.kind === 'binary') bar.append(h('button', { class: 'secondary save-part', onclick: () => post({ type: 'savePart', callId, index: p.index }) }, ['Save…']));
     return bar;
+  }
+
+  /** A part worth its own editor: cut for display, or longer than a screen. */
+  function isLarge(p) {
+    const text = str(p.text);
+    return !!p.truncated || text.length > 4000 || text.split('\n').length > 40;
   }
 
   function renderPart(p, callId) {
@@ -480,7 +514,7 @@
 
   function renderHistory(entries) {
     els.history.textContent = '';
-    if (view !== 'tool') return;
+    if (view !== 'tool' || formKind === 'prompt') return;
     const header = h('div', { class: 'history-header' }, [h('h2', { text: 'History' })]);
     if (entries && entries.length) header.append(h('button', { class: 'link-button', onclick: () => post({ type: 'clearHistory' }) }, ['Clear']));
     els.history.append(header);
@@ -526,6 +560,9 @@
       case 'initTool':
         view = 'tool';
         model = msg.model;
+        formKind = isObj(msg.header) && msg.header.kind === 'prompt' ? 'prompt' : 'tool';
+        completions = isObj(msg.header) && msg.header.completions === true;
+        errorGate.reset();
         timeoutSeconds = typeof msg.timeoutSeconds === 'number' ? msg.timeoutSeconds : 60;
         timeoutNote = str(msg.timeoutNote);
         layout();
@@ -575,10 +612,19 @@
       case 'history':
         renderHistory(msg.entries);
         break;
+      case 'completions':
+        McpWebview.showSuggestions(els.form, McpWebview.pointer('', str(msg.name)), str(msg.value), msg.values);
+        break;
       case 'serverState': {
         const runBtn = /** @type {HTMLButtonElement|null} */ (document.getElementById('run'));
         if (runBtn && !msg.running) runBtn.title = str(msg.text) || 'The server is not running';
-        if (!msg.running && msg.text) notice('warning', msg.text);
+        // One notice for the server's state, replaced as it changes and gone once it runs again.
+        if (serverNotice) serverNotice.remove();
+        serverNotice = null;
+        if (!msg.running && msg.text) {
+          serverNotice = McpWebview.notice('warning', msg.text);
+          els.notices.append(serverNotice);
+        }
         setTimeoutDefault(msg.timeoutSeconds, msg.timeoutNote);
         break;
       }

@@ -89,6 +89,8 @@ export interface ServerRowFacts {
   readonly origin: string;
   readonly protocolVersion?: string;
   readonly serverInfo?: Implementation;
+  /** What a waiting server waits for, when known: its row says "waiting for consent". */
+  readonly waitingFor?: 'consent' | 'an input';
   /** A remote server: the host it talks to and the transport ("HTTP", "Streamable HTTP", "HTTP+SSE"). */
   readonly remote?: { readonly host: string; readonly transport: string };
 }
@@ -109,21 +111,21 @@ export function implementationText(info: Implementation): string {
 }
 
 /**
- * The grey text beside a server's name. Running: "2025-06-18 · everything 1.0.0 · .vscode/mcp.json";
- * otherwise the state and the origin: "stopped · User settings". A remote server adds its host and
- * transport before the origin: "stopped · mcp.example.com · HTTP · .vscode/mcp.json".
+ * The grey text beside a server's name: what identifies it first, so the default sidebar width
+ * cuts the least useful part. Running: "everything 1.0.0 · .vscode/mcp.json · MCP 2025-06-18";
+ * otherwise the state and the origin: "stopped · User settings". A remote server adds its host
+ * and transport before the origin: "stopped · mcp.example.com · HTTP · .vscode/mcp.json".
  */
 export function serverDescription(facts: ServerRowFacts): string {
   const parts: string[] = [];
+  const remoteParts = facts.remote ? [facts.remote.host, facts.remote.transport] : [];
   if (facts.status === 'running' && facts.protocolVersion) {
-    parts.push(facts.protocolVersion);
     if (facts.serverInfo) parts.push(truncate(`${facts.serverInfo.name} ${facts.serverInfo.version}`.trim(), 60));
-  } else {
-    parts.push(statusWord(facts.status));
+    parts.push(...remoteParts, facts.origin, `MCP ${facts.protocolVersion}`);
+    return parts.join(' · ');
   }
-  if (facts.remote) parts.push(facts.remote.host, facts.remote.transport);
-  parts.push(facts.origin);
-  return parts.join(' · ');
+  const state = facts.status === 'waiting' && facts.waitingFor ? `waiting for ${facts.waitingFor}` : statusWord(facts.status);
+  return [state, ...remoteParts, facts.origin].join(' · ');
 }
 
 /** A capability list such as "tools (listChanged), resources (subscribe, listChanged), logging". */
@@ -294,9 +296,13 @@ export function promptTooltip(prompt: Prompt): string {
   return lines.join('\n');
 }
 
-/** Description of a tool row: its title or the first line of its description. */
+/**
+ * Description of a tool or prompt row: the first line of its description, else its title. The
+ * label is the name and the tooltip shows the title, so the title is not repeated before the
+ * description ("Echo Tool — Echoes back the input" reads as noise at sidebar width).
+ */
 export function itemDescription(title: string | undefined, description: string | undefined): string {
-  const text = title ?? description?.split(/\r?\n/)[0];
+  const text = description?.split(/\r?\n/).find((line) => line.trim() !== '') ?? title;
   return text ? truncate(text.trim(), 80) : '';
 }
 
@@ -329,6 +335,8 @@ export interface StatusCounts {
   readonly total: number;
   readonly running: number;
   readonly starting: number;
+  /** Waiting for the user (consent or an input) before they can start. */
+  readonly waiting: number;
   readonly error: number;
   readonly blocked: number;
   readonly problems: number;
@@ -337,14 +345,18 @@ export interface StatusCounts {
 /** Counts of servers by state. */
 export function countStatuses(kinds: readonly StatusKind[], problems: number): StatusCounts {
   const count = (k: StatusKind) => kinds.filter((x) => x === k).length;
-  return { total: kinds.length, running: count('running'), starting: count('starting'), error: count('error'), blocked: count('blocked'), problems };
+  return { total: kinds.length, running: count('running'), starting: count('starting'), waiting: count('waiting'), error: count('error'), blocked: count('blocked'), problems };
 }
 
-/** "$(server) MCP 2 running, 1 error", or undefined when nothing is configured (the item hides). */
-export function statusBarText(c: StatusCounts): string | undefined {
+/**
+ * "$(server) MCP 2 running, 1 error", or undefined when nothing is configured (the item hides).
+ * `waitingFor` names what waiting servers wait for ("consent", or "you" when it may be an input).
+ */
+export function statusBarText(c: StatusCounts, waitingFor: 'consent' | 'you' = 'you'): string | undefined {
   if (c.total === 0 && c.problems === 0) return undefined;
   const parts = [`${c.running} running`];
   if (c.starting) parts.push(`${c.starting} starting`);
+  if (c.waiting) parts.push(`${c.waiting} waiting for ${waitingFor}`);
   if (c.error) parts.push(`${c.error} error${c.error === 1 ? '' : 's'}`);
   if (c.blocked) parts.push(`${c.blocked} blocked`);
   if (c.problems) parts.push(`${c.problems} config problem${c.problems === 1 ? '' : 's'}`);
@@ -378,6 +390,26 @@ export interface RemoteConsentFacts {
 
 export type ConsentFacts = StdioConsentFacts | RemoteConsentFacts;
 
+/**
+ * A path as a person reads it: `.` and `..` segments resolved (`/w/demo/../node_modules/x` is
+ * `/w/node_modules/x`). Only absolute POSIX or Windows paths; anything else is returned as is.
+ */
+export function displayPath(text: string): string {
+  const windows = /^[A-Za-z]:[\\/]/.test(text);
+  if (!windows && !text.startsWith('/')) return text;
+  const sep = windows ? '\\' : '/';
+  const [head, ...rest] = text.split(/[\\/]/);
+  const out: string[] = [];
+  for (const segment of rest) {
+    if (segment === '.' || segment === '') continue;
+    if (segment === '..') out.pop();
+    else out.push(segment);
+  }
+  return `${head}${sep}${out.join(sep)}`;
+}
+
+const DENY_OR_CANCEL = 'Deny is remembered: the server stays stopped, also after a reload, until you start it yourself. Cancel decides nothing: the server waits, and you are asked again when you start it.';
+
 /** The modal consent prompt: a one-line question and a detail block with the exact command or URL. */
 export function consentPrompt(f: ConsentFacts): { message: string; detail: string } {
   const message = `Start the MCP server "${f.name}" defined in this workspace?`;
@@ -393,6 +425,7 @@ export function consentPrompt(f: ConsentFacts): { message: string; detail: strin
         ...headers,
         '',
         'MCP Host connects to this URL and sends it these headers. Allow it only if you trust this workspace.',
+        DENY_OR_CANCEL,
       ].join('\n'),
     };
   }
@@ -401,11 +434,12 @@ export function consentPrompt(f: ConsentFacts): { message: string; detail: strin
     message,
     detail: [
       `Defined in: ${f.sourceLabel}`,
-      `Command: ${formatCommandLine(f.command, f.args)}`,
-      `Working directory: ${f.cwd}`,
+      `Command: ${formatCommandLine(displayPath(f.command), f.args.map(displayPath))}`,
+      `Working directory: ${displayPath(f.cwd)}`,
       `Environment variables it sets: ${env}`,
       '',
       'The server runs with your user rights. Allow it only if you trust this workspace.',
+      DENY_OR_CANCEL,
     ].join('\n'),
   };
 }

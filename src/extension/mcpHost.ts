@@ -14,14 +14,13 @@ import { Redactor } from './logFormat';
 import { rootsLogLines, workspaceRoots } from './roots';
 import { askConsent, askForInput } from './prompts';
 import { ServerLogs } from './serverLogs';
-import { ServerHealth, ServersTreeModel, UNTRUSTED_REASON } from './serversTree';
+import { ServerHealth, ServersTreeModel, UNTRUSTED_REASON, WAITING_CONSENT_REASON, WAITING_INPUT_REASON } from './serversTree';
 import { WorkspaceConfig, WorkspaceConfigReader } from './workspaceConfig';
 import { createServeFeatures } from './serve';
 
 export type StartPolicy = 'onViewVisible' | 'onStartup' | 'never';
 
 export const DENIED_REASON = 'You denied this server permission to run — start it to be asked again, or run "MCP Host: Revoke Server Consent"';
-export const WAITING_REASON = 'Waiting for your answer in a dialog (consent to run, or an input it needs)';
 export const DISMISSED_REASON = 'Waiting for your consent — start the server to be asked again';
 
 function setting<T>(key: string, fallback: T): T {
@@ -46,10 +45,12 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
   private readonly askAgain = new Set<string>();
   /** The consent dialog was closed without an answer, for this fingerprint: do not ask again on its own. */
   private readonly dismissed = new Map<string, string>();
-  /** Servers whose start waits on a dialog (their own or one queued before theirs). */
-  private readonly waitingForUser = new Set<string>();
+  /** Servers whose start waits on a dialog (their own or one queued before theirs), and for what. */
+  private readonly waitingForUser = new Map<string, 'consent' | 'input'>();
   /** Chain of prepares that need the user (consent, inputs): one dialog at a time. */
   private userTurns: Promise<unknown> = Promise.resolve();
+  private notedOtherHost = false;
+  private loaded = false;
 
   private readonly healthById = new Map<string, ServerHealth>();
   private readonly _onDidChange = new vscode.EventEmitter<void>();
@@ -133,6 +134,7 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
       this.config = config;
       this.logConfig(config, reason);
       void this.registry.update(config.servers, (entry) => this.prepare(entry));
+      this.loaded = true;
       if (this.autoStarted) {
         for (const h of this.registry.list()) {
           const previous = before.get(h.id);
@@ -143,6 +145,13 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
       this.fire();
     };
     const next = this.reloadChain.then(run);
+    // Even a failed first read ends "Starting servers…" (the log says why).
+    const settled = () => {
+      if (this.loaded) return;
+      this.loaded = true;
+      this.fire();
+    };
+    next.then(settled, settled);
     this.reloadChain = next.catch((error: unknown) => this.log.error(`Reading the configuration failed: ${errorText(error)}`));
     return next;
   }
@@ -150,14 +159,33 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
   private logConfig(config: WorkspaceConfig, reason: string): void {
     const sources = config.sources.map((s) => s.label).join(', ') || 'none';
     this.log.info(`Configuration read (${reason}): ${config.servers.length} server(s) from ${sources}.`);
+    this.noteOtherHost(config);
     for (const p of config.problems) {
       const where = p.line > 0 ? `${p.source.label}:${p.line}:${p.column}` : p.source.label;
       this.log[p.severity === 'warning' ? 'warn' : 'error'](`${where}: ${p.message}`);
     }
   }
 
+  /**
+   * VS Code's own MCP support reads .vscode/mcp.json too, and nothing tells an extension which
+   * entries it started: say so once, unless its setting keeps it from starting any.
+   */
+  private noteOtherHost(config: WorkspaceConfig): void {
+    if (this.notedOtherHost || !config.servers.some((e) => e.source.kind === 'vscode-mcp-json')) return;
+    const access = vscode.workspace.getConfiguration('chat.mcp').get<string>('access', 'all');
+    if (access === 'none') return;
+    this.notedOtherHost = true;
+    this.log.info(
+      'VS Code\'s own MCP support also reads .vscode/mcp.json and can start the same servers itself ("Start" above each entry in the file). Those are separate processes, which MCP Host neither manages nor sees. To leave these servers to MCP Host, set "chat.mcp.access" to "none" in the workspace settings.',
+    );
+  }
+
   servers(): readonly ServerHandle[] {
     return this.registry.list();
+  }
+
+  isLoaded(): boolean {
+    return this.loaded;
   }
 
   problems(): readonly ConfigProblem[] {
@@ -298,12 +326,18 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
     }
     const needsConsent = entry.source.workspaceDefined && this.consent.get(entry.id, entry.fingerprint) !== 'allowed';
     if (!needsConsent && entry.inputs.length === 0) return this.resolve(entry);
-    // Until its dialogs are answered the server shows "waiting for you", not "starting".
-    this.waitingForUser.add(entry.id);
+    // Until its dialogs are answered the server shows "waiting for consent", not "starting".
+    this.setWaiting(entry.id, needsConsent ? 'consent' : 'input');
     const run = () => this.prepareWithUser(entry);
-    const next = this.userTurns.then(run, run).finally(() => this.waitingForUser.delete(entry.id));
+    const next = this.userTurns.then(run, run).finally(() => this.setWaiting(entry.id, undefined));
     this.userTurns = next.catch(() => undefined);
     return next;
+  }
+
+  private setWaiting(id: string, what: 'consent' | 'input' | undefined): void {
+    if (what) this.waitingForUser.set(id, what);
+    else this.waitingForUser.delete(id);
+    this.fire();
   }
 
   private async prepareWithUser(entry: ServerEntry): Promise<PrepareResult> {
@@ -319,6 +353,7 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
       this.dismissed.delete(entry.id);
       await this.consent.set(entry.id, entry.fingerprint, answer);
       if (answer === 'denied') return { blocked: DENIED_REASON };
+      if (entry.inputs.length > 0) this.setWaiting(entry.id, 'input');
     }
     return this.resolve(entry);
   }
@@ -388,7 +423,14 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
         if (h.entry.source.workspaceDefined && !vscode.workspace.isTrusted) return { kind: 'blocked', reason: UNTRUSTED_REASON };
         return { kind: 'stopped' };
       case 'starting':
-        if (this.waitingForUser.has(h.id)) return { kind: 'waiting', reason: WAITING_REASON };
+        switch (this.waitingForUser.get(h.id)) {
+          case 'consent':
+            return { kind: 'waiting', reason: WAITING_CONSENT_REASON };
+          case 'input':
+            return { kind: 'waiting', reason: WAITING_INPUT_REASON };
+          default:
+            break;
+        }
         return { kind: 'starting' };
       case 'running':
       case 'stopping':

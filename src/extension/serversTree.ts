@@ -50,7 +50,15 @@ export interface ServersTreeModel {
   redact(text: string): string;
   /** What the last health ping said, if anything pings. */
   serverHealth?(serverId: string): ServerHealth | undefined;
+  /** The configuration has been read once (until then the tree says it is starting). */
+  isLoaded(): boolean;
   readonly onDidChange: vscode.Event<void>;
+}
+
+/** Where the tree keeps which rows the user opened or closed (the workspace's state). */
+export interface ExpansionMemory {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): Thenable<void>;
 }
 
 /** A periodic ping's verdict on a server (structurally the inspect layer's `ServerHealth`). */
@@ -59,10 +67,15 @@ export type ServerHealth =
   | { readonly kind: 'ok'; readonly rttMs: number; readonly time: number }
   | { readonly kind: 'unresponsive'; readonly since: number; readonly failures: number; readonly error: string };
 
+/** Why a server waits, as the tree and the status bar show it. */
+export const WAITING_CONSENT_REASON = 'Waiting for your consent to start it (a dialog is open, or queued behind another)';
+export const WAITING_INPUT_REASON = 'Waiting for an input value it needs (a dialog is open, or queued behind another)';
+
 /** Trust reason, as the tree shows it. */
 export const UNTRUSTED_REASON = 'Workspace is not trusted — trust it to start servers defined in this workspace';
 
 export type TreeNode =
+  | { readonly kind: 'loading' }
   | { readonly kind: 'problem'; readonly problem: ConfigProblem; readonly index: number }
   | { readonly kind: 'server'; readonly serverId: string }
   | { readonly kind: 'group'; readonly serverId: string; readonly list: ListKind }
@@ -75,18 +88,87 @@ export type TreeNode =
   | { readonly kind: 'stderr'; readonly serverId: string; readonly lines: readonly string[] }
   | { readonly kind: 'detail'; readonly serverId: string; readonly key: string; readonly label: string; readonly icon?: vscode.ThemeIcon; readonly tooltip?: string; readonly command?: vscode.Command; readonly description?: string };
 
+/** A row's default action (click, double-click, Enter), by the kind of row. */
+const DEFAULT_ACTIONS = {
+  server: { command: 'mcpHost.server.details', title: 'Show Server Details' },
+  tool: { command: 'mcpHost.tool.call', title: 'Call Tool…' },
+  resource: { command: 'mcpHost.resource.open', title: 'Open Resource' },
+  resourceTemplate: { command: 'mcpHost.template.read', title: 'Read Resource from Template…' },
+  prompt: { command: 'mcpHost.prompt.get', title: 'Get Prompt…' },
+} as const;
+
+const EXPANSION_KEY = 'mcpHost.tree.expansion';
+
 const GROUP_LABELS: Record<ListKind, string> = { tools: 'Tools', resources: 'Resources', templates: 'Resource Templates', prompts: 'Prompts' };
 const GROUP_ICONS: Record<ListKind, string> = { tools: 'tools', resources: 'files', templates: 'file-code', prompts: 'comment-discussion' };
 
 export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly _onDidChangeTreeData = new vscode.EventEmitter<TreeNode | undefined | void>();
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
-  private readonly subscription: vscode.Disposable;
+  private subscription: vscode.Disposable | undefined;
+  private model: ServersTreeModel | undefined;
   private timer: NodeJS.Timeout | undefined;
   private resourceSubscriptions: ResourceSubscriptions | undefined;
+  /** Rows the user expanded (true) or collapsed (false), by a key that survives restarts and reloads. */
+  private expansion = new Map<string, boolean>();
+  private memory: ExpansionMemory | undefined;
+  /** The state of its server each expandable row was drawn in. */
+  private readonly drawnIn = new WeakMap<TreeNode, string>();
 
-  constructor(private readonly model: ServersTreeModel) {
+  /** The model; only rows the model gave exist before it is attached, so this is always set when read. */
+  private get m(): ServersTreeModel {
+    if (!this.model) throw new Error('the servers tree has no model yet');
+    return this.model;
+  }
+
+  /**
+   * The view can be registered before its model exists (so VS Code never shows "no data
+   * provider" while the extension starts): it says "Starting servers…" until `attach()`.
+   */
+  attach(model: ServersTreeModel): void {
+    this.subscription?.dispose();
+    this.model = model;
     this.subscription = model.onDidChange(() => this.refresh());
+    this.refresh();
+  }
+
+  /**
+   * Keeps each row's expansion across server restarts, list changes and window reloads: VS Code
+   * forgets it whenever a row is replaced, so the tree remembers it itself, in `memory`.
+   */
+  trackExpansion(view: vscode.TreeView<TreeNode>, memory: ExpansionMemory): vscode.Disposable {
+    this.memory = memory;
+    this.expansion = new Map(Object.entries(memory.get<Record<string, boolean>>(EXPANSION_KEY) ?? {}));
+    const remember = (node: TreeNode, expanded: boolean) => {
+      const key = expansionKey(node);
+      if (!key) return;
+      // VS Code reports rows it drops (a server that stops takes its groups along) as collapsed:
+      // only a collapse of a row whose server is still in the state it was drawn in is the user's.
+      if (!expanded && 'serverId' in node && this.drawnIn.get(node) !== this.stateOf(node.serverId)) return;
+      this.expansion.set(key, expanded);
+      void this.memory?.update(EXPANSION_KEY, Object.fromEntries(this.expansion));
+    };
+    return vscode.Disposable.from(
+      view.onDidExpandElement((e) => remember(e.element, true)),
+      view.onDidCollapseElement((e) => remember(e.element, false)),
+    );
+  }
+
+  private stateOf(serverId: string): string | undefined {
+    const h = this.handle(serverId);
+    return h ? this.m.displayStatus(h).kind : undefined;
+  }
+
+  private collapsibleState(node: TreeNode, fallback: vscode.TreeItemCollapsibleState): vscode.TreeItemCollapsibleState {
+    if ('serverId' in node) {
+      const state = this.stateOf(node.serverId);
+      if (state) this.drawnIn.set(node, state);
+    }
+    if (fallback === vscode.TreeItemCollapsibleState.None) return fallback;
+    const key = expansionKey(node);
+    const remembered = key ? this.expansion.get(key) : undefined;
+    if (remembered === undefined) return fallback;
+    return remembered ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
   }
 
   /** Redraws the whole tree, coalescing bursts of changes into one. */
@@ -111,80 +193,95 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 
   getChildren(node?: TreeNode): TreeNode[] {
     if (!node) {
-      const problems: TreeNode[] = this.model.problems().map((problem, index) => ({ kind: 'problem', problem, index }));
-      const servers: TreeNode[] = this.model.servers().map((h) => ({ kind: 'server', serverId: h.id }));
+      if (!this.model?.isLoaded()) return [{ kind: 'loading' }];
+      const problems: TreeNode[] = this.m.problems().map((problem, index) => ({ kind: 'problem', problem, index }));
+      const servers: TreeNode[] = this.m.servers().map((h) => ({ kind: 'server', serverId: h.id }));
       return [...problems, ...servers];
     }
     const handle = 'serverId' in node ? this.handle(node.serverId) : undefined;
-    if (!handle) return [];
+    if (!handle || !this.model) return [];
     switch (node.kind) {
       case 'server':
         return this.serverChildren(handle);
       case 'group':
         return this.groupChildren(handle, node.list);
-      case 'roots':
-        return this.rootsOf(handle).roots.map((root, index) => ({ kind: 'root', serverId: handle.id, root, index }));
+      case 'roots': {
+        const index = occurrences();
+        return this.rootsOf(handle).roots.map((root) => ({ kind: 'root', serverId: handle.id, root, index: index(root.uri) }));
+      }
       case 'stderr':
-        return node.lines.map((line, i) => ({ kind: 'detail', serverId: handle.id, key: `stderr:${i}`, label: truncate(this.model.redact(line), 300), tooltip: this.model.redact(line) }));
+        return node.lines.map((line, i) => ({ kind: 'detail', serverId: handle.id, key: `stderr:${i}`, label: truncate(this.m.redact(line), 300), tooltip: this.m.redact(line) }));
       default:
         return [];
     }
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
+    if (!this.model && node.kind !== 'loading') return new vscode.TreeItem('Starting servers…');
     switch (node.kind) {
+      case 'loading': {
+        const item = new vscode.TreeItem('Starting servers…', vscode.TreeItemCollapsibleState.None);
+        item.id = 'loading';
+        item.iconPath = new vscode.ThemeIcon('loading~spin');
+        item.description = 'reading the configuration';
+        return item;
+      }
       case 'problem':
         return this.problemItem(node.problem, node.index);
       case 'server': {
         const handle = this.handle(node.serverId);
-        return handle ? this.serverItem(handle) : new vscode.TreeItem(node.serverId);
+        return handle ? this.serverItem(node, handle) : new vscode.TreeItem(node.serverId);
       }
       case 'group': {
         const handle = this.handle(node.serverId);
-        return handle ? this.groupItem(handle, node.list) : new vscode.TreeItem(GROUP_LABELS[node.list]);
+        return handle ? this.groupItem(node, handle, node.list) : new vscode.TreeItem(GROUP_LABELS[node.list]);
       }
       case 'roots': {
         const handle = this.handle(node.serverId);
-        return handle ? this.rootsItem(handle) : new vscode.TreeItem('Roots');
+        return handle ? this.rootsItem(node, handle) : new vscode.TreeItem('Roots');
       }
       case 'tool': {
         const t = node.tool;
-        const item = this.leaf(`${node.serverId}/tool/${node.index}/${t.name}`, t.name, 'tool', 'tools');
+        const item = this.leaf(leafId(node.serverId, 'tool', t.name, node.index), t.name, 'tool', 'tools');
         item.description = itemDescription(t.title ?? t.annotations?.title, t.description);
         item.tooltip = markdown(toolTooltip(t));
+        item.command = { ...DEFAULT_ACTIONS.tool, arguments: [node] };
         return item;
       }
       case 'resource': {
         const r = node.resource;
         const canSubscribe = this.handle(node.serverId)?.client?.serverCapabilities?.resources?.subscribe === true;
         const mark = resourceRowMark(canSubscribe, this.resourceSubscriptions?.state(node.serverId, r.uri));
-        const item = this.leaf(`${node.serverId}/resource/${node.index}/${r.uri}`, r.name, mark.contextValue, mark.icon);
+        const item = this.leaf(leafId(node.serverId, 'resource', r.uri, node.index), r.name, mark.contextValue, mark.icon);
+        item.command = { ...DEFAULT_ACTIONS.resource, arguments: [node] };
         item.description = mark.badge ? `${mark.badge} · ${r.uri}` : r.uri;
         item.tooltip = markdown(resourceTooltip(r) + (mark.note ? `\n\n${escapeMarkdown(truncate(mark.note, 500))}` : ''));
         return item;
       }
       case 'resourceTemplate': {
         const t = node.template;
-        const item = this.leaf(`${node.serverId}/template/${node.index}/${t.uriTemplate}`, t.name, 'resourceTemplate', 'file-code');
+        const item = this.leaf(leafId(node.serverId, 'template', t.uriTemplate, node.index), t.name, 'resourceTemplate', 'file-code');
+        item.command = { ...DEFAULT_ACTIONS.resourceTemplate, arguments: [node] };
         item.description = t.uriTemplate;
         item.tooltip = markdown(templateTooltip(t));
         return item;
       }
       case 'prompt': {
         const p = node.prompt;
-        const item = this.leaf(`${node.serverId}/prompt/${node.index}/${p.name}`, p.name, 'prompt', 'comment-discussion');
+        const item = this.leaf(leafId(node.serverId, 'prompt', p.name, node.index), p.name, 'prompt', 'comment-discussion');
+        item.command = { ...DEFAULT_ACTIONS.prompt, arguments: [node] };
         item.description = itemDescription(p.title, p.description);
         item.tooltip = markdown(promptTooltip(p));
         return item;
       }
       case 'root': {
-        const item = this.leaf(`${node.serverId}/root/${node.index}/${node.root.uri}`, node.root.name ?? node.root.uri, 'root', 'root-folder');
+        const item = this.leaf(leafId(node.serverId, 'root', node.root.uri, node.index), node.root.name ?? node.root.uri, 'root', 'root-folder');
         item.description = rootPath(node.root.uri);
         item.tooltip = node.root.uri;
         return item;
       }
       case 'stderr': {
-        const item = new vscode.TreeItem('stderr', vscode.TreeItemCollapsibleState.Expanded);
+        const item = new vscode.TreeItem('stderr', this.collapsibleState(node, vscode.TreeItemCollapsibleState.Expanded));
         item.id = `${node.serverId}/stderr`;
         item.description = `last ${node.lines.length} line${node.lines.length === 1 ? '' : 's'}`;
         item.iconPath = new vscode.ThemeIcon('terminal');
@@ -209,26 +306,29 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   // ---- servers ----
 
   private handle(id: string): ServerHandle | undefined {
-    return this.model.servers().find((h) => h.id === id);
+    return this.model?.servers().find((h) => h.id === id);
   }
 
-  private serverItem(h: ServerHandle): vscode.TreeItem {
-    const shown = this.model.displayStatus(h);
+  private serverItem(node: TreeNode, h: ServerHandle): vscode.TreeItem {
+    const shown = this.m.displayStatus(h);
     const client = h.client;
     const running = shown.kind === 'running';
     const collapsible =
       shown.kind === 'running' ? vscode.TreeItemCollapsibleState.Expanded : shown.kind === 'stopped' || shown.kind === 'starting' || shown.kind === 'waiting' ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded;
-    const item = new vscode.TreeItem(h.entry.name, collapsible);
+    const item = new vscode.TreeItem(h.entry.name, this.collapsibleState(node, collapsible));
     // The state is part of the id: a row that starts running (or fails) is a new row to the
-    // tree, so it opens as `collapsible` says instead of keeping the closed state of its stopped self.
+    // tree, so it opens as remembered (or as `collapsible` says) instead of keeping the
+    // childless state of its stopped self.
     item.id = `server:${shown.kind === 'starting' || shown.kind === 'waiting' ? 'stopped' : shown.kind}:${h.id}`;
-    const origin = this.model.originLabel(h.entry.source);
+    item.command = { ...DEFAULT_ACTIONS.server, arguments: [node] };
+    const origin = this.m.originLabel(h.entry.source);
     const config = h.entry.config;
-    const remote = config.type === 'stdio' ? undefined : { host: hostOf(this.model.redact(h.resolved?.type === config.type ? h.resolved.url : config.url)), transport: transportLabel(config.type, running ? client?.stats()?.http?.transport : undefined) };
-    item.description = serverDescription({ status: shown.kind, origin, protocolVersion: running ? client?.protocolVersion : undefined, serverInfo: running ? client?.serverInfo : undefined, remote });
+    const remote = config.type === 'stdio' ? undefined : { host: hostOf(this.m.redact(h.resolved?.type === config.type ? h.resolved.url : config.url)), transport: transportLabel(config.type, running ? client?.stats()?.http?.transport : undefined) };
+    const waitingFor = shown.reason === WAITING_CONSENT_REASON ? 'consent' : shown.reason === WAITING_INPUT_REASON ? 'an input' : undefined;
+    item.description = serverDescription({ status: shown.kind, origin, protocolVersion: running ? client?.protocolVersion : undefined, serverInfo: running ? client?.serverInfo : undefined, waitingFor, remote });
     const icon = statusIcon(shown.kind);
     item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
-    const health = running ? this.model.serverHealth?.(h.id) : undefined;
+    const health = running ? this.m.serverHealth?.(h.id) : undefined;
     if (health?.kind === 'unresponsive') {
       item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
       item.description = `unresponsive · ${item.description}`;
@@ -237,9 +337,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     const commandLine =
       config.type === 'stdio'
         ? h.resolved?.type === 'stdio'
-          ? this.model.redact(formatCommandLine(h.resolved.command, h.resolved.args))
+          ? this.m.redact(formatCommandLine(h.resolved.command, h.resolved.args))
           : formatCommandLine(config.command, config.args)
-        : this.model.redact(h.resolved?.type === config.type ? h.resolved.url : config.url);
+        : this.m.redact(h.resolved?.type === config.type ? h.resolved.url : config.url);
     item.tooltip = markdown(
       serverTooltip({
         name: h.entry.name,
@@ -261,7 +361,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   }
 
   private serverChildren(h: ServerHandle): TreeNode[] {
-    const shown = this.model.displayStatus(h);
+    const shown = this.m.displayStatus(h);
     const id = h.id;
     switch (shown.kind) {
       case 'running': {
@@ -275,7 +375,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
       }
       case 'error': {
         const status = h.status.kind === 'error' ? h.status : undefined;
-        const message = this.model.redact(status?.message ?? h.lastError ?? 'unknown error');
+        const message = this.m.redact(status?.message ?? h.lastError ?? 'unknown error');
         const out: TreeNode[] = [
           { kind: 'detail', serverId: id, key: 'error', label: truncate(message, 300), tooltip: message, icon: new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')) },
         ];
@@ -339,10 +439,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     }
   }
 
-  private groupItem(h: ServerHandle, kind: ListKind): vscode.TreeItem {
+  private groupItem(node: TreeNode, h: ServerHandle, kind: ListKind): vscode.TreeItem {
     const list = this.list(h, kind);
     const error = h.listErrors[kind];
-    const item = new vscode.TreeItem(GROUP_LABELS[kind], list && list.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(GROUP_LABELS[kind], this.collapsibleState(node, list && list.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None));
     item.id = `${h.id}/${kind}`;
     // Malformed items the client left out: the rest of the list is shown, with a warning.
     const skipped = error ? [] : (h.skippedItems[kind] ?? []);
@@ -357,14 +457,22 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   private groupChildren(h: ServerHandle, kind: ListKind): TreeNode[] {
     const serverId = h.id;
     switch (kind) {
-      case 'tools':
-        return (h.tools ?? []).map((tool, index) => ({ kind: 'tool', serverId, tool, index }));
-      case 'resources':
-        return (h.resources ?? []).map((resource, index) => ({ kind: 'resource', serverId, resource, index }));
-      case 'templates':
-        return (h.templates ?? []).map((template, index) => ({ kind: 'resourceTemplate', serverId, template, index }));
-      case 'prompts':
-        return (h.prompts ?? []).map((prompt, index) => ({ kind: 'prompt', serverId, prompt, index }));
+      case 'tools': {
+        const index = occurrences();
+        return (h.tools ?? []).map((tool) => ({ kind: 'tool', serverId, tool, index: index(tool.name) }));
+      }
+      case 'resources': {
+        const index = occurrences();
+        return (h.resources ?? []).map((resource) => ({ kind: 'resource', serverId, resource, index: index(resource.uri) }));
+      }
+      case 'templates': {
+        const index = occurrences();
+        return (h.templates ?? []).map((template) => ({ kind: 'resourceTemplate', serverId, template, index: index(template.uriTemplate) }));
+      }
+      case 'prompts': {
+        const index = occurrences();
+        return (h.prompts ?? []).map((prompt) => ({ kind: 'prompt', serverId, prompt, index: index(prompt.name) }));
+      }
       default: {
         const never: never = kind;
         return never;
@@ -375,12 +483,12 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   /** What the server was given when it last asked, or what it would get now. */
   private rootsOf(h: ServerHandle): { roots: readonly Root[]; askedAt?: number } {
     const listed = h.client?.rootsListed;
-    return listed ? { roots: listed.roots, askedAt: listed.time } : { roots: this.model.currentRoots() };
+    return listed ? { roots: listed.roots, askedAt: listed.time } : { roots: this.m.currentRoots() };
   }
 
-  private rootsItem(h: ServerHandle): vscode.TreeItem {
+  private rootsItem(node: TreeNode, h: ServerHandle): vscode.TreeItem {
     const { roots, askedAt } = this.rootsOf(h);
-    const item = new vscode.TreeItem('Roots', roots.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem('Roots', this.collapsibleState(node, roots.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None));
     item.id = `${h.id}/roots`;
     item.iconPath = new vscode.ThemeIcon('root-folder-opened');
     item.contextValue = 'group.roots';
@@ -416,9 +524,47 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
-    this.subscription.dispose();
+    this.subscription?.dispose();
     this._onDidChangeTreeData.dispose();
   }
+}
+
+/**
+ * The key a row's expansion is remembered by: the server and the row, never the server's state
+ * (the row's `id` has that), so a restart or a reload finds it again.
+ */
+function expansionKey(node: TreeNode): string | undefined {
+  switch (node.kind) {
+    case 'server':
+      return `server:${node.serverId}`;
+    case 'group':
+      return `group:${node.serverId}/${node.list}`;
+    case 'roots':
+      return `roots:${node.serverId}`;
+    case 'stderr':
+      return `stderr:${node.serverId}`;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * A leaf's id from what identifies it (a tool's name, a resource's URI), not its position: a
+ * list change then keeps the other rows' ids, so focus and selection stay. `occurrence`
+ * separates a name a server lists twice (ids must be unique).
+ */
+function leafId(serverId: string, kind: string, key: string, occurrence: number): string {
+  return `${serverId}/${kind}/${key}${occurrence ? `#${occurrence}` : ''}`;
+}
+
+/** Counts how often each key came before: 0 for the first, 1 for the second… */
+function occurrences(): (key: string) => number {
+  const seen = new Map<string, number>();
+  return (key) => {
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    return n;
+  };
 }
 
 /** Tooltip Markdown: no HTML, no command links; the text is already escaped. */

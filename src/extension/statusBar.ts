@@ -2,7 +2,7 @@
 // A click focuses the MCP Host view.
 import * as vscode from 'vscode';
 import { countStatuses, statusBarText, statusWord } from './format';
-import type { ServersTreeModel } from './serversTree';
+import { type ServersTreeModel, WAITING_CONSENT_REASON } from './serversTree';
 
 export class McpStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('mcpHost.status', vscode.StatusBarAlignment.Left, 10);
@@ -20,7 +20,8 @@ export class McpStatusBar implements vscode.Disposable {
     const shown = servers.map((h) => ({ name: h.entry.name, status: this.model.displayStatus(h) }));
     const problems = this.model.problems().filter((p) => p.severity === 'error').length;
     const counts = countStatuses(shown.map((s) => s.status.kind), problems);
-    const text = statusBarText(counts);
+    const waiting = shown.filter((s) => s.status.kind === 'waiting');
+    const text = statusBarText(counts, waiting.length > 0 && waiting.every((s) => s.status.reason === WAITING_CONSENT_REASON) ? 'consent' : 'you');
     if (!text) {
       this.item.hide();
       return;

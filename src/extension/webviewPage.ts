@@ -16,6 +16,8 @@ export const COMMON_SCRIPT = 'webview/common.js';
 
 /** Call Tool, and the read-only prompt and resource views. */
 export const INSPECT_FEATURE: WebviewFeature = { style: 'webview/toolCall.css', script: 'webview/toolCall.js' };
+/** Server Details: the inspect panels' look, its own script. */
+export const DETAILS_FEATURE: WebviewFeature = { style: 'webview/toolCall.css', script: 'webview/details.js' };
 /** Sampling and elicitation dialogs. */
 export const SERVE_FEATURE: WebviewFeature = { style: 'serve/serve.css', script: 'serve/serve.js' };
 

@@ -75,96 +75,126 @@ function duration(msTotal: number): string {
   return h ? `${h} h ${m} min` : m ? `${m} min ${s % 60} s` : `${s} s`;
 }
 
-/** A table cell: no pipes or line breaks from server text. */
-function cell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+/** Server Details as the details panel draws it; every string is shown as text, never as HTML. */
+export interface ServerDetailsView {
+  readonly name: string;
+  /** Label and value rows: status, source, process, protocol, server, restarts, health. */
+  readonly facts: ReadonlyArray<readonly [string, string]>;
+  readonly capabilities?: string;
+  /** The server's `instructions` from its initialize result (untrusted text). */
+  readonly instructions?: string;
+  readonly command?: {
+    /** The command line as it runs (secrets redacted), or as configured before the first start. */
+    readonly line: string;
+    readonly resolved: boolean;
+    readonly cwd?: string;
+    readonly envFile?: string;
+    /** Names of the variables the configuration sets; their values are never shown. */
+    readonly envNames: readonly string[];
+    /** PATH as the server gets it (long: the panel puts it behind a disclosure). */
+    readonly path?: string;
+  };
+  /** A remote server: URL, transport, session, headers (secrets masked), HTTP statuses, streams. */
+  readonly connection?: ReadonlyArray<readonly [string, string]>;
+  readonly traffic?: {
+    readonly facts: ReadonlyArray<readonly [string, string]>;
+    readonly methods: ReadonlyArray<{ readonly method: string; readonly requests: number; readonly errors: number; readonly timeouts: number; readonly cancelled: number; readonly p50: string; readonly p95: string; readonly max: string }>;
+  };
+  /** The roots the server was given when it last asked (`roots/list`), and when. */
+  readonly roots?: { readonly askedAt?: number; readonly roots: ReadonlyArray<{ readonly name?: string; readonly uri: string }> };
+  readonly noise: readonly string[];
+  readonly stderr: readonly string[];
 }
 
-/** Server Details as Markdown: process, protocol, the resolved command, counters, latencies. */
-export function serverDetailsMarkdown(input: {
+/** Server Details: process, protocol, capabilities, the resolved command, traffic, roots. */
+export function serverDetails(input: {
   server: ServerFacts;
-  client: Pick<McpClient, 'protocolVersion' | 'serverInfo'> | undefined;
+  client: Pick<McpClient, 'protocolVersion' | 'serverInfo' | 'instructions' | 'rootsListed'> | undefined;
+  /** The capabilities in words (the caller's formatting). */
+  capabilities?: string;
   stats: ConnectionStats | undefined;
   health: HealthFacts | undefined;
   noise: readonly string[];
   redact: (text: string) => string;
   now: number;
-}): string {
+}): ServerDetailsView {
   const { server, client, stats, health, noise, redact, now } = input;
-  const out: string[] = [];
-  out.push(`# ${cell(server.entry.name)}`, '');
-  out.push('| | |', '|---|---|');
-  out.push(`| Status | ${server.status.kind} |`);
-  out.push(`| Source | ${cell(server.entry.source.label)} |`);
+  const facts: Array<readonly [string, string]> = [];
+  facts.push(['Status', server.status.kind], ['Defined in', server.entry.source.label]);
   const pid = server.pid ?? stats?.process?.pid;
-  if (pid !== undefined) out.push(`| PID | ${pid} |`);
+  if (pid !== undefined) facts.push(['Process id', String(pid)]);
   const uptime = stats?.uptimeMs ?? (server.startedAt !== undefined ? now - server.startedAt : undefined);
-  if (uptime !== undefined && server.status.kind === 'running') out.push(`| Uptime | ${duration(uptime)} |`);
-  if (client?.protocolVersion) out.push(`| Protocol version | ${client.protocolVersion} |`);
-  if (client?.serverInfo) out.push(`| Server | ${cell(`${client.serverInfo.name} ${client.serverInfo.version}`)} |`);
-  if (server.restarts) out.push(`| Restarts | ${server.restarts} |`);
-  if (health && health.kind !== 'unknown') out.push(`| Health | ${health.kind === 'ok' ? `answering (ping ${ms(health.rttMs)})` : `NOT ANSWERING since ${new Date(health.since).toLocaleTimeString()} (${health.failures} failed ping${health.failures === 1 ? '' : 's'}: ${cell(health.error)})`} |`);
-  out.push('');
-  const r = server.resolved;
-  const config = server.entry.config;
-  if (r?.type === 'stdio') {
-    out.push('## Command', '', '```', redact(formatCommandLine(r.command, r.args)), '```', '');
-    out.push(`- **cwd**: \`${redact(r.cwd)}\``);
-    const pathVar = r.env.PATH ?? r.env.Path;
-    if (pathVar !== undefined) out.push(`- **PATH**: \`${redact(pathVar)}\``);
-    if (r.envFile) out.push(`- **envFile**: \`${redact(r.envFile)}\``);
-    if (r.envNames.length) out.push(`- **env set by the config**: ${r.envNames.map((n) => `\`${n}\``).join(', ')} (values not shown)`);
-    out.push('');
-  } else if (config.type === 'stdio') {
-    out.push('## Command', '', '```', [config.command, ...config.args].join(' '), '```', '', '(not resolved yet: the server has not started)', '');
-  } else {
-    out.push(...connectionMarkdown(config, r, stats, redact));
-  }
-  if (stats) {
-    out.push('## Traffic', '', '| | |', '|---|---|');
-    out.push(`| Requests | ${stats.requestsSent} (${stats.inFlight} in flight) |`);
-    out.push(`| Errors | ${stats.errors} |`, `| Timeouts | ${stats.timeouts} |`, `| Cancelled | ${stats.cancelled} |`);
-    out.push(`| Latency p50 / p95 / p99 | ${ms(stats.latency.p50)} / ${ms(stats.latency.p95)} / ${ms(stats.latency.p99)} |`);
-    out.push(`| Sent | ${bytes(stats.bytesSent)} in ${stats.messagesSent} messages |`);
-    out.push(`| Received | ${bytes(stats.bytesReceived)} in ${stats.messagesReceived} messages |`);
-    if (config.type === 'stdio') out.push(`| stdout noise lines | ${stats.noiseLines} |`);
-    out.push('');
-    const methods = Object.entries(stats.byMethod).sort((a, b) => b[1].requests - a[1].requests);
-    if (methods.length) {
-      out.push('### Per method', '', '| Method | Requests | Errors | Timeouts | Cancelled | p50 | p95 | max |', '|---|---:|---:|---:|---:|---:|---:|---:|');
-      for (const [method, m] of methods) out.push(`| ${cell(method)} | ${m.requests} | ${m.errors} | ${m.timeouts} | ${m.cancelled} | ${ms(m.p50)} | ${ms(m.p95)} | ${ms(m.max)} |`);
-      out.push('');
-    }
-  } else {
-    out.push('_No connection statistics: the server is not running._', '');
-  }
-  if (noise.length) out.push('## Last stdout noise', '', '```', ...noise.map(redact), '```', '');
-  const tail = server.stderrTail ?? [];
-  if (tail.length) out.push('## Last stderr lines', '', '```', ...tail.slice(-20).map(redact), '```', '');
-  return out.join('\n');
-}
+  if (uptime !== undefined && server.status.kind === 'running') facts.push(['Uptime', duration(uptime)]);
+  if (client?.serverInfo) facts.push(['Server', `${client.serverInfo.name} ${client.serverInfo.version}`]);
+  if (client?.protocolVersion) facts.push(['Protocol version', client.protocolVersion]);
+  if (server.restarts) facts.push(['Restarts', String(server.restarts)]);
+  if (health && health.kind !== 'unknown') facts.push(['Health', health.kind === 'ok' ? `answering (ping ${ms(health.rttMs)})` : `not answering since ${new Date(health.since).toLocaleTimeString()} (${health.failures} failed ping${health.failures === 1 ? '' : 's'}: ${health.error})`]);
 
+  const config = server.entry.config;
+  const r = server.resolved;
+  const command: ServerDetailsView['command'] =
+    r?.type === 'stdio'
+    ? {
+        line: redact(formatCommandLine(r.command, r.args)),
+        resolved: true,
+        cwd: redact(r.cwd),
+        ...(r.envFile ? { envFile: redact(r.envFile) } : {}),
+        envNames: [...r.envNames].sort(),
+        ...((r.env.PATH ?? r.env.Path) !== undefined ? { path: redact((r.env.PATH ?? r.env.Path)!) } : {}),
+      }
+    : config.type === 'stdio'
+      ? { line: [config.command, ...config.args].join(' '), resolved: false, envNames: Object.keys(config.env).sort() }
+      : undefined;
+
+  let traffic: ServerDetailsView['traffic'];
+  if (stats) {
+    traffic = {
+      facts: [
+        ['Requests', `${stats.requestsSent} (${stats.inFlight} in flight)`],
+        ['Errors · timeouts · cancelled', `${stats.errors} · ${stats.timeouts} · ${stats.cancelled}`],
+        ['Latency p50 / p95 / p99', `${ms(stats.latency.p50)} / ${ms(stats.latency.p95)} / ${ms(stats.latency.p99)}`],
+        ['Sent', `${bytes(stats.bytesSent)} in ${stats.messagesSent} messages`],
+        ['Received', `${bytes(stats.bytesReceived)} in ${stats.messagesReceived} messages`],
+        ...(config.type === 'stdio' ? [['stdout noise lines', String(stats.noiseLines)] as const] : []),
+      ],
+      methods: Object.entries(stats.byMethod)
+        .sort((a, b) => b[1].requests - a[1].requests)
+        .map(([method, m]) => ({ method, requests: m.requests, errors: m.errors, timeouts: m.timeouts, cancelled: m.cancelled, p50: ms(m.p50), p95: ms(m.p95), max: ms(m.max) })),
+    };
+  }
+  const listed = client?.rootsListed;
+  return {
+    name: server.entry.name,
+    facts,
+    ...(input.capabilities !== undefined ? { capabilities: input.capabilities } : {}),
+    ...(client?.instructions ? { instructions: client.instructions } : {}),
+    ...(command ? { command } : {}),
+    ...(config.type !== 'stdio' ? { connection: connectionFacts(config, r?.type === 'stdio' ? undefined : r, stats, redact) } : {}),
+    ...(traffic ? { traffic } : {}),
+    ...(listed ? { roots: { askedAt: listed.time, roots: listed.roots.map((x) => ({ ...(x.name !== undefined ? { name: x.name } : {}), uri: x.uri })) } } : {}),
+    noise: noise.map(redact),
+    stderr: (server.stderrTail ?? []).slice(-20).map(redact),
+  };
+}
 
 /**
  * The Connection section of a remote server: URL, transport in use, session, the headers it
  * sends (secret values masked), HTTP status counts and streams.
  */
-function connectionMarkdown(config: RemoteServerConfig, resolved: ResolvedRemoteServer | undefined, stats: ConnectionStats | undefined, redact: (text: string) => string): string[] {
+function connectionFacts(config: RemoteServerConfig, resolved: ResolvedRemoteServer | undefined, stats: ConnectionStats | undefined, redact: (text: string) => string): Array<readonly [string, string]> {
   const http = stats?.http;
-  const out = ['## Connection', '', '| | |', '|---|---|'];
-  out.push(`| URL | ${cell(redact(http?.url ?? resolved?.url ?? config.url))} |`);
-  out.push(`| Transport | ${transportLabel(config.type, http?.transport)}${http || config.type === 'sse' ? '' : ' (Streamable HTTP, falling back to HTTP+SSE)'} |`);
-  if (http?.sessionId) out.push(`| Session id | \`${cell(http.sessionId)}\` |`);
+  const facts: Array<readonly [string, string]> = [];
+  facts.push(['URL', redact(http?.url ?? resolved?.url ?? config.url)]);
+  facts.push(['Transport', `${transportLabel(config.type, http?.transport)}${http || config.type === 'sse' ? '' : ' (Streamable HTTP, falling back to HTTP+SSE)'}`]);
+  if (http?.sessionId) facts.push(['Session id', http.sessionId]);
   const secret = new Set(resolved?.secretHeaderNames ?? []);
-  const headers = Object.entries(config.headers ?? {}).map(([name, value]) =>
-    resolved && !secret.has(name) ? `\`${name}: ${redact(resolved.headers[name] ?? value)}\`` : `\`${name}: ${maskHeaderValue(name, value)}\``,
-  );
-  if (headers.length) out.push(`| Headers | ${cell(headers.join(', '))} |`);
+  for (const [name, value] of Object.entries(config.headers ?? {})) {
+    facts.push([`Header ${name}`, resolved && !secret.has(name) ? redact(resolved.headers[name] ?? value) : maskHeaderValue(name, value)]);
+  }
   if (http) {
     const statuses = Object.entries(http.statusCounts).sort(([a], [b]) => a.localeCompare(b));
-    out.push(`| HTTP statuses | ${statuses.length ? statuses.map(([status, n]) => `${status} × ${n}`).join(', ') : '—'} |`);
-    out.push(`| Streams opened | ${http.streamsOpened} (${http.streamResumptions} resumed) |`);
+    facts.push(['HTTP statuses', statuses.length ? statuses.map(([status, n]) => `${status} × ${n}`).join(', ') : '—']);
+    facts.push(['Streams opened', `${http.streamsOpened} (${http.streamResumptions} resumed)`]);
   }
-  out.push('');
-  return out;
+  return facts;
 }

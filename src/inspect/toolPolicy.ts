@@ -9,10 +9,11 @@ export function needsConfirmation(tool: Pick<Tool, 'annotations'>): boolean {
   return a.readOnlyHint !== true && a.destructiveHint !== false;
 }
 
-/** Why, in words, for the confirmation dialog. */
+/** Why MCP Host asks, as whole sentences for the confirmation dialog. */
 export function confirmationReason(tool: Pick<Tool, 'annotations'>): string {
   const a = tool.annotations;
-  if (a?.destructiveHint === true) return 'The server marks it as destructive';
-  if (!a || (a.readOnlyHint === undefined && a.destructiveHint === undefined)) return 'The server does not say whether it changes anything, so it may';
-  return 'The server does not mark it as read-only or non-destructive';
+  const hint = 'Servers describe their tools themselves; MCP Host cannot check this.';
+  if (a?.destructiveHint === true) return `The server says this tool may delete or overwrite things. ${hint}`;
+  if (!a || (a.readOnlyHint === undefined && a.destructiveHint === undefined)) return 'The server does not say whether this tool only reads or also changes things, so MCP Host treats it as one that may change them.';
+  return `The server does not say that this tool only reads, nor that its changes are harmless. ${hint}`;
 }

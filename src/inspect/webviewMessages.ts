@@ -46,14 +46,21 @@ export const InboundMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('openPart'), callId: Id, index: z.int().check(z.gte(0), z.lte(100_000)) }),
   z.strictObject({ type: z.literal('savePart'), callId: Id, index: z.int().check(z.gte(0), z.lte(100_000)) }),
   z.strictObject({ type: z.literal('copyResult'), callId: Id }),
+  /** Open the whole result as one read-only document. */
+  z.strictObject({ type: z.literal('openResult'), callId: Id }),
   /** Put a history entry's arguments into the form. */
   z.strictObject({ type: z.literal('loadHistory'), historyId: Id }),
   z.strictObject({ type: z.literal('rerun'), historyId: Id }),
   /** Show a history entry's kept result (or failure) as a fresh one would be shown. */
   z.strictObject({ type: z.literal('showHistory'), historyId: Id }),
   z.strictObject({ type: z.literal('clearHistory') }),
+  /** The server's suggestions for one field (prompt arguments), with the other fields as context. */
+  z.strictObject({ type: z.literal('complete'), name: z.string().check(z.maxLength(1000)), value: z.string().check(z.maxLength(10_000)), context: z.record(z.string().check(z.maxLength(1000)), z.string().check(z.maxLength(10_000))) }),
 ]);
 export type InboundMessage = z.infer<typeof InboundMessageSchema>;
+
+/** What the Server Details page may say: it is ready, or the user wants fresh figures. */
+export const DetailsInboundSchema = z.discriminatedUnion('type', [z.strictObject({ type: z.literal('ready') }), z.strictObject({ type: z.literal('refresh') })]);
 
 /** A message from a webview, or why it is not one we accept. */
 export type ParsedMessage<T> = { ok: true; message: T } | { ok: false; reason: string };
@@ -73,6 +80,10 @@ export function parseInbound(message: unknown): ParsedMessage<InboundMessage> {
 
 /** The tool as the panel header shows it. Server text: the webview inserts it as text. */
 export interface ToolHeader {
+  /** A prompt's form (its arguments, "Get prompt") rather than a tool's; default tool. */
+  readonly kind?: 'tool' | 'prompt';
+  /** The fields offer the server's completion suggestions (`complete` messages). */
+  readonly completions?: boolean;
   readonly serverName: string;
   readonly name: string;
   readonly title?: string;
@@ -128,6 +139,8 @@ export type OutboundMessage =
   | { readonly type: 'promptResult'; readonly callId: string; readonly display: PromptDisplay; readonly descriptionHtml?: string }
   | { readonly type: 'resourceResult'; readonly callId: string; readonly uri: string; readonly parts: readonly DisplayPart[] }
   | { readonly type: 'history'; readonly entries: readonly HistoryItem[] }
+  /** Suggestions for the field `name`, asked with `value`. */
+  | { readonly type: 'completions'; readonly name: string; readonly value: string; readonly values: readonly string[] }
   | { readonly type: 'serverState'; readonly running: boolean; readonly text?: string; readonly timeoutSeconds?: number; readonly timeoutNote?: string }
   | { readonly type: 'notice'; readonly level: 'info' | 'warning' | 'error'; readonly text: string };
 

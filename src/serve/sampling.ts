@@ -2,7 +2,8 @@
 // user stays in control. The service parses and gates the request, applies the user's standing
 // policy for the server, waits its turn in the server's dialog lane, lets the user approve, edit
 // or reject it, runs it on a model (chosen by the server's hints, else the user's pick), lets the
-// user review and edit the answer, then returns it. Every step is logged to the server's channel.
+// user review and edit the answer, then returns it. The user may also answer it themselves (the
+// only way when no model is available). Every step is logged to the server's channel.
 // Pure logic: the dialog, the model picker and the language models come in as interfaces.
 import * as z from '../protocol/zod';
 import type { RequestContext } from '../protocol/connection';
@@ -108,7 +109,12 @@ export interface SamplingRequestView {
   readonly metadata?: string;
   /** Which model will answer, when known before approval, and why. */
   readonly plannedModel?: { readonly label: string; readonly reason: string };
+  /** False when VS Code has no language model: the user can only answer it themselves, or reject it. */
+  readonly modelsAvailable?: boolean;
 }
+
+/** The model name the server sees when the user wrote the answer and left the name as it was. */
+export const SELF_ANSWER_MODEL = 'human';
 
 function mediaPart(kind: 'image' | 'audio', data: string, rawMime: string): SamplingPart {
   const mimeType = normalizeMimeType(rawMime);
@@ -265,7 +271,9 @@ export type SamplingRequestDecision =
       /** Also stop asking for this server's requests. */
       readonly remember?: 'allowSession' | 'allowAlways';
     }
-  | { readonly kind: 'reject'; readonly remember?: 'never' };
+  | { readonly kind: 'reject'; readonly remember?: 'never' }
+  /** The user wrote the answer: no model runs; `model` is the name the server sees (the user's choice). */
+  | { readonly kind: 'answer'; readonly text: string; readonly model: string };
 
 export type SamplingResponseDecision = { readonly kind: 'send'; readonly text: string } | { readonly kind: 'reject' };
 
@@ -324,6 +332,7 @@ export interface SamplingServiceOptions {
 /** The result of one request, for tests and the log: how it ended. */
 export type SamplingOutcome =
   | { readonly kind: 'sent'; readonly model: string; readonly edited: boolean }
+  | { readonly kind: 'answered'; readonly model: string }
   | { readonly kind: 'rejected'; readonly by: 'user' | 'policy' | 'no-model-picked' }
   | { readonly kind: 'error'; readonly code: number; readonly message: string }
   | { readonly kind: 'cancelled'; readonly reason: string };
@@ -404,23 +413,26 @@ export class SamplingService {
     const { prompter, models: lm, policies } = this.options;
     const available = await lm.models();
     if (signal.aborted) throw new QueueCancelledError(abortReason(signal));
-    if (available.length === 0) {
-      say('error', `no language model is available → error ${INTERNAL_ERROR}`);
-      prompter.notify(server, 'error', `${server.name} asked for a language model completion (sampling), but no language model is available in VS Code. Install or sign in to a chat model provider, then try again.`);
-      throw new WireError(INTERNAL_ERROR, 'No language model is available in the client to answer sampling requests');
-    }
     const view = samplingView(requestId, p);
     const choice = chooseModel(view.modelPreferences, available);
     const earlier = available.find((m) => m.id === this.picks.get(server.id));
     let model: ModelInfo | undefined = choice.kind === 'hint' ? choice.model : earlier;
     const planned = choice.kind === 'hint' ? { label: describeModel(choice.model), reason: `matches the server's hint ${JSON.stringify(choice.hint)}` } : earlier ? { label: describeModel(earlier), reason: 'your earlier pick for this server' } : undefined;
 
-    const ask = decide(policy) === 'ask';
-    const dialog = ask ? prompter.open(server, { ...view, ...(planned ? { plannedModel: planned } : {}) }, signal) : undefined;
+    // Without a model only a person can answer: the dialog opens whatever the standing policy.
+    const noModel = available.length === 0;
+    if (noModel) say('info', 'no language model is available: you can answer it yourself, or reject it');
+    const ask = decide(policy) === 'ask' || noModel;
+    const dialog = ask ? prompter.open(server, { ...view, ...(planned ? { plannedModel: planned } : {}), modelsAvailable: !noModel }, signal) : undefined;
     try {
       let edits: SamplingEdits | undefined;
       if (dialog) {
         const decision = await raceAbort(dialog.decide(), signal);
+        if (decision.kind === 'answer') {
+          const name = decision.model.trim() || SELF_ANSWER_MODEL;
+          say('info', `answered by the user as model ${JSON.stringify(name)}, no model ran: ${clip(decision.text)}`);
+          return { role: 'assistant', content: { type: 'text', text: decision.text }, model: name, stopReason: 'endTurn' };
+        }
         if (decision.kind === 'reject') {
           if (decision.remember === 'never') {
             await policies.set(server.id, server.name, 'never');
@@ -436,6 +448,10 @@ export class SamplingService {
         }
       } else {
         say('info', `approved by your setting for this server (${describePolicy(policy)})`);
+      }
+      if (noModel) {
+        say('error', `approved, but no language model is available → error ${INTERNAL_ERROR}`);
+        throw new WireError(INTERNAL_ERROR, 'No language model is available in the client to answer sampling requests');
       }
       const { run, edited } = applyEdits(p, edits);
       if (dialog) say('info', edited.length > 0 ? `approved by the user, edited: ${edited.join(', ')}` : 'approved by the user');

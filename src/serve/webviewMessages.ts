@@ -19,6 +19,8 @@ export const ServeInboundSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('ready') }),
   z.strictObject({ type: z.literal('samplingApprove'), edits: Edits, remember: z.enum(['once', 'allowSession', 'allowAlways']) }),
   z.strictObject({ type: z.literal('samplingReject'), remember: z.enum(['once', 'never']) }),
+  /** "Answer yourself": the user's own reply, and the model name the server is told. */
+  z.strictObject({ type: z.literal('samplingAnswerSelf'), text: z.string().check(z.maxLength(MAX_TEXT)), model: z.string().check(z.maxLength(200)) }),
   z.strictObject({ type: z.literal('answerSend'), text: z.string().check(z.maxLength(MAX_TEXT)) }),
   z.strictObject({ type: z.literal('answerReject') }),
   z.strictObject({ type: z.literal('formValidate'), state: z.optional(FormStateSchema) }),

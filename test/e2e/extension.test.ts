@@ -177,13 +177,13 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
   test('the consent dialog shows the exact command line and cwd; the tree shows the real tools, resources and prompts', { timeout: 120_000 }, async () => {
     await step(wb, 'everything-tree', async () => {
       await wb.openView('MCP Host');
-      await widenSideBar(wb);
       const consent = await wb.dialog({ timeoutMs: 30_000 });
       assert.ok(consent, 'showing the view starts the servers, and a workspace server asks first');
       assert.equal(consent.message, 'Start the MCP server "everything" defined in this workspace?');
       const detail = consent.detail.split('\n');
       assert.ok(detail.includes('Defined in: .vscode/mcp.json (main)'), consent.detail);
-      const script = `${WS}/../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js`;
+      // Shown normalised: the entry's `${workspaceFolder}/../../../../node_modules/…` without the `..`s.
+      const script = join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
       assert.ok(detail.includes(`Command: node ${script} stdio`), consent.detail);
       assert.ok(detail.includes(`Working directory: ${WS}`), consent.detail);
       assert.ok(detail.includes('Environment variables it sets: (none)'), consent.detail);
@@ -201,12 +201,14 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
       assert.match(await wb.page.locator('.quick-input-widget .quick-input-title').innerText(), /API token for leaky/);
       await password.fill(SECRET);
       await wb.page.keyboard.press('Enter');
+      // Widened once the dialogs are answered: a modal dialog swallows the drag.
+      await widenSideBar(wb);
 
-      const running = (items: TreeItem[], name: string) => items.find((i) => i.level === 1 && i.label === name)?.description.startsWith('2025-') ?? false;
+      const running = (items: TreeItem[], name: string) => items.find((i) => i.level === 1 && i.label === name)?.description.endsWith(' · MCP 2025-11-25') ?? false;
       let items = await waitForTree(wb, 'everything and leaky to run', (rows) => running(rows, 'everything') && running(rows, 'leaky'), 60_000);
       noteServers(wb, servers, /server-everything|tiny\.mjs/);
       const everything = items.find((i) => i.label === 'everything')!;
-      assert.match(everything.description, /^2025-11-25 · mcp-servers\/everything \d+\.\d+\.\d+ · \.vscode\/mcp\.json$/);
+      assert.match(everything.description, /^mcp-servers\/everything \d+\.\d+\.\d+ · \.vscode\/mcp\.json · MCP 2025-11-25$/);
 
       await wb.expandTreeItem('Tools');
       await wb.expandTreeItem('Resources');
@@ -324,14 +326,17 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
       assert.equal(items[0].label, label, 'problems come first');
       assert.equal(items[0].description, '.vscode/mcp.json (main)');
       assert.ok(!items.some((i) => i.level === 1 && i.label === 'bad'), 'the broken entry is not a server');
-      assert.ok(items.find((i) => i.label === 'leaky')?.description.startsWith('2025-11-25 · leaky 1.0.0'), 'the file\'s other servers run');
+      assert.ok(items.find((i) => i.label === 'leaky')?.description.startsWith('leaky 1.0.0 · '), 'the file\'s other servers run');
       await wb.screenshot('e2e-config-problem');
     });
   });
 
-  test('reloading the window stops the servers on deactivate and starts them again, without asking again', { timeout: 120_000 }, async () => {
+  test('reloading the window stops the servers on deactivate and starts them again, without asking again; the rows opened stay open', { timeout: 120_000 }, async () => {
     await step(wb, 'reload', async () => {
       const everything = /server-everything\/dist\/index\.js stdio/;
+      const toolsOpen = (rows: TreeItem[]) => childrenOf(rows, 'everything').find((i) => i.label === 'Tools')?.expanded === true;
+      if (!toolsOpen(await wb.treeItems())) await wb.expandTreeItem('Tools');
+      await waitForTree(wb, 'the Tools of everything open', toolsOpen, 10_000);
       const before = wb.leftoverProcesses().filter((p) => everything.test(p.cmdline));
       assert.equal(before.length, 1, 'one server-everything runs before the reload');
       noteServers(wb, servers, /server-everything|tiny\.mjs/);
@@ -339,8 +344,9 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
       // The servers run in process groups of their own: only the extension's deactivate() stops them.
       await until('the old server-everything to be stopped by deactivate()', async () => !stillRunning(before[0].pid, before[0].cmdline), 30_000);
       await wb.openView('MCP Host');
-      await waitForTree(wb, 'everything to run again', (rows) => /^2025-11-25 · /.test(rows.find((i) => i.label === 'everything')?.description ?? ''), 60_000);
+      await waitForTree(wb, 'everything to run again', (rows) => / · MCP 2025-11-25$/.test(rows.find((i) => i.label === 'everything')?.description ?? ''), 60_000);
       assert.equal(await wb.dialog({ timeoutMs: 500 }), undefined, 'consent is remembered: no dialog after the reload');
+      await waitForTree(wb, 'the Tools of everything open again after the reload', toolsOpen, 15_000);
       const after = wb.leftoverProcesses().filter((p) => everything.test(p.cmdline));
       assert.equal(after.length, 1, 'exactly one server-everything runs after the reload');
       assert.notEqual(after[0].pid, before[0].pid);
@@ -367,7 +373,6 @@ describe('a multi-root workspace: roots follow the workspace folders; a broken .
   test('the syntax error shows at its line and column, and filesystem from .mcp.json runs', { timeout: 120_000 }, async () => {
     await step(wb, 'broken-config', async () => {
       await wb.openView('MCP Host');
-      await widenSideBar(wb);
       const consent = await wb.dialog({ timeoutMs: 30_000 });
       assert.equal(consent?.message, 'Start the MCP server "filesystem" defined in this workspace?');
       assert.ok(consent.detail.split('\n').includes('Defined in: .mcp.json (roots-a)'), consent.detail);
@@ -379,7 +384,7 @@ describe('a multi-root workspace: roots follow the workspace folders; a broken .
       const { line, column } = lineColumnOf(text, '"args"');
       const label = `mcp.json:${line}:${column} — syntax error: comma expected`;
       const items = await waitForTree(wb, 'the problem row and filesystem running', (rows) =>
-        rows.some((i) => i.label === label) && /^2025-11-25 · secure-filesystem-server .* · \.mcp\.json$/.test(rows.find((i) => i.label === 'filesystem')?.description ?? ''),
+        rows.some((i) => i.label === label) && /^secure-filesystem-server .* · \.mcp\.json · MCP 2025-11-25$/.test(rows.find((i) => i.label === 'filesystem')?.description ?? ''),
       60_000);
       noteServers(wb, servers, /server-filesystem/);
       assert.deepEqual(items.filter((i) => i.level === 1).map((i) => i.label), [label, 'filesystem'], 'the half-typed server is not started');
@@ -497,7 +502,7 @@ describe('an untrusted folder: workspace servers blocked, user servers run, a cr
       await wb.openView('MCP Host');
       await widenSideBar(wb);
       const items = await waitForTree(wb, 'user-server running and workspace-server blocked', (rows) =>
-        /^2025-11-25 · user-tiny 1\.0\.0 · User settings$/.test(rows.find((i) => i.label === 'user-server')?.description ?? '') &&
+        /^user-tiny 1\.0\.0 · User settings · MCP 2025-11-25$/.test(rows.find((i) => i.label === 'user-server')?.description ?? '') &&
         childrenOf(rows, 'workspace-server').length > 0,
       60_000);
       noteServers(wb, servers, /tiny\.mjs/);
@@ -610,7 +615,7 @@ describe('a folder with no config: lazy activation, the welcome view, startPolic
     return found[0];
   };
   const rowOf = (items: TreeItem[], name: string) => items.find((i) => i.level === 1 && i.label === name);
-  const isRunning = (items: TreeItem[], name: string) => new RegExp(`^2025-11-25 · ${name} 1\\.0\\.0 · `).test(rowOf(items, name)?.description ?? '');
+  const isRunning = (items: TreeItem[], name: string) => new RegExp(`^${name} 1\\.0\\.0 · .* · MCP 2025-11-25$`).test(rowOf(items, name)?.description ?? '');
   /** Answers the consent dialogs that come, one per name, in any order; returns the names asked about. */
   const allowEach = async (names: string[]): Promise<string[]> => {
     const asked: string[] = [];
@@ -819,7 +824,7 @@ describe('a folder with no config: lazy activation, the welcome view, startPolic
       };
       /** picky runs with `flavour` as its name and `greeting` in its environment: what the real process got. */
       const pickyRuns = async (flavour: string, greeting: string, notPid?: number) => {
-        await waitForTree(wb, `picky to run as picky-${flavour}`, (rows) => rowOf(rows, 'picky')?.description === `2025-11-25 · picky-${flavour} 1.0.0 · .vscode/mcp.json`);
+        await waitForTree(wb, `picky to run as picky-${flavour}`, (rows) => rowOf(rows, 'picky')?.description === `picky-${flavour} 1.0.0 · .vscode/mcp.json · MCP 2025-11-25`);
         const p = await until('the new picky process', async () => {
           const found = tinyProcess('picky');
           return found && found.pid !== notPid ? found : undefined;

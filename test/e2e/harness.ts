@@ -164,6 +164,8 @@ export interface Workbench {
   waitForTreeItem(label: string, options?: TreeQuery & { timeoutMs?: number }): Promise<TreeItem>;
   /** Clicks the first row with this label (selects it and runs its command, if any). */
   clickTreeItem(label: string, query?: TreeQuery): Promise<void>;
+  /** Scrolls the first row with this label into view and hovers it (its inline actions show), without running its default action. */
+  hoverTreeItem(label: string, query?: TreeQuery): Promise<Locator>;
   /** The welcome content a view shows while its tree is empty ('' when the tree shows). */
   welcomeText(query?: TreeQuery): Promise<string>;
   /** Expands the first row with this label (no-op when already expanded). */
@@ -540,6 +542,12 @@ class Launched implements Workbench {
   async clickTreeItem(label: string, query: TreeQuery = {}): Promise<void> {
     const { row } = await this.revealTreeItem(label, query);
     await row.locator('.monaco-tl-contents').click();
+  }
+
+  async hoverTreeItem(label: string, query: TreeQuery = {}): Promise<Locator> {
+    const { row } = await this.revealTreeItem(label, query);
+    await row.hover();
+    return row;
   }
 
   /** Scrolls the first row with this label into view. */

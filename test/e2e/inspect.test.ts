@@ -151,15 +151,23 @@ describe('inspect features in a real VS Code', { skip }, () => {
     assert.deepEqual(wb.leftoverProcesses(), [], 'nothing of the launch outlives it');
   });
 
-  test('echo: the form, a required-field error, the text result, opened in an editor', { timeout: 90_000 }, async () => {
+  test('echo: no complaint before typing, a required-field error on Run (nothing sent), the text result, one "Open in editor"', { timeout: 90_000 }, async () => {
     await step('echo', async () => {
       const frame = await callTool('echo');
       const field = frame.locator('.field[data-path="/message"]');
       await field.waitFor({ timeout: 10_000 });
       assert.match(await field.locator('label').first().innerText(), /message\s*\*/, 'required mark');
-      // Empty required field: an error next to it, and Run is disabled.
-      await poll(async () => (await field.locator('.error').innerText()).includes('required'), 10_000, 'the required error');
-      assert.equal(await frame.locator('#run').isDisabled(), true);
+      // Nothing typed yet: no error, no "problems" line, and Run is enabled.
+      await new Promise((r) => setTimeout(r, 1_000));
+      assert.equal(await field.locator('.error').innerText(), '', 'no error before typing');
+      assert.equal((await frame.locator('#problems').innerText()).trim(), '', 'no problems line before typing');
+      assert.equal(await frame.locator('#run').isDisabled(), false);
+      await wb.screenshot('inspect-echo-fresh-form');
+      // Run with the required field empty: the error shows there, and nothing is sent.
+      const callsBefore = await logCount('Calling tool echo');
+      await frame.locator('#run').click();
+      await poll(async () => (await field.locator('.error').innerText()).includes('required'), 10_000, 'the required error after Run');
+      assert.equal(await logCount('Calling tool echo'), callsBefore, 'an invalid call is never sent');
       await field.locator('textarea, input').first().fill('hello from the e2e test');
       await poll(async () => !(await frame.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
       await frame.locator('#run').click();
@@ -167,9 +175,11 @@ describe('inspect features in a real VS Code', { skip }, () => {
       await poll(async () => ((await text.first().innerText().catch(() => '')) || '').includes('Echo: hello from the e2e test'), 20_000, 'the echo result');
       assert.match(await frame.locator('.result .status').innerText(), /OK/);
       await poll(async () => (await frame.locator('.history-item').count()) >= 1, 10_000, 'a history entry');
+      // One "Open in editor" for the result; a short part has none of its own.
+      assert.equal(await frame.locator('.result .open-result').count(), 1);
+      assert.equal(await frame.locator('.result .open-part').count(), 0);
       await wb.screenshot('inspect-echo');
-      // The text part opens as a read-only document.
-      await frame.locator('.result .part-text .open-part').first().click();
+      await frame.locator('.result .open-result').click();
       await wb.page.locator('.tabs-container .tab', { hasText: 'echo-result-1.txt' }).first().waitFor({ timeout: 15_000 });
       await poll(async () => /Echo: hello from the e2e test/.test(await activeEditorText()), 10_000, 'the opened text');
     });
@@ -335,7 +345,8 @@ describe('inspect features in a real VS Code', { skip }, () => {
         await input.fill(uri, { timeout: 5_000 });
         await wb.page.keyboard.press('Enter');
       });
-      const tab = wb.page.locator('.part.editor .tabs-container .tab[data-resource-name="1.txt"]').first();
+      // Named by server and URI (slashes as look-alike "∕", which a file name can hold).
+      const tab = wb.page.locator('.part.editor .tabs-container .tab[data-resource-name="everything · resource\u2215dynamic\u2215text\u22151.txt"]').first();
       await tab.waitFor({ timeout: 20_000 });
       const first = await poll(async () => stamp.exec(await activeEditorText())?.[1], 15_000, 'the resource text');
       await wb.outputChannelText(CHANNEL, { contains: `Subscribed to ${uri}`, timeoutMs: 15_000 });
@@ -381,51 +392,56 @@ describe('inspect features in a real VS Code', { skip }, () => {
     });
   });
 
-  test('Server Details: pid, protocol, per-method latencies', { timeout: 60_000 }, async () => {
+  test('Server Details: rendered — pid, protocol, capabilities, instructions, command, env names, per-method latencies, roots; PATH behind a disclosure', { timeout: 60_000 }, async () => {
     await step('details', async () => {
       await command('MCP Host: Show Server Details');
-      await wb.page.locator('.tabs-container .tab', { hasText: 'everything details.md' }).first().waitFor({ timeout: 20_000 });
-      await poll(async () => /\| tools\/call \|/.test(await activeEditorText()), 15_000, 'the per-method table');
-      const text = await activeEditorText();
-      assert.match(text, /PID/);
-      assert.match(text, /2025-11-25/);
+      const frame = await webview('server details');
+      await poll(async () => (await frame.locator('#methods td.method', { hasText: 'tools/call' }).count()) > 0, 15_000, 'the per-method table');
+      const facts = await frame.locator('#facts').innerText();
+      assert.match(facts, /Process id\s+\d+/);
+      assert.match(facts, /Protocol version\s+2025-11-25/);
+      assert.match(await frame.locator('#capabilities').innerText(), /tools/);
+      assert.ok(((await frame.locator('#instructions').textContent()) ?? '').length > 0, 'server-everything sends instructions');
+      assert.match(await frame.locator('#command-line').innerText(), /server-everything/);
+      assert.match(await frame.locator('#command-facts').innerText(), /Working directory/);
+      assert.match(await frame.locator('#roots-asked').innerText(), /roots\/list/);
+      // A rendered page, not Markdown source; PATH is folded away.
+      assert.doesNotMatch(await frame.locator('#app').innerText(), /\|---|`/);
+      assert.equal(await frame.locator('details[data-key="path"]').getAttribute('open'), null);
+      assert.equal(await frame.locator('#path').isVisible(), false);
       await wb.screenshot('inspect-details');
     });
   });
 
-  test('args-prompt: arguments asked one by one, then the messages', { timeout: 60_000 }, async () => {
-    await step('args-prompt', async () => {
+  test('args-prompt: the arguments in a form like a tool\u2019s, then the messages', { timeout: 60_000 }, async () => {
+    await step('prompt', async () => {
       await viaCommand('MCP Host: Get Prompt…', () => pick('args-prompt'));
-      const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-      await input.waitFor({ state: 'visible', timeout: 10_000 });
-      await poll(async () => /city \(required\)/.test((await input.getAttribute('placeholder')) ?? ''), 10_000, 'the city step');
-      await input.fill('Paris');
-      await wb.page.keyboard.press('Enter');
-      await poll(async () => /state \(optional/.test((await input.getAttribute('placeholder')) ?? ''), 10_000, 'the state step');
-      await input.fill('Texas');
-      await wb.page.keyboard.press('Enter');
-      const frame = await webview('Prompt: args-prompt');
+      const frame = await webview('args-prompt');
+      const city = frame.locator('.field[data-path="/city"]');
+      await city.waitFor({ timeout: 10_000 });
+      assert.match(await city.locator('label').first().innerText(), /city\s*\*/, 'required mark');
+      assert.match(await frame.locator('#run').innerText(), /Get prompt/);
+      await city.locator('input, textarea').first().fill('Paris');
+      await frame.locator('.field[data-path="/state"] input, .field[data-path="/state"] textarea').first().fill('Texas');
+      await frame.locator('#run').click();
       await poll(async () => /Paris/.test(await frame.locator('.result .message').first().innerText().catch(() => '')), 15_000, 'the prompt messages');
       assert.match(await frame.locator('.result .message .role').first().innerText(), /user/i);
       await wb.screenshot('inspect-prompt');
     });
   });
 
-  test('completable-prompt: the server\u2019s completions as you type, the first answer sent as context for the second', { timeout: 90_000 }, async () => {
+  test('completable-prompt: the server\u2019s suggestions come first (Enter after "E" takes Engineering), the first answer sent as context for the second', { timeout: 90_000 }, async () => {
     await step('completion', async () => {
       await viaCommand('MCP Host: Get Prompt…', () => pick('completable-prompt'));
-      const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-      const rows = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
-      /** The rows on screen, as "label | description". */
-      const shown = async () =>
-        rows.evaluateAll((els) =>
-          els.map((e) => `${e.querySelector('.label-name')?.textContent?.trim() ?? ''} | ${e.querySelector('.label-description')?.textContent?.trim() ?? ''}`),
-        );
-      await poll(async () => /department \(required\)/.test((await input.getAttribute('placeholder')) ?? ''), 10_000, 'the department step');
+      const frame = await webview('completable-prompt');
+      const department = frame.locator('.field[data-path="/department"] input, .field[data-path="/department"] textarea').first();
+      await department.waitFor({ timeout: 10_000 });
+      const suggestions = (field: string) => frame.locator(`.field[data-path="/${field}"] .suggestion`).allInnerTexts();
       const before = traceFrames(await wb.outputChannelText(CHANNEL, { reveal: false })).length;
-      await input.fill('E');
-      // The server filters by prefix: only Engineering, marked as its suggestion, below what was typed.
-      await poll(async () => JSON.stringify((await shown()).sort()) === JSON.stringify(['E | as typed', 'Engineering | suggested by the server']), 10_000, 'Engineering suggested for "E"');
+      await department.click();
+      await department.pressSequentially('E');
+      // The server filters by prefix: only Engineering.
+      await poll(async () => JSON.stringify(await suggestions('department')) === JSON.stringify(['Engineering']), 10_000, 'Engineering suggested for "E"');
       await wb.screenshot('inspect-completion');
       const asked = traceFrames(await wb.outputChannelText(CHANNEL, { reveal: false }))
         .slice(before)
@@ -433,23 +449,20 @@ describe('inspect features in a real VS Code', { skip }, () => {
       assert.ok(asked.length >= 1, 'completion/complete was sent');
       assert.deepEqual(asked.at(-1)!.message.params.ref, { type: 'ref/prompt', name: 'completable-prompt' });
       assert.deepEqual(asked.at(-1)!.message.params.argument, { name: 'department', value: 'E' });
-      await wb.pickQuickItem('Engineering');
+      await department.press('Enter');
+      assert.equal(await department.inputValue(), 'Engineering', 'Enter took the suggestion, not the typed "E"');
 
       // The second argument's completions depend on the first: Engineering's team.
-      await poll(async () => /name \(required\)/.test((await input.getAttribute('placeholder')) ?? ''), 10_000, 'the name step');
-      await poll(
-        async () => JSON.stringify((await shown()).sort()) === JSON.stringify(['Alice | suggested by the server', 'Bob | suggested by the server', 'Charlie | suggested by the server']),
-        10_000,
-        'the Engineering team suggested',
-      );
+      const name = frame.locator('.field[data-path="/name"] input, .field[data-path="/name"] textarea').first();
+      await name.click();
+      await poll(async () => JSON.stringify((await suggestions('name')).sort()) === JSON.stringify(['Alice', 'Bob', 'Charlie']), 10_000, 'the Engineering team suggested');
       const context = traceFrames(await wb.outputChannelText(CHANNEL, { reveal: false }))
         .filter((f) => f.direction === 'send' && f.message?.method === 'completion/complete' && f.message.params?.argument?.name === 'name')
         .at(-1);
       assert.deepEqual(context?.message.params.context, { arguments: { department: 'Engineering' } });
-      await wb.pickQuickItem('Bob');
-      const frame = await webview('Prompt: completable-prompt');
+      await frame.locator('.field[data-path="/name"] .suggestion', { hasText: 'Bob' }).click();
+      await frame.locator('#run').click();
       await poll(async () => /Please promote Bob to the head of the Engineering team\./.test(await frame.locator('.result .message').first().innerText().catch(() => '')), 15_000, 'the prompt messages');
-      await wb.screenshot('inspect-completion-result');
     });
   });
 
@@ -570,7 +583,7 @@ describe('inspect features in a real VS Code', { skip }, () => {
       const statusBar = wb.page.locator('.part.statusbar');
       await poll(async () => (await statusBar.innerText().catch(() => '')).includes('Result copied as JSON'), 10_000, 'the status bar message');
       await link.click();
-      await wb.page.locator('.part.editor .tabs-container .tab[data-resource-name="2.txt"]').first().waitFor({ timeout: 20_000 });
+      await wb.page.locator('.part.editor .tabs-container .tab[data-resource-name="everything · resource\u2215dynamic\u2215text\u22152.txt"]').first().waitFor({ timeout: 20_000 });
       await poll(async () => /Resource 2: This is a plaintext resource/.test(await activeEditorText()), 15_000, 'the linked resource');
       await wb.screenshot('inspect-resource-link');
     });
@@ -642,7 +655,7 @@ describe('a destructive tool asks first (server-filesystem)', { skip }, () => {
     const asked = await wb.dialog({ timeoutMs: 10_000 });
     assert.ok(asked, 'a confirmation dialog');
     assert.match(asked.message, /Run write_file on files\?/);
-    assert.match(asked.detail, /destructive/);
+    assert.match(asked.detail, /The server says this tool may delete or overwrite things\. Servers describe their tools themselves; MCP Host cannot check this\./);
     await wb.screenshot('inspect-destructive-confirm');
     await wb.answerDialog('Cancel');
     await new Promise((r) => setTimeout(r, 1000));

@@ -11,6 +11,7 @@ import {
   hostOf,
   transportLabel,
   countStatuses,
+  itemDescription,
   escapeMarkdown,
   problemLabel,
   relativeTime,
@@ -104,17 +105,18 @@ describe('server rows', () => {
   test('description: protocol and server when running, state otherwise, always the origin', () => {
     assert.equal(
       serverDescription({ status: 'running', origin: '.vscode/mcp.json', protocolVersion: '2025-06-18', serverInfo: { name: 'everything', version: '1.0.0' } }),
-      '2025-06-18 · everything 1.0.0 · .vscode/mcp.json',
+      'everything 1.0.0 · .vscode/mcp.json · MCP 2025-06-18',
     );
     assert.equal(serverDescription({ status: 'stopped', origin: 'User settings' }), 'stopped · User settings');
     assert.equal(serverDescription({ status: 'stopping', origin: '.mcp.json' }), 'stopping · .mcp.json');
+    assert.equal(serverDescription({ status: 'waiting', origin: '.mcp.json', waitingFor: 'consent' }), 'waiting for consent · .mcp.json');
     assert.equal(
       serverDescription({ status: 'stopped', origin: '.vscode/mcp.json', remote: { host: hostOf('https://mcp.example.com:8443/mcp?x=1'), transport: transportLabel('http') } }),
       'stopped · mcp.example.com:8443 · HTTP · .vscode/mcp.json',
     );
     assert.equal(
       serverDescription({ status: 'running', origin: '.mcp.json', protocolVersion: '2024-11-05', remote: { host: hostOf('http://127.0.0.1:3001/sse'), transport: transportLabel('http', 'sse') } }),
-      '2024-11-05 · 127.0.0.1:3001 · HTTP+SSE · .mcp.json',
+      '127.0.0.1:3001 · HTTP+SSE · .mcp.json · MCP 2024-11-05',
     );
   });
 
@@ -202,6 +204,13 @@ describe('small texts', () => {
     assert.equal(statusBarText(countStatuses([], 0)), undefined);
     assert.equal(statusBarText(countStatuses(['running', 'running', 'error'], 0)), '$(server) MCP 2 running, 1 error');
     assert.equal(statusBarText(countStatuses(['stopped', 'blocked'], 2)), '$(server) MCP 0 running, 1 blocked, 2 config problems');
+    assert.equal(statusBarText(countStatuses(['running', 'waiting', 'waiting'], 0), 'consent'), '$(server) MCP 1 running, 2 waiting for consent');
+  });
+
+  test('a row description does not repeat the title before the description', () => {
+    assert.equal(itemDescription('Echo Tool', 'Echoes back the input string\nMore.'), 'Echoes back the input string');
+    assert.equal(itemDescription('Echo Tool', undefined), 'Echo Tool');
+    assert.equal(itemDescription(undefined, '\n  Second line first  '), 'Second line first');
   });
 
   test('problem labels', () => {
@@ -212,6 +221,10 @@ describe('small texts', () => {
     const p = consentPrompt({ name: 'notes', sourceLabel: '.vscode/mcp.json (demo)', command: 'node', args: ['s.mjs', '/my dir'], cwd: '/w', envNames: ['TOKEN', 'A'] });
     assert.equal(p.message, 'Start the MCP server "notes" defined in this workspace?');
     assert.ok(p.detail.includes("Command: node s.mjs '/my dir'"));
+    assert.match(p.detail, /Deny is remembered.*Cancel decides nothing/s);
+    const shown = consentPrompt({ name: 'e', sourceLabel: 'x', command: 'node', args: ['/w/demo/../node_modules/./e/index.js', 'stdio', '../rel'], cwd: '/w/demo/', envNames: [] });
+    assert.ok(shown.detail.includes('Command: node /w/node_modules/e/index.js stdio ../rel'), shown.detail);
+    assert.ok(shown.detail.includes('Working directory: /w/demo\n'), shown.detail);
     assert.ok(p.detail.includes('Working directory: /w'));
     assert.ok(p.detail.includes('Environment variables it sets: A, TOKEN'));
   });

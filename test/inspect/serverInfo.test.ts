@@ -7,7 +7,7 @@ import { McpClient } from '../../src/client/client';
 import { Redactor } from '../../src/registry/logText';
 import { transportFactory } from '../../src/transport/transportFactory';
 import { startEverything } from '../transport/httpPeers';
-import { serverDetailsMarkdown, serverEntryJson } from '../../src/inspect/serverInfo';
+import { serverDetails, serverEntryJson } from '../../src/inspect/serverInfo';
 import { toTarget } from '../../src/extension/inspect/types';
 import { EVERYTHING, connectStdio } from '../client/support';
 
@@ -57,7 +57,7 @@ describe('server info', () => {
       await client.callTool('echo', { message: 'x' });
       const stats = client.stats()!;
       const api = servers.find((s) => s.name === 'api')!;
-      const md = serverDetailsMarkdown({
+      const view = serverDetails({
         server: {
           id: api.id,
           entry: api,
@@ -69,25 +69,32 @@ describe('server info', () => {
           restarts: 1,
         },
         client,
+        capabilities: 'tools, logging',
         stats,
         health: { kind: 'unresponsive', since: Date.now(), failures: 2, error: 'ping: timed out' },
         noise: ['12:00:00 [noise] hello from stdout'],
-        redact: (t) => t.replace(/SECRET123/g, '••••'),
+        redact: (t: string) => t.replace(/SECRET123/g, '••••'),
         now: Date.now(),
       });
-      assert.match(md, new RegExp(`\\| PID \\| ${stats.process?.pid} \\|`));
-      assert.match(md, /\| Protocol version \| 2025-11-25 \|/);
-      assert.match(md, /\| Uptime \| /);
-      assert.match(md, /--token ••••/);
-      assert.doesNotMatch(md, /SECRET123/);
-      assert.match(md, /\*\*PATH\*\*: `\/usr\/bin:\/bin`/);
-      assert.match(md, /\*\*cwd\*\*: `\/ws`/);
-      assert.match(md, /\| tools\/call \| 1 \| 0 \| 0 \| 0 \| [\d.]+ ms \| [\d.]+ ms \|/);
-      assert.match(md, /\| ping \| 1 \|/);
-      assert.match(md, /NOT ANSWERING/);
-      assert.match(md, /hello from stdout/);
-      assert.match(md, /listening \\?\| with ••••|listening \| with ••••/);
-      assert.match(md, /\| Sent \| [\d.]+ (B|KiB) in \d+ messages \|/);
+      const fact = (label: string) => view.facts.find(([l]) => l === label)?.[1];
+      assert.equal(fact('Process id'), String(stats.process?.pid));
+      assert.equal(fact('Protocol version'), '2025-11-25');
+      assert.match(fact('Uptime') ?? '', /^\d+ (s|min)/);
+      assert.match(fact('Health') ?? '', /^not answering since .* \(2 failed pings: ping: timed out\)$/);
+      assert.equal(view.capabilities, 'tools, logging');
+      assert.match(view.instructions ?? '', /./, 'server-everything sends instructions');
+      assert.equal(view.command?.line, '/usr/bin/node server.js --token ••••');
+      assert.equal(view.command?.cwd, '/ws');
+      assert.equal(view.command?.path, '/usr/bin:/bin');
+      assert.deepEqual(view.command?.envNames, ['API_KEY'], 'names only');
+      assert.doesNotMatch(JSON.stringify(view), /SECRET123/);
+      const call = view.traffic?.methods.find((m) => m.method === 'tools/call');
+      assert.deepEqual({ requests: call?.requests, errors: call?.errors }, { requests: 1, errors: 0 });
+      assert.match(call?.p50 ?? '', /^[\d.]+ ms$/);
+      assert.equal(view.traffic?.methods.find((m) => m.method === 'ping')?.requests, 1);
+      assert.match(view.traffic?.facts.find(([l]) => l === 'Sent')?.[1] ?? '', /^[\d.]+ (B|KiB) in \d+ messages$/);
+      assert.deepEqual(view.noise, ['12:00:00 [noise] hello from stdout']);
+      assert.deepEqual(view.stderr, ['listening | with ••••']);
     } finally {
       await client.close();
     }
@@ -102,7 +109,7 @@ describe('server info', () => {
       await client.connect(transportFactory()(resolved));
       await client.callTool('echo', { message: 'x' });
       const stats = client.stats()!;
-      const md = serverDetailsMarkdown({
+      const view = serverDetails({
         server: { id: entry.id, entry, status: { kind: 'running' }, resolved },
         client,
         stats,
@@ -111,14 +118,18 @@ describe('server info', () => {
         redact: (t) => new Redactor(resolved.secretValues).redact(t),
         now: Date.now(),
       });
-      assert.ok(md.includes(`| URL | ${everything.url} |`), md);
-      assert.match(md, /\| Transport \| Streamable HTTP \|/);
-      assert.ok(md.includes(`| Session id | \`${stats.http!.sessionId}\` |`), md);
-      assert.match(md, /\| Headers \| `Authorization: Bearer \$\{input:tok\}`, `X-Team: blue` \|/);
-      assert.match(md, /\| HTTP statuses \| 200 × \d+, 202 × \d+ \|/);
-      assert.match(md, /\| tools\/call \| 1 \| 0 \| 0 \| 0 \| [\d.]+ ms \|/);
-      assert.match(md, /\| Received \| [\d.]+ (B|KiB) in \d+ messages \|/);
-      assert.doesNotMatch(md, /TOKEN-xyz-123|stdout noise|\| PID/);
+      const connection = (label: string) => view.connection?.find(([l]) => l === label)?.[1];
+      assert.equal(connection('URL'), everything.url);
+      assert.equal(connection('Transport'), 'Streamable HTTP');
+      assert.equal(connection('Session id'), stats.http!.sessionId);
+      assert.equal(connection('Header Authorization'), 'Bearer ${input:tok}');
+      assert.equal(connection('Header X-Team'), 'blue');
+      assert.match(connection('HTTP statuses') ?? '', /^200 × \d+, 202 × \d+$/);
+      assert.equal(view.traffic?.methods.find((m) => m.method === 'tools/call')?.requests, 1);
+      assert.match(view.traffic?.facts.find(([l]) => l === 'Received')?.[1] ?? '', /^[\d.]+ (B|KiB) in \d+ messages$/);
+      assert.equal(view.command, undefined);
+      assert.equal(view.facts.find(([l]) => l === 'Process id'), undefined);
+      assert.doesNotMatch(JSON.stringify(view), /TOKEN-xyz-123|stdout noise/);
     } finally {
       await client.close();
       client.dispose();

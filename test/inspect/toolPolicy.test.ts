@@ -10,12 +10,13 @@ import { EVERYTHING, FILESYSTEM, connectStdio } from '../client/support';
 describe('which tool calls ask first', () => {
   test('the MCP defaults: no annotations means possibly destructive', () => {
     assert.equal(needsConfirmation({}), true);
-    assert.match(confirmationReason({}), /does not say/);
+    assert.match(confirmationReason({}), /does not say whether this tool only reads or also changes things, so MCP Host treats it as one that may change them\./);
     assert.equal(needsConfirmation({ annotations: { readOnlyHint: true } }), false);
     assert.equal(needsConfirmation({ annotations: { readOnlyHint: true, destructiveHint: true } }), false, 'read-only wins: destructiveHint only means something when not read-only');
     assert.equal(needsConfirmation({ annotations: { readOnlyHint: false, destructiveHint: false } }), false);
     assert.equal(needsConfirmation({ annotations: { destructiveHint: true } }), true);
-    assert.match(confirmationReason({ annotations: { destructiveHint: true } }), /marks it as destructive/);
+    assert.match(confirmationReason({ annotations: { destructiveHint: true } }), /may delete or overwrite things/);
+    assert.match(confirmationReason({ annotations: { idempotentHint: true, readOnlyHint: false } }), /does not say that this tool only reads/);
     assert.equal(needsConfirmation({ annotations: { idempotentHint: true } }), true);
   });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseInbound } from '../../src/inspect/webviewMessages';
+import { DetailsInboundSchema, parseInbound, parseWebviewMessage } from '../../src/inspect/webviewMessages';
 
 describe('webview messages are validated strictly', () => {
   test('the messages the webview script sends are accepted', () => {
@@ -19,6 +19,8 @@ describe('webview messages are validated strictly', () => {
       { type: 'loadHistory', historyId: 'h1' },
       { type: 'rerun', historyId: 'h1' },
       { type: 'clearHistory' },
+      { type: 'openResult', callId: 'c1' },
+      { type: 'complete', name: 'department', value: 'E', context: { name: '' } },
     ];
     for (const m of good) assert.ok(parseInbound(m).ok, JSON.stringify(m));
   });
@@ -37,12 +39,21 @@ describe('webview messages are validated strictly', () => {
       { type: 'validate', input: { mode: 'form', state: { f: () => 1 } } },
       { type: 'validate', input: { mode: 'form', state: { n: Number.NaN } } },
       { type: 'readResource', uri: '' },
+      { type: 'complete', name: 'department', value: 'E' },
+      { type: 'complete', name: 'department', value: 'E', context: { n: 1 } },
+      { type: 'openResult' },
     ];
     for (const m of bad) {
       const r = parseInbound(m);
       assert.equal(r.ok, false, JSON.stringify(m));
       assert.ok(!r.ok && r.reason.length > 0);
     }
+  });
+
+  test('Server Details accepts only ready and refresh', () => {
+    assert.ok(parseWebviewMessage(DetailsInboundSchema, { type: 'ready' }).ok);
+    assert.ok(parseWebviewMessage(DetailsInboundSchema, { type: 'refresh' }).ok);
+    for (const m of [{ type: 'run' }, { type: 'refresh', x: 1 }, null]) assert.equal(parseWebviewMessage(DetailsInboundSchema, m).ok, false, JSON.stringify(m));
   });
 
   test('deeply nested state is refused', () => {

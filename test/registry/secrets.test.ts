@@ -7,7 +7,7 @@ import { after, suite, test } from 'node:test';
 import { resolveEntry } from '../../src/config/variables';
 import { serverTooltip } from '../../src/extension/format';
 import { formatFrame } from '../../src/extension/logFormat';
-import { serverDetailsMarkdown } from '../../src/inspect/serverInfo';
+import { serverDetails } from '../../src/inspect/serverInfo';
 import { Redactor, formatCommandLine } from '../../src/registry/logText';
 import { disposeRegistries, entries, fixture, makeRegistry, NODE, variableContext } from './support';
 
@@ -64,7 +64,7 @@ suite('secrets never reach a log line or a shown text', () => {
         ...logs.map((l) => l.text),
         ...frames,
         serverTooltip({ name: 'leaky', status: 'running', origin: 'o', sourceLabel: 's', commandLine: shown.redact(formatCommandLine(resolved.command, resolved.args)) }),
-        serverDetailsMarkdown({ server: h, client: h.client, stats, health: undefined, noise: [], redact: (t) => shown.redact(t), now: Date.now() }),
+        JSON.stringify(serverDetails({ server: h, client: h.client, stats, health: undefined, noise: [], redact: (t: string) => shown.redact(t), now: Date.now() })),
       ];
       await registry.stop(h.id);
       texts.push(...logs.map((l) => l.text));

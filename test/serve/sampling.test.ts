@@ -13,6 +13,7 @@ import {
   SamplingRequestDecision,
   SamplingRequestView,
   SamplingResponseDecision,
+  SELF_ANSWER_MODEL,
   SamplingRun,
   SamplingService,
   applyEdits,
@@ -205,12 +206,31 @@ describe('SamplingService', () => {
     await assert.rejects(h.call(), wireCode(USER_REJECTED, /no model/));
   });
 
-  test('no language model available: a clear error to the server and a message to the user, no dialog', async () => {
-    const h = harness({}, []);
-    await assert.rejects(h.call(), wireCode(INTERNAL_ERROR, /No language model is available/));
-    assert.deepEqual(h.events, []);
-    assert.equal(h.notices.length, 1);
-    assert.match(h.notices[0], /^error: everything asked .* no language model is available/);
+  test('no language model available: the dialog still opens (even when allowed without asking), the user answers it themselves as a model name of their choice', async () => {
+    const h = harness({ decide: (view) => (view.modelsAvailable === false ? { kind: 'answer', text: 'Four.', model: ' my-own-words ' } : { kind: 'reject' }) }, []);
+    await h.policies.set(SERVER.id, SERVER.name, 'allowSession');
+    const result = await h.call();
+    assert.deepEqual(result, { role: 'assistant', content: { type: 'text', text: 'Four.' }, model: 'my-own-words', stopReason: 'endTurn' });
+    assert.deepEqual(h.events, ['open 1', 'close 1'], 'a dialog, no model, no picker');
+    assert.equal(h.runs.length, 0);
+    assert.ok(h.log.some((l) => /answered by the user as model "my-own-words"/.test(l)), h.log.join('\n'));
+    assert.equal(h.notices.length, 0);
+
+    const blank = harness({ decide: () => ({ kind: 'answer', text: 'x', model: '' }) }, []);
+    assert.equal((await blank.call()).model, SELF_ANSWER_MODEL, 'an empty name becomes the default');
+    const rejected = harness({ decide: () => ({ kind: 'reject' }) }, []);
+    await assert.rejects(rejected.call(), wireCode(USER_REJECTED));
+    const approved = harness({ decide: () => ({ kind: 'approve' }) }, []);
+    await assert.rejects(approved.call(), wireCode(INTERNAL_ERROR, /No language model is available/), 'approving without a model is an error, not a hang');
+  });
+
+  test('with models available the user may still answer themselves: the model never runs', async () => {
+    const h = harness({ decide: () => ({ kind: 'answer', text: 'By hand.', model: 'human' }) });
+    const result = await h.call();
+    assert.equal(result.content.text, 'By hand.');
+    assert.equal(result.model, 'human');
+    assert.equal(h.runs.length, 0);
+    assert.deepEqual(h.events, ['open 1', 'close 1']);
   });
 
   test('the model fails: -32603 with its message, shown in the dialog', async () => {

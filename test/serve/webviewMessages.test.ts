@@ -9,6 +9,7 @@ describe('serve webview messages', () => {
       { type: 'samplingApprove', edits: { texts: { m0p0: 'x' }, systemPrompt: '', maxTokens: 5 }, remember: 'once' },
       { type: 'samplingApprove', edits: {}, remember: 'allowAlways' },
       { type: 'samplingReject', remember: 'never' },
+      { type: 'samplingAnswerSelf', text: 'Four.', model: 'human' },
       { type: 'answerSend', text: 'ok' },
       { type: 'formValidate', state: { a: '1', b: [0, 2], c: true, d: 1 } },
       { type: 'formAccept', state: {} },
@@ -41,6 +42,8 @@ describe('serve webview messages', () => {
       { type: 'samplingApprove', edits: {}, remember: 'forever' },
       { type: 'samplingReject', remember: 'allowAlways' },
       { type: 'answerSend' },
+      { type: 'samplingAnswerSelf', text: 'x' },
+      { type: 'samplingAnswerSelf', text: 'x', model: 'm'.repeat(201) },
       { type: 'urlOpen', url: 'https://elsewhere.example' },
     ]) {
       assert.equal(parseServeInbound(m).ok, false, JSON.stringify(m));

@@ -71,13 +71,14 @@ function askOne(
     let done = false;
     let abort: AbortController | undefined;
 
+    // The server's suggestions come first, so Enter after typing "E" takes "Engineering"; what
+    // was typed follows, to send as it is. An empty optional field keeps "Skip" first.
     const render = () => {
       const typed = pick.value;
-      const items: ValueItem[] = [];
-      if (typed !== '' || !arg.required) {
-        items.push({ label: typed === '' ? '$(debug-step-over) Skip' : typed, description: typed === '' ? `leave ${arg.name} out` : 'as typed', value: typed, alwaysShow: true });
-      }
-      for (const s of suggestions) if (s !== typed) items.push({ label: s, description: 'suggested by the server', value: s });
+      const suggested: ValueItem[] = suggestions.map((s) => ({ label: s, description: 'suggested by the server', value: s, alwaysShow: true }));
+      const asTyped: ValueItem[] = typed !== '' && !suggestions.includes(typed) ? [{ label: typed, description: 'as typed', value: typed, alwaysShow: true }] : [];
+      const skip: ValueItem[] = typed === '' && !arg.required ? [{ label: '$(debug-step-over) Skip', description: `leave ${arg.name} out`, value: '', alwaysShow: true }] : [];
+      const items = [...skip, ...suggested, ...asTyped];
       pick.items = items;
       if (items.length) pick.activeItems = [items[0]];
     };

@@ -7,7 +7,8 @@ import type { InspectServer } from './types';
 import { InspectContext } from './context';
 import { getPrompt } from './prompts';
 import { ResourceFeatures } from './resources';
-import { HealthMonitor, NoiseRecorder, copyServerEntry, pingServer, setLogLevel, showCapabilities, showServerDetails } from './serverActions';
+import { DetailsPanel, HealthMonitor, NoiseRecorder, copyServerEntry, pingServer, setLogLevel, showCapabilities, showServerDetails } from './serverActions';
+import { PromptPanel } from './promptPanel';
 import { ToolPanel } from './toolPanel';
 import { InspectDeps, InspectTarget, toTarget } from './types';
 import { ViewPanel } from './viewPanel';
@@ -134,14 +135,14 @@ export function registerInspectFeatures(context: vscode.ExtensionContext, deps: 
     }),
     register(InspectCommands.details, async (arg) => {
       const s = await resolveServer(ctx, arg, 'Show the details of which MCP server?');
-      if (s) await showServerDetails(ctx, s, noise, health);
+      if (s) showServerDetails(ctx, s, noise, health);
     }),
     register(InspectCommands.clearHistory, async (arg) => {
       const t = toTarget(arg);
       ctx.history.clear(t?.serverId);
       void vscode.window.setStatusBarMessage('MCP Host: call history cleared', 3000);
     }),
-    { dispose: () => (ToolPanel.disposeAll(), ViewPanel.disposeAll()) },
+    { dispose: () => (ToolPanel.disposeAll(), ViewPanel.disposeAll(), PromptPanel.disposeAll(), DetailsPanel.disposeAll()) },
   ];
   const all = vscode.Disposable.from(...disposables.reverse());
   return { subscriptions: resources.subscriptionState, dispose: () => all.dispose() };

@@ -26,9 +26,22 @@ function unhex(text: string): string | undefined {
   return Buffer.from(text, 'hex').toString('utf8');
 }
 
+/**
+ * The name a resource's tab shows: the server, then the URI without its scheme, its slashes as
+ * look-alike "∕" (a file name cannot hold "/"), and an extension for the language:
+ * "everything · resource∕dynamic∕text∕3.txt", not "3.txt".
+ */
+export function resourceDocumentName(serverName: string, resourceUri: string, mimeType?: string): string {
+  const rest = resourceUri.replace(/^[a-z][\w+.-]*:\/*/i, '').split('/').filter(Boolean).join('\u2215') || resourceUri;
+  let name = `${serverName} · ${rest}`.replace(/[\u0000-\u001f\\/]+/g, '_');
+  if (name.length > 150) name = `${name.slice(0, 149)}…`;
+  const ext = /\.[A-Za-z0-9]{1,8}$/.exec(fileNameFor(resourceUri, mimeType))?.[0];
+  return ext && !name.endsWith(ext) ? `${name}${ext}` : name;
+}
+
 /** The editor URI of a server's text resource. */
-export function resourceEditorUri(serverId: string, resourceUri: string, mimeType?: string, name?: string): vscode.Uri {
-  const file = fileNameFor(resourceUri, mimeType, name ? name.replace(/[^\w.\-@() ]+/g, '_') : 'resource');
+export function resourceEditorUri(serverId: string, serverName: string, resourceUri: string, mimeType?: string): vscode.Uri {
+  const file = resourceDocumentName(serverName, resourceUri, mimeType);
   return vscode.Uri.from({ scheme: RESOURCE_SCHEME, authority: hex(serverId), path: `/${Buffer.from(resourceUri, 'utf8').toString('base64url')}/${file}` });
 }
 

@@ -80,7 +80,7 @@ export class ResourceFeatures implements vscode.Disposable {
       ViewPanel.show(this.ctx, `resource:${serverId}:${uri}`, hint.name ?? uri, `Resource of ${this.ctx.serverName(serverId)}`, serverId, (s, u) => this.open(s, u)).showResource(uri, result);
       return;
     }
-    const editorUri = resourceEditorUri(serverId, uri, mimeType, hint.name);
+    const editorUri = resourceEditorUri(serverId, this.ctx.serverName(serverId), uri, mimeType);
     if (isText) {
       this.ctx.files.prime(editorUri, result, uri);
       const doc = await vscode.workspace.openTextDocument(editorUri);

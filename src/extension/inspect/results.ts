@@ -16,9 +16,9 @@ export type StoredResult =
 export type OpenResource = (serverId: string, uri: string) => Promise<void>;
 
 /** What any panel showing a result may ask for: links, resource links, and its parts. */
-export type ResultMessage = Extract<InboundMessage, { type: 'openLink' | 'readResource' | 'openPart' | 'savePart' | 'copyResult' }>;
+export type ResultMessage = Extract<InboundMessage, { type: 'openLink' | 'readResource' | 'openPart' | 'savePart' | 'copyResult' | 'openResult' }>;
 
-const RESULT_MESSAGES: ReadonlySet<InboundMessage['type']> = new Set<ResultMessage['type']>(['openLink', 'readResource', 'openPart', 'savePart', 'copyResult']);
+const RESULT_MESSAGES: ReadonlySet<InboundMessage['type']> = new Set<ResultMessage['type']>(['openLink', 'readResource', 'openPart', 'savePart', 'copyResult', 'openResult']);
 
 export function isResultMessage(m: InboundMessage): m is ResultMessage {
   return RESULT_MESSAGES.has(m.type);
@@ -130,6 +130,42 @@ export async function openPart(ctx: InspectContext, stored: StoredResult, index:
   }
 }
 
+/** How many parts a result has (tool content blocks, prompt messages, resource contents). */
+function partCount(stored: StoredResult): number {
+  switch (stored.kind) {
+    case 'tool':
+      return stored.result.content?.length ?? 0;
+    case 'prompt':
+      return stored.result.messages?.length ?? 0;
+    case 'resource':
+      return stored.result.contents?.length ?? 0;
+    default: {
+      const never: never = stored;
+      return never;
+    }
+  }
+}
+
+/**
+ * The whole result as one text: each text part in full, a line for each binary part, and the
+ * structured content of a tool result. One part alone keeps its own name (and so its language).
+ */
+export function resultDocument(stored: StoredResult): { fileName: string; text: string } {
+  const pieces = Array.from({ length: partCount(stored) }, (_, i) => pieceOf(stored, i));
+  const structured = stored.kind === 'tool' ? stored.result.structuredContent : undefined;
+  const only = pieces.length === 1 && structured === undefined ? pieces[0] : undefined;
+  if (only?.text !== undefined) return { fileName: only.fileName, text: only.text };
+  const label = (i: number) => (stored.kind === 'prompt' ? `message ${i + 1} (${stored.result.messages?.[i]?.role ?? '?'})` : `part ${i + 1}`);
+  const sections = pieces.map((p, i) => {
+    if (!p) return `── ${label(i)}: nothing to show`;
+    if (p.text !== undefined) return `── ${label(i)}: ${p.fileName}\n${p.text}`;
+    return `── ${label(i)}: ${p.fileName} (${p.bytes?.length ?? 0} bytes${p.mimeType ? `, ${p.mimeType}` : ''}; use Save… in the panel)`;
+  });
+  if (structured !== undefined) sections.push(`── structured content\n${JSON.stringify(structured, null, 2)}`);
+  const base = stored.kind === 'resource' ? fileNameFor(stored.uri, undefined) : `${stored.name}-${stored.kind === 'prompt' ? 'messages' : 'result'}`;
+  return { fileName: `${base.replace(/\.[A-Za-z0-9]{1,8}$/, '')}.txt`, text: sections.join('\n\n') || '(no content)' };
+}
+
 /** Saves a part where the user says. */
 export async function savePart(ctx: InspectContext, stored: StoredResult, index: number): Promise<void> {
   const piece = pieceOf(stored, index);
@@ -157,9 +193,15 @@ export async function handleResultMessage(ctx: InspectContext, results: ResultSt
       return openResource(serverId, m.uri);
     case 'openPart':
     case 'savePart':
-    case 'copyResult': {
+    case 'copyResult':
+    case 'openResult': {
       const stored = results.get(m.callId);
       if (!stored) return;
+      if (m.type === 'openResult') {
+        const doc = resultDocument(stored);
+        await ctx.documents.open(doc.fileName, doc.text);
+        return;
+      }
       if (m.type === 'openPart') return openPart(ctx, stored, m.index);
       if (m.type === 'savePart') return savePart(ctx, stored, m.index);
       return copyResult(stored);

@@ -5,7 +5,11 @@ import * as vscode from 'vscode';
 import type { McpClient } from '../../client/client';
 import { LoggingLevels } from '../../client/schemas';
 import { HealthChange, HealthMonitor as PingMonitor, capabilitiesJson, pingServer as ping, requireLogging, setLogLevel as sendLogLevel } from '../../inspect/serverActions';
-import { serverDetailsMarkdown, serverEntryJson } from '../../inspect/serverInfo';
+import { serverDetails, serverEntryJson } from '../../inspect/serverInfo';
+import { DetailsInboundSchema, parseWebviewMessage } from '../../inspect/webviewMessages';
+import { capabilitiesText } from '../format';
+import { DETAILS_FEATURE } from '../webviewPage';
+import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
 import type { InspectContext } from './context';
 import type { InspectServer, ServerHealth } from './types';
 
@@ -79,10 +83,84 @@ export class NoiseRecorder implements vscode.Disposable {
   }
 }
 
-export async function showServerDetails(ctx: InspectContext, server: InspectServer, noise: NoiseRecorder, health: HealthMonitor): Promise<void> {
-  const client = ctx.deps.getClient(server.id);
-  const text = serverDetailsMarkdown({ server, client, stats: client?.stats(), health: health.get(server.id), noise: noise.get(server.id), redact: (t) => ctx.redact(t), now: Date.now() });
-  await ctx.documents.open(`${server.entry.name} details.md`, text, { key: `details:${server.id}` });
+export const DETAILS_VIEW_TYPE = 'mcpHost.serverDetails';
+
+/**
+ * Server Details, rendered: one webview per server in the style of the tool panel. It shows the
+ * figures of the moment it was opened (or refreshed) and follows the server's restarts.
+ */
+export class DetailsPanel implements vscode.Disposable {
+  private static readonly panels = new Map<string, DetailsPanel>();
+
+  static show(ctx: InspectContext, server: InspectServer, noise: NoiseRecorder, health: HealthMonitor): DetailsPanel {
+    const existing = DetailsPanel.panels.get(server.id);
+    if (existing) {
+      existing.panel.reveal();
+      existing.update();
+      return existing;
+    }
+    const panel = new DetailsPanel(ctx, server.id, noise, health);
+    DetailsPanel.panels.set(server.id, panel);
+    panel.panel.onDidDispose(() => DetailsPanel.panels.delete(server.id));
+    return panel;
+  }
+
+  static disposeAll(): void {
+    for (const p of [...DetailsPanel.panels.values()]) p.dispose();
+  }
+
+  readonly panel: vscode.WebviewPanel;
+  private readonly outbox: WebviewOutbox<{ type: 'details'; view: ReturnType<typeof serverDetails> }>;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  private constructor(
+    private readonly ctx: InspectContext,
+    private readonly serverId: string,
+    private readonly noise: NoiseRecorder,
+    private readonly health: HealthMonitor,
+  ) {
+    const title = `${ctx.serverName(serverId)} — details`;
+    this.panel = vscode.window.createWebviewPanel(DETAILS_VIEW_TYPE, title, vscode.ViewColumn.Active, webviewOptions(ctx.extensionUri));
+    this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, title, DETAILS_FEATURE);
+    this.outbox = new WebviewOutbox(this.panel.webview);
+    this.disposables.push(
+      this.panel.webview.onDidReceiveMessage((raw: unknown) => {
+        const parsed = parseWebviewMessage(DetailsInboundSchema, raw);
+        if (!parsed.ok) return ctx.deps.log(serverId, 'warn', `Ignored a malformed message from Server Details: ${parsed.reason}`);
+        if (parsed.message.type === 'ready') this.outbox.open();
+        this.update();
+      }),
+      this.panel.onDidDispose(() => this.dispose()),
+    );
+    if (ctx.deps.onDidChangeServers) this.disposables.push(ctx.deps.onDidChangeServers(() => this.update()));
+  }
+
+  /** Sends the figures of now. */
+  update(): void {
+    const server = this.ctx.server(this.serverId);
+    if (!server) return;
+    const client = this.ctx.deps.getClient(this.serverId);
+    const view = serverDetails({
+      server,
+      client,
+      ...(client ? { capabilities: capabilitiesText(client.serverCapabilities) } : {}),
+      stats: client?.stats(),
+      health: this.health.get(this.serverId),
+      noise: this.noise.get(this.serverId),
+      redact: (t) => this.ctx.redact(t),
+      now: Date.now(),
+    });
+    this.outbox.post({ type: 'details', view });
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.panel.dispose();
+  }
+}
+
+export function showServerDetails(ctx: InspectContext, server: InspectServer, noise: NoiseRecorder, health: HealthMonitor): void {
+  DetailsPanel.show(ctx, server, noise, health);
 }
 
 // ---- health ping ----

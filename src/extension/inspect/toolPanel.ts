@@ -217,6 +217,9 @@ export class ToolPanel implements vscode.Disposable {
         case 'showHistory':
           this.showHistory(m.historyId);
           return;
+        case 'complete':
+          // Tools have no completions (only prompts and resource templates do).
+          return;
         case 'clearHistory': {
           // Only this tool's entries: the rest of the server's history stays.
           this.ctx.history.clear(this.serverId, { kind: 'tool', name: this.toolName });
@@ -321,7 +324,7 @@ export class ToolPanel implements vscode.Disposable {
       const always = 'Run, and don’t ask again for this tool';
       const answer = await vscode.window.showWarningMessage(
         `Run ${tool.name} on ${this.ctx.serverName(this.serverId)}?`,
-        { modal: true, detail: `${why} (a hint from the server, not verified). Arguments:\n${truncate(JSON.stringify(value, null, 2), 600)}\n\nTurn this off with the setting mcpHost.confirmDestructiveTools.` },
+        { modal: true, detail: `${why}\n\nArguments:\n${truncate(JSON.stringify(value, null, 2), 600)}\n\nTo stop being asked for such tools, turn off the setting mcpHost.confirmDestructiveTools.` },
         run,
         always,
       );

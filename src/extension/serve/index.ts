@@ -1,5 +1,5 @@
 // Serving what servers ask of the host, in VS Code: sampling (`sampling/createMessage`, answered
-// by a VS Code language model after the user approves) and elicitation (`elicitation/create`,
+// by a VS Code language model after the user approves, or by the user) and elicitation (`elicitation/create`,
 // form and URL modes). The lead's registry calls `configureClient` on every client before it
 // connects and declares `capabilities` in `initialize`.
 //

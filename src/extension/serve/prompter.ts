@@ -60,6 +60,7 @@ export class WebviewPrompter implements SamplingPrompter, ElicitationPrompter {
           panel.handle((m) => {
             if (m.type === 'samplingApprove') resolve({ kind: 'approve', edits: m.edits, ...(m.remember !== 'once' ? { remember: m.remember } : {}) });
             else if (m.type === 'samplingReject') resolve({ kind: 'reject', ...(m.remember === 'never' ? { remember: 'never' as const } : {}) });
+            else if (m.type === 'samplingAnswerSelf') resolve({ kind: 'answer', text: m.text, model: m.model });
           });
         }),
       generating: (model: ModelInfo) => {

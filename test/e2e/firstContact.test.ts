@@ -1,0 +1,205 @@
+// End-to-end: the first ten minutes of a new user, on the demo workspace itself (demo/, with its
+// own .vscode/settings.json), in a real VS Code (code-server). The view never says "There is no
+// data provider"; the consent dialog shows clean paths and explains Deny and Cancel while the
+// status bar says the servers wait for consent; rows lead with the server's name; a click on a
+// row does its natural thing (tool → call panel, resource → document, prompt → form, server →
+// details); expansion survives a restart; a sampling request is answered by hand because this
+// VS Code has no language model ("Answer yourself"); VS Code's own MCP offers no "Start" in
+// .vscode/mcp.json. Screenshots: test-results/screenshots/first-*.png.
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Frame } from 'playwright-core';
+import { defaultVsixPath, launch, repoRoot, step as runStep, type TreeItem, type Workbench, waitUntil } from './harness';
+
+const DEMO = join(repoRoot, 'demo');
+const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
+const skip = !existsSync(VSIX) ? `${VSIX} is missing` : !existsSync(join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything')) ? 'server-everything is not installed' : false;
+const poll = waitUntil;
+
+describe('first contact: the demo workspace as a new user meets it', { skip }, () => {
+  let wb: Workbench;
+  const seenInView: string[] = [];
+  const consents: Array<{ message: string; detail: string; buttons: string[]; statusBar: string }> = [];
+
+  function webview(title: string, timeoutMs = 20_000): Promise<Frame> {
+    return poll(async () => (await wb.webviewFrames(title))[0], timeoutMs, `the webview of ${title}`);
+  }
+
+  function step(name: string, fn: () => Promise<void>): Promise<void> {
+    return runStep(wb, `first-failed-${name}`, fn, async () => {
+      await wb.page.keyboard.press('Escape');
+    });
+  }
+
+  async function statusBarText(): Promise<string> {
+    return (await wb.page.locator('.part.statusbar .statusbar-item', { hasText: /MCP \d+ running/ }).first().innerText().catch(() => '')).trim();
+  }
+
+  function row(rows: TreeItem[], label: string): TreeItem | undefined {
+    return rows.find((r) => r.label === label);
+  }
+
+  /** Clicks a row as a person would (its default action runs), once it is on screen. */
+  async function click(label: string): Promise<void> {
+    await wb.waitForTreeItem(label, { timeoutMs: 20_000 });
+    await wb.clickTreeItem(label);
+  }
+
+  /** Expands a group and waits until one of its rows (`child`) is listed. */
+  async function open(group: string, child: string): Promise<void> {
+    await poll(
+      async () => {
+        await wb.expandTreeItem(group);
+        return (await wb.treeItems()).some((r) => r.label === child);
+      },
+      30_000,
+      `${group} open with ${child} in it`,
+    );
+  }
+
+  async function activeTabTitle(): Promise<string> {
+    return (await wb.page.locator('.part.editor .tabs-container .tab.active').first().innerText().catch(() => '')).trim();
+  }
+
+  before(async () => {
+    wb = await launch({ workspace: DEMO, vsix: VSIX, timeoutMs: 150_000 });
+    // What the view shows from the moment it opens until the servers are listed.
+    const body = wb.page.locator('.part.sidebar .pane-body').first();
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        const text = (await body.innerText().catch(() => '')).trim();
+        if (text && seenInView.at(-1) !== text) seenInView.push(text);
+        await new Promise((r) => setTimeout(r, 30));
+      }
+    })();
+    await wb.openView('MCP Host');
+    // One consent dialog per server, one at a time; the status bar is read while each is open.
+    await poll(
+      async () => {
+        const consent = await wb.dialog({ timeoutMs: 1_000 });
+        if (consent) {
+          consents.push({ ...consent, statusBar: await statusBarText() });
+          if (consents.length === 1) await wb.screenshot('first-consent');
+          await wb.answerDialog('Allow');
+        }
+        const rows = await wb.treeItems();
+        return rows.filter((r) => r.label === 'Tools').length >= 2;
+      },
+      90_000,
+      'both demo servers to start',
+    );
+    watching = false;
+    await watcher;
+  });
+
+  after(async () => {
+    if (!wb) return;
+    await wb.close();
+    assert.deepEqual(wb.leftoverProcesses(), [], 'nothing of the launch outlives it');
+  });
+
+  test('opening: no "no data provider", consent with clean paths and Deny vs Cancel, "waiting for consent", rows lead with the server', { timeout: 60_000 }, async () => {
+    await step('opening', async () => {
+      assert.ok(!seenInView.some((t) => /no data provider/i.test(t)), `the view said: ${JSON.stringify(seenInView)}`);
+      assert.equal(consents.length, 2, 'one consent per demo server');
+      for (const c of consents) {
+        assert.doesNotMatch(c.detail, /\/\.\.\//, 'paths are normalised for display');
+        assert.match(c.detail, /Deny is remembered.*Cancel decides nothing/s);
+        assert.match(c.statusBar, /waiting for consent/, `status bar: ${c.statusBar}`);
+      }
+      // While the first dialog is open both servers wait for it (the second in the queue); none "starting".
+      assert.equal(consents[0].statusBar, 'MCP 0 running, 2 waiting for consent');
+      assert.match(consents.find((c) => /"everything"/.test(c.message))?.detail ?? '', /node_modules\/@modelcontextprotocol\/server-everything\/dist\/index\.js stdio/);
+      const rows = await wb.treeItems();
+      assert.match(row(rows, 'everything')?.description ?? '', /^mcp-servers\/everything \S+ · \.vscode\/mcp\.json · MCP 2025-11-25$/);
+      assert.match(row(rows, 'notes')?.description ?? '', /· \.vscode\/mcp\.json · MCP 2025-11-25$/);
+      await open('Tools', 'echo');
+      const echo = row(await wb.treeItems(), 'echo');
+      assert.ok(echo, 'the echo tool is listed');
+      assert.doesNotMatch(echo.description, /^Echo Tool/, 'the title is not repeated before the description');
+      await wb.screenshot('first-tree');
+    });
+  });
+
+  test('a click on a row: tool → its panel (no complaint before typing), resource → its document, prompt → its form, server → details', { timeout: 120_000 }, async () => {
+    await step('default-actions', async () => {
+      await click('echo');
+      const tool = await webview('echo');
+      await tool.locator('#run').waitFor({ timeout: 10_000 });
+      await new Promise((r) => setTimeout(r, 800));
+      assert.equal(await tool.locator('.field.invalid').count(), 0, 'no error before typing');
+      assert.equal((await tool.locator('#problems').innerText()).trim(), '');
+      await tool.locator('.field[data-path="/message"] textarea, .field[data-path="/message"] input').first().fill('Hello from the demo');
+      await tool.locator('#run').click();
+      await poll(async () => /Echo: Hello from the demo/.test(await tool.locator('.result').innerText().catch(() => '')), 20_000, 'the echo result');
+      assert.equal(await tool.locator('.result .open-result').count(), 1, 'one "Open in editor"');
+      await wb.screenshot('first-tool-call');
+
+      await open('Resources', 'architecture.md');
+      const resource = (await wb.treeItems()).find((r) => r.level === 3 && /^demo:\/\/resource\//.test(r.description));
+      assert.ok(resource, 'a demo:// resource is listed');
+      await click(resource.label);
+      await poll(async () => (await activeTabTitle()).startsWith('everything · '), 15_000, 'the resource tab, named by server and URI');
+
+      await open('Prompts', 'args-prompt');
+      await click('args-prompt');
+      const prompt = await webview('args-prompt');
+      await prompt.locator('.field[data-path="/city"]').waitFor({ timeout: 10_000 });
+
+      await click('everything');
+      const details = await webview('server details');
+      await poll(async () => /Protocol version\s+2025-11-25/.test(await details.locator('#facts').innerText().catch(() => '')), 15_000, 'the rendered details');
+      await wb.screenshot('first-details');
+    });
+  });
+
+  test('sampling without a language model: "Answer yourself" with a model name of your choice; the server gets both', { timeout: 120_000 }, async () => {
+    await step('answer-yourself', async () => {
+      await click('trigger-sampling-request');
+      const tool = await webview('trigger-sampling-request');
+      await tool.locator('.field[data-path="/prompt"] textarea, .field[data-path="/prompt"] input').first().fill('What is 2+2?');
+      await tool.locator('#run').click();
+      const dialog = await webview('asks to use a language model');
+      await dialog.locator('#self-answer').waitFor({ timeout: 10_000 });
+      assert.equal(await dialog.locator('#approve').count(), 0, 'nothing to approve without a model');
+      assert.match(await dialog.locator('.lead').innerText(), /No language model is available/);
+      await dialog.locator('#self-answer').fill('Four, answered by a person.');
+      await dialog.locator('#self-model').fill('demo-human');
+      await wb.screenshot('first-answer-yourself');
+      await dialog.locator('#send-self').click();
+      await poll(async () => /Four, answered by a person\./.test(await tool.locator('.result').innerText().catch(() => '')), 20_000, 'the answer in the tool result');
+      assert.match(await tool.locator('.result').innerText(), /demo-human/);
+    });
+  });
+
+  test('expansion survives a restart of the server', { timeout: 120_000 }, async () => {
+    await step('expansion', async () => {
+      const opened = (rows: TreeItem[]) => rows.filter((r) => ['Tools', 'Resources', 'Prompts'].includes(r.label) && r.expanded === true).length;
+      await open('Prompts', 'args-prompt');
+      const before = opened(await wb.treeItems());
+      assert.ok(before >= 3, 'Tools, Resources and Prompts of everything are open');
+      await wb.runCommand('MCP Host: Restart Server');
+      await wb.pickQuickItem('everything');
+      await poll(async () => / · MCP 2025-11-25$/.test(row(await wb.treeItems(), 'everything')?.description ?? '') && opened(await wb.treeItems()) >= before, 60_000, 'everything running again with its groups open');
+      await wb.screenshot('first-after-restart');
+    });
+  });
+
+  test('VS Code\u2019s own MCP offers no "Start" in .vscode/mcp.json (the demo sets chat.mcp.access to none)', { timeout: 60_000 }, async () => {
+    await step('own-mcp', async () => {
+      await wb.runCommand('Go to File...');
+      await wb.page.keyboard.type('.vscode/mcp.json');
+      await wb.page.waitForTimeout(800);
+      await wb.page.keyboard.press('Enter');
+      const editor = wb.page.locator('.part.editor .monaco-editor .view-lines').first();
+      await poll(async () => /MCP servers for the demo workspace/.test((await editor.innerText().catch(() => '')).replace(/\u00a0/g, ' ')), 15_000, 'mcp.json open');
+      await wb.page.waitForTimeout(3_000);
+      const lenses = await wb.page.locator('.part.editor .codelens-decoration').allInnerTexts();
+      assert.ok(!lenses.some((l) => /Start/.test(l)), `code lenses: ${JSON.stringify(lenses)}`);
+      await wb.screenshot('first-mcp-json');
+    });
+  });
+});
