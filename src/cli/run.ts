@@ -6,6 +6,7 @@ import { ResourceTemplate } from '../client/schemas';
 import { DisposableStore } from '../protocol/disposable';
 import { McpLocalError, ResponseError } from '../protocol/errors';
 import { ErrorCodes } from '../protocol/messages';
+import { TransportCloseReason } from '../protocol/transport';
 import { RequestOptions } from '../protocol/connection';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../transport/lineDecoder';
 import { StdioTransport } from '../transport/stdio';
@@ -233,8 +234,9 @@ function failureLines(error: unknown): string[] {
   if (error instanceof UsageError) return [`mcp-host: ${error.message}`, `Run 'mcp-host --help' for usage.`];
   if (error instanceof McpLocalError) {
     if (error.kind === 'server-exited') {
-      // The message ends with a `; last stderr: …` digest; the lines below show it in full.
-      const message = error.message.split('; last stderr: ')[0];
+      // Built from the error's fields: its message ends with a stderr digest, shown in full below.
+      const { method, reason } = error.details as { method?: string; reason?: TransportCloseReason };
+      const message = reason ? `${method ? `${method}: ` : ''}the server ${TransportCloseReason.describe(reason)}` : error.message;
       const tail = (error.details.stderrTail as readonly string[] | undefined) ?? [];
       const shown = tail.slice(-STDERR_TAIL_SHOWN);
       return [`mcp-host: ${message}`, ...(shown.length ? ['mcp-host: last lines of the server\'s stderr:', ...shown.map((l) => `  ${l}`)] : [])];

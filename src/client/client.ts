@@ -211,6 +211,8 @@ export class McpClient implements Disposable {
       throw error;
     }
 
+    // Before `initialized`: HTTP sends the version with every message after the handshake.
+    transport.setProtocolVersion?.(result.protocolVersion);
     this.setState({ kind: 'ready', version: result.protocolVersion, result });
     await connection.notify('notifications/initialized');
     return result;

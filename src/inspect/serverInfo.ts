@@ -93,7 +93,8 @@ export function serverDetailsMarkdown(input: {
   out.push('| | |', '|---|---|');
   out.push(`| Status | ${server.status.kind} |`);
   out.push(`| Source | ${cell(server.entry.source.label)} |`);
-  if (server.pid !== undefined || stats?.pid !== undefined) out.push(`| PID | ${server.pid ?? stats?.pid} |`);
+  const pid = server.pid ?? stats?.process?.pid;
+  if (pid !== undefined) out.push(`| PID | ${pid} |`);
   const uptime = stats?.uptimeMs ?? (server.startedAt !== undefined ? now - server.startedAt : undefined);
   if (uptime !== undefined && server.status.kind === 'running') out.push(`| Uptime | ${duration(uptime)} |`);
   if (client?.protocolVersion) out.push(`| Protocol version | ${client.protocolVersion} |`);

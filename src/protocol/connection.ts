@@ -13,7 +13,7 @@ import {
   formatZodIssues,
 } from './messages';
 import { ConnectionStatsCollector, ConnectionStats } from './stats';
-import { Transport, TransportCloseInfo, TransportLog } from './transport';
+import { OutboundKind, Transport, TransportCloseInfo, TransportCloseReason, TransportLog } from './transport';
 
 /** One JSON-RPC frame as it crossed the wire, for traces. */
 export interface Frame {
@@ -195,10 +195,11 @@ export class JsonRpcConnection implements Disposable {
       outParams = { ...params, _meta: { ...(params?._meta as object | undefined), progressToken: id } };
     }
     const message: JsonRpcRequest = outParams === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params: outParams };
-    this.write(message).then(undefined, (error: Error) => {
+    this.write(message, { kind: 'request', id, method }).then(undefined, (error: Error) => {
       if (this.pending.get(id) === entry) {
         this.settle(entry);
-        entry.reject(this.closedInfo ? this.closedError(method) : new McpLocalError('closed', `${method}: could not send: ${error.message}`));
+        this.statsCollector.failed(method, Date.now() - entry.started);
+        entry.reject(this.sendError(method, error));
       }
     });
   }
@@ -233,7 +234,7 @@ export class JsonRpcConnection implements Disposable {
   notify(method: string, params?: Record<string, unknown>): Promise<void> {
     if (this.closedInfo) return Promise.reject(this.closedError(method));
     const message: JsonRpcNotification = params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
-    return this.write(message);
+    return this.write(message, { kind: 'notification', method });
   }
 
   /** Handles requests the peer sends for `method`. One handler per method; the last one wins. */
@@ -273,12 +274,13 @@ export class JsonRpcConnection implements Disposable {
 
   // ---- outbound ----
 
-  private write(message: JsonRpcRequest | JsonRpcNotification | JsonRpcResponse): Promise<void> {
+  /** Serialises a message once and hands it to the transport with what it is. */
+  private write(message: JsonRpcRequest | JsonRpcNotification | JsonRpcResponse, info: OutboundKind): Promise<void> {
     const json = JSON.stringify(message);
     if (this._onFrame.hasListeners) {
       this._onFrame.fire({ direction: 'send', message, bytes: Buffer.byteLength(json), time: Date.now() });
     }
-    return this.transport.send(json);
+    return this.transport.send({ json, message, info });
   }
 
   /** Gives up on a request: removes it, tells the server (unless forbidden) and rejects. */
@@ -467,7 +469,7 @@ export class JsonRpcConnection implements Disposable {
           if (controller.signal.aborted) return; // cancelled: the spec says not to answer
           this.inbound.delete(message.id);
           const body = result && typeof result === 'object' ? (result as Record<string, unknown>) : {};
-          this.write({ jsonrpc: '2.0', id: message.id, result: body }).catch(() => {});
+          this.write({ jsonrpc: '2.0', id: message.id, result: body }, { kind: 'response', id: message.id }).catch(() => {});
         },
         (error: unknown) => {
           if (controller.signal.aborted) return;
@@ -486,7 +488,7 @@ export class JsonRpcConnection implements Disposable {
 
   private respondError(id: RequestId, code: number, message: string, data?: unknown): void {
     const error = data === undefined ? { code, message } : { code, message, data };
-    this.write({ jsonrpc: '2.0', id, error }).catch(() => {});
+    this.write({ jsonrpc: '2.0', id, error }, { kind: 'response', id }).catch(() => {});
   }
 
   private handleClose(info: TransportCloseInfo): void {
@@ -506,12 +508,22 @@ export class JsonRpcConnection implements Disposable {
   private closedError(method: string): McpLocalError {
     const info = this.closedInfo;
     if (!info || this.closing) return new McpLocalError('closed', `${method}: the connection is closed`);
-    if (info.reason === 'exited') {
-      const how = info.signal ? `signal ${info.signal}` : `code ${info.code}`;
-      const tail = info.stderrTail && info.stderrTail.length ? `; last stderr: ${info.stderrTail.slice(-5).join(' | ')}` : '';
-      return new McpLocalError('server-exited', `${method}: the server exited with ${how}${tail}`, { code: info.code, signal: info.signal, stderrTail: info.stderrTail });
+    const { reason } = info;
+    const details = { method, reason, ...(info.process ? { stderrTail: info.process.stderrTail } : {}) };
+    if (reason.kind === 'process-exited') {
+      const tail = info.process?.stderrTail.length ? `; last stderr: ${info.process.stderrTail.slice(-5).join(' | ')}` : '';
+      return new McpLocalError('server-exited', `${method}: the server ${TransportCloseReason.describe(reason)}${tail}`, { ...details, code: reason.code, signal: reason.signal });
     }
-    return new McpLocalError('closed', `${method}: the connection closed${info.error ? `: ${info.error.message}` : ''}`);
+    if (reason.kind === 'closed-by-client') return new McpLocalError('closed', `${method}: the connection is closed`, details);
+    return new McpLocalError(reason.kind === 'start-failed' ? 'closed' : 'transport', `${method}: the server ${TransportCloseReason.describe(reason)}`, details);
+  }
+
+  /** The error for a request whose message the transport could not deliver. */
+  private sendError(method: string, error: Error): McpLocalError {
+    if (this.closedInfo) return this.closedError(method);
+    // A transport failure that names its cause (an HTTP status, a body that is not JSON-RPC) is kept as it is.
+    if (McpLocalError.is(error) && error.kind !== 'closed') return new McpLocalError(error.kind, `${method}: ${error.message}`, { method, ...error.details });
+    return new McpLocalError('closed', `${method}: could not send: ${error.message}`);
   }
 
   private diagnose(kind: ConnectionDiagnostic['kind'], text: string): void {

@@ -30,6 +30,8 @@ export type LocalErrorKind =
   | 'version'
   | 'not-initialized'
   | 'spawn'
+  /** The transport could not deliver or receive: an HTTP status, a body that is not JSON-RPC, the network. `details` name the URL and status. */
+  | 'transport'
   | 'usage';
 
 /** An error raised by this client, never received on the wire. */

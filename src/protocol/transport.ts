@@ -1,32 +1,105 @@
 import { Disposable } from './disposable';
 import { Event } from './events';
+import { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from './messages';
 
-/** Why a transport closed. `code`/`signal` are set when a process exited. */
+/** What an outbound message is, so a transport need not parse it again (HTTP routes by it). */
+export type OutboundKind =
+  | { readonly kind: 'request'; readonly id: RequestId; readonly method: string }
+  | { readonly kind: 'notification'; readonly method: string }
+  | { readonly kind: 'response'; readonly id: RequestId };
+
+/** One outbound message, serialised once by the connection. */
+export interface OutboundFrame {
+  /** The message as JSON, without a trailing newline. */
+  readonly json: string;
+  readonly message: JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+  readonly info: OutboundKind;
+}
+
+/** Why a transport closed. */
+export type TransportCloseReason =
+  | { readonly kind: 'process-exited'; readonly code: number | null; readonly signal: string | null }
+  | { readonly kind: 'http-status'; readonly status: number; readonly url: string; readonly message: string }
+  /** The server no longer knows our session (404 on a request carrying `Mcp-Session-Id`): start a new one. */
+  | { readonly kind: 'session-expired'; readonly url: string }
+  | { readonly kind: 'authorization-required'; readonly status: 401 | 403; readonly url: string; readonly wwwAuthenticate?: string }
+  | { readonly kind: 'closed-by-client' }
+  | { readonly kind: 'network-error'; readonly url?: string; readonly message: string }
+  | { readonly kind: 'start-failed'; readonly message: string };
+
+export namespace TransportCloseReason {
+  /** A short phrase that completes "the server …" / "the connection …", e.g. "exited with code 3". */
+  export function describe(reason: TransportCloseReason): string {
+    switch (reason.kind) {
+      case 'process-exited':
+        return reason.signal ? `exited on signal ${reason.signal}` : `exited with code ${reason.code}`;
+      case 'http-status':
+        return `answered HTTP ${reason.status} at ${reason.url}: ${reason.message}`;
+      case 'session-expired':
+        return `ended the session (HTTP 404 at ${reason.url})`;
+      case 'authorization-required':
+        return `requires authorization (HTTP ${reason.status} at ${reason.url})`;
+      case 'closed-by-client':
+        return 'was closed by the client';
+      case 'network-error':
+        return `could not be reached${reason.url ? ` at ${reason.url}` : ''}: ${reason.message}`;
+      case 'start-failed':
+        return `could not start: ${reason.message}`;
+      default: {
+        const never: never = reason;
+        return String(never);
+      }
+    }
+  }
+}
+
+/** Facts about the server process, for transports that run one (stdio). */
+export interface ProcessFacts {
+  readonly pid?: number;
+  /** The last lines the server wrote to stderr, oldest first. */
+  readonly stderrTail: readonly string[];
+}
+
+/** Why and how a transport closed. */
 export interface TransportCloseInfo {
-  readonly reason: 'exited' | 'closed' | 'error';
-  readonly code?: number | null;
-  readonly signal?: string | null;
-  /** The last lines the server wrote to stderr, oldest first (stdio only). */
-  readonly stderrTail?: readonly string[];
+  readonly reason: TransportCloseReason;
   readonly error?: Error;
+  /** Set by transports that run a process. */
+  readonly process?: ProcessFacts;
 }
 
 /** A diagnostic line from the transport that is not a protocol message. */
 export interface TransportLog {
-  readonly kind: 'stderr' | 'noise' | 'oversize' | 'invalid-json' | 'lifecycle';
+  readonly kind: 'stderr' | 'noise' | 'oversize' | 'invalid-json' | 'lifecycle' | 'http';
   readonly text: string;
+  /** How much it matters; `http` events use it (POST status and latency are debug). Default info. */
+  readonly level?: 'debug' | 'info' | 'warn';
 }
 
-/** Byte counters and process facts a transport can report. */
+/** HTTP facts of a remote transport. */
+export interface HttpTransportStats {
+  readonly url: string;
+  readonly transport: 'streamable-http' | 'sse';
+  readonly sessionId?: string;
+  /** Responses per HTTP status ("200", "202", "404"…). */
+  readonly statusCounts: Readonly<Record<string, number>>;
+  readonly streamsOpened: number;
+  readonly streamResumptions: number;
+}
+
+/** Counters a transport can report. */
 export interface TransportStats {
   readonly bytesSent: number;
   readonly bytesReceived: number;
   readonly messagesSent: number;
   readonly messagesReceived: number;
   readonly noiseLines: number;
-  readonly pid?: number;
   /** Epoch milliseconds when the transport started. */
   readonly startedAt?: number;
+  /** Set by transports that run a process. */
+  readonly process?: { readonly pid?: number };
+  /** Set by HTTP transports. */
+  readonly http?: HttpTransportStats;
 }
 
 /**
@@ -37,14 +110,18 @@ export interface Transport extends Disposable {
   /** Connects (for stdio: spawns the process). Rejects with a clear error when that fails. */
   start(): Promise<void>;
   /**
-   * Sends one serialised JSON-RPC message (no trailing newline). Resolves when the bytes were
-   * handed to the OS, respecting back-pressure. Rejects when the transport is closed.
+   * Sends one message. Resolves when it was handed on (for stdio: to the OS, respecting
+   * back-pressure; for HTTP: when the server accepted the POST). Rejects when the transport is
+   * closed or the message could not be delivered.
    */
-  send(json: string): Promise<void>;
+  send(frame: OutboundFrame): Promise<void>;
+  /** Tells the transport the negotiated protocol version (HTTP sends it as a header). */
+  setProtocolVersion?(version: string): void;
   /** Closes gracefully (for stdio: end stdin, SIGTERM, SIGKILL of the tree). Idempotent. */
   close(): Promise<void>;
   /** One parsed JSON value per inbound frame (an object, or an array for a batch), with its size in bytes. */
   readonly onMessage: Event<{ readonly message: unknown; readonly bytes: number }>;
+  /** Fires once. */
   readonly onClose: Event<TransportCloseInfo>;
   readonly onLog: Event<TransportLog>;
   stats(): TransportStats;

@@ -9,7 +9,7 @@ import { ResolvedStdioServer } from '../config/variables';
 import { DisposableStore } from '../protocol/disposable';
 import { McpLocalError, ResponseError } from '../protocol/errors';
 import { Emitter, Event } from '../protocol/events';
-import { Transport, TransportCloseInfo } from '../protocol/transport';
+import { Transport, TransportCloseInfo, TransportCloseReason } from '../protocol/transport';
 import { formatCommandLine, redact } from './logText';
 
 /** Where a server is. `error` carries `restart` while an automatic restart is scheduled. */
@@ -453,6 +453,9 @@ export class ServerRegistry {
           case 'lifecycle':
             log('debug', l.text);
             break;
+          case 'http':
+            log(l.level ?? 'info', l.text);
+            break;
           case 'noise':
           case 'oversize':
           case 'invalid-json':
@@ -470,11 +473,12 @@ export class ServerRegistry {
     const wrapped: Transport = {
       start: async () => {
         await transport.start();
-        session.pid = transport.stats().pid;
+        session.pid = transport.stats().process?.pid;
         log('info', `started (pid ${session.pid ?? 'unknown'})`);
         this._onDidChange.fire(h);
       },
-      send: (json) => transport.send(json),
+      send: (frame) => transport.send(frame),
+      setProtocolVersion: (version) => transport.setProtocolVersion?.(version),
       close: () => transport.close(),
       dispose: () => transport.dispose(),
       onMessage: transport.onMessage,
@@ -535,7 +539,7 @@ export class ServerRegistry {
       this.options.log(h.id, 'info', 'stopping');
       await this.endSession(h, s);
       const info = s.client.state.kind === 'closed' ? s.client.state.info : undefined;
-      this.options.log(h.id, 'info', `stopped${info ? ` (exited with ${describeExit(info)})` : ''}`);
+      this.options.log(h.id, 'info', `stopped${info?.reason.kind === 'process-exited' ? ` (exited with ${describeExit(info.reason)})` : ''}`);
     }
     if (h.status.kind !== 'stopped' && (h.status.kind !== 'unsupported' || h.removed)) this.setStatus(h, { kind: 'stopped' });
   }
@@ -557,11 +561,12 @@ export class ServerRegistry {
   }
 
   private onSessionClosed(h: ManagedServer, s: Session, info: TransportCloseInfo): void {
-    if (info.code !== undefined || info.signal !== undefined) h.lastExit = { code: info.code ?? null, signal: info.signal ?? null, time: Date.now() };
+    const { reason } = info;
+    if (reason.kind === 'process-exited') h.lastExit = { code: reason.code, signal: reason.signal, time: Date.now() };
     if (h.session !== s || s.stopping || !s.ready) return;
-    // The process went away on its own.
-    const tail = info.stderrTail && info.stderrTail.length ? [...info.stderrTail] : [...h.stderrTail];
-    const message = info.reason === 'exited' ? `the server exited unexpectedly (${describeExit(info)})` : `the connection closed unexpectedly${info.error ? `: ${info.error.message}` : ''}`;
+    // The server went away on its own.
+    const tail = info.process?.stderrTail.length ? [...info.process.stderrTail] : [...h.stderrTail];
+    const message = reason.kind === 'process-exited' ? `the server exited unexpectedly (${describeExit(reason)})` : `the connection closed unexpectedly: the server ${TransportCloseReason.describe(reason)}`;
     this.options.log(h.id, 'warn', redact(message, h.resolved?.secretValues ?? []));
     s.stopping = true;
     void this.enqueue(h, async () => {
@@ -697,10 +702,8 @@ function unsupported(entry: ServerEntry): ServerStatus {
   return { kind: 'unsupported', reason: `${entry.config.type === 'sse' ? 'SSE' : 'HTTP'} servers are not supported yet` };
 }
 
-function describeExit(info: TransportCloseInfo): string {
-  if (info.signal) return `signal ${info.signal}`;
-  if (info.code !== undefined && info.code !== null) return `code ${info.code}`;
-  return info.reason === 'error' && info.error ? info.error.message : info.reason;
+function describeExit(exit: { readonly code: number | null; readonly signal: string | null }): string {
+  return exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
 }
 
 function describeStartError(error: unknown, timeoutMs: number): string {

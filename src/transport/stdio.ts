@@ -3,7 +3,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { McpLocalError } from '../protocol/errors';
 import { Emitter } from '../protocol/events';
-import { Transport, TransportCloseInfo, TransportLog, TransportStats } from '../protocol/transport';
+import { OutboundFrame, Transport, TransportCloseInfo, TransportLog, TransportStats } from '../protocol/transport';
 import { mergeEnv, ProcessEnv, resolveCommand } from './commandResolver';
 import { DEFAULT_MAX_MESSAGE_BYTES, LineDecoder } from './lineDecoder';
 import { ProcessTree } from './processTree';
@@ -136,7 +136,7 @@ export class StdioTransport implements Transport {
   /**
    * Resolves the command on PATH, spawns it and resolves once the process is running.
    * Rejects with `McpLocalError('spawn')` when the command or working directory is missing or
-   * the spawn fails (onClose then fires with reason 'error'), and with 'closed' after close().
+   * the spawn fails (onClose then fires with reason 'start-failed'), and with 'closed' after close().
    */
   start(): Promise<void> {
     if (this.phase.kind === 'done' && this.shutdown) return Promise.reject(new McpLocalError('closed', 'the transport was closed before it started'));
@@ -150,8 +150,10 @@ export class StdioTransport implements Transport {
    * Writes one message and a newline. Resolves when the bytes were handed to the OS. When stdin
    * is full, sends wait in one queue for one shared 'drain' listener and go out in order.
    * Rejects with `McpLocalError('closed')` once closing has begun or the process has exited.
+   * Only the frame's pre-serialised `json` is used.
    */
-  send(json: string): Promise<void> {
+  send(frame: OutboundFrame): Promise<void> {
+    const json = frame.json;
     if (!this.accepting || this.phase.kind !== 'running') return Promise.reject(this.closedError());
     let batch = this.batch;
     if (!batch) {
@@ -212,8 +214,8 @@ export class StdioTransport implements Transport {
       messagesReceived: decoded.messages,
       // Every stdout line that was skipped as not JSON-RPC: banners, logs and broken JSON.
       noiseLines: decoded.noiseLines + decoded.invalidJsonLines,
-      pid: this.pid,
       startedAt: this.startedAt,
+      process: { pid: this.pid },
     };
   }
 
@@ -252,7 +254,7 @@ export class StdioTransport implements Transport {
         ? cause
         : new McpLocalError('spawn', `cannot start "${command}": ${cause instanceof Error ? cause.message : String(cause)}`, { command, cause });
       this.phase = { kind: 'done' };
-      this.fireClose(error.kind === 'closed' ? { reason: 'closed' } : { reason: 'error', error });
+      this.fireClose(error.kind === 'closed' ? { reason: { kind: 'closed-by-client' } } : { reason: { kind: 'start-failed', message: error.message }, error });
       throw error;
     }
 
@@ -307,7 +309,7 @@ export class StdioTransport implements Transport {
       void Promise.race([outputEnded, delay(STREAM_SETTLE_MS)]).then(() => {
         this.decoder.end();
         stderrLines.end();
-        this.fireClose({ reason: 'exited', code, signal, stderrTail: [...this.stderrTail] });
+        this.fireClose({ reason: { kind: 'process-exited', code, signal }, process: { pid: child.pid, stderrTail: [...this.stderrTail] } });
         child.stdin.destroy();
         child.stdout.destroy();
         child.stderr.destroy();
@@ -409,7 +411,7 @@ export class StdioTransport implements Transport {
     switch (phase.kind) {
       case 'idle':
         this.phase = { kind: 'done' };
-        this.fireClose({ reason: 'closed' });
+        this.fireClose({ reason: { kind: 'closed-by-client' } });
         return;
       case 'starting':
       case 'done':

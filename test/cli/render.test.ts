@@ -116,7 +116,8 @@ describe('CLI rendering', () => {
 
 describe('CLI failure lines', () => {
   test('a server that died: one line without the digest, then its stderr lines', () => {
-    const error = new McpLocalError('server-exited', 'tools/call: the server exited with code 1; last stderr: a | b', { stderrTail: ['a', 'b'] });
+    const reason = { kind: 'process-exited', code: 1, signal: null };
+    const error = new McpLocalError('server-exited', 'tools/call: the server exited with code 1; last stderr: a | b', { method: 'tools/call', reason, stderrTail: ['a', 'b'] });
     assert.deepEqual(describeFailure(error), ['mcp-host: tools/call: the server exited with code 1', "mcp-host: last lines of the server's stderr:", '  a', '  b']);
   });
 

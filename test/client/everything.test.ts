@@ -11,7 +11,7 @@ describe('McpClient against server-everything over stdio', () => {
 
   before(async () => {
     ({ client, wire } = await connectStdio(process.execPath, EVERYTHING));
-    pid = client.stats()?.pid;
+    pid = client.stats()?.process?.pid;
   });
 
   after(async () => {
@@ -130,7 +130,7 @@ describe('McpClient against server-everything over stdio', () => {
     assert.ok(s.bytesSent > 0 && s.bytesReceived > s.bytesSent);
     assert.ok(s.byMethod['tools/call'].requests >= 6);
     assert.equal(typeof s.latency.p50, 'number');
-    assert.equal(typeof s.pid, 'number');
+    assert.equal(typeof s.process?.pid, 'number');
     assert.ok((s.uptimeMs ?? 0) > 0);
   });
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { McpClient, McpLocalError, SUPPORTED_PROTOCOL_VERSIONS } from '../../src/client';
 import { StdioTransport } from '../../src/transport/stdio';
+import { MemoryTransport } from '../protocol/memoryTransport';
 import { connectStdio, fixture } from './support';
 
 describe('protocol version negotiation with SDK-based fixture servers', () => {
@@ -28,6 +29,23 @@ describe('protocol version negotiation with SDK-based fixture servers', () => {
     assert.equal(wire.sent('initialize')[0].params.protocolVersion, '2025-03-26');
   });
 
+  test('the transport learns the negotiated version before the initialized notification', async () => {
+    const transport = new MemoryTransport();
+    const client = new McpClient({ clientInfo: { name: 't', version: '0' } });
+    const connected = client.connect(transport);
+    const init = await transport.next((m) => m.method === 'initialize');
+    assert.equal(transport.protocolVersion, undefined, 'not known before the answer');
+    transport.deliver({ jsonrpc: '2.0', id: init.id, result: { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 's', version: '1' } } });
+    let versionAtInitialized: string | undefined;
+    await transport.next((m) => {
+      if (m.method === 'notifications/initialized') versionAtInitialized = transport.protocolVersion;
+      return m.method === 'notifications/initialized';
+    });
+    await connected;
+    assert.equal(versionAtInitialized, '2025-06-18');
+    await client.close();
+  });
+
   test('a server answering an unsupported version is disconnected with an error naming both versions', async () => {
     const client = new McpClient({ clientInfo: { name: 't', version: '0' } });
     const sent: any[] = [];
@@ -36,7 +54,7 @@ describe('protocol version negotiation with SDK-based fixture servers', () => {
     await assert.rejects(client.connect(transport), (e: unknown) => McpLocalError.is(e, 'version') && /1999-01-01/.test(e.message) && /2025-11-25/.test(e.message));
     assert.equal(client.state.kind, 'closed');
     assert.equal(sent.filter((m) => m.method === 'notifications/initialized').length, 0, 'no initialized notification');
-    const pid = transport.stats().pid!;
+    const pid = transport.stats().process?.pid!;
     assert.throws(() => process.kill(pid, 0), 'the server process was stopped');
   });
 });

@@ -49,7 +49,7 @@ describe('form model over the real tools of server-everything and server-filesys
   });
 
   after(async () => {
-    const pids = clients.map((c) => c.stats()?.pid);
+    const pids = clients.map((c) => c.stats()?.process?.pid);
     await Promise.all(clients.map((c) => c.close()));
     for (const pid of pids) if (pid) assert.throws(() => process.kill(pid, 0), 'server process gone');
     rmSync(dir, { recursive: true, force: true });

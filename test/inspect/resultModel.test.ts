@@ -38,7 +38,7 @@ describe('result model against server-everything', () => {
     tools = await client.listTools();
   });
   after(async () => {
-    const pid = client.stats()?.pid;
+    const pid = client.stats()?.process?.pid;
     await client.close();
     if (pid) assert.throws(() => process.kill(pid, 0));
   });

@@ -173,7 +173,7 @@ describe('HealthMonitor: the periodic ping', () => {
   before(async () => {
     ({ client: everything } = await connectStdio(process.execPath, EVERYTHING));
     ({ client: ctl, wire: ctlWire } = await connectStdio(process.execPath, [PING_CONTROL]));
-    ctlPid = ctl.stats()?.pid;
+    ctlPid = ctl.stats()?.process?.pid;
   });
   after(async () => {
     for (const m of monitors) m.dispose();

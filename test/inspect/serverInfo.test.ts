@@ -49,7 +49,7 @@ describe('server info', () => {
           id: api.id,
           entry: api,
           status: { kind: 'running' },
-          pid: stats.pid,
+          pid: stats.process?.pid,
           startedAt: Date.now() - 65_000,
           resolved: { command: '/usr/bin/node', args: ['server.js', '--token', 'SECRET123'], env: { PATH: '/usr/bin:/bin', API_KEY: 'SECRET123' }, cwd: '/ws', secretValues: ['SECRET123'], envNames: ['API_KEY'], removedEnvNames: ['DROP'], warnings: [] },
           stderrTail: ['listening | with SECRET123'],
@@ -62,7 +62,7 @@ describe('server info', () => {
         redact: (t) => t.replace(/SECRET123/g, '••••'),
         now: Date.now(),
       });
-      assert.match(md, new RegExp(`\\| PID \\| ${stats.pid} \\|`));
+      assert.match(md, new RegExp(`\\| PID \\| ${stats.process?.pid} \\|`));
       assert.match(md, /\| Protocol version \| 2025-11-25 \|/);
       assert.match(md, /\| Uptime \| /);
       assert.match(md, /--token ••••/);

@@ -216,6 +216,50 @@ describe('JsonRpcConnection', () => {
     await assert.rejects(p, (e: unknown) => McpLocalError.is(e, 'server-exited') && /exited with code 3/.test(e.message) && /fatal: boom/.test(e.message));
   });
 
+  test('every message reaches the transport serialised once, with what it is', async () => {
+    const { transport, connection } = setup();
+    connection.onRequest('roots/list', () => ({ roots: [] }));
+    connection.onRequest('boom', () => {
+      throw new WireError(-32001, 'no');
+    });
+    const call = connection.request('tools/call', { name: 'x' });
+    await connection.notify('notifications/initialized');
+    transport.deliver({ jsonrpc: '2.0', id: 'r1', method: 'roots/list' });
+    transport.deliver({ jsonrpc: '2.0', id: 'r2', method: 'boom' });
+    await transport.next((m) => m.id === 'r2');
+    const request = transport.sent[0];
+    assert.deepEqual(transport.kinds, [
+      { kind: 'request', id: request.id, method: 'tools/call' },
+      { kind: 'notification', method: 'notifications/initialized' },
+      { kind: 'response', id: 'r1' },
+      { kind: 'response', id: 'r2' },
+    ]);
+    transport.deliver({ jsonrpc: '2.0', id: request.id, result: {} });
+    await call;
+  });
+
+  test('a request the transport could not deliver fails with the transport\'s own error and details', async () => {
+    const { transport, connection } = setup();
+    transport.failNextSend = new McpLocalError('transport', 'HTTP 503 from http://127.0.0.1:9/mcp', { status: 503, url: 'http://127.0.0.1:9/mcp' });
+    await assert.rejects(connection.request('tools/list', {}), (e: unknown) => {
+      assert.ok(McpLocalError.is(e, 'transport'));
+      assert.equal(e.message, 'tools/list: HTTP 503 from http://127.0.0.1:9/mcp');
+      assert.equal(e.details.status, 503);
+      return true;
+    });
+    assert.equal(connection.stats().errors, 1);
+    assert.ok(connection.isOpen, 'one failed POST does not close the connection');
+  });
+
+  test('when an HTTP transport closes, pending requests reject with a transport error naming the reason', async () => {
+    const { transport, connection } = setup();
+    const p = connection.request('tools/call', {});
+    await transport.next(isRequest('tools/call'));
+    const reason = { kind: 'session-expired', url: 'http://127.0.0.1:9/mcp' } as const;
+    transport.fireClose({ reason });
+    await assert.rejects(p, (e: unknown) => McpLocalError.is(e, 'transport') && e.message === 'tools/call: the server ended the session (HTTP 404 at http://127.0.0.1:9/mcp)' && e.details.reason === reason);
+  });
+
   test('every frame is seen with direction, size and time', async () => {
     const { transport, connection } = setup();
     const frames: Array<{ direction: string; bytes: number; time: number }> = [];

@@ -1,5 +1,5 @@
 import { Emitter } from '../../src/protocol/events';
-import { Transport, TransportCloseInfo, TransportLog, TransportStats } from '../../src/protocol/transport';
+import { OutboundFrame, OutboundKind, Transport, TransportCloseInfo, TransportLog, TransportStats } from '../../src/protocol/transport';
 
 /**
  * An in-memory Transport whose far end is the test: `sent` holds what the connection wrote,
@@ -7,6 +7,10 @@ import { Transport, TransportCloseInfo, TransportLog, TransportStats } from '../
  */
 export class MemoryTransport implements Transport {
   readonly sent: any[] = [];
+  /** What the connection said each sent message is, in order. */
+  readonly kinds: OutboundKind[] = [];
+  /** The version the client negotiated, once it told us. */
+  protocolVersion: string | undefined;
   private waiters: Array<{ match: (m: any) => boolean; resolve: (m: any) => void }> = [];
   private closed = false;
   // A real transport holds the event loop open (a pipe, a process); so does this one while open.
@@ -20,10 +24,18 @@ export class MemoryTransport implements Transport {
 
   async start(): Promise<void> {}
 
-  async send(json: string): Promise<void> {
+  /** When set, the next send fails with it (as an HTTP transport fails a POST the server refused). */
+  failNextSend: Error | undefined;
+
+  async send(frame: OutboundFrame): Promise<void> {
     if (this.closed) throw new Error('closed');
-    const message = JSON.parse(json);
+    const failure = this.failNextSend;
+    this.failNextSend = undefined;
+    if (failure) throw failure;
+    // Parsed from the text, so a test sees what went on the wire.
+    const message = JSON.parse(frame.json);
     this.sent.push(message);
+    this.kinds.push(frame.info);
     for (const w of this.waiters.slice()) {
       if (w.match(message)) {
         this.waiters.splice(this.waiters.indexOf(w), 1);
@@ -46,15 +58,24 @@ export class MemoryTransport implements Transport {
     this.messages.fire({ message, bytes: JSON.stringify(message).length });
   }
 
-  exit(info: Partial<TransportCloseInfo> = {}): void {
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+  }
+
+  /** The server process "exits" with `code` (default 1). */
+  exit(exit: { code?: number; signal?: string; stderrTail?: string[] } = {}): void {
+    this.fireClose({ reason: { kind: 'process-exited', code: exit.code ?? 1, signal: exit.signal ?? null }, process: { stderrTail: exit.stderrTail ?? [] } });
+  }
+
+  fireClose(info: TransportCloseInfo): void {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.keepAlive);
-    this.closes.fire({ reason: 'exited', code: 1, signal: null, stderrTail: [], ...info });
+    this.closes.fire(info);
   }
 
   async close(): Promise<void> {
-    this.exit({ reason: 'closed', code: 0 });
+    this.fireClose({ reason: { kind: 'closed-by-client' } });
   }
 
   stats(): TransportStats {

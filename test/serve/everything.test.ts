@@ -95,7 +95,7 @@ describe('sampling and elicitation against server-everything', () => {
   });
 
   after(async () => {
-    const pid = client.stats()?.pid;
+    const pid = client.stats()?.process?.pid;
     await client.close();
     if (pid) assert.throws(() => process.kill(pid, 0), 'the server process is gone');
   });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { describe, test } from 'node:test';
 import { McpLocalError } from '../../src/protocol/errors';
 import { isPidAlive } from '../../src/transport/processTree';
-import { fixture, RecordedTransport, stdinOf } from './stdioHarness';
+import { exitOf, fixture, frame, RecordedTransport, stdinOf } from './stdioHarness';
 
 const node = process.execPath;
 const posix = process.platform !== 'win32';
@@ -24,9 +24,9 @@ describe('StdioTransport', () => {
   test('exchanges messages and closes gracefully when the server exits on end of stdin', async () => {
     const server = new RecordedTransport({ command: node, args: [fixture('echo.mjs')], closeGraceMs: 10_000 });
     await server.transport.start();
-    const pid = server.transport.stats().pid!;
+    const pid = server.transport.stats().process?.pid!;
     assert.ok(pid > 0);
-    await server.transport.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { text: 'grüß dich' } }));
+    await server.transport.send(frame({ jsonrpc: '2.0', id: 1, method: 'ping', params: { text: 'grüß dich' } }));
     const reply = await server.message({ id: 1 });
     assert.deepEqual(reply.result.echo, { text: 'grüß dich' });
     assert.equal(reply.result.pid, pid);
@@ -35,8 +35,7 @@ describe('StdioTransport', () => {
     await server.transport.close();
     assert.ok(Date.now() - started < 2000, 'no signals were needed');
     const info = await server.closed;
-    assert.equal(info.reason, 'exited');
-    assert.equal(info.code, 0);
+    assert.equal(exitOf(info).code, 0);
     assert.equal(server.logsOf('lifecycle').some((l) => l.includes('SIGTERM')), false);
     assert.equal(await isPidAlive(pid), false);
 
@@ -45,7 +44,7 @@ describe('StdioTransport', () => {
     assert.equal(stats.messagesReceived, 1);
     assert.ok(stats.bytesSent > 50 && stats.bytesReceived > 50);
     assert.ok(stats.startedAt! <= Date.now());
-    await assert.rejects(server.transport.send('{}'), (e) => McpLocalError.is(e, 'closed'));
+    await assert.rejects(server.transport.send(frame({})), (e) => McpLocalError.is(e, 'closed'));
   });
 
   test('skips banners and junk between valid messages', async () => {
@@ -89,17 +88,17 @@ describe('StdioTransport', () => {
     const server = new RecordedTransport({ command: node, args: [fixture('crash.mjs')] });
     await server.transport.start();
     const info = await server.closed;
-    assert.equal(info.reason, 'exited');
-    assert.equal(info.code, 3);
-    assert.equal(info.signal, null);
-    assert.equal(info.stderrTail!.length, 20);
-    assert.equal(info.stderrTail![0], 'err line 6');
-    assert.equal(info.stderrTail![19], 'fatal: out of cheese');
+    const exit = exitOf(info);
+    assert.equal(exit.code, 3);
+    assert.equal(exit.signal, null);
+    assert.equal(exit.stderrTail.length, 20);
+    assert.equal(exit.stderrTail[0], 'err line 6');
+    assert.equal(exit.stderrTail[19], 'fatal: out of cheese');
     // The message before the crash arrived; the cut-off one was reported, not delivered.
     assert.deepEqual(server.messages.map((m) => (m.message as { method: string }).method), ['notifications/first']);
     assert.equal(server.logsOf('invalid-json').length, 1);
     assert.equal(server.logsOf('stderr').length, 26);
-    await assert.rejects(server.transport.send('{}'), (e) => McpLocalError.is(e, 'closed') && /exited/.test(e.message));
+    await assert.rejects(server.transport.send(frame({})), (e) => McpLocalError.is(e, 'closed') && /exited/.test(e.message));
     await server.transport.close();
     assert.equal(server.closes.length, 1, 'onClose fires exactly once');
   });
@@ -113,7 +112,7 @@ describe('StdioTransport', () => {
       return true;
     });
     const info = await server.closed;
-    assert.equal(info.reason, 'error');
+    assert.equal(info.reason.kind, 'start-failed');
     assert.ok(McpLocalError.is(info.error, 'spawn'));
     await server.transport.close();
     assert.equal(server.closes.length, 1);
@@ -144,7 +143,7 @@ describe('StdioTransport', () => {
   test('close() before start() fires onClose once and start() then rejects', async () => {
     const server = new RecordedTransport({ command: node });
     await server.transport.close();
-    assert.deepEqual(await server.closed, { reason: 'closed' });
+    assert.deepEqual(await server.closed, { reason: { kind: 'closed-by-client' } });
     await assert.rejects(server.transport.start(), (e) => McpLocalError.is(e, 'closed'));
     assert.equal(server.closes.length, 1);
   });
@@ -153,14 +152,14 @@ describe('StdioTransport', () => {
     const server = new RecordedTransport({ command: node, args: [fixture('echo.mjs'), '--ignore-eof', '--ignore-term'], closeGraceMs: 10_000, termGraceMs: 10_000 });
     await server.transport.start();
     // A reply means the SIGTERM handler is installed.
-    await server.transport.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+    await server.transport.send(frame({ jsonrpc: '2.0', id: 1, method: 'ping' }));
     await server.message({ id: 1 });
     const started = Date.now();
     const first = server.transport.close();
     assert.equal(server.transport.close(), first);
     await first;
     assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
-    assert.equal((await server.closed).signal, 'SIGKILL');
+    assert.equal(exitOf(await server.closed).signal, 'SIGKILL');
     assert.equal(server.logsOf('lifecycle').some((l) => l.includes('SIGTERM')), false);
     assert.equal(server.transport.close(), first);
   });
@@ -169,12 +168,12 @@ describe('StdioTransport', () => {
     // A generous grace: the server exits on its own once stdin ends, however slow its start.
     const server = new RecordedTransport({ command: node, args: [fixture('echo.mjs')], closeGraceMs: 10_000 });
     await server.transport.start();
-    const pid = server.transport.stats().pid!;
+    const pid = server.transport.stats().process?.pid!;
     const closing = server.transport.close();
     // dispose() after close() must not force the shutdown (no signals for a server that exits on its own).
     server.transport.dispose();
     await closing;
-    assert.equal((await server.closed).code, 0);
+    assert.equal(exitOf(await server.closed).code, 0);
     assert.equal(await isPidAlive(pid), false);
     assert.equal(server.logsOf('lifecycle').some((l) => /SIG|forced|again/.test(l)), false);
   });
@@ -182,7 +181,7 @@ describe('StdioTransport', () => {
   test('dispose() before start() closes the transport', async () => {
     const server = new RecordedTransport({ command: node });
     server.transport.dispose();
-    assert.deepEqual(await server.closed, { reason: 'closed' });
+    assert.deepEqual(await server.closed, { reason: { kind: 'closed-by-client' } });
     await assert.rejects(server.transport.start(), (e) => McpLocalError.is(e, 'closed'));
   });
 
@@ -200,7 +199,7 @@ describe('StdioTransport', () => {
       let maxListeners = 0;
       const sends: Promise<void>[] = [];
       for (let seq = 0; seq < count; seq++) {
-        sends.push(server.transport.send(JSON.stringify({ jsonrpc: '2.0', method: 'data', params: { seq, payload } })));
+        sends.push(server.transport.send(frame({ jsonrpc: '2.0', method: 'data', params: { seq, payload } })));
         maxListeners = Math.max(maxListeners, stdin.listenerCount('drain'));
       }
       // The stream holds at most one message above its high-water mark; the rest wait in order.
@@ -210,7 +209,7 @@ describe('StdioTransport', () => {
       clearInterval(sampler);
       process.off('warning', onWarning);
 
-      await server.transport.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'report' }));
+      await server.transport.send(frame({ jsonrpc: '2.0', id: 1, method: 'report' }));
       const report = await server.message({ id: 1 });
       assert.equal(report.result.count, count);
       assert.equal(report.result.inOrder, true);
@@ -234,9 +233,9 @@ describe('StdioTransport', () => {
       let bytes = 0;
       for (let id = 1; id <= 401; id++) {
         const params = id === 201 ? { big } : { n: id };
-        const json = JSON.stringify({ jsonrpc: '2.0', id, method: 'ping', params });
-        bytes += Buffer.byteLength(json) + 1;
-        sends.push(server.transport.send(json));
+        const out = frame({ jsonrpc: '2.0', id, method: 'ping', params });
+        bytes += Buffer.byteLength(out.json) + 1;
+        sends.push(server.transport.send(out));
       }
       await Promise.all(sends);
       stdin.write = write;
@@ -255,19 +254,19 @@ describe('StdioTransport', () => {
   test('a message sent in the same tick as close() still reaches the server', async () => {
     const server = new RecordedTransport({ command: node, args: [fixture('echo.mjs')], closeGraceMs: 5_000 });
     await server.transport.start();
-    const sent = server.transport.send(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping', params: { last: true } }));
+    const sent = server.transport.send(frame({ jsonrpc: '2.0', id: 7, method: 'ping', params: { last: true } }));
     const closing = server.transport.close();
     await sent;
     const reply = await server.message({ id: 7 });
     assert.deepEqual(reply.result.echo, { last: true });
     await closing;
-    assert.equal((await server.closed).code, 0, 'the server read it and exited on end of stdin');
+    assert.equal(exitOf(await server.closed).code, 0, 'the server read it and exited on end of stdin');
   });
 
   test('queued sends are rejected when the transport closes', async () => {
     await withServer('slow-reader.mjs', [], async (server) => {
       const payload = 'y'.repeat(256 * 1024);
-      const sends = Array.from({ length: 20 }, (_, seq) => server.transport.send(JSON.stringify({ jsonrpc: '2.0', method: 'data', params: { seq, payload } })));
+      const sends = Array.from({ length: 20 }, (_, seq) => server.transport.send(frame({ jsonrpc: '2.0', method: 'data', params: { seq, payload } })));
       const settled = Promise.allSettled(sends);
       await server.transport.close();
       const results = await settled;
@@ -282,8 +281,8 @@ describe('StdioTransport', () => {
     const script = `"${node}" "${fixture('echo.mjs')}" --ignore-eof; echo after`;
     const server = new RecordedTransport({ command: 'sh', args: ['-c', script] });
     await server.transport.start();
-    const shPid = server.transport.stats().pid!;
-    await server.transport.send(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }));
+    const shPid = server.transport.stats().process?.pid!;
+    await server.transport.send(frame({ jsonrpc: '2.0', id: 7, method: 'ping' }));
     const nodePid: number = (await server.message({ id: 7 })).result.pid;
     assert.notEqual(nodePid, shPid);
 
@@ -300,7 +299,7 @@ describe('StdioTransport', () => {
     await server.transport.start();
     const orphan: number = (await server.message({ method: 'orphan' })).params.pid;
     const info = await server.closed;
-    assert.equal(info.code, 5);
+    assert.equal(exitOf(info).code, 5);
     await server.transport.close();
     assert.equal(await isPidAlive(orphan), false);
     assert.match(server.logsOf('lifecycle').join('\n'), new RegExp(`process ${orphan} still running 200 ms after the server exited: sending SIGTERM`));
@@ -312,7 +311,7 @@ describe('StdioTransport', () => {
     const tree = await server.message({ method: 'tree' }, 10_000);
     const pids: number[] = tree.params.pids;
     assert.equal(pids.length, 3);
-    assert.equal(pids[0], server.transport.stats().pid);
+    assert.equal(pids[0], server.transport.stats().process?.pid);
     for (const pid of pids) assert.equal(await isPidAlive(pid), true, `${pid} runs before close`);
 
     const started = Date.now();
@@ -327,8 +326,7 @@ describe('StdioTransport', () => {
     for (const pid of pids) assert.match(lifecycle, new RegExp(`\\b${pid}\\b.*SIGTERM`));
     assert.ok(elapsed >= 400, `both grace periods were used (${elapsed} ms)`);
     const info = await server.closed;
-    assert.equal(info.reason, 'exited');
-    assert.equal(info.signal, 'SIGKILL');
-    assert.deepEqual(info.stderrTail, ['tree ready']);
+    assert.equal(exitOf(info).signal, 'SIGKILL');
+    assert.deepEqual(exitOf(info).stderrTail, ['tree ready']);
   });
 });

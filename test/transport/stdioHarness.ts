@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
-import { TransportCloseInfo, TransportLog } from '../../src/protocol/transport';
+import { OutboundFrame, TransportCloseInfo, TransportLog } from '../../src/protocol/transport';
 import { StdioTransport, StdioTransportOptions } from '../../src/transport/stdio';
 
 /** Absolute path of a fixture server (compiled tests live in out/test/transport/). */
@@ -76,4 +76,17 @@ export function stdinOf(transport: StdioTransport): Writable {
   const phase = (transport as unknown as { phase: { server?: { child: { stdin: Writable } } } }).phase;
   if (!phase.server) throw new Error('the transport is not running');
   return phase.server.child.stdin;
+}
+
+/** An outbound frame for `message`, as the connection would build it. */
+export function frame(message: Record<string, any>): OutboundFrame {
+  const info: OutboundFrame['info'] =
+    typeof message.method !== 'string' ? { kind: 'response', id: message.id } : message.id === undefined ? { kind: 'notification', method: message.method } : { kind: 'request', id: message.id, method: message.method };
+  return { json: JSON.stringify(message), message: message as OutboundFrame['message'], info };
+}
+
+/** The exit facts of a close caused by the process exiting; fails for any other close. */
+export function exitOf(info: TransportCloseInfo): { code: number | null; signal: string | null; stderrTail: readonly string[] } {
+  if (info.reason.kind !== 'process-exited') throw new Error(`expected the process to exit, got ${JSON.stringify(info.reason)}`);
+  return { code: info.reason.code, signal: info.reason.signal, stderrTail: info.process?.stderrTail ?? [] };
 }
