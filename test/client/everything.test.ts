@@ -1,22 +1,25 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { McpClient, McpLocalError, ResponseError, LogMessage } from '../../src/client';
-import { EVERYTHING, WireRecorder, connectStdio, waitFor } from './support';
+import { EverythingKind, EverythingPeer, everythingPeer } from '../transport/httpPeers';
+import { WireRecorder, waitFor } from './support';
 
-// One real server-everything for the suite; every frame it exchanged is schema-checked at the end.
-describe('McpClient against server-everything over stdio', () => {
+// One real server-everything per transport; every frame it exchanged is schema-checked at the end.
+for (const kind of ['stdio', 'streamableHttp', 'sse'] satisfies EverythingKind[]) describe(`McpClient against server-everything over ${kind}`, () => {
   let client: McpClient;
   let wire: WireRecorder;
-  let pid: number | undefined;
+  let peer: EverythingPeer;
 
   before(async () => {
-    ({ client, wire } = await connectStdio(process.execPath, EVERYTHING));
-    pid = client.stats()?.process?.pid;
+    peer = await everythingPeer(kind);
+    client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' } });
+    wire = new WireRecorder(client);
+    await client.connect(peer.transport);
   });
 
   after(async () => {
     await client.close();
-    if (pid) assert.throws(() => process.kill(pid!, 0), 'the server process is gone after close()');
+    await peer.stop();
   });
 
   test('handshake: newest version, server info, capabilities, instructions, then initialized', () => {
@@ -130,7 +133,8 @@ describe('McpClient against server-everything over stdio', () => {
     assert.ok(s.bytesSent > 0 && s.bytesReceived > s.bytesSent);
     assert.ok(s.byMethod['tools/call'].requests >= 6);
     assert.equal(typeof s.latency.p50, 'number');
-    assert.equal(typeof s.process?.pid, 'number');
+    if (kind === 'stdio') assert.equal(typeof s.process?.pid, 'number');
+    else assert.equal(s.http?.transport, kind === 'sse' ? 'sse' : 'streamable-http');
     assert.ok((s.uptimeMs ?? 0) > 0);
   });
 

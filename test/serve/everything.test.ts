@@ -1,11 +1,11 @@
-// Sampling and elicitation against a real server: server-everything over stdio, with the host's
-// services wired exactly as the extension wires them (attachServe), a scripted "user" standing in
-// for the person at the dialogs, and a scripted language model standing in for vscode.lm. Every
-// frame of the session is checked against the official 2025-11-25 schema at the end.
+// Sampling and elicitation against a real server: server-everything over stdio, Streamable HTTP
+// and HTTP+SSE, with the host's services wired exactly as the extension wires them (attachServe),
+// a scripted "user" standing in for the person at the dialogs, and a scripted language model
+// standing in for vscode.lm. Every frame of each session is checked against the official
+// 2025-11-25 schema at the end.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { McpClient, ResponseError } from '../../src/client';
-import { StdioTransport } from '../../src/transport/stdio';
 import {
   DialogQueue,
   ElicitFormView,
@@ -25,7 +25,8 @@ import {
   attachServe,
   serveCapabilities,
 } from '../../src/serve';
-import { EVERYTHING, WireRecorder } from '../client/support';
+import { WireRecorder } from '../client/support';
+import { EverythingKind, EverythingPeer, everythingPeer } from '../transport/httpPeers';
 
 const SERVER = { id: 'test::everything', name: 'everything' };
 
@@ -77,7 +78,8 @@ const prompterE: ElicitationPrompter = {
   notify: () => {},
 };
 
-describe('sampling and elicitation against server-everything', () => {
+for (const kind of ['stdio', 'streamableHttp', 'sse'] satisfies EverythingKind[]) describe(`sampling and elicitation against server-everything over ${kind}`, () => {
+  let peer: EverythingPeer;
   let client: McpClient;
   let wire: WireRecorder;
   let elicitation: ElicitationService;
@@ -91,13 +93,15 @@ describe('sampling and elicitation against server-everything', () => {
     client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' }, capabilities: serveCapabilities(services) });
     wire = new WireRecorder(client);
     attachServe(client, SERVER, services);
-    await client.connect(new StdioTransport({ command: process.execPath, args: EVERYTHING, closeGraceMs: 500, termGraceMs: 500 }));
+    // What the scripted user saw belongs to one suite (one per transport).
+    for (const list of Object.values(seen)) list.length = 0;
+    peer = await everythingPeer(kind);
+    await client.connect(peer.transport);
   });
 
   after(async () => {
-    const pid = client.stats()?.process?.pid;
     await client.close();
-    if (pid) assert.throws(() => process.kill(pid, 0), 'the server process is gone');
+    await peer.stop();
   });
 
   test('declares sampling and both elicitation modes; the server offers its trigger tools', async () => {

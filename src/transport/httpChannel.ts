@@ -1,0 +1,572 @@
+// The HTTP side both remote transports share: one fetch with same-origin redirects and a
+// per-request AbortController, size-capped JSON bodies and SSE event streams (parsed by
+// eventsource-parser), HTTP errors that name the status and the URL, and the counters.
+// No `vscode` here, and never a header value in a log line or an error.
+import type { EventSourceMessage } from 'eventsource-parser' with { 'resolution-mode': 'import' };
+import { McpLocalError } from '../protocol/errors';
+import { Emitter } from '../protocol/events';
+import { HttpTransportStats, TransportCloseInfo, TransportCloseReason, TransportLog, TransportStats } from '../protocol/transport';
+import { DEFAULT_MAX_MESSAGE_BYTES, formatBytes } from './lineDecoder';
+
+/** What both HTTP transports are configured with. */
+export interface HttpTransportOptions {
+  /** The server's endpoint: an absolute http(s) URL. */
+  readonly url: string;
+  /** Sent with every request (for example `Authorization`). Values never appear in logs or errors. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Largest inbound message in bytes (a JSON body or one SSE event). Default 128 MiB, as for stdio. */
+  readonly maxMessageBytes?: number;
+  /**
+   * How long to wait for response headers where no request timeout applies: notifications,
+   * responses, GET streams and the legacy endpoint event. Default 30000 ms. Requests are timed
+   * by the connection; when it gives up on one, the cancellation also ends its POST.
+   */
+  readonly connectTimeoutMs?: number;
+  /** How long `close()` waits for the session's DELETE and for messages still being sent. Default 2000 ms. */
+  readonly closeTimeoutMs?: number;
+  /** Delay before re-opening a dropped stream when the server sent no `retry`; doubled per failed attempt. Default 1000 ms. */
+  readonly reconnectDelayMs?: number;
+  /** Cap of the doubled reconnect delay. Default 30000 ms. */
+  readonly maxReconnectDelayMs?: number;
+  /** Failed attempts in a row after which a dropped stream is given up. Default 5. */
+  readonly maxReconnectAttempts?: number;
+  /** The fetch to use; Node's global fetch (keep-alive through its dispatcher) by default. */
+  readonly fetch?: typeof fetch;
+}
+
+/** One message as the server sent it: parsed JSON and its size in bytes. */
+export interface InboundMessage {
+  readonly message: unknown;
+  readonly bytes: number;
+}
+
+type EventSourceModule = typeof import('eventsource-parser', { with: { 'resolution-mode': 'import' } });
+let parserModule: Promise<EventSourceModule> | undefined;
+/** eventsource-parser is ESM only; loaded once, on the first stream. */
+function loadEventSourceParser(): Promise<EventSourceModule> {
+  return (parserModule ??= import('eventsource-parser'));
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+/** Network error codes that mean the server cannot be reached at all (rather than one exchange failing). */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+/** How much of an error body is quoted in an error message. */
+const QUOTE_CHARS = 200;
+
+/** An HTTP exchange in flight: its own AbortController, removed from the channel when done. */
+export class Exchange {
+  readonly controller = new AbortController();
+  /** Set when we ended it on purpose (close, cancellation): its failure is not an error. */
+  endedByUs = false;
+  constructor(readonly what: string) {}
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+  abort(): void {
+    this.endedByUs = true;
+    this.controller.abort(new McpLocalError('closed', `${this.what}: aborted`));
+  }
+  /** Stops reading because of `error` (an oversize body): the failure stands. */
+  fail(error: Error): void {
+    this.controller.abort(error);
+  }
+}
+
+export interface FetchOptions {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  /** Defaults to the channel's URL. */
+  readonly url?: URL;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+  /** Abort when no response headers arrived within this many ms. */
+  readonly headersTimeoutMs?: number;
+}
+
+/** Handlers of one SSE stream. */
+export interface EventStreamHandlers {
+  /** An event with data. `event` is the type (undefined means `message`). */
+  onEvent(event: EventSourceMessage): void;
+  /** Every event id, including those of events without data (priming events). */
+  onId?(id: string): void;
+  onRetry?(ms: number): void;
+}
+
+/**
+ * The HTTP plumbing of one transport: requests, bodies, counters and `http` log lines.
+ * Every exchange has its own AbortController, kept in a set only while it runs, so nothing
+ * grows over many requests; `abortAll()` ends them on close.
+ */
+export class HttpChannel {
+  readonly url: URL;
+  /** The URL as shown in logs and errors: without user name, password or fragment. */
+  readonly displayUrl: string;
+  readonly maxMessageBytes: number;
+  readonly connectTimeoutMs: number;
+  readonly closeTimeoutMs: number;
+  private readonly fetchFn: typeof fetch;
+  private readonly baseHeaders: Readonly<Record<string, string>>;
+  private readonly exchanges = new Set<Exchange>();
+  /** Notifications and responses being POSTed: close() lets them finish briefly (cancellations must arrive). */
+  private readonly outgoing = new Set<Promise<void>>();
+  /** Ends the pending `sleep()`s early when the channel stops. */
+  private readonly wakers = new Set<() => void>();
+
+  readonly counters = { bytesSent: 0, bytesReceived: 0, messagesSent: 0, messagesReceived: 0, invalidMessages: 0, streamsOpened: 0, streamResumptions: 0 };
+  private readonly statusCounts: Record<string, number> = {};
+  startedAt: number | undefined;
+
+  /** The transport's events; it exposes them as onMessage, onClose and onLog. */
+  readonly messages = new Emitter<InboundMessage>((e) => this.listenerFailed('onMessage', e));
+  readonly closes = new Emitter<TransportCloseInfo>((e) => this.listenerFailed('onClose', e));
+  // A failing log listener cannot be reported through the log itself.
+  readonly log = new Emitter<TransportLog>();
+
+  constructor(readonly options: HttpTransportOptions) {
+    this.url = parseEndpoint(options.url);
+    this.displayUrl = displayUrl(this.url);
+    this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.connectTimeoutMs = options.connectTimeoutMs ?? 30_000;
+    this.closeTimeoutMs = options.closeTimeoutMs ?? 2000;
+    this.fetchFn = options.fetch ?? fetch;
+    this.baseHeaders = { ...(options.headers ?? {}) };
+  }
+
+  /** Remembers a message being sent until it settles; returns it. */
+  track(sent: Promise<void>): Promise<void> {
+    this.outgoing.add(sent);
+    const forget = () => void this.outgoing.delete(sent);
+    sent.then(forget, forget);
+    return sent;
+  }
+
+  /** Waits until the messages being sent settled, at most `closeTimeoutMs`. */
+  async drainOutgoing(): Promise<void> {
+    if (this.outgoing.size) await Promise.race([Promise.allSettled([...this.outgoing]), this.sleep(this.closeTimeoutMs)]);
+  }
+
+  disposeEvents(): void {
+    this.messages.dispose();
+    this.closes.dispose();
+    this.log.dispose();
+  }
+
+  private listenerFailed(event: string, error: unknown): void {
+    this.logHttp(`an ${event} listener threw: ${error instanceof Error ? error.message : String(error)}`, 'warn');
+  }
+
+  /** Header names (never values) for the log. */
+  headerNames(): string {
+    const names = Object.keys(this.baseHeaders);
+    return names.length ? names.join(', ') : 'none';
+  }
+
+  /** Headers of a request: the configured ones, then the protocol's own. */
+  headers(own: Record<string, string | undefined>): Record<string, string> {
+    const out: Record<string, string> = { ...this.baseHeaders };
+    for (const [name, value] of Object.entries(own)) if (value !== undefined) out[name] = value;
+    return out;
+  }
+
+  begin(what: string): Exchange {
+    const exchange = new Exchange(what);
+    this.exchanges.add(exchange);
+    return exchange;
+  }
+
+  end(exchange: Exchange): void {
+    this.exchanges.delete(exchange);
+  }
+
+  /** Aborts every exchange in flight and ends every `sleep()`. */
+  stop(): void {
+    for (const exchange of this.exchanges) exchange.abort();
+    this.exchanges.clear();
+    for (const wake of [...this.wakers]) wake();
+  }
+
+  /** Waits `ms` (an unref'd timer), or less when the channel stops. */
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      this.wakers.add(done);
+    });
+  }
+
+  /** Delay before re-opening a dropped stream: the server's `retry` when it sent one, doubled per failed attempt. */
+  reconnectDelay(retryMs: number | undefined, failures: number): number {
+    const base = retryMs ?? this.options.reconnectDelayMs ?? 1000;
+    return Math.min(base * 2 ** failures, Math.max(base, this.options.maxReconnectDelayMs ?? 30_000));
+  }
+
+  /** Failed attempts in a row after which a dropped stream is given up. */
+  get maxReconnectAttempts(): number {
+    return this.options.maxReconnectAttempts ?? 5;
+  }
+
+  /** How many exchanges are in flight (for tests of growth). */
+  get inFlight(): number {
+    return this.exchanges.size;
+  }
+
+  stats(transport: HttpTransportStats['transport'], sessionId: string | undefined, url = this.displayUrl): TransportStats {
+    const c = this.counters;
+    return {
+      bytesSent: c.bytesSent,
+      bytesReceived: c.bytesReceived,
+      messagesSent: c.messagesSent,
+      messagesReceived: c.messagesReceived,
+      noiseLines: c.invalidMessages,
+      startedAt: this.startedAt,
+      http: { url, transport, ...(sessionId !== undefined ? { sessionId } : {}), statusCounts: { ...this.statusCounts }, streamsOpened: c.streamsOpened, streamResumptions: c.streamResumptions },
+    };
+  }
+
+  logHttp(text: string, level: TransportLog['level'] = 'info'): void {
+    this.log.fire({ kind: 'http', level, text });
+  }
+
+  /**
+   * Fetches with `redirect: 'manual'` and follows a redirect only within the origin (307/308
+   * for any method, 301/302/303 only for GET: the others would turn a POST into a GET).
+   * Rejects with McpLocalError('transport') naming the URL for a network failure, a timeout or
+   * a redirect that is not followed; with the exchange's abort reason when it was aborted.
+   */
+  async fetch(exchange: Exchange, options: FetchOptions): Promise<Response> {
+    let url = options.url ?? this.url;
+    const body = options.body;
+    if (body !== undefined) this.counters.bytesSent += Buffer.byteLength(body);
+    let timer: NodeJS.Timeout | undefined;
+    if (options.headersTimeoutMs !== undefined && options.headersTimeoutMs > 0) {
+      const ms = options.headersTimeoutMs;
+      timer = setTimeout(() => exchange.controller.abort(new McpLocalError('transport', `${options.method} ${displayUrl(url)}: no answer within ${ms} ms`, { url: displayUrl(url), timeoutMs: ms })), ms);
+      timer.unref();
+    }
+    try {
+      for (let hop = 0; ; hop++) {
+        let response: Response;
+        try {
+          response = await this.fetchFn(url, { method: options.method, headers: options.headers, body, signal: exchange.signal, redirect: 'manual' });
+        } catch (error) {
+          throw this.networkError(exchange, options.method, url, error);
+        }
+        this.count(response.status);
+        if (!REDIRECT_STATUSES.has(response.status)) return response;
+        const target = redirectTarget(response, url);
+        await discard(response);
+        const where = `${options.method} ${displayUrl(url)}`;
+        if (!target) throw new McpLocalError('transport', `${where} answered a redirect (HTTP ${response.status}) without a valid Location`, { url: displayUrl(url), status: response.status });
+        if (target.origin !== this.url.origin || target.username !== url.username || target.password !== url.password) {
+          throw new McpLocalError('transport', `${where} was redirected to another origin (${target.origin}); redirects are followed only within ${this.url.origin}`, { url: displayUrl(url), status: response.status, redirect: target.origin });
+        }
+        const keepsMethod = response.status === 307 || response.status === 308 || options.method === 'GET';
+        if (!keepsMethod) throw new McpLocalError('transport', `${where} was redirected with HTTP ${response.status}, which would turn the ${options.method} into a GET; only 307 and 308 are followed`, { url: displayUrl(url), status: response.status });
+        if (hop + 1 >= MAX_REDIRECTS) throw new McpLocalError('transport', `${where}: more than ${MAX_REDIRECTS} redirects`, { url: displayUrl(url), status: response.status });
+        this.logHttp(`${where} redirected (HTTP ${response.status}) to ${displayUrl(target)}`, 'debug');
+        url = target;
+      }
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+  }
+
+  private count(status: number): void {
+    const key = String(status);
+    this.statusCounts[key] = (this.statusCounts[key] ?? 0) + 1;
+  }
+
+  /** The error for a fetch that threw: our own abort reason, or a network failure naming the URL. */
+  networkError(exchange: Exchange, method: string, url: URL, error: unknown): Error {
+    if (exchange.signal.aborted) {
+      const reason: unknown = exchange.signal.reason;
+      return reason instanceof Error ? reason : new McpLocalError('closed', `${method} ${displayUrl(url)}: aborted`);
+    }
+    const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+    const code = typeof cause?.code === 'string' ? cause.code : undefined;
+    const detail = describeNetworkCause(code, typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error));
+    return new McpLocalError('transport', `${method} ${displayUrl(url)}: ${detail}`, { url: displayUrl(url), detail, ...(code ? { code } : {}), unreachable: code !== undefined && UNREACHABLE_CODES.has(code) });
+  }
+
+  /**
+   * The error for a response with a status that is not OK: names the status and the URL, with
+   * the server's own message when it sent a JSON-RPC error or plain text (quoted briefly).
+   */
+  async statusError(method: string, response: Response, url: URL = this.url): Promise<McpLocalError> {
+    const said = await briefBody(response);
+    const text = `${method} ${displayUrl(url)} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${said ? `: ${said}` : ''}`;
+    return new McpLocalError('transport', text, { url: displayUrl(url), status: response.status, ...(said ? { serverMessage: said } : {}) });
+  }
+
+  /** The media type of a response, lower case, without parameters. */
+  static mediaType(response: Response): string {
+    return (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+  }
+
+  wrongContentType(method: string, response: Response, expected: string): McpLocalError {
+    const type = response.headers.get('content-type') ?? '(none)';
+    return new McpLocalError('transport', `${method} ${this.displayUrl} answered HTTP ${response.status} with content type ${quote(type)}; expected ${expected}`, { url: this.displayUrl, status: response.status, contentType: type });
+  }
+
+  /**
+   * Reads a JSON body whole, refusing more than `maxMessageBytes` (the read stops there), and
+   * parses it once. Rejects with McpLocalError('transport') for an oversize or non-JSON body.
+   */
+  async readJson(exchange: Exchange, method: string, response: Response): Promise<InboundMessage> {
+    const chunks: Uint8Array[] = [];
+    let bytes = 0;
+    const body = response.body;
+    if (body) {
+      const reader = body.getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          bytes += value.byteLength;
+          this.counters.bytesReceived += value.byteLength;
+          if (bytes > this.maxMessageBytes) {
+            const text = `the answer to ${method} from ${this.displayUrl} is larger than the ${formatBytes(this.maxMessageBytes)} limit; dropped`;
+            const error = new McpLocalError('transport', text, { url: this.displayUrl, limitBytes: this.maxMessageBytes });
+            exchange.fail(error);
+            this.log.fire({ kind: 'oversize', text });
+            throw error;
+          }
+          chunks.push(value);
+        }
+      } catch (error) {
+        throw McpLocalError.is(error) ? error : this.networkError(exchange, method, this.url, error);
+      } finally {
+        reader.releaseLock();
+      }
+    }
+    const text = Buffer.concat(chunks, bytes).toString('utf8');
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch (error) {
+      this.counters.invalidMessages++;
+      throw new McpLocalError('transport', `${method} ${this.displayUrl} answered with a body that is not JSON (${(error as Error).message}): ${quote(text.slice(0, QUOTE_CHARS))}`, { url: this.displayUrl, status: response.status });
+    }
+    if (!isJsonRpcPayload(message)) {
+      this.counters.invalidMessages++;
+      throw new McpLocalError('transport', `${method} ${this.displayUrl} answered with JSON that is not a JSON-RPC message: ${quote(text.slice(0, QUOTE_CHARS))}`, { url: this.displayUrl, status: response.status });
+    }
+    this.counters.messagesReceived += Array.isArray(message) ? message.length : 1;
+    return { message, bytes };
+  }
+
+  /**
+   * Reads an SSE body to its end, calling the handlers per event. Resolves when the stream
+   * ended; rejects with the exchange's abort reason, a network error, or an oversize event
+   * (McpLocalError('transport'), also logged as `oversize`).
+   */
+  async readEvents(exchange: Exchange, what: string, response: Response, handlers: EventStreamHandlers): Promise<void> {
+    const { createParser } = await loadEventSourceParser();
+    let oversize = false;
+    const limit = this.maxMessageBytes;
+    const parser = createParser({
+      onEvent: (event) => {
+        // A UTF-8 byte is at least one character: only a long event needs its bytes counted.
+        if (event.data.length * 3 > limit && Buffer.byteLength(event.data) > limit) {
+          oversize = true;
+          return;
+        }
+        handlers.onEvent(event);
+      },
+      onId: handlers.onId,
+      onRetry: handlers.onRetry,
+      // Unknown fields and bad `retry` values are ignored as the SSE standard says; only the cap matters.
+      onError: (error) => {
+        if (error.type === 'max-buffer-size-exceeded') oversize = true;
+      },
+      maxBufferSize: limit,
+    });
+    const decoder = new TextDecoder('utf-8');
+    const body = response.body;
+    if (!body) return;
+    const reader = body.getReader();
+    try {
+      for (;;) {
+        let chunk: ReadableStreamReadResult<Uint8Array>;
+        try {
+          chunk = await reader.read();
+        } catch (error) {
+          throw this.networkError(exchange, what, this.url, error);
+        }
+        if (chunk.done) {
+          const rest = decoder.decode();
+          if (rest) parser.feed(rest);
+          return;
+        }
+        this.counters.bytesReceived += chunk.value.byteLength;
+        parser.feed(decoder.decode(chunk.value, { stream: true }));
+        if (oversize) {
+          const text = `${what}: an event from ${this.displayUrl} is larger than the ${formatBytes(limit)} limit; the stream was closed`;
+          const error = new McpLocalError('transport', text, { url: this.displayUrl, limitBytes: limit });
+          exchange.fail(error);
+          this.log.fire({ kind: 'oversize', text });
+          throw error;
+        }
+      }
+    } finally {
+      reader.releaseLock();
+    }
+  }
+
+  /**
+   * Parses one SSE `data` as a JSON-RPC message. Returns undefined (and logs it) when it is not
+   * one: a bad event is skipped, it does not end the stream.
+   */
+  parseEventData(what: string, data: string): InboundMessage | undefined {
+    let message: unknown;
+    try {
+      message = JSON.parse(data);
+    } catch (error) {
+      this.counters.invalidMessages++;
+      this.log.fire({ kind: 'invalid-json', text: `${what}: skipped an event that is not JSON (${(error as Error).message}): ${quote(data.slice(0, QUOTE_CHARS))}` });
+      return undefined;
+    }
+    if (!isJsonRpcPayload(message)) {
+      this.counters.invalidMessages++;
+      this.log.fire({ kind: 'invalid-json', text: `${what}: skipped an event that is not a JSON-RPC message: ${quote(data.slice(0, QUOTE_CHARS))}` });
+      return undefined;
+    }
+    this.counters.messagesReceived += Array.isArray(message) ? message.length : 1;
+    return { message, bytes: Buffer.byteLength(data) };
+  }
+}
+
+/** The close reason for a status that is not OK: `authorization-required` for 401 and 403. */
+export function statusCloseReason(response: Response, url: string, message: string): TransportCloseReason {
+  if (response.status === 401 || response.status === 403) {
+    const challenge = response.headers.get('www-authenticate');
+    return { kind: 'authorization-required', status: response.status, url, ...(challenge ? { wwwAuthenticate: challenge } : {}) };
+  }
+  return { kind: 'http-status', status: response.status, url, message };
+}
+
+/** True for a JSON-RPC message object, or a non-empty array of them (a batch). */
+export function isJsonRpcPayload(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0 && value.every(isJsonRpcObject);
+  return isJsonRpcObject(value);
+}
+
+function isJsonRpcObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { jsonrpc?: unknown }).jsonrpc === '2.0';
+}
+
+/** True when `payload` holds the response (result or error) to request `id`. */
+export function answers(payload: unknown, id: string | number): boolean {
+  if (Array.isArray(payload)) return payload.some((m) => answers(m, id));
+  const m = payload as { id?: unknown; method?: unknown };
+  return m.id === id && m.method === undefined;
+}
+
+function parseEndpoint(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new McpLocalError('usage', `not a valid URL: ${quote(raw.slice(0, QUOTE_CHARS))}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new McpLocalError('usage', `a remote server needs an http or https URL, not ${url.protocol}`);
+  return url;
+}
+
+/** A URL for logs and errors: no user name, password or fragment. */
+export function displayUrl(url: URL): string {
+  if (!url.username && !url.password && !url.hash) return url.href;
+  const shown = new URL(url.href);
+  shown.username = '';
+  shown.password = '';
+  shown.hash = '';
+  return shown.href;
+}
+
+function redirectTarget(response: Response, from: URL): URL | undefined {
+  const location = response.headers.get('location');
+  if (!location) return undefined;
+  try {
+    return new URL(location, from);
+  } catch {
+    return undefined;
+  }
+}
+
+function describeNetworkCause(code: string | undefined, message: string): string {
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused (is the server running?)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `host not found (${code})`;
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return `the connection was closed by the server (${code})`;
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return `timed out (${code})`;
+    default:
+      return code ? `${message} (${code})` : message;
+  }
+}
+
+/** Drops a response body we do not read, so its connection goes back to the pool. */
+export async function discard(response: Response): Promise<void> {
+  try {
+    await response.body?.cancel();
+  } catch {
+    // already gone
+  }
+}
+
+/** What the server said in an error body, briefly: a JSON-RPC error's message, or plain text. HTML is not quoted. */
+async function briefBody(response: Response): Promise<string | undefined> {
+  const type = HttpChannel.mediaType(response);
+  if (type !== 'application/json' && type !== 'text/plain') {
+    await discard(response);
+    return undefined;
+  }
+  const reader = response.body?.getReader();
+  if (!reader) return undefined;
+  const chunks: Uint8Array[] = [];
+  let bytes = 0;
+  try {
+    // Only the start matters; an endless body is not waited for.
+    while (bytes < 4096) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      bytes += value.byteLength;
+    }
+  } catch {
+    // what arrived is enough
+  } finally {
+    void reader.cancel().catch(() => {});
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (type === 'application/json') {
+    try {
+      const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
+      if (typeof message === 'string') return oneLine(message);
+    } catch {
+      // not JSON after all: quoted as text
+    }
+  }
+  return text.trim() ? oneLine(text) : undefined;
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > QUOTE_CHARS ? `${flat.slice(0, QUOTE_CHARS)}…` : flat;
+}
+
+function quote(text: string): string {
+  return JSON.stringify(oneLine(text));
+}

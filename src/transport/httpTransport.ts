@@ -1,0 +1,119 @@
+import { DisposableStore } from '../protocol/disposable';
+import { McpLocalError } from '../protocol/errors';
+import { Emitter } from '../protocol/events';
+import { OutboundFrame, Transport, TransportCloseInfo, TransportLog, TransportStats } from '../protocol/transport';
+import { HttpTransportOptions, InboundMessage } from './httpChannel';
+import { SseTransport } from './sse';
+import { StreamableHttpTransport } from './streamableHttp';
+
+/** Which HTTP transport to use: `http` Streamable HTTP, `sse` the legacy HTTP+SSE, `auto` the first, falling back to the second. */
+export type HttpTransportMode = 'auto' | 'http' | 'sse';
+
+export interface CreateHttpTransportOptions extends HttpTransportOptions {
+  readonly mode: HttpTransportMode;
+}
+
+/** Builds the transport for a remote server. */
+export function createHttpTransport(options: CreateHttpTransportOptions): Transport {
+  switch (options.mode) {
+    case 'http':
+      return new StreamableHttpTransport(options);
+    case 'sse':
+      return new SseTransport(options);
+    case 'auto':
+      return new HttpFallbackTransport(options);
+    default: {
+      const never: never = options.mode;
+      throw new McpLocalError('usage', `unknown HTTP transport mode ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** Statuses of the initialize POST that mean "no Streamable HTTP here" (the specification's backwards-compatibility rule). */
+const FALLBACK_STATUSES = new Set([400, 404, 405]);
+
+/**
+ * Streamable HTTP first; when the initialize POST is answered 400, 404 or 405, the legacy
+ * HTTP+SSE transport on the same URL (GET, `endpoint` event), and initialize is sent there.
+ * `stats().http.transport` and an `http` log line say which one is in use.
+ */
+export class HttpFallbackTransport implements Transport {
+  private readonly _onMessage = new Emitter<InboundMessage>();
+  private readonly _onClose = new Emitter<TransportCloseInfo>();
+  private readonly _onLog = new Emitter<TransportLog>();
+  readonly onMessage = this._onMessage.event;
+  readonly onClose = this._onClose.event;
+  readonly onLog = this._onLog.event;
+
+  private active: Transport;
+  /** Events of the active transport, forwarded. */
+  private forwarding = new DisposableStore();
+  /** Until the first message was answered, a fallback is still possible. */
+  private decided = false;
+  private protocolVersion: string | undefined;
+
+  constructor(private readonly options: HttpTransportOptions) {
+    this.active = this.adopt(new StreamableHttpTransport(options));
+  }
+
+  start(): Promise<void> {
+    return this.active.start();
+  }
+
+  async send(frame: OutboundFrame): Promise<void> {
+    if (this.decided || frame.info.kind !== 'request' || frame.info.method !== 'initialize') {
+      this.decided = true;
+      return this.active.send(frame);
+    }
+    this.decided = true;
+    try {
+      await this.active.send(frame);
+      return;
+    } catch (error) {
+      const status = McpLocalError.is(error, 'transport') ? error.details.status : undefined;
+      if (typeof status !== 'number' || !FALLBACK_STATUSES.has(status)) throw error;
+      this._onLog.fire({ kind: 'http', level: 'info', text: `POST initialize answered ${status}: falling back to the HTTP+SSE transport (protocol 2024-11-05)` });
+    }
+    const streamable = this.active;
+    this.forwarding.dispose();
+    this.forwarding = new DisposableStore();
+    void streamable.close().finally(() => streamable.dispose());
+    const sse = this.adopt(new SseTransport(this.options));
+    this.active = sse;
+    if (this.protocolVersion !== undefined) sse.setProtocolVersion(this.protocolVersion);
+    await sse.start();
+    return sse.send(frame);
+  }
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+    this.active.setProtocolVersion?.(version);
+  }
+
+  close(): Promise<void> {
+    return this.active.close();
+  }
+
+  dispose(): void {
+    const active = this.active;
+    void active.close().finally(() => {
+      this.forwarding.dispose();
+      active.dispose();
+      this._onMessage.dispose();
+      this._onClose.dispose();
+      this._onLog.dispose();
+    });
+  }
+
+  stats(): TransportStats {
+    return this.active.stats();
+  }
+
+  private adopt<T extends Transport>(transport: T): T {
+    const store = this.forwarding;
+    store.add(transport.onMessage((m) => this._onMessage.fire(m)));
+    store.add(transport.onLog((l) => this._onLog.fire(l)));
+    store.add(transport.onClose((c) => this._onClose.fire(c)));
+    return transport;
+  }
+}
