@@ -1,4 +1,4 @@
-// Bundles the extension, the CLI and the benchmark. `--watch` rebuilds on change.
+// Bundles the extension, the CLI, the benchmark and the conformance driver. `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
@@ -18,6 +18,8 @@ const builds = [
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // The benchmark loads the official SDK as a peer for comparison; it is never shipped.
   { ...common, entryPoints: ['test/bench/bench.ts'], outfile: 'dist/bench.js', packages: 'external' },
+  // The client the official conformance suite drives (scripts/conformance.mjs); never shipped.
+  { ...common, entryPoints: ['test/conformance/client.ts'], outfile: 'dist/conformance-client.js' },
 ];
 if (watch) {
   for (const options of builds) await (await esbuild.context(options)).watch();
