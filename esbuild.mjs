@@ -1,4 +1,4 @@
-// Bundles the extension, the CLI and the benchmark. `--watch` rebuilds on change.
+// Bundles the extension, the CLI, the benchmark and the conformance driver. `--watch` rebuilds on change.
 // The shipped bundles are minified; their source maps stay in dist/ for debugging and out of
 // the VSIX (.vscodeignore).
 import * as esbuild from 'esbuild';
@@ -57,6 +57,8 @@ const builds = [
   ...vendorModules.map((name) => ({ ...common, minify: true, entryPoints: [`src/inspect/vendor/${name}.ts`], outfile: `dist/vendor/${name}.js` })),
   // The benchmark loads the official SDK as a peer for comparison; it is never shipped.
   { ...common, entryPoints: ['test/bench/bench.ts'], outfile: 'dist/bench.js', packages: 'external' },
+  // The client the official conformance suite drives (scripts/conformance.mjs); never shipped.
+  { ...common, entryPoints: ['test/conformance/client.ts'], outfile: 'dist/conformance-client.js' },
 ];
 if (watch) {
   for (const options of builds) await (await esbuild.context(options)).watch();

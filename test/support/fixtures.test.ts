@@ -296,3 +296,39 @@ suite('fixture counter.mjs', () => {
     await stop(server);
   });
 });
+
+suite('fixture counter.mjs --http', () => {
+  test('Streamable HTTP on 127.0.0.1: session id on initialize, JSON answers, 202, 405, a 9 MiB blob, socket counts', async () => {
+    const server = FixtureProcess.start('counter.mjs', ['--http']);
+    const { port } = (await server.nextMessage((m) => isObject(m) && 'port' in m)) as { port: number };
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const post = (message: Json) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(message) });
+
+    const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fixture-test', version: '0' } } });
+    assert.equal(init.status, 200);
+    assert.equal(init.headers.get('content-type'), 'application/json');
+    assert.equal(init.headers.get('mcp-session-id'), 'counter-session');
+    const initBody = (await init.json()) as Json;
+    assertInitializeResult(initBody.result as Json, 'counter', '2025-06-18');
+    assertMessage('2025-06-18', initBody, 'inbound', 'initialize');
+
+    const notified = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    assert.equal(notified.status, 202);
+    assert.equal(await notified.text(), '');
+    const echo = (await (await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { text: 'héllo' } } })).json()) as Json;
+    assert.deepEqual(echo, { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'héllo' }] } });
+    assert.equal((await fetch(url)).status, 405, 'no server stream: GET is refused');
+
+    const bytes = 9 * 1024 * 1024;
+    const blob = await post({ jsonrpc: '2.0', id: 'b', method: 'tools/call', params: { name: 'blob', arguments: { bytes } } });
+    assert.equal(Number(blob.headers.get('content-length')), Buffer.byteLength(await blob.clone().text()));
+    const blobBody = (await blob.json()) as { id: string; result: { content: { text: string }[] } };
+    assert.equal(blobBody.id, 'b');
+    assert.equal(blobBody.result.content[0].text.length, bytes);
+
+    server.send({ command: 'stats' });
+    const stats = (await server.nextMessage((m) => isObject(m) && 'open' in m)) as { open: number; total: number };
+    assert.ok(stats.total >= 1 && stats.open >= 1 && stats.open <= stats.total, JSON.stringify(stats));
+    await stop(server);
+  });
+});

@@ -1,0 +1,114 @@
+// The client the official conformance suite tests (scripts/conformance.mjs runs it, built to
+// dist/conformance-client.js). Following the suite's convention, the server URL is the last
+// argument and the scenario name is in MCP_CONFORMANCE_SCENARIO. It is the product's own core —
+// McpClient over the HTTP transport a `"type": "http"` entry gets, elicitation answered by the
+// product's ElicitationService — and only chooses, per scenario, what a user would do: which tool
+// to call with which arguments, and to accept an elicitation form as it is. Nothing here writes
+// wire messages itself. Exit status 0 when the flow completed, 1 with one line on stderr if not.
+import { McpClient } from '../../src/client/client';
+import type { Tool } from '../../src/client/schemas';
+import { attachServe, serveCapabilities } from '../../src/serve/attach';
+import { DialogQueue } from '../../src/serve/dialogQueue';
+import { ElicitationPrompter, ElicitationService } from '../../src/serve/elicitation';
+import type { ServerRef } from '../../src/serve/types';
+import { createHttpTransport } from '../../src/transport/httpTransport';
+
+const CLIENT_INFO = { name: 'mcp-host-conformance', version: '0.1.0' };
+const SERVER: ServerRef = { id: 'conformance', name: 'conformance server' };
+
+/** What the driver does once connected, per scenario; a scenario not listed gets `lists`. */
+type Flow = (client: McpClient) => Promise<void>;
+
+function log(text: string): void {
+  process.stderr.write(`[driver] ${text}\n`);
+}
+
+function findTool(tools: readonly Tool[], name: string): Tool {
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) throw new Error(`the server lists no tool named ${name} (it lists: ${tools.map((t) => t.name).join(', ') || 'none'})`);
+  return tool;
+}
+
+/** What the host does after connecting: read the lists the server declared. */
+const lists: Flow = async (client) => {
+  if (client.serverCapabilities?.tools) log(`tools: ${(await client.listTools()).map((t) => t.name).join(', ') || 'none'}`);
+};
+
+/** Lists the tools, then calls one with the arguments a user would fill in. */
+function callTool(name: string, args: Record<string, unknown>): Flow {
+  return async (client) => {
+    findTool(await client.listTools(), name);
+    const result = await client.callTool(name, args);
+    log(`${name}: ${JSON.stringify(result.content)}`);
+  };
+}
+
+const FLOWS: Record<string, Flow> = {
+  initialize: lists,
+  tools_call: callTool('add_numbers', { a: 2, b: 3 }),
+  // The server elicits during the call; the prompter below accepts the form untouched.
+  'elicitation-sep1034-client-defaults': callTool('test_client_elicitation_defaults', {}),
+  // The server ends the call's SSE stream after a priming event; the answer comes on the resumed stream.
+  'sse-retry': callTool('test_reconnection', {}),
+  // Hands the focal tool's inputSchema, as this client parsed it, back to the echo tool.
+  'json-schema-2020-12-preservation': async (client) => {
+    const tools = await client.listTools();
+    const focal = findTool(tools, 'json_schema_2020_12_tool');
+    findTool(tools, 'json_schema_echo');
+    await client.callTool('json_schema_echo', { schema: focal.inputSchema });
+  },
+};
+
+/**
+ * The user of an elicitation form: submits it without filling any field, so every value the
+ * server gets comes from the schema defaults the ElicitationService fills in.
+ */
+const acceptUntouched: ElicitationPrompter = {
+  form: async (_server, view) => {
+    log(`elicitation form: ${view.message} (fields: ${view.model.properties.map((p) => p.name).join(', ')})`);
+    return { action: 'accept', content: {} };
+  },
+  url: async () => 'decline',
+  awaitCompletion: async () => false,
+  notify: (_server, level, text) => log(`${level}: ${text}`),
+};
+
+async function main(): Promise<void> {
+  const url = process.argv[process.argv.length - 1];
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+  if (!/^https?:\/\//.test(url ?? '')) throw new Error(`usage: conformance-client <server-url> (got ${JSON.stringify(url)})`);
+  const flow = FLOWS[scenario] ?? lists;
+  log(`scenario ${scenario || '(none)'} against ${url}`);
+
+  const queue = new DialogQueue(() => 0);
+  const elicitation = new ElicitationService({
+    queue,
+    prompter: acceptUntouched,
+    openUrl: async () => false,
+    log: (_id, level, text) => log(`${level}: ${text}`),
+    modes: ['form'],
+  });
+  const client = new McpClient({ clientInfo: CLIENT_INFO, capabilities: serveCapabilities({ elicitation }), requestTimeoutMs: 45_000 });
+  attachServe(client, SERVER, { elicitation });
+  client.onTransportLog((entry) => log(`${entry.kind}: ${entry.text}`));
+  try {
+    const init = await client.connect(createHttpTransport({ url, headers: {}, mode: 'auto' }));
+    log(`connected: ${init.serverInfo.name} ${init.serverInfo.version}, protocol ${init.protocolVersion}`);
+    await flow(client);
+  } finally {
+    await client.close();
+    queue.dispose();
+  }
+}
+
+const started = Date.now();
+main().then(
+  () => {
+    log(`done in ${Date.now() - started} ms`);
+    process.exit(0);
+  },
+  (error: unknown) => {
+    process.stderr.write(`conformance-client: ${error instanceof Error ? error.message : String(error)} (after ${Date.now() - started} ms)\n`);
+    process.exit(1);
+  },
+);
