@@ -186,7 +186,12 @@ export class OAuthSession implements AuthProvider {
   private async discover(bearer: BearerChallenge): Promise<DiscoveredAuthorization> {
     // A challenge naming other metadata than before means the server moved: discover again.
     if (this.found && (!bearer.resourceMetadata || bearer.resourceMetadata === this.metadataFrom)) return this.found;
-    this.found = await discoverAuthorization(this.serverUrl, bearer, { fetch: this.options.fetch ?? fetch, log: this.log });
+    try {
+      this.found = await discoverAuthorization(this.serverUrl, bearer, { fetch: this.options.fetch ?? fetch, log: this.log });
+    } catch (error) {
+      this.log(`sign-in stopped: ${(error as Error).message}`, 'warn');
+      throw error;
+    }
     this.metadataFrom = bearer.resourceMetadata;
     const stored = await this.options.store.get(OAuthFlow.key(this.found));
     if (stored && !this.grant) this.grant = stored;

@@ -67,4 +67,9 @@ export class MemoryTokenStore implements TokenStore {
   get size(): number {
     return this.grants.size;
   }
+
+  /** Every grant held, in no particular order. */
+  all(): StoredGrant[] {
+    return [...this.grants.values()];
+  }
 }
