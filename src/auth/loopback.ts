@@ -23,6 +23,8 @@ export interface LoopbackOptions {
   /** How long to wait for the browser, in ms. Default 5 minutes. */
   readonly timeoutMs?: number;
   readonly path?: string;
+  /** Listen on this port only (a pre-registered client whose redirect URI names a port); else an ephemeral one. */
+  readonly port?: number;
 }
 
 const PAGE_OK = '<!doctype html><meta charset="utf-8"><title>Signed in</title><p>Sign-in finished. You can close this tab and return to the editor.</p>';
@@ -32,7 +34,12 @@ const PAGE_REFUSED = '<!doctype html><meta charset="utf-8"><title>Sign-in refuse
 export function loopbackRedirect(options: LoopbackOptions = {}): RedirectFactory {
   return async ({ preferredPort }) => {
     const server = createServer();
-    const port = await listen(server, preferredPort).catch(() => listen(server, 0));
+    const fixed = options.port;
+    const port = fixed !== undefined
+      ? await listen(server, fixed).catch((error: Error) => {
+          throw new AuthError('redirect', `cannot listen on 127.0.0.1:${fixed} for the redirect: ${error.message}`);
+        })
+      : await listen(server, preferredPort).catch(() => listen(server, 0));
     return new LoopbackRedirect(server, port, options.path ?? '/callback', options.timeoutMs ?? 300_000);
   };
 }

@@ -8,13 +8,15 @@ import { afterEach, describe, test } from 'node:test';
 import { AuthError, loopbackRedirect, MemoryTokenStore, OAuthSession, OAuthSessionOptions, SignInRequest } from '../../src/auth';
 import { McpClient, TransportCloseInfo } from '../../src/client';
 import { StreamableHttpTransport } from '../../src/transport/streamableHttp';
-import { HttpPeer, startFixture } from '../transport/httpPeers';
+import { freePort, HttpPeer, startFixture } from '../transport/httpPeers';
 
 interface FixtureStats {
   registrations: number;
   authorizations: Array<{ scope: string | null; resource: string | null }>;
   tokens: number;
   refreshes: number;
+  lastTokenAuth?: string;
+  metadataDocuments?: number;
 }
 
 const open: Array<{ client: McpClient; peer: HttpPeer }> = [];
@@ -44,8 +46,8 @@ function recordingFetch(secrets: Set<string>): typeof fetch {
   };
 }
 
-async function setUp(fixtureArgs: string[], options: Partial<OAuthSessionOptions> = {}) {
-  const peer = await startFixture('authServer.mjs', fixtureArgs);
+async function setUp(fixtureArgs: string[], options: Partial<OAuthSessionOptions> = {}, port?: number) {
+  const peer = await startFixture('authServer.mjs', fixtureArgs, port);
   const secrets = new Set<string>();
   const logs: string[] = [];
   const authorizationUrls: URL[] = [];
@@ -186,6 +188,37 @@ describe('sign-in to a protected MCP server', () => {
     await client.close();
     await t.session.signOut();
     assert.equal(t.store.size, 0);
+  });
+
+  test('a pre-registered confidential client: no registration, client_secret_post as the server lists, the secret never logged', async () => {
+    const port = await freePort();
+    const clientSecret = 'cs-pre-registered-9c1d2e3f';
+    const t = await setUp(['--client', `host-client:${clientSecret}:http://127.0.0.1:${port}/callback`], {
+      client: { clientId: 'host-client', clientSecret },
+      redirect: loopbackRedirect({ port, timeoutMs: 10_000 }),
+    });
+    await t.client.connect(t.transport);
+    assert.equal((await t.client.listTools()).length, 2);
+    const stats = await t.stats();
+    assert.equal(stats.registrations, 0);
+    assert.equal(stats.lastTokenAuth, 'body');
+    assert.equal(t.session.state().registration, 'pre-registered');
+    assert.equal(t.authorizationUrls[0].searchParams.get('client_id'), 'host-client');
+    assert.match(t.logs.join('\n'), /client: pre-registered \(token endpoint authentication client_secret_post\)/);
+    t.secrets.add(clientSecret);
+    t.assertNoSecretIn(t.logs);
+  });
+
+  test('a client id metadata document where the server supports one, before dynamic registration', async () => {
+    const port = await freePort();
+    const peerPort = await freePort();
+    const t = await setUp(['--cimd'], { clientMetadataUrl: `http://127.0.0.1:${peerPort}/client-metadata/${port}`, redirect: loopbackRedirect({ port, timeoutMs: 10_000 }) }, peerPort);
+    await t.client.connect(t.transport);
+    assert.equal((await t.client.listTools()).length, 2);
+    const stats = await t.stats();
+    assert.equal(stats.registrations, 0);
+    assert.equal(stats.metadataDocuments, 2, 'fetched at authorization and at the token request');
+    assert.equal(t.session.state().registration, 'metadata-document');
   });
 
   test('a 2025-03-26 server without resource metadata: metadata at its origin', async () => {
