@@ -199,6 +199,8 @@ export class OAuthFlow {
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         token_endpoint_auth_method: 'none',
+        // A loopback redirect makes this a native application (OpenID Connect DCR; asked for by 2026-07-28).
+        application_type: 'native',
       }, this.requestOptions(oauth, endpoint));
       registered = await oauth.processDynamicClientRegistrationResponse(response);
     } catch (error) {

@@ -147,9 +147,10 @@ export class OAuthSession implements AuthProvider {
     }
     const found = await this.discover(bearer);
     const granted = this.grant?.scope?.split(' ').filter(Boolean) ?? [];
-    const wanted = bearer.scope ?? [];
-    if (wanted.length && wanted.every((s) => granted.includes(s))) {
-      this.log(`the server asks for scopes already granted (${wanted.join(' ')}); not asking again`, 'warn');
+    // A challenge without `scope` leaves the resource's scopes_supported as the next guess.
+    const wanted = bearer.scope ?? found.resourceMetadata?.scopes_supported ?? [];
+    if (wanted.every((s) => granted.includes(s))) {
+      this.log(`HTTP 403 insufficient_scope names no scope beyond those granted (${granted.join(' ') || 'none'}); not asking again`, 'warn');
       return 'fail';
     }
     const limit = this.options.maxStepUps ?? 2;
