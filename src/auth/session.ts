@@ -51,6 +51,8 @@ export class OAuthSession implements AuthProvider {
   /** The challenge of the last 401, for a sign-in the host starts later. */
   private lastChallenge: BearerChallenge = {};
   private lastError: string | undefined;
+  /** The token last handed to the transport: a stored one that differs is newer. */
+  private sentToken: string | undefined;
   private stepUps = 0;
   /** One challenge handled at a time: concurrent 401s share one refresh or sign-in. */
   private handling: Promise<'retry' | 'fail'> | undefined;
@@ -70,6 +72,7 @@ export class OAuthSession implements AuthProvider {
       this.grant = (await this.flow.refresh(this.found, grant)) ?? { client: grant.client };
     }
     const token = this.grant?.accessToken;
+    this.sentToken = token;
     return token ? `Bearer ${token}` : undefined;
   }
 
@@ -114,10 +117,9 @@ export class OAuthSession implements AuthProvider {
     if (challenge.status === 403) return this.stepUp(bearer);
     this.lastChallenge = bearer;
     const found = await this.discover(bearer);
-    const sent = this.grant?.accessToken;
     const stored = await this.options.store.get(OAuthFlow.key(found));
-    // Another window or process may have signed in or refreshed since.
-    if (stored?.accessToken && stored.accessToken !== sent && !this.expired(stored)) {
+    // A stored token this session has not sent yet: from an earlier run, or another window refreshed it.
+    if (stored?.accessToken && stored.accessToken !== this.sentToken && !this.expired(stored)) {
       this.grant = stored;
       this.log('using the stored token');
       return 'retry';

@@ -141,7 +141,10 @@ describe('sign-in to a protected MCP server', () => {
     await client.connect(new StreamableHttpTransport({ url: t.peer.url, auth: again }));
     assert.equal((await client.listTools()).length, 2);
     await client.close();
-    assert.equal((await t.stats()).authorizations.length, 1);
+    const stats = await t.stats();
+    assert.equal(stats.authorizations.length, 1);
+    assert.equal(stats.refreshes, 0, 'the stored access token itself was sent');
+    assert.match(t.logs.join('\n'), /using the stored token/);
   });
 
   test('an expired token is refreshed without asking the user', async () => {
@@ -154,6 +157,21 @@ describe('sign-in to a protected MCP server', () => {
     assert.equal(stats.authorizations.length, 1, 'the user was asked once');
     assert.equal(t.authorizationUrls.length, 1);
     assert.match(t.logs.join('\n'), /token refreshed/);
+    t.assertNoSecretIn(t.logs);
+  });
+
+  test('revoked tokens: the refused refresh leads to one sign-in, reusing the registered client', async () => {
+    const t = await setUp([]);
+    await t.client.connect(t.transport);
+    await fetch(new URL('/control/revoke', t.peer.url), { method: 'POST' });
+    assert.equal(text(await t.client.callTool('echo', { text: 'back' })), 'back');
+    assert.equal(t.authorizationUrls.length, 2);
+    assert.deepEqual(t.confirmations.map((c) => c.reason), ['sign-in', 'sign-in']);
+    const stats = await t.stats();
+    assert.equal(stats.registrations, 1, 'the dynamically registered client and its redirect port were reused');
+    const steps = t.logs.join('\n');
+    assert.match(steps, /refresh refused: the token endpoint http:\/\/127\.0\.0\.1:\d+\/token answered HTTP 400 with error "invalid_grant"/);
+    assert.match(steps, /client: dynamically registered before, reused/);
     t.assertNoSecretIn(t.logs);
   });
 
