@@ -1,8 +1,10 @@
 // The pure parts of authorization: challenge parsing, the well-known URL orders of the spec,
 // scope and registration choice; and the loopback redirect on a real socket.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
-import { AuthError, canonicalResource, chooseRegistration, chooseScopes, loopbackRedirect, parseBearerChallenge, resourceMetadataUrls, serverMetadataUrls } from '../../src/auth';
+import { AuthError, canonicalResource, chooseRegistration, chooseScopes, discoverAuthorization, loopbackRedirect, parseBearerChallenge, resourceMetadataUrls, serverMetadataUrls } from '../../src/auth';
 import type { AuthorizationServer } from '../../src/auth/oauth';
 
 const AS: AuthorizationServer = { issuer: 'https://as.example/', scopes_supported: ['read', 'write'] };
@@ -39,6 +41,77 @@ describe('discovery URLs in the order of the 2025-11-25 specification', () => {
   test('the canonical resource drops fragment, query and credentials, and a lone trailing slash', () => {
     assert.equal(canonicalResource(new URL('https://u:p@MCP.example/mcp?x=1#f')), 'https://mcp.example/mcp');
     assert.equal(canonicalResource(new URL('https://mcp.example/')), 'https://mcp.example');
+  });
+});
+
+/** A server answering GETs from `routes` (path → JSON, with `{origin}` replaced), 404 otherwise; it records the paths asked. */
+async function metadataServer(routes: Record<string, unknown>, run: (origin: string, asked: string[]) => Promise<void>): Promise<void> {
+  const asked: string[] = [];
+  let origin = '';
+  const server = createServer((request, response) => {
+    asked.push(request.url ?? '');
+    const body = routes[request.url ?? ''];
+    if (body === undefined) return void response.writeHead(404).end();
+    response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body).replaceAll('{origin}', origin));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    await run(origin, asked);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+describe('discovery over HTTP', () => {
+  const log = () => {};
+  test('root resource metadata after the path-aware 404, then OIDC path appending after two 404s, issuer checked', async () => {
+    const routes = {
+      '/.well-known/oauth-protected-resource': { resource: '{origin}/api/mcp', authorization_servers: ['{origin}/tenant1'], scopes_supported: ['files'] },
+      '/tenant1/.well-known/openid-configuration': { issuer: '{origin}/tenant1', authorization_endpoint: '{origin}/tenant1/auth', token_endpoint: '{origin}/tenant1/token', code_challenge_methods_supported: ['S256'] },
+    };
+    await metadataServer(routes, async (origin, asked) => {
+      const found = await discoverAuthorization(new URL(`${origin}/api/mcp`), {}, { fetch, log });
+      assert.deepEqual(asked, [
+        '/.well-known/oauth-protected-resource/api/mcp',
+        '/.well-known/oauth-protected-resource',
+        '/.well-known/oauth-authorization-server/tenant1',
+        '/.well-known/openid-configuration/tenant1',
+        '/tenant1/.well-known/openid-configuration',
+      ]);
+      assert.equal(found.resource, `${origin}/api/mcp`);
+      assert.equal(found.authorizationServer.token_endpoint, `${origin}/tenant1/token`);
+      assert.deepEqual(found.resourceMetadata?.scopes_supported, ['files']);
+      assert.equal(found.legacy, false);
+    });
+  });
+
+  test('the challenge\'s resource_metadata is used as given', async () => {
+    const routes = {
+      '/meta/prm.json': { resource: '{origin}/mcp', authorization_servers: ['{origin}'] },
+      '/.well-known/oauth-authorization-server': { issuer: '{origin}/', authorization_endpoint: '{origin}/a', token_endpoint: '{origin}/t', code_challenge_methods_supported: ['S256'] },
+    };
+    await metadataServer(routes, async (origin, asked) => {
+      const found = await discoverAuthorization(new URL(`${origin}/mcp`), { resourceMetadata: `${origin}/meta/prm.json` }, { fetch, log });
+      assert.deepEqual(asked, ['/meta/prm.json', '/.well-known/oauth-authorization-server']);
+      assert.equal(found.metadataUrl, `${origin}/.well-known/oauth-authorization-server`);
+    });
+  });
+
+  test('resource metadata for another server is refused', async () => {
+    await metadataServer({ '/.well-known/oauth-protected-resource/mcp': { resource: 'https://elsewhere.example/mcp', authorization_servers: ['{origin}'] } }, async (origin) => {
+      await assert.rejects(discoverAuthorization(new URL(`${origin}/mcp`), {}, { fetch, log }), (e: unknown) => AuthError.is(e, 'discovery') && /is for https:\/\/elsewhere\.example\/mcp, not for/.test(e.message));
+    });
+  });
+
+  test('2025-03-26: no resource metadata and no server metadata mean the default endpoints at the origin', async () => {
+    await metadataServer({}, async (origin, asked) => {
+      const found = await discoverAuthorization(new URL(`${origin}/v1/mcp`), {}, { fetch, log });
+      assert.deepEqual(asked, ['/.well-known/oauth-protected-resource/v1/mcp', '/.well-known/oauth-protected-resource', '/.well-known/oauth-authorization-server']);
+      assert.equal(found.legacy, true);
+      assert.deepEqual([found.authorizationServer.authorization_endpoint, found.authorizationServer.token_endpoint, found.authorizationServer.registration_endpoint], [`${origin}/authorize`, `${origin}/token`, `${origin}/register`]);
+      assert.equal(found.resource, `${origin}/v1/mcp`);
+    });
   });
 });
 
