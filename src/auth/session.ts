@@ -56,6 +56,7 @@ export class OAuthSession implements AuthProvider {
   private stepUps = 0;
   /** One challenge handled at a time: concurrent 401s share one refresh or sign-in. */
   private handling: Promise<'retry' | 'fail'> | undefined;
+  private refreshing: Promise<boolean> | undefined;
 
   constructor(private readonly options: OAuthSessionOptions) {
     this.flow = new OAuthFlow(options);
@@ -69,7 +70,7 @@ export class OAuthSession implements AuthProvider {
     if (!grant?.accessToken) return undefined;
     if (grant.expiresAt !== undefined && grant.refreshToken && this.found && grant.expiresAt - (this.options.refreshSkewMs ?? 30_000) <= this.flow.now()) {
       this.log('access token expired or about to: refreshing');
-      this.grant = (await this.flow.refresh(this.found, grant)) ?? { client: grant.client };
+      await this.renew(this.found, grant);
     }
     const token = this.grant?.accessToken;
     this.sentToken = token;
@@ -124,13 +125,7 @@ export class OAuthSession implements AuthProvider {
       this.log('using the stored token');
       return 'retry';
     }
-    if (stored?.refreshToken) {
-      const renewed = await this.flow.refresh(found, stored);
-      if (renewed) {
-        this.grant = renewed;
-        return 'retry';
-      }
-    }
+    if (stored?.refreshToken && (await this.renew(found, stored))) return 'retry';
     this.grant = stored?.client ? { client: stored.client } : undefined;
     const scopes = chooseScopes(this.options.scope, bearer, found.resourceMetadata, found.authorizationServer);
     if (!(await this.confirm('sign-in', found, scopes))) {
@@ -167,6 +162,21 @@ export class OAuthSession implements AuthProvider {
     this.log(`step-up: asking for scopes ${scopes.join(' ')}`);
     await this.interactive(found, scopes);
     return 'retry';
+  }
+
+  /**
+   * Refreshes once for everyone asking at the same time: with rotating refresh tokens a second
+   * parallel refresh would be refused and cost the user a sign-in. True when a token came back.
+   */
+  private renew(found: DiscoveredAuthorization, grant: StoredGrant): Promise<boolean> {
+    this.refreshing ??= this.flow
+      .refresh(found, grant)
+      .then((renewed) => {
+        this.grant = renewed ?? { client: grant.client };
+        return renewed !== undefined;
+      })
+      .finally(() => (this.refreshing = undefined));
+    return this.refreshing;
   }
 
   private async interactive(found: DiscoveredAuthorization, scopes: readonly string[] | undefined): Promise<void> {

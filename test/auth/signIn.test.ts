@@ -160,6 +160,17 @@ describe('sign-in to a protected MCP server', () => {
     t.assertNoSecretIn(t.logs);
   });
 
+  test('requests in parallel with an expired token share one refresh', async () => {
+    const t = await setUp(['--token-ttl', '1'], { refreshSkewMs: 0 });
+    await t.client.connect(t.transport);
+    await new Promise((resolve) => setTimeout(resolve, 1300));
+    const answers = await Promise.all(['a', 'b', 'c', 'd'].map((word) => t.client.callTool('echo', { text: word })));
+    assert.deepEqual(answers.map(text), ['a', 'b', 'c', 'd']);
+    const stats = await t.stats();
+    assert.equal(stats.refreshes, 1);
+    assert.equal(stats.authorizations.length, 1);
+  });
+
   test('revoked tokens: the refused refresh leads to one sign-in, reusing the registered client', async () => {
     const t = await setUp([]);
     await t.client.connect(t.transport);
