@@ -51,8 +51,6 @@ export class OAuthSession implements AuthProvider {
   /** The challenge of the last 401, for a sign-in the host starts later. */
   private lastChallenge: BearerChallenge = {};
   private lastError: string | undefined;
-  /** The token last handed to the transport: a stored one that differs is newer. */
-  private sentToken: string | undefined;
   private stepUps = 0;
   /** One challenge handled at a time: concurrent 401s share one refresh or sign-in. */
   private handling: Promise<'retry' | 'fail'> | undefined;
@@ -73,7 +71,6 @@ export class OAuthSession implements AuthProvider {
       await this.renew(this.found, grant);
     }
     const token = this.grant?.accessToken;
-    this.sentToken = token;
     return token ? `Bearer ${token}` : undefined;
   }
 
@@ -118,9 +115,13 @@ export class OAuthSession implements AuthProvider {
     if (challenge.status === 403) return this.stepUp(bearer);
     this.lastChallenge = bearer;
     const found = await this.discover(bearer);
+    const refused = challenge.refused;
+    // Renewed while this request was under way (a parallel request's refresh): just send it again.
+    const current = this.grant?.accessToken;
+    if (refused !== undefined && current !== undefined && refused !== `Bearer ${current}` && !this.expired(this.grant!)) return 'retry';
     const stored = await this.options.store.get(OAuthFlow.key(found));
-    // A stored token this session has not sent yet: from an earlier run, or another window refreshed it.
-    if (stored?.accessToken && stored.accessToken !== this.sentToken && !this.expired(stored)) {
+    // A stored token this request did not carry: from an earlier run, or another window refreshed it.
+    if (stored?.accessToken && refused !== `Bearer ${stored.accessToken}` && !this.expired(stored)) {
       this.grant = stored;
       this.log('using the stored token');
       return 'retry';

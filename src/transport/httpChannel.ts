@@ -43,6 +43,8 @@ export interface AuthChallenge {
   readonly url: string;
   /** The `WWW-Authenticate` header, when the server sent one. */
   readonly wwwAuthenticate?: string;
+  /** The `Authorization` value the refused request carried, so a provider can tell a token renewed meanwhile. Secret: compare, never log. */
+  readonly refused?: string;
 }
 
 /**
@@ -271,7 +273,7 @@ export class HttpChannel {
       const response = await this.fetchFollowing(exchange, { ...options, headers });
       if ((response.status !== 401 && response.status !== 403) || retried) return response;
       const challenge = response.headers.get('www-authenticate');
-      const verdict = await auth.onChallenge({ status: response.status, url: this.displayUrl, ...(challenge ? { wwwAuthenticate: challenge } : {}) });
+      const verdict = await auth.onChallenge({ status: response.status, url: this.displayUrl, ...(challenge ? { wwwAuthenticate: challenge } : {}), ...(value !== undefined ? { refused: value } : {}) });
       if (verdict !== 'retry' || exchange.signal.aborted) return response;
       await discard(response);
       this.logHttp(`${options.method} answered ${response.status}: sent again with renewed authorization`);

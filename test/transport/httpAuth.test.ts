@@ -69,7 +69,7 @@ describe('HTTP transports with an AuthProvider', () => {
     assert.deepEqual(seen.slice(0, 2), ['Bearer stale', 'Bearer good']);
     assert.ok(seen.slice(2).every((h) => h === 'Bearer good'));
     assert.equal(provider.challenges.length, 1);
-    assert.deepEqual(provider.challenges[0], { status: 401, url, wwwAuthenticate: CHALLENGE });
+    assert.deepEqual(provider.challenges[0], { status: 401, url, wwwAuthenticate: CHALLENGE, refused: 'Bearer stale' });
     await client.close();
   });
 
