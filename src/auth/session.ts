@@ -91,9 +91,10 @@ export class OAuthSession implements AuthProvider {
     await this.interactive(found, chooseScopes(this.options.scope, this.lastChallenge, found.resourceMetadata, found.authorizationServer));
   }
 
-  /** Forgets the tokens and the registered client of this server. */
+  /** Forgets the tokens and the registered client of this server (discovering its issuer first if this session has not). */
   async signOut(): Promise<void> {
-    if (this.found) await this.options.store.delete(OAuthFlow.key(this.found));
+    const found = this.found ?? (await this.discover(this.lastChallenge));
+    await this.options.store.delete(OAuthFlow.key(found));
     this.grant = undefined;
     this.log('signed out: tokens and client registration deleted');
   }

@@ -145,6 +145,8 @@ describe('sign-in to a protected MCP server', () => {
     assert.equal(stats.authorizations.length, 1);
     assert.equal(stats.refreshes, 0, 'the stored access token itself was sent');
     assert.match(t.logs.join('\n'), /using the stored token/);
+    await new OAuthSession(t.sessionOptions).signOut();
+    assert.equal(t.store.size, 0, 'a new session signs out after discovering the issuer');
   });
 
   test('an expired token is refreshed without asking the user', async () => {
