@@ -2,7 +2,7 @@
 // order, authorization code with PKCE S256 through a Redirect, the `resource` parameter
 // (RFC 8707) on the authorization and token requests, `state` and `iss` (RFC 9207) checked,
 // and refresh. Every step is logged; nothing secret is ever logged or put in an error.
-import { BearerChallenge, DiscoveredAuthorization, ProtectedResourceMetadata } from './discovery';
+import { BearerChallenge, checkScheme, DiscoveredAuthorization, ProtectedResourceMetadata } from './discovery';
 import { AuthError, describeOAuthFailure, redact } from './errors';
 import { AuthorizationServer, Client, isLoopback, loadOAuth, OAuthModule, TokenEndpointResponse } from './oauth';
 import { RedirectFactory } from './loopback';
@@ -86,6 +86,12 @@ export class OAuthFlow {
       throw this.stop(new AuthError('unsupported', `the authorization server ${as.issuer} does not support PKCE S256 (${offered}); sign-in refused`));
     }
     if (!as.authorization_endpoint || !as.token_endpoint) throw this.stop(new AuthError('discovery', `the authorization server ${as.issuer} names no ${as.authorization_endpoint ? 'token' : 'authorization'} endpoint`));
+    // The page a browser will open comes from a server's metadata: https only (http to this machine).
+    try {
+      checkScheme(new URL(as.authorization_endpoint));
+    } catch (error) {
+      throw this.stop(AuthError.is(error) ? error : new AuthError('discovery', `the authorization endpoint of ${as.issuer} is not a URL`));
+    }
     const stored = await this.options.store.get(key);
     const redirect = await this.options.redirect({ preferredPort: registeredPort(stored?.client) });
     const secrets = new Set<string | undefined>([this.options.client?.clientSecret, stored?.client.clientSecret]);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
-import { AuthError, canonicalResource, chooseRegistration, chooseScopes, discoverAuthorization, loopbackRedirect, parseBearerChallenge, resourceMetadataUrls, serverMetadataUrls } from '../../src/auth';
+import { AuthError, canonicalResource, chooseRegistration, chooseScopes, discoverAuthorization, loopbackRedirect, MemoryTokenStore, OAuthFlow, parseBearerChallenge, resourceMetadataUrls, serverMetadataUrls } from '../../src/auth';
 import type { AuthorizationServer } from '../../src/auth/oauth';
 
 const AS: AuthorizationServer = { issuer: 'https://as.example/', scopes_supported: ['read', 'write'] };
@@ -184,5 +184,19 @@ describe('loopback redirect', () => {
     const third = await loopbackRedirect()({ preferredPort: port });
     assert.equal(new URL(third.uri).port, String(port));
     await Promise.all([second.close(), third.close()]);
+  });
+});
+
+describe('the authorization page', () => {
+  test('an authorization endpoint that is not https (or http to this machine) is never opened', async () => {
+    for (const endpoint of ['javascript:alert(1)', 'http://as.example/authorize', 'file:///etc/passwd']) {
+      const store = new MemoryTokenStore();
+      const opened: URL[] = [];
+      const flow = new OAuthFlow({ store, redirect: loopbackRedirect(), userAgent: async (url) => void opened.push(url) });
+      const authorizationServer = { issuer: 'https://as.example/', authorization_endpoint: endpoint, token_endpoint: 'https://as.example/token', code_challenge_methods_supported: ['S256'] };
+      await assert.rejects(flow.signIn({ resource: 'https://mcp.example/mcp', authorizationServer, legacy: false }, undefined), (e: unknown) => AuthError.is(e, 'discovery') && /must use https/.test(e.message));
+      assert.deepEqual(opened, []);
+      assert.equal(store.size, 0);
+    }
   });
 });
