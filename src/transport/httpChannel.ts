@@ -37,6 +37,30 @@ export interface HttpTransportOptions {
   readonly maxConcurrentRequests?: number;
   /** The fetch to use; Node's global fetch (keep-alive through its dispatcher) by default. */
   readonly fetch?: typeof fetch;
+  /** Supplies `Authorization` per request and hears 401/403 challenges (MCP authorization). */
+  readonly auth?: AuthProvider;
+}
+
+/** A 401 or 403 from the server, as an auth provider is told about it. */
+export interface AuthChallenge {
+  readonly status: 401 | 403;
+  /** The endpoint that answered, as shown in logs. */
+  readonly url: string;
+  /** The `WWW-Authenticate` header, when the server sent one. */
+  readonly wwwAuthenticate?: string;
+  /** The `Authorization` value the refused request carried, so a provider can tell a token renewed meanwhile. Secret: compare, never log. */
+  readonly refused?: string;
+}
+
+/**
+ * Authorization for the HTTP transports. `authorization()` gives the header value for each
+ * request (undefined: send none). On 401/403 the transport asks `onChallenge`: `retry` means new
+ * credentials are ready (a refresh, or a sign-in the host allowed) and the request is sent once
+ * more; `fail` closes the transport with `authorization-required`. Values never appear in logs.
+ */
+export interface AuthProvider {
+  authorization(): Promise<string | undefined>;
+  onChallenge(challenge: AuthChallenge): Promise<'retry' | 'fail'>;
 }
 
 /** One message as the server sent it: parsed JSON and its size in bytes. */
@@ -200,6 +224,7 @@ export class HttpChannel {
   /** Header names (never values) for the log. */
   headerNames(): string {
     const names = Object.keys(this.baseHeaders);
+    if (this.options.auth) names.push('Authorization from sign-in');
     return names.length ? names.join(', ') : 'none';
   }
 
@@ -281,6 +306,23 @@ export class HttpChannel {
    * a redirect that is not followed; with the exchange's abort reason when it was aborted.
    */
   async fetch(exchange: Exchange, options: FetchOptions): Promise<Response> {
+    const auth = this.options.auth;
+    if (!auth) return this.fetchFollowing(exchange, options);
+    for (let retried = false; ; retried = true) {
+      const headers = withoutHeader(options.headers, 'authorization');
+      const value = await auth.authorization();
+      if (value !== undefined) headers.authorization = value;
+      const response = await this.fetchFollowing(exchange, { ...options, headers });
+      if ((response.status !== 401 && response.status !== 403) || retried) return response;
+      const challenge = response.headers.get('www-authenticate');
+      const verdict = await auth.onChallenge({ status: response.status, url: this.displayUrl, ...(challenge ? { wwwAuthenticate: challenge } : {}), ...(value !== undefined ? { refused: value } : {}) });
+      if (verdict !== 'retry' || exchange.signal.aborted) return response;
+      await discard(response);
+      this.logHttp(`${options.method} answered ${response.status}: sent again with renewed authorization`);
+    }
+  }
+
+  private async fetchFollowing(exchange: Exchange, options: FetchOptions): Promise<Response> {
     let url = options.url ?? this.url;
     const body = options.body;
     if (body !== undefined) this.counters.bytesSent += Buffer.byteLength(body);
@@ -558,6 +600,13 @@ function describeNetworkCause(code: string | undefined, message: string): string
     default:
       return code ? `${message} (${code})` : message;
   }
+}
+
+/** A copy of `headers` without `name` in any letter case (the provider's value replaces a configured one). */
+function withoutHeader(headers: Record<string, string>, name: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() !== name) out[key] = value;
+  return out;
 }
 
 /** Drops a response body we do not read, so its connection goes back to the pool. */

@@ -7,5 +7,5 @@ export { resolveCommand, mergeEnv, searchPath, getEnv, type ProcessEnv, type Res
 export { StreamableHttpTransport } from './streamableHttp';
 export { SseTransport } from './sse';
 export { createHttpTransport, HttpFallbackTransport, type CreateHttpTransportOptions, type HttpTransportMode } from './httpTransport';
-export { type HttpTransportOptions } from './httpChannel';
+export { type HttpTransportOptions, type AuthProvider, type AuthChallenge } from './httpChannel';
 export { transportFactory, envOverlay, type TransportFactoryOptions } from './transportFactory';

@@ -584,7 +584,7 @@ describe('a hostile .vscode/mcp.json nested 2,000 deep: one problem, the user\'s
       await widenSideBar(wb);
       const problem = /^mcp\.json:1:\d+ — the value is nested more than 64 levels deep/;
       const items = await waitForTree(wb, 'the problem row and user-server running', (rows) =>
-        rows.some((i) => problem.test(i.label)) && /^2025-11-25 · user-tiny 1\.0\.0 · User settings$/.test(rows.find((i) => i.label === 'user-server')?.description ?? ''),
+        rows.some((i) => problem.test(i.label)) && /^user-tiny 1\.0\.0 · User settings · MCP 2025-11-25$/.test(rows.find((i) => i.label === 'user-server')?.description ?? ''),
       60_000);
       noteServers(wb, servers, /tiny\.mjs/);
       assert.equal(items.filter((i) => i.level === 1 && problem.test(i.label)).length, 1, 'one problem for the whole file');

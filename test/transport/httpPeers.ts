@@ -39,9 +39,9 @@ export async function startEverything(mode: 'streamableHttp' | 'sse', port?: num
   return startPeer(EVERYTHING_MAIN, [mode], port, /listening on port|running on port/i, `http://127.0.0.1:${port}${mode === 'sse' ? '/sse' : '/mcp'}`);
 }
 
-/** A fixture server from test/fixtures/servers/http/ with `args`; it prints "listening <port>" when ready. */
-export async function startFixture(name: string, args: string[] = []): Promise<HttpPeer> {
-  const port = await freePort();
+/** A fixture server from test/fixtures/servers/http/ with `args` (on `port`, else a free one); it prints "listening <port>" when ready. */
+export async function startFixture(name: string, args: string[] = [], port?: number): Promise<HttpPeer> {
+  port ??= await freePort();
   return startPeer(path.join(REPO, 'test/fixtures/servers/http', name), ['--port', String(port), ...args], port, /^listening \d+/, `http://127.0.0.1:${port}/mcp`);
 }
 

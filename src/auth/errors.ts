@@ -1,0 +1,46 @@
+import type { OAuthModule } from './oauth';
+
+/** Which step of authorization failed. */
+export type AuthErrorKind = 'discovery' | 'unsupported' | 'registration' | 'redirect' | 'token' | 'refused' | 'step-up-limit';
+
+/** A sign-in that stopped. The message says where and why, and never holds a secret. */
+export class AuthError extends Error {
+  override readonly name = 'AuthError';
+  constructor(
+    readonly kind: AuthErrorKind,
+    message: string,
+  ) {
+    super(message);
+  }
+  static is(e: unknown, kind?: AuthErrorKind): e is AuthError {
+    return e instanceof AuthError && (kind === undefined || e.kind === kind);
+  }
+}
+
+/** Removes every secret string from `text` (defence in depth for messages built from a library's or a server's words). */
+export function redact(text: string, secrets: Iterable<string | undefined>): string {
+  let out = text;
+  for (const secret of secrets) if (secret && secret.length >= 4) out = out.split(secret).join('[redacted]');
+  return out;
+}
+
+/**
+ * Why oauth4webapi refused a response, in words: the server's OAuth error (`error`,
+ * `error_description`), a body that is not JSON, or the library's own check.
+ */
+export function describeOAuthFailure(oauth: OAuthModule, error: unknown, where: string): string {
+  if (error instanceof oauth.ResponseBodyError) return `${where} answered HTTP ${error.status} with error ${JSON.stringify(error.error)}${error.error_description ? ` (${error.error_description})` : ''}`;
+  if (error instanceof oauth.AuthorizationResponseError) return `the authorization server refused: ${error.error}${error.error_description ? ` (${error.error_description})` : ''}`;
+  if (error instanceof oauth.OperationProcessingError) {
+    if (error.code === oauth.RESPONSE_IS_NOT_JSON || error.code === oauth.PARSE_ERROR) return `${where} did not answer with JSON${contentTypeOf(error)}`;
+    return `${where}: ${error.message}`;
+  }
+  if (error instanceof oauth.WWWAuthenticateChallengeError) return `${where} answered HTTP ${error.status} with a WWW-Authenticate challenge`;
+  return `${where}: ${error instanceof Error ? error.message : String(error)}`;
+}
+
+function contentTypeOf(error: Error): string {
+  const response = (error as { cause?: unknown }).cause;
+  if (response instanceof Response) return ` (HTTP ${response.status}, ${response.headers.get('content-type') ?? 'no content type'})`;
+  return '';
+}

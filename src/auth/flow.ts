@@ -1,0 +1,285 @@
+// The OAuth steps of MCP authorization, on oauth4webapi: client registration in the spec's
+// order, authorization code with PKCE S256 through a Redirect, the `resource` parameter
+// (RFC 8707) on the authorization and token requests, `state` and `iss` (RFC 9207) checked,
+// and refresh. Every step is logged; nothing secret is ever logged or put in an error.
+import { BearerChallenge, checkScheme, DiscoveredAuthorization, ProtectedResourceMetadata } from './discovery';
+import { AuthError, describeOAuthFailure, redact } from './errors';
+import { AuthorizationServer, Client, isLoopback, loadOAuth, OAuthModule, TokenEndpointResponse } from './oauth';
+import { RedirectFactory } from './loopback';
+import { ClientRegistrationKind, RegisteredClient, StoredGrant, TokenKey, TokenStore } from './tokenStore';
+
+/** Opens the authorization page: the editor opens a browser after the user's click; tests fetch it. */
+export type UserAgent = (authorizationUrl: URL) => Promise<void>;
+
+/** One line per step of the flow. Never given a secret. */
+export type AuthLogger = (text: string, level?: 'info' | 'warn') => void;
+
+/** A client registered beforehand, from the server's configuration. */
+export interface PreRegisteredClient {
+  readonly clientId: string;
+  readonly clientSecret?: string;
+  /** Default: `client_secret_basic` with a secret (`client_secret_post` when only that is supported), `none` without. */
+  readonly tokenEndpointAuthMethod?: RegisteredClient['tokenEndpointAuthMethod'];
+}
+
+export interface OAuthFlowOptions {
+  readonly store: TokenStore;
+  readonly redirect: RedirectFactory;
+  readonly userAgent: UserAgent;
+  readonly client?: PreRegisteredClient;
+  /** An https URL serving this client's metadata document, used as client id where the server supports that. */
+  readonly clientMetadataUrl?: string;
+  /** `client_name` for dynamic registration. Default "MCP Host". */
+  readonly clientName?: string;
+  /** Scopes to ask for instead of the challenge's or the resource's (CLI `--scope`). */
+  readonly scope?: readonly string[];
+  readonly log?: AuthLogger;
+  readonly fetch?: typeof fetch;
+  readonly now?: () => number;
+}
+
+/** The scopes to ask for (spec §Scope Selection Strategy); undefined means omit `scope`. */
+export function chooseScopes(explicit: readonly string[] | undefined, challenge: BearerChallenge, resource: ProtectedResourceMetadata | undefined, as: AuthorizationServer): string[] | undefined {
+  const base = explicit?.length ? explicit : challenge.scope?.length ? challenge.scope : resource?.scopes_supported?.length ? resource.scopes_supported : undefined;
+  if (!base) return undefined;
+  const scopes = [...new Set(base)];
+  // Only with a list: `offline_access` alone would narrow the server's default grant.
+  if (as.scopes_supported?.includes('offline_access') && !scopes.includes('offline_access')) scopes.push('offline_access');
+  return scopes;
+}
+
+/** Which registration applies (spec §Client Registration Approaches): pre-registered, metadata document, dynamic. */
+export function chooseRegistration(options: Pick<OAuthFlowOptions, 'client' | 'clientMetadataUrl'>, as: AuthorizationServer): ClientRegistrationKind | undefined {
+  if (options.client) return 'pre-registered';
+  if (options.clientMetadataUrl && as.client_id_metadata_document_supported === true) return 'metadata-document';
+  if (as.registration_endpoint) return 'dynamic';
+  return undefined;
+}
+
+/** Runs sign-in and refresh for one resource against one authorization server. */
+export class OAuthFlow {
+  private readonly log: AuthLogger;
+  private readonly fetchFn: typeof fetch;
+  readonly now: () => number;
+
+  constructor(readonly options: OAuthFlowOptions) {
+    this.log = options.log ?? (() => {});
+    this.fetchFn = options.fetch ?? fetch;
+    this.now = options.now ?? Date.now;
+  }
+
+  static key(found: DiscoveredAuthorization): TokenKey {
+    return { resource: found.resource, issuer: found.authorizationServer.issuer };
+  }
+
+  /**
+   * The interactive sign-in: registration, the authorization page through the user agent, the
+   * redirect, the code exchange. Stores and returns the grant. Rejects with AuthError naming the
+   * step; nothing is stored then.
+   */
+  async signIn(found: DiscoveredAuthorization, scopes: readonly string[] | undefined): Promise<StoredGrant> {
+    const oauth = await loadOAuth();
+    const as = found.authorizationServer;
+    const key = OAuthFlow.key(found);
+    if (!as.code_challenge_methods_supported?.includes('S256')) {
+      const offered = as.code_challenge_methods_supported?.length ? `it offers ${as.code_challenge_methods_supported.join(', ')}` : 'it advertises no code_challenge_methods_supported';
+      throw this.stop(new AuthError('unsupported', `the authorization server ${as.issuer} does not support PKCE S256 (${offered}); sign-in refused`));
+    }
+    if (!as.authorization_endpoint || !as.token_endpoint) throw this.stop(new AuthError('discovery', `the authorization server ${as.issuer} names no ${as.authorization_endpoint ? 'token' : 'authorization'} endpoint`));
+    // The page a browser will open comes from a server's metadata: https only (http to this machine).
+    try {
+      checkScheme(new URL(as.authorization_endpoint));
+    } catch (error) {
+      throw this.stop(AuthError.is(error) ? error : new AuthError('discovery', `the authorization endpoint of ${as.issuer} is not a URL`));
+    }
+    const stored = await this.options.store.get(key);
+    const redirect = await this.options.redirect({ preferredPort: registeredPort(stored?.client) });
+    const secrets = new Set<string | undefined>([this.options.client?.clientSecret, stored?.client.clientSecret]);
+    try {
+      const client = await this.registration(oauth, found, stored?.client, redirect.uri, secrets);
+      const verifier = oauth.generateRandomCodeVerifier();
+      const state = oauth.generateRandomState();
+      secrets.add(verifier).add(state);
+      const url = new URL(as.authorization_endpoint);
+      url.searchParams.set('response_type', 'code');
+      url.searchParams.set('client_id', client.clientId);
+      url.searchParams.set('redirect_uri', redirect.uri);
+      url.searchParams.set('code_challenge', await oauth.calculatePKCECodeChallenge(verifier));
+      url.searchParams.set('code_challenge_method', 'S256');
+      url.searchParams.set('state', state);
+      url.searchParams.set('resource', found.resource);
+      if (scopes?.length) url.searchParams.set('scope', scopes.join(' '));
+      this.log(`asking ${url.origin}${url.pathname} for authorization of ${found.resource} (scopes: ${scopes?.length ? scopes.join(' ') : 'none requested'})`);
+      const waiting = redirect.wait(state);
+      waiting.catch(() => {});
+      try {
+        await this.options.userAgent(url);
+      } catch (error) {
+        throw new AuthError('redirect', `the authorization page could not be opened: ${(error as Error).message}`);
+      }
+      const callback = await waiting;
+      const code = callback.get('code');
+      secrets.add(code ?? undefined);
+      const oauthClient = toOAuthClient(client);
+      let checked: URLSearchParams;
+      try {
+        checked = oauth.validateAuthResponse(as, oauthClient, callback, state);
+      } catch (error) {
+        const iss = callback.get('iss');
+        if (iss !== null && iss !== as.issuer) throw new AuthError('redirect', `the redirect names issuer ${JSON.stringify(iss)}, not ${as.issuer} (RFC 9207); refused`);
+        if (iss === null && as.authorization_response_iss_parameter_supported) throw new AuthError('redirect', `the redirect carries no iss though ${as.issuer} advertises it (RFC 9207); refused`);
+        throw new AuthError('redirect', describeOAuthFailure(oauth, error, 'the redirect'));
+      }
+      this.log(`authorization granted by ${as.issuer}; exchanging the code at ${as.token_endpoint}`);
+      let tokens: TokenEndpointResponse;
+      try {
+        const response = await oauth.authorizationCodeGrantRequest(as, oauthClient, clientAuth(oauth, client), checked, redirect.uri, verifier, { ...this.requestOptions(oauth, as.token_endpoint), additionalParameters: { resource: found.resource } });
+        tokens = await oauth.processAuthorizationCodeResponse(as, oauthClient, response);
+      } catch (error) {
+        throw new AuthError('token', `no token: ${describeOAuthFailure(oauth, error, `the token endpoint ${as.token_endpoint}`)}`);
+      }
+      const grant = this.grantFrom(tokens, client, scopes, undefined);
+      await this.options.store.set(key, grant);
+      this.log(`token obtained from ${as.issuer} (${describeGrant(grant, this.now())})`);
+      return grant;
+    } catch (error) {
+      throw this.stop(error instanceof AuthError ? new AuthError(error.kind, redact(error.message, secrets)) : new AuthError('token', redact((error as Error).message ?? String(error), secrets)));
+    } finally {
+      await redirect.close();
+    }
+  }
+
+  /**
+   * Uses the refresh token. Stores and returns the new grant; undefined (logged) when the server
+   * refused it or could not be reached, after dropping the refused tokens (the client stays).
+   */
+  async refresh(found: DiscoveredAuthorization, grant: StoredGrant): Promise<StoredGrant | undefined> {
+    if (!grant.refreshToken) return undefined;
+    const oauth = await loadOAuth();
+    const as = found.authorizationServer;
+    const oauthClient = toOAuthClient(grant.client);
+    const secrets = [grant.refreshToken, grant.accessToken, grant.client.clientSecret];
+    try {
+      const response = await oauth.refreshTokenGrantRequest(as, oauthClient, clientAuth(oauth, grant.client), grant.refreshToken, { ...this.requestOptions(oauth, as.token_endpoint!), additionalParameters: { resource: found.resource } });
+      const tokens = await oauth.processRefreshTokenResponse(as, oauthClient, response);
+      const renewed = this.grantFrom(tokens, grant.client, grant.scope?.split(' '), grant.refreshToken);
+      await this.options.store.set(OAuthFlow.key(found), renewed);
+      this.log(`token refreshed by ${as.issuer} (${describeGrant(renewed, this.now())})`);
+      return renewed;
+    } catch (error) {
+      const why = redact(describeOAuthFailure(oauth, error, `the token endpoint ${as.token_endpoint}`), secrets);
+      if (error instanceof oauth.ResponseBodyError) {
+        await this.options.store.set(OAuthFlow.key(found), { client: grant.client });
+        this.log(`refresh refused: ${why}; a new sign-in is needed`, 'warn');
+      } else {
+        this.log(`refresh failed: ${why}`, 'warn');
+      }
+      return undefined;
+    }
+  }
+
+  private async registration(oauth: OAuthModule, found: DiscoveredAuthorization, stored: RegisteredClient | undefined, redirectUri: string, secrets: Set<string | undefined>): Promise<RegisteredClient> {
+    const as = found.authorizationServer;
+    const kind = chooseRegistration(this.options, as);
+    const given = this.options.client;
+    if (kind === 'pre-registered' && given) {
+      const method = given.tokenEndpointAuthMethod ?? (given.clientSecret ? secretMethod(as) : 'none');
+      this.log(`client: pre-registered (token endpoint authentication ${method})`);
+      return { clientId: given.clientId, ...(given.clientSecret ? { clientSecret: given.clientSecret } : {}), tokenEndpointAuthMethod: method, registration: 'pre-registered' };
+    }
+    if (kind === 'metadata-document' && this.options.clientMetadataUrl) {
+      this.log(`client: metadata document ${this.options.clientMetadataUrl}`);
+      return { clientId: this.options.clientMetadataUrl, tokenEndpointAuthMethod: 'none', registration: 'metadata-document' };
+    }
+    if (kind !== 'dynamic') throw new AuthError('registration', `the authorization server ${as.issuer} offers no dynamic client registration and no client id is configured; configure a client id for this server`);
+    if (stored?.registration === 'dynamic' && stored.redirectUris?.includes(redirectUri)) {
+      this.log('client: dynamically registered before, reused');
+      return stored;
+    }
+    const endpoint = as.registration_endpoint!;
+    let registered: Awaited<ReturnType<OAuthModule['processDynamicClientRegistrationResponse']>>;
+    try {
+      const response = await oauth.dynamicClientRegistrationRequest(as, {
+        client_name: this.options.clientName ?? 'MCP Host',
+        redirect_uris: [redirectUri],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+        // A loopback redirect makes this a native application (OpenID Connect DCR; asked for by 2026-07-28).
+        application_type: 'native',
+      }, this.requestOptions(oauth, endpoint));
+      registered = await oauth.processDynamicClientRegistrationResponse(response);
+    } catch (error) {
+      throw new AuthError('registration', `dynamic client registration failed: ${describeOAuthFailure(oauth, error, `the registration endpoint ${endpoint}`)}`);
+    }
+    const secret = typeof registered.client_secret === 'string' ? registered.client_secret : undefined;
+    secrets.add(secret);
+    const method = registeredMethod(registered.token_endpoint_auth_method, secret);
+    this.log(`client: dynamically registered at ${endpoint} (token endpoint authentication ${method})`);
+    return { clientId: registered.client_id, ...(secret ? { clientSecret: secret } : {}), tokenEndpointAuthMethod: method, registration: 'dynamic', redirectUris: [redirectUri] };
+  }
+
+  private grantFrom(tokens: TokenEndpointResponse, client: RegisteredClient, asked: readonly string[] | undefined, previousRefresh: string | undefined): StoredGrant {
+    const refreshToken = tokens.refresh_token ?? previousRefresh;
+    const scope = tokens.scope ?? asked?.join(' ');
+    return {
+      client,
+      accessToken: tokens.access_token,
+      ...(refreshToken ? { refreshToken } : {}),
+      ...(typeof tokens.expires_in === 'number' ? { expiresAt: this.now() + tokens.expires_in * 1000 } : {}),
+      ...(scope ? { scope } : {}),
+    };
+  }
+
+  private requestOptions(oauth: OAuthModule, endpoint: string) {
+    return { [oauth.customFetch]: this.fetchFn, [oauth.allowInsecureRequests]: isLoopback(new URL(endpoint)), signal: AbortSignal.timeout(30_000) };
+  }
+
+  private stop(error: AuthError): AuthError {
+    this.log(`sign-in stopped: ${error.message}`, 'warn');
+    return error;
+  }
+}
+
+function toOAuthClient(client: RegisteredClient): Client {
+  return { client_id: client.clientId, token_endpoint_auth_method: client.tokenEndpointAuthMethod };
+}
+
+function clientAuth(oauth: OAuthModule, client: RegisteredClient) {
+  switch (client.tokenEndpointAuthMethod) {
+    case 'client_secret_basic':
+      return oauth.ClientSecretBasic(client.clientSecret ?? '');
+    case 'client_secret_post':
+      return oauth.ClientSecretPost(client.clientSecret ?? '');
+    case 'none':
+      return oauth.None();
+    default: {
+      const never: never = client.tokenEndpointAuthMethod;
+      throw new AuthError('registration', `unsupported token endpoint authentication ${String(never)}`);
+    }
+  }
+}
+
+/** For a client with a secret: basic unless the server lists only post (RFC 8414 default is basic). */
+function secretMethod(as: AuthorizationServer): 'client_secret_basic' | 'client_secret_post' {
+  const supported = as.token_endpoint_auth_methods_supported;
+  return supported && !supported.includes('client_secret_basic') && supported.includes('client_secret_post') ? 'client_secret_post' : 'client_secret_basic';
+}
+
+function registeredMethod(method: unknown, secret: string | undefined): RegisteredClient['tokenEndpointAuthMethod'] {
+  if (method === 'client_secret_basic' || method === 'client_secret_post' || method === 'none') return method;
+  return secret ? 'client_secret_basic' : 'none';
+}
+
+function registeredPort(client: RegisteredClient | undefined): number | undefined {
+  const uri = client?.registration === 'dynamic' ? client.redirectUris?.[0] : undefined;
+  return uri ? Number(new URL(uri).port) || undefined : undefined;
+}
+
+/** Scopes, expiry and refresh, for logs and details: nothing secret. */
+export function describeGrant(grant: StoredGrant, now: number): string {
+  const parts = [`scopes: ${grant.scope ?? 'as the server chose'}`];
+  if (grant.expiresAt !== undefined) parts.push(`expires in ${Math.max(0, Math.round((grant.expiresAt - now) / 1000))} s`);
+  parts.push(grant.refreshToken ? 'with a refresh token' : 'no refresh token');
+  return parts.join(', ');
+}

@@ -1,0 +1,220 @@
+// The AuthProvider the HTTP transports take: one MCP server's sign-in state. It sends the current
+// access token, refreshes it before asking the user again, and on a 401 or a step-up 403 signs
+// in only when the host allows it (`confirmSignIn`); otherwise the transport closes with
+// `authorization-required` and the host offers "Sign in", which calls `signIn()`.
+import type { AuthChallenge, AuthProvider } from '../transport/httpChannel';
+import { BearerChallenge, discoverAuthorization, DiscoveredAuthorization, parseBearerChallenge } from './discovery';
+import { AuthError } from './errors';
+import { AuthLogger, chooseScopes, describeGrant, OAuthFlow, OAuthFlowOptions } from './flow';
+import { ClientRegistrationKind, StoredGrant } from './tokenStore';
+
+/** A sign-in the user did not start, for the host to confirm. */
+export interface SignInRequest {
+  readonly reason: 'sign-in' | 'step-up';
+  readonly resource: string;
+  readonly issuer: string;
+  readonly scopes?: readonly string[];
+  /** True when the authorization server is on another host than the MCP server (worth a warning). */
+  readonly otherHost: boolean;
+}
+
+/** What Server Details show: nothing secret. */
+export interface SignInState {
+  readonly signedIn: boolean;
+  readonly issuer?: string;
+  readonly scope?: string;
+  readonly expiresAt?: number;
+  readonly registration?: ClientRegistrationKind;
+  /** Why the last sign-in or refresh stopped. */
+  readonly lastError?: string;
+}
+
+export interface OAuthSessionOptions extends OAuthFlowOptions {
+  /** The MCP server's endpoint. */
+  readonly serverUrl: string;
+  /** Asked before a sign-in the user did not start. Default: never sign in unasked. */
+  readonly confirmSignIn?: (request: SignInRequest) => Promise<boolean>;
+  /** Step-up sign-ins allowed in this session, so a server cannot loop the user. Default 2. */
+  readonly maxStepUps?: number;
+  /** Refresh this long before the token expires. Default 30 s. */
+  readonly refreshSkewMs?: number;
+}
+
+export class OAuthSession implements AuthProvider {
+  private readonly flow: OAuthFlow;
+  private readonly serverUrl: URL;
+  private readonly log: AuthLogger;
+  private found: DiscoveredAuthorization | undefined;
+  /** The `resource_metadata` the current discovery came from. */
+  private metadataFrom: string | undefined;
+  private grant: StoredGrant | undefined;
+  /** The challenge of the last 401, for a sign-in the host starts later. */
+  private lastChallenge: BearerChallenge = {};
+  private lastError: string | undefined;
+  private stepUps = 0;
+  /** One challenge handled at a time: concurrent 401s share one refresh or sign-in. */
+  private handling: Promise<'retry' | 'fail'> | undefined;
+  private refreshing: Promise<boolean> | undefined;
+
+  constructor(private readonly options: OAuthSessionOptions) {
+    this.flow = new OAuthFlow(options);
+    this.serverUrl = new URL(options.serverUrl);
+    this.log = options.log ?? (() => {});
+  }
+
+  async authorization(): Promise<string | undefined> {
+    if (this.handling) await this.handling.catch(() => {});
+    const grant = this.grant;
+    if (!grant?.accessToken) return undefined;
+    if (grant.expiresAt !== undefined && grant.refreshToken && this.found && grant.expiresAt - (this.options.refreshSkewMs ?? 30_000) <= this.flow.now()) {
+      this.log('access token expired or about to: refreshing');
+      await this.renew(this.found, grant);
+    }
+    const token = this.grant?.accessToken;
+    return token ? `Bearer ${token}` : undefined;
+  }
+
+  onChallenge(challenge: AuthChallenge): Promise<'retry' | 'fail'> {
+    if (this.handling) return this.handling;
+    const run = this.handle(challenge).catch((error: unknown) => {
+      this.lastError = error instanceof Error ? error.message : String(error);
+      if (!AuthError.is(error)) this.log(`authorization failed: ${this.lastError}`, 'warn');
+      return 'fail' as const;
+    });
+    this.handling = run.finally(() => (this.handling = undefined));
+    return this.handling;
+  }
+
+  /** The sign-in the user started (the editor's "Sign in", the CLI). Rejects with AuthError. */
+  async signIn(): Promise<void> {
+    const found = await this.discover(this.lastChallenge);
+    await this.interactive(found, chooseScopes(this.options.scope, this.lastChallenge, found.resourceMetadata, found.authorizationServer));
+  }
+
+  /** Forgets the tokens and the registered client of this server (discovering its issuer first if this session has not). */
+  async signOut(): Promise<void> {
+    const found = this.found ?? (await this.discover(this.lastChallenge));
+    await this.options.store.delete(OAuthFlow.key(found));
+    this.grant = undefined;
+    this.log('signed out: tokens and client registration deleted');
+  }
+
+  state(): SignInState {
+    const grant = this.grant;
+    return {
+      signedIn: grant?.accessToken !== undefined,
+      ...(this.found ? { issuer: this.found.authorizationServer.issuer } : {}),
+      ...(grant?.scope ? { scope: grant.scope } : {}),
+      ...(grant?.expiresAt !== undefined ? { expiresAt: grant.expiresAt } : {}),
+      ...(grant ? { registration: grant.client.registration } : {}),
+      ...(this.lastError ? { lastError: this.lastError } : {}),
+    };
+  }
+
+  private async handle(challenge: AuthChallenge): Promise<'retry' | 'fail'> {
+    const bearer = parseBearerChallenge(challenge.wwwAuthenticate);
+    if (challenge.status === 403) return this.stepUp(bearer);
+    this.lastChallenge = bearer;
+    const found = await this.discover(bearer);
+    const refused = challenge.refused;
+    // Renewed while this request was under way (a parallel request's refresh): just send it again.
+    const current = this.grant?.accessToken;
+    if (refused !== undefined && current !== undefined && refused !== `Bearer ${current}` && !this.expired(this.grant!)) return 'retry';
+    const stored = await this.options.store.get(OAuthFlow.key(found));
+    // A stored token this request did not carry: from an earlier run, or another window refreshed it.
+    if (stored?.accessToken && refused !== `Bearer ${stored.accessToken}` && !this.expired(stored)) {
+      this.grant = stored;
+      this.log('using the stored token');
+      return 'retry';
+    }
+    if (stored?.refreshToken && (await this.renew(found, stored))) return 'retry';
+    this.grant = stored?.client ? { client: stored.client } : undefined;
+    const scopes = chooseScopes(this.options.scope, bearer, found.resourceMetadata, found.authorizationServer);
+    if (!(await this.confirm('sign-in', found, scopes))) {
+      this.log(`${found.resource} needs sign-in at ${found.authorizationServer.issuer}`);
+      return 'fail';
+    }
+    await this.interactive(found, scopes);
+    return 'retry';
+  }
+
+  /** 403 insufficient_scope: ask once more with the granted scopes and the new ones, within the limit. */
+  private async stepUp(bearer: BearerChallenge): Promise<'retry' | 'fail'> {
+    if (bearer.error !== 'insufficient_scope') {
+      this.log(`HTTP 403 without insufficient_scope${bearer.error ? ` (${bearer.error})` : ''}: signing in again would not help`, 'warn');
+      return 'fail';
+    }
+    const found = await this.discover(bearer);
+    const granted = this.grant?.scope?.split(' ').filter(Boolean) ?? [];
+    // A challenge without `scope` leaves the resource's scopes_supported as the next guess.
+    const wanted = bearer.scope ?? found.resourceMetadata?.scopes_supported ?? [];
+    if (wanted.every((s) => granted.includes(s))) {
+      this.log(`HTTP 403 insufficient_scope names no scope beyond those granted (${granted.join(' ') || 'none'}); not asking again`, 'warn');
+      return 'fail';
+    }
+    const limit = this.options.maxStepUps ?? 2;
+    if (this.stepUps >= limit) {
+      this.lastError = `the server asked for more scopes ${this.stepUps + 1} times; stopped after ${limit}`;
+      this.log(this.lastError, 'warn');
+      return 'fail';
+    }
+    const scopes = [...new Set([...granted, ...wanted])];
+    if (!(await this.confirm('step-up', found, scopes))) return 'fail';
+    this.stepUps++;
+    this.log(`step-up: asking for scopes ${scopes.join(' ')}`);
+    await this.interactive(found, scopes);
+    return 'retry';
+  }
+
+  /**
+   * Refreshes once for everyone asking at the same time: with rotating refresh tokens a second
+   * parallel refresh would be refused and cost the user a sign-in. True when a token came back.
+   */
+  private renew(found: DiscoveredAuthorization, grant: StoredGrant): Promise<boolean> {
+    this.refreshing ??= this.flow
+      .refresh(found, grant)
+      .then((renewed) => {
+        this.grant = renewed ?? { client: grant.client };
+        return renewed !== undefined;
+      })
+      .finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  private async interactive(found: DiscoveredAuthorization, scopes: readonly string[] | undefined): Promise<void> {
+    try {
+      this.grant = await this.flow.signIn(found, scopes);
+      this.lastError = undefined;
+    } catch (error) {
+      this.lastError = (error as Error).message;
+      throw error;
+    }
+  }
+
+  private async confirm(reason: SignInRequest['reason'], found: DiscoveredAuthorization, scopes: readonly string[] | undefined): Promise<boolean> {
+    const ask = this.options.confirmSignIn;
+    if (!ask) return false;
+    const issuer = found.authorizationServer.issuer;
+    return ask({ reason, resource: found.resource, issuer, ...(scopes ? { scopes } : {}), otherHost: new URL(issuer).hostname !== this.serverUrl.hostname });
+  }
+
+  private async discover(bearer: BearerChallenge): Promise<DiscoveredAuthorization> {
+    // A challenge naming other metadata than before means the server moved: discover again.
+    if (this.found && (!bearer.resourceMetadata || bearer.resourceMetadata === this.metadataFrom)) return this.found;
+    try {
+      this.found = await discoverAuthorization(this.serverUrl, bearer, { fetch: this.options.fetch ?? fetch, log: this.log });
+    } catch (error) {
+      this.log(`sign-in stopped: ${(error as Error).message}`, 'warn');
+      throw error;
+    }
+    this.metadataFrom = bearer.resourceMetadata;
+    const stored = await this.options.store.get(OAuthFlow.key(this.found));
+    if (stored && !this.grant) this.grant = stored;
+    if (stored?.accessToken) this.log(`stored grant for ${this.found.resource} (${describeGrant(stored, this.flow.now())})`);
+    return this.found;
+  }
+
+  private expired(grant: StoredGrant): boolean {
+    return grant.expiresAt !== undefined && grant.expiresAt <= this.flow.now();
+  }
+}

@@ -1,0 +1,75 @@
+// Where sign-in results live: tokens and the registered client, keyed by the resource (the MCP
+// server) and the issuer (the authorization server), so a grant is never offered to another
+// authorization server. The editor backs this with SecretStorage, the CLI with a 0600 file.
+
+/** How the client got its client id. */
+export type ClientRegistrationKind = 'pre-registered' | 'metadata-document' | 'dynamic';
+
+/** The client as registered with one authorization server. */
+export interface RegisteredClient {
+  readonly clientId: string;
+  readonly clientSecret?: string;
+  /** `client_secret_basic`, `client_secret_post` or `none`. */
+  readonly tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_post' | 'none';
+  readonly registration: ClientRegistrationKind;
+  /** The redirect URIs it was registered with (dynamic registration). */
+  readonly redirectUris?: readonly string[];
+}
+
+/** What one sign-in left behind. Every string here except the scope is secret or identifying. */
+export interface StoredGrant {
+  readonly client: RegisteredClient;
+  readonly accessToken?: string;
+  readonly refreshToken?: string;
+  /** Epoch milliseconds; undefined when the server gave no `expires_in`. */
+  readonly expiresAt?: number;
+  /** The granted scopes (space separated), as the token response or the request said. */
+  readonly scope?: string;
+}
+
+export interface TokenKey {
+  /** The canonical URI of the MCP server (the `resource` parameter). */
+  readonly resource: string;
+  /** The authorization server's issuer identifier. */
+  readonly issuer: string;
+}
+
+export namespace TokenKey {
+  /** One string for maps and file names. */
+  export function toString(key: TokenKey): string {
+    return JSON.stringify([key.resource, key.issuer]);
+  }
+}
+
+export interface TokenStore {
+  get(key: TokenKey): Promise<StoredGrant | undefined>;
+  set(key: TokenKey, grant: StoredGrant): Promise<void>;
+  delete(key: TokenKey): Promise<void>;
+}
+
+/** A TokenStore in memory: tests, and the CLI without `--token-cache`. */
+export class MemoryTokenStore implements TokenStore {
+  private readonly grants = new Map<string, StoredGrant>();
+
+  async get(key: TokenKey): Promise<StoredGrant | undefined> {
+    return this.grants.get(TokenKey.toString(key));
+  }
+
+  async set(key: TokenKey, grant: StoredGrant): Promise<void> {
+    this.grants.set(TokenKey.toString(key), grant);
+  }
+
+  async delete(key: TokenKey): Promise<void> {
+    this.grants.delete(TokenKey.toString(key));
+  }
+
+  /** How many grants are held (tests check that a failed sign-in stored nothing). */
+  get size(): number {
+    return this.grants.size;
+  }
+
+  /** Every grant held, in no particular order. */
+  all(): StoredGrant[] {
+    return [...this.grants.values()];
+  }
+}
