@@ -143,7 +143,7 @@ describe('remote servers in a real VS Code', { skip, timeout: 300_000 }, () => {
         timeoutMs: 30_000,
       });
       await wb.screenshot('remote-trace');
-      assert.ok(traceFrames(log).some((f) => f.direction === 'receive' && JSON.stringify(f.message).includes('Echo: hello over http')), 'the response frame');
+      assert.ok(traceFrames(log).some((f) => f.direction === 'receive' && (JSON.stringify(f.message) ?? '').includes('Echo: hello over http')), 'the response frame');
       assert.match(log, /session started \(initialize\)/);
       assert.match(log, /GET stream opened/);
       assert.ok(!log.includes(SECRET), 'the trace never shows the Authorization value');

@@ -13,7 +13,10 @@ interface DataPartStatic {
 }
 
 function dataPartClass(): DataPartStatic | undefined {
-  const ctor = (vscode as unknown as { LanguageModelDataPart?: DataPartStatic }).LanguageModelDataPart;
+  // Asked of the API object itself: the bundle's `vscode` module exports only the names of the
+  // typings it builds against (esbuild.mjs), and 1.100's have no LanguageModelDataPart.
+  const api = require('vscode') as { LanguageModelDataPart?: DataPartStatic };
+  const ctor = api.LanguageModelDataPart;
   return ctor && typeof ctor.image === 'function' ? ctor : undefined;
 }
 
