@@ -44,7 +44,8 @@ function treeRow(wb: Workbench, label: string) {
 async function clickRowAction(wb: Workbench, label: string, action: string): Promise<void> {
   await poll(
     async () => {
-      await wb.clickTreeItem(label).catch(() => undefined);
+      // Hovered, not clicked: a click runs the row's default action (a resource row opens it).
+      await wb.hoverTreeItem(label).catch(() => undefined);
       const row = treeRow(wb, label);
       await row.hover({ timeout: 2_000 }).catch(() => undefined);
       return row
