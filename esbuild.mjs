@@ -22,7 +22,7 @@ const common = {
  * first needs them) become files of their own beside the bundle, so activation neither loads
  * nor parses them: `require('./vendor/ajv')` stays a require of dist/vendor/ajv.js.
  */
-const vendorModules = ['ajv', 'markdownIt'];
+const vendorModules = ['ajv', 'markdownIt', 're2'];
 const lazyVendor = {
   name: 'lazy-vendor',
   setup(build) {

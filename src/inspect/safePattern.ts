@@ -4,7 +4,14 @@
 // express (backreferences, lookaround) is reported as not checked, never run on RegExp.
 // RE2 reads a few classes differently from ECMA-262 (`\s` and `.` treat some Unicode spaces and
 // line separators differently): a check can differ for those characters, never hang.
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+
+type Re2Module = typeof import('./vendor/re2');
+let re2: Re2Module | undefined;
+/** re2js is required on the first pattern compiled, not imported: activation does not load it. */
+function engine(): typeof RE2JS {
+  return (re2 ??= require('./vendor/re2') as Re2Module).RE2JS;
+}
 
 /** Longest pattern accepted: RE2's work is linear in the input times the pattern's size. */
 export const MAX_PATTERN_CHARS = 1000;
@@ -44,7 +51,7 @@ function compile(pattern: string): SafePattern {
   if (translated === undefined) return { ok: false, kind: 'unsupported', reason: PATTERN_NOT_SUPPORTED };
   let re: RE2JS;
   try {
-    re = RE2JS.compile(translated);
+    re = engine().compile(translated);
   } catch {
     return { ok: false, kind: 'unsupported', reason: PATTERN_NOT_SUPPORTED };
   }
