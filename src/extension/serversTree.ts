@@ -114,6 +114,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   private memory: ExpansionMemory | undefined;
   /** The state of its server each expandable row was drawn in. */
   private readonly drawnIn = new WeakMap<TreeNode, string>();
+  /** The node last drawn for each expansion key (getChildren makes new nodes on every redraw). */
+  private readonly latest = new Map<string, TreeNode>();
 
   /** The model; only rows the model gave exist before it is attached, so this is always set when read. */
   private get m(): ServersTreeModel {
@@ -142,8 +144,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     const remember = (node: TreeNode, expanded: boolean) => {
       const key = expansionKey(node);
       if (!key) return;
-      // VS Code reports rows it drops (a server that stops takes its groups along) as collapsed:
-      // only a collapse of a row whose server is still in the state it was drawn in is the user's.
+      // VS Code reports rows it drops (a server that stops takes its groups along) as collapsed,
+      // and the report can arrive after the row was drawn anew (a quick restart): only a collapse
+      // of the row on screen, whose server is still in the state it was drawn in, is the user's.
+      if (!expanded && this.latest.get(key) !== node) return;
       if (!expanded && 'serverId' in node && this.drawnIn.get(node) !== this.stateOf(node.serverId)) return;
       this.expansion.set(key, expanded);
       void this.memory?.update(EXPANSION_KEY, Object.fromEntries(this.expansion));
@@ -164,8 +168,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
       const state = this.stateOf(node.serverId);
       if (state) this.drawnIn.set(node, state);
     }
-    if (fallback === vscode.TreeItemCollapsibleState.None) return fallback;
     const key = expansionKey(node);
+    if (key) this.latest.set(key, node);
+    if (fallback === vscode.TreeItemCollapsibleState.None) return fallback;
     const remembered = key ? this.expansion.get(key) : undefined;
     if (remembered === undefined) return fallback;
     return remembered ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed;
