@@ -448,7 +448,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     const list = this.list(h, kind);
     const error = h.listErrors[kind];
     const item = new vscode.TreeItem(GROUP_LABELS[kind], this.collapsibleState(node, list && list.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None));
-    item.id = `${h.id}/${kind}`;
+    // VS Code applies collapsibleState only to an id it has not drawn yet: a group drawn empty
+    // while its list loads gets another id than the filled one, so the filled one opens as
+    // remembered instead of staying closed.
+    item.id = list && list.length ? `${h.id}/${kind}` : `${h.id}/${kind}:empty`;
     // Malformed items the client left out: the rest of the list is shown, with a warning.
     const skipped = error ? [] : (h.skippedItems[kind] ?? []);
     item.iconPath = new vscode.ThemeIcon(error || skipped.length ? 'warning' : GROUP_ICONS[kind]);
@@ -494,7 +497,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   private rootsItem(node: TreeNode, h: ServerHandle): vscode.TreeItem {
     const { roots, askedAt } = this.rootsOf(h);
     const item = new vscode.TreeItem('Roots', this.collapsibleState(node, roots.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None));
-    item.id = `${h.id}/roots`;
+    item.id = roots.length ? `${h.id}/roots` : `${h.id}/roots:empty`;
     item.iconPath = new vscode.ThemeIcon('root-folder-opened');
     item.contextValue = 'group.roots';
     item.description = rootsDescription(roots.length, askedAt, Date.now());

@@ -81,7 +81,14 @@ describe('first contact: the demo workspace as a new user meets it', { skip }, (
       async () => {
         const consent = await wb.dialog({ timeoutMs: 1_000 });
         if (consent) {
-          consents.push({ ...consent, statusBar: await statusBarText() });
+          // The status bar follows the server's state on its next redraw: give it a moment.
+          const deadline = Date.now() + 3_000;
+          let statusBar = await statusBarText();
+          while (!/waiting for consent/.test(statusBar) && Date.now() < deadline) {
+            await new Promise((r) => setTimeout(r, 100));
+            statusBar = await statusBarText();
+          }
+          consents.push({ ...consent, statusBar });
           if (consents.length === 1) await wb.screenshot('first-consent');
           await wb.answerDialog('Allow');
         }
