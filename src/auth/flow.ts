@@ -4,7 +4,7 @@
 // and refresh. Every step is logged; nothing secret is ever logged or put in an error.
 import { BearerChallenge, checkScheme, DiscoveredAuthorization, ProtectedResourceMetadata } from './discovery';
 import { AuthError, describeOAuthFailure, redact } from './errors';
-import { AuthorizationServer, Client, isLoopback, loadOAuth, OAuthModule, TokenEndpointResponse } from './oauth';
+import { AuthorizationServer, Client, ClientAuth, isLoopback, loadOAuth, OAuthModule, TokenEndpointResponse } from './oauth';
 import { RedirectFactory } from './loopback';
 import { ClientRegistrationKind, RegisteredClient, StoredGrant, TokenKey, TokenStore } from './tokenStore';
 
@@ -208,7 +208,7 @@ export class OAuthFlow {
         // A loopback redirect makes this a native application (OpenID Connect DCR; asked for by 2026-07-28).
         application_type: 'native',
       }, this.requestOptions(oauth, endpoint));
-      registered = await oauth.processDynamicClientRegistrationResponse(response);
+      registered = await oauth.processDynamicClientRegistrationResponse(await withSecretExpiry(response));
     } catch (error) {
       throw new AuthError('registration', `dynamic client registration failed: ${describeOAuthFailure(oauth, error, `the registration endpoint ${endpoint}`)}`);
     }
@@ -241,6 +241,28 @@ export class OAuthFlow {
   }
 }
 
+/**
+ * RFC 7591 requires `client_secret_expires_at` beside a `client_secret`, and oauth4webapi
+ * refuses a response without it; authorization servers in use (the MCP conformance suite's among
+ * them) leave it out. Missing, it is read as 0, "never expires", which is what those servers mean.
+ */
+async function withSecretExpiry(response: Response): Promise<Response> {
+  if (response.status !== 201 || !/json/i.test(response.headers.get('content-type') ?? '')) return response;
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return new Response(text, response);
+  }
+  if (body && typeof body === 'object' && 'client_secret' in body && !('client_secret_expires_at' in body)) {
+    const headers = new Headers(response.headers);
+    headers.delete('content-length');
+    return Response.json({ ...body, client_secret_expires_at: 0 }, { status: response.status, headers });
+  }
+  return new Response(text, response);
+}
+
 function toOAuthClient(client: RegisteredClient): Client {
   return { client_id: client.clientId, token_endpoint_auth_method: client.tokenEndpointAuthMethod };
 }
@@ -248,7 +270,7 @@ function toOAuthClient(client: RegisteredClient): Client {
 function clientAuth(oauth: OAuthModule, client: RegisteredClient) {
   switch (client.tokenEndpointAuthMethod) {
     case 'client_secret_basic':
-      return oauth.ClientSecretBasic(client.clientSecret ?? '');
+      return secretBasic(client.clientSecret ?? '');
     case 'client_secret_post':
       return oauth.ClientSecretPost(client.clientSecret ?? '');
     case 'none':
@@ -258,6 +280,20 @@ function clientAuth(oauth: OAuthModule, client: RegisteredClient) {
       throw new AuthError('registration', `unsupported token endpoint authentication ${String(never)}`);
     }
   }
+}
+
+/**
+ * `client_secret_basic` (RFC 6749 §2.3.1): id and secret form-urlencoded, joined by a colon, in
+ * base64. The encoding is the WHATWG application/x-www-form-urlencoded serializer (that of
+ * URLSearchParams), which leaves `*-._` as they are; oauth4webapi's ClientSecretBasic escapes
+ * those too, and servers that do not decode (the conformance suite's among them) then see
+ * `pre%2Dregistered` for `pre-registered`. Both decode alike where servers do decode.
+ */
+function secretBasic(clientSecret: string): ClientAuth {
+  const encode = (value: string) => new URLSearchParams([['', value]]).toString().slice(1);
+  return (_as, client, _body, headers) => {
+    headers.set('authorization', `Basic ${Buffer.from(`${encode(client.client_id)}:${encode(clientSecret)}`).toString('base64')}`);
+  };
 }
 
 /** For a client with a secret: basic unless the server lists only post (RFC 8414 default is basic). */

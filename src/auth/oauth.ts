@@ -1,6 +1,6 @@
 // oauth4webapi is ESM only and this code compiles to CommonJS: loaded once, on first use.
 export type OAuthModule = typeof import('oauth4webapi', { with: { 'resolution-mode': 'import' } });
-export type { AuthorizationServer, Client, TokenEndpointResponse } from 'oauth4webapi' with { 'resolution-mode': 'import' };
+export type { AuthorizationServer, Client, ClientAuth, TokenEndpointResponse } from 'oauth4webapi' with { 'resolution-mode': 'import' };
 
 let loaded: Promise<OAuthModule> | undefined;
 export function loadOAuth(): Promise<OAuthModule> {

@@ -6,7 +6,7 @@ import type { AuthChallenge, AuthProvider } from '../transport/httpChannel';
 import { BearerChallenge, discoverAuthorization, DiscoveredAuthorization, parseBearerChallenge } from './discovery';
 import { AuthError } from './errors';
 import { AuthLogger, chooseScopes, describeGrant, OAuthFlow, OAuthFlowOptions } from './flow';
-import { ClientRegistrationKind, StoredGrant } from './tokenStore';
+import { ClientRegistrationKind, StoredGrant, TokenKey } from './tokenStore';
 
 /** A sign-in the user did not start, for the host to confirm. */
 export interface SignInRequest {
@@ -115,8 +115,10 @@ export class OAuthSession implements AuthProvider {
     const bearer = parseBearerChallenge(challenge.wwwAuthenticate);
     if (challenge.status === 403) return this.stepUp(bearer);
     this.lastChallenge = bearer;
-    const found = await this.discover(bearer);
     const refused = challenge.refused;
+    // The token this session sent was refused: the server may have moved to another
+    // authorization server (SEP-2352), so its resource metadata is read again.
+    const found = await this.discover(bearer, refused !== undefined && refused === this.sentToken());
     // Renewed while this request was under way (a parallel request's refresh): just send it again.
     const current = this.grant?.accessToken;
     if (refused !== undefined && current !== undefined && refused !== `Bearer ${current}` && !this.expired(this.grant!)) return 'retry';
@@ -198,9 +200,19 @@ export class OAuthSession implements AuthProvider {
     return ask({ reason, resource: found.resource, issuer, ...(scopes ? { scopes } : {}), otherHost: new URL(issuer).hostname !== this.serverUrl.hostname });
   }
 
-  private async discover(bearer: BearerChallenge): Promise<DiscoveredAuthorization> {
-    // A challenge naming other metadata than before means the server moved: discover again.
-    if (this.found && (!bearer.resourceMetadata || bearer.resourceMetadata === this.metadataFrom)) return this.found;
+  /** The Authorization value of the current grant, to compare with a refused one. */
+  private sentToken(): string | undefined {
+    return this.grant?.accessToken !== undefined ? `Bearer ${this.grant.accessToken}` : undefined;
+  }
+
+  /**
+   * The authorization server for this resource: discovered once, again when a challenge names
+   * other resource metadata or `again` is set. When the issuer changed, the grant and client of
+   * the previous one are not used with the new one (they stay stored under their own key).
+   */
+  private async discover(bearer: BearerChallenge, again = false): Promise<DiscoveredAuthorization> {
+    if (!again && this.found && (!bearer.resourceMetadata || bearer.resourceMetadata === this.metadataFrom)) return this.found;
+    const previous = this.found;
     try {
       this.found = await discoverAuthorization(this.serverUrl, bearer, { fetch: this.options.fetch ?? fetch, log: this.log });
     } catch (error) {
@@ -208,6 +220,11 @@ export class OAuthSession implements AuthProvider {
       throw error;
     }
     this.metadataFrom = bearer.resourceMetadata;
+    if (previous && TokenKey.toString(OAuthFlow.key(previous)) !== TokenKey.toString(OAuthFlow.key(this.found))) {
+      this.log(`the authorization server changed from ${previous.authorizationServer.issuer} to ${this.found.authorizationServer.issuer}: its own client and tokens are used`);
+      this.grant = undefined;
+      this.stepUps = 0;
+    }
     const stored = await this.options.store.get(OAuthFlow.key(this.found));
     if (stored && !this.grant) this.grant = stored;
     if (stored?.accessToken) this.log(`stored grant for ${this.found.resource} (${describeGrant(stored, this.flow.now())})`);

@@ -5,6 +5,15 @@
 // product's ElicitationService — and only chooses, per scenario, what a user would do: which tool
 // to call with which arguments, and to accept an elicitation form as it is. Nothing here writes
 // wire messages itself. Exit status 0 when the flow completed, 1 with one line on stderr if not.
+//
+// Authorization (the `auth/*` scenarios) is the product's OAuthSession on the transport, as the
+// CLI uses it: the loopback redirect on 127.0.0.1, a memory token store, and a "browser" that
+// follows the authorization URL (the suite's authorization servers approve at once and redirect
+// to the loopback listener). What the driver chooses is what a user configures: the sign-in is
+// confirmed, the client id metadata document URL is the suite's convention for clients that
+// have one, and a pre-registered client comes from the scenario's context
+// (MCP_CONFORMANCE_CONTEXT `client_id` / `client_secret`).
+import { loopbackRedirect, MemoryTokenStore, OAuthSession, PreRegisteredClient } from '../../src/auth';
 import { McpClient } from '../../src/client/client';
 import type { Tool } from '../../src/client/schemas';
 import { attachServe, serveCapabilities } from '../../src/serve/attach';
@@ -14,6 +23,8 @@ import type { ServerRef } from '../../src/serve/types';
 import { createHttpTransport } from '../../src/transport/httpTransport';
 
 const CLIENT_INFO = { name: 'mcp-host-conformance', version: '0.1.0' };
+/** The client id metadata document URL the suite's clients use (its example clients and auth/basic-cimd). */
+const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
 const SERVER: ServerRef = { id: 'conformance', name: 'conformance server' };
 
 /** What the driver does once connected, per scenario; a scenario not listed gets `lists`. */
@@ -42,6 +53,14 @@ function callTool(name: string, args: Record<string, unknown>): Flow {
     log(`${name}: ${JSON.stringify(result.content)}`);
   };
 }
+
+/** What a host does on a protected server: list the tools, then call one (both may need authorization). */
+const listThenCall: Flow = async (client) => {
+  const tools = await client.listTools();
+  log(`tools: ${tools.map((t) => t.name).join(', ') || 'none'}`);
+  const result = await client.callTool(findTool(tools, 'test-tool').name, {});
+  log(`test-tool: ${JSON.stringify(result.content)}`);
+};
 
 const FLOWS: Record<string, Flow> = {
   initialize: lists,
@@ -73,11 +92,44 @@ const acceptUntouched: ElicitationPrompter = {
   notify: (_server, level, text) => log(`${level}: ${text}`),
 };
 
+/** The pre-registered client a scenario's context names, if any. */
+function preRegisteredClient(): PreRegisteredClient | undefined {
+  const raw = process.env.MCP_CONFORMANCE_CONTEXT;
+  if (!raw) return undefined;
+  const context = JSON.parse(raw) as { client_id?: unknown; client_secret?: unknown };
+  if (typeof context.client_id !== 'string') return undefined;
+  return { clientId: context.client_id, ...(typeof context.client_secret === 'string' ? { clientSecret: context.client_secret } : {}) };
+}
+
+/** The browser: opens the authorization page and follows its redirects, which end at the loopback listener. */
+async function openInBrowser(authorizationUrl: URL): Promise<void> {
+  const page = await fetch(authorizationUrl, { signal: AbortSignal.timeout(30_000) });
+  await page.body?.cancel();
+  log(`browser: the authorization page ended at HTTP ${page.status}`);
+}
+
+function signIn(url: string): OAuthSession {
+  const client = preRegisteredClient();
+  return new OAuthSession({
+    serverUrl: url,
+    store: new MemoryTokenStore(),
+    redirect: loopbackRedirect({ timeoutMs: 30_000 }),
+    userAgent: openInBrowser,
+    confirmSignIn: async (request) => {
+      log(`${request.reason} at ${request.issuer} confirmed (scopes: ${request.scopes?.join(' ') ?? 'none asked'})`);
+      return true;
+    },
+    clientMetadataUrl: CLIENT_METADATA_URL,
+    ...(client ? { client } : {}),
+    log: (text, level) => log(`auth${level === 'warn' ? ' (warn)' : ''}: ${text}`),
+  });
+}
+
 async function main(): Promise<void> {
   const url = process.argv[process.argv.length - 1];
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
   if (!/^https?:\/\//.test(url ?? '')) throw new Error(`usage: conformance-client <server-url> (got ${JSON.stringify(url)})`);
-  const flow = FLOWS[scenario] ?? lists;
+  const flow = FLOWS[scenario] ?? (scenario.startsWith('auth/') ? listThenCall : lists);
   log(`scenario ${scenario || '(none)'} against ${url}`);
 
   const queue = new DialogQueue(() => 0);
@@ -92,7 +144,7 @@ async function main(): Promise<void> {
   attachServe(client, SERVER, { elicitation });
   client.onTransportLog((entry) => log(`${entry.kind}: ${entry.text}`));
   try {
-    const init = await client.connect(createHttpTransport({ url, headers: {}, mode: 'auto' }));
+    const init = await client.connect(createHttpTransport({ url, headers: {}, mode: 'auto', auth: signIn(url) }));
     log(`connected: ${init.serverInfo.name} ${init.serverInfo.version}, protocol ${init.protocolVersion}`);
     await flow(client);
   } finally {
