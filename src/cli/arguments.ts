@@ -31,7 +31,24 @@ export type CliTransportMode = 'auto' | 'http' | 'sse';
 
 export type CliServer =
   | { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[] }
-  | { readonly kind: 'remote'; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly mode: CliTransportMode };
+  | { readonly kind: 'remote'; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly mode: CliTransportMode; readonly signIn?: CliSignIn };
+
+/**
+ * Signing in to a `--url` server that answers 401 (MCP authorization). Absent when an
+ * `Authorization` header is given: that header is the credential then.
+ */
+export interface CliSignIn {
+  /** Only print the authorization URL (`--no-browser`). */
+  readonly noBrowser: boolean;
+  /** Keep tokens in this directory (`--token-cache`, absolute); none kept when absent. */
+  readonly tokenCache?: string;
+  /** A pre-registered client (`--client-id`). */
+  readonly clientId?: string;
+  /** The environment variable holding its secret (`--client-secret-env`); read when connecting. */
+  readonly clientSecretEnv?: string;
+  /** Scopes to ask for instead of the server's (`--scope`, space or comma separated). */
+  readonly scope?: readonly string[];
+}
 
 /** The result of parsing: run something, or print the usage. */
 export type ParsedArguments = { readonly kind: 'run'; readonly options: CliOptions } | { readonly kind: 'help' };
@@ -43,6 +60,8 @@ export class UsageError extends Error {
 
 export const USAGE = `Usage: mcp-host <command> [options] -- SERVER_COMMAND [SERVER_ARGS...]
        mcp-host <command> [options] --url URL [--header "Name: value"]... [--transport auto|http|sse]
+                                 [--no-browser] [--token-cache DIR] [--client-id ID
+                                 [--client-secret-env VAR]] [--scope SCOPES]
 
 Runs an MCP server over stdio (or connects to a remote one over HTTP), performs one
 operation and shuts the server down (ends the HTTP session).
@@ -73,25 +92,40 @@ Options:
                            values of Authorization-like headers never appear in the output
   --transport MODE         auto (Streamable HTTP, falling back to HTTP+SSE; the default),
                            http (Streamable HTTP only) or sse (legacy HTTP+SSE)
+
+Sign-in (--url servers that answer 401; not with an Authorization header):
+  The authorization URL is printed on stderr and opened in the browser ($BROWSER if
+  set); the browser comes back to a one-time listener on 127.0.0.1 (5 minutes at most).
+  No token, code or secret is ever printed, not with --trace either.
+  --no-browser             only print the authorization URL
+  --token-cache DIR        keep tokens in DIR/mcp-host-tokens.json (mode 0600) for the
+                           next runs, refreshed when expired; by default nothing is kept
+  --client-id ID           a client registered beforehand with the authorization server
+  --client-secret-env VAR  its secret, read from the environment variable VAR
+  --scope SCOPES           ask for these scopes (space or comma separated) instead of
+                           those the server names
   -h, --help               print this help
 
 Exit status: 0 on success, 1 when the tool reported an error (isError),
-2 for usage, connection and protocol errors, 130 when interrupted (Ctrl-C;
+2 for usage, connection, protocol and sign-in errors, 130 when interrupted (Ctrl-C;
 a second Ctrl-C kills the server without waiting).
 
 Examples:
   mcp-host inspect -- npx -y @modelcontextprotocol/server-everything
   mcp-host call echo --args '{"message":"hi"}' -- node server.js
   mcp-host call list_allowed_directories --roots . -- npx -y @modelcontextprotocol/server-filesystem
-  mcp-host tools --url https://mcp.example.com/mcp --header "Authorization: Bearer $TOKEN"`;
+  mcp-host tools --url https://mcp.example.com/mcp --header "Authorization: Bearer $TOKEN"
+  mcp-host tools --url https://mcp.example.com/mcp --token-cache ~/.cache/mcp-host`;
 
 const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping'] as const;
 type CommandName = (typeof COMMANDS)[number];
-const VALUE_FLAGS = ['--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header'] as const;
+const VALUE_FLAGS = ['--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--scope'] as const;
 /** Flags that may be given more than once. */
 const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header'];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
-const BOOLEAN_FLAGS = ['--json', '--trace'] as const;
+const BOOLEAN_FLAGS = ['--json', '--trace', '--no-browser'] as const;
+/** The flags of sign-in, which only apply with --url. */
+const SIGN_IN_FLAGS = ['--no-browser', '--token-cache', '--client-id', '--client-secret-env', '--scope'] as const;
 
 /** Parses `argv` (without `node` and the script). Throws UsageError on any mistake. */
 export function parseArguments(argv: readonly string[]): ParsedArguments {
@@ -137,6 +171,9 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   const command = buildCommand(name as CommandName, positionals.slice(1), values.get('--args'));
 
   const server = parseServer(dash >= 0, serverArgv, values.get('--url'), repeated['--header'] ?? [], values.get('--transport'));
+  const signInFlags = SIGN_IN_FLAGS.filter((flag) => booleans.has(flag) || values.has(flag as ValueFlag));
+  const signedIn = server.kind === 'remote' ? withSignIn(server, values, booleans.has('--no-browser'), signInFlags) : server;
+  if (server.kind === 'stdio' && signInFlags.length) throw new UsageError(`${signInFlags[0]} only applies with --url`);
 
   return {
     kind: 'run',
@@ -149,7 +186,7 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
       timeoutMs: parsePositive('--timeout', values.get('--timeout'), true),
       maxMessageBytes: parseMaxMessageBytes(values.get('--max-message-mb')),
       logLevel: parseLogLevel(values.get('--log-level')),
-      server,
+      server: signedIn,
     },
   };
 }
@@ -185,6 +222,35 @@ function parseServer(hasDash: boolean, serverArgv: readonly string[], url: strin
     byName[name] = value;
   }
   return { kind: 'remote', url, headers: byName, mode: transport ?? 'auto' };
+}
+
+/** Adds sign-in to a remote server, unless an Authorization header is its credential. */
+function withSignIn(server: Extract<CliServer, { kind: 'remote' }>, values: ReadonlyMap<ValueFlag, string>, noBrowser: boolean, given: readonly string[]): CliServer {
+  const hasAuthorization = Object.keys(server.headers).some((name) => name.toLowerCase() === 'authorization');
+  if (hasAuthorization) {
+    if (given.length) throw new UsageError(`${given[0]} does not apply with an Authorization header (sign-in would replace it)`);
+    return server;
+  }
+  const clientId = values.get('--client-id');
+  const clientSecretEnv = values.get('--client-secret-env');
+  if (clientId !== undefined && clientId.trim() === '') throw new UsageError('--client-id must not be empty');
+  if (clientSecretEnv !== undefined) {
+    if (clientId === undefined) throw new UsageError('--client-secret-env needs --client-id (the secret belongs to that client)');
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(clientSecretEnv)) throw new UsageError('--client-secret-env needs the name of an environment variable, not its value');
+  }
+  const cache = values.get('--token-cache');
+  if (cache !== undefined && cache.trim() === '') throw new UsageError('--token-cache needs a directory');
+  const scopeText = values.get('--scope');
+  const scope = scopeText?.split(/[\s,]+/).filter(Boolean);
+  if (scopeText !== undefined && !scope?.length) throw new UsageError('--scope needs at least one scope');
+  const signIn: CliSignIn = {
+    noBrowser,
+    ...(cache !== undefined ? { tokenCache: resolve(cache) } : {}),
+    ...(clientId !== undefined ? { clientId } : {}),
+    ...(clientSecretEnv !== undefined ? { clientSecretEnv } : {}),
+    ...(scope ? { scope } : {}),
+  };
+  return { ...server, signIn };
 }
 
 function buildCommand(name: CommandName, operands: string[], argsJson: string | undefined): CliCommand {

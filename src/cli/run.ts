@@ -17,7 +17,9 @@ import { CliCommand, CliOptions, CliServer, USAGE, UsageError, parseArguments } 
 import { CUT_DEEP_NOTE, Inspection, formatBytes, printableJson, renderCallResult, renderInspection, renderLogMessage, renderProgress, renderPromptResult, renderReadResult, renderTools } from './render';
 import { StatusLine } from './statusLine';
 import { terminalSafe } from './terminalText';
-import { traceClient } from './trace';
+import { cliSession } from './signIn';
+import { timestamp, traceClient } from './trace';
+import type { OAuthSession } from '../auth';
 
 /** Where the CLI writes; injected so it can run in-process. */
 export interface CliIo {
@@ -75,11 +77,22 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
 
-  // Values of Authorization-like headers never reach stdout or stderr.
-  const secrets = options.server.kind === 'remote' ? headerSecrets(options.server.headers).values : [];
-  const redactor = new Redactor(secrets);
-  const out: CliIo = secrets.length ? { stdout: (text) => io.stdout(redactor.redact(text)), stderr: (text) => io.stderr(redactor.redact(text)) } : io;
-  const transport = createTransport(options.server, options.maxMessageBytes);
+  // Values of Authorization-like headers, and everything sign-in obtains, never reach stdout or stderr.
+  const remote = options.server.kind === 'remote' ? options.server : undefined;
+  const redactor = new Redactor(remote ? headerSecrets(remote.headers).values : []);
+  const out: CliIo = remote ? { stdout: (text) => io.stdout(redactor.redact(text)), stderr: (text) => io.stderr(redactor.redact(text)) } : io;
+  const status = new StatusLine(out.stderr, terminal.stderr, terminal.stderrColumns);
+  let session: OAuthSession | undefined;
+  try {
+    if (remote?.signIn) {
+      const trace = options.trace ? (line: string) => status.printLine(`${timestamp(Date.now())} [auth] ${line}`) : undefined;
+      session = cliSession({ serverUrl: remote.url, signIn: remote.signIn, redactor, print: (line) => status.printLine(line), ...(trace ? { trace } : {}) });
+    }
+  } catch (error) {
+    out.stderr(describeFailure(error).join('\n') + '\n');
+    return ExitCode.Failure;
+  }
+  const transport = createTransport(options.server, options.maxMessageBytes, session);
   // A second close() skips the grace periods and kills the tree.
   const force = () => void transport.close();
   signals.force?.addEventListener('abort', force, { once: true });
@@ -89,7 +102,6 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     requestTimeoutMs: options.timeoutMs,
     roots: options.roots.length ? directoryRoots(options.roots) : undefined,
   });
-  const status = new StatusLine(out.stderr, terminal.stderr, terminal.stderrColumns);
   if (options.trace) store.add(traceClient(client, (line) => status.printLine(line)));
   const minLevel = LoggingLevels.indexOf(options.logLevel);
   store.add(
@@ -116,9 +128,11 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     return await execute(client, options.command, options.json, out, { signal: stop.signal }, status);
   } catch (error) {
     status.clear();
-    // A cancelled request only says "cancelled"; the reason we stopped is the real story.
+    // A cancelled request only says "cancelled"; the reason we stopped is the real story, and
+    // for a server that still wants authorization, why sign-in stopped.
+    const signInFailure = !stop.signal.aborted && closedForAuthorization(error) ? session?.state().lastError : undefined;
     const reported = stop.signal.aborted ? stop.signal.reason : error;
-    out.stderr(describeFailure(reported).join('\n') + '\n');
+    out.stderr((signInFailure ? `mcp-host: sign-in failed: ${signInFailure}` : describeFailure(reported).join('\n')) + '\n');
     return reported instanceof Interrupted ? ExitCode.Interrupted : ExitCode.Failure;
   } finally {
     status.clear();
@@ -130,9 +144,16 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
   }
 }
 
-/** The server's transport: a process for a command, HTTP for `--url` (through the product's one factory). */
-function createTransport(server: CliServer, maxMessageBytes: number | undefined): Transport {
-  const create = transportFactory({ stdio: { maxMessageBytes, stderrTailLines: STDERR_TAIL_SHOWN * 2 }, http: { maxMessageBytes }, httpMode: server.kind === 'remote' && server.mode === 'http' ? 'http' : 'auto' });
+/** True when `error` says the server closed the connection for want of authorization (401/403). */
+function closedForAuthorization(error: unknown): boolean {
+  if (!(error instanceof McpLocalError)) return false;
+  const reason = error.details.reason as TransportCloseReason | undefined;
+  return reason?.kind === 'authorization-required';
+}
+
+/** The server's transport: a process for a command, HTTP for `--url` (through the product's one factory) with sign-in when given. */
+function createTransport(server: CliServer, maxMessageBytes: number | undefined, auth: OAuthSession | undefined): Transport {
+  const create = transportFactory({ stdio: { maxMessageBytes, stderrTailLines: STDERR_TAIL_SHOWN * 2 }, http: { maxMessageBytes, ...(auth ? { auth } : {}) }, httpMode: server.kind === 'remote' && server.mode === 'http' ? 'http' : 'auto' });
   if (server.kind === 'stdio') return create({ type: 'stdio', command: server.command, args: [...server.args], env: inheritedEnv(), cwd: process.cwd(), secretValues: [], envNames: [], removedEnvNames: [], warnings: [] });
   const secret = headerSecrets(server.headers);
   return create({ type: server.mode === 'sse' ? 'sse' : 'http', url: server.url, headers: server.headers, secretValues: secret.values, secretHeaderNames: secret.names, warnings: [] });

@@ -8,16 +8,7 @@ import { afterEach, describe, test } from 'node:test';
 import { AuthError, loopbackRedirect, MemoryTokenStore, OAuthSession, OAuthSessionOptions, SignInRequest } from '../../src/auth';
 import { McpClient, TransportCloseInfo } from '../../src/client';
 import { StreamableHttpTransport } from '../../src/transport/streamableHttp';
-import { freePort, HttpPeer, startFixture } from '../transport/httpPeers';
-
-interface FixtureStats {
-  registrations: number;
-  authorizations: Array<{ scope: string | null; resource: string | null }>;
-  tokens: number;
-  refreshes: number;
-  lastTokenAuth?: string;
-  metadataDocuments?: number;
-}
+import { authFixtureStats, freePort, HttpPeer, startFixture } from '../transport/httpPeers';
 
 const open: Array<{ client: McpClient; peer: HttpPeer }> = [];
 afterEach(async () => {
@@ -88,7 +79,7 @@ async function setUp(fixtureArgs: string[], options: Partial<OAuthSessionOptions
   client.onClose((c) => closes.push(c));
   client.onTransportLog((l) => logs.push(l.text));
   const transport = new StreamableHttpTransport({ url: peer.url, auth: session });
-  const stats = async () => (await (await fetch(new URL('/control/stats', peer.url))).json()) as FixtureStats;
+  const stats = () => authFixtureStats(peer);
   const assertNoSecretIn = (texts: readonly string[]) => {
     for (const grant of [...secretsOf(store)]) secrets.add(grant);
     for (const line of texts) for (const secret of secrets) assert.ok(!line.includes(secret), `a secret appears in: ${line}`);

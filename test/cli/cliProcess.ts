@@ -41,12 +41,13 @@ export function ensureBuilt(): void {
 
 /**
  * Runs `node dist/cli.js ...args` and collects its output. Killed (and the test fails on the
- * result) after `timeoutMs`. `onStderr` sees stderr as it arrives, for signalling mid-run.
+ * result) after `timeoutMs`. `onStderr` sees stderr as it arrives, for signalling mid-run;
+ * `env` adds variables to this process's environment.
  */
-export function runCli(args: readonly string[], options: { timeoutMs?: number; onStderr?: (soFar: string, pid: number) => void } = {}): Promise<CliRun> {
+export function runCli(args: readonly string[], options: { timeoutMs?: number; onStderr?: (soFar: string, pid: number) => void; env?: Readonly<Record<string, string>> } = {}): Promise<CliRun> {
   const [key, value] = MARKER.split('=');
   const started = Date.now();
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, [key]: value }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...options.env, [key]: value }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -19,6 +19,22 @@ export interface HttpPeer {
   close(): Promise<void>;
 }
 
+/** What the authorization fixture (authServer.mjs) saw, from its GET /control/stats. */
+export interface AuthFixtureStats {
+  registrations: number;
+  authorizations: Array<{ scope: string | null; resource: string | null }>;
+  tokens: number;
+  refreshes: number;
+  /** How the client authenticated at /token: `client_secret_basic` or `body`. */
+  lastTokenAuth?: string;
+  metadataDocuments?: number;
+}
+
+/** The authorization fixture's stats now. */
+export async function authFixtureStats(peer: HttpPeer): Promise<AuthFixtureStats> {
+  return (await (await fetch(new URL('/control/stats', peer.url))).json()) as AuthFixtureStats;
+}
+
 /** A port that was free a moment ago on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

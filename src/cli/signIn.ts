@@ -1,0 +1,103 @@
+// Sign-in for `mcp-host --url` (MCP authorization): the product's OAuthSession with the loopback
+// redirect, a token store in memory or in the `--token-cache` file, and a user agent that prints
+// the authorization URL and opens the browser. Running the command is the user's consent, so a
+// 401 starts the flow at once. Every value the flow handles that is secret goes to the redactor
+// before anything could print it.
+import { spawn } from 'node:child_process';
+import { FileTokenStore, loopbackRedirect, MemoryTokenStore, OAuthSession, StoredGrant, TokenKey, TokenStore } from '../auth';
+import { Redactor } from '../registry/logText';
+import { CliSignIn, UsageError } from './arguments';
+
+/** How long the CLI waits for the browser to come back. */
+export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
+
+export interface CliSignInContext {
+  readonly serverUrl: string;
+  readonly signIn: CliSignIn;
+  /** Hides secrets from everything printed; the flow adds the client secret and every token. */
+  readonly redactor: Redactor;
+  /** One line on stderr. */
+  readonly print: (line: string) => void;
+  /** The flow's steps (printed with --trace). */
+  readonly trace?: (line: string) => void;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** The AuthProvider for a `--url` server. Throws UsageError when `--client-secret-env` names an unset variable. */
+export function cliSession(ctx: CliSignInContext): OAuthSession {
+  const { signIn, redactor } = ctx;
+  const env = ctx.env ?? process.env;
+  let clientSecret: string | undefined;
+  if (signIn.clientSecretEnv !== undefined) {
+    clientSecret = env[signIn.clientSecretEnv];
+    if (!clientSecret) throw new UsageError(`--client-secret-env: the environment variable ${signIn.clientSecretEnv} is not set`);
+    redactor.add(clientSecret);
+  }
+  const store = new RedactingStore(signIn.tokenCache !== undefined ? new FileTokenStore(signIn.tokenCache) : new MemoryTokenStore(), redactor);
+  return new OAuthSession({
+    serverUrl: ctx.serverUrl,
+    store,
+    redirect: loopbackRedirect({ timeoutMs: SIGN_IN_TIMEOUT_MS }),
+    userAgent: async (url) => {
+      ctx.print(`mcp-host: sign in at ${url.host}${signIn.noBrowser ? '' : ' (opening the browser)'}; the authorization page:`);
+      ctx.print(`  ${url.href}`);
+      if (!signIn.noBrowser) openBrowser(url, env, ctx.print);
+    },
+    confirmSignIn: async () => true,
+    ...(signIn.clientId !== undefined ? { client: { clientId: signIn.clientId, ...(clientSecret ? { clientSecret } : {}) } } : {}),
+    ...(signIn.scope ? { scope: signIn.scope } : {}),
+    clientName: 'MCP Host (command line)',
+    log: (text) => ctx.trace?.(text),
+  });
+}
+
+/**
+ * Opens `url` with `$BROWSER` (a command, the URL appended) when set, else the platform's opener.
+ * Nothing is awaited: the browser lives on after this process, and when none can be started the
+ * printed URL is what the user follows.
+ */
+function openBrowser(url: URL, env: NodeJS.ProcessEnv, print: (line: string) => void): void {
+  const custom = env.BROWSER?.trim().split(/\s+/).filter(Boolean);
+  const [command, ...args] = custom?.length ? custom : platformOpener();
+  try {
+    const child = spawn(command, [...args, url.href], { stdio: 'ignore', detached: process.platform !== 'win32', windowsHide: true });
+    child.on('error', () => print('mcp-host: could not open a browser; open the URL above'));
+    child.unref();
+  } catch {
+    print('mcp-host: could not open a browser; open the URL above');
+  }
+}
+
+function platformOpener(): string[] {
+  if (process.platform === 'darwin') return ['open'];
+  // Not `cmd /c start`: cmd would read the URL's `&` as a command separator.
+  if (process.platform === 'win32') return ['rundll32', 'url.dll,FileProtocolHandler'];
+  return ['xdg-open'];
+}
+
+/** A TokenStore that tells the redactor every token and client secret it keeps or hands out. */
+class RedactingStore implements TokenStore {
+  constructor(
+    private readonly inner: TokenStore,
+    private readonly redactor: Redactor,
+  ) {}
+
+  async get(key: TokenKey): Promise<StoredGrant | undefined> {
+    const grant = await this.inner.get(key);
+    if (grant) this.hide(grant);
+    return grant;
+  }
+
+  async set(key: TokenKey, grant: StoredGrant): Promise<void> {
+    this.hide(grant);
+    await this.inner.set(key, grant);
+  }
+
+  delete(key: TokenKey): Promise<void> {
+    return this.inner.delete(key);
+  }
+
+  private hide(grant: StoredGrant): void {
+    this.redactor.add(...[grant.accessToken, grant.refreshToken, grant.client.clientSecret].filter((s): s is string => !!s));
+  }
+}
