@@ -192,6 +192,33 @@ describe('sign-in to a protected MCP server', () => {
     t.assertNoSecretIn(t.logs);
   });
 
+  test('the server moves to another authorization server: the refused token leads to its metadata read again and a new registration there; the old grant stays under its own key', async () => {
+    const t = await setUp([]);
+    await t.client.connect(t.transport);
+    assert.equal((await t.client.listTools()).length, 2);
+    const first = t.session.state().issuer;
+    const other = await startFixture('authServer.mjs', ['--resource', t.peer.url]);
+    try {
+      const otherBase = new URL('/', other.url).href;
+      const moved = await fetch(new URL(`/control/move-to?issuer=${encodeURIComponent(otherBase)}`, t.peer.url), { method: 'POST' });
+      assert.equal(moved.status, 204);
+      assert.equal(text(await t.client.callTool('echo', { text: 'after the move' })), 'after the move');
+      assert.deepEqual(t.confirmations.map((c) => c.issuer), [first, otherBase]);
+      assert.equal(t.session.state().issuer, otherBase);
+      const atOther = await authFixtureStats(other);
+      assert.equal(atOther.registrations, 1, 'registered anew with the new authorization server');
+      assert.equal(atOther.authorizations.length, 1);
+      assert.equal((await t.stats()).registrations, 1);
+      const clientIds = t.authorizationUrls.map((u) => u.searchParams.get('client_id'));
+      assert.notEqual(clientIds[1], clientIds[0], 'the first server\'s client id is not presented to the second');
+      assert.equal(t.store.size, 2);
+      assert.match(t.logs.join('\n'), /the authorization server changed from http:\/\/127\.0\.0\.1:\d+\/ to http:\/\/127\.0\.0\.1:\d+\//);
+      t.assertNoSecretIn(t.logs);
+    } finally {
+      await other.close();
+    }
+  });
+
   test('step-up: a server that keeps refusing is asked once, then the connection closes with authorization-required', async () => {
     const t = await setUp(['--deny-admin']);
     await t.client.connect(t.transport);
