@@ -27,8 +27,8 @@ export interface LoopbackOptions {
   readonly port?: number;
 }
 
-const PAGE_OK = '<!doctype html><meta charset="utf-8"><title>Signed in</title><p>Sign-in finished. You can close this tab and return to the editor.</p>';
-const PAGE_REFUSED = '<!doctype html><meta charset="utf-8"><title>Sign-in refused</title><p>This sign-in response was refused. Start the sign-in again from the editor.</p>';
+const PAGE_OK = '<!doctype html><meta charset="utf-8"><title>Signed in</title><p>Sign-in finished. You can close this tab and return to MCP Host.</p>';
+const PAGE_REFUSED = '<!doctype html><meta charset="utf-8"><title>Sign-in refused</title><p>This sign-in response was refused. Start the sign-in again from MCP Host.</p>';
 
 /** A RedirectFactory listening on 127.0.0.1 (an ephemeral port unless a preferred one is free). */
 export function loopbackRedirect(options: LoopbackOptions = {}): RedirectFactory {

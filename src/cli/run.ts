@@ -19,7 +19,7 @@ import { StatusLine } from './statusLine';
 import { terminalSafe } from './terminalText';
 import { cliSession } from './signIn';
 import { timestamp, traceClient } from './trace';
-import type { OAuthSession } from '../auth';
+import type { AuthProvider, OAuthSession } from '../auth';
 
 /** Where the CLI writes; injected so it can run in-process. */
 export interface CliIo {
@@ -92,7 +92,7 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     out.stderr(describeFailure(error).join('\n') + '\n');
     return ExitCode.Failure;
   }
-  const transport = createTransport(options.server, options.maxMessageBytes, session);
+  const transport = createTransport(options.server, options.maxMessageBytes, session && pausingTimeouts(session, () => client));
   // A second close() skips the grace periods and kills the tree.
   const force = () => void transport.close();
   signals.force?.addEventListener('abort', force, { once: true });
@@ -144,6 +144,24 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
   }
 }
 
+/**
+ * The session, with every request's --timeout paused while a challenge is handled: the user may
+ * take minutes in the browser, and the request that met the 401 waits for that.
+ */
+function pausingTimeouts(session: OAuthSession, client: () => McpClient): AuthProvider {
+  return {
+    authorization: () => session.authorization(),
+    onChallenge: async (challenge) => {
+      const paused = client().pauseTimeouts();
+      try {
+        return await session.onChallenge(challenge);
+      } finally {
+        paused.dispose();
+      }
+    },
+  };
+}
+
 /** True when `error` says the server closed the connection for want of authorization (401/403). */
 function closedForAuthorization(error: unknown): boolean {
   if (!(error instanceof McpLocalError)) return false;
@@ -152,7 +170,7 @@ function closedForAuthorization(error: unknown): boolean {
 }
 
 /** The server's transport: a process for a command, HTTP for `--url` (through the product's one factory) with sign-in when given. */
-function createTransport(server: CliServer, maxMessageBytes: number | undefined, auth: OAuthSession | undefined): Transport {
+function createTransport(server: CliServer, maxMessageBytes: number | undefined, auth: AuthProvider | undefined): Transport {
   const create = transportFactory({ stdio: { maxMessageBytes, stderrTailLines: STDERR_TAIL_SHOWN * 2 }, http: { maxMessageBytes, ...(auth ? { auth } : {}) }, httpMode: server.kind === 'remote' && server.mode === 'http' ? 'http' : 'auto' });
   if (server.kind === 'stdio') return create({ type: 'stdio', command: server.command, args: [...server.args], env: inheritedEnv(), cwd: process.cwd(), secretValues: [], envNames: [], removedEnvNames: [], warnings: [] });
   const secret = headerSecrets(server.headers);

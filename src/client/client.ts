@@ -287,6 +287,11 @@ export class McpClient implements Disposable {
     await this.gated('logging/setLevel', 'logging', { level }, EmptyResultSchema, options);
   }
 
+  /** Pauses the timeouts of every request until disposed (the user is signing in); nothing to pause before connect(). */
+  pauseTimeouts(): Disposable {
+    return this.connection?.pauseTimeouts() ?? Disposable.None;
+  }
+
   /** Pings the server; resolves with the round-trip time in ms. Allowed before initialization. */
   async ping(options?: RequestOptions): Promise<number> {
     if (!this.connection || this._state.kind === 'closed' || this._state.kind === 'idle') throw new McpLocalError('not-initialized', 'ping: the client is not connected');

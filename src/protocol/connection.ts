@@ -197,6 +197,15 @@ export class JsonRpcConnection implements Disposable {
   }
 
   /**
+   * Pauses every request's timeout (as a peer's waitOnUser() does) until the returned Disposable
+   * is disposed: for a wait on the user this side started, such as a sign-in in the browser
+   * while a request waits for its authorization.
+   */
+  pauseTimeouts(): Disposable {
+    return this.holdForUser();
+  }
+
+  /**
    * Sends a request and resolves with its result, validated by `schema` when given.
    * Rejects with ResponseError for a wire error, McpLocalError for a local failure.
    */

@@ -129,18 +129,20 @@ describe('mcp-host --url: sign-in', { timeout: 180_000 }, () => {
     assertNotPrinted(cachedSecrets(cache));
   });
 
-  test('--no-browser: only the URL is printed; following it finishes the sign-in', async () => {
+  test('--no-browser: only the URL is printed; following it finishes the sign-in, however long past --timeout the user takes', async () => {
     const { peer } = await fixture();
     let followed: Promise<void> | undefined;
     let code: string | null = null;
     const log = join(work, `browser-${++dirs}.jsonl`);
-    const r = await runCli(['tools', '--url', peer.url, '--no-browser'], {
+    const r = await runCli(['tools', '--url', peer.url, '--no-browser', '--timeout', '1000'], {
       timeoutMs: 60_000,
       env: { BROWSER: `${process.execPath} ${join(ROOT, 'test/fixtures/browser/browser.mjs')}`, MCP_HOST_TEST_BROWSER_LOG: log },
       onStderr: (soFar) => {
         const url = /^ {2}(http:\S+)$/m.exec(soFar)?.[1];
         if (!url || followed) return;
         followed = (async () => {
+          // The user takes longer than the request's --timeout: it must not run meanwhile.
+          await new Promise((resolve) => setTimeout(resolve, 1500));
           const approval = await fetch(url, { redirect: 'manual' });
           const location = approval.headers.get('location')!;
           code = new URL(location).searchParams.get('code');
