@@ -132,7 +132,7 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     // for a server that still wants authorization, why sign-in stopped.
     const signInFailure = !stop.signal.aborted && closedForAuthorization(error) ? session?.state().lastError : undefined;
     const reported = stop.signal.aborted ? stop.signal.reason : error;
-    out.stderr((signInFailure ? `mcp-host: sign-in failed: ${signInFailure}` : describeFailure(reported).join('\n')) + '\n');
+    out.stderr(describeFailure(signInFailure ? new Error(`sign-in failed: ${signInFailure}`) : reported).join('\n') + '\n');
     return reported instanceof Interrupted ? ExitCode.Interrupted : ExitCode.Failure;
   } finally {
     status.clear();
