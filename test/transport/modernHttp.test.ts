@@ -6,12 +6,15 @@
 // here the test does, so the transport is what is under test).
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
+import { McpClient } from '../../src/client/client';
+import { describeSkippedItem, SkippedListItem } from '../../src/client/schemas';
 import { JsonRpcConnection } from '../../src/protocol/connection';
 import { ResponseError } from '../../src/protocol/errors';
 import { ToolHeaderDeclaration, validateToolHeaders } from '../../src/protocol/httpHeaders';
 import { TransportLog } from '../../src/protocol/transport';
+import { createHttpTransport } from '../../src/transport/httpTransport';
 import { StreamableHttpTransport } from '../../src/transport/streamableHttp';
-import { HttpPeer, startFixture } from './httpPeers';
+import { HttpPeer, startEverything, startFixture } from './httpPeers';
 
 const MODERN = '2026-07-28';
 
@@ -26,7 +29,7 @@ interface ListedTool {
   inputSchema: unknown;
 }
 
-const open: Array<{ connection: JsonRpcConnection; peer: HttpPeer }> = [];
+const open: Array<{ connection: { close(): Promise<void> }; peer: HttpPeer }> = [];
 
 afterEach(async () => {
   for (const { connection, peer } of open.splice(0)) {
@@ -162,5 +165,65 @@ describe('StreamableHttpTransport in the 2026-07-28 era against the official SDK
     await assert.rejects(call);
     await request('tools/list');
     assert.ok((await requests()).every((r) => r.headers['mcp-method'] !== 'notifications/cancelled'));
+  });
+});
+
+describe('McpClient over Streamable HTTP to a modern-only server (official SDK 2.x)', () => {
+  test('finds the modern era, drops the tools with invalid x-mcp-header (reported with the reason), and mirrors arguments of the others', async () => {
+    const peer = await startFixture('modernHttpServer.mjs');
+    const client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' } });
+    open.push({ connection: client, peer });
+    const transport = new StreamableHttpTransport({ url: peer.url });
+    await client.connect(transport);
+    assert.equal(client.era, 'modern');
+    assert.equal(client.protocolVersion, MODERN);
+
+    let skipped: readonly SkippedListItem[] = [];
+    const tools = await client.listTools({ onSkipped: (items) => (skipped = items) });
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['echo', 'route'], 'the two invalid tools are left out');
+    assert.deepEqual(
+      skipped.map(describeSkippedItem),
+      [
+        'tools[2]: invalid x-mcp-header: x-mcp-header "Score" on property score needs a string, integer or boolean property, not "number" ("bad_number")',
+        'tools[3]: invalid x-mcp-header: x-mcp-header on property list.<items> is not reached through "properties" alone (it may not sit under items, a composition, a condition, $defs or the root) ("bad_nested")',
+      ],
+    );
+    const answer = await client.callTool('route', { region: 'ap-south', priority: -3, dryRun: true, note: 'naïve' });
+    assert.match(text(answer as unknown as Record<string, unknown>), /^routed /, 'the SDK accepted the Mcp-Param-* headers');
+    await client.close();
+
+    const seen = (await (await fetch(new URL('/control/requests', peer.url))).json()) as SeenRequest[];
+    assert.ok(seen.every((r) => r.method === 'POST' && r.headers['mcp-session-id'] === undefined), 'POSTs only, no session');
+    assert.equal(seen[0].headers['mcp-method'], 'server/discover');
+    const call = seen.find((r) => r.headers['mcp-name'] === 'route')!;
+    assert.deepEqual(
+      Object.fromEntries(Object.entries(call.headers).filter(([name]) => name.startsWith('mcp-param-'))),
+      { 'mcp-param-region': 'ap-south', 'mcp-param-priority': '-3', 'mcp-param-dry-run': 'true', 'mcp-param-note': base64('naïve') },
+    );
+  });
+});
+
+describe('the era probe through the auto HTTP transport (Streamable HTTP, falling back to HTTP+SSE)', () => {
+  test('a legacy HTTP+SSE server refuses the probe, initialize falls back to HTTP+SSE, and the session works', async () => {
+    const peer = await startEverything('sse');
+    const client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' } });
+    open.push({ connection: client, peer });
+    const logs: TransportLog[] = [];
+    client.onTransportLog((l) => logs.push(l));
+    await client.connect(createHttpTransport({ url: peer.url, mode: 'auto' }));
+    assert.equal(client.era, 'legacy');
+    assert.equal(client.stats()?.http?.transport, 'sse');
+    assert.ok(logs.some((l) => /POST initialize answered 40\d: falling back to the HTTP\+SSE transport/.test(l.text)), logs.map((l) => l.text).join('\n'));
+    assert.ok((await client.listTools()).some((t) => t.name === 'echo'));
+  });
+
+  test('a modern server through the auto transport: modern era, and invalid tools are dropped there too', async () => {
+    const peer = await startFixture('modernHttpServer.mjs');
+    const client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' } });
+    open.push({ connection: client, peer });
+    await client.connect(createHttpTransport({ url: peer.url, mode: 'auto' }));
+    assert.equal(client.era, 'modern');
+    assert.deepEqual((await client.listTools()).map((t) => t.name).sort(), ['echo', 'route']);
+    assert.match(text((await client.callTool('route', { region: 'x', note: '→' })) as unknown as Record<string, unknown>), /^routed /);
   });
 });
