@@ -1,8 +1,9 @@
 import type * as z from '../protocol/zod';
-import { ConnectionDiagnostic, Frame, JsonRpcConnection, NotificationHandler, Progress, RequestHandler, RequestOptions } from '../protocol/connection';
+import { ConnectionDiagnostic, Frame, JsonRpcConnection, NotificationHandler, Progress, RequestContext, RequestHandler, RequestOptions } from '../protocol/connection';
 import { Disposable, DisposableStore } from '../protocol/disposable';
 import { McpLocalError } from '../protocol/errors';
 import { Emitter, Event } from '../protocol/events';
+import { ToolHeaderDeclaration, validateToolHeaders } from '../protocol/httpHeaders';
 import { formatZodIssues } from '../protocol/messages';
 import { ConnectionStats } from '../protocol/stats';
 import { Transport, TransportCloseInfo, TransportLog } from '../protocol/transport';
@@ -10,7 +11,18 @@ import {
   CallToolResult,
   CompleteResult,
   CompleteResultSchema,
+  DiscoverResult,
+  DiscoverResultSchema,
+  CacheHint,
   EmptyResultSchema,
+  ImplementationSchema,
+  MODERN_PROTOCOL_VERSIONS,
+  InputRequest,
+  InputRequiredResultSchema,
+  META,
+  ModernProtocolVersion,
+  ProtocolEra,
+  SessionVersion,
   GetPromptResult,
   Implementation,
   InitializeResult,
@@ -40,6 +52,8 @@ import {
   schemasFor,
 } from './schemas';
 import { measureJson } from '../protocol/jsonShape';
+import { EraMemory, EraPlan, ProtocolPreference, judgeProbeFailure, planEra } from './era';
+import { SubscriptionListener } from './listen';
 
 /** A root the client exposes to servers. */
 export interface Root {
@@ -52,10 +66,41 @@ export interface RootsProvider {
   listRoots(): readonly Root[] | Promise<readonly Root[]>;
 }
 
+/**
+ * Answers for the requests a server makes of the client (`sampling/createMessage`,
+ * `elicitation/create`, `roots/list`, ...), by method. The same handler answers a legacy server's
+ * request and a modern server's input request (multi round-trip), so both eras share one policy.
+ */
+export type ServerRequestHandlers = Readonly<Record<string, RequestHandler>>;
+
+/** A modern request is waiting while the client answers the server's input requests. */
+export interface InputRound {
+  /** The request being answered (`tools/call`, `prompts/get`, ...). */
+  readonly method: string;
+  /** Its `name` or `uri`, when it has one. */
+  readonly target?: string;
+  /** 1 for the first round of input. */
+  readonly round: number;
+  /** The methods of the input requests, by the server's key. */
+  readonly requests: Readonly<Record<string, string>>;
+  /** True while the answers are being made; false once they are (the retry follows). */
+  readonly waiting: boolean;
+}
+
 export interface McpClientOptions {
   readonly clientInfo: Implementation;
-  /** The version offered in `initialize`; the newest supported one by default. */
+  /** The version offered in `initialize`. Setting it pins the legacy era at that version unless `protocol` says otherwise. */
   readonly protocolVersion?: ProtocolVersion;
+  /** Which era and version to speak: `auto` (the default) finds out per server; see ProtocolPreference. */
+  readonly protocol?: ProtocolPreference;
+  /** Where the era each server spoke is remembered, and this server's key there (`http:<origin>`, `stdio:<id>`). */
+  readonly eraMemory?: { readonly memory: EraMemory; readonly key: string };
+  /** How long a stdio server may take to answer the `server/discover` probe before it is taken for legacy (10 s). */
+  readonly probeTimeoutMs?: number;
+  /** Answers for the server's requests of the client; they serve both eras. */
+  readonly handlers?: ServerRequestHandlers;
+  /** How many rounds of input one modern request may ask for before it fails (8). */
+  readonly maxInputRounds?: number;
   /** Default timeout for every request, in ms (60 s). */
   readonly requestTimeoutMs?: number;
   /** Answers `roots/list`; when set, the client declares `roots: { listChanged: true }`. */
@@ -72,7 +117,11 @@ export interface McpClientOptions {
 export type ClientState =
   | { readonly kind: 'idle' }
   | { readonly kind: 'initializing' }
-  | { readonly kind: 'ready'; readonly version: ProtocolVersion; readonly result: InitializeResult }
+  /**
+   * `result` is the initialize result, or for a modern server the same facts read from its
+   * `server/discover` result (which `discover` holds as it came).
+   */
+  | { readonly kind: 'ready'; readonly era: ProtocolEra; readonly version: SessionVersion; readonly result: InitializeResult; readonly discover?: DiscoverResult }
   | { readonly kind: 'closed'; readonly error?: Error; readonly info?: TransportCloseInfo };
 
 /** What a `roots/list` request from the server was answered with, and when. */
@@ -90,11 +139,20 @@ type Capability = 'tools' | 'resources' | 'prompts' | 'completions' | 'logging';
  */
 export class McpClient implements Disposable {
   private connection: JsonRpcConnection | undefined;
+  /** The transport given to connect(); only the tool-header hook of listTools asks it anything. */
+  private transport: Transport | undefined;
   private _state: ClientState = { kind: 'idle' };
   private readonly store = new DisposableStore();
   private lastRoots: RootsListed | undefined;
   private readonly extraHandlers = new Map<string, RequestHandler>();
   private readonly extraNotificationHandlers = new Map<string, NotificationHandler>();
+  private builtins: Map<string, RequestHandler> | undefined;
+  /** Modern era: the level sent in each request's `_meta` once setLoggingLevel chose one. */
+  private logLevel: LoggingLevel | undefined;
+  private subscriptionListener: SubscriptionListener | undefined;
+  private readonly _onInputRound = this.store.add(new Emitter<InputRound>());
+  /** A modern request waits on (then got) the answers to the server's input requests: a UI can say "waiting for input". */
+  readonly onInputRound: Event<InputRound> = this._onInputRound.event;
 
   private readonly _onDidChangeState = this.store.add(new Emitter<ClientState>());
   readonly onDidChangeState: Event<ClientState> = this._onDidChangeState.event;
@@ -132,25 +190,35 @@ export class McpClient implements Disposable {
   }
 
   /** The negotiated protocol version, once initialized. */
-  get protocolVersion(): ProtocolVersion | undefined {
+  get protocolVersion(): SessionVersion | undefined {
     return this._state.kind === 'ready' ? this._state.version : undefined;
   }
 
-  /** The raw initialize result, once initialized. */
+  /** The era of the session, once ready. */
+  get era(): ProtocolEra | undefined {
+    return this._state.kind === 'ready' ? this._state.era : undefined;
+  }
+
+  /** The raw initialize result, once initialized (legacy era only). */
   get initializeResult(): InitializeResult | undefined {
-    return this._state.kind === 'ready' ? this._state.result : undefined;
+    return this._state.kind === 'ready' && this._state.era === 'legacy' ? this._state.result : undefined;
+  }
+
+  /** The `server/discover` result as it came, once ready (modern era only). */
+  get discoverResult(): DiscoverResult | undefined {
+    return this._state.kind === 'ready' ? this._state.discover : undefined;
   }
 
   get serverInfo(): Implementation | undefined {
-    return this.initializeResult?.serverInfo;
+    return this._state.kind === 'ready' ? this._state.result.serverInfo : undefined;
   }
 
   get serverCapabilities(): ServerCapabilities | undefined {
-    return this.initializeResult?.capabilities;
+    return this._state.kind === 'ready' ? this._state.result.capabilities : undefined;
   }
 
   get instructions(): string | undefined {
-    return this.initializeResult?.instructions;
+    return this._state.kind === 'ready' ? this._state.result.instructions : undefined;
   }
 
   /** The last `roots/list` answer, if the server has asked. */
@@ -158,22 +226,29 @@ export class McpClient implements Disposable {
     return this.lastRoots;
   }
 
-  /** The capabilities this client declares in `initialize`. */
+  /** The capabilities this client declares (in `initialize`, or in every modern request's `_meta`). */
   get clientCapabilities(): Record<string, unknown> {
+    return this.capabilitiesFor(this.era ?? 'legacy');
+  }
+
+  private capabilitiesFor(era: ProtocolEra): Record<string, unknown> {
     const caps: Record<string, unknown> = { ...this.options.capabilities };
-    if (this.options.roots) caps.roots = { listChanged: true };
+    // Modern servers learn of root changes by asking again: there is no list_changed to promise.
+    if (this.options.roots || this.options.handlers?.['roots/list']) caps.roots = era === 'modern' ? {} : { listChanged: true };
     return caps;
   }
 
   /**
-   * Starts the transport and runs the handshake. Resolves with the initialize result once
-   * `notifications/initialized` was sent. Rejects (and closes) when the server answers a
-   * version this client does not support.
+   * Starts the transport and runs the handshake of the era the options and the server lead to:
+   * `initialize` and `notifications/initialized` (legacy), or `server/discover` (modern). Resolves
+   * with the initialize result, or for a modern server the same facts from its discover result.
+   * Rejects (and closes) when no version both sides speak is found.
    */
   async connect(transport: Transport, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<InitializeResult> {
     if (this._state.kind !== 'idle') throw new McpLocalError('usage', 'connect() can only be called once per client');
-    const connection = new JsonRpcConnection(transport, { defaultTimeoutMs: this.options.requestTimeoutMs, uncancellableMethods: ['initialize'] });
+    const connection = new JsonRpcConnection(transport, { defaultTimeoutMs: this.options.requestTimeoutMs, uncancellableMethods: ['initialize', 'server/discover'] });
     this.connection = connection;
+    this.transport = transport;
     this.store.add(connection);
     this.store.add(connection.onFrame((f) => this._onFrame.fire(f)));
     this.store.add(connection.onDiagnostic((d) => this._onDiagnostic.fire(d)));
@@ -194,43 +269,131 @@ export class McpClient implements Disposable {
       throw error;
     }
 
-    const offered = this.options.protocolVersion ?? LATEST_PROTOCOL_VERSION;
-    let result: InitializeResult;
+    const memory = this.options.eraMemory;
+    const plan = planEra(this.options.protocol ?? this.options.protocolVersion ?? 'auto', memory?.memory.get(memory.key));
     try {
-      result = await connection.request(
-        'initialize',
-        { protocolVersion: offered, capabilities: this.clientCapabilities, clientInfo: this.options.clientInfo },
-        InitializeResultSchema,
-        { timeoutMs: options.timeoutMs, signal: options.signal },
-      );
+      const result = plan.era === 'modern' ? await this.discover(transport, connection, plan, options) : undefined;
+      const offered = plan.era === 'legacy' ? (plan.version as ProtocolVersion) : (this.options.protocolVersion ?? LATEST_PROTOCOL_VERSION);
+      const ready = result ?? (await this.initialize(transport, connection, offered, plan.era === 'modern', options));
+      memory?.memory.remember(memory.key, { era: this.era!, version: ready.protocolVersion });
+      return ready;
     } catch (error) {
       await this.fail(error as Error);
       throw error;
     }
+  }
 
+  /**
+   * The modern start: `server/discover` at the planned version, once more at a version the
+   * server names in a -32022 answer. Resolves undefined when the plan allows falling back and
+   * the server shows no sign of the modern era (judgeProbeFailure).
+   */
+  private async discover(transport: Transport, connection: JsonRpcConnection, plan: EraPlan, options: { timeoutMs?: number; signal?: AbortSignal }): Promise<InitializeResult | undefined> {
+    const over = transport.stats().http ? 'http' : 'stdio';
+    let version = plan.version as ModernProtocolVersion;
+    for (let attempt = 0; ; attempt++) {
+      // HTTP sends the version as a header from the first request on.
+      transport.setProtocolVersion?.(version);
+      const timeoutMs = plan.fallback && over === 'stdio' ? Math.min(this.options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, options.timeoutMs ?? Infinity) : options.timeoutMs;
+      let raw: Record<string, unknown>;
+      try {
+        raw = await connection.request('server/discover', { _meta: this.requestMeta(version) }, undefined, { timeoutMs, signal: options.signal });
+      } catch (error) {
+        if (options.signal?.aborted || !connection.isOpen) throw error;
+        const verdict = judgeProbeFailure(error, over);
+        if (verdict.kind === 'retry' && attempt === 0) {
+          version = verdict.version;
+          continue;
+        }
+        if (verdict.kind === 'legacy' && plan.fallback) {
+          this._onTransportLog.fire({ kind: 'lifecycle', text: `server/discover: ${(error as Error).message}; using initialize (the legacy era)` });
+          return undefined;
+        }
+        if (verdict.kind === 'fail') throw verdict.error;
+        throw pinnedError(version, error as Error);
+      }
+      const parsed = DiscoverResultSchema.safeParse(raw);
+      if (!parsed.success) {
+        // Something answered that is not a discover result: not a modern server.
+        if (plan.fallback) return undefined;
+        throw new McpLocalError('invalid-result', `server/discover: ${formatZodIssues(parsed.error, 'result', raw)}`, { result: raw });
+      }
+      const discover = parsed.data;
+      const chosen = discover.supportedVersions.includes(version) ? version : MODERN_PROTOCOL_VERSIONS.find((v) => discover.supportedVersions.includes(v));
+      if (!chosen) {
+        if (plan.fallback) return undefined;
+        throw new McpLocalError('version', `server/discover: the server supports ${discover.supportedVersions.join(', ') || 'no version'}, none of which this client speaks in the modern era (${MODERN_PROTOCOL_VERSIONS.join(', ')})`, { supported: discover.supportedVersions });
+      }
+      transport.setProtocolVersion?.(chosen);
+      const serverInfo = ImplementationSchema.safeParse(discover._meta?.[META.serverInfo]);
+      const result: InitializeResult = {
+        protocolVersion: chosen,
+        capabilities: discover.capabilities,
+        serverInfo: serverInfo.success ? serverInfo.data : { name: 'unnamed server', version: '' },
+        ...(discover.instructions === undefined ? {} : { instructions: discover.instructions }),
+      };
+      this.setState({ kind: 'ready', era: 'modern', version: chosen, result, discover });
+      // List changes come on a subscriptions/listen stream, opened now when the server offers any.
+      this.listener().start();
+      return result;
+    }
+  }
+
+  /** The legacy start: `initialize`, then `notifications/initialized`. */
+  private async initialize(transport: Transport, connection: JsonRpcConnection, offered: ProtocolVersion, probed: boolean, options: { timeoutMs?: number; signal?: AbortSignal }): Promise<InitializeResult> {
+    // The probe told the transport a modern version; the handshake is of the legacy era.
+    if (probed) transport.setProtocolVersion?.(offered);
+    const result = await connection.request(
+      'initialize',
+      { protocolVersion: offered, capabilities: this.clientCapabilities, clientInfo: this.options.clientInfo },
+      InitializeResultSchema,
+      { timeoutMs: options.timeoutMs, signal: options.signal },
+    );
     if (!isSupportedVersion(result.protocolVersion)) {
-      const error = new McpLocalError(
+      throw new McpLocalError(
         'version',
         `the server answered protocol version ${JSON.stringify(result.protocolVersion)}, which this client does not support (it offered ${offered}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
         { offered, answered: result.protocolVersion },
       );
-      await this.fail(error);
-      throw error;
     }
-
     // Before `initialized`: HTTP sends the version with every message after the handshake.
     transport.setProtocolVersion?.(result.protocolVersion);
-    this.setState({ kind: 'ready', version: result.protocolVersion, result });
+    this.setState({ kind: 'ready', era: 'legacy', version: result.protocolVersion, result });
     await connection.notify('notifications/initialized');
     return result;
+  }
+
+  /** The `_meta` every modern request carries: version, capabilities, client, and the log level when one was set. */
+  private requestMeta(version: SessionVersion, extra?: unknown): Record<string, unknown> {
+    const meta: Record<string, unknown> = typeof extra === 'object' && extra !== null ? { ...(extra as Record<string, unknown>) } : {};
+    meta[META.protocolVersion] = version;
+    meta[META.clientCapabilities] = this.capabilitiesFor('modern');
+    meta[META.clientInfo] = this.options.clientInfo;
+    if (this.logLevel !== undefined) meta[META.logLevel] = this.logLevel;
+    return meta;
   }
 
   // ---- lists ----
   // Each item is checked on its own: a malformed one is skipped and reported through
   // `onSkipped`, so one sloppy tool never hides the others.
 
-  listTools(options?: ListOptions): Promise<Tool[]> {
-    return this.listAll('tools/list', 'tools', 'tools', options);
+  /**
+   * On Streamable HTTP in the modern era, a tool whose `x-mcp-header` declarations break the
+   * spec's rules is left out like a malformed one (reported through `onSkipped` with the reason,
+   * which the host logs), and the transport gets the declarations of the others.
+   */
+  async listTools(options?: ListOptions): Promise<Tool[]> {
+    const transport = this.transport;
+    if (!transport?.mirrorsToolHeaders || !transport.setToolHeaders) return this.listAll('tools/list', 'tools', 'tools', options);
+    const declarations = new Map<string, readonly ToolHeaderDeclaration[]>();
+    const tools = await this.listAll('tools/list', 'tools', 'tools', options, (tool) => {
+      const check = validateToolHeaders(tool);
+      if (!check.ok) return `invalid x-mcp-header: ${check.reason}`;
+      if (check.declarations.length > 0) declarations.set(tool.name, check.declarations);
+      return undefined;
+    });
+    transport.setToolHeaders(declarations);
+    return tools;
   }
 
   listResources(options?: ListOptions): Promise<Resource[]> {
@@ -255,15 +418,21 @@ export class McpClient implements Disposable {
     return this.gated('resources/read', 'resources', { uri }, ReadResourceResultSchema as z.ZodMiniType<ReadResourceResult>, { ...options, mayAskUser: true });
   }
 
+  /**
+   * Asks for `notifications/resources/updated` of `uri`: `resources/subscribe` on a legacy server;
+   * on a modern one the URI joins the `subscriptions/listen` stream (opened anew with it).
+   */
   async subscribeResource(uri: string, options?: RequestOptions): Promise<void> {
     this.requireReady('resources/subscribe');
     if (!this.serverCapabilities?.resources?.subscribe) throw this.missing('resources/subscribe', 'resources.subscribe');
+    if (this.era === 'modern') return this.listener().subscribe(uri, options);
     await this.connection!.request('resources/subscribe', { uri }, EmptyResultSchema, options);
   }
 
   async unsubscribeResource(uri: string, options?: RequestOptions): Promise<void> {
     this.requireReady('resources/unsubscribe');
     if (!this.serverCapabilities?.resources?.subscribe) throw this.missing('resources/unsubscribe', 'resources.subscribe');
+    if (this.era === 'modern') return this.listener().unsubscribe(uri, options);
     await this.connection!.request('resources/unsubscribe', { uri }, EmptyResultSchema, options);
   }
 
@@ -283,7 +452,17 @@ export class McpClient implements Disposable {
     return this.gated('completion/complete', 'completions', params, CompleteResultSchema as z.ZodMiniType<CompleteResult>, options);
   }
 
+  /**
+   * The level of `notifications/message` the server sends: `logging/setLevel` for a legacy server;
+   * for a modern one the level goes in the `_meta` of every request from now on.
+   */
   async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
+    if (this.era === 'modern') {
+      this.requireReady('logging/setLevel');
+      if (!this.serverCapabilities?.logging) throw this.missing('logging/setLevel', 'logging');
+      this.logLevel = level;
+      return;
+    }
     await this.gated('logging/setLevel', 'logging', { level }, EmptyResultSchema, options);
   }
 
@@ -292,27 +471,36 @@ export class McpClient implements Disposable {
     return this.connection?.pauseTimeouts() ?? Disposable.None;
   }
 
-  /** Pings the server; resolves with the round-trip time in ms. Allowed before initialization. */
+  /** The level set for a modern server's log messages (sent in each request's `_meta`), if any. */
+  get loggingLevel(): LoggingLevel | undefined {
+    return this.logLevel;
+  }
+
+  /**
+   * Pings the server; resolves with the round-trip time in ms. Allowed before initialization. A
+   * modern server has no `ping`: the round trip is a `server/discover`, which every one answers.
+   */
   async ping(options?: RequestOptions): Promise<number> {
     if (!this.connection || this._state.kind === 'closed' || this._state.kind === 'idle') throw new McpLocalError('not-initialized', 'ping: the client is not connected');
     const started = performance.now();
-    await this.connection.request('ping', undefined, EmptyResultSchema, options);
+    if (this._state.kind === 'ready' && this._state.era === 'modern') await this.send('server/discover', {}, DiscoverResultSchema, options);
+    else await this.connection.request('ping', undefined, EmptyResultSchema, options);
     return performance.now() - started;
   }
 
-  /** Tells the server the roots changed (`notifications/roots/list_changed`), once initialized. */
+  /** Tells a legacy server the roots changed (`notifications/roots/list_changed`); a modern one asks for roots when it needs them. */
   async rootsChanged(): Promise<void> {
-    if (!this.options.roots || this._state.kind !== 'ready') return;
+    if (!this.options.roots || this._state.kind !== 'ready' || this._state.era === 'modern') return;
     await this.connection!.notify('notifications/roots/list_changed');
   }
 
   /**
    * Sends any request, validated by `schema`. For methods without a helper; still refused
-   * before initialization.
+   * before initialization. Modern requests get their `_meta` and input rounds like every other.
    */
   request<T>(method: string, params: Record<string, unknown> | undefined, schema: z.ZodMiniType<T>, options?: RequestOptions): Promise<T> {
     this.requireReady(method);
-    return this.connection!.request(method, params, schema, options);
+    return this.send(method, params ?? {}, schema, options);
   }
 
   /**
@@ -366,27 +554,40 @@ export class McpClient implements Disposable {
 
   // ---- internals ----
 
-  private registerHandlers(connection: JsonRpcConnection): void {
+  /** The handlers given at construction, with `roots/list` from the roots provider and `ping`. */
+  private builtinHandlers(): Map<string, RequestHandler> {
+    if (this.builtins) return this.builtins;
+    const handlers = new Map<string, RequestHandler>(Object.entries(this.options.handlers ?? {}));
     const roots = this.options.roots;
     if (roots) {
-      this.store.add(
-        connection.onRequest('roots/list', async () => {
-          const list = await roots.listRoots();
-          const answer = list.map((r) => (r.name === undefined ? { uri: r.uri } : { uri: r.uri, name: r.name }));
-          this.lastRoots = { roots: answer, time: Date.now() };
-          this._onRootsListed.fire(this.lastRoots);
-          return { roots: answer };
-        }),
-      );
+      handlers.set('roots/list', async () => {
+        const list = await roots.listRoots();
+        const answer = list.map((r) => (r.name === undefined ? { uri: r.uri } : { uri: r.uri, name: r.name }));
+        this.lastRoots = { roots: answer, time: Date.now() };
+        this._onRootsListed.fire(this.lastRoots);
+        return { roots: answer };
+      });
     }
-    this.store.add(connection.onRequest('ping', () => ({})));
+    handlers.set('ping', () => ({}));
+    this.builtins = handlers;
+    return handlers;
+  }
+
+  private registerHandlers(connection: JsonRpcConnection): void {
+    for (const [method, handler] of this.builtinHandlers()) this.store.add(connection.onRequest(method, handler));
     for (const [method, handler] of this.extraHandlers) this.store.add(connection.onRequest(method, handler));
     for (const [method, handler] of this.extraNotificationHandlers) this.store.add(connection.onNotification(method, handler));
-    this.store.add(connection.onNotification('notifications/tools/list_changed', () => this._onToolsListChanged.fire()));
-    this.store.add(connection.onNotification('notifications/resources/list_changed', () => this._onResourcesListChanged.fire()));
-    this.store.add(connection.onNotification('notifications/prompts/list_changed', () => this._onPromptsListChanged.fire()));
+    // A modern server sends these on a subscriptions/listen stream: only the current stream's count.
+    const listed = (emitter: Emitter<void>) => (params: Record<string, unknown> | undefined) => {
+      if (this.subscriptionListener?.accepts(params) ?? true) emitter.fire();
+    };
+    this.store.add(connection.onNotification('notifications/tools/list_changed', listed(this._onToolsListChanged)));
+    this.store.add(connection.onNotification('notifications/resources/list_changed', listed(this._onResourcesListChanged)));
+    this.store.add(connection.onNotification('notifications/prompts/list_changed', listed(this._onPromptsListChanged)));
+    this.store.add(connection.onNotification('notifications/subscriptions/acknowledged', (params) => this.subscriptionListener?.acknowledged(params)));
     this.store.add(
       connection.onNotification('notifications/resources/updated', (params) => {
+        if (!(this.subscriptionListener?.accepts(params) ?? true)) return;
         const parsed = ResourceUpdatedParamsSchema.safeParse(params);
         if (parsed.success) this._onResourceUpdated.fire(parsed.data.uri);
         else this._onDiagnostic.fire({ kind: 'invalid-message', text: `notifications/resources/updated: ${formatZodIssues(parsed.error, 'params', params)}` });
@@ -401,11 +602,27 @@ export class McpClient implements Disposable {
     );
   }
 
+  /** The modern notification stream, created on first use. */
+  private listener(): SubscriptionListener {
+    if (!this.subscriptionListener) {
+      const caps = this.serverCapabilities;
+      const lists = { toolsListChanged: caps?.tools?.listChanged === true, resourcesListChanged: caps?.resources?.listChanged === true, promptsListChanged: caps?.prompts?.listChanged === true };
+      this.subscriptionListener = new SubscriptionListener(
+        lists,
+        (params, options) => this.send('subscriptions/listen', params, EmptyResultSchema, options),
+        (text) => this._onTransportLog.fire({ kind: 'lifecycle', text }),
+      );
+      this.store.add(this.subscriptionListener);
+    }
+    return this.subscriptionListener;
+  }
+
   private schemas(): VersionedSchemas {
     return schemasFor(this.protocolVersion ?? LATEST_PROTOCOL_VERSION);
   }
 
   private setState(state: ClientState): void {
+    if (state.kind === 'closed') this.subscriptionListener?.dispose();
     this._state = state;
     this._onDidChangeState.fire(state);
   }
@@ -443,11 +660,99 @@ export class McpClient implements Disposable {
     } catch (error) {
       return Promise.reject(error);
     }
+    return this.send(method, params, schema, options);
+  }
+
+  /** The one way requests leave a ready client: as they are to a legacy server, through the input rounds to a modern one. */
+  private send<T>(method: string, params: Record<string, unknown>, schema: z.ZodMiniType<T>, options?: RequestOptions): Promise<T> {
+    if (this._state.kind === 'ready' && this._state.era === 'modern') return this.sendModern(method, params, schema, this._state.version, options);
     return this.connection!.request(method, params, schema, options);
   }
 
-  private async listAll<K extends ListKey>(method: string, capability: Capability, key: K, options: ListOptions = {}): Promise<ListItem[K][]> {
-    const { onSkipped, ...request } = options;
+  /**
+   * A modern request: `_meta` added; a result without `resultType` or with "complete" is the
+   * answer; "input_required" has its input requests answered by the same handlers that answer a
+   * legacy server's requests, and the request is sent again under a new id with `inputResponses`
+   * and `requestState` as they came, for at most `maxInputRounds` rounds; any other type is an error.
+   */
+  private async sendModern<T>(method: string, params: Record<string, unknown>, schema: z.ZodMiniType<T>, version: SessionVersion, options: RequestOptions = {}): Promise<T> {
+    const maxRounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
+    const { _meta, inputResponses: _ir, requestState: _rs, ...rest } = params;
+    let answers: Record<string, unknown> | undefined;
+    let state: string | undefined;
+    for (let round = 0; ; round++) {
+      const sent: Record<string, unknown> = { ...rest, _meta: this.requestMeta(version, _meta) };
+      if (answers !== undefined) sent.inputResponses = answers;
+      if (state !== undefined) sent.requestState = state;
+      const raw = await this.connection!.request<Record<string, unknown>>(method, sent, undefined, options);
+      const resultType = raw.resultType;
+      if (resultType === undefined || resultType === 'complete') {
+        const parsed = schema.safeParse(raw);
+        if (!parsed.success) throw new McpLocalError('invalid-result', `${method}: ${formatZodIssues(parsed.error, 'result', raw)}`, { result: raw });
+        // An answer reached through input rounds belongs to those answers: never reuse it.
+        if (round > 0) retriedResults.add(parsed.data as object);
+        return parsed.data;
+      }
+      if (resultType !== 'input_required') {
+        throw new McpLocalError('invalid-result', `${method}: the server answered with resultType ${JSON.stringify(resultType)}, which this client does not know (it knows "complete" and "input_required")`, { result: raw });
+      }
+      const input = InputRequiredResultSchema.safeParse(raw);
+      if (!input.success) throw new McpLocalError('invalid-result', `${method}: ${formatZodIssues(input.error, 'result', raw)}`, { result: raw });
+      if (input.data.inputRequests === undefined && input.data.requestState === undefined) {
+        throw new McpLocalError('invalid-result', `${method}: the server asked for input but sent neither inputRequests nor requestState`, { result: raw });
+      }
+      if (round >= maxRounds) {
+        throw new McpLocalError('invalid-result', `${method}: the server still asked for input after ${maxRounds} rounds; stopped (the limit is ${maxRounds})`, { rounds: round });
+      }
+      answers = input.data.inputRequests === undefined ? undefined : await this.answerInput(method, rest, round + 1, input.data.inputRequests, options.signal);
+      state = input.data.requestState;
+    }
+  }
+
+  /** Answers one round of input requests, all at once, through the server-request handlers. */
+  private async answerInput(method: string, params: Record<string, unknown>, round: number, requests: Record<string, InputRequest>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    const target = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
+    const methods = Object.fromEntries(Object.entries(requests).map(([key, r]) => [key, r.method]));
+    const info = { method, ...(target === undefined ? {} : { target }), round, requests: methods };
+    this._onInputRound.fire({ ...info, waiting: true });
+    const controller = new AbortController();
+    const abort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', abort, { once: true });
+    const closed = this.onClose(() => controller.abort(new McpLocalError('closed', `${method}: the connection closed while answering the server's input requests`)));
+    try {
+      const entries = await Promise.all(
+        Object.entries(requests).map(async ([key, request]) => {
+          const handler = this.handlerFor(request.method);
+          if (!handler) {
+            throw new McpLocalError('capability', `${method}: the server asked for ${request.method} (input ${JSON.stringify(key)}), which this client does not answer`, { inputMethod: request.method });
+          }
+          const context: RequestContext = { id: key, method: request.method, signal: controller.signal, waitOnUser: () => Disposable.None };
+          try {
+            const answer = await handler(request.params, context);
+            return [key, answer && typeof answer === 'object' ? answer : {}] as const;
+          } catch (error) {
+            const why = error instanceof Error ? error.message : String(error);
+            throw new McpLocalError('cancelled', `${method}: the server's ${request.method} input request (${JSON.stringify(key)}) was not answered: ${why}`, { inputMethod: request.method });
+          }
+        }),
+      );
+      return Object.fromEntries(entries);
+    } finally {
+      signal?.removeEventListener('abort', abort);
+      closed.dispose();
+      this._onInputRound.fire({ ...info, waiting: false });
+    }
+  }
+
+  /** The handler for a server request: one attached with onRequest, else the one given at construction. */
+  private handlerFor(method: string): RequestHandler | undefined {
+    return this.extraHandlers.get(method) ?? this.builtinHandlers().get(method);
+  }
+
+  /** `problemOf` may reject an item the schema accepted (a tool's header declarations); it is skipped like a malformed one. */
+  private async listAll<K extends ListKey>(method: string, capability: Capability, key: K, options: ListOptions = {}, problemOf?: (item: ListItem[K]) => string | undefined): Promise<ListItem[K][]> {
+    const { onSkipped, onCacheHint, ...request } = options;
+    let hint: CacheHint | undefined;
     const itemSchema = LIST_ITEM_SCHEMAS[key] as unknown as z.ZodMiniType<ListItem[K]>;
     const maxPages = this.options.maxPages ?? 1000;
     const items: ListItem[K][] = [];
@@ -459,15 +764,22 @@ export class McpClient implements Disposable {
         throw new McpLocalError('invalid-result', `${method}: stopped after ${maxPages} pages; the server keeps returning nextCursor`, { items: items.length });
       }
       const result = await this.gated(method, capability, cursor === undefined ? {} : { cursor }, listPageSchema(key), request);
+      hint = page === 0 ? cacheHintOf(result) : shorterHint(hint, cacheHintOf(result));
       for (const raw of result[key]) {
         const index = items.length + skipped.length;
         const checked = checkListItem(itemSchema, raw, `${key}[${index}]`);
-        if ('problem' in checked) skipped.push({ index, ...nameOf(raw), problem: checked.problem });
+        if ('problem' in checked) {
+          skipped.push({ index, ...nameOf(raw), problem: checked.problem });
+          continue;
+        }
+        const problem = problemOf?.(checked.item);
+        if (problem !== undefined) skipped.push({ index, ...nameOf(raw), problem: `${key}[${index}]: ${problem}` });
         else items.push(checked.item);
       }
       cursor = result.nextCursor;
       if (cursor === undefined) {
         if (skipped.length > 0) onSkipped?.(skipped);
+        onCacheHint?.(isRetriedResult(result) ? { ttlMs: 0, cacheScope: 'private' } : (hint ?? {}));
         return items;
       }
       if (seen.has(cursor)) {
@@ -482,6 +794,40 @@ export class McpClient implements Disposable {
 export interface ListOptions extends RequestOptions {
   /** Called once per list with the items left out as malformed (only when there are any). */
   onSkipped?: (skipped: readonly SkippedListItem[]) => void;
+  /** Called once per complete list with how long it may be reused (the shortest of its pages; `{}` when the server said nothing, which means stale). */
+  onCacheHint?: (hint: CacheHint) => void;
+}
+
+const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
+const DEFAULT_MAX_INPUT_ROUNDS = 8;
+
+/** Results reached through input rounds: they answer that exchange only and are never cached. */
+const retriedResults = new WeakSet<object>();
+
+/** True for a result the client got by answering the server's input requests (never cache it). */
+export function isRetriedResult(result: unknown): boolean {
+  return typeof result === 'object' && result !== null && retriedResults.has(result);
+}
+
+/** The `ttlMs` and `cacheScope` a result carries (modern results do); `{}` when it carries none, which means stale. */
+export function cacheHintOf(result: unknown): CacheHint {
+  if (typeof result !== 'object' || result === null || isRetriedResult(result)) return {};
+  const r = result as Record<string, unknown>;
+  const hint: { ttlMs?: number; cacheScope?: 'public' | 'private' } = {};
+  if (typeof r.ttlMs === 'number' && Number.isFinite(r.ttlMs) && r.ttlMs >= 0) hint.ttlMs = r.ttlMs;
+  if (r.cacheScope === 'public' || r.cacheScope === 'private') hint.cacheScope = r.cacheScope;
+  return hint;
+}
+
+function shorterHint(a: CacheHint | undefined, b: CacheHint): CacheHint {
+  if (!a || a.ttlMs === undefined || b.ttlMs === undefined) return {};
+  const scope = a.cacheScope === 'private' || b.cacheScope === 'private' ? 'private' : (a.cacheScope ?? b.cacheScope);
+  return { ttlMs: Math.min(a.ttlMs, b.ttlMs), ...(scope ? { cacheScope: scope } : {}) };
+}
+
+/** A pinned modern version the server did not take. */
+function pinnedError(version: string, cause: Error): McpLocalError {
+  return new McpLocalError('version', `the server did not accept protocol ${version} (pinned, so initialize was not tried): ${cause.message}`, { pinned: version });
 }
 
 function checkListItem<T>(schema: z.ZodMiniType<T>, raw: unknown, path: string): { item: T } | { problem: string } {

@@ -1,18 +1,42 @@
 import * as z from '../protocol/zod';
 
-/** Protocol versions this client speaks, newest first. */
+/** Protocol versions of the legacy era (the `initialize` handshake) this client speaks, newest first. */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
 export const LATEST_PROTOCOL_VERSION: ProtocolVersion = SUPPORTED_PROTOCOL_VERSIONS[0];
+
+/** Protocol versions of the modern era (`server/discover`, per-request `_meta`) this client speaks, newest first. */
+export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+export type ModernProtocolVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
+
+/** Any version a session can run at, of either era. */
+export type SessionVersion = ProtocolVersion | ModernProtocolVersion;
+
+/** The two ways a session starts: `initialize` (legacy) or `server/discover` and per-request `_meta` (modern). */
+export type ProtocolEra = 'legacy' | 'modern';
 
 export function isSupportedVersion(v: unknown): v is ProtocolVersion {
   return typeof v === 'string' && (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(v);
 }
 
+export function isModernVersion(v: unknown): v is ModernProtocolVersion {
+  return typeof v === 'string' && (MODERN_PROTOCOL_VERSIONS as readonly string[]).includes(v);
+}
+
 /** True when `version` is `since` or newer (dates compare as strings). */
-export function atLeast(version: ProtocolVersion, since: ProtocolVersion): boolean {
+export function atLeast(version: SessionVersion, since: SessionVersion): boolean {
   return version >= since;
 }
+
+/** The `_meta` keys of the modern era (requests carry the first four, results and notifications the last two). */
+export const META = {
+  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  clientInfo: 'io.modelcontextprotocol/clientInfo',
+  logLevel: 'io.modelcontextprotocol/logLevel',
+  serverInfo: 'io.modelcontextprotocol/serverInfo',
+  subscriptionId: 'io.modelcontextprotocol/subscriptionId',
+} as const;
 
 // Every object is loose: fields we do not know are kept, not stripped.
 const obj = z.looseObject;
@@ -39,6 +63,36 @@ export const InitializeResultSchema = obj({
   _meta: meta,
 });
 export type InitializeResult = z.infer<typeof InitializeResultSchema>;
+
+/** How long a result may be reused (`ttlMs`) and by whom (`cacheScope`); modern results carry it. */
+export interface CacheHint {
+  readonly ttlMs?: number;
+  readonly cacheScope?: 'public' | 'private';
+}
+
+/** The answer to `server/discover` (2026-07-28). */
+export const DiscoverResultSchema = obj({
+  supportedVersions: z.array(z.string()),
+  capabilities: ServerCapabilitiesSchema,
+  instructions: z.optional(z.string()),
+  ttlMs: z.optional(z.number()),
+  cacheScope: z.optional(z.enum(['public', 'private'])),
+  resultType: z.optional(z.string()),
+  _meta: meta,
+});
+export type DiscoverResult = z.infer<typeof DiscoverResultSchema>;
+
+/** One request the server needs answered before it can finish (2026-07-28 multi round-trip). */
+export const InputRequestSchema = obj({ method: z.string(), params: z.optional(z.record(z.string(), z.unknown())) });
+export type InputRequest = z.infer<typeof InputRequestSchema>;
+
+/** `resultType: "input_required"`: what the server needs, and state to echo back unchanged. */
+export const InputRequiredResultSchema = obj({
+  resultType: z.literal('input_required'),
+  inputRequests: z.optional(z.record(z.string(), InputRequestSchema)),
+  requestState: z.optional(z.string()),
+});
+export type InputRequiredResult = z.infer<typeof InputRequiredResultSchema>;
 
 const AnnotationsSchema = obj({
   audience: z.optional(z.array(z.enum(['user', 'assistant']))),
@@ -239,10 +293,10 @@ export interface VersionedSchemas {
   readonly getPromptResult: z.ZodMiniType<GetPromptResult>;
 }
 
-const cache = new Map<ProtocolVersion, VersionedSchemas>();
+const cache = new Map<SessionVersion, VersionedSchemas>();
 
 /** Shapes valid for `version`: audio content exists from 2025-03-26, resource links and structured content from 2025-06-18. */
-export function schemasFor(version: ProtocolVersion): VersionedSchemas {
+export function schemasFor(version: SessionVersion): VersionedSchemas {
   const hit = cache.get(version);
   if (hit) return hit;
   const blocks: [z.ZodMiniType, ...z.ZodMiniType[]] = [TextContent, ImageContent];

@@ -50,6 +50,8 @@ export interface RequestOptions {
   mayAskUser?: boolean;
   /** Told when the timeout stops (true) and starts again (false) while the peer waits on the user. */
   onTimeoutPaused?: (paused: boolean) => void;
+  /** Told the request's id as it is sent (a `subscriptions/listen` id names its notifications). */
+  onRequestId?: (id: RequestId) => void;
 }
 
 /** Context handed to handlers of requests the peer sends us. */
@@ -229,6 +231,7 @@ export class JsonRpcConnection implements Disposable {
     this.statsCollector.requestSent(method);
     if (entry.hasTimeout) this.arm(entry);
     if (options.signal) this.watchSignal(entry, options.signal);
+    options.onRequestId?.(id);
     this.sendRequest(entry, params);
     return promise;
   }

@@ -1,4 +1,4 @@
-import { RequestId, WireErrorObject } from './messages';
+import { ErrorCodes, RequestId, WireErrorObject } from './messages';
 
 /**
  * An error the server sent on the wire (a JSON-RPC error response). Kept apart from
@@ -12,7 +12,8 @@ export class ResponseError extends Error {
     readonly wireMessage: string,
     readonly data?: unknown,
   ) {
-    super(`${method}: server error ${code}: ${wireMessage}`);
+    const meaning = explainWireError(code, data);
+    super(`${method}: server error ${code}: ${wireMessage}${meaning ? ` (${meaning})` : ''}`);
   }
   toWire(): WireErrorObject {
     return this.data === undefined ? { code: this.code, message: this.wireMessage } : { code: this.code, message: this.wireMessage, data: this.data };
@@ -62,4 +63,34 @@ export class WireError extends Error {
 
 export function describeId(id: RequestId | null | undefined): string {
   return id === null || id === undefined ? 'null' : JSON.stringify(id);
+}
+
+/**
+ * What a wire error code means, with the facts its `data` carries, for codes whose number alone
+ * says little (the 2026-07-28 ones, resource not found). Undefined for the others.
+ */
+export function explainWireError(code: number, data?: unknown): string | undefined {
+  const d = typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+  switch (code) {
+    case ErrorCodes.HeaderMismatch:
+      return 'an HTTP Mcp-* header did not match the request body';
+    case ErrorCodes.MissingClientCapability: {
+      const caps = typeof d.requiredCapabilities === 'object' && d.requiredCapabilities !== null ? Object.keys(d.requiredCapabilities) : [];
+      return caps.length ? `the server needs the client capability ${caps.join(', ')}, which this client did not declare` : 'the server needs a client capability this client did not declare';
+    }
+    case ErrorCodes.UnsupportedProtocolVersion: {
+      const supported = Array.isArray(d.supported) ? d.supported.filter((v) => typeof v === 'string') : [];
+      const requested = typeof d.requested === 'string' ? `${d.requested} is not supported` : 'unsupported protocol version';
+      return supported.length ? `${requested}; the server supports ${supported.join(', ')}` : requested;
+    }
+    case ErrorCodes.ResourceNotFound:
+      return 'resource not found';
+    default:
+      return undefined;
+  }
+}
+
+/** True for the error a server answers a read of a resource that does not exist with (-32002 until 2025-11-25, -32602 since). */
+export function isResourceNotFound(error: unknown): boolean {
+  return error instanceof ResponseError && (error.code === ErrorCodes.ResourceNotFound || (error.code === ErrorCodes.InvalidParams && error.method === 'resources/read'));
 }

@@ -49,6 +49,14 @@ export const ErrorCodes = {
   UserRejected: -1,
   /** MCP 2025-11-25: a tool call needs the user to complete URL elicitation first. */
   UrlElicitationRequired: -32042,
+  /** MCP up to 2025-11-25: the resource does not exist (2026-07-28 answers InvalidParams; both are accepted). */
+  ResourceNotFound: -32002,
+  /** MCP 2026-07-28: an HTTP `Mcp-*` header does not match the body. */
+  HeaderMismatch: -32020,
+  /** MCP 2026-07-28: the request needs a client capability its `_meta` did not declare (`data.requiredCapabilities`). */
+  MissingClientCapability: -32021,
+  /** MCP 2026-07-28: the server does not speak the requested protocol version (`data.supported`, `data.requested`). */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 const id = z.union([z.string(), z.number()]);

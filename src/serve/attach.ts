@@ -1,7 +1,8 @@
-// Wires the sampling and elicitation services onto one server's client, before it connects:
-// the request handlers, `notifications/elicitation/complete`, and forgetting the server's
-// pending URL elicitations when its process goes away.
-import type { McpClient } from '../client/client';
+// Wires the sampling and elicitation services onto one server's client: the request handlers
+// (given to the client when it is created, so a legacy server's requests and a modern server's
+// input requests get the same answers), `notifications/elicitation/complete`, and forgetting the
+// server's pending URL elicitations when its process goes away.
+import type { McpClient, ServerRequestHandlers } from '../client/client';
 import type { RequestContext, RequestHandler } from '../protocol/connection';
 import { Disposable, DisposableStore } from '../protocol/disposable';
 import type { ElicitationService } from './elicitation';
@@ -40,17 +41,29 @@ function waitingOnUser<R>(handler: (params: Record<string, unknown> | undefined,
 }
 
 /**
- * Registers the handlers on `client` (call before `connect()`). They go away when the client
- * closes, or earlier when the returned Disposable is disposed.
+ * The answers to one server's sampling and elicitation requests, for `McpClientOptions.handlers`:
+ * they answer a legacy server's requests and a modern server's input requests alike.
  */
-export function attachServe(client: McpClient, server: ServerRef, services: ServeServices): Disposable {
+export function serveHandlers(server: ServerRef, services: ServeServices): ServerRequestHandlers {
+  const handlers: Record<string, RequestHandler> = {};
+  if (services.sampling) handlers['sampling/createMessage'] = waitingOnUser(services.sampling.handler(server));
+  if (services.elicitation) handlers['elicitation/create'] = waitingOnUser(services.elicitation.handler(server));
+  return handlers;
+}
+
+/**
+ * Wires what the client's handlers cannot: `notifications/elicitation/complete`, and forgetting
+ * the server's URL elicitations when it goes away (call before `connect()`). With `handlers`
+ * true it also registers the request handlers on `client`, for a client created without them
+ * (serveHandlers). It all goes away when the client closes, or when the Disposable is disposed.
+ */
+export function attachServe(client: McpClient, server: ServerRef, services: ServeServices, options: { handlers?: boolean } = {}): Disposable {
   const store = new DisposableStore();
-  const { sampling, elicitation } = services;
-  if (sampling) store.add(client.onRequest('sampling/createMessage', waitingOnUser(sampling.handler(server))));
-  if (elicitation) {
-    store.add(client.onRequest('elicitation/create', waitingOnUser(elicitation.handler(server))));
-    store.add(onServerNotification(client, ELICITATION_COMPLETE, (params) => elicitation.onCompleteNotification(server, params)));
+  const { elicitation } = services;
+  if (options.handlers !== false) {
+    for (const [method, handler] of Object.entries(serveHandlers(server, services))) store.add(client.onRequest(method, handler));
   }
+  if (elicitation) store.add(onServerNotification(client, ELICITATION_COMPLETE, (params) => elicitation.onCompleteNotification(server, params)));
   store.add(
     client.onClose(() => {
       // The next process of this server will not know this one's elicitation ids.

@@ -29,10 +29,15 @@ for (const kind of ['stdio', 'streamableHttp', 'sse'] satisfies EverythingKind[]
     const caps = client.serverCapabilities!;
     assert.ok(caps.tools && caps.resources && caps.prompts && caps.logging);
     assert.equal(typeof client.instructions, 'string');
+    // The era is found out first: the server refuses the server/discover probe (a JSON-RPC error,
+    // or over HTTP a 4xx), so initialize follows.
     const sent = wire.sent();
-    assert.equal(sent[0].method, 'initialize');
-    assert.deepEqual(sent[0].params.capabilities, {});
-    assert.equal(sent[1].method, 'notifications/initialized');
+    assert.equal(sent[0].method, 'server/discover');
+    assert.ok(!wire.received().some((m) => m.id === sent[0].id && m.result), 'the probe got no result');
+    assert.equal(sent[1].method, 'initialize');
+    assert.deepEqual(sent[1].params.capabilities, {});
+    assert.equal(sent[2].method, 'notifications/initialized');
+    assert.equal(client.era, 'legacy');
   });
 
   test('lists tools, resources, templates and prompts (following cursors)', async () => {

@@ -31,7 +31,7 @@ describe('protocol version negotiation with SDK-based fixture servers', () => {
 
   test('the transport learns the negotiated version before the initialized notification', async () => {
     const transport = new MemoryTransport();
-    const client = new McpClient({ clientInfo: { name: 't', version: '0' } });
+    const client = new McpClient({ clientInfo: { name: 't', version: '0' }, protocol: 'legacy' });
     const connected = client.connect(transport);
     const init = await transport.next((m) => m.method === 'initialize');
     assert.equal(transport.protocolVersion, undefined, 'not known before the answer');

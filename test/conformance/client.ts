@@ -15,7 +15,7 @@
 // (MCP_CONFORMANCE_CONTEXT `client_id` / `client_secret`).
 import { loopbackRedirect, MemoryTokenStore, OAuthSession, PreRegisteredClient } from '../../src/auth';
 import { McpClient } from '../../src/client/client';
-import type { Tool } from '../../src/client/schemas';
+import { describeSkippedItem, type Tool } from '../../src/client/schemas';
 import { attachServe, serveCapabilities } from '../../src/serve/attach';
 import { DialogQueue } from '../../src/serve/dialogQueue';
 import { ElicitationPrompter, ElicitationService } from '../../src/serve/elicitation';
@@ -62,6 +62,19 @@ const listThenCall: Flow = async (client) => {
   log(`test-tool: ${JSON.stringify(result.content)}`);
 };
 
+/** The tool calls a scenario hands the driver in MCP_CONFORMANCE_CONTEXT (`{ toolCalls: [{ name, arguments }] }`). */
+function contextToolCalls(): Array<{ name: string; arguments: Record<string, unknown> }> {
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as { toolCalls?: Array<{ name: string; arguments?: Record<string, unknown> }> };
+  return (context.toolCalls ?? []).map((c) => ({ name: c.name, arguments: c.arguments ?? {} }));
+}
+
+/** Arguments a user would type for a tool: its required string properties filled in, nothing else. */
+function requiredStrings(tool: Tool): Record<string, unknown> {
+  const schema = tool.inputSchema as { properties?: Record<string, { type?: unknown }>; required?: unknown };
+  const required = Array.isArray(schema.required) ? schema.required.filter((k): k is string => typeof k === 'string') : [];
+  return Object.fromEntries(required.filter((k) => schema.properties?.[k]?.type === 'string').map((k) => [k, 'us-west1']));
+}
+
 const FLOWS: Record<string, Flow> = {
   initialize: lists,
   tools_call: callTool('add_numbers', { a: 2, b: 3 }),
@@ -69,6 +82,25 @@ const FLOWS: Record<string, Flow> = {
   'elicitation-sep1034-client-defaults': callTool('test_client_elicitation_defaults', {}),
   // The server ends the call's SSE stream after a priming event; the answer comes on the resumed stream.
   'sse-retry': callTool('test_reconnection', {}),
+  // Everything a host does with a server: every list, every tool called, every resource read, every prompt got.
+  'http-standard-headers': async (client) => {
+    for (const tool of await client.listTools()) await client.callTool(tool.name, requiredStrings(tool));
+    for (const resource of await client.listResources()) await client.readResource(resource.uri);
+    for (const prompt of await client.listPrompts()) await client.getPrompt(prompt.name);
+  },
+  // The calls the scenario asks for, with its arguments (the x-mcp-header ones become Mcp-Param-* headers).
+  'http-custom-headers': async (client) => {
+    const tools = await client.listTools();
+    for (const call of contextToolCalls()) {
+      findTool(tools, call.name);
+      await client.callTool(call.name, call.arguments);
+    }
+  },
+  // Calls every tool the client kept: the ones with invalid x-mcp-header must not be among them.
+  'http-invalid-tool-headers': async (client) => {
+    const tools = await client.listTools({ onSkipped: (items) => items.forEach((item) => log(`dropped: ${describeSkippedItem(item)}`)) });
+    for (const tool of tools) await client.callTool(tool.name, requiredStrings(tool));
+  },
   // Hands the focal tool's inputSchema, as this client parsed it, back to the echo tool.
   'json-schema-2020-12-preservation': async (client) => {
     const tools = await client.listTools();

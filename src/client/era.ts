@@ -1,0 +1,130 @@
+// Which era a session runs in, and how the client finds out: the rules of the specification's
+// "working with both eras". Pure decisions; McpClient runs the exchanges.
+import { McpLocalError, ResponseError } from '../protocol/errors';
+import { ErrorCodes } from '../protocol/messages';
+import {
+  LATEST_PROTOCOL_VERSION,
+  MODERN_PROTOCOL_VERSIONS,
+  ModernProtocolVersion,
+  ProtocolEra,
+  ProtocolVersion,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  isModernVersion,
+  isSupportedVersion,
+} from './schemas';
+
+/**
+ * What the user asks for: `auto` finds the era per server; `legacy` or `modern` pins the era (at
+ * its newest version); a version pins that version (and so its era).
+ */
+export type ProtocolPreference = 'auto' | ProtocolEra | ProtocolVersion | ModernProtocolVersion;
+
+/** The values a setting or `--protocol-version` accepts, for help texts and errors. */
+export const PROTOCOL_PREFERENCES: readonly string[] = ['auto', 'legacy', 'modern', ...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
+
+export function isProtocolPreference(value: unknown): value is ProtocolPreference {
+  return typeof value === 'string' && PROTOCOL_PREFERENCES.includes(value);
+}
+
+/** The era and version a session starts with, and whether the other era may be tried after. */
+export interface EraPlan {
+  readonly era: ProtocolEra;
+  /** For modern: the version to request first; for legacy: the version `initialize` offers. */
+  readonly version: ModernProtocolVersion | ProtocolVersion;
+  /** Modern first, falling back to `initialize` when the server shows no sign of the modern era. */
+  readonly fallback: boolean;
+}
+
+/** Turns a preference (and what the session remembers of this server) into the plan for `connect`. */
+export function planEra(preference: ProtocolPreference, remembered?: RememberedEra): EraPlan {
+  if (preference === 'legacy') return { era: 'legacy', version: LATEST_PROTOCOL_VERSION, fallback: false };
+  if (preference === 'modern') return { era: 'modern', version: MODERN_PROTOCOL_VERSIONS[0], fallback: false };
+  if (isModernVersion(preference)) return { era: 'modern', version: preference, fallback: false };
+  if (isSupportedVersion(preference)) return { era: 'legacy', version: preference, fallback: false };
+  if (remembered?.era === 'legacy') return { era: 'legacy', version: isSupportedVersion(remembered.version) ? remembered.version : LATEST_PROTOCOL_VERSION, fallback: false };
+  if (remembered?.era === 'modern' && isModernVersion(remembered.version)) return { era: 'modern', version: remembered.version, fallback: true };
+  return { era: 'modern', version: MODERN_PROTOCOL_VERSIONS[0], fallback: true };
+}
+
+/** What a failed `server/discover` probe says about the server. */
+export type ProbeVerdict =
+  /** No sign of the modern era: use `initialize`. */
+  | { readonly kind: 'legacy' }
+  /** A modern server that does not speak the requested version, but one this client does: ask again with it. */
+  | { readonly kind: 'retry'; readonly version: ModernProtocolVersion }
+  /** Nothing to fall back on: the error stands. */
+  | { readonly kind: 'fail'; readonly error: Error };
+
+/**
+ * Reads a failed probe. On stdio a timeout or any error other than a recognised modern one means
+ * legacy; on HTTP a 4xx is read by its JSON-RPC body (the transport surfaces it as the error
+ * response, or names the status), while 401/403, 5xx, the network and a timeout are failures:
+ * they say nothing about the era. Never keyed to one error code.
+ */
+export function judgeProbeFailure(error: unknown, over: 'stdio' | 'http'): ProbeVerdict {
+  if (error instanceof ResponseError) return judgeWireError(error);
+  if (McpLocalError.is(error, 'timeout')) return over === 'stdio' ? { kind: 'legacy' } : { kind: 'fail', error };
+  if (McpLocalError.is(error, 'transport')) {
+    const status = typeof error.details.status === 'number' ? error.details.status : undefined;
+    if (status === undefined || status === 401 || status === 403 || status >= 500) return { kind: 'fail', error };
+    const body = parseErrorBody(error.details.serverMessage);
+    return body ? judgeWireError(new ResponseError('server/discover', body.code, body.message, body.data)) : { kind: 'legacy' };
+  }
+  return { kind: 'fail', error: error instanceof Error ? error : new Error(String(error)) };
+}
+
+function judgeWireError(error: ResponseError): ProbeVerdict {
+  if (error.code !== ErrorCodes.UnsupportedProtocolVersion) return { kind: 'legacy' };
+  const supported = supportedVersionsOf(error.data);
+  if (supported.length === 0) return { kind: 'legacy' };
+  const mutual = MODERN_PROTOCOL_VERSIONS.find((v) => supported.includes(v));
+  if (mutual) return { kind: 'retry', version: mutual };
+  // A modern server with only versions this client does not know cannot be helped by initialize;
+  // a server that lists only legacy versions can.
+  return supported.some((v) => v >= MODERN_PROTOCOL_VERSIONS[MODERN_PROTOCOL_VERSIONS.length - 1]) ? { kind: 'fail', error } : { kind: 'legacy' };
+}
+
+/** `data.supported` of a -32022 error: the versions the server speaks. */
+export function supportedVersionsOf(data: unknown): string[] {
+  if (typeof data !== 'object' || data === null) return [];
+  const supported = (data as Record<string, unknown>).supported;
+  return Array.isArray(supported) ? supported.filter((v): v is string => typeof v === 'string') : [];
+}
+
+function parseErrorBody(text: unknown): { code: number; message: string; data?: unknown } | undefined {
+  if (typeof text !== 'string') return undefined;
+  try {
+    const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown; data?: unknown } };
+    const e = body?.error;
+    return e && typeof e.code === 'number' ? { code: e.code, message: typeof e.message === 'string' ? e.message : '', data: e.data } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The era a server turned out to speak. */
+export interface RememberedEra {
+  readonly era: ProtocolEra;
+  readonly version: string;
+}
+
+/**
+ * The era each server spoke, for the rest of the host's session: a reconnect to the same server
+ * process or HTTP origin starts in it instead of probing again. Keys are the caller's (for
+ * example `http:<origin>` or `stdio:<server id>`).
+ */
+export class EraMemory {
+  private readonly eras = new Map<string, RememberedEra>();
+
+  get(key: string): RememberedEra | undefined {
+    return this.eras.get(key);
+  }
+
+  remember(key: string, era: RememberedEra): void {
+    this.eras.set(key, era);
+  }
+
+  forget(key: string): void {
+    this.eras.delete(key);
+  }
+}
