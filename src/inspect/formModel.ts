@@ -10,6 +10,7 @@
 // - the value (plain JSON), what `toArguments` produces and the server receives.
 // Errors carry the JSON Pointer of the instance they are about ("/edits/0/oldText").
 import { compileSafePattern, uncheckedPatternNote } from './safePattern';
+import { errorMessage } from '../protocol/errors';
 
 /** Any JSON value. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -792,7 +793,7 @@ function read(model: FieldModel, state: FormState | undefined, path: string, err
       try {
         return JSON.parse(state) as Json;
       } catch (e) {
-        errors.push({ path, keyword: 'json', message: `not valid JSON: ${e instanceof Error ? e.message : String(e)}` });
+        errors.push({ path, keyword: 'json', message: `not valid JSON: ${errorMessage(e)}` });
         return undefined;
       }
     }

@@ -13,6 +13,7 @@ import type { default as Ajv, AnySchema, ErrorObject, ValidateFunction } from 'a
 import { measureJson } from '../protocol/jsonShape';
 import { CHECKED_FORMATS, checkFormat } from './formModel';
 import { compileSafePattern, uncheckedPatternNote } from './safePattern';
+import { errorMessage } from '../protocol/errors';
 
 export interface SchemaError {
   /** JSON Pointer of the failing value ("" for the root). */
@@ -115,7 +116,7 @@ export class SchemaValidator {
       ok = compiled(value) as boolean;
     } catch (e) {
       if (e instanceof PatternBudgetExceeded) return { kind: 'unchecked', reason: 'too costly to check (the patterns would take too long on this value)' };
-      return { kind: 'unusable', reason: `validation failed: ${e instanceof Error ? e.message : String(e)}` };
+      return { kind: 'unusable', reason: `validation failed: ${errorMessage(e)}` };
     }
     const unchecked = run.unchecked.size > 0 ? { unchecked: [...run.unchecked] } : {};
     if (ok) return { kind: 'valid', ...unchecked };
@@ -180,7 +181,7 @@ export class SchemaValidator {
     try {
       return ajv.compile(rest as AnySchema);
     } catch (e) {
-      return `the schema does not compile: ${e instanceof Error ? e.message : String(e)}`;
+      return `the schema does not compile: ${errorMessage(e)}`;
     }
   }
 }

@@ -45,10 +45,12 @@ export const ErrorCodes = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
-  /** MCP: the user rejected a sampling request (by convention of the spec's examples). */
+  /** MCP: the user rejected a sampling request or its answer (by convention of the spec's examples). */
   UserRejected: -1,
-  /** MCP 2025-11-25: a tool call needs the user to complete URL elicitation first. */
+  /** MCP 2025-11-25: a tool call needs the user to complete URL elicitation first (`error.data.elicitations`). */
   UrlElicitationRequired: -32042,
+  /** The host's own: too many requests from one server already wait for the user. */
+  TooManyRequests: -32000,
 } as const;
 
 const id = z.union([z.string(), z.number()]);

@@ -14,6 +14,7 @@ import { fetchPrompt } from './prompts';
 import { OpenResource, ResultStore, handleResultMessage, isResultMessage } from './results';
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
 import { INSPECT_FEATURE } from '../webviewPage';
+import { errorMessage } from '../../protocol/errors';
 
 export const PROMPT_PANEL_VIEW_TYPE = 'mcpHost.prompt';
 
@@ -133,7 +134,7 @@ export class PromptPanel implements vscode.Disposable {
           return;
       }
     } catch (error) {
-      this.post({ type: 'notice', level: 'error', text: error instanceof Error ? error.message : String(error) });
+      this.post({ type: 'notice', level: 'error', text: errorMessage(error) });
     }
   }
 
@@ -158,7 +159,7 @@ export class PromptPanel implements vscode.Disposable {
       if (abort.signal.aborted) return;
       this.post({ type: 'completions', name, value, values: r.completion.values.slice(0, 100).map(String) });
     } catch (error) {
-      if (!abort.signal.aborted) this.ctx.deps.log(this.serverId, 'debug', `completion/complete for ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!abort.signal.aborted) this.ctx.deps.log(this.serverId, 'debug', `completion/complete for ${name} failed: ${errorMessage(error)}`);
     }
   }
 

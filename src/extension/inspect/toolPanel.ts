@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { Progress } from '../../client/client';
 import type { CallToolResult, Tool } from '../../client/schemas';
-import { McpLocalError, ResponseError } from '../../protocol/errors';
+import { McpLocalError, ResponseError, errorMessage } from '../../protocol/errors';
 import { ErrorCodes } from '../../protocol/messages';
 import { FieldError, FieldModel, Json, buildFormModel, checkForm, fallbacks, fromValue, initialState, toArguments, validate } from '../../inspect/formModel';
 import { renderMarkdown, looksLikeMarkdown } from '../../inspect/markdown';
@@ -19,6 +19,7 @@ import type { InspectContext } from './context';
 import { OpenResource, ResultStore, handleResultMessage, isResultMessage } from './results';
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
 import { INSPECT_FEATURE } from '../webviewPage';
+import { truncate } from '../../protocol/text';
 
 export const TOOL_PANEL_VIEW_TYPE = 'mcpHost.toolCall';
 
@@ -231,7 +232,7 @@ export class ToolPanel implements vscode.Disposable {
         }
       }
     } catch (error) {
-      const text = error instanceof Error ? error.message : String(error);
+      const text = errorMessage(error);
       this.post({ type: 'notice', level: 'error', text });
     }
   }
@@ -269,7 +270,7 @@ export class ToolPanel implements vscode.Disposable {
       try {
         value = input.text.trim() === '' ? {} : (JSON.parse(input.text) as Json);
       } catch (e) {
-        return { value: {}, errors: [{ path: '', keyword: 'json', message: `not valid JSON: ${e instanceof Error ? e.message : String(e)}` }] };
+        return { value: {}, errors: [{ path: '', keyword: 'json', message: `not valid JSON: ${errorMessage(e)}` }] };
       }
       if (typeof value !== 'object' || value === null || Array.isArray(value)) return { value: {}, errors: [{ path: '', keyword: 'type', message: 'the arguments must be a JSON object' }] };
       errors = validate(this.model, value);
@@ -295,7 +296,7 @@ export class ToolPanel implements vscode.Disposable {
     try {
       value = input.text.trim() === '' ? {} : JSON.parse(input.text);
     } catch (e) {
-      this.post({ type: 'notice', level: 'warning', text: `Fix the JSON first: ${e instanceof Error ? e.message : String(e)}` });
+      this.post({ type: 'notice', level: 'warning', text: `Fix the JSON first: ${errorMessage(e)}` });
       return;
     }
     const fit = fromValue(this.model, value);
@@ -430,9 +431,6 @@ export class ToolPanel implements vscode.Disposable {
   }
 }
 
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
 
 export function toHistoryItem(e: HistoryEntry): HistoryItem {
   return {

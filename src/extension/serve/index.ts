@@ -18,15 +18,16 @@ import { DialogQueue } from '../../serve/dialogQueue';
 import { ElicitationService } from '../../serve/elicitation';
 import { SAMPLING_POLICIES, SamplingPolicy, SamplingPolicyStore, describePolicy } from '../../serve/policy';
 import { SamplingService } from '../../serve/sampling';
-import type { ServeLogLevel, ServerRef } from '../../serve/types';
+import type { ServerRef } from '../../serve/types';
 import { openExternalUrl } from '../openExternalUrl';
 import { VsCodeLanguageModels } from './languageModels';
 import { WebviewPrompter } from './prompter';
 import { ServePanel } from './servePanel';
+import type { LogSeverity } from '../../protocol/logging';
 
 export interface ServeDeps {
   /** Writes to the server's output channel. */
-  log(serverId: string, level: ServeLogLevel, text: string): void;
+  log(serverId: string, level: LogSeverity, text: string): void;
   /** Reveals the server's output channel (the "Show Log" button of notifications). */
   showLog?(serverId: string): void;
 }
