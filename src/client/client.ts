@@ -62,8 +62,6 @@ export interface McpClientOptions {
   readonly roots?: RootsProvider;
   /** Further client capabilities to declare (sampling, elicitation, ...). */
   readonly capabilities?: Record<string, unknown>;
-  /** Send the non-standard `notifications/closed` before disconnecting (some guides ask for it). */
-  readonly sendClosedNotification?: boolean;
   /** How many pages a list may have before the client stops following `nextCursor`. */
   readonly maxPages?: number;
 }
@@ -346,9 +344,6 @@ export class McpClient implements Disposable {
     if (!connection) {
       this.setState({ kind: 'closed' });
       return;
-    }
-    if (this.options.sendClosedNotification && connection.isOpen) {
-      await connection.notify('notifications/closed').catch(() => {});
     }
     await connection.close();
     if (this._state.kind !== 'closed') this.setState({ kind: 'closed', info: connection.closeInfo });

@@ -16,7 +16,7 @@ import { askConsent, askForInput } from './prompts';
 import { ServerLogs } from './serverLogs';
 import { ServerHealth, ServersTreeModel, UNTRUSTED_REASON, WAITING_CONSENT_REASON, WAITING_INPUT_REASON } from './serversTree';
 import { WorkspaceConfig, WorkspaceConfigReader } from './workspaceConfig';
-import { createServeFeatures } from './serve';
+import { ServeFeatures, createServeFeatures } from './serve';
 import { errorMessage } from '../protocol/errors';
 import type { LogSeverity } from '../protocol/logging';
 
@@ -37,6 +37,8 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
   private readonly inputs: InputStore;
   private readonly redactor = new Redactor();
   readonly logs: ServerLogs;
+  /** Sampling and elicitation for this host's servers (the tool-call UI uses its URL elicitation). */
+  readonly serve: ServeFeatures;
   private config: WorkspaceConfig = { servers: [], problems: [], sources: [], folders: {} };
   private reloadChain: Promise<unknown> = Promise.resolve();
   /** The start policy has fired: new and fixed servers start on their own from now on. */
@@ -80,7 +82,7 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
       },
     };
     // Sampling and elicitation: declared in every initialize, answered with the user in control.
-    const serve = createServeFeatures(context, { log: (id, level, text) => this.logs.get(id).write(level, text), showLog: (id) => this.logs.get(id).show() });
+    const serve = (this.serve = createServeFeatures(context, { log: (id, level, text) => this.logs.get(id).write(level, text), showLog: (id) => this.logs.get(id).show() }));
     this.disposables.push(serve);
     const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
     this.registry = new ServerRegistry({

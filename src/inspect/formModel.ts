@@ -113,7 +113,6 @@ export interface JsonField extends FieldBase {
 }
 
 export type FieldModel = StringField | NumberField | BooleanField | EnumField | MultiSelectField | ArrayField | ObjectField | JsonField;
-export type FieldKind = FieldModel['kind'];
 export type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null';
 
 /** One problem with one instance location. */

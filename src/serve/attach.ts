@@ -10,11 +10,6 @@ import type { ServerRef } from './types';
 
 export const ELICITATION_COMPLETE = 'notifications/elicitation/complete';
 
-/** Subscribes to one notification method of a server (works before the client connects). */
-export function onServerNotification(client: McpClient, method: string, handler: (params: unknown) => void): Disposable {
-  return client.onNotification(method, handler);
-}
-
 export interface ServeServices {
   readonly sampling?: SamplingService;
   readonly elicitation?: ElicitationService;
@@ -49,7 +44,7 @@ export function attachServe(client: McpClient, server: ServerRef, services: Serv
   if (sampling) store.add(client.onRequest('sampling/createMessage', waitingOnUser(sampling.handler(server))));
   if (elicitation) {
     store.add(client.onRequest('elicitation/create', waitingOnUser(elicitation.handler(server))));
-    store.add(onServerNotification(client, ELICITATION_COMPLETE, (params) => elicitation.onCompleteNotification(server, params)));
+    store.add(client.onNotification(ELICITATION_COMPLETE, (params) => elicitation.onCompleteNotification(server, params)));
   }
   store.add(
     client.onClose(() => {

@@ -328,14 +328,6 @@ export interface SamplingServiceOptions {
   readonly log: ServeLog;
 }
 
-/** The result of one request, for tests and the log: how it ended. */
-export type SamplingOutcome =
-  | { readonly kind: 'sent'; readonly model: string; readonly edited: boolean }
-  | { readonly kind: 'answered'; readonly model: string }
-  | { readonly kind: 'rejected'; readonly by: 'user' | 'policy' | 'no-model-picked' }
-  | { readonly kind: 'error'; readonly code: number; readonly message: string }
-  | { readonly kind: 'cancelled'; readonly reason: string };
-
 /**
  * Answers `sampling/createMessage` for every server. `handler(server)` gives the RequestHandler to
  * register on that server's client.
