@@ -4,9 +4,9 @@
 // sanitiser, SVG never as an image (it can carry script). The webview only places these parts.
 import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, ResourceContents } from '../client/schemas';
 import { McpLocalError, ResponseError, errorMessage } from '../protocol/errors';
-import { Json } from './formModel';
+import { Json } from '../schema/json';
 import { looksLikeMarkdown, renderMarkdown } from './markdown';
-import { SchemaCheck, SchemaValidator } from './schemaValidator';
+import { SchemaCheck, SchemaValidator } from '../schema/validator';
 import { cutDeepJson } from '../protocol/jsonShape';
 import { formatBytes } from '../protocol/text';
 

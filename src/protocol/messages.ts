@@ -1,4 +1,5 @@
 import * as z from './zod';
+import { isRecord } from './jsonShape';
 
 /** A JSON-RPC request id. MCP forbids null ids. */
 export type RequestId = string | number;
@@ -128,9 +129,6 @@ export namespace Message {
 
   function isId(v: unknown): v is RequestId {
     return typeof v === 'string' || typeof v === 'number';
-  }
-  function isRecord(v: unknown): v is Record<string, unknown> {
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
   }
   function isParams(v: unknown): boolean {
     return v === undefined || isRecord(v);

@@ -11,7 +11,11 @@ import type { RequestContext } from '../protocol/connection';
 import { Emitter, Event } from '../protocol/events';
 import { WireError, errorMessage } from '../protocol/errors';
 import { ErrorCodes, formatZodIssues } from '../protocol/messages';
-import { FieldError, FieldModel, FormState, Json, ObjectField, buildFormModel, initialState, toArguments, validate } from '../inspect/formModel';
+import { FieldError, FieldModel, FormState, ObjectField, buildFormModel } from '../forms/model';
+import { validate } from '../forms/fieldChecks';
+import { initialState, toArguments } from '../forms/state';
+import { isRecord } from '../protocol/jsonShape';
+import type { Json } from '../schema/json';
 import { DialogQueue, QUEUE_LIMIT_NOTE, QueueCancelledError, QueueFullError, abortReason, describeAbort, untilCancelled } from './dialogQueue';
 import { ServeLog, ServerRef, clip } from './types';
 import { UrlAssessment, assessUrl } from './urlSafety';
@@ -74,10 +78,6 @@ export function parseElicitation(params: unknown, declared: readonly Elicitation
   return { mode, params: parsed.data, model };
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 const PRIMITIVE_KINDS: ReadonlySet<FieldModel['kind']> = new Set(['string', 'number', 'boolean', 'enum', 'multiSelect']);
 
 /**
@@ -86,13 +86,13 @@ const PRIMITIVE_KINDS: ReadonlySet<FieldModel['kind']> = new Set(['string', 'num
  * array of string choices (items enum or anyOf const). Empty when it is.
  */
 export function restrictedSchemaProblems(schema: unknown): string[] {
-  if (!isObject(schema) || schema.type !== 'object' || !isObject(schema.properties)) return ['requestedSchema must be an object schema with properties'];
+  if (!isRecord(schema) || schema.type !== 'object' || !isRecord(schema.properties)) return ['requestedSchema must be an object schema with properties'];
   const problems: string[] = [];
   const model = buildFormModel(schema);
   if (model.kind !== 'object') return ['requestedSchema must be an object schema with properties'];
   for (const [name, prop] of Object.entries(schema.properties)) {
     const where = `property ${JSON.stringify(name)}`;
-    if (!isObject(prop)) {
+    if (!isRecord(prop)) {
       problems.push(`${where} is not a schema`);
       continue;
     }
@@ -147,7 +147,7 @@ export function checkContent(model: ObjectField, content: Readonly<Record<string
 /** Reads the form state the user filled (text typed, choice indices) and checks it. */
 export function checkFormState(model: ObjectField, state: FormState | undefined): ContentCheck {
   const reading = toArguments({ ...model, required: true }, state ?? {});
-  const value = (isObject(reading.value) ? reading.value : {}) as Record<string, Json>;
+  const value = (isRecord(reading.value) ? reading.value : {}) as Record<string, Json>;
   const checked = checkContent(model, value);
   if (reading.errors.length === 0) return checked;
   const unreadable = new Set(reading.errors.map((e) => e.path));
@@ -313,13 +313,13 @@ function key(serverId: string, elicitationId: string): string {
 
 /** The URL elicitations a tool call's -32042 error lists; undefined when it is not that error. */
 export function urlElicitationsFromError(error: unknown): { elicitations: ElicitUrlParams[]; invalid: number } | undefined {
-  if (!isObject(error) && !(error instanceof Error)) return undefined;
+  if (!isRecord(error) && !(error instanceof Error)) return undefined;
   const e = error as { code?: unknown; data?: unknown };
-  if (e.code !== ErrorCodes.UrlElicitationRequired || !isObject(e.data) || !Array.isArray(e.data.elicitations)) return undefined;
+  if (e.code !== ErrorCodes.UrlElicitationRequired || !isRecord(e.data) || !Array.isArray(e.data.elicitations)) return undefined;
   const elicitations: ElicitUrlParams[] = [];
   let invalid = 0;
   for (const item of e.data.elicitations) {
-    const parsed = UrlParams.safeParse(isObject(item) && item.mode === undefined ? { ...item, mode: 'url' } : item);
+    const parsed = UrlParams.safeParse(isRecord(item) && item.mode === undefined ? { ...item, mode: 'url' } : item);
     if (parsed.success) elicitations.push(parsed.data);
     else invalid++;
   }
@@ -360,7 +360,7 @@ export class ElicitationService {
 
   /** `notifications/elicitation/complete` from a server. */
   onCompleteNotification(server: ServerRef, params: unknown): void {
-    const id = isObject(params) && typeof params.elicitationId === 'string' ? params.elicitationId : undefined;
+    const id = isRecord(params) && typeof params.elicitationId === 'string' ? params.elicitationId : undefined;
     if (id === undefined) {
       this.options.log(server.id, 'warn', 'notifications/elicitation/complete without an elicitationId: ignored');
       return;

@@ -5,7 +5,7 @@ import type { McpClient } from '../../client/client';
 import { McpLocalError } from '../../protocol/errors';
 import { CallHistory } from '../../inspect/history';
 import { openableHref } from '../../inspect/markdown';
-import { SchemaValidator } from '../../inspect/schemaValidator';
+import { SchemaValidator } from '../../schema/validator';
 import { TimeoutChoice, resolveTimeout } from '../../inspect/timeouts';
 import { openExternalUrl } from '../openExternalUrl';
 import { ResourceDocuments } from './resourceDocuments';

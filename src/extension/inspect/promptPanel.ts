@@ -4,7 +4,9 @@
 // messages shown below once the prompt is fetched.
 import * as vscode from 'vscode';
 import type { Prompt } from '../../client/schemas';
-import { FieldModel, buildFormModel, checkForm, initialState } from '../../inspect/formModel';
+import { FieldModel, buildFormModel } from '../../forms/model';
+import { checkForm } from '../../forms/fieldChecks';
+import { initialState } from '../../forms/state';
 import { looksLikeMarkdown, renderMarkdown } from '../../inspect/markdown';
 import { describeFailure, promptDisplay } from '../../inspect/resultModel';
 import { describeTimeoutSource } from '../../inspect/timeouts';

@@ -2,7 +2,7 @@
 // picker is a QuickPick; messages outside a dialog are notifications with a "Show Log" button.
 // A dialog closes when the server cancels its request (the request's signal aborts).
 import * as vscode from 'vscode';
-import type { FormState } from '../../inspect/formModel';
+import type { FormState } from '../../forms/model';
 import { type DialogQueue, abortReason, closedByClient } from '../../serve/dialogQueue';
 import type { ContentCheck, ElicitFormView, ElicitUrlView, ElicitationPrompter, FormAnswer, UrlAnswer } from '../../serve/elicitation';
 import { ModelInfo, describeModel } from '../../serve/modelSelection';

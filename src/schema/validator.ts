@@ -11,7 +11,7 @@
 // `unchecked` with the reason, never a frozen editor.
 import type { default as Ajv, AnySchema, ErrorObject, ValidateFunction } from 'ajv';
 import { measureJson } from '../protocol/jsonShape';
-import { CHECKED_FORMATS, checkFormat } from './formModel';
+import { CHECKED_FORMATS, checkFormat } from './formats';
 import { compileSafePattern, uncheckedPatternNote } from './safePattern';
 import { errorMessage } from '../protocol/errors';
 
