@@ -1,133 +1,240 @@
-// Checks a form's value field by field, with messages written for the field they sit under, and
-// reads a form and checks it in one step (`checkForm`).
-import { Json, JsonType, jsonEqual, typeOfValue } from '../schema/json';
-import { childPointer } from '../schema/jsonPointer';
-import { FORMAT_HINT, checkFormat } from '../schema/formats';
-import { compileSafePattern } from '../schema/safePattern';
-import type { ErrorKeyword, FieldError, FieldModel, FormState } from './model';
+// Checks a form's value with the one JSON Schema validator (ajv, src/schema/validator.ts) and
+// words each problem for the field it sits under, in the form's terms ("at least 2 characters",
+// "must be one of Red, Green"). `checkForm` reads a form first (the form-only checks of state.ts:
+// text in a number box, broken JSON: what ajv cannot see) and then checks the value.
+import { isRecord } from '../protocol/jsonShape';
+import { FORMAT_HINT } from '../schema/formats';
+import { Json, typeOfValue } from '../schema/json';
+import { isRemoteRef, resolvePointer } from '../schema/jsonPointer';
+import { DetailedSchemaError, SchemaValidator, sharedSchemaValidator } from '../schema/validator';
+import { ErrorKeyword, FieldError, FieldModel, FormState, sourceSchema } from './model';
 import { toArguments } from './state';
 
-function matchesType(v: unknown, t: JsonType): boolean {
-  const actual = typeOfValue(v);
-  return actual === t || (t === 'number' && actual === 'integer');
+export interface ValidateOptions {
+  /** The validator to use (its compile cache): the shared one by default. */
+  readonly validator?: SchemaValidator;
+  /** Keys outside the root object's `properties` are errors (elicitation content), whatever the schema says. */
+  readonly closeRoot?: boolean;
+}
+
+/**
+ * Checks a value against the schema `model` was built from (see sourceSchema); returns every
+ * problem with the JSON Pointer of its place. `value` undefined means "not given" (an error only
+ * where the field is required). Parts ajv cannot check (a `$ref` the form does not follow, a
+ * schema too large, patterns past their budget) are left to the server, which checks anyway.
+ */
+export function validate(model: FieldModel, value: unknown, options: ValidateOptions = {}): FieldError[] {
+  const source = sourceSchema(model);
+  if (!source.found) throw new Error('validate: the model was not built by buildFormModel (a copy has no schema)');
+  if (value === undefined) return model.required ? [{ path: '', keyword: 'required', message: 'required' }] : [];
+  let schema = checkableSchema(source.schema);
+  if (options.closeRoot && isRecord(schema)) schema = { ...schema, additionalProperties: false };
+  const checked = (options.validator ?? sharedSchemaValidator).checkDetailed(schema, value);
+  switch (checked.kind) {
+    case 'valid':
+    case 'unusable':
+      return [];
+    case 'invalid':
+      return fieldErrors(model, value, checked.errors);
+    case 'unchecked':
+      return checked.errors ? fieldErrors(model, value, checked.errors) : [];
+    default: {
+      const never: never = checked;
+      return never;
+    }
+  }
+}
+
+/** Reads a form and validates the value: parse errors first, then schema errors, one per path. */
+export function checkForm(model: FieldModel, state: FormState | undefined, options: ValidateOptions = {}): { value: Json | undefined; errors: FieldError[] } {
+  const reading = toArguments(model, state);
+  const unreadable = new Set(reading.errors.map((e) => e.path));
+  // A field whose text could not be read is reported once, as unreadable, not again as missing.
+  const schemaErrors = validate(model, reading.value, options).filter((e) => !unreadable.has(e.path));
+  return { value: reading.value, errors: [...reading.errors, ...schemaErrors] };
+}
+
+// ---- the schema the form checks ----
+
+/** Keywords whose values are data, not schemas. */
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
+const checkable = new WeakMap<object, unknown>();
+
+/**
+ * The schema with every `$ref` the form does not follow (remote, or not resolvable here) taken
+ * out, so the rest is still checked; the form shows those parts as JSON fields. Kept per schema.
+ */
+function checkableSchema(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null) return schema;
+  let out = checkable.get(schema);
+  if (out === undefined) {
+    out = withoutUnfollowedRefs(schema, schema, 0);
+    checkable.set(schema, out);
+  }
+  return out;
+}
+
+function withoutUnfollowedRefs(node: unknown, root: unknown, depth: number): unknown {
+  // Past the validator's own depth bound the check is refused anyway ("schema too large").
+  if (typeof node !== 'object' || node === null || depth > 64) return node;
+  if (Array.isArray(node)) return node.map((n) => withoutUnfollowedRefs(n, root, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if ((k === '$ref' || k === '$dynamicRef') && typeof v === 'string' && (isRemoteRef(v) || resolvePointer(root, v) === undefined)) continue;
+    out[k] = DATA_KEYWORDS.has(k) ? v : withoutUnfollowedRefs(v, root, depth + 1);
+  }
+  return out;
+}
+
+// ---- ajv's findings in the form's words ----
+
+function fieldErrors(model: FieldModel, value: unknown, errors: readonly DetailedSchemaError[]): FieldError[] {
+  return chooseBranches(errors).map((e) => fieldError(model, value, e));
+}
+
+/**
+ * ajv reports every branch of a failed `anyOf`/`oneOf`. A field shows the problems of the branch
+ * the value was meant for: the one whose type fits (the fewest problems among those), or, when no
+ * branch's type fits, one type error naming the types allowed. Outermost choices first.
+ */
+function chooseBranches(errors: readonly DetailedSchemaError[]): DetailedSchemaError[] {
+  let rest = [...errors];
+  const choices = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').sort((a, b) => a.schemaPath.length - b.schemaPath.length);
+  for (const choice of choices) {
+    if (!rest.includes(choice)) continue;
+    const prefix = `${choice.schemaPath}/`;
+    const inside = rest.filter((e) => e.schemaPath.startsWith(prefix));
+    // A oneOf that several branches matched has no branch errors: it stays as it is.
+    if (inside.length === 0) continue;
+    const branches = new Map<string, DetailedSchemaError[]>();
+    for (const e of inside) {
+      const branch = e.schemaPath.slice(prefix.length).split('/')[0];
+      branches.set(branch, [...(branches.get(branch) ?? []), e]);
+    }
+    const fitting = [...branches.values()].filter((b) => !b.some((e) => e.keyword === 'type' && e.path === choice.path)).sort((a, b) => a.length - b.length)[0];
+    if (fitting) {
+      rest = rest.filter((e) => e !== choice && (!inside.includes(e) || fitting.includes(e)));
+      continue;
+    }
+    const types = inside.filter((e) => e.keyword === 'type' && e.path === choice.path).flatMap((e) => typeList(e.params.type));
+    const asType: DetailedSchemaError = { path: choice.path, keyword: 'type', message: choice.message, params: { type: [...new Set(types)] }, schemaPath: choice.schemaPath };
+    rest = rest.filter((e) => !inside.includes(e)).map((e) => (e === choice ? asType : e));
+  }
+  return rest;
+}
+
+function typeList(type: unknown): string[] {
+  return Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : typeof type === 'string' ? type.split(',') : [];
+}
+
+const KEYWORDS: Readonly<Record<string, ErrorKeyword>> = {
+  required: 'required',
+  type: 'type',
+  minimum: 'minimum',
+  exclusiveMinimum: 'minimum',
+  maximum: 'maximum',
+  exclusiveMaximum: 'maximum',
+  multipleOf: 'multipleOf',
+  minLength: 'minLength',
+  maxLength: 'maxLength',
+  pattern: 'pattern',
+  format: 'format',
+  enum: 'enum',
+  const: 'enum',
+  minItems: 'minItems',
+  maxItems: 'maxItems',
+  uniqueItems: 'uniqueItems',
+  additionalProperties: 'additionalProperties',
+};
+
+const TYPE_WORDS: Readonly<Record<string, string>> = { string: 'a string', number: 'a number', integer: 'a whole number', boolean: 'true or false', array: 'a list', object: 'an object', null: 'null' };
+
+function fieldError(model: FieldModel, value: unknown, e: DetailedSchemaError): FieldError {
+  const keyword = KEYWORDS[e.keyword] ?? 'schema';
+  const p = e.params;
+  const limit = typeof p.limit === 'number' ? p.limit : NaN;
+  // ajv names the array for a duplicate; the field to mark is the later item.
+  const path = e.keyword === 'uniqueItems' && typeof p.i === 'number' && typeof p.j === 'number' ? `${e.path}/${Math.max(p.i, p.j)}` : e.path;
+  const field = fieldAt(model, path);
+  const at = valueAt(value, path);
+  const message = ((): string => {
+    switch (e.keyword) {
+      case 'type': {
+        const types = typeList(p.type);
+        if (types.length === 1 && types[0] === 'integer' && typeof at === 'number') return 'expected a whole number';
+        return `expected ${types.map((t) => TYPE_WORDS[t] ?? t).join(' or ')}, got ${describe(at)}`;
+      }
+      case 'minLength':
+        return `at least ${plural(limit, 'character')}`;
+      case 'maxLength':
+        return `at most ${plural(limit, 'character')}`;
+      case 'minimum':
+      case 'exclusiveMinimum':
+      case 'maximum':
+      case 'exclusiveMaximum':
+        return `must be ${{ '>=': '≥', '>': '>', '<=': '≤', '<': '<' }[String(p.comparison)] ?? String(p.comparison)} ${limit}`;
+      case 'multipleOf':
+        return `must be a multiple of ${String(p.multipleOf)}`;
+      case 'pattern':
+        return `must match the pattern ${String(p.pattern)}`;
+      case 'format':
+        return `must be ${FORMAT_HINT[String(p.format)] ?? String(p.format)}`;
+      case 'enum':
+      case 'const':
+        return `must be one of ${choiceLabels(model, path, e.keyword === 'enum' ? p.allowedValues : [p.allowedValue])}`;
+      case 'minItems':
+        return field?.kind === 'multiSelect' ? `choose at least ${limit}` : `at least ${plural(limit, 'item')}`;
+      case 'maxItems':
+        return field?.kind === 'multiSelect' ? `choose at most ${limit}` : `at most ${plural(limit, 'item')}`;
+      case 'uniqueItems':
+        return 'duplicate of an earlier item';
+      default:
+        // required and additionalProperties are worded by the validator already.
+        return e.message;
+    }
+  })();
+  return { path, keyword, message };
+}
+
+/** The option labels of the choice at `path` (an enum field, or an item of a multi-select), else the allowed values as JSON. */
+function choiceLabels(model: FieldModel, path: string, allowed: unknown): string {
+  const field = fieldAt(model, path);
+  const parent = path === '' ? undefined : fieldAt(model, path.slice(0, path.lastIndexOf('/')));
+  const options = field?.kind === 'enum' ? field.options : parent?.kind === 'multiSelect' ? parent.options : undefined;
+  if (options) return options.map((o) => o.label).join(', ');
+  return (Array.isArray(allowed) ? allowed : []).map((v) => JSON.stringify(v)).join(', ');
+}
+
+function tokens(path: string): string[] {
+  return path === '' ? [] : path.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** The field that draws the value at `path`, when the form draws it. */
+function fieldAt(model: FieldModel, path: string): FieldModel | undefined {
+  let field: FieldModel | undefined = model;
+  for (const token of tokens(path)) {
+    if (field?.kind === 'object') field = field.properties.find((p) => p.name === token)?.field;
+    else if (field?.kind === 'array') field = field.items;
+    else return undefined;
+  }
+  return field;
+}
+
+function valueAt(value: unknown, path: string): unknown {
+  let at = value;
+  for (const token of tokens(path)) {
+    if (Array.isArray(at)) at = at[Number(token)];
+    else if (isRecord(at)) at = at[token];
+    else return undefined;
+  }
+  return at;
 }
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
-/**
- * Pattern work of one validation (it runs on every keystroke), in the units of safePattern.ts:
- * a few tenths of a second at most. Patterns past it are not checked here; the server checks.
- */
-const MAX_PATTERN_WORK = 20_000_000;
-
-/** One validation: the errors found and the pattern work spent. */
-interface CheckRun {
-  readonly errors: FieldError[];
-  patternWork: number;
-}
-
-/**
- * Checks a value against a model; returns every problem with the JSON Pointer of its place.
- * `value` undefined means "not given" (an error only where the field is required).
- */
-export function validate(model: FieldModel, value: unknown, path = ''): FieldError[] {
-  const run: CheckRun = { errors: [], patternWork: 0 };
-  check(model, value, path, run);
-  return run.errors;
-}
-
-function check(model: FieldModel, value: unknown, path: string, run: CheckRun): void {
-  const err = (keyword: ErrorKeyword, message: string, at = path): void => {
-    run.errors.push({ path: at, keyword, message });
-  };
-  if (value === undefined) {
-    if (model.required) err('required', 'required');
-    return;
-  }
-  if (value === null && model.nullable) return;
-  switch (model.kind) {
-    case 'string': {
-      if (typeof value !== 'string') return err('type', `expected a string, got ${describe(value)}`);
-      const length = [...value].length;
-      if (model.minLength !== undefined && length < model.minLength) err('minLength', `at least ${plural(model.minLength, 'character')}`);
-      if (model.maxLength !== undefined && length > model.maxLength) err('maxLength', `at most ${plural(model.maxLength, 'character')}`);
-      const re = model.pattern === undefined ? undefined : compileSafePattern(model.pattern);
-      if (re?.ok && (run.patternWork += re.cost(value)) <= MAX_PATTERN_WORK && !re.test(value)) err('pattern', `must match the pattern ${model.pattern}`);
-      if (model.format !== undefined && !checkFormat(model.format, value)) err('format', `must be ${FORMAT_HINT[model.format] ?? model.format}`);
-      return;
-    }
-    case 'number': {
-      if (typeof value !== 'number' || !Number.isFinite(value)) return err('type', `expected a number, got ${describe(value)}`);
-      if (model.integer && !Number.isInteger(value)) return err('type', 'expected a whole number');
-      if (model.minimum !== undefined && value < model.minimum) err('minimum', `must be ≥ ${model.minimum}`);
-      if (model.maximum !== undefined && value > model.maximum) err('maximum', `must be ≤ ${model.maximum}`);
-      if (model.exclusiveMinimum !== undefined && value <= model.exclusiveMinimum) err('minimum', `must be > ${model.exclusiveMinimum}`);
-      if (model.exclusiveMaximum !== undefined && value >= model.exclusiveMaximum) err('maximum', `must be < ${model.exclusiveMaximum}`);
-      if (model.multipleOf !== undefined) {
-        const q = value / model.multipleOf;
-        if (Math.abs(q - Math.round(q)) > 1e-9) err('multipleOf', `must be a multiple of ${model.multipleOf}`);
-      }
-      return;
-    }
-    case 'boolean':
-      if (typeof value !== 'boolean') err('type', `expected true or false, got ${describe(value)}`);
-      return;
-    case 'enum':
-      if (!model.options.some((o) => jsonEqual(o.value, value))) err('enum', `must be one of ${model.options.map((o) => o.label).join(', ')}`);
-      return;
-    case 'multiSelect': {
-      if (!Array.isArray(value)) return err('type', `expected a list, got ${describe(value)}`);
-      value.forEach((v, i) => {
-        if (!model.options.some((o) => jsonEqual(o.value, v))) err('enum', `must be one of ${model.options.map((o) => o.label).join(', ')}`, childPointer(path, i));
-      });
-      if (model.minItems !== undefined && value.length < model.minItems) err('minItems', `choose at least ${model.minItems}`);
-      if (model.maxItems !== undefined && value.length > model.maxItems) err('maxItems', `choose at most ${model.maxItems}`);
-      return;
-    }
-    case 'array': {
-      if (!Array.isArray(value)) return err('type', `expected a list, got ${describe(value)}`);
-      if (model.minItems !== undefined && value.length < model.minItems) err('minItems', `at least ${plural(model.minItems, 'item')}`);
-      if (model.maxItems !== undefined && value.length > model.maxItems) err('maxItems', `at most ${plural(model.maxItems, 'item')}`);
-      if (model.uniqueItems) {
-        for (let i = 1; i < value.length; i++) {
-          if (value.slice(0, i).some((x) => jsonEqual(x, value[i]))) err('uniqueItems', 'duplicate of an earlier item', childPointer(path, i));
-        }
-      }
-      value.forEach((item, i) => check(model.items, item, childPointer(path, i), run));
-      return;
-    }
-    case 'object': {
-      if (typeOfValue(value) !== 'object') return err('type', `expected an object, got ${describe(value)}`);
-      const record = value as Record<string, unknown>;
-      for (const p of model.properties) check(p.field, record[p.name], childPointer(path, p.name), run);
-      if (model.closed) {
-        const known = new Set(model.properties.map((p) => p.name));
-        for (const key of Object.keys(record)) if (!known.has(key)) err('additionalProperties', `unknown property "${key}"`, childPointer(path, key));
-      }
-      return;
-    }
-    case 'json':
-      if (model.types && model.types.length > 0 && !model.types.some((t) => matchesType(value, t))) err('type', `expected ${model.types.join(' or ')}, got ${describe(value)}`);
-      return;
-    default: {
-      const never: never = model;
-      return never;
-    }
-  }
-}
-
 function describe(v: unknown): string {
   const t = typeOfValue(v);
   return t === 'integer' ? 'a number' : t === 'undefined' ? 'nothing' : t === 'other' ? 'an unsupported value' : t === 'array' ? 'a list' : t === 'object' ? 'an object' : t === 'null' ? 'null' : `a ${t}`;
-}
-
-/** Reads a form and validates the value: parse errors first, then schema errors, one per path. */
-export function checkForm(model: FieldModel, state: FormState | undefined): { value: Json | undefined; errors: FieldError[] } {
-  const reading = toArguments(model, state);
-  const unreadable = new Set(reading.errors.map((e) => e.path));
-  // A field whose text could not be read is reported once, as unreadable, not again as missing.
-  const schemaErrors = validate(model, reading.value).filter((e) => !unreadable.has(e.path));
-  return { value: reading.value, errors: [...reading.errors, ...schemaErrors] };
 }

@@ -132,7 +132,9 @@ export type ErrorKeyword =
   | 'maxItems'
   | 'uniqueItems'
   | 'additionalProperties'
-  | 'json';
+  | 'json'
+  /** Any other rule of the schema (`not`, `dependentRequired`, `contains`, …): the message says which. */
+  | 'schema';
 
 /**
  * The raw input of a form, shaped like the model: strings for string, number and JSON fields
@@ -444,7 +446,21 @@ function labelOf(value: Json): string {
  * other root the model is whatever that schema draws as.
  */
 export function buildFormModel(schema: unknown, options: BuildOptions = {}): FieldModel {
-  return new Builder(schema, options.maxDepth ?? 12).build(schema, true, 0, []);
+  const model = new Builder(schema, options.maxDepth ?? 12).build(schema, true, 0, []);
+  sources.set(model, schema);
+  return model;
+}
+
+/**
+ * The schema each model returned by buildFormModel was built from. A value is checked against
+ * the schema itself (by ajv), not against the model, which only draws it; the model stays plain
+ * JSON for the webview, so the link is kept here.
+ */
+const sources = new WeakMap<FieldModel, unknown>();
+
+/** The schema `model` was built from; `{ found: false }` for a model that is not buildFormModel's own (a copy, a part). */
+export function sourceSchema(model: FieldModel): { found: true; schema: unknown } | { found: false } {
+  return sources.has(model) ? { found: true, schema: sources.get(model) } : { found: false };
 }
 
 /** Every JSON field of a model with its path template ("*" for array items) and reason. */

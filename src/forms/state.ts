@@ -72,12 +72,10 @@ function read(model: FieldModel, state: FormState | undefined, path: string, err
     }
     case 'json': {
       if (typeof state !== 'string' || state.trim() === '') return undefined;
-      try {
-        return JSON.parse(state) as Json;
-      } catch (e) {
-        errors.push({ path, keyword: 'json', message: `not valid JSON: ${errorMessage(e)}` });
-        return undefined;
-      }
+      const parsed = parseJsonInput(state, path);
+      if (parsed.ok) return parsed.value;
+      errors.push(parsed.error);
+      return undefined;
     }
     default: {
       const never: never = model;
@@ -231,4 +229,13 @@ export function newItemState(model: ArrayField): FormState {
 /** The value shown in JSON mode for a fresh form: the defaults the form would send. */
 export function initialValue(model: FieldModel, options: StateOptions = {}): Json | undefined {
   return toArguments(model, initialState(model, options)).value;
+}
+
+/** Reads JSON text typed into a JSON field or the JSON mode of a form: the value, or the error to show at `path`. */
+export function parseJsonInput(text: string, path = ''): { ok: true; value: Json } | { ok: false; error: FieldError } {
+  try {
+    return { ok: true, value: JSON.parse(text) as Json };
+  } catch (e) {
+    return { ok: false, error: { path, keyword: 'json', message: `not valid JSON: ${errorMessage(e)}` } };
+  }
 }

@@ -22,14 +22,25 @@ export interface SchemaError {
   readonly keyword: string;
 }
 
-export type SchemaCheck =
+/** A SchemaError with ajv's details, for callers that word the error themselves (the forms). */
+export interface DetailedSchemaError extends SchemaError {
+  /** ajv's details of the failure (`limit`, `allowedValues`, `missingProperty`, …). */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** Where in the schema the failing keyword is ("#/properties/b/anyOf/0/minimum"). */
+  readonly schemaPath: string;
+}
+
+export type SchemaCheck<E extends SchemaError = SchemaError> =
   /** `unchecked`: parts not checked, e.g. "pattern ^(a)\1$ not checked: not supported by the safe engine". */
   | { readonly kind: 'valid'; readonly unchecked?: readonly string[] }
-  | { readonly kind: 'invalid'; readonly errors: readonly SchemaError[]; readonly unchecked?: readonly string[] }
+  | { readonly kind: 'invalid'; readonly errors: readonly E[]; readonly unchecked?: readonly string[] }
   /** The schema itself could not be used (remote $ref, unknown dialect, broken schema). */
   | { readonly kind: 'unusable'; readonly reason: string }
-  /** Checking would cost too much: "schema too large to check (…)", "too costly to check (…)". */
-  | { readonly kind: 'unchecked'; readonly reason: string };
+  /**
+   * Checking would cost too much: "schema too large to check (…)", "too costly to check (…)".
+   * `errors`: what was found before the pattern budget ran out (the rest of the patterns passed unchecked).
+   */
+  | { readonly kind: 'unchecked'; readonly reason: string; readonly errors?: readonly E[] };
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-0[4-7]\/schema#?$/;
 const MAX_CACHE = 200;
@@ -72,21 +83,22 @@ export const DEFAULT_CHECK_LIMITS: CheckLimits = {
   maxPatternWork: 20_000_000,
 };
 
-/** Thrown by a pattern test when the check's pattern work is used up; ends that validation. */
-class PatternBudgetExceeded extends Error {}
-
 /** What one validation run spent and skipped; patterns report into it. */
 interface Run {
   patternWork: number;
+  /** The pattern work ran out: later pattern tests pass unchecked and the verdict is `unchecked`. */
+  budgetSpent: boolean;
   readonly unchecked: Set<string>;
 }
+
+const PATTERN_BUDGET_SPENT = 'too costly to check (the patterns would take too long on this value)';
 
 /** Compiles and runs schemas; one instance serves the whole extension. */
 export class SchemaValidator {
   private ajv2020: Ajv | undefined;
   private ajv07: Ajv | undefined;
   private readonly cache = new Map<string, ValidateFunction | string>();
-  private run: Run = { patternWork: 0, unchecked: new Set() };
+  private run: Run = { patternWork: 0, budgetSpent: false, unchecked: new Set() };
   private readonly limits: CheckLimits;
 
   constructor(limits: Partial<CheckLimits> = {}) {
@@ -95,6 +107,15 @@ export class SchemaValidator {
 
   /** Validates `value` against `schema`. */
   check(schema: unknown, value: unknown): SchemaCheck {
+    return this.checkWith(schema, value, toSchemaError);
+  }
+
+  /** As `check`, with ajv's details of each error (see DetailedSchemaError). */
+  checkDetailed(schema: unknown, value: unknown): SchemaCheck<DetailedSchemaError> {
+    return this.checkWith(schema, value, toDetailedSchemaError);
+  }
+
+  private checkWith<E extends SchemaError>(schema: unknown, value: unknown, toError: (e: ErrorObject) => E): SchemaCheck<E> {
     const limits = this.limits;
     const schemaShape = measureJson(schema, { maxValues: limits.maxSchemaValues, maxDepth: limits.maxSchemaDepth });
     if (schemaShape.exceeded === 'values') return { kind: 'unchecked', reason: `schema too large to check (more than ${limits.maxSchemaValues} values)` };
@@ -110,17 +131,18 @@ export class SchemaValidator {
     }
     const compiled = this.compile(schema);
     if (typeof compiled === 'string') return { kind: 'unusable', reason: compiled };
-    const run: Run = (this.run = { patternWork: 0, unchecked: new Set() });
+    const run: Run = (this.run = { patternWork: 0, budgetSpent: false, unchecked: new Set() });
     let ok: boolean;
     try {
       ok = compiled(value) as boolean;
     } catch (e) {
-      if (e instanceof PatternBudgetExceeded) return { kind: 'unchecked', reason: 'too costly to check (the patterns would take too long on this value)' };
       return { kind: 'unusable', reason: `validation failed: ${errorMessage(e)}` };
     }
+    const errors = ok ? [] : (compiled.errors ?? []).slice(0, MAX_ERRORS).map(toError);
+    if (run.budgetSpent) return { kind: 'unchecked', reason: PATTERN_BUDGET_SPENT, ...(errors.length > 0 ? { errors } : {}) };
     const unchecked = run.unchecked.size > 0 ? { unchecked: [...run.unchecked] } : {};
     if (ok) return { kind: 'valid', ...unchecked };
-    return { kind: 'invalid', errors: (compiled.errors ?? []).slice(0, MAX_ERRORS).map(toSchemaError), ...unchecked };
+    return { kind: 'invalid', errors, ...unchecked };
   }
 
   private makeAjv<T extends Ajv>(Ctor: new (opts: object) => T): T {
@@ -139,8 +161,13 @@ export class SchemaValidator {
         return {
           toString,
           test: (s: string) => {
+            // Past the budget a pattern passes unchecked: what was found so far is still reported.
+            if (this.run.budgetSpent) return true;
             this.run.patternWork += compiled.cost(s);
-            if (this.run.patternWork > this.limits.maxPatternWork) throw new PatternBudgetExceeded();
+            if (this.run.patternWork > this.limits.maxPatternWork) {
+              this.run.budgetSpent = true;
+              return true;
+            }
             return compiled.test(s);
           },
         };
@@ -179,18 +206,51 @@ export class SchemaValidator {
     const remote = findRemoteRef(rest);
     if (remote) return `unsupported: remote $ref (${remote}) — never fetched`;
     try {
-      return ajv.compile(rest as AnySchema);
+      return ajv.compile(forAjv(rest, !older) as AnySchema);
     } catch (e) {
       return `the schema does not compile: ${errorMessage(e)}`;
     }
   }
 }
 
+/** The validator the forms use when given none: one compile cache for every form. */
+export const sharedSchemaValidator = new SchemaValidator();
+
 /** True when `uniqueItems: true` appears anywhere in the schema (measured schemas only: bounded). */
 function usesUniqueItems(schema: unknown, depth = 0): boolean {
   if (typeof schema !== 'object' || schema === null || depth > DEFAULT_CHECK_LIMITS.maxSchemaDepth) return false;
   if (Array.isArray(schema)) return schema.some((s) => usesUniqueItems(s, depth + 1));
   return Object.entries(schema).some(([k, v]) => (k === 'uniqueItems' && v === true) || usesUniqueItems(v, depth + 1));
+}
+
+/**
+ * The older spellings servers still send, rewritten to what ajv reads (it would otherwise
+ * misread or refuse them): draft 4's boolean exclusive bounds beside `minimum`/`maximum`
+ * become the numeric form; OpenAPI's `nullable` without a `type` (any value) goes; and for the
+ * 2020-12 dialect a draft-7 tuple (`items: [...]`, `additionalItems`) becomes `prefixItems`/`items`.
+ * Measured schemas only (bounded depth); data keywords are left alone.
+ */
+export function forAjv(schema: unknown, dialect2020: boolean, depth = 0): unknown {
+  if (typeof schema !== 'object' || schema === null || depth > DEFAULT_CHECK_LIMITS.maxSchemaDepth) return schema;
+  if (Array.isArray(schema)) return schema.map((s) => forAjv(s, dialect2020, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) out[k] = k === 'const' || k === 'enum' || k === 'default' || k === 'examples' ? v : forAjv(v, dialect2020, depth + 1);
+  // Only beside a numeric bound, a boolean `nullable`, an array `items`: a property map may hold schemas named like these keywords.
+  for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    if (typeof out[flag] !== 'boolean' || typeof out[bound] !== 'number') continue;
+    if (out[flag] === true) {
+      out[flag] = out[bound];
+      delete out[bound];
+    } else delete out[flag];
+  }
+  if (typeof out.nullable === 'boolean' && out.type === undefined) delete out.nullable;
+  if (dialect2020 && Array.isArray(out.items) && out.prefixItems === undefined) {
+    out.prefixItems = out.items;
+    if (out.additionalItems !== undefined) out.items = out.additionalItems;
+    else delete out.items;
+    delete out.additionalItems;
+  }
+  return out;
 }
 
 /** The first `$ref` that is not a local pointer, anywhere in the schema. */
@@ -228,4 +288,8 @@ function toSchemaError(e: ErrorObject): SchemaError {
     message = `must be one of ${((e.params as { allowedValues: unknown[] }).allowedValues).map((v) => JSON.stringify(v)).join(', ')}`;
   }
   return { path, message, keyword: e.keyword };
+}
+
+function toDetailedSchemaError(e: ErrorObject): DetailedSchemaError {
+  return { ...toSchemaError(e), params: e.params as Record<string, unknown>, schemaPath: e.schemaPath };
 }

@@ -134,7 +134,7 @@ export function checkContent(model: ObjectField, content: Readonly<Record<string
   for (const p of model.properties) {
     if (filled[p.name] === undefined && p.field.default !== undefined) filled[p.name] = p.field.default;
   }
-  const errors: FieldError[] = [...validate({ ...model, closed: true }, filled)];
+  const errors: FieldError[] = [...validate(model, filled, { closeRoot: true })];
   for (const [key, value] of Object.entries(filled)) {
     if (value !== undefined && !isElicitValue(value) && !errors.some((e) => e.path === `/${key}`)) errors.push({ path: `/${key}`, keyword: 'type', message: 'must be a string, number, boolean or list of strings' });
   }

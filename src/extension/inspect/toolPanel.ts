@@ -9,7 +9,8 @@ import { McpLocalError, ResponseError, errorMessage } from '../../protocol/error
 import { ErrorCodes } from '../../protocol/messages';
 import { FieldError, FieldModel, buildFormModel, fallbacks } from '../../forms/model';
 import { checkForm, validate } from '../../forms/fieldChecks';
-import { fromValue, initialState, toArguments } from '../../forms/state';
+import { isRecord } from '../../protocol/jsonShape';
+import { fromValue, initialState, parseJsonInput, toArguments } from '../../forms/state';
 import type { Json } from '../../schema/json';
 import { renderMarkdown, looksLikeMarkdown } from '../../inspect/markdown';
 import { HistoryEntry } from '../../inspect/history';
@@ -263,29 +264,18 @@ export class ToolPanel implements vscode.Disposable {
     this.post({ type: 'notice', level: 'info', text: entry.resultOmitted ? 'The result of that call was too large to keep in the history.' : 'That call’s result was not kept.' });
   }
 
-  /** Reads and checks the input: the form model's errors, then the whole inputSchema's (ajv). */
+  /** Reads and checks the input against the tool's inputSchema (ajv, worded per field). */
   check(input: Input): { value: Record<string, unknown>; errors: FieldError[] } {
-    let value: Json | undefined;
-    let errors: FieldError[];
+    const options = { validator: this.ctx.validator };
     if (input.mode === 'form') {
-      ({ value, errors } = checkForm(this.model, input.state));
-    } else {
-      try {
-        value = input.text.trim() === '' ? {} : (JSON.parse(input.text) as Json);
-      } catch (e) {
-        return { value: {}, errors: [{ path: '', keyword: 'json', message: `not valid JSON: ${errorMessage(e)}` }] };
-      }
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) return { value: {}, errors: [{ path: '', keyword: 'type', message: 'the arguments must be a JSON object' }] };
-      errors = validate(this.model, value);
+      const { value, errors } = checkForm(this.model, input.state, options);
+      return { value: (value ?? {}) as Record<string, unknown>, errors };
     }
-    const args = (value ?? {}) as Record<string, unknown>;
-    if (errors.length === 0) {
-      const full = this.ctx.validator.check(this.tool.inputSchema, args);
-      if (full.kind === 'invalid') {
-        for (const e of full.errors) if (!errors.some((x) => x.path === e.path)) errors.push({ path: e.path, keyword: 'type', message: e.message });
-      }
-    }
-    return { value: args, errors };
+    const parsed = input.text.trim() === '' ? { ok: true as const, value: {} } : parseJsonInput(input.text);
+    if (!parsed.ok) return { value: {}, errors: [parsed.error] };
+    const value = parsed.value;
+    if (!isRecord(value)) return { value: {}, errors: [{ path: '', keyword: 'type', message: 'the arguments must be a JSON object' }] };
+    return { value, errors: validate(this.model, value, options) };
   }
 
   private switchMode(input: Input): void {
