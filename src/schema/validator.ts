@@ -1,8 +1,8 @@
-// Full JSON Schema validation (ajv) for what the form model does not decide alone: a tool's
-// `structuredContent` against its `outputSchema`, and the final arguments against the whole
-// `inputSchema`. Schemas come from servers: compiled in a sandbox of options (no network —
-// `loadSchema` is never set, so a remote `$ref` fails to compile instead of being fetched),
-// cached by their JSON text, and every failure is a value, never a throw.
+// The one JSON Schema validator (ajv): tool arguments and elicitation content (src/forms words
+// its errors per field), and a tool's `structuredContent` against its `outputSchema`. Schemas
+// come from servers: compiled in a sandbox of options (no network — `loadSchema` is never set,
+// so a remote `$ref` fails to compile instead of being fetched), cached by their JSON text, and
+// every failure is a value, never a throw.
 //
 // Everything here runs on the extension host's thread, so its cost is bounded before ajv sees
 // the input: schema size and nesting (compiling is superlinear: 10,000 properties took 71 s),
