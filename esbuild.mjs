@@ -18,17 +18,18 @@ const common = {
 };
 
 /**
- * Libraries only some panels need (src/inspect/vendor/*.ts, required inside the function that
+ * Libraries only some panels need (<folder>/vendor/*.ts, required inside the function that
  * first needs them) become files of their own beside the bundle, so activation neither loads
  * nor parses them: `require('./vendor/ajv')` stays a require of dist/vendor/ajv.js.
+ * Each maps to the folder whose code requires it.
  */
-const vendorModules = ['ajv', 'markdownIt', 're2'];
+const vendorModules = { ajv: 'src/schema', markdownIt: 'src/inspect', re2: 'src/schema' };
 const lazyVendor = {
   name: 'lazy-vendor',
   setup(build) {
     build.onResolve({ filter: /^\.\/vendor\/\w+$/ }, (args) => {
       const name = args.path.slice('./vendor/'.length);
-      if (!vendorModules.includes(name) || !args.importer.includes('src/inspect')) return undefined;
+      if (!Object.hasOwn(vendorModules, name) || !args.importer.includes(vendorModules[name])) return undefined;
       return { path: `./vendor/${name}.js`, external: true };
     });
   },
@@ -54,7 +55,7 @@ const shipped = { ...common, minify: true, plugins: [lazyVendor] };
 const builds = [
   { ...shipped, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: [lazyVendor, vscodeApi] },
   { ...shipped, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
-  ...vendorModules.map((name) => ({ ...common, minify: true, entryPoints: [`src/inspect/vendor/${name}.ts`], outfile: `dist/vendor/${name}.js` })),
+  ...Object.entries(vendorModules).map(([name, folder]) => ({ ...common, minify: true, entryPoints: [`${folder}/vendor/${name}.ts`], outfile: `dist/vendor/${name}.js` })),
   // The benchmark loads the official SDK as a peer for comparison; it is never shipped.
   { ...common, entryPoints: ['test/bench/bench.ts'], outfile: 'dist/bench.js', packages: 'external' },
   // The client the official conformance suite drives (scripts/conformance.mjs); never shipped.

@@ -6,7 +6,6 @@ import * as vscode from 'vscode';
 import { registerCommands } from './extension/commands';
 import { registerInspectFeatures } from './extension/inspect';
 import { McpHost } from './extension/mcpHost';
-import { handleUrlElicitationRequired } from './extension/serve';
 import { ServersTreeProvider } from './extension/serversTree';
 import { McpStatusBar } from './extension/statusBar';
 
@@ -47,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): void {
     onDidChangeServers: mcpHost.onDidChange,
     redact: (text) => mcpHost.redact(text),
     setHealth: (id, health) => mcpHost.setHealth(id, health),
-    resolveUrlElicitation: (error, id) => handleUrlElicitationRequired(error, { id, name: mcpHost.getServer(id)?.entry.name ?? id }),
+    resolveUrlElicitation: (error, id) => mcpHost.serve.handleUrlElicitationRequired(error, { id, name: mcpHost.getServer(id)?.entry.name ?? id }),
   });
   context.subscriptions.push(inspect, tree.showSubscriptions(inspect.subscriptions));
 

@@ -1,7 +1,7 @@
 // Shared by every MCP Host webview (the inspect panels, toolCall.js; the serve dialogs, serve.js),
 // loaded first under the same CSP. Plain browser JS, no framework: DOM helpers that insert
 // server text only as text, the one handle on the VS Code API (it can be acquired once per page),
-// and the renderer of forms over the field model of src/inspect/formModel.ts, which both the Call
+// and the renderer of forms over the field model of src/forms/model.ts, which both the Call
 // Tool form and the elicitation form draw.
 // @ts-check
 // eslint-disable-next-line no-unused-vars
@@ -395,7 +395,7 @@ const McpWebview = (function () {
       }
     }
 
-    // The state of a new array item (formModel.ts newItemState, as far as the page needs it).
+    // The state of a new array item (forms/state.ts newItemState, as far as the page needs it).
     function newItem(items) {
       switch (items.kind) {
         case 'object':

@@ -1,4 +1,5 @@
 import type { OAuthModule } from './oauth';
+import { errorMessage } from '../protocol/errors';
 
 /** Which step of authorization failed. */
 export type AuthErrorKind = 'discovery' | 'unsupported' | 'registration' | 'redirect' | 'token' | 'refused' | 'step-up-limit';
@@ -36,7 +37,7 @@ export function describeOAuthFailure(oauth: OAuthModule, error: unknown, where: 
     return `${where}: ${error.message}`;
   }
   if (error instanceof oauth.WWWAuthenticateChallengeError) return `${where} answered HTTP ${error.status} with a WWW-Authenticate challenge`;
-  return `${where}: ${error instanceof Error ? error.message : String(error)}`;
+  return `${where}: ${errorMessage(error)}`;
 }
 
 function contentTypeOf(error: Error): string {

@@ -7,6 +7,7 @@ import { BearerChallenge, discoverAuthorization, DiscoveredAuthorization, parseB
 import { AuthError } from './errors';
 import { AuthLogger, chooseScopes, describeGrant, OAuthFlow, OAuthFlowOptions } from './flow';
 import { ClientRegistrationKind, StoredGrant, TokenKey } from './tokenStore';
+import { errorMessage } from '../protocol/errors';
 
 /** A sign-in the user did not start, for the host to confirm. */
 export interface SignInRequest {
@@ -77,7 +78,7 @@ export class OAuthSession implements AuthProvider {
   onChallenge(challenge: AuthChallenge): Promise<'retry' | 'fail'> {
     if (this.handling) return this.handling;
     const run = this.handle(challenge).catch((error: unknown) => {
-      this.lastError = error instanceof Error ? error.message : String(error);
+      this.lastError = errorMessage(error);
       if (!AuthError.is(error)) this.log(`authorization failed: ${this.lastError}`, 'warn');
       return 'fail' as const;
     });

@@ -2,6 +2,7 @@
 // Process glue only (signals, exit status); the work is in run.ts. Imports no `vscode`.
 import { Interrupted, runCli } from './run';
 import { terminalSafe } from './terminalText';
+import { errorMessage } from '../protocol/errors';
 
 function main(): void {
   const interrupt = new AbortController();
@@ -31,7 +32,7 @@ function main(): void {
     },
     (error: unknown) => {
       // runCli reports its own failures; reaching this is a bug, still worth one line.
-      process.stderr.write(terminalSafe(`mcp-host: internal error: ${error instanceof Error ? error.message : String(error)}`) + '\n');
+      process.stderr.write(terminalSafe(`mcp-host: internal error: ${errorMessage(error)}`) + '\n');
       process.exit(2);
     },
   );

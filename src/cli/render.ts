@@ -14,6 +14,7 @@ import type {
   Tool,
 } from '../client/schemas';
 import { TOO_DEEP_MARKER, cutDeepJson } from '../protocol/jsonShape';
+import { formatBytes } from '../protocol/text';
 
 /** Everything `inspect` shows; also its `--json` document. */
 export interface Inspection {
@@ -42,18 +43,6 @@ export function table(rows: readonly (readonly string[])[], indent = ''): string
   });
 }
 
-/** `1.2 KiB` style sizes. */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KiB', 'MiB', 'GiB'];
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
-}
 
 /** Decoded size of base64 text without decoding it. */
 export function base64Bytes(data: string): number {

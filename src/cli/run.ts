@@ -14,7 +14,9 @@ import { Redactor } from '../registry/logText';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../transport/lineDecoder';
 import { transportFactory } from '../transport/transportFactory';
 import { CliCommand, CliOptions, CliServer, USAGE, UsageError, parseArguments } from './arguments';
-import { CUT_DEEP_NOTE, Inspection, formatBytes, printableJson, renderCallResult, renderInspection, renderLogMessage, renderProgress, renderPromptResult, renderReadResult, renderTools } from './render';
+import { CUT_DEEP_NOTE, Inspection, printableJson, renderCallResult, renderInspection, renderLogMessage, renderProgress, renderPromptResult, renderReadResult, renderTools } from './render';
+import { formatBytes } from '../protocol/text';
+import { callTool } from '../inspect/callTool';
 import { StatusLine } from './statusLine';
 import { terminalSafe } from './terminalText';
 import { cliSession } from './signIn';
@@ -207,10 +209,16 @@ async function execute(client: McpClient, command: CliCommand, json: boolean, io
       return ExitCode.Ok;
     }
     case 'call': {
-      // Asks for progress (a progressToken): shown on a terminal, and each report restarts the
-      // timeout, as in the editor, so a long call that keeps reporting is not cut off.
-      const result = await client.callTool(command.tool, command.args, { ...req, resetTimeoutOnProgress: true, onProgress: (p) => status.show(renderProgress(p)) });
+      // The editor's use case: the CLI does not list tools first, so the server checks the
+      // arguments; progress is shown on a terminal and restarts the timeout, as in the editor.
+      const outcome = await callTool(
+        { serverId: 'cli', tool: { name: command.tool }, arguments: { mode: 'value', value: command.args }, origin: 'the CLI', ...(req.signal ? { signal: req.signal } : {}) },
+        { client: () => client, onProgress: (p) => status.show(renderProgress(p)) },
+      );
       status.clear();
+      if (outcome.kind === 'failed' || outcome.kind === 'unavailable') throw outcome.error;
+      if (outcome.kind !== 'answered') throw new UsageError(outcome.kind === 'invalid' ? outcome.errors.map((e) => e.message).join('; ') : 'the call was not confirmed');
+      const result = outcome.result;
       if (json) printJson(result);
       else print(renderCallResult(result));
       if (!result.isError) return ExitCode.Ok;

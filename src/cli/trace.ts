@@ -1,7 +1,8 @@
 import type { McpClient } from '../client/client';
 import { Disposable, DisposableStore } from '../protocol/disposable';
 import { cutDeepJson } from '../protocol/jsonShape';
-import { MAX_PRINTED_DEPTH, formatBytes } from './render';
+import { formatBytes } from '../protocol/text';
+import { MAX_PRINTED_DEPTH } from './render';
 
 /** Frames longer than this are cut in the trace: a terminal is no place for 100 MiB of JSON. */
 const MAX_TRACE_CHARS = 1024 * 1024;

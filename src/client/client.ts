@@ -107,8 +107,6 @@ export interface McpClientOptions {
   readonly roots?: RootsProvider;
   /** Further client capabilities to declare (sampling, elicitation, ...). */
   readonly capabilities?: Record<string, unknown>;
-  /** Send the non-standard `notifications/closed` before disconnecting (some guides ask for it). */
-  readonly sendClosedNotification?: boolean;
   /** How many pages a list may have before the client stops following `nextCursor`. */
   readonly maxPages?: number;
 }
@@ -171,8 +169,21 @@ export class McpClient implements Disposable {
   private readonly _onRootsListed = this.store.add(new Emitter<RootsListed>());
   /** The server asked for roots and got this answer. */
   readonly onRootsListed: Event<RootsListed> = this._onRootsListed.event;
-  private readonly _onFrame = this.store.add(new Emitter<Frame>());
-  /** Every JSON-RPC frame in both directions (payloads only captured while someone listens). */
+  /** The connection's frames, forwarded only while `onFrame` has listeners (see forwardFrames). */
+  private frameForwarding: Disposable | undefined;
+  private readonly _onFrame = this.store.add(
+    new Emitter<Frame>(undefined, {
+      onFirstListener: () => this.forwardFrames(),
+      onLastListener: () => {
+        this.frameForwarding?.dispose();
+        this.frameForwarding = undefined;
+      },
+    }),
+  );
+  /**
+   * Every JSON-RPC frame in both directions. The client subscribes to the connection's frames
+   * only while this has listeners, so with no trace or log listening no frame is built.
+   */
   readonly onFrame: Event<Frame> = this._onFrame.event;
   private readonly _onDiagnostic = this.store.add(new Emitter<ConnectionDiagnostic>());
   /** Stray or late responses, invalid messages: dropped, never fatal. */
@@ -250,7 +261,7 @@ export class McpClient implements Disposable {
     this.connection = connection;
     this.transport = transport;
     this.store.add(connection);
-    this.store.add(connection.onFrame((f) => this._onFrame.fire(f)));
+    if (this._onFrame.hasListeners) this.forwardFrames();
     this.store.add(connection.onDiagnostic((d) => this._onDiagnostic.fire(d)));
     this.store.add(connection.onTransportLog((l) => this._onTransportLog.fire(l)));
     this.store.add(
@@ -540,11 +551,14 @@ export class McpClient implements Disposable {
       this.setState({ kind: 'closed' });
       return;
     }
-    if (this.options.sendClosedNotification && connection.isOpen) {
-      await connection.notify('notifications/closed').catch(() => {});
-    }
     await connection.close();
     if (this._state.kind !== 'closed') this.setState({ kind: 'closed', info: connection.closeInfo });
+  }
+
+  /** Subscribes to the connection's frames (once there is a connection and while someone listens). */
+  private forwardFrames(): void {
+    if (!this.connection || this.frameForwarding) return;
+    this.frameForwarding = this.connection.onFrame((f) => this._onFrame.fire(f));
   }
 
   dispose(): void {

@@ -1,4 +1,5 @@
 import * as z from '../protocol/zod';
+import { isRecord } from '../protocol/jsonShape';
 
 /** Protocol versions of the legacy era (the `initialize` handshake) this client speaks, newest first. */
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
@@ -256,10 +257,6 @@ export interface SkippedListItem {
 /** "tools[1].description must be a string" — one line per skipped item, for logs and stderr. */
 export function describeSkippedItem(item: SkippedListItem): string {
   return item.name === undefined ? item.problem : `${item.problem} (${JSON.stringify(item.name)})`;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**

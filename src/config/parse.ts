@@ -125,14 +125,19 @@ interface Property {
   readonly value: Node;
 }
 
-/** The entry `readServer` is reading, for the reader of its kind; `ok` turns false on the first error. */
-interface EntryReading {
-  readonly name: string;
-  /** `server "name"`, the start of its messages. */
+/**
+ * An object being read (a server entry or an input), for the shared field readers: its
+ * properties and where its problems go. `ok` turns false on the first error (the object is then dropped).
+ */
+interface ObjectReading {
+  /** `server "name"` or `input "id"`, the start of its messages. */
   readonly label: string;
-  readonly keyNode: Node;
+  /** Where a missing property is reported: a server's name, an input's object. */
+  readonly anchor: Node;
   readonly path: string;
   readonly props: Map<string, Property>;
+  /** The server the problems belong to; undefined for an input. */
+  readonly serverName?: string;
   ok: boolean;
 }
 
@@ -300,15 +305,12 @@ class Reader {
       return undefined;
     }
     const props = this.properties(node, path);
-    let ok = true;
-    const fail = (n: Node, p: string, message: string) => {
-      ok = false;
-      this.error(n, p, message);
-    };
     const id = props.get('id');
+    const label = id && id.value.type === 'string' ? `input "${id.value.value}"` : 'input';
+    const input: ObjectReading = { label, anchor: node, path, props, ok: true };
+    const fail = (n: Node, p: string, message: string) => this.fail(input, n, p, message);
     if (!id) fail(node, path, 'input: missing "id"');
     else if (id.value.type !== 'string' || id.value.value === '') fail(id.value, child(path, 'id'), `input "id" must be a non-empty string, found ${describe(id.value)}`);
-    const label = id && id.value.type === 'string' ? `input "${id.value.value}"` : 'input';
     const type = props.get('type');
     if (!type) fail(node, path, `${label}: missing "type" ("promptString" or "pickString")`);
     else if (type.value.value !== 'promptString' && type.value.value !== 'pickString') {
@@ -320,40 +322,27 @@ class Reader {
           : `${label}: unknown type ${display(type.value)} (expected "promptString" or "pickString")`,
       );
     }
-    const optString = (key: string): string | undefined => {
-      const p = props.get(key);
-      if (!p) return undefined;
-      if (p.value.type !== 'string') fail(p.value, child(path, key), `${label}: "${key}" must be a string, found ${describe(p.value)}`);
-      return p.value.type === 'string' ? p.value.value : undefined;
-    };
-    const description = optString('description');
-    const dflt = optString('default');
+    const description = this.optionalString(input, 'description');
+    const dflt = this.optionalString(input, 'default');
     let password: boolean | undefined;
     const pw = props.get('password');
     if (pw) {
       if (pw.value.type !== 'boolean') fail(pw.value, child(path, 'password'), `${label}: "password" must be true or false, found ${describe(pw.value)}`);
       else password = pw.value.value;
     }
-    let options: string[] | undefined;
-    const opts = props.get('options');
-    if (opts) {
-      if (opts.value.type !== 'array') fail(opts.value, child(path, 'options'), `${label}: "options" must be an array of strings, found ${describe(opts.value)}`);
-      else {
-        options = [];
-        (opts.value.children ?? []).forEach((o, i) => {
-          if (o.type === 'string') options!.push(o.value);
-          else if (o.type === 'object') {
-            // VS Code also accepts { label, value }: the value is what gets substituted.
-            const v = this.properties(o, `${child(path, 'options')}[${i}]`).get('value');
-            if (v && v.value.type === 'string') options!.push(v.value.value);
-            else fail(o, `${child(path, 'options')}[${i}]`, `${label}: an option object needs a string "value"`);
-          } else fail(o, `${child(path, 'options')}[${i}]`, `${label}: options must be strings, found ${describe(o)}`);
-        });
-      }
-    }
-    if (type?.value.value === 'pickString' && !opts) fail(node, path, `${label}: a pickString input needs "options"`);
+    const options = this.stringArray(input, 'options', (o, at) => {
+      if (o.type === 'string') return o.value;
+      if (o.type === 'object') {
+        // VS Code also accepts { label, value }: the value is what gets substituted.
+        const v = this.properties(o, at).get('value');
+        if (v && v.value.type === 'string') return v.value.value;
+        fail(o, at, `${label}: an option object needs a string "value"`);
+      } else fail(o, at, `${label}: options must be strings, found ${describe(o)}`);
+      return undefined;
+    });
+    if (type?.value.value === 'pickString' && !props.has('options')) fail(node, path, `${label}: a pickString input needs "options"`);
     this.warnUnknownKeys(props, INPUT_KEYS, path);
-    if (!ok) return undefined;
+    if (!input.ok) return undefined;
     if (type!.value.value === 'pickString' && dflt !== undefined && options && !options.includes(dflt)) {
       this.warning(props.get('default')!.value, child(path, 'default'), `${label}: the default ${JSON.stringify(dflt)} is not one of the options`);
     }
@@ -430,7 +419,7 @@ class Reader {
         return undefined;
       }
     } else kind = props.has('url') && !props.has('command') ? 'http' : 'stdio';
-    const entry: EntryReading = { name, label, keyNode, path, props, ok: true };
+    const entry: ObjectReading = { label, anchor: keyNode, path, props, serverName: name, ok: true };
     const config = kind === 'stdio' ? this.readStdioServer(entry) : this.readRemoteServer(entry, kind);
     // Keys of the other kind are ignored: say so, at the key.
     for (const key of kind === 'stdio' ? REMOTE_KEYS : STDIO_KEYS) {
@@ -441,60 +430,89 @@ class Reader {
     return entry.ok ? config : undefined;
   }
 
-  /** Reports an error in the entry being read; the entry is then dropped. */
-  private fail(entry: EntryReading, node: Node, path: string, message: string): void {
-    entry.ok = false;
-    this.error(node, path, message, entry.name);
+  /** Reports an error in the object being read; the object is then dropped. */
+  private fail(reading: ObjectReading, node: Node, path: string, message: string): void {
+    reading.ok = false;
+    this.error(node, path, message, reading.serverName);
   }
 
-  private readStdioServer(entry: EntryReading): StdioServerConfig {
+  // ---- field readers shared by servers and inputs: each reports a wrong value at the value ----
+
+  /** An optional string property; anything else is an error. */
+  private optionalString(reading: ObjectReading, key: string): string | undefined {
+    const p = reading.props.get(key);
+    if (!p) return undefined;
+    if (p.value.type !== 'string') {
+      this.fail(reading, p.value, child(reading.path, key), `${reading.label}: "${key}" must be a string, found ${describe(p.value)}`);
+      return undefined;
+    }
+    return p.value.value;
+  }
+
+  /** An optional array of strings; `readItem` turns one element into a string (or reports it and returns undefined). */
+  private stringArray(reading: ObjectReading, key: string, readItem: (item: Node, path: string, index: number) => string | undefined): string[] | undefined {
+    const p = reading.props.get(key);
+    if (!p) return undefined;
+    if (p.value.type !== 'array') {
+      this.fail(reading, p.value, child(reading.path, key), `${reading.label}: "${key}" must be an array of strings, found ${describe(p.value)}`);
+      return undefined;
+    }
+    const out: string[] = [];
+    (p.value.children ?? []).forEach((item, i) => {
+      const value = readItem(item, `${child(reading.path, key)}[${i}]`, i);
+      if (value !== undefined) out.push(value);
+    });
+    return out;
+  }
+
+  /** An optional object of named values; `readValue` reads one (or reports it and returns undefined). */
+  private namedValues<T>(reading: ObjectReading, key: string, readValue: (name: string, nameNode: Node, value: Node, path: string) => T | undefined): Record<string, T> | undefined {
+    const p = reading.props.get(key);
+    if (!p) return undefined;
+    if (p.value.type !== 'object') {
+      this.fail(reading, p.value, child(reading.path, key), `${reading.label}: "${key}" must be an object, found ${describe(p.value)}`);
+      return undefined;
+    }
+    const out: Record<string, T> = {};
+    for (const [name, { key: nameNode, value }] of this.properties(p.value, child(reading.path, key), false, reading.serverName)) {
+      const read = readValue(name, nameNode, value, child(child(reading.path, key), name));
+      if (read !== undefined) out[name] = read;
+    }
+    return out;
+  }
+
+  // ---- one reader per server kind ----
+
+  private readStdioServer(entry: ObjectReading): StdioServerConfig {
     const { label, path, props } = entry;
     const fail = (n: Node, p: string, message: string) => this.fail(entry, n, p, message);
     const command = props.get('command');
     let commandValue = '';
-    if (!command) fail(entry.keyNode, path, props.has('url') ? `${label}: missing "command" (a "url" needs "type": "http" or "sse")` : `${label}: missing "command" (or "url" for a remote server)`);
+    if (!command) fail(entry.anchor, path, props.has('url') ? `${label}: missing "command" (a "url" needs "type": "http" or "sse")` : `${label}: missing "command" (or "url" for a remote server)`);
     else if (command.value.type !== 'string') fail(command.value, child(path, 'command'), `${label}: "command" must be a string, found ${describe(command.value)}`);
     else if (command.value.value.trim() === '') fail(command.value, child(path, 'command'), `${label}: "command" must not be empty`);
     else commandValue = command.value.value;
 
-    const args: string[] = [];
-    const argsProp = props.get('args');
-    if (argsProp) {
-      if (argsProp.value.type !== 'array') fail(argsProp.value, child(path, 'args'), `${label}: "args" must be an array of strings, found ${describe(argsProp.value)}`);
-      else
-        (argsProp.value.children ?? []).forEach((a, i) => {
-          if (a.type === 'string') args.push(a.value);
-          else fail(a, `${child(path, 'args')}[${i}]`, `${label}: args[${i}] must be a string, found ${describe(a)}`);
-        });
-    }
-
-    const env: Record<string, string | null> = {};
-    const envProp = props.get('env');
-    if (envProp) {
-      if (envProp.value.type !== 'object') fail(envProp.value, child(path, 'env'), `${label}: "env" must be an object, found ${describe(envProp.value)}`);
-      else
-        for (const [k, { value: v }] of this.properties(envProp.value, child(path, 'env'), false, entry.name)) {
-          // Numbers are accepted (VS Code does); null removes an inherited variable.
-          if (v.type === 'string') env[k] = v.value;
-          else if (v.type === 'null') env[k] = null;
-          else if (v.type === 'number') env[k] = String(v.value);
-          else fail(v, child(child(path, 'env'), k), `${label}: env.${k} must be a string or null, found ${describe(v)}`);
-        }
-    }
-    const optString = (key: string): string | undefined => {
-      const p = props.get(key);
-      if (!p) return undefined;
-      if (p.value.type !== 'string') {
-        fail(p.value, child(path, key), `${label}: "${key}" must be a string, found ${describe(p.value)}`);
+    const args =
+      this.stringArray(entry, 'args', (a, at, i) => {
+        if (a.type === 'string') return a.value;
+        fail(a, at, `${label}: args[${i}] must be a string, found ${describe(a)}`);
         return undefined;
-      }
-      return p.value.value;
-    };
-    const envFile = optString('envFile');
-    const cwd = optString('cwd');
+      }) ?? [];
+    const env =
+      this.namedValues<string | null>(entry, 'env', (k, _, v, at) => {
+        // Numbers are accepted (VS Code does); null removes an inherited variable.
+        if (v.type === 'string') return v.value;
+        if (v.type === 'null') return null;
+        if (v.type === 'number') return String(v.value);
+        fail(v, at, `${label}: env.${k} must be a string or null, found ${describe(v)}`);
+        return undefined;
+      }) ?? {};
+    const envFile = this.optionalString(entry, 'envFile');
+    const cwd = this.optionalString(entry, 'cwd');
     if (command && command.value.type === 'string' && /\s/.test(commandValue.trim()) && args.length === 0 && !/[\\/]/.test(commandValue.trim().split(/\s+/)[0])) {
       // "npx -y pkg" is a common mistake; "/Applications/My App/bin/x" is a path with a space.
-      this.warning(command.value, child(path, 'command'), `${label}: "command" contains spaces; put the arguments in "args" (the command is run without a shell)`, entry.name);
+      this.warning(command.value, child(path, 'command'), `${label}: "command" contains spaces; put the arguments in "args" (the command is run without a shell)`, entry.serverName);
     }
     return {
       type: 'stdio',
@@ -506,30 +524,22 @@ class Reader {
     };
   }
 
-  private readRemoteServer(entry: EntryReading, kind: RemoteServerConfig['type']): RemoteServerConfig {
+  private readRemoteServer(entry: ObjectReading, kind: RemoteServerConfig['type']): RemoteServerConfig {
     const { label, path, props } = entry;
     const fail = (n: Node, p: string, message: string) => this.fail(entry, n, p, message);
     const url = props.get('url');
     let urlValue = '';
-    if (!url) fail(entry.keyNode, path, `${label}: missing "url" (a ${kind} server needs one)`);
+    if (!url) fail(entry.anchor, path, `${label}: missing "url" (a ${kind} server needs one)`);
     else if (url.value.type !== 'string') fail(url.value, child(path, 'url'), `${label}: "url" must be a string, found ${describe(url.value)}`);
     // A URL built from variables is checked once they are substituted.
     else if (!/^https?:\/\//i.test(url.value.value) && !url.value.value.includes('${')) fail(url.value, child(path, 'url'), `${label}: "url" must start with http:// or https://`);
     else urlValue = url.value.value;
-    let headers: Record<string, string> | undefined;
-    const headersProp = props.get('headers');
-    if (headersProp) {
-      if (headersProp.value.type !== 'object') fail(headersProp.value, child(path, 'headers'), `${label}: "headers" must be an object, found ${describe(headersProp.value)}`);
-      else {
-        headers = {};
-        for (const [k, { key: kn, value: v }] of this.properties(headersProp.value, child(path, 'headers'), false, entry.name)) {
-          const at = child(child(path, 'headers'), k);
-          if (!HEADER_NAME.test(k)) fail(kn, at, `${label}: ${JSON.stringify(k)} is not a valid HTTP header name`);
-          else if (v.type === 'string') headers[k] = v.value;
-          else fail(v, at, `${label}: headers.${k} must be a string, found ${describe(v)}`);
-        }
-      }
-    }
+    const headers = this.namedValues(entry, 'headers', (k, kn, v, at) => {
+      if (!HEADER_NAME.test(k)) fail(kn, at, `${label}: ${JSON.stringify(k)} is not a valid HTTP header name`);
+      else if (v.type === 'string') return v.value;
+      else fail(v, at, `${label}: headers.${k} must be a string, found ${describe(v)}`);
+      return undefined;
+    });
     return { type: kind, url: urlValue, ...(headers ? { headers } : {}) };
   }
 

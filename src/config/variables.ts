@@ -90,7 +90,7 @@ const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$|api[-_]?
 
 /** True when a header's value must never be shown: a credential name, or a value taken from an input. */
 export function isSecretHeader(name: string, configValue: string): boolean {
-  return CREDENTIAL_HEADER.test(name) || findInputReferences(configValue).length > 0;
+  return CREDENTIAL_HEADER.test(name) || findVariables(configValue).some((v) => v.name.startsWith('input:'));
 }
 
 /** One or more variables could not be resolved; `issues` says where and why. */
@@ -120,13 +120,6 @@ export function findVariables(text: string): VariableReference[] {
   const out: VariableReference[] = [];
   for (const m of text.matchAll(VARIABLE)) out.push({ name: m[1], start: m.index!, end: m.index! + m[0].length });
   return out;
-}
-
-/** The ids of `${input:id}` references in `text`, in order (repeats included). */
-export function findInputReferences(text: string): string[] {
-  return findVariables(text)
-    .filter((v) => v.name.startsWith('input:'))
-    .map((v) => v.name.slice('input:'.length));
 }
 
 /** How a variable name will resolve, decided without asking anyone. */

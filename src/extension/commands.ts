@@ -10,6 +10,7 @@ import { statusWord } from './format';
 import type { McpHost } from './mcpHost';
 import { problemRange } from './workspaceConfig';
 import type { ServersTreeProvider, TreeNode } from './serversTree';
+import { errorMessage } from '../protocol/errors';
 
 type ServerArg = TreeNode | string | undefined;
 
@@ -19,7 +20,7 @@ export function registerCommands(host: McpHost, tree: ServersTreeProvider): vsco
       try {
         await fn(...args);
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         host.log.error(`${id} failed: ${message}`);
         void vscode.window.showErrorMessage(`MCP Host: ${message}`);
       }

@@ -3,6 +3,7 @@
 // sends is untrusted: it goes through `escapeMarkdown` before it reaches a MarkdownString.
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool, ToolAnnotations } from '../client/schemas';
 import { formatCommandLine, transportLabel } from '../registry/logText';
+import { truncate } from '../protocol/text';
 
 export { transportLabel };
 
@@ -20,10 +21,6 @@ export function escapeMarkdown(text: string): string {
     .replace(/\n/g, '  \n');
 }
 
-/** Shortens `text` to `max` characters with an ellipsis. */
-export function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
-}
 
 /** Escaped and shortened server text for a tooltip. */
 function untrusted(text: string, max = MAX_TOOLTIP_TEXT): string {

@@ -6,16 +6,15 @@ import type { Frame } from '../protocol/connection';
 import type { Redactor } from '../registry/logText';
 
 export { REDACTED, Redactor, redactAuthorization } from '../registry/logText';
+import { formatBytes } from '../protocol/text';
+import type { LogSeverity } from '../protocol/logging';
 
 /** VS Code's `LogLevel` values (vscode.LogLevel.Off … Error), mirrored so this module stays pure. */
 export const LogLevel = { Off: 0, Trace: 1, Debug: 2, Info: 3, Warning: 4, Error: 5 } as const;
 export type LogLevel = (typeof LogLevel)[keyof typeof LogLevel];
 
-/** The LogOutputChannel method a message goes to. */
-export type LogMethod = 'trace' | 'debug' | 'info' | 'warn' | 'error';
-
 /** Maps an MCP `notifications/message` level to a LogOutputChannel method. */
-export function mcpLevelToLogMethod(level: LoggingLevel): LogMethod {
+export function mcpLevelToLogMethod(level: LoggingLevel): LogSeverity {
   switch (level) {
     case 'debug':
       return 'debug';
@@ -52,12 +51,6 @@ export function isTraceOn(level: number): boolean {
   return level === LogLevel.Trace;
 }
 
-/** "123 B", "4.2 KiB", "1.5 MiB". */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
-}
 
 /** Cuts `text` to `maxChars`, noting the full size; `maxChars <= 0` means no limit. */
 export function cutPayload(text: string, maxChars: number): string {

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { McpClient, Root, RootsProvider } from '../client/client';
 import { ConfigProblem, ConfigSource, InputDefinition, ServerEntry, VariableContext, resolveEntry, sourceKey } from '../config';
-import { PrepareResult, RegistryLogLevel, ServerHandle, ServerRegistry, maskHeaderValue } from '../registry';
+import { PrepareResult, ServerHandle, ServerRegistry, maskHeaderValue } from '../registry';
 import { transportFactory } from '../transport/transportFactory';
 import { ConsentStore } from './consentStore';
 import { ConsentFacts, StatusKind } from './format';
@@ -16,7 +16,9 @@ import { askConsent, askForInput } from './prompts';
 import { ServerLogs } from './serverLogs';
 import { ServerHealth, ServersTreeModel, UNTRUSTED_REASON, WAITING_CONSENT_REASON, WAITING_INPUT_REASON } from './serversTree';
 import { WorkspaceConfig, WorkspaceConfigReader } from './workspaceConfig';
-import { createServeFeatures } from './serve';
+import { ServeFeatures, createServeFeatures } from './serve';
+import { errorMessage } from '../protocol/errors';
+import type { LogSeverity } from '../protocol/logging';
 
 export type StartPolicy = 'onViewVisible' | 'onStartup' | 'never';
 
@@ -35,6 +37,8 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
   private readonly inputs: InputStore;
   private readonly redactor = new Redactor();
   readonly logs: ServerLogs;
+  /** Sampling and elicitation for this host's servers (the tool-call UI uses its URL elicitation). */
+  readonly serve: ServeFeatures;
   private config: WorkspaceConfig = { servers: [], problems: [], sources: [], folders: {} };
   private reloadChain: Promise<unknown> = Promise.resolve();
   /** The start policy has fired: new and fixed servers start on their own from now on. */
@@ -78,7 +82,7 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
       },
     };
     // Sampling and elicitation: declared in every initialize, answered with the user in control.
-    const serve = createServeFeatures(context, { log: (id, level, text) => this.logs.get(id).write(level, text), showLog: (id) => this.logs.get(id).show() });
+    const serve = (this.serve = createServeFeatures(context, { log: (id, level, text) => this.logs.get(id).write(level, text), showLog: (id) => this.logs.get(id).show() }));
     this.disposables.push(serve);
     const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
     this.registry = new ServerRegistry({
@@ -152,7 +156,7 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
       this.fire();
     };
     next.then(settled, settled);
-    this.reloadChain = next.catch((error: unknown) => this.log.error(`Reading the configuration failed: ${errorText(error)}`));
+    this.reloadChain = next.catch((error: unknown) => this.log.error(`Reading the configuration failed: ${errorMessage(error)}`));
     return next;
   }
 
@@ -492,7 +496,7 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
   }
 
   /** A line in a server's output channel (redacted). */
-  serverLog(id: string, level: RegistryLogLevel, text: string): void {
+  serverLog(id: string, level: LogSeverity, text: string): void {
     this.logs.get(id).write(level, text);
   }
 
@@ -511,7 +515,7 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
     return clash ? `MCP: ${entry.name} (${entry.source.label})` : `MCP: ${entry.name}`;
   }
 
-  private registryLog(serverId: string, level: RegistryLogLevel, text: string): void {
+  private registryLog(serverId: string, level: LogSeverity, text: string): void {
     if (!serverId) {
       this.log[level](this.redactor.redact(text));
       return;
@@ -535,6 +539,3 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
   }
 }
 
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -6,9 +6,10 @@
 // that declared `logging` is asked to send no more than the channel shows.
 import * as vscode from 'vscode';
 import type { McpClient } from '../client/client';
-import type { RegistryLogLevel } from '../registry';
 import { FrameRing } from '../protocol/frameRing';
 import { Redactor, formatFrame, formatLogData, isTraceOn, logLevelToMcpLevel, mcpLevelToLogMethod } from './logFormat';
+import { errorMessage } from '../protocol/errors';
+import type { LogSeverity } from '../protocol/logging';
 
 export class ServerLog implements vscode.Disposable {
   readonly channel: vscode.LogOutputChannel;
@@ -38,7 +39,7 @@ export class ServerLog implements vscode.Disposable {
 
   private disposed = false;
 
-  write(level: RegistryLogLevel, text: string): void {
+  write(level: LogSeverity, text: string): void {
     // A server that is still shutting down may log after the channel is gone.
     if (this.disposed) return;
     this.channel[level](this.redactor.redact(text));
@@ -96,7 +97,7 @@ export class ServerLog implements vscode.Disposable {
     const mcpLevel = logLevelToMcpLevel(level);
     client.setLoggingLevel(mcpLevel).then(
       () => this.write('debug', `sent logging/setLevel ${mcpLevel} (${why})`),
-      (error: unknown) => this.write('warn', `logging/setLevel ${mcpLevel} failed: ${error instanceof Error ? error.message : String(error)}`),
+      (error: unknown) => this.write('warn', `logging/setLevel ${mcpLevel} failed: ${errorMessage(error)}`),
     );
   }
 

@@ -24,8 +24,8 @@ import {
   templateTooltip,
   toolTooltip,
   transportLabel,
-  truncate,
 } from './format';
+import { truncate } from '../protocol/text';
 import { formatCommandLine } from '../registry/logText';
 import type { Event } from '../protocol/events';
 import { SubscriptionState, resourceRowMark } from '../inspect/subscriptions';

@@ -3,11 +3,12 @@
 // allow-listed image/audio types with well-formed base64, Markdown pre-rendered by the
 // sanitiser, SVG never as an image (it can carry script). The webview only places these parts.
 import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, ResourceContents } from '../client/schemas';
-import { McpLocalError, ResponseError } from '../protocol/errors';
-import { Json } from './formModel';
+import { McpLocalError, ResponseError, errorMessage } from '../protocol/errors';
+import { Json } from '../schema/json';
 import { looksLikeMarkdown, renderMarkdown } from './markdown';
-import { SchemaCheck, SchemaValidator } from './schemaValidator';
+import { SchemaCheck, SchemaValidator } from '../schema/validator';
 import { cutDeepJson } from '../protocol/jsonShape';
+import { formatBytes } from '../protocol/text';
 
 /** Image types shown inline. SVG is left out on purpose: it is a document that can run script. */
 export const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp', 'image/avif']);
@@ -323,14 +324,9 @@ export function describeFailure(error: unknown): CallFailure {
     return { kind: 'protocol', code: error.code, message: error.wireMessage, ...(data !== undefined ? { data } : {}) };
   }
   if (error instanceof McpLocalError) return { kind: 'local', reason: error.kind, message: error.message };
-  return { kind: 'other', message: error instanceof Error ? error.message : String(error) };
+  return { kind: 'other', message: errorMessage(error) };
 }
 
-function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
 
 /** One part in a few words, for history and titles. */
 export function summarizePart(part: DisplayPart): string {

@@ -5,7 +5,7 @@
 import type { McpClient } from '../client/client';
 import { LoggingLevel, LoggingLevels } from '../client/schemas';
 import { Disposable } from '../protocol/disposable';
-import { McpLocalError, ResponseError } from '../protocol/errors';
+import { McpLocalError, ResponseError, errorMessage } from '../protocol/errors';
 import { Emitter, Event } from '../protocol/events';
 import { cutDeepJson } from '../protocol/jsonShape';
 import { MAX_SHOWN_DEPTH } from './resultModel';
@@ -15,10 +15,6 @@ import type { HealthFacts } from './serverInfo';
 export const PING_TIMEOUT_CAP_MS = 30_000;
 /** A health ping waits at most this long (and never longer than the interval). */
 export const HEALTH_PING_TIMEOUT_CAP_MS = 10_000;
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 // ---- Ping ----
 
@@ -44,7 +40,7 @@ export async function pingServer(client: McpClient, name: string, timeoutMs: num
     rttMs = await client.ping({ timeoutMs: Math.min(timeoutMs, PING_TIMEOUT_CAP_MS) });
   } catch (error) {
     if (error instanceof ResponseError) throw new Error(`${name} answered ping with error ${error.code}: ${error.wireMessage}`, { cause: error });
-    const text = `${name} did not answer ping: ${messageOf(error)}`;
+    const text = `${name} did not answer ping: ${errorMessage(error)}`;
     throw McpLocalError.is(error) ? new McpLocalError(error.kind, text, error.details) : new Error(text, { cause: error });
   }
   return { rttMs, message: formatPing(name, rttMs) };
@@ -184,7 +180,7 @@ export class HealthMonitor implements Disposable {
       // close() rejects the ping while the client still reads 'ready'; the next tick says unknown.
       if (this.disposed || client.state.kind !== 'ready' || McpLocalError.is(error, 'closed') || McpLocalError.is(error, 'server-exited')) return;
       const was = this.health.get(server.id);
-      const message = messageOf(error);
+      const message = errorMessage(error);
       const failures = was?.kind === 'unresponsive' ? was.failures + 1 : 1;
       this.set(server, { kind: 'unresponsive', since: was?.kind === 'unresponsive' ? was.since : this.now(), failures, error: message });
       this.options.log?.(server.id, 'warn', `Health ping failed (${failures} in a row): ${message}`);

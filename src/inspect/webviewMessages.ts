@@ -4,7 +4,8 @@
 // Outbound messages are typed here; the webview script checks what it receives defensively.
 import * as z from '../protocol/zod';
 import type { ToolAnnotations } from '../client/schemas';
-import type { FieldError, FieldModel, FormState, Json } from './formModel';
+import type { FieldError, FieldModel, FormState } from '../forms/model';
+import type { Json } from '../schema/json';
 import type { HistoryEntry } from './history';
 import type { CallFailure, DisplayPart, PromptDisplay, ToolResultDisplay } from './resultModel';
 

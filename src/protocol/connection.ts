@@ -1,6 +1,6 @@
 import type * as z from './zod';
 import { Disposable, DisposableStore } from './disposable';
-import { McpLocalError, ResponseError, WireError, describeId } from './errors';
+import { McpLocalError, ResponseError, WireError, describeId, errorMessage } from './errors';
 import { Emitter, Event } from './events';
 import {
   ErrorCodes,
@@ -604,7 +604,7 @@ export class JsonRpcConnection implements Disposable {
           if (error instanceof WireError) this.respondError(message.id, error.code, error.message, error.data);
           else if (error instanceof ResponseError) this.respondError(message.id, error.code, error.wireMessage, error.data);
           else {
-            const text = error instanceof Error ? error.message : String(error);
+            const text = errorMessage(error);
             this.diagnose('handler-error', `handler for ${message.method} failed: ${text}`);
             this.respondError(message.id, ErrorCodes.InternalError, text || 'Internal error');
           }

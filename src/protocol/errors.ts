@@ -61,6 +61,11 @@ export class WireError extends Error {
   }
 }
 
+/** What anything thrown says: an Error's message, otherwise its string form. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 export function describeId(id: RequestId | null | undefined): string {
   return id === null || id === undefined ? 'null' : JSON.stringify(id);
 }

@@ -8,6 +8,15 @@ export namespace Event {
 }
 
 /**
+ * Called when an emitter gains its first listener or loses its last: an emitter that forwards a
+ * costly source subscribes to it only while someone listens.
+ */
+export interface EmitterListenerHooks {
+  onFirstListener?(): void;
+  onLastListener?(): void;
+}
+
+/**
  * A minimal event emitter. Listeners are called synchronously in subscription order;
  * a throwing listener is reported through `onListenerError` and does not stop the others.
  */
@@ -15,14 +24,20 @@ export class Emitter<T> implements Disposable {
   private listeners: Array<(e: T) => void> = [];
   private disposed = false;
 
-  constructor(private readonly onListenerError: (error: unknown) => void = () => {}) {}
+  constructor(
+    private readonly onListenerError: (error: unknown) => void = () => {},
+    private readonly hooks: EmitterListenerHooks = {},
+  ) {}
 
   readonly event: Event<T> = (listener) => {
     if (this.disposed) return Disposable.None;
     this.listeners.push(listener);
+    if (this.listeners.length === 1) this.hooks.onFirstListener?.();
     return Disposable.from(() => {
       const i = this.listeners.indexOf(listener);
-      if (i >= 0) this.listeners.splice(i, 1);
+      if (i < 0) return;
+      this.listeners.splice(i, 1);
+      if (this.listeners.length === 0 && !this.disposed) this.hooks.onLastListener?.();
     });
   };
 

@@ -2,6 +2,11 @@
 // recursive walk (JSON.stringify included, at about 4,000 levels) overflows the stack on it, so
 // code that recurses over server data first measures it here (without recursion) or cuts it.
 
+/** True for a JSON object (not null, not an array). */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 /** Size and nesting of a JSON value, measured up to a limit. */
 export interface JsonShape {
   /** Values counted: objects, arrays and scalars alike (the measure stops once a limit is passed). */

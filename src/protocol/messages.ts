@@ -1,4 +1,5 @@
 import * as z from './zod';
+import { isRecord } from './jsonShape';
 
 /** A JSON-RPC request id. MCP forbids null ids. */
 export type RequestId = string | number;
@@ -45,9 +46,9 @@ export const ErrorCodes = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
-  /** MCP: the user rejected a sampling request (by convention of the spec's examples). */
+  /** MCP: the user rejected a sampling request or its answer (by convention of the spec's examples). */
   UserRejected: -1,
-  /** MCP 2025-11-25: a tool call needs the user to complete URL elicitation first. */
+  /** MCP 2025-11-25: a tool call needs the user to complete URL elicitation first (`error.data.elicitations`). */
   UrlElicitationRequired: -32042,
   /** MCP up to 2025-11-25: the resource does not exist (2026-07-28 answers InvalidParams; both are accepted). */
   ResourceNotFound: -32002,
@@ -57,6 +58,8 @@ export const ErrorCodes = {
   MissingClientCapability: -32021,
   /** MCP 2026-07-28: the server does not speak the requested protocol version (`data.supported`, `data.requested`). */
   UnsupportedProtocolVersion: -32022,
+  /** The host's own: too many requests from one server already wait for the user. */
+  TooManyRequests: -32000,
 } as const;
 
 const id = z.union([z.string(), z.number()]);
@@ -134,9 +137,6 @@ export namespace Message {
 
   function isId(v: unknown): v is RequestId {
     return typeof v === 'string' || typeof v === 'number';
-  }
-  function isRecord(v: unknown): v is Record<string, unknown> {
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
   }
   function isParams(v: unknown): boolean {
     return v === undefined || isRecord(v);

@@ -6,11 +6,14 @@ import { McpClient, RootsProvider } from '../client/client';
 import { Implementation, Prompt, Resource, ResourceTemplate, SkippedListItem, Tool, describeSkippedItem } from '../client/schemas';
 import { ServerEntry } from '../config/types';
 import { ResolvedServer } from '../config/variables';
+import { raceAbort } from '../protocol/cancellation';
 import { DisposableStore } from '../protocol/disposable';
-import { McpLocalError, ResponseError } from '../protocol/errors';
+import { McpLocalError, ResponseError, errorMessage } from '../protocol/errors';
 import { Emitter, Event } from '../protocol/events';
+import { ErrorCodes } from '../protocol/messages';
 import { Transport, TransportCloseInfo, TransportCloseReason } from '../protocol/transport';
 import { Redactor, formatCommandLine, transportLabel } from './logText';
+import type { LogSeverity } from '../protocol/logging';
 
 /** Where a server is. `error` carries `restart` while an automatic restart is scheduled. */
 export type ServerStatus =
@@ -39,8 +42,6 @@ export type PrepareResult = ResolvedServer | { readonly blocked: string };
  * wanted (stop, removal, dispose): close any prompt then; the registry stops waiting at once.
  */
 export type PrepareServer = (entry: ServerEntry, signal: AbortSignal) => Promise<PrepareResult>;
-
-export type RegistryLogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 
 /** The lists a server can declare. `templates` come with the `resources` capability. */
 export type ListKind = 'tools' | 'resources' | 'templates' | 'prompts';
@@ -77,7 +78,7 @@ export interface ServerRegistryOptions {
    * restarting in N ms, gave up. Also the server's stderr (`info`, prefixed `stderr: `) and the
    * transport's own shutdown steps (`debug`).
    */
-  log(serverId: string, level: RegistryLogLevel, text: string): void;
+  log(serverId: string, level: LogSeverity, text: string): void;
 }
 
 /** One server as the UI sees it. The object stays the same for an id across restarts and config changes. */
@@ -400,7 +401,7 @@ export class ServerRegistry {
 
     let prepared: PrepareResult;
     try {
-      prepared = await untilAborted(this.prepare(entry, startAbort.signal), startAbort.signal);
+      prepared = await raceAbort(this.prepare(entry, startAbort.signal), startAbort.signal, () => new McpLocalError('cancelled', 'the start was cancelled'));
     } catch (error) {
       h.startAbort = undefined;
       if (startAbort.signal.aborted) return;
@@ -419,7 +420,7 @@ export class ServerRegistry {
     h.resolved = resolved;
     h.redactor = new Redactor(resolved.secretValues);
     h.stderrTail = [];
-    const log = (level: RegistryLogLevel, text: string) => this.options.log(h.id, level, h.redactor.redact(text));
+    const log = (level: LogSeverity, text: string) => this.options.log(h.id, level, h.redactor.redact(text));
     for (const warning of resolved.warnings) log('warn', warning);
     log('info', `starting: ${describeLaunch(resolved)}`);
     if (resolved.type === 'stdio' && resolved.cwdReason) log('info', `working directory ${resolved.cwd}: ${resolved.cwdReason}`);
@@ -649,7 +650,7 @@ export class ServerRegistry {
         } catch (error) {
           if (h.session !== s || s.stopping) return;
           // Servers from before templates existed answer "method not found": an empty list, not a fault.
-          if (kind === 'templates' && error instanceof ResponseError && error.code === -32601) {
+          if (kind === 'templates' && error instanceof ResponseError && error.code === ErrorCodes.MethodNotFound) {
             h.templates = [];
           } else {
             h.listErrors[kind] = errorMessage(error);
@@ -677,27 +678,6 @@ export class ServerRegistry {
   }
 }
 
-/** `promise`, or a rejection as soon as `signal` aborts (the promise's own outcome is then ignored). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) {
-    promise.catch(() => {});
-    return Promise.reject(new McpLocalError('cancelled', 'the start was cancelled'));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new McpLocalError('cancelled', 'the start was cancelled'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
 
 /** What a start runs, for the log: the command line and cwd, or the transport and URL. */
 export function describeLaunch(resolved: ResolvedServer): string {
@@ -715,9 +695,6 @@ function describeStartError(error: unknown, timeoutMs: number): string {
   return errorMessage(error);
 }
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 function formatMinutes(minutes: number): string {
   if (minutes < 1) return `${Number((minutes * 60).toPrecision(3))} seconds`;

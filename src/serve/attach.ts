@@ -11,11 +11,6 @@ import type { ServerRef } from './types';
 
 export const ELICITATION_COMPLETE = 'notifications/elicitation/complete';
 
-/** Subscribes to one notification method of a server (works before the client connects). */
-export function onServerNotification(client: McpClient, method: string, handler: (params: unknown) => void): Disposable {
-  return client.onNotification(method, handler);
-}
-
 export interface ServeServices {
   readonly sampling?: SamplingService;
   readonly elicitation?: ElicitationService;
@@ -63,7 +58,7 @@ export function attachServe(client: McpClient, server: ServerRef, services: Serv
   if (options.handlers !== false) {
     for (const [method, handler] of Object.entries(serveHandlers(server, services))) store.add(client.onRequest(method, handler));
   }
-  if (elicitation) store.add(onServerNotification(client, ELICITATION_COMPLETE, (params) => elicitation.onCompleteNotification(server, params)));
+  if (elicitation) store.add(client.onNotification(ELICITATION_COMPLETE, (params) => elicitation.onCompleteNotification(server, params)));
   store.add(
     client.onClose(() => {
       // The next process of this server will not know this one's elicitation ids.

@@ -3,6 +3,7 @@
 // `maxQueued` waiting a request is refused at once, so a server that floods gets errors instead
 // of a stack of dialogs. A request whose signal aborts (the server sent notifications/cancelled)
 // leaves the line; a running one sees its signal and closes its dialog.
+import { raceAbort } from '../protocol/cancellation';
 import { Disposable } from '../protocol/disposable';
 import { McpLocalError } from '../protocol/errors';
 import { Emitter, Event } from '../protocol/events';
@@ -52,6 +53,11 @@ interface Lane {
 export function abortReason(signal: AbortSignal): string {
   const r: unknown = signal.reason;
   return r instanceof Error ? r.message : typeof r === 'string' ? r : 'cancelled';
+}
+
+/** Settles with `promise`, or rejects with a QueueCancelledError as soon as `signal` aborts (the dialog closes on its own). */
+export function untilCancelled<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return raceAbort(promise, signal, () => new QueueCancelledError(abortReason(signal)));
 }
 
 /**

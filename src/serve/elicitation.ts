@@ -9,12 +9,14 @@
 import * as z from '../protocol/zod';
 import type { RequestContext } from '../protocol/connection';
 import { Emitter, Event } from '../protocol/events';
-import { WireError } from '../protocol/errors';
-import { formatZodIssues } from '../protocol/messages';
-import { FieldError, FieldModel, FormState, Json, ObjectField, buildFormModel, initialState, toArguments, validate } from '../inspect/formModel';
-import { INTERNAL_ERROR, INVALID_PARAMS, TOO_MANY_REQUESTS, URL_ELICITATION_REQUIRED } from './codes';
-import { DialogQueue, QUEUE_LIMIT_NOTE, QueueCancelledError, QueueFullError, abortReason, describeAbort } from './dialogQueue';
-import { raceAbort } from './sampling';
+import { WireError, errorMessage } from '../protocol/errors';
+import { ErrorCodes, formatZodIssues } from '../protocol/messages';
+import { FieldError, FieldModel, FormState, ObjectField, buildFormModel } from '../forms/model';
+import { validate } from '../forms/fieldChecks';
+import { initialState, toArguments } from '../forms/state';
+import { isRecord } from '../protocol/jsonShape';
+import type { Json } from '../schema/json';
+import { DialogQueue, QUEUE_LIMIT_NOTE, QueueCancelledError, QueueFullError, abortReason, describeAbort, untilCancelled } from './dialogQueue';
 import { ServeLog, ServerRef, clip } from './types';
 import { UrlAssessment, assessUrl } from './urlSafety';
 
@@ -56,28 +58,24 @@ export function parseElicitation(params: unknown, declared: readonly Elicitation
   const raw = (typeof params === 'object' && params !== null ? params : {}) as Record<string, unknown>;
   const mode = raw.mode === undefined ? 'form' : raw.mode;
   if (mode !== 'form' && mode !== 'url') {
-    throw new WireError(INVALID_PARAMS, `Unsupported elicitation mode ${JSON.stringify(mode)}; this client declared: ${declared.join(', ') || 'none'}`);
+    throw new WireError(ErrorCodes.InvalidParams, `Unsupported elicitation mode ${JSON.stringify(mode)}; this client declared: ${declared.join(', ') || 'none'}`);
   }
   if (!declared.includes(mode)) {
-    throw new WireError(INVALID_PARAMS, `Elicitation mode "${mode}" was not declared by this client (declared: ${declared.join(', ') || 'none'})`);
+    throw new WireError(ErrorCodes.InvalidParams, `Elicitation mode "${mode}" was not declared by this client (declared: ${declared.join(', ') || 'none'})`);
   }
   if (mode === 'url') {
-    if (raw.task !== undefined) throw new WireError(INVALID_PARAMS, 'Task-augmented elicitation is not supported: this client did not declare tasks');
+    if (raw.task !== undefined) throw new WireError(ErrorCodes.InvalidParams, 'Task-augmented elicitation is not supported: this client did not declare tasks');
     const parsed = UrlParams.safeParse(raw);
-    if (!parsed.success) throw new WireError(INVALID_PARAMS, `Invalid elicitation request: ${formatZodIssues(parsed.error, 'params', raw)}`);
+    if (!parsed.success) throw new WireError(ErrorCodes.InvalidParams, `Invalid elicitation request: ${formatZodIssues(parsed.error, 'params', raw)}`);
     return { mode, params: parsed.data };
   }
-  if (raw.task !== undefined) throw new WireError(INVALID_PARAMS, 'Task-augmented elicitation is not supported: this client did not declare tasks');
+  if (raw.task !== undefined) throw new WireError(ErrorCodes.InvalidParams, 'Task-augmented elicitation is not supported: this client did not declare tasks');
   const parsed = FormParams.safeParse(raw);
-  if (!parsed.success) throw new WireError(INVALID_PARAMS, `Invalid elicitation request: ${formatZodIssues(parsed.error, 'params', raw)}`);
+  if (!parsed.success) throw new WireError(ErrorCodes.InvalidParams, `Invalid elicitation request: ${formatZodIssues(parsed.error, 'params', raw)}`);
   const problems = restrictedSchemaProblems(parsed.data.requestedSchema);
-  if (problems.length > 0) throw new WireError(INVALID_PARAMS, `Invalid elicitation schema: ${problems.slice(0, 3).join('; ')}`);
+  if (problems.length > 0) throw new WireError(ErrorCodes.InvalidParams, `Invalid elicitation schema: ${problems.slice(0, 3).join('; ')}`);
   const model = buildFormModel(parsed.data.requestedSchema) as ObjectField;
   return { mode, params: parsed.data, model };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 const PRIMITIVE_KINDS: ReadonlySet<FieldModel['kind']> = new Set(['string', 'number', 'boolean', 'enum', 'multiSelect']);
@@ -88,13 +86,13 @@ const PRIMITIVE_KINDS: ReadonlySet<FieldModel['kind']> = new Set(['string', 'num
  * array of string choices (items enum or anyOf const). Empty when it is.
  */
 export function restrictedSchemaProblems(schema: unknown): string[] {
-  if (!isObject(schema) || schema.type !== 'object' || !isObject(schema.properties)) return ['requestedSchema must be an object schema with properties'];
+  if (!isRecord(schema) || schema.type !== 'object' || !isRecord(schema.properties)) return ['requestedSchema must be an object schema with properties'];
   const problems: string[] = [];
   const model = buildFormModel(schema);
   if (model.kind !== 'object') return ['requestedSchema must be an object schema with properties'];
   for (const [name, prop] of Object.entries(schema.properties)) {
     const where = `property ${JSON.stringify(name)}`;
-    if (!isObject(prop)) {
+    if (!isRecord(prop)) {
       problems.push(`${where} is not a schema`);
       continue;
     }
@@ -136,7 +134,7 @@ export function checkContent(model: ObjectField, content: Readonly<Record<string
   for (const p of model.properties) {
     if (filled[p.name] === undefined && p.field.default !== undefined) filled[p.name] = p.field.default;
   }
-  const errors: FieldError[] = [...validate({ ...model, closed: true }, filled)];
+  const errors: FieldError[] = [...validate(model, filled, { closeRoot: true })];
   for (const [key, value] of Object.entries(filled)) {
     if (value !== undefined && !isElicitValue(value) && !errors.some((e) => e.path === `/${key}`)) errors.push({ path: `/${key}`, keyword: 'type', message: 'must be a string, number, boolean or list of strings' });
   }
@@ -149,7 +147,7 @@ export function checkContent(model: ObjectField, content: Readonly<Record<string
 /** Reads the form state the user filled (text typed, choice indices) and checks it. */
 export function checkFormState(model: ObjectField, state: FormState | undefined): ContentCheck {
   const reading = toArguments({ ...model, required: true }, state ?? {});
-  const value = (isObject(reading.value) ? reading.value : {}) as Record<string, Json>;
+  const value = (isRecord(reading.value) ? reading.value : {}) as Record<string, Json>;
   const checked = checkContent(model, value);
   if (reading.errors.length === 0) return checked;
   const unreadable = new Set(reading.errors.map((e) => e.path));
@@ -315,13 +313,13 @@ function key(serverId: string, elicitationId: string): string {
 
 /** The URL elicitations a tool call's -32042 error lists; undefined when it is not that error. */
 export function urlElicitationsFromError(error: unknown): { elicitations: ElicitUrlParams[]; invalid: number } | undefined {
-  if (!isObject(error) && !(error instanceof Error)) return undefined;
+  if (!isRecord(error) && !(error instanceof Error)) return undefined;
   const e = error as { code?: unknown; data?: unknown };
-  if (e.code !== URL_ELICITATION_REQUIRED || !isObject(e.data) || !Array.isArray(e.data.elicitations)) return undefined;
+  if (e.code !== ErrorCodes.UrlElicitationRequired || !isRecord(e.data) || !Array.isArray(e.data.elicitations)) return undefined;
   const elicitations: ElicitUrlParams[] = [];
   let invalid = 0;
   for (const item of e.data.elicitations) {
-    const parsed = UrlParams.safeParse(isObject(item) && item.mode === undefined ? { ...item, mode: 'url' } : item);
+    const parsed = UrlParams.safeParse(isRecord(item) && item.mode === undefined ? { ...item, mode: 'url' } : item);
     if (parsed.success) elicitations.push(parsed.data);
     else invalid++;
   }
@@ -362,7 +360,7 @@ export class ElicitationService {
 
   /** `notifications/elicitation/complete` from a server. */
   onCompleteNotification(server: ServerRef, params: unknown): void {
-    const id = isObject(params) && typeof params.elicitationId === 'string' ? params.elicitationId : undefined;
+    const id = isRecord(params) && typeof params.elicitationId === 'string' ? params.elicitationId : undefined;
     if (id === undefined) {
       this.options.log(server.id, 'warn', 'notifications/elicitation/complete without an elicitationId: ignored');
       return;
@@ -396,9 +394,9 @@ export class ElicitationService {
       return result;
     } catch (error) {
       if (error instanceof QueueFullError) {
-        say('warn', `refused: ${error.message} (${QUEUE_LIMIT_NOTE}) → error ${TOO_MANY_REQUESTS}`);
+        say('warn', `refused: ${error.message} (${QUEUE_LIMIT_NOTE}) → error ${ErrorCodes.TooManyRequests}`);
         this.options.prompter.notify(server, 'warning', `${server.name} sends more sampling or elicitation requests than MCP Host queues (${error.limit}); the extra ones were refused.`);
-        throw new WireError(TOO_MANY_REQUESTS, `Too many requests are waiting for the user: ${error.message}`);
+        throw new WireError(ErrorCodes.TooManyRequests, `Too many requests are waiting for the user: ${error.message}`);
       }
       if (error instanceof QueueCancelledError || ctx.signal.aborted) say('info', describeAbort(ctx.signal));
       throw error;
@@ -408,14 +406,14 @@ export class ElicitationService {
   private async runForm(server: ServerRef, requestId: string, parsed: Extract<ParsedElicitation, { mode: 'form' }>, signal: AbortSignal, say: (level: Parameters<ServeLog>[1], text: string) => void): Promise<ElicitResult> {
     const model = parsed.model;
     const view: ElicitFormView = { requestId, message: parsed.params.message, model, state: initialFormState(model) };
-    const answer = await raceAbort(this.options.prompter.form(server, view, (state) => checkFormState(model, state), signal), signal);
+    const answer = await untilCancelled(this.options.prompter.form(server, view, (state) => checkFormState(model, state), signal), signal);
     switch (answer.action) {
       case 'accept': {
         // The dialog checked it; checked again here so nothing unchecked reaches the server.
         const checked = checkContent(model, answer.content);
         if (!checked.ok) {
           say('error', `the form returned content that does not match the schema: ${checked.errors.map((e) => `${e.path} ${e.message}`).join('; ')}`);
-          throw new WireError(INTERNAL_ERROR, 'The client produced invalid content');
+          throw new WireError(ErrorCodes.InternalError, 'The client produced invalid content');
         }
         const defaults = Object.keys(checked.content).filter((k) => answer.content[k] === undefined && checked.content[k] !== undefined);
         say('info', `accepted: ${Object.keys(checked.content).join(', ') || 'no fields'}${defaults.length ? ` (defaults used for ${defaults.join(', ')})` : ''}`);
@@ -443,7 +441,7 @@ export class ElicitationService {
   /** Asks, then opens. Returns what to answer. */
   private async consentAndOpen(server: ServerRef, view: ElicitUrlView, signal: AbortSignal, say: (level: Parameters<ServeLog>[1], text: string) => void): Promise<'accept' | 'decline' | 'cancel'> {
     if (view.url.warnings.length > 0) say('info', `warnings shown: ${view.url.warnings.map((w) => w.kind).join(', ')}`);
-    const answer = await raceAbort(this.options.prompter.url(server, view, signal), signal);
+    const answer = await untilCancelled(this.options.prompter.url(server, view, signal), signal);
     if (answer !== 'open') {
       say('info', `${answer === 'decline' ? 'declined' : 'cancelled'} by the user; the URL was not opened`);
       return answer;
@@ -451,7 +449,7 @@ export class ElicitationService {
     // Expected before it opens: the page may report completion before the opener returns.
     this.completions.expect({ serverId: server.id, elicitationId: view.elicitationId, domain: view.url.domain, message: view.message, openedAt: (this.options.now ?? Date.now)() });
     const opened = await this.options.openUrl(view.url.href).catch((error: unknown) => {
-      say('warn', `opening the URL failed: ${error instanceof Error ? error.message : String(error)}`);
+      say('warn', `opening the URL failed: ${errorMessage(error)}`);
       return false;
     });
     if (!opened) {
@@ -466,9 +464,9 @@ export class ElicitationService {
   private async runUrl(server: ServerRef, requestId: string, params: ElicitUrlParams, signal: AbortSignal, say: (level: Parameters<ServeLog>[1], text: string) => void): Promise<ElicitResult> {
     const view = this.urlView(requestId, params, false);
     if ('blocked' in view) {
-      say('warn', `refused the URL: ${view.blocked} → error ${INVALID_PARAMS}`);
+      say('warn', `refused the URL: ${view.blocked} → error ${ErrorCodes.InvalidParams}`);
       this.options.prompter.notify(server, 'warning', `${server.name} asked you to open a URL that MCP Host does not open: ${view.blocked}.`);
-      throw new WireError(INVALID_PARAMS, `The URL was refused: ${view.blocked}`);
+      throw new WireError(ErrorCodes.InvalidParams, `The URL was refused: ${view.blocked}`);
     }
     const action = await this.consentAndOpen(server, view, signal, say);
     return { action };

@@ -1,7 +1,6 @@
 // Serving what servers ask of the host: sampling and elicitation. Pure logic, no `vscode`.
 export * from './answerStream';
 export * from './attach';
-export * from './codes';
 export * from './dialogQueue';
 export * from './elicitation';
 export * from './modelSelection';

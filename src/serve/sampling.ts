@@ -7,11 +7,10 @@
 // Pure logic: the dialog, the model picker and the language models come in as interfaces.
 import * as z from '../protocol/zod';
 import type { RequestContext } from '../protocol/connection';
-import { WireError } from '../protocol/errors';
-import { formatZodIssues } from '../protocol/messages';
+import { WireError, errorMessage } from '../protocol/errors';
+import { ErrorCodes, formatZodIssues } from '../protocol/messages';
 import { AUDIO_TYPES, IMAGE_TYPES, MAX_INLINE_BYTES, base64Bytes, normalizeMimeType } from '../inspect/resultModel';
-import { INTERNAL_ERROR, INVALID_PARAMS, TOO_MANY_REQUESTS, USER_REJECTED } from './codes';
-import { DialogQueue, QUEUE_LIMIT_NOTE, QueueCancelledError, QueueFullError, abortReason, describeAbort } from './dialogQueue';
+import { DialogQueue, QUEUE_LIMIT_NOTE, QueueCancelledError, QueueFullError, abortReason, describeAbort, untilCancelled } from './dialogQueue';
 import { ModelInfo, ModelPreferencesView, chooseModel, describeModel } from './modelSelection';
 import { SamplingPolicy, SamplingPolicyStore, decide, describePolicy } from './policy';
 import { ServeLog, ServerRef, clip } from './types';
@@ -61,24 +60,24 @@ const MAX_REQUEST_TEXT = 2_000_000;
  */
 export function parseCreateMessage(params: unknown): CreateMessageParams {
   const parsed = CreateMessageParamsSchema.safeParse(params ?? {});
-  if (!parsed.success) throw new WireError(INVALID_PARAMS, `Invalid sampling request: ${formatZodIssues(parsed.error, 'params', params)}`);
+  if (!parsed.success) throw new WireError(ErrorCodes.InvalidParams, `Invalid sampling request: ${formatZodIssues(parsed.error, 'params', params)}`);
   const p = parsed.data;
   if (p.tools !== undefined || p.toolChoice !== undefined) {
-    throw new WireError(INVALID_PARAMS, 'Sampling with tools is not supported: this client did not declare sampling.tools');
+    throw new WireError(ErrorCodes.InvalidParams, 'Sampling with tools is not supported: this client did not declare sampling.tools');
   }
-  if (p.task !== undefined) throw new WireError(INVALID_PARAMS, 'Task-augmented sampling is not supported: this client did not declare tasks');
-  if (p.messages.length === 0) throw new WireError(INVALID_PARAMS, 'Invalid sampling request: params.messages is empty');
-  if (p.maxTokens < 1) throw new WireError(INVALID_PARAMS, 'Invalid sampling request: params.maxTokens must be at least 1');
+  if (p.task !== undefined) throw new WireError(ErrorCodes.InvalidParams, 'Task-augmented sampling is not supported: this client did not declare tasks');
+  if (p.messages.length === 0) throw new WireError(ErrorCodes.InvalidParams, 'Invalid sampling request: params.messages is empty');
+  if (p.maxTokens < 1) throw new WireError(ErrorCodes.InvalidParams, 'Invalid sampling request: params.maxTokens must be at least 1');
   let chars = p.systemPrompt?.length ?? 0;
   for (const m of p.messages) {
     for (const block of blocksOf(m.content)) {
       if (block.type === 'tool_use' || block.type === 'tool_result') {
-        throw new WireError(INVALID_PARAMS, `Sampling messages with ${block.type} content need sampling.tools, which this client did not declare`);
+        throw new WireError(ErrorCodes.InvalidParams, `Sampling messages with ${block.type} content need sampling.tools, which this client did not declare`);
       }
       if (block.type === 'text') chars += block.text.length;
     }
   }
-  if (chars > MAX_REQUEST_TEXT) throw new WireError(INVALID_PARAMS, `The sampling request has ${chars} characters of text; this client accepts at most ${MAX_REQUEST_TEXT}`);
+  if (chars > MAX_REQUEST_TEXT) throw new WireError(ErrorCodes.InvalidParams, `The sampling request has ${chars} characters of text; this client accepts at most ${MAX_REQUEST_TEXT}`);
   return p;
 }
 
@@ -329,14 +328,6 @@ export interface SamplingServiceOptions {
   readonly log: ServeLog;
 }
 
-/** The result of one request, for tests and the log: how it ended. */
-export type SamplingOutcome =
-  | { readonly kind: 'sent'; readonly model: string; readonly edited: boolean }
-  | { readonly kind: 'answered'; readonly model: string }
-  | { readonly kind: 'rejected'; readonly by: 'user' | 'policy' | 'no-model-picked' }
-  | { readonly kind: 'error'; readonly code: number; readonly message: string }
-  | { readonly kind: 'cancelled'; readonly reason: string };
-
 /**
  * Answers `sampling/createMessage` for every server. `handler(server)` gives the RequestHandler to
  * register on that server's client.
@@ -367,17 +358,17 @@ export class SamplingService {
 
     const policy = this.options.policies.get(server.id);
     if (decide(policy) === 'deny') {
-      say('info', `rejected by your setting for this server (${describePolicy(policy)}) → error ${USER_REJECTED}`);
+      say('info', `rejected by your setting for this server (${describePolicy(policy)}) → error ${ErrorCodes.UserRejected}`);
       this.options.prompter.refusedUnattended?.(server);
-      throw new WireError(USER_REJECTED, 'User rejected sampling request');
+      throw new WireError(ErrorCodes.UserRejected, 'User rejected sampling request');
     }
     try {
       return await this.options.queue.run(server.id, ctx.signal, (signal) => this.run(server, p, String(ctx.id), policy, signal, say));
     } catch (error) {
       if (error instanceof QueueFullError) {
-        say('warn', `refused: ${error.message} (${QUEUE_LIMIT_NOTE}) → error ${TOO_MANY_REQUESTS}`);
+        say('warn', `refused: ${error.message} (${QUEUE_LIMIT_NOTE}) → error ${ErrorCodes.TooManyRequests}`);
         this.options.prompter.notify(server, 'warning', `${server.name} sends more sampling or elicitation requests than MCP Host queues (${error.limit}); the extra ones were refused.`);
-        throw new WireError(TOO_MANY_REQUESTS, `Too many requests are waiting for the user: ${error.message}`);
+        throw new WireError(ErrorCodes.TooManyRequests, `Too many requests are waiting for the user: ${error.message}`);
       }
       if (error instanceof QueueCancelledError || ctx.signal.aborted) {
         say('info', describeAbort(ctx.signal));
@@ -427,7 +418,7 @@ export class SamplingService {
     try {
       let edits: SamplingEdits | undefined;
       if (dialog) {
-        const decision = await raceAbort(dialog.decide(), signal);
+        const decision = await untilCancelled(dialog.decide(), signal);
         if (decision.kind === 'answer') {
           const name = decision.model.trim() || SELF_ANSWER_MODEL;
           say('info', `answered by the user as model ${JSON.stringify(name)}, no model ran: ${clip(decision.text)}`);
@@ -438,8 +429,8 @@ export class SamplingService {
             await policies.set(server.id, server.name, 'never');
             say('info', 'you chose never to allow sampling for this server');
           }
-          say('info', `rejected by the user → error ${USER_REJECTED}`);
-          throw new WireError(USER_REJECTED, 'User rejected sampling request');
+          say('info', `rejected by the user → error ${ErrorCodes.UserRejected}`);
+          throw new WireError(ErrorCodes.UserRejected, 'User rejected sampling request');
         }
         edits = decision.edits;
         if (decision.remember) {
@@ -450,17 +441,17 @@ export class SamplingService {
         say('info', `approved by your setting for this server (${describePolicy(policy)})`);
       }
       if (noModel) {
-        say('error', `approved, but no language model is available → error ${INTERNAL_ERROR}`);
-        throw new WireError(INTERNAL_ERROR, 'No language model is available in the client to answer sampling requests');
+        say('error', `approved, but no language model is available → error ${ErrorCodes.InternalError}`);
+        throw new WireError(ErrorCodes.InternalError, 'No language model is available in the client to answer sampling requests');
       }
       const { run, edited } = applyEdits(p, edits);
       if (dialog) say('info', edited.length > 0 ? `approved by the user, edited: ${edited.join(', ')}` : 'approved by the user');
 
       if (!model) {
-        model = await raceAbort(prompter.pickModel(server, available, signal), signal);
+        model = await untilCancelled(prompter.pickModel(server, available, signal), signal);
         if (!model) {
-          say('info', `no model picked → error ${USER_REJECTED}`);
-          throw new WireError(USER_REJECTED, 'User rejected sampling request (no model was chosen)');
+          say('info', `no model picked → error ${ErrorCodes.UserRejected}`);
+          throw new WireError(ErrorCodes.UserRejected, 'User rejected sampling request (no model was chosen)');
         }
         this.picks.set(server.id, model.id);
         say('info', `model picked by the user: ${describeModel(model)}`);
@@ -479,18 +470,18 @@ export class SamplingService {
       dialog?.closed?.addEventListener('abort', stopOnClose, { once: true });
       try {
         if (dialog?.closed?.aborted) stopOnClose();
-        answer = await raceAbort(lm.generate(model, run, generation.signal), generation.signal);
+        answer = await untilCancelled(lm.generate(model, run, generation.signal), generation.signal);
       } catch (error) {
         if (signal.aborted) throw error;
         if (dialog?.closed?.aborted) {
-          say('info', `the user closed the dialog while the model was working → error ${USER_REJECTED}`);
-          throw new WireError(USER_REJECTED, 'User rejected sampling request');
+          say('info', `the user closed the dialog while the model was working → error ${ErrorCodes.UserRejected}`);
+          throw new WireError(ErrorCodes.UserRejected, 'User rejected sampling request');
         }
-        const text = error instanceof Error ? error.message : String(error);
-        say('error', `the model failed: ${text} → error ${INTERNAL_ERROR}`);
+        const text = errorMessage(error);
+        say('error', `the model failed: ${text} → error ${ErrorCodes.InternalError}`);
         dialog?.failed(`The model failed: ${text}`);
         if (!dialog) prompter.notify(server, 'error', `Sampling for ${server.name} failed: ${text}`);
-        throw new WireError(INTERNAL_ERROR, `The language model failed: ${text}`);
+        throw new WireError(ErrorCodes.InternalError, `The language model failed: ${text}`);
       } finally {
         signal.removeEventListener('abort', stopOnServer);
         dialog?.closed?.removeEventListener('abort', stopOnClose);
@@ -501,10 +492,10 @@ export class SamplingService {
       if (!dialog) {
         prompter.ranUnattended?.(server, model);
       } else {
-        const review = await raceAbort(dialog.review({ model: model.id, modelLabel: describeModel(model), text: answer.text, ...(answer.stopReason !== undefined ? { stopReason: answer.stopReason } : {}) }), signal);
+        const review = await untilCancelled(dialog.review({ model: model.id, modelLabel: describeModel(model), text: answer.text, ...(answer.stopReason !== undefined ? { stopReason: answer.stopReason } : {}) }), signal);
         if (review.kind === 'reject') {
-          say('info', `the user rejected the answer → error ${USER_REJECTED}`);
-          throw new WireError(USER_REJECTED, 'User rejected the sampled response');
+          say('info', `the user rejected the answer → error ${ErrorCodes.UserRejected}`);
+          throw new WireError(ErrorCodes.UserRejected, 'User rejected the sampled response');
         }
         finalText = review.text;
         say('info', finalText === answer.text ? 'the user sent the answer' : `the user edited the answer before sending it: ${clip(finalText)}`);
@@ -514,23 +505,4 @@ export class SamplingService {
       dialog?.close();
     }
   }
-}
-
-/** Settles with `promise`, or rejects as soon as `signal` aborts (the dialog closes on its own). */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(new QueueCancelledError(abortReason(signal)));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new QueueCancelledError(abortReason(signal)));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }

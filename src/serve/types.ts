@@ -1,4 +1,5 @@
 // Shapes shared by the sampling and elicitation services.
+import type { LogSeverity } from '../protocol/logging';
 
 /** The server a request came from, as the user knows it. */
 export interface ServerRef {
@@ -6,10 +7,8 @@ export interface ServerRef {
   readonly name: string;
 }
 
-export type ServeLogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
-
 /** Writes one line to a server's output channel. */
-export type ServeLog = (serverId: string, level: ServeLogLevel, text: string) => void;
+export type ServeLog = (serverId: string, level: LogSeverity, text: string) => void;
 
 /** Shortens server text for a log line: one line, at most `max` characters. */
 export function clip(text: string, max = 2000): string {

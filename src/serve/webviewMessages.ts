@@ -2,7 +2,7 @@
 // webview posts is parsed strictly with zod: the page shows server-provided text, so anything it
 // sends is untrusted input. Outbound messages are typed here; the script checks them defensively.
 import * as z from '../protocol/zod';
-import type { FieldError, FormState } from '../inspect/formModel';
+import type { FieldError, FormState } from '../forms/model';
 import { FormStateSchema, ParsedMessage, parseWebviewMessage } from '../inspect/webviewMessages';
 import type { ElicitFormView, ElicitUrlView } from './elicitation';
 import type { SamplingAnswerView, SamplingRequestView } from './sampling';

@@ -3,10 +3,11 @@
 // eventsource-parser), HTTP errors that name the status and the URL, and the counters.
 // No `vscode` here, and never a header value in a log line or an error.
 import type { EventSourceMessage } from 'eventsource-parser' with { 'resolution-mode': 'import' };
-import { McpLocalError } from '../protocol/errors';
+import { McpLocalError, errorMessage } from '../protocol/errors';
 import { Emitter } from '../protocol/events';
 import { HttpTransportStats, TransportCloseInfo, TransportCloseReason, TransportLog, TransportStats } from '../protocol/transport';
-import { DEFAULT_MAX_MESSAGE_BYTES, formatBytes } from './lineDecoder';
+import { DEFAULT_MAX_MESSAGE_BYTES } from './lineDecoder';
+import { formatByteLimit } from '../protocol/text';
 
 /** What both HTTP transports are configured with. */
 export interface HttpTransportOptions {
@@ -218,7 +219,7 @@ export class HttpChannel {
   }
 
   private listenerFailed(event: string, error: unknown): void {
-    this.logHttp(`an ${event} listener threw: ${error instanceof Error ? error.message : String(error)}`, 'warn');
+    this.logHttp(`an ${event} listener threw: ${errorMessage(error)}`, 'warn');
   }
 
   /** Header names (never values) for the log. */
@@ -373,7 +374,7 @@ export class HttpChannel {
     }
     const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
     const code = typeof cause?.code === 'string' ? cause.code : undefined;
-    const detail = describeNetworkCause(code, typeof cause?.message === 'string' ? cause.message : error instanceof Error ? error.message : String(error));
+    const detail = describeNetworkCause(code, typeof cause?.message === 'string' ? cause.message : errorMessage(error));
     return new McpLocalError('transport', `${method} ${displayUrl(url)}: ${detail}`, { url: displayUrl(url), detail, ...(code ? { code } : {}), unreachable: code !== undefined && UNREACHABLE_CODES.has(code) });
   }
 
@@ -415,7 +416,7 @@ export class HttpChannel {
           bytes += value.byteLength;
           this.counters.bytesReceived += value.byteLength;
           if (bytes > this.maxMessageBytes) {
-            const text = `${label} ${this.displayUrl}: the answer is larger than the ${formatBytes(this.maxMessageBytes)} limit; dropped`;
+            const text = `${label} ${this.displayUrl}: the answer is larger than the ${formatByteLimit(this.maxMessageBytes)} limit; dropped`;
             const error = new McpLocalError('transport', text, { url: this.displayUrl, limitBytes: this.maxMessageBytes });
             exchange.fail(error);
             this.log.fire({ kind: 'oversize', text });
@@ -491,7 +492,7 @@ export class HttpChannel {
         this.counters.bytesReceived += chunk.value.byteLength;
         parser.feed(decoder.decode(chunk.value, { stream: true }));
         if (oversize) {
-          const text = `${what}: an event from ${this.displayUrl} is larger than the ${formatBytes(limit)} limit; the stream was closed`;
+          const text = `${what}: an event from ${this.displayUrl} is larger than the ${formatByteLimit(limit)} limit; the stream was closed`;
           const error = new McpLocalError('transport', text, { url: this.displayUrl, limitBytes: limit });
           exchange.fail(error);
           this.log.fire({ kind: 'oversize', text });

@@ -1,5 +1,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { TransportLog } from '../protocol/transport';
+import { errorMessage } from '../protocol/errors';
+import { formatByteLimit, truncate } from '../protocol/text';
 
 /** The default cap on one inbound message: 128 MiB. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 128 * 1024 * 1024;
@@ -134,7 +136,7 @@ export class LineDecoder {
       this.counters.oversizeLines++;
       this.sink.log({
         kind: 'oversize',
-        text: `dropping an inbound message larger than the ${formatBytes(this.maxMessageBytes)} limit (at least ${length} bytes dropped so far); skipping to the next newline`,
+        text: `dropping an inbound message larger than the ${formatByteLimit(this.maxMessageBytes)} limit (at least ${length} bytes dropped so far); skipping to the next newline`,
       });
       return;
     }
@@ -205,7 +207,7 @@ export class LineDecoder {
       value = JSON.parse(text);
     } catch (error) {
       this.counters.invalidJsonLines++;
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       this.sink.log({ kind: 'invalid-json', text: `skipped a ${bytes}-byte line that is not valid JSON (${truncate(reason, QUOTE_BYTES)}): ${truncate(text, QUOTE_BYTES)}` });
       return;
     }
@@ -223,7 +225,7 @@ export class LineDecoder {
   private oversizeLine(bytes: number): void {
     this.counters.oversizeLines++;
     this.counters.droppedBytes += bytes;
-    this.sink.log({ kind: 'oversize', text: `dropped an inbound message of ${bytes} bytes, over the ${formatBytes(this.maxMessageBytes)} limit` });
+    this.sink.log({ kind: 'oversize', text: `dropped an inbound message of ${bytes} bytes, over the ${formatByteLimit(this.maxMessageBytes)} limit` });
   }
 }
 
@@ -261,14 +263,4 @@ function decodePrefix(bytes: Buffer, max: number): string {
   return new StringDecoder('utf8').write(bytes.subarray(0, max));
 }
 
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…`;
-}
 
-/** Renders a byte count the way people write limits: `128 MiB`, `64 KiB`, `300 bytes`. */
-export function formatBytes(bytes: number): string {
-  const mib = 1024 * 1024;
-  if (bytes >= mib && bytes % mib === 0) return `${bytes / mib} MiB`;
-  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
-  return `${bytes} bytes`;
-}

@@ -2,7 +2,7 @@ import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { McpLocalError } from '../protocol/errors';
+import { McpLocalError, errorMessage } from '../protocol/errors';
 import { Emitter } from '../protocol/events';
 import { OutboundFrame, Transport, TransportCloseInfo, TransportLog, TransportStats } from '../protocol/transport';
 import { mergeEnv, ProcessEnv, resolveCommand } from './commandResolver';
@@ -276,7 +276,7 @@ export class StdioTransport implements Transport {
     } catch (cause) {
       const error = McpLocalError.is(cause)
         ? cause
-        : new McpLocalError('spawn', `cannot start "${command}": ${cause instanceof Error ? cause.message : String(cause)}`, { command, cause });
+        : new McpLocalError('spawn', `cannot start "${command}": ${errorMessage(cause)}`, { command, cause });
       this.phase = { kind: 'done' };
       this.fireClose(error.kind === 'closed' ? { reason: { kind: 'closed-by-client' } } : { reason: { kind: 'start-failed', message: error.message }, error });
       throw error;
@@ -574,7 +574,7 @@ export class StdioTransport implements Transport {
   }
 
   private listenerFailed(event: string, error: unknown): void {
-    this.lifecycle(`an ${event} listener threw: ${error instanceof Error ? error.message : String(error)}`);
+    this.lifecycle(`an ${event} listener threw: ${errorMessage(error)}`);
   }
 }
 

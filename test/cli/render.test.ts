@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseArguments, UsageError } from '../../src/cli/arguments';
-import { base64Bytes, describeCapabilities, formatBytes, renderCallResult, renderContent, renderPromptResult, renderReadResult, table, toolParams } from '../../src/cli/render';
+import { base64Bytes, describeCapabilities, renderCallResult, renderContent, renderPromptResult, renderReadResult, table, toolParams } from '../../src/cli/render';
+import { formatBytes } from '../../src/protocol/text';
 import { describeFailure } from '../../src/cli/run';
 import { McpLocalError } from '../../src/protocol/errors';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { McpClient, SkippedListItem, Tool } from '../../src/client';
 import { TOO_DEEP_MARKER } from '../../src/protocol/jsonShape';
-import { SchemaValidator } from '../../src/inspect/schemaValidator';
+import { SchemaValidator } from '../../src/schema/validator';
 import { summarizeResult, toolResultDisplay } from '../../src/inspect/resultModel';
 import { connectStdio, fixture } from './support';
 

@@ -6,13 +6,13 @@ import {
   REDACTED,
   Redactor,
   cutPayload,
-  formatBytes,
   formatFrame,
   formatLogData,
   logLevelToMcpLevel,
   mcpLevelToLogMethod,
   redactAuthorization,
 } from '../../src/extension/logFormat';
+import { formatBytes } from '../../src/protocol/text';
 import { formatCommandLine } from '../../src/registry/logText';
 
 describe('level mapping', () => {

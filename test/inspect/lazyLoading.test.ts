@@ -14,7 +14,7 @@ function inFreshProcess(body: string): Record<string, boolean> {
 test('ajv and markdown-it load with the first check or render, not with the modules that use them', () => {
   const seen = inFreshProcess(`
     const result = require('../../src/inspect/resultModel');
-    const { SchemaValidator } = require('../../src/inspect/schemaValidator');
+    const { SchemaValidator } = require('../../src/schema/validator');
     const before = { ajv: loaded('node_modules/ajv/'), markdownIt: loaded('node_modules/markdown-it/') };
     result.toolResultDisplay({ content: [{ type: 'text', text: '# Title\\n\\n[a link](https://example.com)' }], structuredContent: { n: 1 } },
       { type: 'object', properties: { n: { type: 'number' } } }, new SchemaValidator());

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { CallToolResult, McpClient, Tool } from '../../src/client';
-import { SchemaValidator, findRemoteRef } from '../../src/inspect/schemaValidator';
+import { SchemaValidator, findRemoteRef } from '../../src/schema/validator';
 import {
   DisplayPart,
   base64Bytes,

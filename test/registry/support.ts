@@ -4,8 +4,9 @@ import { parseConfigText } from '../../src/config/parse';
 import { folderSources } from '../../src/config/sources';
 import { ServerEntry } from '../../src/config/types';
 import { VariableContext, resolveEntry } from '../../src/config/variables';
-import { PrepareServer, RegistryLogLevel, ServerHandle, ServerRegistry, ServerRegistryOptions } from '../../src/registry/serverRegistry';
+import { PrepareServer, ServerHandle, ServerRegistry, ServerRegistryOptions } from '../../src/registry/serverRegistry';
 import { transportFactory } from '../../src/transport/transportFactory';
+import type { LogSeverity } from '../../src/protocol/logging';
 
 export const REPO = path.resolve(__dirname, '../../..');
 export const NODE = process.execPath;
@@ -45,7 +46,7 @@ export const prepare: PrepareServer = (entry) => resolveEntry(entry, variableCon
 
 export interface LogLine {
   readonly id: string;
-  readonly level: RegistryLogLevel;
+  readonly level: LogSeverity;
   readonly text: string;
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { WireError } from '../../src/protocol/errors';
-import { INVALID_PARAMS } from '../../src/serve/codes';
+import { ErrorCodes } from '../../src/protocol/messages';
 import { checkContent, checkFormState, initialFormState, parseElicitation, restrictedSchemaProblems, urlElicitationsFromError } from '../../src/serve/elicitation';
 import { ResponseError } from '../../src/protocol/errors';
 
@@ -33,7 +33,7 @@ function form(schema: unknown = SCHEMA) {
 }
 
 function invalidParams(fn: () => unknown, pattern: RegExp) {
-  assert.throws(fn, (e: unknown) => e instanceof WireError && e.code === INVALID_PARAMS && pattern.test(e.message));
+  assert.throws(fn, (e: unknown) => e instanceof WireError && e.code === ErrorCodes.InvalidParams && pattern.test(e.message));
 }
 
 describe('elicitation mode gating', () => {

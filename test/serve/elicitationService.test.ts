@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ResponseError, WireError } from '../../src/protocol/errors';
-import { INVALID_PARAMS, TOO_MANY_REQUESTS } from '../../src/serve/codes';
+import { ErrorCodes } from '../../src/protocol/messages';
 import { DialogQueue } from '../../src/serve/dialogQueue';
 import { ElicitUrlView, ElicitationCompletions, ElicitationPrompter, ElicitationService, FormAnswer, UrlAnswer } from '../../src/serve/elicitation';
 
@@ -55,7 +55,7 @@ describe('ElicitationService', () => {
 
   test('a mode not declared is -32602 and is logged', async () => {
     const h = harness({}, { modes: ['form'] });
-    await assert.rejects(h.call(url('https://example.com')), (e: unknown) => e instanceof WireError && e.code === INVALID_PARAMS);
+    await assert.rejects(h.call(url('https://example.com')), (e: unknown) => e instanceof WireError && e.code === ErrorCodes.InvalidParams);
     assert.ok(h.log.some((l) => /refused: Elicitation mode "url" was not declared/.test(l)));
   });
 
@@ -88,7 +88,7 @@ describe('ElicitationService', () => {
   test('URL: a scheme other than http(s) is refused with -32602 and the user is told; no dialog', async () => {
     let asked = false;
     const h = harness({ url: () => ((asked = true), 'open') });
-    await assert.rejects(h.call(url('javascript:alert(1)')), (e: unknown) => e instanceof WireError && e.code === INVALID_PARAMS && /only http and https/.test(e.message));
+    await assert.rejects(h.call(url('javascript:alert(1)')), (e: unknown) => e instanceof WireError && e.code === ErrorCodes.InvalidParams && /only http and https/.test(e.message));
     assert.equal(asked, false);
     assert.deepEqual(h.opened, []);
     assert.equal(h.notices.length, 1);
@@ -101,7 +101,7 @@ describe('ElicitationService', () => {
     first.signal.addEventListener('abort', () => (aborted = true));
     const p1 = h.call(FORM, first.signal);
     const p2 = h.call(FORM);
-    await assert.rejects(h.call(FORM), (e: unknown) => e instanceof WireError && e.code === TOO_MANY_REQUESTS);
+    await assert.rejects(h.call(FORM), (e: unknown) => e instanceof WireError && e.code === ErrorCodes.TooManyRequests);
     first.abort('server timeout');
     await assert.rejects(p1);
     assert.ok(aborted);

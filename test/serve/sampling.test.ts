@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { WireError } from '../../src/protocol/errors';
-import { INTERNAL_ERROR, INVALID_PARAMS, TOO_MANY_REQUESTS, USER_REJECTED } from '../../src/serve/codes';
+import { ErrorCodes } from '../../src/protocol/messages';
 import { DialogQueue } from '../../src/serve/dialogQueue';
 import { ModelInfo } from '../../src/serve/modelSelection';
 import { SamplingPolicyStore } from '../../src/serve/policy';
@@ -34,16 +34,16 @@ function wireCode(code: number, pattern?: RegExp) {
 
 describe('sampling requests: parsing and gating', () => {
   test('tools, toolChoice and tool_use content need sampling.tools, which the host does not declare: -32602', () => {
-    assert.throws(() => parseCreateMessage(params({ tools: [{ name: 't', inputSchema: { type: 'object' } }] })), wireCode(INVALID_PARAMS, /sampling\.tools/));
-    assert.throws(() => parseCreateMessage(params({ toolChoice: { mode: 'auto' } })), wireCode(INVALID_PARAMS, /sampling\.tools/));
-    assert.throws(() => parseCreateMessage({ messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: '1', name: 't', input: {} }] }], maxTokens: 5 }), wireCode(INVALID_PARAMS, /tool_use/));
+    assert.throws(() => parseCreateMessage(params({ tools: [{ name: 't', inputSchema: { type: 'object' } }] })), wireCode(ErrorCodes.InvalidParams, /sampling\.tools/));
+    assert.throws(() => parseCreateMessage(params({ toolChoice: { mode: 'auto' } })), wireCode(ErrorCodes.InvalidParams, /sampling\.tools/));
+    assert.throws(() => parseCreateMessage({ messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: '1', name: 't', input: {} }] }], maxTokens: 5 }), wireCode(ErrorCodes.InvalidParams, /tool_use/));
   });
 
   test('malformed requests are -32602 with the field named', () => {
-    assert.throws(() => parseCreateMessage({ messages: [] , maxTokens: 5 }), wireCode(INVALID_PARAMS, /empty/));
-    assert.throws(() => parseCreateMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'x' } }] }), wireCode(INVALID_PARAMS, /maxTokens is required/));
-    assert.throws(() => parseCreateMessage(params({ maxTokens: 0 })), wireCode(INVALID_PARAMS, /at least 1/));
-    assert.throws(() => parseCreateMessage({ messages: [{ role: 'system', content: { type: 'text', text: 'x' } }], maxTokens: 5 }), wireCode(INVALID_PARAMS));
+    assert.throws(() => parseCreateMessage({ messages: [] , maxTokens: 5 }), wireCode(ErrorCodes.InvalidParams, /empty/));
+    assert.throws(() => parseCreateMessage({ messages: [{ role: 'user', content: { type: 'text', text: 'x' } }] }), wireCode(ErrorCodes.InvalidParams, /maxTokens is required/));
+    assert.throws(() => parseCreateMessage(params({ maxTokens: 0 })), wireCode(ErrorCodes.InvalidParams, /at least 1/));
+    assert.throws(() => parseCreateMessage({ messages: [{ role: 'system', content: { type: 'text', text: 'x' } }], maxTokens: 5 }), wireCode(ErrorCodes.InvalidParams));
   });
 
   test('the view: text parts with ids, images as data URIs only for allowed types and sound base64', () => {
@@ -151,7 +151,7 @@ describe('SamplingService', () => {
 
   test('rejected: -1, and the model never runs', async () => {
     const h = harness({ decide: () => ({ kind: 'reject' }) });
-    await assert.rejects(h.call(), wireCode(USER_REJECTED, /User rejected/));
+    await assert.rejects(h.call(), wireCode(ErrorCodes.UserRejected, /User rejected/));
     assert.equal(h.runs.length, 0);
     assert.deepEqual(h.events, ['open 1', 'close 1']);
   });
@@ -160,7 +160,7 @@ describe('SamplingService', () => {
     const edited = harness({ review: (a) => ({ kind: 'send', text: `${a.text} (checked)` }) });
     assert.equal((await edited.call()).content.text, 'echo-1 says: What is 2+2? (checked)');
     const rejected = harness({ review: () => ({ kind: 'reject' }) });
-    await assert.rejects(rejected.call(), wireCode(USER_REJECTED, /response/));
+    await assert.rejects(rejected.call(), wireCode(ErrorCodes.UserRejected, /response/));
   });
 
   test('policies: never → -1 without a dialog; always/session → no dialog; a decision can set them', async () => {
@@ -173,12 +173,12 @@ describe('SamplingService', () => {
     assert.match(h.events[0], /^unattended /, 'but a passing hint that it ran');
     h.events.length = 0;
     await h.policies.set(SERVER.id, SERVER.name, 'never');
-    await assert.rejects(h.call(), wireCode(USER_REJECTED));
+    await assert.rejects(h.call(), wireCode(ErrorCodes.UserRejected));
     assert.deepEqual(h.events, ['refused'], 'no dialog, a passing hint of the refusal');
     assert.ok(h.log.some((l) => /rejected by your setting/.test(l)));
 
     const n = harness({ decide: () => ({ kind: 'reject', remember: 'never' }) });
-    await assert.rejects(n.call(), wireCode(USER_REJECTED));
+    await assert.rejects(n.call(), wireCode(ErrorCodes.UserRejected));
     assert.equal(n.policies.get(SERVER.id), 'never');
   });
 
@@ -203,7 +203,7 @@ describe('SamplingService', () => {
 
   test('no model picked: -1', async () => {
     const h = harness({ pick: () => undefined });
-    await assert.rejects(h.call(), wireCode(USER_REJECTED, /no model/));
+    await assert.rejects(h.call(), wireCode(ErrorCodes.UserRejected, /no model/));
   });
 
   test('no language model available: the dialog still opens (even when allowed without asking), the user answers it themselves as a model name of their choice', async () => {
@@ -219,9 +219,9 @@ describe('SamplingService', () => {
     const blank = harness({ decide: () => ({ kind: 'answer', text: 'x', model: '' }) }, []);
     assert.equal((await blank.call()).model, SELF_ANSWER_MODEL, 'an empty name becomes the default');
     const rejected = harness({ decide: () => ({ kind: 'reject' }) }, []);
-    await assert.rejects(rejected.call(), wireCode(USER_REJECTED));
+    await assert.rejects(rejected.call(), wireCode(ErrorCodes.UserRejected));
     const approved = harness({ decide: () => ({ kind: 'approve' }) }, []);
-    await assert.rejects(approved.call(), wireCode(INTERNAL_ERROR, /No language model is available/), 'approving without a model is an error, not a hang');
+    await assert.rejects(approved.call(), wireCode(ErrorCodes.InternalError, /No language model is available/), 'approving without a model is an error, not a hang');
   });
 
   test('with models available the user may still answer themselves: the model never runs', async () => {
@@ -236,7 +236,7 @@ describe('SamplingService', () => {
   test('the model fails: -32603 with its message, shown in the dialog', async () => {
     const h = harness({});
     h.lm.fail = 'quota exceeded';
-    await assert.rejects(h.call(), wireCode(INTERNAL_ERROR, /quota exceeded/));
+    await assert.rejects(h.call(), wireCode(ErrorCodes.InternalError, /quota exceeded/));
     assert.ok(h.events.includes('failed The model failed: quota exceeded'));
   });
 
@@ -249,7 +249,7 @@ describe('SamplingService', () => {
     const cancel = new AbortController();
     const p2 = h.call(params(), cancel.signal);
     const p3 = h.call();
-    await assert.rejects(h.call(), wireCode(TOO_MANY_REQUESTS, /Too many requests/));
+    await assert.rejects(h.call(), wireCode(ErrorCodes.TooManyRequests, /Too many requests/));
     assert.ok(h.notices.some((n) => /more sampling or elicitation requests/.test(n)));
     assert.deepEqual(h.events, ['open 1'], 'only one dialog is open');
     cancel.abort('server gave up');
@@ -301,7 +301,7 @@ describe('SamplingService: the user closes the dialog', () => {
       },
       log: () => {},
     });
-    await assert.rejects(service.handle(SERVER, params(), { id: 1, signal: new AbortController().signal }), wireCode(USER_REJECTED));
+    await assert.rejects(service.handle(SERVER, params(), { id: 1, signal: new AbortController().signal }), wireCode(ErrorCodes.UserRejected));
     assert.equal(modelSignal?.aborted, true);
   });
 });

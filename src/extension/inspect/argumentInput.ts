@@ -3,6 +3,7 @@
 // marked, and earlier answers sent as context for the later ones.
 import * as vscode from 'vscode';
 import type { McpClient } from '../../client/client';
+import { errorMessage } from '../../protocol/errors';
 
 export interface ArgumentSpec {
   readonly name: string;
@@ -100,7 +101,7 @@ function askOne(
             render();
           },
           (error: unknown) => {
-            if (mine === generation && !done) options.log?.(`completion/complete for ${arg.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+            if (mine === generation && !done) options.log?.(`completion/complete for ${arg.name} failed: ${errorMessage(error)}`);
           },
         )
         .finally(() => {

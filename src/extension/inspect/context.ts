@@ -5,7 +5,7 @@ import type { McpClient } from '../../client/client';
 import { McpLocalError } from '../../protocol/errors';
 import { CallHistory } from '../../inspect/history';
 import { openableHref } from '../../inspect/markdown';
-import { SchemaValidator } from '../../inspect/schemaValidator';
+import { sharedSchemaValidator } from '../../schema/validator';
 import { TimeoutChoice, resolveTimeout } from '../../inspect/timeouts';
 import { openExternalUrl } from '../openExternalUrl';
 import { ResourceDocuments } from './resourceDocuments';
@@ -15,7 +15,7 @@ import { VirtualDocuments } from './virtualDocuments';
 const HISTORY_KEY = 'mcpHost.inspect.history';
 
 export class InspectContext implements vscode.Disposable {
-  readonly validator = new SchemaValidator();
+  readonly validator = sharedSchemaValidator;
   readonly history: CallHistory;
   readonly documents = new VirtualDocuments();
   readonly files: ResourceDocuments;

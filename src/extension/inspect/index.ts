@@ -12,6 +12,7 @@ import { PromptPanel } from './promptPanel';
 import { ToolPanel } from './toolPanel';
 import { InspectDeps, InspectTarget, toTarget } from './types';
 import { ViewPanel } from './viewPanel';
+import { errorMessage } from '../../protocol/errors';
 
 export type { InspectDeps, InspectServer, InspectTarget, ServerHealth } from './types';
 
@@ -62,7 +63,7 @@ export function registerInspectFeatures(context: vscode.ExtensionContext, deps: 
       try {
         return await fn(...args);
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         const target = toTarget(args[0]);
         if (target) deps.log(target.serverId, 'error', `${id} failed: ${message}`);
         void vscode.window.showErrorMessage(`MCP Host: ${message}`);

@@ -4,7 +4,9 @@
 // messages shown below once the prompt is fetched.
 import * as vscode from 'vscode';
 import type { Prompt } from '../../client/schemas';
-import { FieldModel, buildFormModel, checkForm, initialState } from '../../inspect/formModel';
+import { FieldModel, buildFormModel } from '../../forms/model';
+import { checkForm } from '../../forms/fieldChecks';
+import { initialState } from '../../forms/state';
 import { looksLikeMarkdown, renderMarkdown } from '../../inspect/markdown';
 import { describeFailure, promptDisplay } from '../../inspect/resultModel';
 import { describeTimeoutSource } from '../../inspect/timeouts';
@@ -14,6 +16,7 @@ import { fetchPrompt } from './prompts';
 import { OpenResource, ResultStore, handleResultMessage, isResultMessage } from './results';
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
 import { INSPECT_FEATURE } from '../webviewPage';
+import { errorMessage } from '../../protocol/errors';
 
 export const PROMPT_PANEL_VIEW_TYPE = 'mcpHost.prompt';
 
@@ -133,7 +136,7 @@ export class PromptPanel implements vscode.Disposable {
           return;
       }
     } catch (error) {
-      this.post({ type: 'notice', level: 'error', text: error instanceof Error ? error.message : String(error) });
+      this.post({ type: 'notice', level: 'error', text: errorMessage(error) });
     }
   }
 
@@ -158,7 +161,7 @@ export class PromptPanel implements vscode.Disposable {
       if (abort.signal.aborted) return;
       this.post({ type: 'completions', name, value, values: r.completion.values.slice(0, 100).map(String) });
     } catch (error) {
-      if (!abort.signal.aborted) this.ctx.deps.log(this.serverId, 'debug', `completion/complete for ${name} failed: ${error instanceof Error ? error.message : String(error)}`);
+      if (!abort.signal.aborted) this.ctx.deps.log(this.serverId, 'debug', `completion/complete for ${name} failed: ${errorMessage(error)}`);
     }
   }
 

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { ReadResourceResult } from '../../client/schemas';
 import { fileNameFor } from './virtualDocuments';
+import { errorMessage } from '../../protocol/errors';
 
 export const RESOURCE_SCHEME = 'mcp-host-resource';
 /** An open followed by VS Code's own read shares one request when they come this close together. */
@@ -100,7 +101,7 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
       (error: unknown) => {
         this.reads.delete(key);
         // Shown in the editor instead of an error dialog: the editor stays useful once the server is back.
-        return `Could not read ${address.uri}: ${error instanceof Error ? error.message : String(error)}`;
+        return `Could not read ${address.uri}: ${errorMessage(error)}`;
       },
     );
     this.reads.set(key, { time: Date.now(), text });

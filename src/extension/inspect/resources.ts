@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { McpClient } from '../../client/client';
 import type { ReadResourceResult } from '../../client/schemas';
-import { McpLocalError } from '../../protocol/errors';
+import { McpLocalError, errorMessage } from '../../protocol/errors';
 import { IMAGE_TYPES, describeFailure, normalizeMimeType, summarizeFailure } from '../../inspect/resultModel';
 import { SubscriptionSet, splitSubscriptionKey as splitKey } from '../../inspect/subscriptions';
 import { LatestValueThrottle, NoticeCollapser } from '../../inspect/uiThrottle';
@@ -191,7 +191,7 @@ export class ResourceFeatures implements vscode.Disposable {
         state.markActive(k, client);
         this.ctx.deps.log(serverId, 'info', `Subscribed to ${uri}.`);
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = errorMessage(error);
         state.markInactive(k, message);
         this.ctx.deps.log(serverId, 'warn', `resources/subscribe ${uri} failed: ${message}`);
       }
@@ -205,7 +205,7 @@ export class ResourceFeatures implements vscode.Disposable {
         await client.unsubscribeResource(uri, { timeoutMs: this.ctx.timeoutMs(serverId) });
         this.ctx.deps.log(serverId, 'info', `Unsubscribed from ${uri}.`);
       } catch (error) {
-        this.ctx.deps.log(serverId, 'warn', `resources/unsubscribe ${uri} failed: ${error instanceof Error ? error.message : String(error)}`);
+        this.ctx.deps.log(serverId, 'warn', `resources/unsubscribe ${uri} failed: ${errorMessage(error)}`);
       }
     }
   }
@@ -232,7 +232,7 @@ export class ResourceFeatures implements vscode.Disposable {
     const { serverId, uri } = splitKey(k);
     const times = count > 1 ? ` (${count.toLocaleString('en-US')} times)` : '';
     return vscode.window.showInformationMessage(`${this.ctx.serverName(serverId)}: ${uri} was updated${times}.`, 'Open').then((a) => {
-      if (a === 'Open') void this.open(serverId, uri).catch((e: unknown) => void vscode.window.showErrorMessage(String(e instanceof Error ? e.message : e)));
+      if (a === 'Open') void this.open(serverId, uri).catch((e: unknown) => void vscode.window.showErrorMessage(errorMessage(e)));
     });
   }
 

@@ -5,20 +5,22 @@
 import * as vscode from 'vscode';
 import type { Progress } from '../../client/client';
 import type { CallToolResult, Tool } from '../../client/schemas';
-import { McpLocalError, ResponseError } from '../../protocol/errors';
-import { ErrorCodes } from '../../protocol/messages';
-import { FieldError, FieldModel, Json, buildFormModel, checkForm, fallbacks, fromValue, initialState, toArguments, validate } from '../../inspect/formModel';
+import { errorMessage } from '../../protocol/errors';
+import { FieldError, FieldModel, buildFormModel, fallbacks } from '../../forms/model';
+import { fromValue, initialState, toArguments } from '../../forms/state';
+import type { Json } from '../../schema/json';
+import { callTool, readToolArguments } from '../../inspect/callTool';
 import { renderMarkdown, looksLikeMarkdown } from '../../inspect/markdown';
 import { HistoryEntry } from '../../inspect/history';
 import { LatestValueThrottle, PROGRESS_INTERVAL_MS } from '../../inspect/uiThrottle';
 import { describeTimeoutSource } from '../../inspect/timeouts';
-import { confirmationReason, needsConfirmation } from '../../inspect/toolPolicy';
-import { describeFailure, summarizeFailure, summarizeResult, toolResultDisplay } from '../../inspect/resultModel';
+import { toolResultDisplay } from '../../inspect/resultModel';
 import { FromHistory, HistoryItem, Input, OutboundMessage, parseInbound } from '../../inspect/webviewMessages';
 import type { InspectContext } from './context';
 import { OpenResource, ResultStore, handleResultMessage, isResultMessage } from './results';
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
 import { INSPECT_FEATURE } from '../webviewPage';
+import { truncate } from '../../protocol/text';
 
 export const TOOL_PANEL_VIEW_TYPE = 'mcpHost.toolCall';
 
@@ -231,7 +233,7 @@ export class ToolPanel implements vscode.Disposable {
         }
       }
     } catch (error) {
-      const text = error instanceof Error ? error.message : String(error);
+      const text = errorMessage(error);
       this.post({ type: 'notice', level: 'error', text });
     }
   }
@@ -259,29 +261,9 @@ export class ToolPanel implements vscode.Disposable {
     this.post({ type: 'notice', level: 'info', text: entry.resultOmitted ? 'The result of that call was too large to keep in the history.' : 'That call’s result was not kept.' });
   }
 
-  /** Reads and checks the input: the form model's errors, then the whole inputSchema's (ajv). */
+  /** Reads and checks the input against the tool's inputSchema (the use case's own check). */
   check(input: Input): { value: Record<string, unknown>; errors: FieldError[] } {
-    let value: Json | undefined;
-    let errors: FieldError[];
-    if (input.mode === 'form') {
-      ({ value, errors } = checkForm(this.model, input.state));
-    } else {
-      try {
-        value = input.text.trim() === '' ? {} : (JSON.parse(input.text) as Json);
-      } catch (e) {
-        return { value: {}, errors: [{ path: '', keyword: 'json', message: `not valid JSON: ${e instanceof Error ? e.message : String(e)}` }] };
-      }
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) return { value: {}, errors: [{ path: '', keyword: 'type', message: 'the arguments must be a JSON object' }] };
-      errors = validate(this.model, value);
-    }
-    const args = (value ?? {}) as Record<string, unknown>;
-    if (errors.length === 0) {
-      const full = this.ctx.validator.check(this.tool.inputSchema, args);
-      if (full.kind === 'invalid') {
-        for (const e of full.errors) if (!errors.some((x) => x.path === e.path)) errors.push({ path: e.path, keyword: 'type', message: e.message });
-      }
-    }
-    return { value: args, errors };
+    return readToolArguments(this.model, input, this.ctx.validator);
   }
 
   private switchMode(input: Input): void {
@@ -295,7 +277,7 @@ export class ToolPanel implements vscode.Disposable {
     try {
       value = input.text.trim() === '' ? {} : JSON.parse(input.text);
     } catch (e) {
-      this.post({ type: 'notice', level: 'warning', text: `Fix the JSON first: ${e instanceof Error ? e.message : String(e)}` });
+      this.post({ type: 'notice', level: 'warning', text: `Fix the JSON first: ${errorMessage(e)}` });
       return;
     }
     const fit = fromValue(this.model, value);
@@ -309,112 +291,82 @@ export class ToolPanel implements vscode.Disposable {
 
   // ---- the call ----
 
+  /** Runs the tool-call use case (inspect/callTool.ts); the panel shows each step. */
   private async run(input: Input, timeoutSeconds: number | undefined): Promise<void> {
     if (this.running) return;
-    const { value, errors } = this.check(input);
-    if (errors.length > 0) {
-      // Invalid input is never sent.
-      this.post({ type: 'validation', errors });
-      return;
-    }
-    const tool = this.lookupTool() ?? this.tool;
-    if (this.ctx.setting('confirmDestructiveTools', true) && needsConfirmation(tool) && !this.skipConfirm.has(tool.name)) {
-      const why = confirmationReason(tool);
-      const run = 'Run';
-      const always = 'Run, and don’t ask again for this tool';
-      const answer = await vscode.window.showWarningMessage(
-        `Run ${tool.name} on ${this.ctx.serverName(this.serverId)}?`,
-        { modal: true, detail: `${why}\n\nArguments:\n${truncate(JSON.stringify(value, null, 2), 600)}\n\nTo stop being asked for such tools, turn off the setting mcpHost.confirmDestructiveTools.` },
-        run,
-        always,
-      );
-      if (answer === undefined) return;
-      if (answer === always) this.skipConfirm.add(tool.name);
-    }
-    let client;
-    try {
-      client = this.ctx.requireClient(this.serverId);
-    } catch (error) {
-      this.post({ type: 'failure', callId: 'none', failure: describeFailure(error), durationMs: 0 });
-      return;
-    }
     const abort = new AbortController();
-    const callId = this.results.add({ kind: 'tool', serverId: this.serverId, name: tool.name, result: { content: [] } });
-    this.running = { callId, abort };
-    const startedAt = Date.now();
-    const started = performance.now();
+    // Claimed before the first await: a second Run while confirming is ignored.
+    this.running = { callId: '', abort };
+    const tool = this.lookupTool() ?? this.tool;
+    const serverName = this.ctx.serverName(this.serverId);
     const timeout = this.ctx.timeout(this.serverId, timeoutSeconds);
-    const timeoutMs = Math.round(timeout.seconds * 1000);
-    this.post({ type: 'running', callId, startedAt, arguments: JSON.stringify(value, null, 2) });
-    this.ctx.deps.log(this.serverId, 'info', `Calling tool ${tool.name} from the tool panel (timeout ${timeout.seconds} s, ${describeTimeoutSource(timeout.source)}).`);
-
-    // The notification (with its Cancel button) appears when the call takes longer than a moment.
-    let reportProgress: ((p: Progress) => void) | undefined;
-    let settle!: () => void;
-    const settled = new Promise<void>((resolve) => (settle = resolve));
-    const notify = setTimeout(() => {
-      void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `${tool.name} (${this.ctx.serverName(this.serverId)})`, cancellable: true }, async (progress, token) => {
-        token.onCancellationRequested(() => abort.abort());
-        let last = 0;
-        reportProgress = (p) => {
-          const pct = p.total && p.total > 0 ? Math.min(100, (p.progress / p.total) * 100) : undefined;
-          progress.report({ message: p.message ?? `${p.progress}${p.total ? ` / ${p.total}` : ''}`, ...(pct !== undefined && pct > last ? { increment: pct - last } : {}) });
-          if (pct !== undefined) last = Math.max(last, pct);
-        };
-        await settled;
-      });
-    }, 400);
-
-    // A server may send progress far faster than anyone can read it: the panel and the
-    // notification get the newest value at most every PROGRESS_INTERVAL_MS.
-    const progressShown = new LatestValueThrottle<string, Progress>((id, p) => {
-      this.post({ type: 'progress', callId: id, progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) });
-      reportProgress?.(p);
-    }, PROGRESS_INTERVAL_MS);
-
-    let retryAfterElicitation: (() => Promise<boolean>) | undefined;
+    let callId = '';
+    let progressShown: LatestValueThrottle<string, Progress> | undefined;
+    let notification: ProgressNotification | undefined;
+    const endAttempt = () => {
+      // The last progress is shown before the outcome.
+      progressShown?.flush(callId);
+      progressShown?.dispose();
+      notification?.dispose();
+    };
     try {
-      const result: CallToolResult = await client
-        .callTool(tool.name, value, {
-          timeoutMs,
-          resetTimeoutOnProgress: true,
-          signal: abort.signal,
+      const outcome = await callTool(
+        { serverId: this.serverId, tool, model: this.model, arguments: input, timeout: { seconds: timeout.seconds, note: describeTimeoutSource(timeout.source) }, origin: 'the tool panel', signal: abort.signal },
+        {
+          client: () => this.ctx.requireClient(this.serverId),
+          validator: this.ctx.validator,
+          confirm: (t, why, value) => this.confirm(t, why, value),
+          onStart: (attempt) => {
+            callId = this.results.add({ kind: 'tool', serverId: this.serverId, name: tool.name, result: { content: [] } });
+            this.running = { callId, abort };
+            this.post({ type: 'running', callId, startedAt: attempt.startedAt, arguments: JSON.stringify(attempt.arguments, null, 2) });
+            // The notification (with its Cancel button) appears when the call takes longer than a moment.
+            notification = new ProgressNotification(`${tool.name} (${serverName})`, abort);
+            // A server may send progress far faster than anyone can read it: the panel and the
+            // notification get the newest value at most every PROGRESS_INTERVAL_MS.
+            progressShown = new LatestValueThrottle<string, Progress>((id, p) => {
+              this.post({ type: 'progress', callId: id, progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) });
+              notification?.report(p);
+            }, PROGRESS_INTERVAL_MS);
+          },
+          onProgress: (p) => progressShown?.push(callId, p),
           onTimeoutPaused: (paused) => this.post({ type: 'timeoutPaused', callId, paused }),
-          onProgress: (p) => progressShown.push(callId, p),
-        })
-        // The last progress is shown before the outcome.
-        .finally(() => progressShown.flush(callId));
-      const durationMs = performance.now() - started;
-      this.results.replace(callId, { kind: 'tool', serverId: this.serverId, name: tool.name, result });
-      const display = toolResultDisplay(result, tool.outputSchema, this.ctx.validator);
-      this.post({ type: 'toolResult', callId, display, durationMs });
-      this.ctx.history.add({ serverId: this.serverId, kind: 'tool', name: tool.name, arguments: value, outcome: display.isError ? 'tool-error' : 'ok', summary: summarizeResult(display), durationMs, time: startedAt, result });
-      this.ctx.deps.log(this.serverId, display.isError ? 'warn' : 'info', `Tool ${tool.name} ${display.isError ? 'reported an error' : 'answered'} in ${Math.round(durationMs)} ms.`);
-      if (display.verdict.kind === 'invalid' || display.verdict.kind === 'missing') {
-        this.ctx.deps.log(this.serverId, 'warn', `Tool ${tool.name}: structured content ${display.verdict.kind === 'missing' ? 'is missing although the tool declares an outputSchema' : 'does not match its outputSchema'}.`);
-      }
-      if (display.verdict.kind === 'unchecked') this.ctx.deps.log(this.serverId, 'info', `Tool ${tool.name}: structured content not checked against its outputSchema: ${display.verdict.reason}.`);
-    } catch (error) {
-      const durationMs = performance.now() - started;
-      const failure = describeFailure(error);
-      this.post({ type: 'failure', callId, failure, durationMs });
-      if (error instanceof ResponseError && error.code === ErrorCodes.UrlElicitationRequired && this.ctx.deps.resolveUrlElicitation) {
-        retryAfterElicitation = () => this.ctx.deps.resolveUrlElicitation!(error, this.serverId);
-      }
-      const outcome: HistoryEntry['outcome'] = McpLocalError.is(error, 'cancelled') ? 'cancelled' : McpLocalError.is(error, 'timeout') ? 'timeout' : 'error';
-      this.ctx.history.add({ serverId: this.serverId, kind: 'tool', name: tool.name, arguments: value, outcome, summary: summarizeFailure(failure), durationMs, time: startedAt, failure });
-      this.ctx.deps.log(this.serverId, outcome === 'cancelled' ? 'info' : 'warn', `Tool ${tool.name}: ${summarizeFailure(failure)}`);
+          onEnd: (end) => {
+            endAttempt();
+            if (end.kind === 'failed') {
+              this.post({ type: 'failure', callId, failure: end.failure, durationMs: end.durationMs });
+              return;
+            }
+            this.results.replace(callId, { kind: 'tool', serverId: this.serverId, name: tool.name, result: end.result });
+            if (end.display) this.post({ type: 'toolResult', callId, display: end.display, durationMs: end.durationMs });
+          },
+          record: (entry) => this.ctx.history.add(entry),
+          log: (level, text) => this.ctx.deps.log(this.serverId, level, text),
+          ...(this.ctx.deps.resolveUrlElicitation ? { resolveUrlElicitation: (error) => this.ctx.deps.resolveUrlElicitation!(error, this.serverId) } : {}),
+        },
+      );
+      if (outcome.kind === 'invalid') this.post({ type: 'validation', errors: [...outcome.errors] });
+      else if (outcome.kind === 'unavailable') this.post({ type: 'failure', callId: 'none', failure: outcome.failure, durationMs: 0 });
     } finally {
-      progressShown.dispose();
-      clearTimeout(notify);
-      settle();
+      endAttempt();
       this.running = undefined;
     }
-    // The server needs the user to visit a URL first: offer it, then run the same call again.
-    if (retryAfterElicitation && (await retryAfterElicitation())) {
-      this.ctx.deps.log(this.serverId, 'info', `Retrying tool ${tool.name} after URL elicitation.`);
-      await this.run(input, timeoutSeconds);
-    }
+  }
+
+  /** Asks before a call of a tool that may change things, unless the user said not to for this tool. */
+  private async confirm(tool: Tool, why: string, value: Record<string, unknown>): Promise<boolean> {
+    if (!this.ctx.setting('confirmDestructiveTools', true) || this.skipConfirm.has(tool.name)) return true;
+    const run = 'Run';
+    const always = 'Run, and don’t ask again for this tool';
+    const answer = await vscode.window.showWarningMessage(
+      `Run ${tool.name} on ${this.ctx.serverName(this.serverId)}?`,
+      { modal: true, detail: `${why}\n\nArguments:\n${truncate(JSON.stringify(value, null, 2), 600)}\n\nTo stop being asked for such tools, turn off the setting mcpHost.confirmDestructiveTools.` },
+      run,
+      always,
+    );
+    if (answer === undefined) return false;
+    if (answer === always) this.skipConfirm.add(tool.name);
+    return true;
   }
 
   /** For tests and commands: whether a call is in flight, and its abort. */
@@ -430,9 +382,6 @@ export class ToolPanel implements vscode.Disposable {
   }
 }
 
-function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-}
 
 export function toHistoryItem(e: HistoryEntry): HistoryItem {
   return {
@@ -445,4 +394,39 @@ export function toHistoryItem(e: HistoryEntry): HistoryItem {
     canRerun: !e.argumentsOmitted,
     canShow: e.result !== undefined || e.failure !== undefined,
   };
+}
+
+/**
+ * The progress notification of a call (with its Cancel button), shown only once the call takes
+ * longer than a moment; it closes when disposed.
+ */
+class ProgressNotification {
+  private report_: ((p: Progress) => void) | undefined;
+  private settle!: () => void;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(title: string, abort: AbortController, delayMs = 400) {
+    const settled = new Promise<void>((resolve) => (this.settle = resolve));
+    this.timer = setTimeout(() => {
+      void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+        token.onCancellationRequested(() => abort.abort());
+        let last = 0;
+        this.report_ = (p) => {
+          const pct = p.total && p.total > 0 ? Math.min(100, (p.progress / p.total) * 100) : undefined;
+          progress.report({ message: p.message ?? `${p.progress}${p.total ? ` / ${p.total}` : ''}`, ...(pct !== undefined && pct > last ? { increment: pct - last } : {}) });
+          if (pct !== undefined) last = Math.max(last, pct);
+        };
+        await settled;
+      });
+    }, delayMs);
+  }
+
+  report(p: Progress): void {
+    this.report_?.(p);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.settle();
+  }
 }

@@ -4,6 +4,7 @@ import type * as vscode from 'vscode';
 import type { McpClient } from '../../client/client';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../client/schemas';
 import type { HealthFacts, ServerFacts } from '../../inspect/serverInfo';
+import type { LogSeverity } from '../../protocol/logging';
 
 /**
  * One server as the inspect features see it. The registry's `ServerHandle` has this shape, so
@@ -16,8 +17,6 @@ export interface InspectServer extends ServerFacts {
   readonly prompts?: readonly Prompt[];
 }
 
-export type InspectLogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
-
 /** Health of a server as the periodic ping sees it (setting `mcpHost.healthPingSeconds`). */
 export type ServerHealth = HealthFacts;
 
@@ -28,7 +27,7 @@ export interface InspectDeps {
   /** Every configured server (for the command palette's pickers and the health ping). */
   listServers(): readonly InspectServer[];
   /** A line in the server's output channel. */
-  log(serverId: string, level: InspectLogLevel, text: string): void;
+  log(serverId: string, level: LogSeverity, text: string): void;
   /** Fires when servers or their lists change (panels refresh their tool, pings start/stop). */
   readonly onDidChangeServers?: vscode.Event<unknown>;
   /** Removes known secrets from text (command lines, environments) before it is shown. */

@@ -10,6 +10,7 @@ import type { InspectContext } from './context';
 import { OpenResource, ResultStore, handleResultMessage, isResultMessage } from './results';
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
 import { INSPECT_FEATURE } from '../webviewPage';
+import { errorMessage } from '../../protocol/errors';
 
 export const VIEW_PANEL_VIEW_TYPE = 'mcpHost.inspectView';
 
@@ -93,7 +94,7 @@ export class ViewPanel implements vscode.Disposable {
       else if (isResultMessage(m)) await handleResultMessage(this.ctx, this.results, this.serverId, this.openResource, m);
       // Form messages have no meaning here.
     } catch (error) {
-      this.post({ type: 'notice', level: 'error', text: error instanceof Error ? error.message : String(error) });
+      this.post({ type: 'notice', level: 'error', text: errorMessage(error) });
     }
   }
 

@@ -1,12 +1,14 @@
 // Serving what servers ask of the host, in VS Code: sampling (`sampling/createMessage`, answered
 // by a VS Code language model after the user approves, or by the user) and elicitation (`elicitation/create`,
-// form and URL modes). The lead's registry calls `configureClient` on every client before it
-// connects and declares `capabilities` in `initialize`.
+// form and URL modes). The registry declares `capabilities` in every `initialize`; the host calls
+// `configureClient` on each client the registry creates, before it connects.
 //
 //   const serve = createServeFeatures(context, { log: (id, level, text) => logs.get(id).write(level, text), showLog: (id) => logs.get(id).show() });
-//   new ServerRegistry({ ..., capabilities: serve.capabilities, configureClient: serve.configureClient });
+//   new ServerRegistry({ ..., capabilities: serve.capabilities });
+//   registry.onDidCreateClient(({ handle, client }) => serve.configureClient(client, { id: handle.id, name: handle.entry.name }));
 //
-// The tool-call UI calls `handleUrlElicitationRequired(error, server)` when a tools/call fails
+// The tool-call UI is given `serve.handleUrlElicitationRequired(error, server)` (passed in, not
+// found through a module variable) and calls it when a tools/call fails
 // with -32042 "URL elicitation required": it offers the URLs listed in `error.data.elicitations`
 // with the same consent dialog, waits until the server reports them complete (or the user says
 // "retry now"), and resolves true when the tool call should be retried; false for any other
@@ -18,15 +20,16 @@ import { DialogQueue } from '../../serve/dialogQueue';
 import { ElicitationService } from '../../serve/elicitation';
 import { SAMPLING_POLICIES, SamplingPolicy, SamplingPolicyStore, describePolicy } from '../../serve/policy';
 import { SamplingService } from '../../serve/sampling';
-import type { ServeLogLevel, ServerRef } from '../../serve/types';
+import type { ServerRef } from '../../serve/types';
 import { openExternalUrl } from '../openExternalUrl';
 import { VsCodeLanguageModels } from './languageModels';
 import { WebviewPrompter } from './prompter';
 import { ServePanel } from './servePanel';
+import type { LogSeverity } from '../../protocol/logging';
 
 export interface ServeDeps {
   /** Writes to the server's output channel. */
-  log(serverId: string, level: ServeLogLevel, text: string): void;
+  log(serverId: string, level: LogSeverity, text: string): void;
   /** Reveals the server's output channel (the "Show Log" button of notifications). */
   showLog?(serverId: string): void;
 }
@@ -38,25 +41,11 @@ export interface ServeFeatures extends vscode.Disposable {
   configureClient(client: McpClient, server: ServerRef): vscode.Disposable;
   /** See the file comment. */
   handleUrlElicitationRequired(error: unknown, server: ServerRef): Promise<boolean>;
-  /** The services, for tests and other features. */
-  readonly sampling: SamplingService;
-  readonly elicitation: ElicitationService;
-  readonly policies: SamplingPolicyStore;
 }
 
 export const COMMAND_RESET_SAMPLING = 'mcpHost.sampling.resetPermissions';
 export const COMMAND_SET_SAMPLING = 'mcpHost.sampling.setPermission';
 const DEFAULT_MAX_QUEUED = 3;
-
-let active: ServeFeatures | undefined;
-
-/**
- * Offers the URLs of a -32042 "URL elicitation required" error from a tool call and resolves
- * whether to retry the call. False when serve features are not active or `error` is not -32042.
- */
-export function handleUrlElicitationRequired(error: unknown, server: ServerRef): Promise<boolean> {
-  return active ? active.handleUrlElicitationRequired(error, server) : Promise.resolve(false);
-}
 
 export function createServeFeatures(context: vscode.ExtensionContext, deps: ServeDeps): ServeFeatures {
   const disposables: vscode.Disposable[] = [];
@@ -131,9 +120,6 @@ export function createServeFeatures(context: vscode.ExtensionContext, deps: Serv
 
   const features: ServeFeatures = {
     capabilities: serveCapabilities(services),
-    sampling,
-    elicitation,
-    policies,
     configureClient(client: McpClient, server: ServerRef): vscode.Disposable {
       known.set(server.id, server.name);
       const attached = attachServe(client, server, services);
@@ -143,12 +129,10 @@ export function createServeFeatures(context: vscode.ExtensionContext, deps: Serv
       return elicitation.handleUrlElicitationRequired(server, error);
     },
     dispose() {
-      if (active === features) active = undefined;
       for (const p of ServePanel.all()) p.dispose();
       for (const d of disposables.splice(0)) d.dispose();
     },
   };
-  active = features;
   context.subscriptions.push(features);
   return features;
 }

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { collectAnswer } from '../../serve/answerStream';
 import type { ModelInfo } from '../../serve/modelSelection';
 import type { LanguageModels, ModelAnswer, SamplingRun } from '../../serve/sampling';
+import { errorMessage } from '../../protocol/errors';
 
 /** LanguageModelDataPart (VS Code 1.104+), looked up at run time: the product builds against 1.100. */
 interface DataPartStatic {
@@ -59,7 +60,7 @@ function describeError(error: unknown): string {
         return error.message || error.code;
     }
   }
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 export class VsCodeLanguageModels implements LanguageModels {

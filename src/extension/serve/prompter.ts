@@ -2,19 +2,20 @@
 // picker is a QuickPick; messages outside a dialog are notifications with a "Show Log" button.
 // A dialog closes when the server cancels its request (the request's signal aborts).
 import * as vscode from 'vscode';
-import type { FormState } from '../../inspect/formModel';
+import type { FormState } from '../../forms/model';
 import { type DialogQueue, abortReason, closedByClient } from '../../serve/dialogQueue';
 import type { ContentCheck, ElicitFormView, ElicitUrlView, ElicitationPrompter, FormAnswer, UrlAnswer } from '../../serve/elicitation';
 import { ModelInfo, describeModel } from '../../serve/modelSelection';
 import type { SamplingAnswerView, SamplingDialog, SamplingPrompter, SamplingRequestDecision, SamplingRequestView, SamplingResponseDecision } from '../../serve/sampling';
-import type { ServeLogLevel, ServerRef } from '../../serve/types';
+import type { ServerRef } from '../../serve/types';
 import { modelsTakeImages } from './languageModels';
 import { ServePanel } from './servePanel';
+import type { LogSeverity } from '../../protocol/logging';
 
 export interface PrompterDeps {
   readonly extensionUri: vscode.Uri;
   readonly queue: DialogQueue;
-  log(serverId: string, level: ServeLogLevel, text: string): void;
+  log(serverId: string, level: LogSeverity, text: string): void;
   /** Reveals a server's output channel. */
   showLog?(serverId: string): void;
 }

@@ -4,22 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { McpClient, Tool } from '../../src/client';
-import {
-  ArrayField,
-  FieldModel,
-  FormState,
-  ObjectField,
-  buildFormModel,
-  checkForm,
-  checkFormat,
-  fallbacks,
-  fromValue,
-  initialState,
-  initialValue,
-  newItemState,
-  toArguments,
-  validate,
-} from '../../src/inspect/formModel';
+import { ArrayField, FieldModel, FormState, ObjectField, buildFormModel, fallbacks } from '../../src/forms/model';
+import { checkForm, validate } from '../../src/forms/fieldChecks';
+import { fromValue, initialState, initialValue, newItemState, toArguments } from '../../src/forms/state';
+import { checkFormat } from '../../src/schema/formats';
 import { EVERYTHING, FILESYSTEM, connectStdio } from '../client/support';
 
 function obj(model: FieldModel): ObjectField {

@@ -1,9 +1,9 @@
-// Full JSON Schema validation (ajv) for what the form model does not decide alone: a tool's
-// `structuredContent` against its `outputSchema`, and the final arguments against the whole
-// `inputSchema`. Schemas come from servers: compiled in a sandbox of options (no network —
-// `loadSchema` is never set, and a `$ref` that is not a local pointer is taken out before
-// compiling: that part accepts anything and is reported "not checked", the rest is checked),
-// cached by their JSON text, and every failure is a value, never a throw.
+// The one JSON Schema validator (ajv): tool arguments and elicitation content (src/forms words
+// its errors per field), and a tool's `structuredContent` against its `outputSchema`. Schemas
+// come from servers: compiled in a sandbox of options (no network — `loadSchema` is never set,
+// and a `$ref` that is not a local pointer is taken out before compiling: that part accepts
+// anything and is reported "not checked", the rest is checked), cached by their JSON text, and
+// every failure is a value, never a throw.
 //
 // Everything here runs on the extension host's thread, so its cost is bounded before ajv sees
 // the input: schema size and nesting (compiling is superlinear: 10,000 properties took 71 s),
@@ -14,8 +14,9 @@
 // the reason, never a frozen editor.
 import type { default as Ajv, AnySchema, ErrorObject, ValidateFunction } from 'ajv';
 import { measureJson } from '../protocol/jsonShape';
-import { CHECKED_FORMATS, checkFormat } from './formModel';
+import { CHECKED_FORMATS, checkFormat } from './formats';
 import { compileSafePattern, uncheckedPatternNote } from './safePattern';
+import { errorMessage } from '../protocol/errors';
 
 export interface SchemaError {
   /** JSON Pointer of the failing value ("" for the root). */
@@ -24,14 +25,25 @@ export interface SchemaError {
   readonly keyword: string;
 }
 
-export type SchemaCheck =
+/** A SchemaError with ajv's details, for callers that word the error themselves (the forms). */
+export interface DetailedSchemaError extends SchemaError {
+  /** ajv's details of the failure (`limit`, `allowedValues`, `missingProperty`, …). */
+  readonly params: Readonly<Record<string, unknown>>;
+  /** Where in the schema the failing keyword is ("#/properties/b/anyOf/0/minimum"). */
+  readonly schemaPath: string;
+}
+
+export type SchemaCheck<E extends SchemaError = SchemaError> =
   /** `unchecked`: parts not checked, e.g. "pattern ^(a)\1$ not checked: not supported by the safe engine". */
   | { readonly kind: 'valid'; readonly unchecked?: readonly string[] }
-  | { readonly kind: 'invalid'; readonly errors: readonly SchemaError[]; readonly unchecked?: readonly string[] }
+  | { readonly kind: 'invalid'; readonly errors: readonly E[]; readonly unchecked?: readonly string[] }
   /** The schema itself could not be used (remote $ref, unknown dialect, broken schema). */
   | { readonly kind: 'unusable'; readonly reason: string }
-  /** Checking would cost too much: "schema too large to check (…)", "too costly to check (…)". */
-  | { readonly kind: 'unchecked'; readonly reason: string };
+  /**
+   * Checking would cost too much: "schema too large to check (…)", "too costly to check (…)".
+   * `errors`: what was found before the pattern budget ran out (the rest of the patterns passed unchecked).
+   */
+  | { readonly kind: 'unchecked'; readonly reason: string; readonly errors?: readonly E[] };
 
 const DRAFT_07 = /^https?:\/\/json-schema\.org\/draft-0[4-7]\/schema#?$/;
 const MAX_CACHE = 200;
@@ -78,24 +90,25 @@ export const DEFAULT_CHECK_LIMITS: CheckLimits = {
   maxPatternWork: 20_000_000,
 };
 
-/** Thrown by a pattern test when the check's pattern work is used up; ends that validation. */
-class PatternBudgetExceeded extends Error {}
-
 /** What one validation run spent and skipped; patterns report into it. */
 interface Run {
   patternWork: number;
+  /** The pattern work ran out: later pattern tests pass unchecked and the verdict is `unchecked`. */
+  budgetSpent: boolean;
   readonly unchecked: Set<string>;
 }
 
-/** Compiles and runs schemas; one instance serves the whole extension. */
+const PATTERN_BUDGET_SPENT = 'too costly to check (the patterns would take too long on this value)';
+
 /** A compiled schema, with the parts that compiling left out (remote references), or why it does not compile. */
 type Compiled = { readonly validate: ValidateFunction; readonly unchecked: readonly string[] } | string;
 
+/** Compiles and runs schemas; one instance serves the whole extension. */
 export class SchemaValidator {
   private ajv2020: Ajv | undefined;
   private ajv07: Ajv | undefined;
   private readonly cache = new Map<string, Compiled>();
-  private run: Run = { patternWork: 0, unchecked: new Set() };
+  private run: Run = { patternWork: 0, budgetSpent: false, unchecked: new Set() };
   private readonly limits: CheckLimits;
 
   constructor(limits: Partial<CheckLimits> = {}) {
@@ -104,6 +117,15 @@ export class SchemaValidator {
 
   /** Validates `value` against `schema`. */
   check(schema: unknown, value: unknown): SchemaCheck {
+    return this.checkWith(schema, value, toSchemaError);
+  }
+
+  /** As `check`, with ajv's details of each error (see DetailedSchemaError). */
+  checkDetailed(schema: unknown, value: unknown): SchemaCheck<DetailedSchemaError> {
+    return this.checkWith(schema, value, toDetailedSchemaError);
+  }
+
+  private checkWith<E extends SchemaError>(schema: unknown, value: unknown, toError: (e: ErrorObject) => E): SchemaCheck<E> {
     const limits = this.limits;
     const schemaShape = measureJson(schema, { maxValues: limits.maxSchemaValues, maxDepth: limits.maxSchemaDepth });
     if (schemaShape.exceeded === 'values') return { kind: 'unchecked', reason: `schema too large to check (more than ${limits.maxSchemaValues} values)` };
@@ -124,18 +146,19 @@ export class SchemaValidator {
     }
     const compiled = this.compile(schema);
     if (typeof compiled === 'string') return { kind: 'unusable', reason: compiled };
-    const run: Run = (this.run = { patternWork: 0, unchecked: new Set(compiled.unchecked) });
+    const run: Run = (this.run = { patternWork: 0, budgetSpent: false, unchecked: new Set(compiled.unchecked) });
     const validate = compiled.validate;
     let ok: boolean;
     try {
       ok = validate(value) as boolean;
     } catch (e) {
-      if (e instanceof PatternBudgetExceeded) return { kind: 'unchecked', reason: 'too costly to check (the patterns would take too long on this value)' };
-      return { kind: 'unusable', reason: `validation failed: ${e instanceof Error ? e.message : String(e)}` };
+      return { kind: 'unusable', reason: `validation failed: ${errorMessage(e)}` };
     }
+    const errors = ok ? [] : (validate.errors ?? []).slice(0, MAX_ERRORS).map(toError);
+    if (run.budgetSpent) return { kind: 'unchecked', reason: PATTERN_BUDGET_SPENT, ...(errors.length > 0 ? { errors } : {}) };
     const unchecked = run.unchecked.size > 0 ? { unchecked: [...run.unchecked] } : {};
     if (ok) return { kind: 'valid', ...unchecked };
-    return { kind: 'invalid', errors: (validate.errors ?? []).slice(0, MAX_ERRORS).map(toSchemaError), ...unchecked };
+    return { kind: 'invalid', errors, ...unchecked };
   }
 
   private makeAjv<T extends Ajv>(Ctor: new (opts: object) => T): T {
@@ -154,8 +177,13 @@ export class SchemaValidator {
         return {
           toString,
           test: (s: string) => {
+            // Past the budget a pattern passes unchecked: what was found so far is still reported.
+            if (this.run.budgetSpent) return true;
             this.run.patternWork += compiled.cost(s);
-            if (this.run.patternWork > this.limits.maxPatternWork) throw new PatternBudgetExceeded();
+            if (this.run.patternWork > this.limits.maxPatternWork) {
+              this.run.budgetSpent = true;
+              return true;
+            }
             return compiled.test(s);
           },
         };
@@ -193,12 +221,15 @@ export class SchemaValidator {
     const { $schema: _s, $id: _i, ...rest } = schema as Record<string, unknown>;
     const local = withoutRemoteRefs(rest);
     try {
-      return { validate: ajv.compile(local.schema as AnySchema), unchecked: local.refs.map((ref) => `$ref ${ref} not checked: remote schemas are never fetched`) };
+      return { validate: ajv.compile(forAjv(local.schema, !older) as AnySchema), unchecked: local.refs.map((ref) => `$ref ${ref} not checked: remote schemas are never fetched`) };
     } catch (e) {
-      return `the schema does not compile: ${e instanceof Error ? e.message : String(e)}`;
+      return `the schema does not compile: ${errorMessage(e)}`;
     }
   }
 }
+
+/** The validator the forms use when given none: one compile cache for every form. */
+export const sharedSchemaValidator = new SchemaValidator();
 
 /** True when `uniqueItems: true` appears anywhere in the schema (measured schemas only: bounded). */
 function usesUniqueItems(schema: unknown, depth = 0): boolean {
@@ -212,6 +243,36 @@ const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
 
 function isRemoteReference(keyword: string, value: unknown): value is string {
   return (keyword === '$ref' || keyword === '$dynamicRef') && typeof value === 'string' && !value.startsWith('#');
+}
+
+/**
+ * The older spellings servers still send, rewritten to what ajv reads (it would otherwise
+ * misread or refuse them): draft 4's boolean exclusive bounds beside `minimum`/`maximum`
+ * become the numeric form; OpenAPI's `nullable` without a `type` (any value) goes; and for the
+ * 2020-12 dialect a draft-7 tuple (`items: [...]`, `additionalItems`) becomes `prefixItems`/`items`.
+ * Measured schemas only (bounded depth); data keywords are left alone.
+ */
+export function forAjv(schema: unknown, dialect2020: boolean, depth = 0): unknown {
+  if (typeof schema !== 'object' || schema === null || depth > DEFAULT_CHECK_LIMITS.maxSchemaDepth) return schema;
+  if (Array.isArray(schema)) return schema.map((s) => forAjv(s, dialect2020, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) out[k] = k === 'const' || k === 'enum' || k === 'default' || k === 'examples' ? v : forAjv(v, dialect2020, depth + 1);
+  // Only beside a numeric bound, a boolean `nullable`, an array `items`: a property map may hold schemas named like these keywords.
+  for (const [flag, bound] of [['exclusiveMinimum', 'minimum'], ['exclusiveMaximum', 'maximum']] as const) {
+    if (typeof out[flag] !== 'boolean' || typeof out[bound] !== 'number') continue;
+    if (out[flag] === true) {
+      out[flag] = out[bound];
+      delete out[bound];
+    } else delete out[flag];
+  }
+  if (typeof out.nullable === 'boolean' && out.type === undefined) delete out.nullable;
+  if (dialect2020 && Array.isArray(out.items) && out.prefixItems === undefined) {
+    out.prefixItems = out.items;
+    if (out.additionalItems !== undefined) out.items = out.additionalItems;
+    else delete out.items;
+    delete out.additionalItems;
+  }
+  return out;
 }
 
 /** The first `$ref` that is not a local pointer, anywhere in the schema. */
@@ -340,4 +401,8 @@ function toSchemaError(e: ErrorObject): SchemaError {
     message = `must be one of ${((e.params as { allowedValues: unknown[] }).allowedValues).map((v) => JSON.stringify(v)).join(', ')}`;
   }
   return { path, message, keyword: e.keyword };
+}
+
+function toDetailedSchemaError(e: ErrorObject): DetailedSchemaError {
+  return { ...toSchemaError(e), params: e.params as Record<string, unknown>, schemaPath: e.schemaPath };
 }
