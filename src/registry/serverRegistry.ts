@@ -2,7 +2,8 @@
 // stopped, restarted after crashes (exponential back-off, sliding window), with the lists each
 // server declared cached and kept fresh. No `vscode` import and no transport knowledge: trust,
 // consent, inputs and the transport factory come in as functions.
-import { McpClient, RootsProvider } from '../client/client';
+import { McpClient, RootsProvider, ServerRequestHandlers } from '../client/client';
+import { EraMemory, ProtocolPreference } from '../client/era';
 import { Implementation, Prompt, Resource, ResourceTemplate, SkippedListItem, Tool, describeSkippedItem } from '../client/schemas';
 import { ServerEntry } from '../config/types';
 import { ResolvedServer } from '../config/variables';
@@ -71,6 +72,10 @@ export interface ServerRegistryOptions {
   readonly autoStart?: boolean;
   /** Further client capabilities (sampling, elicitation, ...). */
   readonly capabilities?: Record<string, unknown>;
+  /** Which era and version to speak (read at each start; an entry's own `protocolVersion` wins). Default `auto`. */
+  readonly protocol?: ProtocolPreference;
+  /** The answers to one server's requests of the client (sampling, elicitation), given to its client when it is created. */
+  serverRequests?(server: { readonly id: string; readonly name: string }): ServerRequestHandlers;
   /**
    * Lifecycle lines per server, secrets (`resolved.secretValues`) already redacted: starting
    * (the command line or URL), started (pid, stdio only), initialized (server and version), exited (code/signal),
@@ -197,6 +202,8 @@ export class ServerRegistry {
   private disposing: Promise<void> | undefined;
   private readonly removals = new Set<Promise<void>>();
   private readonly store = new DisposableStore();
+  /** The era each server spoke, for this registry's life: a restart does not probe again. */
+  private readonly eras = new EraMemory();
 
   private readonly _onDidChange = this.store.add(new Emitter<ServerHandle>((e) => this.listenerFailed(e)));
   /** A server's status, lists, entry or counters changed. */
@@ -437,6 +444,9 @@ export class ServerRegistry {
       requestTimeoutMs: this.options.requestTimeoutMs,
       roots: this.options.roots,
       capabilities: this.options.capabilities,
+      protocol: entry.protocolVersion ?? this.options.protocol ?? 'auto',
+      eraMemory: { memory: this.eras, key: eraKey(h.id, resolved) },
+      ...(this.options.serverRequests ? { handlers: this.options.serverRequests({ id: h.id, name: entry.name }) } : {}),
     });
     const session: Session = { client, abort: new AbortController(), store: new DisposableStore(), stopping: false, ready: false };
     h.session = session;
@@ -492,7 +502,7 @@ export class ServerRegistry {
     // The process facet is there once the transport started; an HTTP server has none.
     const pid = h.pid;
     if (pid !== undefined) log('info', `started (pid ${pid})`);
-    log('info', `initialized: ${info ? `${info.name} ${info.version}` : 'unknown server'}, protocol ${client.protocolVersion}`);
+    log('info', `initialized: ${info ? `${info.name} ${info.version}` : 'unknown server'}, protocol ${client.protocolVersion} (${client.era} era)`);
     session.store.add(client.onToolsListChanged(() => void this.refreshList(h, session, 'tools')));
     session.store.add(
       client.onResourcesListChanged(() => {
@@ -703,6 +713,21 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 export function describeLaunch(resolved: ResolvedServer): string {
   if (resolved.type === 'stdio') return `${formatCommandLine(resolved.command, resolved.args)} (cwd ${resolved.cwd})`;
   return `${transportLabel(resolved.type)} ${resolved.url}`;
+}
+
+/**
+ * Where a server's era is remembered: an HTTP server by its origin (one server there speaks one
+ * era), a stdio server by its entry and command line (a changed command may be another server).
+ */
+function eraKey(id: string, resolved: ResolvedServer): string {
+  if (resolved.type !== 'stdio') {
+    try {
+      return `http:${new URL(resolved.url).origin}`;
+    } catch {
+      return `http:${resolved.url}`;
+    }
+  }
+  return `stdio:${id}:${JSON.stringify([resolved.command, ...resolved.args])}`;
 }
 
 function describeExit(exit: { readonly code: number | null; readonly signal: string | null }): string {
