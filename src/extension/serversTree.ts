@@ -153,7 +153,11 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
       void this.memory?.update(EXPANSION_KEY, Object.fromEntries(this.expansion));
     };
     return vscode.Disposable.from(
-      view.onDidExpandElement((e) => remember(e.element, true)),
+      view.onDidExpandElement((e) => {
+        remember(e.element, true);
+        // Opening a list of a modern server past its ttlMs (or sent without one) fetches it again.
+        if (e.element.kind === 'group') void this.handle(e.element.serverId)?.refreshIfStale(e.element.list);
+      }),
       view.onDidCollapseElement((e) => remember(e.element, false)),
     );
   }

@@ -4,7 +4,7 @@
 // consent, inputs and the transport factory come in as functions.
 import { McpClient, RootsProvider, ServerRequestHandlers } from '../client/client';
 import { EraMemory, ProtocolPreference } from '../client/era';
-import { Implementation, Prompt, Resource, ResourceTemplate, SkippedListItem, Tool, describeSkippedItem } from '../client/schemas';
+import { CacheHint, Implementation, Prompt, Resource, ResourceTemplate, SkippedListItem, Tool, describeSkippedItem } from '../client/schemas';
 import { ServerEntry } from '../config/types';
 import { ResolvedServer } from '../config/variables';
 import { DisposableStore } from '../protocol/disposable';
@@ -116,8 +116,25 @@ export interface ServerHandle {
   readonly lastExit: { readonly code: number | null; readonly signal: string | null; readonly time: number } | undefined;
   /** Automatic restarts since the last manual start. */
   readonly restarts: number;
+  /** Until when each cached list may be reused, by the server's `ttlMs` (modern servers); see ListFreshness. */
+  readonly listFreshness: Readonly<Partial<Record<ListKind, ListFreshness>>>;
   /** Fetches every declared list again. Resolves when done; no-op unless running. */
   refresh(): Promise<void>;
+  /**
+   * Fetches one list again when it is stale: a modern server's list past its `ttlMs`, or sent
+   * without one (which means stale). A legacy server's lists stay until it says they changed.
+   * Resolves when done; no-op unless running.
+   */
+  refreshIfStale(kind: ListKind): Promise<void>;
+}
+
+/** How long a cached list may be reused, from the cache hints of its last fetch. */
+export interface ListFreshness {
+  /** Epoch ms of the fetch. */
+  readonly fetchedAt: number;
+  /** Reusable until then; undefined when the server gave no ttlMs (stale at once). */
+  readonly freshUntil?: number;
+  readonly cacheScope?: 'public' | 'private';
 }
 
 const STDERR_TAIL_LINES = 50;
@@ -165,6 +182,7 @@ class ManagedServer implements ServerHandle {
   removed = false;
   queue: Promise<void> = Promise.resolve();
   readonly lists: Record<ListKind, ListState> = { tools: { again: false }, resources: { again: false }, templates: { again: false }, prompts: { again: false } };
+  listFreshness: Partial<Record<ListKind, ListFreshness>> = {};
 
   constructor(
     entry: ServerEntry,
@@ -187,6 +205,10 @@ class ManagedServer implements ServerHandle {
 
   refresh(): Promise<void> {
     return this.registry.refreshServer(this);
+  }
+
+  refreshIfStale(kind: ListKind): Promise<void> {
+    return this.registry.refreshStaleList(this, kind);
   }
 }
 
@@ -353,6 +375,15 @@ export class ServerRegistry {
       this.store.dispose();
     })();
     return this.disposing;
+  }
+
+  /** @internal ServerHandle.refreshIfStale */
+  async refreshStaleList(h: ManagedServer, kind: ListKind): Promise<void> {
+    const s = h.session;
+    if (!s?.ready || s.stopping || s.client.era !== 'modern') return;
+    const freshUntil = h.listFreshness[kind]?.freshUntil;
+    if (freshUntil !== undefined && Date.now() < freshUntil) return;
+    await this.refreshList(h, s, kind);
   }
 
   /** @internal ServerHandle.refresh */
@@ -552,6 +583,7 @@ export class ServerRegistry {
       h.session = undefined;
       h.tools = h.resources = h.templates = h.prompts = undefined;
       h.listErrors = {};
+      h.listFreshness = {};
       h.skippedItems = {};
     }
   }
@@ -630,7 +662,9 @@ export class ServerRegistry {
         if (h.session !== s || s.stopping) return;
         try {
           let skipped: readonly SkippedListItem[] = [];
-          const options = { signal: s.abort.signal, onSkipped: (items: readonly SkippedListItem[]) => (skipped = items) };
+          let hint: CacheHint = {};
+          const fetchedAt = Date.now();
+          const options = { signal: s.abort.signal, onSkipped: (items: readonly SkippedListItem[]) => (skipped = items), onCacheHint: (h: CacheHint) => (hint = h) };
           switch (kind) {
             case 'tools':
               h.tools = await s.client.listTools(options);
@@ -650,6 +684,7 @@ export class ServerRegistry {
             }
           }
           if (h.session !== s) return;
+          h.listFreshness[kind] = { fetchedAt, ...(hint.ttlMs !== undefined ? { freshUntil: fetchedAt + hint.ttlMs } : {}), ...(hint.cacheScope ? { cacheScope: hint.cacheScope } : {}) };
           delete h.listErrors[kind];
           if (skipped.length === 0) delete h.skippedItems[kind];
           else {
