@@ -334,7 +334,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     const config = h.entry.config;
     const remote = config.type === 'stdio' ? undefined : { host: hostOf(this.m.redact(h.resolved?.type === config.type ? h.resolved.url : config.url)), transport: transportLabel(config.type, running ? client?.stats()?.http?.transport : undefined) };
     const waitingFor = shown.reason === WAITING_CONSENT_REASON ? 'consent' : shown.reason === WAITING_INPUT_REASON ? 'an input' : undefined;
-    item.description = serverDescription({ status: shown.kind, origin, protocolVersion: running ? client?.protocolVersion : undefined, serverInfo: running ? client?.serverInfo : undefined, waitingFor, remote });
+    item.description = serverDescription({ status: shown.kind, origin, protocolVersion: running ? client?.protocolVersion : undefined, era: running ? client?.era : undefined, serverInfo: running ? client?.serverInfo : undefined, waitingFor, remote });
     const icon = statusIcon(shown.kind);
     item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
     const health = running ? this.m.serverHealth?.(h.id) : undefined;
@@ -358,6 +358,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         commandLine,
         reason: shown.reason ?? (h.status.kind === 'error' ? h.status.message : undefined),
         protocolVersion: running ? client?.protocolVersion : undefined,
+        era: running ? client?.era : undefined,
         serverInfo: running ? client?.serverInfo : undefined,
         remote,
         capabilities: running ? client?.serverCapabilities : undefined,
