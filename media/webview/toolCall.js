@@ -255,6 +255,22 @@
     note.textContent = 'Waiting for your answer to the server’s request — the timeout is paused until you answer.';
   }
 
+  /** A modern server asked for input (multi round-trip); the call is sent again once it is answered. */
+  function showWaitingForInput(msg) {
+    if (!running || msg.callId !== running.callId) return;
+    let note = els.progress.querySelector('.waiting-for-input');
+    if (!msg.waiting) {
+      if (note) note.remove();
+      return;
+    }
+    if (!note) {
+      note = h('div', { class: 'waiting-for-input', role: 'status' });
+      els.progress.append(note);
+    }
+    const asked = Array.isArray(msg.requests) ? msg.requests.map(String).join(', ') : '';
+    note.textContent = 'Waiting for input the server asked for' + (asked ? ' (' + asked + ')' : '') + (msg.round > 1 ? ', round ' + msg.round : '') + ' — the call is sent again once it is answered.';
+  }
+
   function stopRunning() {
     running = null;
     clearInterval(timer);
@@ -596,6 +612,9 @@
         break;
       case 'timeoutPaused':
         showTimeoutPaused(msg);
+        break;
+      case 'waitingForInput':
+        showWaitingForInput(msg);
         break;
       case 'toolResult':
         showToolResult(msg);

@@ -373,6 +373,10 @@ export class ToolPanel implements vscode.Disposable {
     }, PROGRESS_INTERVAL_MS);
 
     let retryAfterElicitation: (() => Promise<boolean>) | undefined;
+    // A modern server asks for input by answering "input required": the panel says the call waits on it.
+    const inputRounds = client.onInputRound((r) => {
+      if (r.method === 'tools/call' && r.target === tool.name) this.post({ type: 'waitingForInput', callId, waiting: r.waiting, round: r.round, requests: Object.values(r.requests) });
+    });
     try {
       const result: CallToolResult = await client
         .callTool(tool.name, value, {
@@ -405,6 +409,7 @@ export class ToolPanel implements vscode.Disposable {
       this.ctx.history.add({ serverId: this.serverId, kind: 'tool', name: tool.name, arguments: value, outcome, summary: summarizeFailure(failure), durationMs, time: startedAt, failure });
       this.ctx.deps.log(this.serverId, outcome === 'cancelled' ? 'info' : 'warn', `Tool ${tool.name}: ${summarizeFailure(failure)}`);
     } finally {
+      inputRounds.dispose();
       progressShown.dispose();
       clearTimeout(notify);
       settle();
