@@ -241,34 +241,30 @@
   }
 
   /** While the server waits on the user (a form it asked for), its call's timeout is paused. */
-  function showTimeoutPaused(msg) {
+  /** Shows (text) or removes (null) the running call's status note of one kind (its class). */
+  function statusNote(msg, kind, text) {
     if (!running || msg.callId !== running.callId) return;
-    let note = els.progress.querySelector('.timeout-paused');
-    if (!msg.paused) {
+    let note = els.progress.querySelector('.' + kind);
+    if (text === null) {
       if (note) note.remove();
       return;
     }
     if (!note) {
-      note = h('div', { class: 'timeout-paused', role: 'status' });
+      note = h('div', { class: kind, role: 'status' });
       els.progress.append(note);
     }
-    note.textContent = 'Waiting for your answer to the server’s request — the timeout is paused until you answer.';
+    note.textContent = text;
+  }
+
+  function showTimeoutPaused(msg) {
+    statusNote(msg, 'timeout-paused', msg.paused ? 'Waiting for your answer to the server’s request — the timeout is paused until you answer.' : null);
   }
 
   /** A modern server asked for input (multi round-trip); the call is sent again once it is answered. */
   function showWaitingForInput(msg) {
-    if (!running || msg.callId !== running.callId) return;
-    let note = els.progress.querySelector('.waiting-for-input');
-    if (!msg.waiting) {
-      if (note) note.remove();
-      return;
-    }
-    if (!note) {
-      note = h('div', { class: 'waiting-for-input', role: 'status' });
-      els.progress.append(note);
-    }
     const asked = Array.isArray(msg.requests) ? msg.requests.map(String).join(', ') : '';
-    note.textContent = 'Waiting for input the server asked for' + (asked ? ' (' + asked + ')' : '') + (msg.round > 1 ? ', round ' + msg.round : '') + ' — the call is sent again once it is answered.';
+    const text = 'Waiting for input the server asked for' + (asked ? ' (' + asked + ')' : '') + (msg.round > 1 ? ', round ' + msg.round : '') + ' — the call is sent again once it is answered.';
+    statusNote(msg, 'waiting-for-input', msg.waiting ? text : null);
   }
 
   function stopRunning() {
