@@ -312,7 +312,7 @@ export class McpClient implements Disposable {
           continue;
         }
         if (verdict.kind === 'legacy' && plan.fallback) {
-          this._onTransportLog.fire({ kind: 'lifecycle', text: `server/discover: ${(error as Error).message}; using initialize (the legacy era)` });
+          this._onTransportLog.fire({ kind: 'lifecycle', text: `${(error as Error).message}; using initialize (the legacy era)` });
           return undefined;
         }
         if (verdict.kind === 'fail') throw verdict.error;
