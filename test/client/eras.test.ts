@@ -283,3 +283,29 @@ describe('over Streamable HTTP (SDK 2.x createMcpHandler, test/fixtures/servers/
     }
   });
 });
+
+describe('modern results the client cannot use (a raw 2026-07-28 server, misbehave.mjs --mode modern-oddities)', () => {
+  let client: McpClient;
+  before(async () => {
+    client = new McpClient({ clientInfo: CLIENT_INFO });
+    await client.connect(new StdioTransport({ command: process.execPath, args: [fixture('misbehave.mjs'), '--mode', 'modern-oddities'], closeGraceMs: 500, termGraceMs: 500 }));
+  });
+  after(() => client.close());
+
+  test('an unknown resultType is an error that names it', async () => {
+    assert.equal(client.era, 'modern');
+    await assert.rejects(client.callTool('odd'), (e: unknown) => McpLocalError.is(e, 'invalid-result') && /resultType "task"/.test((e as Error).message));
+  });
+
+  test('a missing resultType means complete', async () => {
+    assert.equal(textOf(await client.callTool('untyped')), 'complete anyway');
+  });
+
+  test('input_required with nothing to answer or echo is an error', async () => {
+    await assert.rejects(client.callTool('empty-input'), (e: unknown) => McpLocalError.is(e, 'invalid-result') && /neither inputRequests nor requestState/.test((e as Error).message));
+  });
+
+  test('an input request the client has no answer for fails the call, naming the method', async () => {
+    await assert.rejects(client.callTool('ask-roots'), (e: unknown) => McpLocalError.is(e, 'capability') && /roots\/list/.test((e as Error).message));
+  });
+});
