@@ -331,6 +331,7 @@
     else if (f.kind === 'local') title = 'Failed (' + f.reason + ')';
     els.result.append(resultHeader(kind, title, msg.durationMs, null));
     els.result.append(h('pre', { class: 'error-message', text: str(f.message) }));
+    if (f.kind === 'protocol' && f.meaning) els.result.append(h('div', { class: 'error-meaning', text: str(f.meaning) }));
     if (f.kind === 'protocol') els.result.append(h('div', { class: 'muted', text: 'The server answered with a JSON-RPC error: the call did not run as a tool call.' }));
     if (f.data !== undefined) els.result.append(h('details', {}, [h('summary', { text: 'Error data' }), jsonTree(f.data)]));
   }
