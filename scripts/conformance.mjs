@@ -3,7 +3,10 @@
 // esbuild.mjs). The suite starts a scenario's server, runs the driver with the server URL as its
 // last argument and the scenario in MCP_CONFORMANCE_SCENARIO, and judges what went over the wire.
 //
-//   node scripts/conformance.mjs      every client scenario, judged against the expected failures
+//   node scripts/conformance.mjs                            every client scenario, judged against the expected failures
+//   node scripts/conformance.mjs --requirements 2026-07-28  exactly the scenarios a protocol revision requires
+//   node scripts/conformance.mjs --requirements 2025-11-25  (the suite's frozen list for that revision)
+//   node scripts/conformance.mjs --scenario request-metadata   one scenario
 //
 // The suite needs Node 22 or newer; the driver runs on this Node (the product's own runtime). The
 // suite's summary goes to stdout as it prints it; its progress log (and the output of a driver
@@ -24,8 +27,8 @@ const DRIVER = join(repoRoot, 'dist', 'conformance-client.js');
 const BASELINE = join(repoRoot, 'test', 'conformance', 'expected-failures.yml');
 const RESULTS = join(repoRoot, 'test-results', 'conformance');
 
-/** The client scenarios that must pass (issue 9); every other one is in the baseline or passes. */
-export const REQUIRED_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry', 'json-schema-2020-12-preservation'];
+/** The client scenarios that must pass (issues 9 and 13); every other one is in the baseline or passes. */
+export const REQUIRED_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry', 'json-schema-2020-12-preservation', 'sep-2322-client-request-state'];
 
 const MIN_SUITE_NODE = 22;
 const majorOf = (version) => Number(version.replace(/^v/, '').split('.')[0]);
@@ -56,10 +59,11 @@ export function findSuiteNode() {
 const SUMMARY_LINE = /^([✓✗]) (\S+): (\d+) passed, (\d+) failed(?:, (\d+) warnings)?$/;
 
 /**
- * Runs the whole client suite once. `onStdout` sees the suite's stdout (its summary) as it
+ * Runs the client suite once: every scenario, or those one protocol revision requires
+ * (`requirements`), or one (`scenario`). `onStdout` sees the suite's stdout (its summary) as it
  * comes. Resolves with the suite's exit code, its stdout, and the summary per scenario.
  */
-export async function runConformance({ onStdout = () => {} } = {}) {
+export async function runConformance({ onStdout = () => {}, requirements, scenario } = {}) {
   for (const [file, what] of [
     [SUITE, 'the conformance suite (npm ci installs @modelcontextprotocol/conformance)'],
     [DRIVER, 'the driver (build it: node esbuild.mjs)'],
@@ -78,7 +82,8 @@ export async function runConformance({ onStdout = () => {} } = {}) {
   const log = createWriteStream(logFile);
   // The suite runs all scenarios at once, each with its own driver process; on a busy machine an
   // answer can take many seconds, so the driver waits up to 45 s per request and the suite 60 s.
-  const args = [SUITE, 'client', '--command', command.join(' '), '--suite', 'all', '--expected-failures', BASELINE, '--timeout', '60000', '--output-dir', RESULTS];
+  const selection = scenario ? ['--scenario', scenario] : requirements ? ['--requirements', requirements] : ['--suite', 'all'];
+  const args = [SUITE, 'client', '--command', command.join(' '), ...selection, '--expected-failures', BASELINE, '--timeout', '60000', '--output-dir', RESULTS];
   const child = spawn(node, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
   let stdout = '';
   child.stdout.setEncoding('utf8');
@@ -97,11 +102,15 @@ export async function runConformance({ onStdout = () => {} } = {}) {
   return { code, stdout, scenarios, logFile };
 }
 
-/** Why each required scenario did not pass; empty when they all did. */
-export function requiredProblems(scenarios) {
+/**
+ * Why each required scenario did not pass; empty when they all did. With `ranAll` false (a run of
+ * one revision's requirements or one scenario) a required scenario outside the run is not missed.
+ */
+export function requiredProblems(scenarios, ranAll = true) {
   const problems = [];
   for (const name of REQUIRED_SCENARIOS) {
     const s = scenarios.get(name);
+    if (!s && !ranAll) continue;
     if (!s) problems.push(`${name}: not in the suite's summary`);
     else if (!s.ok) problems.push(`${name}: ${s.failed} failed, ${s.warnings} warnings`);
     else if (s.passed === 0) problems.push(`${name}: no check passed (the driver did nothing the suite could judge)`);
@@ -109,13 +118,29 @@ export function requiredProblems(scenarios) {
   return problems;
 }
 
+/** `--requirements <revision>` and `--scenario <name>` from the command line. */
+function parseArguments(argv) {
+  const options = {};
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    if (flag !== '--requirements' && flag !== '--scenario') throw new Error(`unknown argument ${JSON.stringify(flag)} (use --requirements <revision> or --scenario <name>)`);
+    const value = argv[++i];
+    if (!value) throw new Error(`${flag} needs a value`);
+    options[flag.slice(2)] = value;
+  }
+  return options;
+}
+
 async function main() {
-  const { code, scenarios, logFile } = await runConformance({ onStdout: (text) => process.stdout.write(text) });
-  const problems = requiredProblems(scenarios);
-  const required = REQUIRED_SCENARIOS.filter((name) => !problems.some((p) => p.startsWith(`${name}:`)));
+  const selection = parseArguments(process.argv.slice(2));
+  const { code, scenarios, logFile } = await runConformance({ ...selection, onStdout: (text) => process.stdout.write(text) });
+  const ranAll = !selection.requirements && !selection.scenario;
+  const problems = requiredProblems(scenarios, ranAll);
+  const required = REQUIRED_SCENARIOS.filter((name) => scenarios.has(name) && !problems.some((p) => p.startsWith(`${name}:`)));
   for (const p of problems) console.log(`required scenario ${p}`);
   if (code !== 0 || problems.length) console.log(`details: ${relative(repoRoot, logFile)} and checks.json per scenario beside it`);
-  console.log(`conformance: ${required.length} of ${REQUIRED_SCENARIOS.length} required scenarios pass; suite exit ${code}`);
+  const counted = ranAll ? REQUIRED_SCENARIOS.length : REQUIRED_SCENARIOS.filter((name) => scenarios.has(name)).length;
+  console.log(`conformance: ${required.length} of ${counted} required scenarios pass${selection.requirements ? ` (requirements ${selection.requirements})` : ''}; suite exit ${code}`);
   process.exitCode = code !== 0 || problems.length ? 1 : 0;
 }
 

@@ -47,6 +47,11 @@
       app.append(section('Instructions', [lines > 12 ? disclosure('instructions', lines + ' lines from the server, for the model', [text], false) : text], 'instructions-section'));
     }
 
+    if (view.discover) {
+      const text = h('pre', { class: 'text', id: 'discover', text: str(view.discover) });
+      app.append(section('Discovery (server/discover)', [disclosure('discover', 'What the server says it is and supports', [text], false)], 'discover-section'));
+    }
+
     const c = isObj(view.command) ? view.command : null;
     if (c) {
       const rows = [h('pre', { class: 'text command-line', id: 'command-line', text: str(c.line) })];

@@ -241,18 +241,30 @@
   }
 
   /** While the server waits on the user (a form it asked for), its call's timeout is paused. */
-  function showTimeoutPaused(msg) {
+  /** Shows (text) or removes (null) the running call's status note of one kind (its class). */
+  function statusNote(msg, kind, text) {
     if (!running || msg.callId !== running.callId) return;
-    let note = els.progress.querySelector('.timeout-paused');
-    if (!msg.paused) {
+    let note = els.progress.querySelector('.' + kind);
+    if (text === null) {
       if (note) note.remove();
       return;
     }
     if (!note) {
-      note = h('div', { class: 'timeout-paused', role: 'status' });
+      note = h('div', { class: kind, role: 'status' });
       els.progress.append(note);
     }
-    note.textContent = 'Waiting for your answer to the server’s request — the timeout is paused until you answer.';
+    note.textContent = text;
+  }
+
+  function showTimeoutPaused(msg) {
+    statusNote(msg, 'timeout-paused', msg.paused ? 'Waiting for your answer to the server’s request — the timeout is paused until you answer.' : null);
+  }
+
+  /** A modern server asked for input (multi round-trip); the call is sent again once it is answered. */
+  function showWaitingForInput(msg) {
+    const asked = Array.isArray(msg.requests) ? msg.requests.map(String).join(', ') : '';
+    const text = 'Waiting for input the server asked for' + (asked ? ' (' + asked + ')' : '') + (msg.round > 1 ? ', round ' + msg.round : '') + ' — the call is sent again once it is answered.';
+    statusNote(msg, 'waiting-for-input', msg.waiting ? text : null);
   }
 
   function stopRunning() {
@@ -319,6 +331,7 @@
     else if (f.kind === 'local') title = 'Failed (' + f.reason + ')';
     els.result.append(resultHeader(kind, title, msg.durationMs, null));
     els.result.append(h('pre', { class: 'error-message', text: str(f.message) }));
+    if (f.kind === 'protocol' && f.meaning) els.result.append(h('div', { class: 'error-meaning', text: str(f.meaning) }));
     if (f.kind === 'protocol') els.result.append(h('div', { class: 'muted', text: 'The server answered with a JSON-RPC error: the call did not run as a tool call.' }));
     if (f.data !== undefined) els.result.append(h('details', {}, [h('summary', { text: 'Error data' }), jsonTree(f.data)]));
   }
@@ -596,6 +609,9 @@
         break;
       case 'timeoutPaused':
         showTimeoutPaused(msg);
+        break;
+      case 'waitingForInput':
+        showWaitingForInput(msg);
         break;
       case 'toolResult':
         showToolResult(msg);

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { LoggingLevel, LoggingLevels, ProtocolVersion, SUPPORTED_PROTOCOL_VERSIONS, isSupportedVersion } from '../client/schemas';
+import { LoggingLevel, LoggingLevels } from '../client/schemas';
+import { PROTOCOL_PREFERENCES, ProtocolPreference, isProtocolPreference } from '../client/era';
 
 /** What the user asked for on the command line. */
 export type CliCommand =
@@ -17,7 +18,8 @@ export interface CliOptions {
   readonly trace: boolean;
   /** Absolute directories exposed as roots. */
   readonly roots: readonly string[];
-  readonly protocolVersion?: ProtocolVersion;
+  /** `--protocol-version`: the era or version to speak (auto when absent). */
+  readonly protocolVersion?: ProtocolPreference;
   readonly timeoutMs?: number;
   readonly maxMessageBytes?: number;
   /** The server's log messages (`notifications/message`) at this level or above go to stderr. */
@@ -81,7 +83,8 @@ Options:
   --trace                  print every JSON-RPC frame and the server's stderr to stderr
   --roots DIR[,DIR...]     expose these directories to the server as roots (the command
                            waits briefly for the server to ask for them)
-  --protocol-version V     offer this protocol version (${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})
+  --protocol-version V     the era or version to speak: auto (default: server/discover, falling back to
+                           initialize), legacy, modern, or a version (${PROTOCOL_PREFERENCES.slice(3).join(', ')})
   --timeout MS             per-request timeout in milliseconds (default 60000); for
                            call, each progress report from the server restarts it
   --log-level LEVEL        print the server's log messages at this level or above to
@@ -329,9 +332,9 @@ function parseRoots(text: string | undefined): string[] {
   });
 }
 
-function parseVersion(text: string | undefined): ProtocolVersion | undefined {
+function parseVersion(text: string | undefined): ProtocolPreference | undefined {
   if (text === undefined) return undefined;
-  if (!isSupportedVersion(text)) throw new UsageError(`--protocol-version ${text} is not supported (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`);
+  if (!isProtocolPreference(text)) throw new UsageError(`--protocol-version ${text} is not supported (use one of: ${PROTOCOL_PREFERENCES.join(', ')})`);
   return text;
 }
 

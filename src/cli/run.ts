@@ -100,7 +100,7 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
   signals.force?.addEventListener('abort', force, { once: true });
   const client = new McpClient({
     clientInfo: { name: 'mcp-host-cli', version: cliVersion() },
-    protocolVersion: options.protocolVersion,
+    protocol: options.protocolVersion ?? 'auto',
     requestTimeoutMs: options.timeoutMs,
     roots: options.roots.length ? directoryRoots(options.roots) : undefined,
   });

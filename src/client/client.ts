@@ -310,14 +310,24 @@ export class McpClient implements Disposable {
       try {
         raw = await connection.request('server/discover', { _meta: this.requestMeta(version) }, undefined, { timeoutMs, signal: options.signal });
       } catch (error) {
-        if (options.signal?.aborted || !connection.isOpen) throw error;
+        if (options.signal?.aborted) throw error;
+        if (!connection.isOpen) {
+          // Some servers exit on any request before initialize: one that did is of the legacy era,
+          // and its next start (the memory tells it) goes straight to initialize.
+          const memory = this.options.eraMemory;
+          if (over === 'stdio' && plan.fallback && memory) {
+            memory.memory.remember(memory.key, { era: 'legacy', version: this.options.protocolVersion ?? LATEST_PROTOCOL_VERSION });
+            throw new McpLocalError(McpLocalError.is(error) ? error.kind : 'closed', `${(error as Error).message} (it stopped when asked server/discover, so it is taken for a server of the legacy era: the next start uses initialize)`, McpLocalError.is(error) ? error.details : {});
+          }
+          throw error;
+        }
         const verdict = judgeProbeFailure(error, over);
         if (verdict.kind === 'retry' && attempt === 0) {
           version = verdict.version;
           continue;
         }
         if (verdict.kind === 'legacy' && plan.fallback) {
-          this._onTransportLog.fire({ kind: 'lifecycle', text: `server/discover: ${(error as Error).message}; using initialize (the legacy era)` });
+          this._onTransportLog.fire({ kind: 'lifecycle', text: `${(error as Error).message}; using initialize (the legacy era)` });
           return undefined;
         }
         if (verdict.kind === 'fail') throw verdict.error;

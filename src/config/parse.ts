@@ -2,6 +2,7 @@
 // ConfigProblem at the exact position of the offending node, and one bad entry never keeps the
 // others from loading. A file with a JSONC syntax error loads no servers at all, so that a
 // half-typed entry is never started (the caller may keep the previous servers of that file).
+import { PROTOCOL_PREFERENCES, ProtocolPreference, isProtocolPreference } from '../client/era';
 import { Node, ParseError, SyntaxKind, createScanner, getNodeValue, parseTree, printParseErrorCode } from 'jsonc-parser';
 import { fingerprintOf } from './fingerprint';
 import { entryId } from './sources';
@@ -171,6 +172,8 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const INPUT_KEYS = ['id', 'type', 'description', 'password', 'options', 'default'];
 // Properties other hosts define: never warned about, never near-miss matched.
 const FOREIGN_KEYS = new Set(['dev', 'gallery', 'version', 'disabled', 'autoApprove', 'alwaysAllow', 'timeout', 'transportType', 'description', 'name', 'oauth', 'enabled']);
+/** Keys of any server entry, whatever its kind, read apart from the transport's (readTimeout, readProtocol). */
+const ENTRY_KEYS = ['protocolVersion'];
 
 /** Line starts of a text, for 1-based line/column of an offset. */
 class LineIndex {
@@ -375,12 +378,14 @@ class Reader {
       const raw = getNodeValue(value);
       const usedDefs = referenced.filter((id) => inputs?.defs.has(id)).map((id) => inputs!.defs.get(id)!);
       const timeoutSeconds = this.readTimeout(value, at, name);
+      const protocolVersion = this.readProtocol(value, at, name);
       entries.push({
         id: entryId(this.source, name),
         name,
         source: this.source,
         config,
         ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}),
+        ...(protocolVersion !== undefined ? { protocolVersion } : {}),
         fingerprint: fingerprintOf(raw, usedDefs.map((d) => d.raw)),
         inputs: usedDefs.map((d) => d.def),
       });
@@ -395,6 +400,16 @@ class Reader {
     const v = prop.value;
     if (v.type === 'number' && Number.isFinite(v.value) && v.value > 0) return v.value as number;
     this.warning(v, child(path, 'timeout'), `server "${name}": "timeout" must be a positive number of seconds, found ${describe(v)}; it is ignored`, name);
+    return undefined;
+  }
+
+  /** `protocolVersion`: pins the server's era or version ("auto", "legacy", "modern" or a version); anything else is warned about and ignored. */
+  private readProtocol(node: Node, path: string, name: string): ProtocolPreference | undefined {
+    const prop = this.properties(node, path, true).get('protocolVersion');
+    if (!prop) return undefined;
+    const v = prop.value;
+    if (v.type === 'string' && isProtocolPreference(v.value)) return v.value;
+    this.warning(v, child(path, 'protocolVersion'), `server "${name}": "protocolVersion" must be one of ${PROTOCOL_PREFERENCES.map((p) => JSON.stringify(p)).join(', ')}, found ${describe(v)}; it is ignored`, name);
     return undefined;
   }
 
@@ -425,7 +440,7 @@ class Reader {
     for (const key of kind === 'stdio' ? REMOTE_KEYS : STDIO_KEYS) {
       if (key !== 'type' && props.has(key)) this.warning(props.get(key)!.key, child(path, key), `${label}: "${key}" is ignored for a${kind === 'stdio' ? ' stdio' : ` ${kind}`} server`, name);
     }
-    this.warnUnknownKeys(props, [...STDIO_KEYS, ...REMOTE_KEYS], path, name);
+    this.warnUnknownKeys(props, [...STDIO_KEYS, ...REMOTE_KEYS, ...ENTRY_KEYS], path, name);
     this.checkVariables(props, kind === 'stdio' ? STDIO_KEYS : REMOTE_KEYS, path, name);
     return entry.ok ? config : undefined;
   }

@@ -1,5 +1,6 @@
 // The shapes shared by the config layer (parsing, variables) and the registry. No `vscode`
 // import here: the VS Code layer adapts these, it does not leak into them.
+import type { ProtocolPreference } from '../client/era';
 
 /**
  * Where a server definition comes from.
@@ -58,6 +59,8 @@ export interface ServerEntry {
   readonly inputs: readonly InputDefinition[];
   /** The entry's `timeout` (seconds, as Cline writes it): its request timeout for inspect calls. */
   readonly timeoutSeconds?: number;
+  /** The entry's `protocolVersion`: the era or version it is pinned to (else the host's setting applies). */
+  readonly protocolVersion?: ProtocolPreference;
 }
 
 export interface InputDefinition {

@@ -85,6 +85,8 @@ export interface ServerRowFacts {
   /** e.g. ".vscode/mcp.json", ".mcp.json", "User settings". */
   readonly origin: string;
   readonly protocolVersion?: string;
+  /** The era of the session: `initialize` (legacy) or `server/discover` (modern). */
+  readonly era?: 'legacy' | 'modern';
   readonly serverInfo?: Implementation;
   /** What a waiting server waits for, when known: its row says "waiting for consent". */
   readonly waitingFor?: 'consent' | 'an input';
@@ -118,7 +120,8 @@ export function serverDescription(facts: ServerRowFacts): string {
   const remoteParts = facts.remote ? [facts.remote.host, facts.remote.transport] : [];
   if (facts.status === 'running' && facts.protocolVersion) {
     if (facts.serverInfo) parts.push(truncate(`${facts.serverInfo.name} ${facts.serverInfo.version}`.trim(), 60));
-    parts.push(...remoteParts, facts.origin, `MCP ${facts.protocolVersion}`);
+    // The era is named for a modern session; a version of the legacy era says it by itself.
+    parts.push(...remoteParts, facts.origin, `MCP ${facts.protocolVersion}${facts.era === 'modern' ? ' (modern)' : ''}`);
     return parts.join(' · ');
   }
   const state = facts.status === 'waiting' && facts.waitingFor ? `waiting for ${facts.waitingFor}` : statusWord(facts.status);
@@ -169,7 +172,7 @@ export function serverTooltip(f: ServerTooltipFacts): string {
   if (f.remote) lines.push('', `Transport: ${escapeMarkdown(f.remote.transport)}`);
   if (f.reason) lines.push('', `Reason: ${untrusted(f.reason, 500)}`);
   if (f.serverInfo) lines.push('', `Server: ${untrusted(implementationText(f.serverInfo), 200)}`);
-  if (f.protocolVersion) lines.push('', `Protocol: ${escapeMarkdown(f.protocolVersion)}`);
+  if (f.protocolVersion) lines.push('', `Protocol: ${escapeMarkdown(f.protocolVersion)}${f.era ? ` (${f.era} era)` : ''}`);
   if (f.pid !== undefined) lines.push('', `Process id: ${f.pid}`);
   if (f.restarts) lines.push('', `Restarts: ${f.restarts}`);
   if (f.status === 'running' || f.capabilities) lines.push('', `Capabilities: ${escapeMarkdown(capabilitiesText(f.capabilities))}`);

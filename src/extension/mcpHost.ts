@@ -4,6 +4,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { McpClient, Root, RootsProvider } from '../client/client';
+import { isProtocolPreference } from '../client/era';
 import { ConfigProblem, ConfigSource, InputDefinition, ServerEntry, VariableContext, resolveEntry, sourceKey } from '../config';
 import { PrepareResult, ServerHandle, ServerRegistry, maskHeaderValue } from '../registry';
 import { transportFactory } from '../transport/transportFactory';
@@ -95,6 +96,11 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
       },
       autoStart: false,
       capabilities: serve.capabilities,
+      get protocol() {
+        const pinned = setting<string>('protocolVersion', 'auto');
+        return isProtocolPreference(pinned) ? pinned : 'auto';
+      },
+      serverRequests: (server) => serve.handlersFor(server),
       log: (serverId, level, text) => this.registryLog(serverId, level, text),
     });
     this.disposables.push(

@@ -90,13 +90,14 @@ export class ServerLog implements vscode.Disposable {
     this.client = undefined;
   }
 
-  /** `logging/setLevel` to match the channel, for a ready server that declared logging. */
+  /** The server's log level to match the channel (`logging/setLevel`, or `_meta` for a modern server), for a ready server that declared logging. */
   private sendLevel(level: vscode.LogLevel, why: string): void {
     const client = this.client;
     if (!client || client.state.kind !== 'ready' || !client.serverCapabilities?.logging) return;
     const mcpLevel = logLevelToMcpLevel(level);
     client.setLoggingLevel(mcpLevel).then(
-      () => this.write('debug', `sent logging/setLevel ${mcpLevel} (${why})`),
+      // A modern server has no logging/setLevel: the level rides in each request's _meta.
+      () => this.write('debug', client.era === 'modern' ? `log level ${mcpLevel} goes in each request's _meta (${why})` : `sent logging/setLevel ${mcpLevel} (${why})`),
       (error: unknown) => this.write('warn', `logging/setLevel ${mcpLevel} failed: ${errorMessage(error)}`),
     );
   }

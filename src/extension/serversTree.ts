@@ -153,7 +153,11 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
       void this.memory?.update(EXPANSION_KEY, Object.fromEntries(this.expansion));
     };
     return vscode.Disposable.from(
-      view.onDidExpandElement((e) => remember(e.element, true)),
+      view.onDidExpandElement((e) => {
+        remember(e.element, true);
+        // Opening a list of a modern server past its ttlMs (or sent without one) fetches it again.
+        if (e.element.kind === 'group') void this.handle(e.element.serverId)?.refreshIfStale(e.element.list);
+      }),
       view.onDidCollapseElement((e) => remember(e.element, false)),
     );
   }
@@ -330,7 +334,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     const config = h.entry.config;
     const remote = config.type === 'stdio' ? undefined : { host: hostOf(this.m.redact(h.resolved?.type === config.type ? h.resolved.url : config.url)), transport: transportLabel(config.type, running ? client?.stats()?.http?.transport : undefined) };
     const waitingFor = shown.reason === WAITING_CONSENT_REASON ? 'consent' : shown.reason === WAITING_INPUT_REASON ? 'an input' : undefined;
-    item.description = serverDescription({ status: shown.kind, origin, protocolVersion: running ? client?.protocolVersion : undefined, serverInfo: running ? client?.serverInfo : undefined, waitingFor, remote });
+    item.description = serverDescription({ status: shown.kind, origin, protocolVersion: running ? client?.protocolVersion : undefined, era: running ? client?.era : undefined, serverInfo: running ? client?.serverInfo : undefined, waitingFor, remote });
     const icon = statusIcon(shown.kind);
     item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
     const health = running ? this.m.serverHealth?.(h.id) : undefined;
@@ -354,6 +358,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         commandLine,
         reason: shown.reason ?? (h.status.kind === 'error' ? h.status.message : undefined),
         protocolVersion: running ? client?.protocolVersion : undefined,
+        era: running ? client?.era : undefined,
         serverInfo: running ? client?.serverInfo : undefined,
         remote,
         capabilities: running ? client?.serverCapabilities : undefined,

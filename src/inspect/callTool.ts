@@ -3,7 +3,7 @@
 // change things → call it with progress and a timeout → keep it in the history → log. A failure
 // with -32042 "URL elicitation required" is offered to the user and, when they say so, the whole
 // call runs again. No `vscode`: the caller passes ports for what it shows and asks.
-import type { McpClient, Progress } from '../client/client';
+import type { InputRound, McpClient, Progress } from '../client/client';
 import type { CallToolResult, Tool } from '../client/schemas';
 import { FieldError, FieldModel, FormState, buildFormModel } from '../forms/model';
 import { checkForm, validate } from '../forms/fieldChecks';
@@ -101,6 +101,8 @@ export interface ToolCallPorts {
   onProgress?(progress: Progress): void;
   /** The attempt's timeout paused (the server waits on the user) or resumed. */
   onTimeoutPaused?(paused: boolean): void;
+  /** A modern server asked for input during the call (multi round-trip): `waiting` while it is answered. */
+  onInputRound?(round: InputRound): void;
   /** An attempt ended (before any retry). */
   onEnd?(end: ToolCallEnd): void;
   /** Keeps each attempt in the call history. */
@@ -138,6 +140,7 @@ export async function callTool(request: ToolCallRequest, ports: ToolCallPorts): 
   const timeout = request.timeout;
   ports.log?.('info', `Calling tool ${name} from ${request.origin}${timeout ? ` (timeout ${timeout.seconds} s${timeout.note ? `, ${timeout.note}` : ''})` : ''}.`);
   let end: ToolCallEnd;
+  const inputRounds = ports.onInputRound ? client.onInputRound((r) => r.method === 'tools/call' && r.target === name && ports.onInputRound!(r)) : undefined;
   try {
     const result = await client.callTool(name, args, {
       ...(timeout ? { timeoutMs: Math.round(timeout.seconds * 1000) } : {}),
@@ -167,8 +170,11 @@ export async function callTool(request: ToolCallRequest, ports: ToolCallPorts): 
     // The server needs the user to visit a URL first: offer it, then run the same call again.
     if (error instanceof ResponseError && error.code === ErrorCodes.UrlElicitationRequired && ports.resolveUrlElicitation && (await ports.resolveUrlElicitation(error))) {
       ports.log?.('info', `Retrying tool ${name} after URL elicitation.`);
+      inputRounds?.dispose();
       return callTool(request, ports);
     }
+  } finally {
+    inputRounds?.dispose();
   }
   return end;
 }

@@ -3,7 +3,7 @@
 // allow-listed image/audio types with well-formed base64, Markdown pre-rendered by the
 // sanitiser, SVG never as an image (it can carry script). The webview only places these parts.
 import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, ResourceContents } from '../client/schemas';
-import { McpLocalError, ResponseError, errorMessage } from '../protocol/errors';
+import { McpLocalError, ResponseError, errorMessage, explainWireError } from '../protocol/errors';
 import { Json } from '../schema/json';
 import { looksLikeMarkdown, renderMarkdown } from './markdown';
 import { SchemaCheck, SchemaValidator } from '../schema/validator';
@@ -113,7 +113,8 @@ export interface PromptDisplay {
 
 /** A failed request, told apart by where it failed. */
 export type CallFailure =
-  | { readonly kind: 'protocol'; readonly code: number; readonly message: string; readonly data?: Json }
+  /** `meaning`: what the code says, for the codes whose number alone says little (explainWireError). */
+  | { readonly kind: 'protocol'; readonly code: number; readonly message: string; readonly data?: Json; readonly meaning?: string }
   | { readonly kind: 'local'; readonly reason: McpLocalError['kind']; readonly message: string }
   | { readonly kind: 'other'; readonly message: string };
 
@@ -321,7 +322,8 @@ export function describeFailure(error: unknown): CallFailure {
         data = undefined;
       }
     }
-    return { kind: 'protocol', code: error.code, message: error.wireMessage, ...(data !== undefined ? { data } : {}) };
+    const meaning = explainWireError(error.code, error.data);
+    return { kind: 'protocol', code: error.code, message: error.wireMessage, ...(data !== undefined ? { data } : {}), ...(meaning ? { meaning } : {}) };
   }
   if (error instanceof McpLocalError) return { kind: 'local', reason: error.kind, message: error.message };
   return { kind: 'other', message: errorMessage(error) };
@@ -361,7 +363,7 @@ export function summarizeResult(display: ToolResultDisplay): string {
 export function summarizeFailure(failure: CallFailure): string {
   switch (failure.kind) {
     case 'protocol':
-      return `Server error ${failure.code}: ${failure.message}`;
+      return `Server error ${failure.code}: ${failure.message}${failure.meaning ? ` (${failure.meaning})` : ''}`;
     case 'local':
       return failure.message;
     case 'other':

@@ -73,14 +73,17 @@ export async function setLogLevel(client: McpClient, name: string, level: unknow
 // ---- Show Capabilities ----
 
 /**
- * The capabilities document: the server's initialize result as it arrived (protocolVersion,
- * capabilities, serverInfo, instructions, unknown fields kept) and what this client declared.
+ * The capabilities document: the server's initialize result (a modern server's discover result)
+ * as it arrived (versions, capabilities, server info, instructions, unknown fields kept) and
+ * what this client declared.
  */
 export function capabilitiesJson(client: McpClient): string {
   const initializeResult = client.initializeResult;
-  if (!initializeResult) throw new McpLocalError('not-initialized', 'the server has not finished initializing, so there are no capabilities to show');
+  const discoverResult = client.discoverResult;
+  if (!initializeResult && !discoverResult) throw new McpLocalError('not-initialized', 'the server has not finished initializing, so there are no capabilities to show');
+  const shown = initializeResult ? { initializeResult } : { protocolVersion: client.protocolVersion, discoverResult };
   // Cut like a result: a deep `experimental` or `_meta` would overflow JSON.stringify.
-  return JSON.stringify(cutDeepJson({ initializeResult, clientCapabilities: client.clientCapabilities }, MAX_SHOWN_DEPTH).value, null, 2);
+  return JSON.stringify(cutDeepJson({ ...shown, clientCapabilities: client.clientCapabilities }, MAX_SHOWN_DEPTH).value, null, 2);
 }
 
 // ---- Health ping ----

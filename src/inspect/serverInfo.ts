@@ -83,6 +83,8 @@ export interface ServerDetailsView {
   readonly capabilities?: string;
   /** The server's `instructions` from its initialize result (untrusted text). */
   readonly instructions?: string;
+  /** A modern server's `server/discover` result, as indented JSON (untrusted text). */
+  readonly discover?: string;
   readonly command?: {
     /** The command line as it runs (secrets redacted), or as configured before the first start. */
     readonly line: string;
@@ -109,7 +111,7 @@ export interface ServerDetailsView {
 /** Server Details: process, protocol, capabilities, the resolved command, traffic, roots. */
 export function serverDetails(input: {
   server: ServerFacts;
-  client: Pick<McpClient, 'protocolVersion' | 'serverInfo' | 'instructions' | 'rootsListed'> | undefined;
+  client: Pick<McpClient, 'protocolVersion' | 'serverInfo' | 'instructions' | 'rootsListed'> & Partial<Pick<McpClient, 'era' | 'discoverResult'>> | undefined;
   /** The capabilities in words (the caller's formatting). */
   capabilities?: string;
   stats: ConnectionStats | undefined;
@@ -127,6 +129,7 @@ export function serverDetails(input: {
   if (uptime !== undefined && server.status.kind === 'running') facts.push(['Uptime', duration(uptime)]);
   if (client?.serverInfo) facts.push(['Server', `${client.serverInfo.name} ${client.serverInfo.version}`]);
   if (client?.protocolVersion) facts.push(['Protocol version', client.protocolVersion]);
+  if (client?.era) facts.push(['Protocol era', client.era === 'modern' ? 'modern (server/discover, per-request _meta)' : 'legacy (initialize handshake)']);
   if (server.restarts) facts.push(['Restarts', String(server.restarts)]);
   if (health && health.kind !== 'unknown') facts.push(['Health', health.kind === 'ok' ? `answering (ping ${ms(health.rttMs)})` : `not answering since ${new Date(health.since).toLocaleTimeString()} (${health.failures} failed ping${health.failures === 1 ? '' : 's'}: ${health.error})`]);
 
@@ -168,6 +171,7 @@ export function serverDetails(input: {
     facts,
     ...(input.capabilities !== undefined ? { capabilities: input.capabilities } : {}),
     ...(client?.instructions ? { instructions: client.instructions } : {}),
+    ...(client?.discoverResult ? { discover: JSON.stringify(client.discoverResult, null, 2) } : {}),
     ...(command ? { command } : {}),
     ...(config.type !== 'stdio' ? { connection: connectionFacts(config, r?.type === 'stdio' ? undefined : r, stats, redact) } : {}),
     ...(traffic ? { traffic } : {}),

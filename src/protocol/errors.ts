@@ -94,8 +94,3 @@ export function explainWireError(code: number, data?: unknown): string | undefin
       return undefined;
   }
 }
-
-/** True for the error a server answers a read of a resource that does not exist with (-32002 until 2025-11-25, -32602 since). */
-export function isResourceNotFound(error: unknown): boolean {
-  return error instanceof ResponseError && (error.code === ErrorCodes.ResourceNotFound || (error.code === ErrorCodes.InvalidParams && error.method === 'resources/read'));
-}

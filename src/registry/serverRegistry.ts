@@ -2,8 +2,9 @@
 // stopped, restarted after crashes (exponential back-off, sliding window), with the lists each
 // server declared cached and kept fresh. No `vscode` import and no transport knowledge: trust,
 // consent, inputs and the transport factory come in as functions.
-import { McpClient, RootsProvider } from '../client/client';
-import { Implementation, Prompt, Resource, ResourceTemplate, SkippedListItem, Tool, describeSkippedItem } from '../client/schemas';
+import { McpClient, RootsProvider, ServerRequestHandlers } from '../client/client';
+import { EraMemory, ProtocolPreference } from '../client/era';
+import { CacheHint, Implementation, Prompt, Resource, ResourceTemplate, SkippedListItem, Tool, describeSkippedItem } from '../client/schemas';
 import { ServerEntry } from '../config/types';
 import { ResolvedServer } from '../config/variables';
 import { raceAbort } from '../protocol/cancellation';
@@ -72,6 +73,10 @@ export interface ServerRegistryOptions {
   readonly autoStart?: boolean;
   /** Further client capabilities (sampling, elicitation, ...). */
   readonly capabilities?: Record<string, unknown>;
+  /** Which era and version to speak (read at each start; an entry's own `protocolVersion` wins). Default `auto`. */
+  readonly protocol?: ProtocolPreference;
+  /** The answers to one server's requests of the client (sampling, elicitation), given to its client when it is created. */
+  serverRequests?(server: { readonly id: string; readonly name: string }): ServerRequestHandlers;
   /**
    * Lifecycle lines per server, secrets (`resolved.secretValues`) already redacted: starting
    * (the command line or URL), started (pid, stdio only), initialized (server and version), exited (code/signal),
@@ -112,8 +117,25 @@ export interface ServerHandle {
   readonly lastExit: { readonly code: number | null; readonly signal: string | null; readonly time: number } | undefined;
   /** Automatic restarts since the last manual start. */
   readonly restarts: number;
+  /** Until when each cached list may be reused, by the server's `ttlMs` (modern servers); see ListFreshness. */
+  readonly listFreshness: Readonly<Partial<Record<ListKind, ListFreshness>>>;
   /** Fetches every declared list again. Resolves when done; no-op unless running. */
   refresh(): Promise<void>;
+  /**
+   * Fetches one list again when it is stale: a modern server's list past its `ttlMs`, or sent
+   * without one (which means stale). A legacy server's lists stay until it says they changed.
+   * Resolves when done; no-op unless running.
+   */
+  refreshIfStale(kind: ListKind): Promise<void>;
+}
+
+/** How long a cached list may be reused, from the cache hints of its last fetch. */
+export interface ListFreshness {
+  /** Epoch ms of the fetch. */
+  readonly fetchedAt: number;
+  /** Reusable until then; undefined when the server gave no ttlMs (stale at once). */
+  readonly freshUntil?: number;
+  readonly cacheScope?: 'public' | 'private';
 }
 
 const STDERR_TAIL_LINES = 50;
@@ -161,6 +183,7 @@ class ManagedServer implements ServerHandle {
   removed = false;
   queue: Promise<void> = Promise.resolve();
   readonly lists: Record<ListKind, ListState> = { tools: { again: false }, resources: { again: false }, templates: { again: false }, prompts: { again: false } };
+  listFreshness: Partial<Record<ListKind, ListFreshness>> = {};
 
   constructor(
     entry: ServerEntry,
@@ -184,6 +207,10 @@ class ManagedServer implements ServerHandle {
   refresh(): Promise<void> {
     return this.registry.refreshServer(this);
   }
+
+  refreshIfStale(kind: ListKind): Promise<void> {
+    return this.registry.refreshStaleList(this, kind);
+  }
 }
 
 /**
@@ -198,6 +225,8 @@ export class ServerRegistry {
   private disposing: Promise<void> | undefined;
   private readonly removals = new Set<Promise<void>>();
   private readonly store = new DisposableStore();
+  /** The era each server spoke, for this registry's life: a restart does not probe again. */
+  private readonly eras = new EraMemory();
 
   private readonly _onDidChange = this.store.add(new Emitter<ServerHandle>((e) => this.listenerFailed(e)));
   /** A server's status, lists, entry or counters changed. */
@@ -349,6 +378,15 @@ export class ServerRegistry {
     return this.disposing;
   }
 
+  /** @internal ServerHandle.refreshIfStale */
+  async refreshStaleList(h: ManagedServer, kind: ListKind): Promise<void> {
+    const s = h.session;
+    if (!s?.ready || s.stopping || s.client.era !== 'modern') return;
+    const freshUntil = h.listFreshness[kind]?.freshUntil;
+    if (freshUntil !== undefined && Date.now() < freshUntil) return;
+    await this.refreshList(h, s, kind);
+  }
+
   /** @internal ServerHandle.refresh */
   async refreshServer(h: ManagedServer): Promise<void> {
     const s = h.session;
@@ -438,6 +476,9 @@ export class ServerRegistry {
       requestTimeoutMs: this.options.requestTimeoutMs,
       roots: this.options.roots,
       capabilities: this.options.capabilities,
+      protocol: entry.protocolVersion ?? this.options.protocol ?? 'auto',
+      eraMemory: { memory: this.eras, key: eraKey(h.id, resolved) },
+      ...(this.options.serverRequests ? { handlers: this.options.serverRequests({ id: h.id, name: entry.name }) } : {}),
     });
     const session: Session = { client, abort: new AbortController(), store: new DisposableStore(), stopping: false, ready: false };
     h.session = session;
@@ -493,7 +534,7 @@ export class ServerRegistry {
     // The process facet is there once the transport started; an HTTP server has none.
     const pid = h.pid;
     if (pid !== undefined) log('info', `started (pid ${pid})`);
-    log('info', `initialized: ${info ? `${info.name} ${info.version}` : 'unknown server'}, protocol ${client.protocolVersion}`);
+    log('info', `initialized: ${info ? `${info.name} ${info.version}` : 'unknown server'}, protocol ${client.protocolVersion} (${client.era} era)`);
     session.store.add(client.onToolsListChanged(() => void this.refreshList(h, session, 'tools')));
     session.store.add(
       client.onResourcesListChanged(() => {
@@ -543,6 +584,7 @@ export class ServerRegistry {
       h.session = undefined;
       h.tools = h.resources = h.templates = h.prompts = undefined;
       h.listErrors = {};
+      h.listFreshness = {};
       h.skippedItems = {};
     }
   }
@@ -621,7 +663,9 @@ export class ServerRegistry {
         if (h.session !== s || s.stopping) return;
         try {
           let skipped: readonly SkippedListItem[] = [];
-          const options = { signal: s.abort.signal, onSkipped: (items: readonly SkippedListItem[]) => (skipped = items) };
+          let hint: CacheHint = {};
+          const fetchedAt = Date.now();
+          const options = { signal: s.abort.signal, onSkipped: (items: readonly SkippedListItem[]) => (skipped = items), onCacheHint: (h: CacheHint) => (hint = h) };
           switch (kind) {
             case 'tools':
               h.tools = await s.client.listTools(options);
@@ -641,6 +685,7 @@ export class ServerRegistry {
             }
           }
           if (h.session !== s) return;
+          h.listFreshness[kind] = { fetchedAt, ...(hint.ttlMs !== undefined ? { freshUntil: fetchedAt + hint.ttlMs } : {}), ...(hint.cacheScope ? { cacheScope: hint.cacheScope } : {}) };
           delete h.listErrors[kind];
           if (skipped.length === 0) delete h.skippedItems[kind];
           else {
@@ -683,6 +728,21 @@ export class ServerRegistry {
 export function describeLaunch(resolved: ResolvedServer): string {
   if (resolved.type === 'stdio') return `${formatCommandLine(resolved.command, resolved.args)} (cwd ${resolved.cwd})`;
   return `${transportLabel(resolved.type)} ${resolved.url}`;
+}
+
+/**
+ * Where a server's era is remembered: an HTTP server by its origin (one server there speaks one
+ * era), a stdio server by its entry and command line (a changed command may be another server).
+ */
+function eraKey(id: string, resolved: ResolvedServer): string {
+  if (resolved.type !== 'stdio') {
+    try {
+      return `http:${new URL(resolved.url).origin}`;
+    } catch {
+      return `http:${resolved.url}`;
+    }
+  }
+  return `stdio:${id}:${JSON.stringify([resolved.command, ...resolved.args])}`;
 }
 
 function describeExit(exit: { readonly code: number | null; readonly signal: string | null }): string {

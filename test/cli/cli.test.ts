@@ -128,10 +128,11 @@ describe('mcp-host CLI against server-everything', { timeout: 240_000 }, () => {
     assert.match(r.stderr, /^mcp-host: resources\/read: server error -?\d+: .*demo:\/\/nope/);
   });
 
-  test('--trace shows the initialize exchange and the server stderr on stderr', async () => {
+  test('--trace shows the era probe, the initialize exchange and the server stderr on stderr', async () => {
     const r = await runCli(['ping', '--trace', '--', ...EVERYTHING]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /^\d\d:\d\d:\d\d\.\d{3} → \d+ B \{"jsonrpc":"2\.0","id":1,"method":"initialize".*"clientInfo":\{"name":"mcp-host-cli"/m);
+    assert.match(r.stderr, /^\d\d:\d\d:\d\d\.\d{3} → \d+ B \{"jsonrpc":"2\.0","id":1,"method":"server\/discover","params":\{"_meta":\{"io\.modelcontextprotocol\/protocolVersion":"2026-07-28"/m);
+    assert.match(r.stderr, /^\d\d:\d\d:\d\d\.\d{3} → \d+ B \{"jsonrpc":"2\.0","id":2,"method":"initialize".*"clientInfo":\{"name":"mcp-host-cli"/m);
     assert.match(r.stderr, /^\d\d:\d\d:\d\d\.\d{3} ← \d+(\.\d)? (B|KiB) \{.*"protocolVersion":"2025-11-25".*"serverInfo"/m);
     assert.match(r.stderr, /^\d\d:\d\d:\d\d\.\d{3} → \d+ B \{"jsonrpc":"2\.0","method":"notifications\/initialized"\}$/m);
     assert.match(r.stderr, /\[server stderr\] .*Starting/);
@@ -144,6 +145,20 @@ describe('mcp-host CLI against server-everything', { timeout: 240_000 }, () => {
     assert.match(r.stdout, /^Protocol\s+2024-11-05$/m);
     const j = await runCli(['inspect', '--json', '--protocol-version=2024-11-05', '--', ...EVERYTHING]);
     assert.equal(JSON.parse(j.stdout).protocolVersion, '2024-11-05');
+  });
+
+  test('a modern server: --trace shows the _meta of every request; --protocol-version legacy is refused by it', async () => {
+    const ERAS = join(ROOT, 'test', 'fixtures', 'servers', 'eras.mjs');
+    const r = await runCli(['call', 'echo', '--args', '{"text":"hi"}', '--trace', '--', process.execPath, ERAS, '--modern-only']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /hi/);
+    assert.match(r.stderr, /→ \d+ B \{"jsonrpc":"2\.0","id":\d+,"method":"tools\/call","params":\{"name":"echo","arguments":\{"text":"hi"\},"_meta":\{"io\.modelcontextprotocol\/protocolVersion":"2026-07-28","io\.modelcontextprotocol\/clientCapabilities":/);
+    assert.doesNotMatch(r.stderr, /"method":"initialize"/);
+    const j = await runCli(['inspect', '--json', '--', process.execPath, ERAS, '--modern-only']);
+    assert.equal(JSON.parse(j.stdout).protocolVersion, '2026-07-28');
+    const legacy = await runCli(['ping', '--protocol-version', 'legacy', '--', process.execPath, ERAS, '--modern-only']);
+    assert.notEqual(legacy.code, 0);
+    assert.match(legacy.stderr, /-32022.*2026-07-28/);
   });
 
   test('a message over --max-message-mb fails at once, naming the flag', async () => {
@@ -242,7 +257,7 @@ describe('mcp-host CLI: usage and failures', { timeout: 60_000 }, () => {
       [['call', '--', 'node'], /call needs a tool name/],
       [['inspect'], /missing server command/],
       [['ping', '--timeout', 'soon', '--', 'node'], /--timeout must be a positive integer/],
-      [['ping', '--protocol-version', '1999-01-01', '--', 'node'], /--protocol-version 1999-01-01 is not supported/],
+      [['ping', '--protocol-version', '1999-01-01', '--', 'node'], /--protocol-version 1999-01-01 is not supported \(use one of: auto, legacy, modern, 2026-07-28/],
       [['inspect', '--args', '{}', '--', 'node'], /--args only applies to call and prompt/],
       [[], /missing command/],
     ];
@@ -253,7 +268,8 @@ describe('mcp-host CLI: usage and failures', { timeout: 60_000 }, () => {
     const r = await runCli(['inspect', '--', 'node', '-e', 'console.error("loading config"); console.error("fatal: no API key"); process.exit(3)']);
     assert.equal(r.code, 2);
     const lines = r.stderr.trimEnd().split('\n');
-    assert.match(lines[0], /^mcp-host: initialize: the server exited with code 3$/);
+    // The first request is the era probe (server/discover), so it is the one the exit fails.
+    assert.match(lines[0], /^mcp-host: server\/discover: the server exited with code 3$/);
     assert.deepEqual(lines.slice(-2), ['  loading config', '  fatal: no API key']);
     assertNoStack(r.stderr);
   });

@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { EraMemory, McpClient, McpClientOptions, McpLocalError, isRetriedResult } from '../../src/client';
 import { StdioTransport } from '../../src/transport/stdio';
+import { createHttpTransport } from '../../src/transport/httpTransport';
+import { startFixture } from '../transport/httpPeers';
 import { WireRecorder, fixture, waitFor } from './support';
 
 const ERAS = fixture('eras.mjs');
@@ -261,5 +263,49 @@ describe('era negotiation', () => {
     const wire = new WireRecorder(client);
     await assert.rejects(client.connect(new StdioTransport({ command: process.execPath, args: [fixture('counter.mjs')], closeGraceMs: 500, termGraceMs: 500 })), (e: unknown) => McpLocalError.is(e, 'version') && /pinned/.test((e as Error).message));
     assert.equal(wire.sent('initialize').length, 0);
+  });
+});
+
+describe('over Streamable HTTP (SDK 2.x createMcpHandler, test/fixtures/servers/http/modern.mjs)', () => {
+  test('a server of both eras under auto: it works whichever era the probe finds, and every frame is valid in that era', async () => {
+    const peer = await startFixture('modern.mjs');
+    const client = new McpClient({ clientInfo: CLIENT_INFO });
+    const wire = new WireRecorder(client);
+    try {
+      await client.connect(createHttpTransport({ url: peer.url, mode: 'http' }));
+      assert.ok(client.era === 'modern' || client.era === 'legacy');
+      assert.equal(wire.sent()[0].method, 'server/discover', 'the era is probed first');
+      assert.equal(textOf(await client.callTool('echo', { text: 'über' })), 'über');
+      assert.deepEqual(wire.problems(client.era === 'modern' ? '2026-07-28' : (client.protocolVersion as '2025-11-25')), []);
+    } finally {
+      await client.close();
+      await peer.close();
+    }
+  });
+});
+
+describe('modern results the client cannot use (a raw 2026-07-28 server, misbehave.mjs --mode modern-oddities)', () => {
+  let client: McpClient;
+  before(async () => {
+    client = new McpClient({ clientInfo: CLIENT_INFO });
+    await client.connect(new StdioTransport({ command: process.execPath, args: [fixture('misbehave.mjs'), '--mode', 'modern-oddities'], closeGraceMs: 500, termGraceMs: 500 }));
+  });
+  after(() => client.close());
+
+  test('an unknown resultType is an error that names it', async () => {
+    assert.equal(client.era, 'modern');
+    await assert.rejects(client.callTool('odd'), (e: unknown) => McpLocalError.is(e, 'invalid-result') && /resultType "task"/.test((e as Error).message));
+  });
+
+  test('a missing resultType means complete', async () => {
+    assert.equal(textOf(await client.callTool('untyped')), 'complete anyway');
+  });
+
+  test('input_required with nothing to answer or echo is an error', async () => {
+    await assert.rejects(client.callTool('empty-input'), (e: unknown) => McpLocalError.is(e, 'invalid-result') && /neither inputRequests nor requestState/.test((e as Error).message));
+  });
+
+  test('an input request the client has no answer for fails the call, naming the method', async () => {
+    await assert.rejects(client.callTool('ask-roots'), (e: unknown) => McpLocalError.is(e, 'capability') && /roots\/list/.test((e as Error).message));
   });
 });

@@ -343,3 +343,22 @@ suite('settings', () => {
     assert.deepEqual(loaded.problems.map(brief), [{ severity: 'error', line: 5, column: 59, path: 'mcpHost.servers.git.args[1]' }]);
   });
 });
+
+suite('parseConfigText: protocolVersion of an entry', () => {
+  test('pins the era or version of one server; an unknown value is warned about at the value and ignored', () => {
+    const text = `{
+  "servers": {
+    "modern": { "type": "http", "url": "https://a.example/mcp", "protocolVersion": "modern" },
+    "old": { "command": "node", "args": ["s.js"], "protocolVersion": "2025-03-26" },
+    "odd": { "command": "node", "protocolVersion": "latest" },
+    "plain": { "command": "node" }
+  }
+}`;
+    const loaded = parseConfigText(text, MCP_JSON);
+    assert.deepEqual(loaded.servers.map((s) => [s.name, s.protocolVersion]), [['modern', 'modern'], ['old', '2025-03-26'], ['odd', undefined], ['plain', undefined]]);
+    const warning = loaded.problems.find((p) => p.path === 'servers.odd.protocolVersion');
+    assert.equal(warning?.severity, 'warning');
+    assert.deepEqual({ line: warning?.line, column: warning?.column }, at(text, '"latest"'));
+    assert.match(warning!.message, /"auto", "legacy", "modern"/);
+  });
+});

@@ -16,7 +16,7 @@
 import { loopbackRedirect, MemoryTokenStore, OAuthSession, PreRegisteredClient } from '../../src/auth';
 import { McpClient } from '../../src/client/client';
 import { describeSkippedItem, type Tool } from '../../src/client/schemas';
-import { attachServe, serveCapabilities } from '../../src/serve/attach';
+import { attachServe, serveCapabilities, serveHandlers } from '../../src/serve/attach';
 import { DialogQueue } from '../../src/serve/dialogQueue';
 import { ElicitationPrompter, ElicitationService } from '../../src/serve/elicitation';
 import type { ServerRef } from '../../src/serve/types';
@@ -101,6 +101,21 @@ const FLOWS: Record<string, Flow> = {
     const tools = await client.listTools({ onSkipped: (items) => items.forEach((item) => log(`dropped: ${describeSkippedItem(item)}`)) });
     for (const tool of tools) await client.callTool(tool.name, requiredStrings(tool));
   },
+  // 2026-07-28: the server asks for input (an elicitation) and expects its requestState back
+  // unchanged on the retry, a new id, nothing carried into an unrelated call, and a result
+  // without resultType taken as complete.
+  'sep-2322-client-request-state': async (client) => {
+    const tools = await client.listTools();
+    for (const name of ['test_mrtr_echo_state', 'test_mrtr_no_state', 'test_mrtr_unrelated', 'test_mrtr_no_result_type']) {
+      findTool(tools, name);
+      log(`${name}: ${JSON.stringify((await client.callTool(name, {})).content)}`);
+    }
+  },
+  // 2026-07-28: the server refuses the first request with -32022; every request carries _meta.
+  'request-metadata': async (client) => {
+    await lists(client);
+    await client.callTool('any_tool', {}).catch((error: Error) => log(`tools/call: ${error.message}`));
+  },
   // Hands the focal tool's inputSchema, as this client parsed it, back to the echo tool.
   'json-schema-2020-12-preservation': async (client) => {
     const tools = await client.listTools();
@@ -172,12 +187,12 @@ async function main(): Promise<void> {
     log: (_id, level, text) => log(`${level}: ${text}`),
     modes: ['form'],
   });
-  const client = new McpClient({ clientInfo: CLIENT_INFO, capabilities: serveCapabilities({ elicitation }), requestTimeoutMs: 45_000 });
-  attachServe(client, SERVER, { elicitation });
+  const client = new McpClient({ clientInfo: CLIENT_INFO, capabilities: serveCapabilities({ elicitation }), handlers: serveHandlers(SERVER, { elicitation }), requestTimeoutMs: 45_000 });
+  attachServe(client, SERVER, { elicitation }, { handlers: false });
   client.onTransportLog((entry) => log(`${entry.kind}: ${entry.text}`));
   try {
     const init = await client.connect(createHttpTransport({ url, headers: {}, mode: 'auto', auth: signIn(url) }));
-    log(`connected: ${init.serverInfo.name} ${init.serverInfo.version}, protocol ${init.protocolVersion}`);
+    log(`connected: ${init.serverInfo.name} ${init.serverInfo.version}, protocol ${init.protocolVersion} (${client.era} era)`);
     await flow(client);
   } finally {
     await client.close();

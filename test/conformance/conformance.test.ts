@@ -15,8 +15,8 @@ interface ScenarioSummary {
 }
 
 interface ConformanceScript {
-  runConformance(): Promise<{ code: number; stdout: string; scenarios: Map<string, ScenarioSummary>; logFile: string }>;
-  requiredProblems(scenarios: Map<string, ScenarioSummary>): string[];
+  runConformance(options?: { requirements?: string }): Promise<{ code: number; stdout: string; scenarios: Map<string, ScenarioSummary>; logFile: string }>;
+  requiredProblems(scenarios: Map<string, ScenarioSummary>, ranAll?: boolean): string[];
 }
 
 /** `<repo>/scripts/conformance.mjs`, from `<repo>/out/test/conformance/`. */
@@ -36,3 +36,14 @@ test('the official conformance suite: the required client scenarios pass, the re
   assert.deepEqual(script.requiredProblems(scenarios), [], `required scenarios failed (details: ${logFile})`);
   assert.equal(code, 0, `the suite found failures outside the baseline, or baseline entries that now pass (details: ${logFile})`);
 });
+
+// The suite's frozen lists per protocol revision: the legacy era's newest and the modern era.
+for (const requirements of ['2025-11-25', '2026-07-28']) {
+  test(`the official conformance suite: the scenarios protocol ${requirements} requires pass, or are in the baseline`, { timeout: 300_000 }, async (t) => {
+    const script = (await import(pathToFileURL(SCRIPT).href)) as ConformanceScript;
+    const { code, stdout, scenarios, logFile } = await script.runConformance({ requirements });
+    for (const line of stdout.replace(/\x1b\[[0-9;]*m/g, '').split('\n')) if (/^Total:|^Baseline|^Unexpected|^Stale/.test(line)) t.diagnostic(line);
+    assert.deepEqual(script.requiredProblems(scenarios, false), [], `required scenarios failed (details: ${logFile})`);
+    assert.equal(code, 0, `the suite found failures outside the baseline, or baseline entries that now pass (details: ${logFile})`);
+  });
+}

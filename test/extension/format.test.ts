@@ -107,6 +107,15 @@ describe('server rows', () => {
       serverDescription({ status: 'running', origin: '.vscode/mcp.json', protocolVersion: '2025-06-18', serverInfo: { name: 'everything', version: '1.0.0' } }),
       'everything 1.0.0 · .vscode/mcp.json · MCP 2025-06-18',
     );
+    assert.equal(
+      serverDescription({ status: 'running', origin: '.vscode/mcp.json', protocolVersion: '2025-06-18', era: 'legacy', serverInfo: { name: 'everything', version: '1.0.0' } }),
+      'everything 1.0.0 · .vscode/mcp.json · MCP 2025-06-18',
+      'a legacy version names its era by itself',
+    );
+    assert.equal(
+      serverDescription({ status: 'running', origin: '.vscode/mcp.json', protocolVersion: '2026-07-28', era: 'modern', serverInfo: { name: 'eras', version: '2.0.0' } }),
+      'eras 2.0.0 · .vscode/mcp.json · MCP 2026-07-28 (modern)',
+    );
     assert.equal(serverDescription({ status: 'stopped', origin: 'User settings' }), 'stopped · User settings');
     assert.equal(serverDescription({ status: 'stopping', origin: '.mcp.json' }), 'stopping · .mcp.json');
     assert.equal(serverDescription({ status: 'waiting', origin: '.mcp.json', waitingFor: 'consent' }), 'waiting for consent · .mcp.json');

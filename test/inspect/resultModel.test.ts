@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { CallToolResult, McpClient, Tool } from '../../src/client';
+import { ResponseError } from '../../src/protocol/errors';
 import { SchemaValidator, findRemoteRef } from '../../src/schema/validator';
 import {
   DisplayPart,
@@ -213,5 +214,16 @@ describe('result model: every content type, by hand', () => {
     assert.equal(base64Bytes('AA E C\n'), 3);
     assert.equal(base64Bytes('AAE'), undefined);
     assert.equal(base64Bytes('A$EC'), undefined);
+  });
+});
+
+describe('failures with the 2026-07-28 codes', () => {
+  test('are described with their meaning: the missing capability, the supported versions', () => {
+    const missing = describeFailure(new ResponseError('tools/call', -32021, 'Server requires the elicitation capability', { requiredCapabilities: { elicitation: {} } }));
+    assert.equal(missing.kind === 'protocol' && missing.meaning, 'the server needs the client capability elicitation, which this client did not declare');
+    const versions = describeFailure(new ResponseError('tools/call', -32022, 'Unsupported protocol version', { supported: ['2026-07-28'], requested: '2025-11-25' }));
+    assert.equal(summarizeFailure(versions), 'Server error -32022: Unsupported protocol version (2025-11-25 is not supported; the server supports 2026-07-28)');
+    const plain = describeFailure(new ResponseError('tools/call', -32603, 'boom'));
+    assert.equal(summarizeFailure(plain), 'Server error -32603: boom');
   });
 });

@@ -9,7 +9,7 @@ import { transportFactory } from '../../src/transport/transportFactory';
 import { startEverything } from '../transport/httpPeers';
 import { serverDetails, serverEntryJson } from '../../src/inspect/serverInfo';
 import { toTarget } from '../../src/extension/inspect/types';
-import { EVERYTHING, connectStdio } from '../client/support';
+import { EVERYTHING, connectStdio, fixture } from '../client/support';
 
 const SOURCE: ConfigSource = { kind: 'vscode-mcp-json', label: '.vscode/mcp.json', file: '/ws/.vscode/mcp.json', workspaceDefined: true };
 const CONFIG = `{
@@ -47,6 +47,23 @@ describe('server info', () => {
     const text = serverEntryJson(keyed, 'vscode');
     assert.ok(!text.includes('sk-live'), text);
     assert.deepEqual(JSON.parse(text).servers.keyed.headers, { Authorization: 'Bearer ••••', 'X-Token': '${input:api-key}', 'X-Api-Key': '••••${env:KEY}', 'X-Plain': 'yes' });
+  });
+
+  test('Server Details of a modern server: the era, the version and the server/discover result', async () => {
+    const { client } = await connectStdio(process.execPath, [fixture('eras.mjs'), '--modern-only']);
+    try {
+      const api = servers.find((s) => s.name === 'api')!;
+      const view = serverDetails({ server: { id: api.id, entry: api, status: { kind: 'running' }, stderrTail: [], restarts: 0 } as never, client, stats: client.stats(), health: undefined, noise: [], redact: (t) => t, now: Date.now() });
+      const fact = (label: string) => view.facts.find(([l]) => l === label)?.[1];
+      assert.equal(fact('Protocol version'), '2026-07-28');
+      assert.equal(fact('Protocol era'), 'modern (server/discover, per-request _meta)');
+      const discover = JSON.parse(view.discover ?? '{}');
+      assert.deepEqual(discover.supportedVersions, ['2026-07-28']);
+      assert.equal(discover._meta['io.modelcontextprotocol/serverInfo'].name, 'eras-modern');
+      assert.ok(discover.capabilities.tools);
+    } finally {
+      await client.close();
+    }
   });
 
   test('Server Details from a real connection: pid, version, command, PATH, cwd, per-method latency, bytes; secrets redacted', async () => {
@@ -124,7 +141,8 @@ describe('server info', () => {
       assert.equal(connection('Session id'), stats.http!.sessionId);
       assert.equal(connection('Header Authorization'), 'Bearer ${input:tok}');
       assert.equal(connection('Header X-Team'), 'blue');
-      assert.match(connection('HTTP statuses') ?? '', /^200 × \d+, 202 × \d+$/);
+      // The 400 is the legacy server refusing the server/discover probe.
+      assert.match(connection('HTTP statuses') ?? '', /^200 × \d+, 202 × \d+, 400 × 1$/);
       assert.equal(view.traffic?.methods.find((m) => m.method === 'tools/call')?.requests, 1);
       assert.match(view.traffic?.facts.find(([l]) => l === 'Received')?.[1] ?? '', /^[\d.]+ (B|KiB) in \d+ messages$/);
       assert.equal(view.command, undefined);

@@ -52,13 +52,13 @@ suite('ServerRegistry: lifecycle', { timeout: 60_000 }, () => {
     assert.ok(h.templates && h.templates.length > 0, 'templates');
     assert.ok(h.prompts && h.prompts.length > 0, 'prompts');
     assert.deepEqual(h.listErrors, {});
-    // The handshake was visible to onDidCreateClient subscribers.
-    assert.equal((frames[0].message as { method: string }).method, 'initialize');
+    // The handshake was visible to onDidCreateClient subscribers: the era probe, then initialize.
+    assert.deepEqual(frames.filter((f) => f.direction === 'send').slice(0, 2).map((f) => (f.message as { method: string }).method), ['server/discover', 'initialize']);
 
     const log = logsOf(entry.id);
     assert.equal(log.find((l) => l.startsWith('starting: ')), `starting: ${NODE} ${EVERYTHING.join(' ')} (cwd ${REPO})`);
     assert.ok(log.includes(`started (pid ${h.pid})`), log.join('\n'));
-    assert.ok(log.some((l) => /^initialized: .+ .+, protocol \d{4}-\d{2}-\d{2}$/.test(l)), log.join('\n'));
+    assert.ok(log.some((l) => /^initialized: .+ .+, protocol \d{4}-\d{2}-\d{2} \(legacy era\)$/.test(l)), log.join('\n'));
 
     const pid = h.pid;
     await registry.dispose();

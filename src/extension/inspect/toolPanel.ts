@@ -331,6 +331,8 @@ export class ToolPanel implements vscode.Disposable {
           },
           onProgress: (p) => progressShown?.push(callId, p),
           onTimeoutPaused: (paused) => this.post({ type: 'timeoutPaused', callId, paused }),
+          // A modern server asks for input by answering "input required": the panel says the call waits on it.
+          onInputRound: (r) => this.post({ type: 'waitingForInput', callId, waiting: r.waiting, round: r.round, requests: Object.values(r.requests) }),
           onEnd: (end) => {
             endAttempt();
             if (end.kind === 'failed') {

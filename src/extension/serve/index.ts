@@ -14,8 +14,8 @@
 // "retry now"), and resolves true when the tool call should be retried; false for any other
 // error, a declined URL, or when the user gives up.
 import * as vscode from 'vscode';
-import type { McpClient } from '../../client/client';
-import { attachServe, serveCapabilities } from '../../serve/attach';
+import type { McpClient, ServerRequestHandlers } from '../../client/client';
+import { attachServe, serveCapabilities, serveHandlers } from '../../serve/attach';
 import { DialogQueue } from '../../serve/dialogQueue';
 import { ElicitationService } from '../../serve/elicitation';
 import { SAMPLING_POLICIES, SamplingPolicy, SamplingPolicyStore, describePolicy } from '../../serve/policy';
@@ -37,7 +37,9 @@ export interface ServeDeps {
 export interface ServeFeatures extends vscode.Disposable {
   /** Client capabilities to declare: `{ sampling: {}, elicitation: { form: {}, url: {} } }`. */
   readonly capabilities: Record<string, unknown>;
-  /** Registers the handlers on a client before it connects; dispose when the client goes. */
+  /** The answers to one server's sampling and elicitation requests, for its client's constructor (both eras use them). */
+  handlersFor(server: ServerRef): ServerRequestHandlers;
+  /** Wires the rest on a client before it connects (elicitation completions); dispose when the client goes. */
   configureClient(client: McpClient, server: ServerRef): vscode.Disposable;
   /** See the file comment. */
   handleUrlElicitationRequired(error: unknown, server: ServerRef): Promise<boolean>;
@@ -120,9 +122,13 @@ export function createServeFeatures(context: vscode.ExtensionContext, deps: Serv
 
   const features: ServeFeatures = {
     capabilities: serveCapabilities(services),
+    handlersFor(server: ServerRef): ServerRequestHandlers {
+      known.set(server.id, server.name);
+      return serveHandlers(server, services);
+    },
     configureClient(client: McpClient, server: ServerRef): vscode.Disposable {
       known.set(server.id, server.name);
-      const attached = attachServe(client, server, services);
+      const attached = attachServe(client, server, services, { handlers: false });
       return new vscode.Disposable(() => attached.dispose());
     },
     handleUrlElicitationRequired(error: unknown, server: ServerRef): Promise<boolean> {
