@@ -80,7 +80,7 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
     this.signIns = new ServerSignIns({
       // Every token and client secret read or written is also hidden from every log line.
       store: new SecretTokenStore(context.secrets, (...values) => this.redactor.add(...values)),
-      redirect: (port) => editorRedirect(port, (text) => this.log.info(text)),
+      redirect: (id, port) => editorRedirect(port, (text) => this.logs.get(id).write('info', `sign-in: ${text}`)),
       userAgent: async (url) => {
         if (!(await openExternalUrl(url.href))) throw new AuthError('redirect', 'the browser was not opened');
       },

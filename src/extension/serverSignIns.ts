@@ -18,8 +18,8 @@ export interface ListableTokenStore extends TokenStore {
 
 export interface ServerSignInsOptions {
   readonly store: ListableTokenStore;
-  /** The redirect for one sign-in; `port` is a pre-registered client's callback port. */
-  redirect(port: number | undefined): RedirectFactory;
+  /** The redirect for the server's sign-ins; `port` is a pre-registered client's callback port. */
+  redirect(serverId: string, port: number | undefined): RedirectFactory;
   /** Opens the authorization page (the user has confirmed by then). */
   readonly userAgent: UserAgent;
   /** Asked when a running server wants more scopes (403 insufficient_scope): true to sign in again. */
@@ -126,7 +126,7 @@ export class ServerSignIns {
     const session = new OAuthSession({
       serverUrl: resolved.url,
       store: this.options.store,
-      redirect: this.options.redirect(oauth?.callbackPort),
+      redirect: this.options.redirect(serverId, oauth?.callbackPort),
       userAgent: this.options.userAgent,
       ...(oauth ? { client: { clientId: oauth.clientId, ...(oauth.clientSecret ? { clientSecret: oauth.clientSecret } : {}) } } : {}),
       ...(oauth?.scopes?.length ? { scope: oauth.scopes } : {}),
