@@ -161,6 +161,9 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
       this.config = config;
       this.logConfig(config, reason);
       void this.registry.update(config.servers, (entry) => this.prepare(entry));
+      // A server no longer configured takes its sign-in session along (its stored tokens stay until Sign Out).
+      const configured = new Set(config.servers.map((e) => e.id));
+      for (const id of before.keys()) if (!configured.has(id)) this.signIns.forget(id);
       this.loaded = true;
       if (this.autoStarted) {
         for (const h of this.registry.list()) {
