@@ -2,7 +2,8 @@
 // SecretStorage-shaped map), against the fixture authorization server and protected MCP server
 // (test/fixtures/servers/http/authServer.mjs) through the real loopback redirect and the real
 // StreamableHttpTransport. A server that answers 401 is marked "sign in required" without any
-// browser; the user's sign-in stores one secret per resource and issuer; Sign Out deletes it,
+// browser; the user's sign-in stores one secret per resource and issuer; while running, an
+// expired token is refreshed without asking and a step-up asks once; Sign Out deletes the grant,
 // even without the network; the prompt names the authorization server.
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
@@ -44,6 +45,7 @@ async function setUp() {
   const opened: URL[] = [];
   const logs: string[] = [];
   const changes: string[] = [];
+  const stepUps: (readonly string[])[] = [];
   const store = new SecretTokenStore(secrets, (...values) => values.forEach((v) => noted.add(v)));
   const signIns = new ServerSignIns({
     store,
@@ -54,7 +56,10 @@ async function setUp() {
       const location = (await fetch(url, { redirect: 'manual' })).headers.get('location');
       await fetch(location!);
     },
-    confirmStepUp: async () => true,
+    confirmStepUp: async (_id, request) => {
+      stepUps.push(request.scopes ?? []);
+      return true;
+    },
     log: (_id, _level, text) => logs.push(text),
     changed: (id) => changes.push(id),
   });
@@ -65,7 +70,7 @@ async function setUp() {
     await client.connect(new StreamableHttpTransport({ url: peer.url, auth: signIns.provider('srv', resolved) }));
     return client;
   };
-  return { peer, secrets, noted, opened, logs, changes, store, signIns, connect };
+  return { peer, secrets, noted, opened, logs, changes, stepUps, store, signIns, connect };
 }
 
 describe('ServerSignIns over SecretTokenStore', () => {
@@ -100,6 +105,25 @@ describe('ServerSignIns over SecretTokenStore', () => {
     assert.equal(state.scope, 'mcp');
     assert.equal(state.registration, 'dynamic');
     for (const line of t.logs) for (const secret of [grant.accessToken, grant.refreshToken]) assert.ok(!line.includes(secret), line);
+  });
+
+  test('while running: an expired token is refreshed without asking; a step-up 403 asks the user once for the larger scope', async () => {
+    const t = await setUp();
+    await assert.rejects(t.connect());
+    await t.signIns.signIn('srv');
+    const client = await t.connect();
+    await fetch(new URL('/control/expire', t.peer.url), { method: 'POST' });
+    assert.equal((await client.callTool('echo', { text: 'after expiry' })).content[0]?.type, 'text');
+    const stats = (await (await fetch(new URL('/control/stats', t.peer.url))).json()) as { refreshes: number };
+    assert.equal(stats.refreshes, 1, 'refreshed');
+    assert.equal(t.opened.length, 1, 'no browser for a refresh');
+    assert.deepEqual(t.stepUps, [], 'nobody asked');
+    const admin = await client.callTool('admin', {});
+    assert.equal(admin.content[0]?.type === 'text' && admin.content[0].text, 'admin done');
+    assert.deepEqual(t.stepUps, [['mcp', 'admin']], 'asked once, for the granted and the new scope');
+    assert.equal(t.opened.length, 2);
+    assert.equal(t.signIns.state('srv')?.scope, 'mcp admin');
+    assert.equal(t.signIns.needsSignIn('srv'), false);
   });
 
   test('Sign Out deletes the grant and the client even when the server cannot be reached, and asks for sign-in again', async () => {
