@@ -46,6 +46,7 @@ export function activate(context: vscode.ExtensionContext): void {
     onDidChangeServers: mcpHost.onDidChange,
     redact: (text) => mcpHost.redact(text),
     setHealth: (id, health) => mcpHost.setHealth(id, health),
+    signInState: (id) => mcpHost.signInState(id),
     resolveUrlElicitation: (error, id) => mcpHost.serve.handleUrlElicitationRequired(error, { id, name: mcpHost.getServer(id)?.entry.name ?? id }),
   });
   context.subscriptions.push(inspect, tree.showSubscriptions(inspect.subscriptions));

@@ -66,6 +66,7 @@
     } else if (Array.isArray(view.connection)) {
       app.append(section('Connection', [factTable(view.connection, 'connection-facts')], 'connection-section'));
     }
+    if (Array.isArray(view.signIn)) app.append(section('Sign-in', [factTable(view.signIn, 'sign-in-facts')], 'sign-in-section'));
 
     const t = isObj(view.traffic) ? view.traffic : null;
     if (t) {

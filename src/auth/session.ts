@@ -86,6 +86,15 @@ export class OAuthSession implements AuthProvider {
     return this.handling;
   }
 
+  /**
+   * What a sign-in the user starts would do (the authorization server, the scopes), found by
+   * discovery, so the host can name the authorization server before anything opens. Rejects with AuthError.
+   */
+  async signInRequest(): Promise<SignInRequest> {
+    const found = await this.discover(this.lastChallenge);
+    return this.request('sign-in', found, chooseScopes(this.options.scope, this.lastChallenge, found.resourceMetadata, found.authorizationServer));
+  }
+
   /** The sign-in the user started (the editor's "Sign in", the CLI). Rejects with AuthError. */
   async signIn(): Promise<void> {
     const found = await this.discover(this.lastChallenge);
@@ -197,8 +206,12 @@ export class OAuthSession implements AuthProvider {
   private async confirm(reason: SignInRequest['reason'], found: DiscoveredAuthorization, scopes: readonly string[] | undefined): Promise<boolean> {
     const ask = this.options.confirmSignIn;
     if (!ask) return false;
+    return ask(this.request(reason, found, scopes));
+  }
+
+  private request(reason: SignInRequest['reason'], found: DiscoveredAuthorization, scopes: readonly string[] | undefined): SignInRequest {
     const issuer = found.authorizationServer.issuer;
-    return ask({ reason, resource: found.resource, issuer, ...(scopes ? { scopes } : {}), otherHost: new URL(issuer).hostname !== this.serverUrl.hostname });
+    return { reason, resource: found.resource, issuer, ...(scopes ? { scopes } : {}), otherHost: new URL(issuer).hostname !== this.serverUrl.hostname };
   }
 
   /** The Authorization value of the current grant, to compare with a refused one. */

@@ -34,11 +34,26 @@ export interface StdioServerConfig {
   readonly cwd?: string;
 }
 
-/** An HTTP or SSE server: parsed and shown, not started (not supported yet). */
+/** An HTTP or SSE server. */
 export interface RemoteServerConfig {
   readonly type: 'http' | 'sse';
   readonly url: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** A client registered with the server's authorization server ahead of time (MCP authorization). */
+  readonly oauth?: OAuthClientConfig;
+}
+
+/**
+ * `"oauth"` of a remote server: the pre-registered client to sign in with. The secret is a
+ * variable reference (`${input:…}` with `password: true`, or an environment variable), never a literal.
+ */
+export interface OAuthClientConfig {
+  readonly clientId: string;
+  readonly clientSecret?: string;
+  /** Scopes to ask for instead of the server's challenge or metadata. */
+  readonly scopes?: readonly string[];
+  /** The loopback port of the redirect URI registered with the client (`http://127.0.0.1:<port>/callback`). */
+  readonly callbackPort?: number;
 }
 
 export type ServerConfig = StdioServerConfig | RemoteServerConfig;

@@ -9,7 +9,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { isInside, pathWithout } from '../transport/commandResolver';
 import { parseDotenv } from './dotenv';
-import { ConfigSource, RemoteServerConfig, ServerEntry, StdioServerConfig } from './types';
+import { ConfigSource, OAuthClientConfig, RemoteServerConfig, ServerEntry, StdioServerConfig } from './types';
 
 export type VariableDialect = 'vscode' | 'claude';
 
@@ -79,6 +79,8 @@ export interface ResolvedRemoteServer {
   readonly secretValues: string[];
   /** Headers whose value is secret: `Authorization`-like names, or a value built from an input. Sorted. */
   readonly secretHeaderNames: string[];
+  /** The pre-registered OAuth client, variables substituted (its secret is in `secretValues`). */
+  readonly oauth?: OAuthClientConfig;
   readonly warnings: string[];
 }
 
@@ -357,7 +359,8 @@ export async function resolveRemoteServer(
   options: { dialect?: VariableDialect; preview?: boolean } = {},
 ): Promise<ResolvedRemoteServer> {
   const configHeaders = Object.entries(config.headers ?? {});
-  const fields = [{ field: 'url', value: config.url }, ...configHeaders.map(([name, value]) => ({ field: `headers.${name}`, value }))];
+  const oauthFields = config.oauth ? [{ field: 'oauth.clientId', value: config.oauth.clientId }, ...(config.oauth.clientSecret !== undefined ? [{ field: 'oauth.clientSecret', value: config.oauth.clientSecret }] : [])] : [];
+  const fields = [{ field: 'url', value: config.url }, ...configHeaders.map(([name, value]) => ({ field: `headers.${name}`, value })), ...oauthFields];
   const substituted = await substituteFields(fields, options.dialect ?? 'vscode', ctx);
   const { substitute } = substituted;
   const secretValues = [...substituted.inputValues, ...[...substituted.envValues].filter(mayBeSecret)].filter((v) => v.length > 0);
@@ -376,9 +379,13 @@ export async function resolveRemoteServer(
     headers[name] = substitute(configValue);
     if (/[\r\n]/.test(headers[name])) issues.push({ field: `headers.${name}`, message: 'a header value must not contain a line break' });
   }
+  const oauth = config.oauth && { ...config.oauth, clientId: substitute(config.oauth.clientId), ...(config.oauth.clientSecret !== undefined ? { clientSecret: substitute(config.oauth.clientSecret) } : {}) };
+  if (oauth?.clientSecret === '') issues.push({ field: 'oauth.clientSecret', message: 'the client secret is empty' });
   if (issues.length && !options.preview) throw new VariableError(issues);
   const secret = headerSecrets(headers, config.headers);
-  return { type: config.type, url, headers, secretValues: [...new Set([...secretValues, ...secret.values])], secretHeaderNames: secret.names, warnings: [] };
+  // The client secret is secret whatever its length (an environment value is otherwise kept only when long).
+  const clientSecret = oauth?.clientSecret && !options.preview ? [oauth.clientSecret] : [];
+  return { type: config.type, url, headers, secretValues: [...new Set([...secretValues, ...secret.values, ...clientSecret])], secretHeaderNames: secret.names, ...(oauth ? { oauth } : {}), warnings: [] };
 }
 
 /**

@@ -42,6 +42,8 @@ export function registerCommands(host: McpHost, tree: ServersTreeProvider): vsco
     register('mcpHost.server.start', withServer('Start which MCP server?', (h) => host.start(h.id), (h) => h.entry.config.type === 'stdio')),
     register('mcpHost.server.stop', withServer('Stop which MCP server?', (h) => host.stop(h.id), (h) => h.status.kind !== 'stopped')),
     register('mcpHost.server.restart', withServer('Restart which MCP server?', (h) => host.restart(h.id), (h) => h.entry.config.type === 'stdio')),
+    register('mcpHost.server.signIn', withServer('Sign in to which MCP server?', (h) => host.signIn(h.id), (h) => h.entry.config.type !== 'stdio')),
+    register('mcpHost.server.signOut', withServer('Sign out of which MCP server?', (h) => host.signOut(h.id), (h) => host.canSignOut(h.id))),
     register('mcpHost.server.showOutput', withServer('Show the output of which MCP server?', (h) => host.logs.get(h.id).show())),
     register('mcpHost.server.openConfig', withServer('Open the configuration of which MCP server?', (h) => openServerConfig(h))),
     register('mcpHost.showLog', () => host.log.show(true)),

@@ -29,8 +29,8 @@ function untrusted(text: string, max = MAX_TOOLTIP_TEXT): string {
 
 // ---- server rows ----
 
-/** The status kinds a server row can show (the registry's `ServerStatus['kind']`). */
-export type StatusKind = 'stopped' | 'starting' | 'waiting' | 'running' | 'stopping' | 'error' | 'blocked';
+/** The status kinds a server row can show (the registry's `ServerStatus['kind']`, and `signin`: a remote server waiting for the user to sign in). */
+export type StatusKind = 'stopped' | 'starting' | 'waiting' | 'running' | 'stopping' | 'error' | 'blocked' | 'signin';
 
 /** Codicon id (and theme color id) for a server's state. */
 export function statusIcon(kind: StatusKind): { id: string; color?: string } {
@@ -49,6 +49,8 @@ export function statusIcon(kind: StatusKind): { id: string; color?: string } {
       return { id: 'circle-slash', color: 'list.warningForeground' };
     case 'stopping':
       return { id: 'debug-stop' };
+    case 'signin':
+      return { id: 'account', color: 'list.warningForeground' };
     default: {
       const never: never = kind;
       return never;
@@ -73,6 +75,8 @@ export function statusWord(kind: StatusKind): string {
       return 'blocked';
     case 'stopping':
       return 'stopping';
+    case 'signin':
+      return 'sign in required';
     default: {
       const never: never = kind;
       return never;
@@ -339,13 +343,15 @@ export interface StatusCounts {
   readonly waiting: number;
   readonly error: number;
   readonly blocked: number;
+  /** Remote servers waiting for the user to sign in. */
+  readonly signin: number;
   readonly problems: number;
 }
 
 /** Counts of servers by state. */
 export function countStatuses(kinds: readonly StatusKind[], problems: number): StatusCounts {
   const count = (k: StatusKind) => kinds.filter((x) => x === k).length;
-  return { total: kinds.length, running: count('running'), starting: count('starting'), waiting: count('waiting'), error: count('error'), blocked: count('blocked'), problems };
+  return { total: kinds.length, running: count('running'), starting: count('starting'), waiting: count('waiting'), error: count('error'), blocked: count('blocked'), signin: count('signin'), problems };
 }
 
 /**
@@ -359,6 +365,7 @@ export function statusBarText(c: StatusCounts, waitingFor: 'consent' | 'you' = '
   if (c.waiting) parts.push(`${c.waiting} waiting for ${waitingFor}`);
   if (c.error) parts.push(`${c.error} error${c.error === 1 ? '' : 's'}`);
   if (c.blocked) parts.push(`${c.blocked} blocked`);
+  if (c.signin) parts.push(`${c.signin} to sign in`);
   if (c.problems) parts.push(`${c.problems} config problem${c.problems === 1 ? '' : 's'}`);
   return `$(server) MCP ${parts.join(', ')}`;
 }
@@ -463,4 +470,31 @@ export function offsetToPosition(text: string, offset: number): { line: number; 
     }
   }
   return { line, character: end - lineStart };
+}
+
+// ---- sign-in ----
+
+/** What the sign-in prompt names: the server, where it runs, and the authorization server the browser will open. */
+export interface SignInFacts {
+  readonly name: string;
+  readonly serverUrl: string;
+  readonly issuer: string;
+  readonly scopes?: readonly string[];
+  readonly reason: 'sign-in' | 'step-up';
+}
+
+/**
+ * The modal asked before the browser opens: the authorization server's host, and a warning when
+ * it is not the MCP server's host (a server can name any authorization server; the user should
+ * know whom they are about to give access).
+ */
+export function signInPrompt(f: SignInFacts): { message: string; detail: string } {
+  const asHost = hostOf(f.issuer);
+  const serverHost = hostOf(f.serverUrl);
+  const message = f.reason === 'step-up' ? `"${f.name}" asks for more access: sign in again at ${asHost}?` : `Sign in to "${f.name}" at ${asHost}?`;
+  const lines = [`Your browser opens ${asHost} to sign in for ${f.serverUrl}.`];
+  if (new URL(f.issuer).hostname !== new URL(f.serverUrl).hostname) lines.push(`Note: ${asHost} is not ${serverHost}, the MCP server's host. Continue only if you expect ${serverHost} to use ${asHost} for sign-in.`);
+  lines.push(f.scopes?.length ? `Access asked for (scopes): ${f.scopes.join(' ')}` : 'No scopes are named: the authorization server grants its default access.');
+  lines.push('The tokens are kept in VS Code secret storage; "Sign Out" on the server deletes them.');
+  return { message, detail: lines.join('\n\n') };
 }

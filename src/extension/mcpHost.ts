@@ -7,13 +7,19 @@ import type { McpClient, Root, RootsProvider } from '../client/client';
 import { isProtocolPreference } from '../client/era';
 import { ConfigProblem, ConfigSource, InputDefinition, ServerEntry, VariableContext, resolveEntry, sourceKey } from '../config';
 import { PrepareResult, ServerHandle, ServerRegistry, maskHeaderValue } from '../registry';
+import { AuthError } from '../auth/errors';
+import { SignInState } from '../auth/session';
 import { transportFactory } from '../transport/transportFactory';
 import { ConsentStore } from './consentStore';
 import { ConsentFacts, StatusKind } from './format';
 import { InputStore } from './inputStore';
 import { Redactor } from './logFormat';
 import { rootsLogLines, workspaceRoots } from './roots';
-import { askConsent, askForInput } from './prompts';
+import { openExternalUrl } from './openExternalUrl';
+import { askConsent, askForInput, askSignIn } from './prompts';
+import { SecretTokenStore } from './secretTokenStore';
+import { ServerSignIns } from './serverSignIns';
+import { editorRedirect } from './signInRedirect';
 import { ServerLogs } from './serverLogs';
 import { ServerHealth, ServersTreeModel, UNTRUSTED_REASON, WAITING_CONSENT_REASON, WAITING_INPUT_REASON } from './serversTree';
 import { WorkspaceConfig, WorkspaceConfigReader } from './workspaceConfig';
@@ -25,6 +31,7 @@ export type StartPolicy = 'onViewVisible' | 'onStartup' | 'never';
 
 export const DENIED_REASON = 'You denied this server permission to run — start it to be asked again, or run "MCP Host: Revoke Server Consent"';
 export const DISMISSED_REASON = 'Waiting for your consent — start the server to be asked again';
+export const SIGN_IN_REASON = 'Sign in required — click the server (or "Sign In") to sign in in your browser';
 
 function setting<T>(key: string, fallback: T): T {
   return vscode.workspace.getConfiguration('mcpHost').get<T>(key, fallback);
@@ -37,6 +44,8 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
   private readonly consent: ConsentStore;
   private readonly inputs: InputStore;
   private readonly redactor = new Redactor();
+  /** MCP authorization of remote servers; tokens in SecretStorage. */
+  private readonly signIns: ServerSignIns;
   readonly logs: ServerLogs;
   /** Sampling and elicitation for this host's servers (the tool-call UI uses its URL elicitation). */
   readonly serve: ServeFeatures;
@@ -73,6 +82,21 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
       (id) => this.channelName(id),
     );
     this.reader = new WorkspaceConfigReader(log);
+    this.signIns = new ServerSignIns({
+      // Every token and client secret read or written is also hidden from every log line.
+      store: new SecretTokenStore(context.secrets, (...values) => this.redactor.add(...values)),
+      redirect: (id, port) => editorRedirect(port, (text) => this.logs.get(id).write('info', `sign-in: ${text}`)),
+      userAgent: async (url) => {
+        if (!(await openExternalUrl(url.href))) throw new AuthError('redirect', 'the browser was not opened');
+      },
+      confirmStepUp: (id, request) => {
+        const h = this.registry.get(id);
+        const url = h?.resolved?.type === 'stdio' ? undefined : h?.resolved?.url;
+        return url ? askSignIn({ name: h!.entry.name, serverUrl: url, issuer: request.issuer, reason: 'step-up', ...(request.scopes ? { scopes: request.scopes } : {}) }) : Promise.resolve(false);
+      },
+      log: (id, level, text) => this.logs.get(id).write(level, `sign-in: ${text}`),
+      changed: () => this.fire(),
+    });
     const restart = {
       // Getters: the registry reads these at each crash, so a settings change applies at once.
       get maxRestarts() {
@@ -88,7 +112,10 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
     const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
     this.registry = new ServerRegistry({
       clientInfo: { name: 'mcp-host', title: 'MCP Host', version },
-      createTransport: transportFactory(),
+      createTransport: transportFactory({
+        // A configured Authorization header is the server's credential: no sign-in over it.
+        auth: (resolved, entry) => (entry && !Object.keys(resolved.headers).some((name) => name.toLowerCase() === 'authorization') ? this.signIns.provider(entry.id, resolved) : undefined),
+      }),
       roots: this,
       restart,
       get requestTimeoutMs() {
@@ -144,6 +171,9 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
       this.config = config;
       this.logConfig(config, reason);
       void this.registry.update(config.servers, (entry) => this.prepare(entry));
+      // A server no longer configured takes its sign-in session along (its stored tokens stay until Sign Out).
+      const configured = new Set(config.servers.map((e) => e.id));
+      for (const id of before.keys()) if (!configured.has(id)) this.signIns.forget(id);
       this.loaded = true;
       if (this.autoStarted) {
         for (const h of this.registry.list()) {
@@ -319,6 +349,55 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
     return count;
   }
 
+  // ---- sign-in (MCP authorization) ----
+
+  /**
+   * The user's "Sign In": discovery, a prompt naming the authorization server, the browser, then
+   * the server (re)started with the new token. A server that never ran in this window is started
+   * first: a stored token may be all it needs.
+   */
+  async signIn(id: string): Promise<void> {
+    const h = this.registry.get(id);
+    if (!h || h.entry.config.type === 'stdio') throw new Error(`"${h?.entry.name ?? id}" is not a remote server: it has no sign-in`);
+    if (!this.signIns.hasSession(id)) {
+      await this.start(id);
+      if (!this.signIns.needsSignIn(id)) return;
+    }
+    const resolved = h.resolved?.type === 'stdio' ? undefined : h.resolved;
+    if (!resolved) throw new Error(`"${h.entry.name}" has not been started yet`);
+    const channel = this.logs.get(id);
+    const request = await this.signIns.signInRequest(id);
+    if (!(await askSignIn({ name: h.entry.name, serverUrl: resolved.url, issuer: request.issuer, reason: 'sign-in', ...(request.scopes ? { scopes: request.scopes } : {}) }))) {
+      channel.write('info', 'sign-in: cancelled before the browser opened');
+      return;
+    }
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `MCP Host: signing in to "${h.entry.name}" — finish in your browser…` }, () => this.signIns.signIn(id));
+    channel.write('info', 'sign-in: finished; starting the server with the new token');
+    this.userStopped.delete(id);
+    await (h.status.kind === 'running' ? this.registry.restart(id) : this.registry.start(id));
+  }
+
+  /** The user's "Sign Out": stops the server and deletes its tokens and registered client; the row then asks to sign in. */
+  async signOut(id: string): Promise<void> {
+    const h = this.registry.get(id);
+    if (!h || h.entry.config.type === 'stdio') throw new Error(`"${h?.entry.name ?? id}" is not a remote server: it has no sign-in`);
+    await this.stop(id);
+    const url = h.resolved?.type === 'stdio' || !h.resolved ? h.entry.config.url : h.resolved.url;
+    await this.signIns.signOut(id, url);
+    this.fire();
+  }
+
+  canSignOut(id: string): boolean {
+    const state = this.signIns.state(id);
+    return state !== undefined && (state.signedIn || state.registration !== undefined);
+  }
+
+  /** Server Details' sign-in section. */
+  signInState(id: string): (SignInState & { readonly required: boolean }) | undefined {
+    const state = this.signIns.state(id);
+    return state && { ...state, required: this.signIns.needsSignIn(id) };
+  }
+
   // ---- prepare: trust, consent, inputs ----
 
   /**
@@ -427,6 +506,12 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
   // ---- tree model ----
 
   displayStatus(h: ServerHandle): { kind: StatusKind; reason?: string } {
+    const shown = this.registryStatus(h);
+    if ((shown.kind === 'error' || shown.kind === 'stopped') && this.signIns.needsSignIn(h.id)) return { kind: 'signin', reason: SIGN_IN_REASON };
+    return shown;
+  }
+
+  private registryStatus(h: ServerHandle): { kind: StatusKind; reason?: string } {
     const status = h.status;
     switch (status.kind) {
       case 'stopped':

@@ -2,7 +2,7 @@
 // workspace-defined server.
 import * as vscode from 'vscode';
 import type { InputDefinition } from '../config';
-import { ConsentFacts, consentPrompt } from './format';
+import { ConsentFacts, SignInFacts, consentPrompt, signInPrompt } from './format';
 
 /** Asks for one input: an input box (masked for passwords) or a quick pick. Undefined when dismissed. */
 export async function askForInput(definition: InputDefinition, sourceLabel: string): Promise<string | undefined> {
@@ -40,4 +40,12 @@ export async function askConsent(facts: ConsentFacts): Promise<ConsentAnswer> {
   const { message, detail } = consentPrompt(facts);
   const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, ALLOW, DENY);
   return choice === ALLOW ? 'allowed' : choice === DENY ? 'denied' : 'dismissed';
+}
+
+export const SIGN_IN = 'Sign In';
+
+/** The modal asked before a sign-in opens the browser. True when the user chose Sign In. */
+export async function askSignIn(facts: SignInFacts): Promise<boolean> {
+  const { message, detail } = signInPrompt(facts);
+  return (await vscode.window.showWarningMessage(message, { modal: true, detail }, SIGN_IN)) === SIGN_IN;
 }

@@ -42,6 +42,8 @@ export interface ServersTreeModel {
   problems(): readonly ConfigProblem[];
   /** The status to show: the registry's, or `blocked` for a workspace server in an untrusted workspace. */
   displayStatus(handle: ServerHandle): { kind: StatusKind; reason?: string };
+  /** True when the server holds a sign-in (tokens or a registered client) that Sign Out would delete. */
+  canSignOut?(serverId: string): boolean;
   /** ".vscode/mcp.json", ".mcp.json", "User settings" (with the folder in a multi-root window). */
   originLabel(source: ConfigSource): string;
   /** The roots servers get right now. */
@@ -95,6 +97,8 @@ const DEFAULT_ACTIONS = {
   resource: { command: 'mcpHost.resource.open', title: 'Open Resource' },
   resourceTemplate: { command: 'mcpHost.template.read', title: 'Read Resource from Template…' },
   prompt: { command: 'mcpHost.prompt.get', title: 'Get Prompt…' },
+  /** A server waiting for the user to sign in: the click signs in. */
+  signin: { command: 'mcpHost.server.signIn', title: 'Sign In' },
 } as const;
 
 const EXPANSION_KEY = 'mcpHost.tree.expansion';
@@ -323,13 +327,13 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     const client = h.client;
     const running = shown.kind === 'running';
     const collapsible =
-      shown.kind === 'running' ? vscode.TreeItemCollapsibleState.Expanded : shown.kind === 'stopped' || shown.kind === 'starting' || shown.kind === 'waiting' ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded;
+      shown.kind === 'running' ? vscode.TreeItemCollapsibleState.Expanded : shown.kind === 'stopped' || shown.kind === 'starting' || shown.kind === 'waiting' || shown.kind === 'signin' ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded;
     const item = new vscode.TreeItem(h.entry.name, this.collapsibleState(node, collapsible));
     // The state is part of the id: a row that starts running (or fails) is a new row to the
     // tree, so it opens as remembered (or as `collapsible` says) instead of keeping the
     // childless state of its stopped self.
     item.id = `server:${shown.kind === 'starting' || shown.kind === 'waiting' ? 'stopped' : shown.kind}:${h.id}`;
-    item.command = { ...DEFAULT_ACTIONS.server, arguments: [node] };
+    item.command = { ...(shown.kind === 'signin' ? DEFAULT_ACTIONS.signin : DEFAULT_ACTIONS.server), arguments: [node] };
     const origin = this.m.originLabel(h.entry.source);
     const config = h.entry.config;
     const remote = config.type === 'stdio' ? undefined : { host: hostOf(this.m.redact(h.resolved?.type === config.type ? h.resolved.url : config.url)), transport: transportLabel(config.type, running ? client?.stats()?.http?.transport : undefined) };
@@ -342,7 +346,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
       item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
       item.description = `unresponsive · ${item.description}`;
     }
-    item.contextValue = `server.${shown.kind}`;
+    // `.auth`: a remote server with something to sign out of (its menu offers Sign Out).
+    item.contextValue = `server.${shown.kind}${this.m.canSignOut?.(h.id) ? '.auth' : ''}`;
     const commandLine =
       config.type === 'stdio'
         ? h.resolved?.type === 'stdio'
@@ -422,6 +427,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
       case 'starting':
       case 'stopping':
       case 'waiting':
+      case 'signin':
         return [];
       default: {
         const never: never = shown.kind;

@@ -3,6 +3,7 @@
 import type { McpClient } from '../client/client';
 import type { RemoteServerConfig, ServerEntry } from '../config/types';
 import type { ResolvedRemoteServer, ResolvedServer } from '../config/variables';
+import type { SignInState } from '../auth/session';
 import type { ConnectionStats } from '../protocol/stats';
 import { formatCommandLine, maskHeaderValue, transportLabel } from '../registry/logText';
 
@@ -46,7 +47,8 @@ export function serverEntryJson(entry: ServerEntry, format: EntryFormat): string
     };
   } else {
     const headers = Object.entries(c.headers ?? {}).map(([name, value]) => [name, maskHeaderValue(name, value)]);
-    body = { type: c.type, url: c.url, ...(headers.length ? { headers: Object.fromEntries(headers) } : {}) };
+    // The client secret is always a variable reference (the parser refuses a literal one).
+    body = { type: c.type, url: c.url, ...(headers.length ? { headers: Object.fromEntries(headers) } : {}), ...(c.oauth ? { oauth: { ...c.oauth } } : {}) };
   }
   if (format === 'mcpServers') return JSON.stringify({ mcpServers: { [entry.name]: body } }, null, 2);
   const inputs = entry.inputs.map((i) => ({
@@ -98,6 +100,8 @@ export interface ServerDetailsView {
   };
   /** A remote server: URL, transport, session, headers (secrets masked), HTTP statuses, streams. */
   readonly connection?: ReadonlyArray<readonly [string, string]>;
+  /** A server that uses MCP authorization: issuer, granted scopes, expiry, registration (nothing secret). */
+  readonly signIn?: ReadonlyArray<readonly [string, string]>;
   readonly traffic?: {
     readonly facts: ReadonlyArray<readonly [string, string]>;
     readonly methods: ReadonlyArray<{ readonly method: string; readonly requests: number; readonly errors: number; readonly timeouts: number; readonly cancelled: number; readonly p50: string; readonly p95: string; readonly max: string }>;
@@ -116,6 +120,8 @@ export function serverDetails(input: {
   capabilities?: string;
   stats: ConnectionStats | undefined;
   health: HealthFacts | undefined;
+  /** The server's sign-in, when it asked for authorization; `required` when it waits for the user. */
+  signIn?: SignInState & { readonly required: boolean };
   noise: readonly string[];
   redact: (text: string) => string;
   now: number;
@@ -174,11 +180,33 @@ export function serverDetails(input: {
     ...(client?.discoverResult ? { discover: JSON.stringify(client.discoverResult, null, 2) } : {}),
     ...(command ? { command } : {}),
     ...(config.type !== 'stdio' ? { connection: connectionFacts(config, r?.type === 'stdio' ? undefined : r, stats, redact) } : {}),
+    ...(input.signIn ? { signIn: signInFacts(input.signIn, now) } : {}),
     ...(traffic ? { traffic } : {}),
     ...(listed ? { roots: { askedAt: listed.time, roots: listed.roots.map((x) => ({ ...(x.name !== undefined ? { name: x.name } : {}), uri: x.uri })) } } : {}),
     noise: noise.map(redact),
     stderr: (server.stderrTail ?? []).slice(-20).map(redact),
   };
+}
+
+const REGISTRATION_WORDS: Record<NonNullable<SignInState['registration']>, string> = {
+  'pre-registered': 'pre-registered client (from the configuration)',
+  'metadata-document': 'Client ID Metadata Document',
+  dynamic: 'dynamic client registration (RFC 7591)',
+};
+
+/** The Sign-in section: state, issuer, granted scopes, expiry, how the client was registered, the last failure. */
+export function signInFacts(state: SignInState & { readonly required: boolean }, now: number): Array<readonly [string, string]> {
+  const facts: Array<readonly [string, string]> = [];
+  facts.push(['State', state.signedIn ? 'signed in' : state.required ? 'sign in required' : 'not signed in']);
+  if (state.issuer) facts.push(['Authorization server', state.issuer]);
+  if (state.signedIn) facts.push(['Granted scopes', state.scope ?? 'as the server chose (none named)']);
+  if (state.signedIn) {
+    const expires = state.expiresAt;
+    facts.push(['Access token expires', expires === undefined ? 'no expiry given' : expires <= now ? `expired at ${new Date(expires).toLocaleTimeString()} (refreshed on the next request)` : `in ${duration(expires - now)} (${new Date(expires).toLocaleTimeString()})`]);
+  }
+  if (state.registration) facts.push(['Client registration', REGISTRATION_WORDS[state.registration]]);
+  if (state.lastError) facts.push(['Last failure', state.lastError]);
+  return facts;
 }
 
 /**

@@ -603,6 +603,15 @@ export class ServerRegistry {
       });
       return;
     }
+    if (reason.kind === 'authorization-required') {
+      // Not a crash, and restarting cannot help: the user has to sign in (or be granted more).
+      const message = `the server ${TransportCloseReason.describe(reason)}`;
+      void this.enqueue(h, async () => {
+        await this.endSession(h, s);
+        if (!h.removed && !this.disposing) this.failStart(h, message, []);
+      });
+      return;
+    }
     // The server went away on its own.
     const tail = info.process?.stderrTail.length ? [...info.process.stderrTail] : [...h.stderrTail];
     const message = reason.kind === 'process-exited' ? `the server exited unexpectedly (${describeExit(reason)})` : `the connection closed unexpectedly: the server ${TransportCloseReason.describe(reason)}`;

@@ -1,9 +1,9 @@
 // Builds the transport a resolved server needs: a process for stdio, HTTP for `http`/`sse`.
 // Injected into ServerRegistry by the extension and the CLI, so the registry knows no transport.
 import type { ServerEntry } from '../config/types';
-import type { ResolvedServer } from '../config/variables';
+import type { ResolvedRemoteServer, ResolvedServer } from '../config/variables';
 import { Transport } from '../protocol/transport';
-import { HttpTransportOptions } from './httpChannel';
+import { AuthProvider, HttpTransportOptions } from './httpChannel';
 import { HttpTransportMode, createHttpTransport } from './httpTransport';
 import { StdioTransport, StdioTransportOptions } from './stdio';
 
@@ -28,14 +28,17 @@ export interface TransportFactoryOptions {
   readonly httpMode?: Exclude<HttpTransportMode, 'sse'>;
   /** Options of every HTTP transport (size cap, timeouts, reconnects). */
   readonly http?: Omit<HttpTransportOptions, 'url' | 'headers'>;
+  /** The authorization of each remote server (MCP authorization), over `http.auth`; none when it returns undefined. */
+  readonly auth?: (resolved: ResolvedRemoteServer, entry: ServerEntry | undefined) => AuthProvider | undefined;
 }
 
 /** A `createTransport` for ServerRegistry: StdioTransport for stdio servers, HTTP for remote ones. */
 export function transportFactory(options: TransportFactoryOptions = {}): (resolved: ResolvedServer, entry?: ServerEntry) => Transport {
-  return (resolved) => {
+  return (resolved, entry) => {
     if (resolved.type !== 'stdio') {
       const mode = resolved.type === 'sse' ? 'sse' : (options.httpMode ?? 'auto');
-      return createHttpTransport({ ...options.http, url: resolved.url, headers: resolved.headers, mode });
+      const auth = options.auth?.(resolved, entry);
+      return createHttpTransport({ ...options.http, url: resolved.url, headers: resolved.headers, mode, ...(auth ? { auth } : {}) });
     }
     return new StdioTransport({
       ...options.stdio,

@@ -362,3 +362,42 @@ suite('parseConfigText: protocolVersion of an entry', () => {
     assert.match(warning!.message, /"auto", "legacy", "modern"/);
   });
 });
+
+suite('parseConfigText: "oauth" of a remote server (a pre-registered client)', () => {
+  test('client id, secret from a password input, scopes and callback port are read; Copy-able as written', () => {
+    const text = `{
+  "inputs": [{ "id": "secret", "type": "promptString", "password": true }],
+  "servers": {
+    "api": { "type": "http", "url": "https://mcp.example.com/mcp", "oauth": { "clientId": "app-1", "clientSecret": "\${input:secret}", "scopes": ["read", "write"], "callbackPort": 33418 } }
+  }
+}`;
+    const loaded = parseConfigText(text, MCP_JSON);
+    assert.deepEqual(loaded.problems, []);
+    assert.deepEqual(loaded.servers[0].config, { type: 'http', url: 'https://mcp.example.com/mcp', oauth: { clientId: 'app-1', clientSecret: '${input:secret}', scopes: ['read', 'write'], callbackPort: 33418 } });
+    assert.deepEqual(loaded.servers[0].inputs.map((i) => i.id), ['secret'], 'the secret input belongs to the entry');
+  });
+
+  test('a literal secret, a secret input without password, a missing client id, bad scopes and port are errors that drop the entry', () => {
+    const text = `{
+  "inputs": [{ "id": "plain", "type": "promptString" }],
+  "servers": {
+    "literal": { "url": "https://a/mcp", "oauth": { "clientId": "x", "clientSecret": "s3cr3t" } },
+    "plainInput": { "url": "https://a/mcp", "oauth": { "clientId": "x", "clientSecret": "\${input:plain}" } },
+    "noId": { "url": "https://a/mcp", "oauth": { "scopes": ["a b"], "callbackPort": 0 } },
+    "notObject": { "url": "https://a/mcp", "oauth": "app" },
+    "stdio": { "command": "node", "oauth": { "clientId": "x" } }
+  }
+}`;
+    const loaded = parseConfigText(text, MCP_JSON);
+    assert.deepEqual(loaded.servers.map((s) => s.name), ['stdio']);
+    const messages = loaded.problems.map((p) => `${p.severity} ${p.path}: ${p.message}`);
+    assert.ok(messages.some((m) => m.startsWith('error servers.literal.oauth.clientSecret') && m.includes('not the secret itself')), messages.join('\n'));
+    assert.ok(messages.some((m) => m.startsWith('error servers.plainInput.oauth.clientSecret') && m.includes('"password": true')), messages.join('\n'));
+    assert.ok(messages.some((m) => m.startsWith('error servers.noId.oauth:') && m.includes('needs "clientId"')), messages.join('\n'));
+    assert.ok(messages.some((m) => m.startsWith('error servers.noId.oauth.scopes[0]')), messages.join('\n'));
+    assert.ok(messages.some((m) => m.startsWith('error servers.noId.oauth.callbackPort')), messages.join('\n'));
+    assert.ok(messages.some((m) => m.startsWith('error servers.notObject.oauth') && m.includes('must be an object')), messages.join('\n'));
+    assert.ok(messages.some((m) => m.startsWith('warning servers.stdio.oauth') && m.includes('ignored for a stdio server')), messages.join('\n'));
+    assert.ok(!messages.some((m) => m.includes('s3cr3t')), 'the literal secret is not repeated in a message');
+  });
+});

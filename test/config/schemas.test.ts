@@ -22,6 +22,7 @@ const goodServers: Record<string, unknown>[] = [
   { type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${input:token}' } },
   { type: 'sse', url: 'http://localhost:3000/sse' },
   { url: 'https://example.com/mcp' },
+  { type: 'http', url: 'https://example.com/mcp', oauth: { clientId: 'app', clientSecret: '${env:APP_SECRET}', scopes: ['read', 'write'], callbackPort: 33418 } },
 ];
 const badServers: Record<string, unknown>[] = [
   { command: 42 },
@@ -36,6 +37,10 @@ const badServers: Record<string, unknown>[] = [
   { type: 'stdio', url: 'https://x' },
   { type: 'sse', url: 'localhost:3000' },
   { type: 'http', url: 'https://x', headers: { A: 1 } },
+  { type: 'http', url: 'https://x', oauth: { clientSecret: '${env:S}' } },
+  { type: 'http', url: 'https://x', oauth: { clientId: 'app', clientSecret: 'written-in-the-file' } },
+  { type: 'http', url: 'https://x', oauth: { clientId: 'app', scopes: ['a b'] } },
+  { type: 'http', url: 'https://x', oauth: { clientId: 'app', callbackPort: 70000 } },
 ];
 
 suite('JSON schemas', () => {

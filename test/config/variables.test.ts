@@ -285,3 +285,15 @@ suite('parseDotenv', () => {
     ]);
   });
 });
+
+suite('resolveRemoteServer: "oauth"', () => {
+  test('the client secret is substituted and always secret, however short', async () => {
+    const r = await resolveRemoteServer({ type: 'http', url: 'https://mcp.example.com/mcp', oauth: { clientId: 'app-${env:TEAM}', clientSecret: '${input:cs}', scopes: ['read'] } }, context({ env: { TEAM: 'blue' } }, { cs: 'abc' }));
+    assert.deepEqual(r.oauth, { clientId: 'app-blue', clientSecret: 'abc', scopes: ['read'] });
+    assert.ok(r.secretValues.includes('abc'));
+  });
+
+  test('an empty client secret is an error', async () => {
+    await assert.rejects(resolveRemoteServer({ type: 'http', url: 'https://mcp.example.com/mcp', oauth: { clientId: 'app', clientSecret: '${input:cs}' } }, context({}, { cs: '' })), (e: unknown) => e instanceof VariableError && e.issues.some((i) => i.field === 'oauth.clientSecret'));
+  });
+});

@@ -966,6 +966,15 @@ export function traceFrames(log: string): TraceFrame[] {
  * the characters Windows forbids in file names (`MCP: everything` → `MCP everything`), as in
  * VS Code's extHostOutput.ts.
  */
+/** Every file under `dir` (none when it does not exist): the logs a test searches for secrets. */
+export function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
 export function channelLogFileName(channelName: string): string {
   return channelName.trim().replace(/[\\/:*?"<>|]/g, '');
 }

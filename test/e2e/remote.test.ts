@@ -8,26 +8,18 @@
 // consent again. Screenshots:
 // test-results/screenshots/remote-*.png. Needs `npx tsc -p . && node scripts/package.mjs` first.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { HttpPeer, startEverything } from '../transport/httpPeers';
-import { channelLogFileName, defaultVsixPath, launch, step as runStep, traceFrames, type Workbench, waitUntil } from './harness';
+import { channelLogFileName, defaultVsixPath, filesUnder, launch, step as runStep, traceFrames, type Workbench, waitUntil } from './harness';
 
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
 const skip = existsSync(VSIX) ? false : `${VSIX} is missing; run \`node scripts/package.mjs\``;
 const SECRET = 'e2e-literal-bearer-5150';
 const CHANNEL = 'MCP: remote';
-
-/** Every file under `dir`. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    return statSync(p).isDirectory() ? filesUnder(p) : [p];
-  });
-}
 
 describe('remote servers in a real VS Code', { skip, timeout: 300_000 }, () => {
   let wb: Workbench;

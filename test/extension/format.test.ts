@@ -156,6 +156,7 @@ const STATUS_ICONS: Record<StatusKind, { id: string; color?: string }> = {
   error: { id: 'error', color: 'errorForeground' },
   blocked: { id: 'circle-slash', color: 'list.warningForeground' },
   stopping: { id: 'debug-stop' },
+  signin: { id: 'account', color: 'list.warningForeground' },
 };
 
 /** The workbench bundle of the code-server the e2e tests install (undefined when it is not installed). */
@@ -214,6 +215,7 @@ describe('small texts', () => {
     assert.equal(statusBarText(countStatuses(['running', 'running', 'error'], 0)), '$(server) MCP 2 running, 1 error');
     assert.equal(statusBarText(countStatuses(['stopped', 'blocked'], 2)), '$(server) MCP 0 running, 1 blocked, 2 config problems');
     assert.equal(statusBarText(countStatuses(['running', 'waiting', 'waiting'], 0), 'consent'), '$(server) MCP 1 running, 2 waiting for consent');
+    assert.equal(statusBarText(countStatuses(['running', 'signin'], 0)), '$(server) MCP 1 running, 1 to sign in');
   });
 
   test('a row description does not repeat the title before the description', () => {

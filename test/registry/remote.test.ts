@@ -5,8 +5,10 @@
 // of the log.
 import assert from 'node:assert/strict';
 import { after, afterEach, describe, test } from 'node:test';
+import { loopbackRedirect, MemoryTokenStore, OAuthSession } from '../../src/auth';
 import { resolveEntry } from '../../src/config/variables';
 import { ServerRegistry, ServerStatus } from '../../src/registry/serverRegistry';
+import { transportFactory } from '../../src/transport/transportFactory';
 import { HttpPeer, freePort, startEverything, startFixture } from '../transport/httpPeers';
 import { disposeRegistries, entries, firstText, makeRegistry, variableContext, waitFor, waitForStatus } from './support';
 
@@ -149,5 +151,40 @@ describe('registry: remote servers over HTTP', { timeout: 120_000 }, () => {
     assert.ok(line, logsOf(h.id).join('\n'));
     assert.match(line, /tools\[2\]: invalid x-mcp-header: .*not "number" \("bad_number"\); tools\[3\]: invalid x-mcp-header: .*list\.<items>.* \("bad_nested"\)/);
     assert.equal(firstText(await h.client!.callTool('route', { region: 'eu-north', note: 'Grüße' })).startsWith('routed '), true);
+  });
+});
+
+describe('registry: a remote server that asks for authorization', { timeout: 60_000 }, () => {
+  test('a 401 mid-session that no refresh can answer ends in error without restarts: restarting cannot sign in', async () => {
+    const fixture = await startFixture('authServer.mjs');
+    peers.add(fixture);
+    const session = new OAuthSession({
+      serverUrl: fixture.url,
+      store: new MemoryTokenStore(),
+      redirect: loopbackRedirect({ timeoutMs: 10_000 }),
+      // The fixture approves at once and redirects to the loopback listener.
+      userAgent: async (url) => void (await fetch((await fetch(url, { redirect: 'manual' })).headers.get('location')!)),
+    });
+    const { registry, logsOf } = makeRegistry({ createTransport: transportFactory({ auth: () => session }) });
+    const list = entries({ guarded: { type: 'http', url: fixture.url } });
+    await registry.update(list, (entry) => resolveEntry(entry, variableContext({})));
+    const h = registry.get(list[0].id)!;
+    assert.equal(h.status.kind, 'error', 'no sign-in without the user');
+    assert.match(h.status.kind === 'error' ? h.status.message : '', /requires authorization \(HTTP 401/);
+    await session.signIn();
+    await registry.start(h.id);
+    assert.equal(h.status.kind, 'running');
+
+    const trail = statusTrail(registry, h.id);
+    await fetch(new URL('/control/revoke', fixture.url), { method: 'POST' });
+    await assert.rejects(h.client!.callTool('echo', { text: 'x' }));
+    await waitForStatus(h, 'error');
+    await new Promise((r) => setTimeout(r, 300)); // several back-off periods (50 ms)
+    const status = h.status as ServerStatus; // read again: the assertions above narrowed it
+    assert.equal(status.kind, 'error');
+    assert.equal(status.kind === 'error' && status.restart, undefined, 'no restart scheduled');
+    assert.equal(h.restarts, 0);
+    assert.deepEqual(trail, ['error']);
+    assert.ok(logsOf(h.id).some((l) => /failed to start: the server requires authorization/.test(l)), logsOf(h.id).join('\n'));
   });
 });

@@ -146,6 +146,7 @@ export class DetailsPanel implements vscode.Disposable {
       ...(client ? { capabilities: capabilitiesText(client.serverCapabilities) } : {}),
       stats: client?.stats(),
       health: this.health.get(this.serverId),
+      signIn: this.ctx.deps.signInState?.(this.serverId),
       noise: this.noise.get(this.serverId),
       redact: (t) => this.ctx.redact(t),
       now: Date.now(),

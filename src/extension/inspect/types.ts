@@ -3,6 +3,7 @@
 import type * as vscode from 'vscode';
 import type { McpClient } from '../../client/client';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../client/schemas';
+import type { SignInState } from '../../auth/session';
 import type { HealthFacts, ServerFacts } from '../../inspect/serverInfo';
 import type { LogSeverity } from '../../protocol/logging';
 
@@ -37,6 +38,8 @@ export interface InspectDeps {
    * Resolves true when the call should be retried.
    */
   resolveUrlElicitation?(error: unknown, serverId: string): Promise<boolean>;
+  /** The server's sign-in (MCP authorization) for Server Details; undefined when it never asked for one. */
+  signInState?(serverId: string): (SignInState & { readonly required: boolean }) | undefined;
   /** Told when the health ping marks a server unresponsive or answering again (e.g. to show it in the tree). */
   setHealth?(serverId: string, health: ServerHealth): void;
 }

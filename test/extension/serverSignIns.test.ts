@@ -1,0 +1,176 @@
+// The editor's sign-in layer without VS Code: ServerSignIns over SecretTokenStore (given a
+// SecretStorage-shaped map), against the fixture authorization server and protected MCP server
+// (test/fixtures/servers/http/authServer.mjs) through the real loopback redirect and the real
+// StreamableHttpTransport. A server that answers 401 is marked "sign in required" without any
+// browser; the user's sign-in stores one secret per resource and issuer; while running, an
+// expired token is refreshed without asking and a step-up asks once; Sign Out deletes the grant,
+// even without the network; the prompt names the authorization server.
+import assert from 'node:assert/strict';
+import { afterEach, describe, test } from 'node:test';
+import type * as vscode from 'vscode';
+import { loopbackRedirect } from '../../src/auth/loopback';
+import { McpClient } from '../../src/client';
+import { resolveRemoteServer } from '../../src/config/variables';
+import { signInPrompt } from '../../src/extension/format';
+import { SecretTokenStore } from '../../src/extension/secretTokenStore';
+import { coversServer, ServerSignIns } from '../../src/extension/serverSignIns';
+import { StreamableHttpTransport } from '../../src/transport/streamableHttp';
+import { HttpPeer, startFixture } from '../transport/httpPeers';
+
+/** VS Code's SecretStorage, as far as SecretTokenStore uses it, over a Map (what is stored can be read back by the test). */
+function secretStorage(): vscode.SecretStorage & { readonly map: Map<string, string> } {
+  const map = new Map<string, string>();
+  return {
+    map,
+    get: async (key: string) => map.get(key),
+    store: async (key: string, value: string) => void map.set(key, value),
+    delete: async (key: string) => void map.delete(key),
+    keys: async () => [...map.keys()],
+    onDidChange: () => ({ dispose() {} }),
+  } as unknown as vscode.SecretStorage & { readonly map: Map<string, string> };
+}
+
+const peers: HttpPeer[] = [];
+const clients: McpClient[] = [];
+afterEach(async () => {
+  for (const c of clients.splice(0)) await c.close().catch(() => {});
+  for (const p of peers.splice(0)) await p.close();
+});
+
+async function setUp() {
+  const peer = await startFixture('authServer.mjs');
+  peers.push(peer);
+  const secrets = secretStorage();
+  const noted = new Set<string>();
+  const opened: URL[] = [];
+  const logs: string[] = [];
+  const changes: string[] = [];
+  const stepUps: (readonly string[])[] = [];
+  const store = new SecretTokenStore(secrets, (...values) => values.forEach((v) => noted.add(v)));
+  const signIns = new ServerSignIns({
+    store,
+    redirect: () => loopbackRedirect({ timeoutMs: 10_000 }),
+    userAgent: async (url) => {
+      opened.push(url);
+      // The fixture approves at once and redirects to the loopback listener.
+      const location = (await fetch(url, { redirect: 'manual' })).headers.get('location');
+      await fetch(location!);
+    },
+    confirmStepUp: async (_id, request) => {
+      stepUps.push(request.scopes ?? []);
+      return true;
+    },
+    log: (_id, _level, text) => logs.push(text),
+    changed: (id) => changes.push(id),
+  });
+  const resolved = await resolveRemoteServer({ type: 'http', url: peer.url }, { workspaceFolder: undefined, folders: {}, userHome: '/home/u', env: {}, resolveInput: async () => '' });
+  const connect = async () => {
+    const client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' } });
+    clients.push(client);
+    await client.connect(new StreamableHttpTransport({ url: peer.url, auth: signIns.provider('srv', resolved) }));
+    return client;
+  };
+  return { peer, secrets, noted, opened, logs, changes, stepUps, store, signIns, connect };
+}
+
+describe('ServerSignIns over SecretTokenStore', () => {
+  test('a 401 marks the server "sign in required" and opens nothing; the user\'s sign-in stores one secret keyed by resource and issuer; a new session reuses it', async () => {
+    const t = await setUp();
+    await assert.rejects(t.connect());
+    assert.equal(t.signIns.needsSignIn('srv'), true);
+    assert.deepEqual(t.changes, ['srv']);
+    assert.equal(t.opened.length, 0, 'no browser without the user');
+    assert.equal(t.secrets.map.size, 0, 'nothing stored');
+
+    const request = await t.signIns.signInRequest('srv');
+    const issuer = new URL('/', t.peer.url).href;
+    assert.equal(request.issuer, issuer);
+    assert.deepEqual(request.scopes, ['mcp']);
+    assert.equal(request.otherHost, false);
+    await t.signIns.signIn('srv');
+    assert.equal(t.signIns.needsSignIn('srv'), false);
+    assert.equal(t.opened.length, 1);
+    const key = `mcpHost.oauth:${JSON.stringify([t.peer.url, issuer])}`;
+    assert.deepEqual([...t.secrets.map.keys()].sort(), ['mcpHost.oauth.index', key].sort());
+    const grant = JSON.parse(t.secrets.map.get(key)!) as { accessToken: string; refreshToken: string; client: { registration: string } };
+    assert.equal(grant.client.registration, 'dynamic');
+    assert.ok(t.noted.has(grant.accessToken) && t.noted.has(grant.refreshToken), 'the redactor heard of both tokens');
+    assert.ok(!t.secrets.map.get('mcpHost.oauth.index')!.includes(grant.accessToken), 'the index holds no secret');
+
+    const client = await t.connect();
+    assert.deepEqual((await client.listTools()).map((x) => x.name).sort(), ['admin', 'echo']);
+    const state = t.signIns.state('srv')!;
+    assert.equal(state.signedIn, true);
+    assert.equal(state.issuer, issuer);
+    assert.equal(state.scope, 'mcp');
+    assert.equal(state.registration, 'dynamic');
+    for (const line of t.logs) for (const secret of [grant.accessToken, grant.refreshToken]) assert.ok(!line.includes(secret), line);
+  });
+
+  test('while running: an expired token is refreshed without asking; a step-up 403 asks the user once for the larger scope', async () => {
+    const t = await setUp();
+    await assert.rejects(t.connect());
+    await t.signIns.signIn('srv');
+    const client = await t.connect();
+    await fetch(new URL('/control/expire', t.peer.url), { method: 'POST' });
+    assert.equal((await client.callTool('echo', { text: 'after expiry' })).content[0]?.type, 'text');
+    const stats = (await (await fetch(new URL('/control/stats', t.peer.url))).json()) as { refreshes: number };
+    assert.equal(stats.refreshes, 1, 'refreshed');
+    assert.equal(t.opened.length, 1, 'no browser for a refresh');
+    assert.deepEqual(t.stepUps, [], 'nobody asked');
+    const admin = await client.callTool('admin', {});
+    assert.equal(admin.content[0]?.type === 'text' && admin.content[0].text, 'admin done');
+    assert.deepEqual(t.stepUps, [['mcp', 'admin']], 'asked once, for the granted and the new scope');
+    assert.equal(t.opened.length, 2);
+    assert.equal(t.signIns.state('srv')?.scope, 'mcp admin');
+    assert.equal(t.signIns.needsSignIn('srv'), false);
+  });
+
+  test('Sign Out deletes the grant and the client even when the server cannot be reached, and asks for sign-in again', async () => {
+    const t = await setUp();
+    await assert.rejects(t.connect());
+    await t.signIns.signIn('srv');
+    const url = t.peer.url;
+    await t.peer.close();
+    peers.length = 0;
+    // The session knows its issuer: its own key goes, and whatever else the index holds for this URL.
+    assert.ok((await t.signIns.signOut('srv', url)) >= 1);
+    assert.deepEqual([...t.secrets.map.keys()], [], 'every secret and the index are gone');
+    assert.equal(t.signIns.needsSignIn('srv'), true);
+    assert.equal(t.signIns.state('srv'), undefined, 'the session is dropped');
+  });
+
+  test('grants of another authorization server are kept apart; Sign Out by URL finds only this server\'s', async () => {
+    const secrets = secretStorage();
+    const store = new SecretTokenStore(secrets);
+    const client = { clientId: 'c', tokenEndpointAuthMethod: 'none' as const, registration: 'dynamic' as const };
+    await store.set({ resource: 'https://mcp.example.com/mcp', issuer: 'https://as-one.example' }, { client, accessToken: 'one' });
+    await store.set({ resource: 'https://mcp.example.com/mcp', issuer: 'https://as-two.example' }, { client, accessToken: 'two' });
+    await store.set({ resource: 'https://other.example.com/mcp', issuer: 'https://as-one.example' }, { client, accessToken: 'three' });
+    assert.equal((await store.get({ resource: 'https://mcp.example.com/mcp', issuer: 'https://as-two.example' }))?.accessToken, 'two');
+    assert.equal(await store.get({ resource: 'https://mcp.example.com/mcp', issuer: 'https://as-three.example' }), undefined);
+    const mine = await store.keys((r) => coversServer(r, 'https://mcp.example.com/mcp?tenant=1'));
+    assert.deepEqual(mine.map((k) => k.issuer).sort(), ['https://as-one.example', 'https://as-two.example']);
+  });
+
+  test('coversServer: same origin, and the resource is the server\'s path or a prefix of it', () => {
+    assert.equal(coversServer('https://a.example/mcp', 'https://a.example/mcp'), true);
+    assert.equal(coversServer('https://a.example', 'https://a.example/mcp'), true);
+    assert.equal(coversServer('https://a.example/mcp', 'https://a.example/mcpx'), false);
+    assert.equal(coversServer('https://a.example/mcp', 'https://b.example/mcp'), false);
+    assert.equal(coversServer('not a url', 'https://a.example/mcp'), false);
+  });
+});
+
+describe('signInPrompt', () => {
+  test('names the authorization server; warns when it is another host than the MCP server', () => {
+    const same = signInPrompt({ name: 'docs', serverUrl: 'https://mcp.example.com/mcp', issuer: 'https://mcp.example.com/', scopes: ['read'], reason: 'sign-in' });
+    assert.equal(same.message, 'Sign in to "docs" at mcp.example.com?');
+    assert.match(same.detail, /scopes\): read/);
+    assert.doesNotMatch(same.detail, /is not/);
+    const other = signInPrompt({ name: 'docs', serverUrl: 'https://mcp.example.com/mcp', issuer: 'https://login.example.net/tenant', reason: 'step-up' });
+    assert.equal(other.message, '"docs" asks for more access: sign in again at login.example.net?');
+    assert.match(other.detail, /Note: login\.example\.net is not mcp\.example\.com, the MCP server's host/);
+    assert.match(other.detail, /No scopes are named/);
+  });
+});
