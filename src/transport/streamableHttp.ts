@@ -41,6 +41,8 @@ export class StreamableHttpTransport implements Transport {
   private retryMs: number | undefined;
   private readonly answers = new Map<string | number, PendingAnswer>();
   private getStreamStarted = false;
+  /** The headers of every POST, built again only when the session id or protocol version changes. */
+  private postHeadersCache: Readonly<Record<string, string>> | undefined;
 
   constructor(options: HttpTransportOptions) {
     this.channel = new HttpChannel(options);
@@ -64,6 +66,7 @@ export class StreamableHttpTransport implements Transport {
 
   setProtocolVersion(version: string): void {
     this.protocolVersion = version;
+    this.postHeadersCache = undefined;
   }
 
   /**
@@ -108,7 +111,8 @@ export class StreamableHttpTransport implements Transport {
     this.answers.set(id, pending);
     let slot = false;
     try {
-      await this.channel.acquireRequestSlot(exchange);
+      const waitForSlot = this.channel.acquireRequestSlot(exchange);
+      if (waitForSlot) await waitForSlot;
       slot = true;
       const started = Date.now();
       const sentSession = this._sessionId !== undefined;
@@ -116,7 +120,8 @@ export class StreamableHttpTransport implements Transport {
       this.keepSession(response, method);
       if (!response.ok) throw await this.failure('POST', response, sentSession);
       const type = HttpChannel.mediaType(response);
-      this.channel.logHttp(`${what} → ${response.status}${type ? ` ${type}` : ''} in ${Date.now() - started} ms`, 'debug');
+      // Built only when someone reads the log: this runs for every request.
+      if (this.channel.log.hasListeners) this.channel.logHttp(`${what} → ${response.status}${type ? ` ${type}` : ''} in ${Date.now() - started} ms`, 'debug');
       if (response.status === 202) {
         // Accepted without a body: the answer comes on the GET stream.
         await discard(response);
@@ -307,8 +312,8 @@ export class StreamableHttpTransport implements Transport {
 
   // ---- session, headers, failures ----
 
-  private postHeaders(): Record<string, string> {
-    return this.channel.headers({ 'content-type': 'application/json', accept: JSON_OR_SSE, 'mcp-session-id': this._sessionId, 'mcp-protocol-version': this.protocolVersion });
+  private postHeaders(): Readonly<Record<string, string>> {
+    return (this.postHeadersCache ??= this.channel.headers({ 'content-type': 'application/json', accept: JSON_OR_SSE, 'mcp-session-id': this._sessionId, 'mcp-protocol-version': this.protocolVersion }));
   }
 
   private getHeaders(lastEventId: string | undefined): Record<string, string> {
@@ -320,6 +325,7 @@ export class StreamableHttpTransport implements Transport {
     const id = response.headers.get('mcp-session-id');
     if (id === null || !response.ok) return;
     this._sessionId = id;
+    this.postHeadersCache = undefined;
     this.channel.logHttp(`session started (${what}): ${id}`);
   }
 
