@@ -3,9 +3,8 @@
 import type { ServerEntry } from '../config/types';
 import type { ResolvedServer } from '../config/variables';
 import { Transport } from '../protocol/transport';
-import { DeferredTransport } from './deferredTransport';
-import type { HttpTransportOptions } from './httpChannel';
-import type { HttpTransportMode } from './httpTransport';
+import { HttpTransportOptions } from './httpChannel';
+import { HttpTransportMode, createHttpTransport } from './httpTransport';
 import { StdioTransport, StdioTransportOptions } from './stdio';
 
 /**
@@ -35,11 +34,8 @@ export interface TransportFactoryOptions {
 export function transportFactory(options: TransportFactoryOptions = {}): (resolved: ResolvedServer, entry?: ServerEntry) => Transport {
   return (resolved) => {
     if (resolved.type !== 'stdio') {
-      const mode: HttpTransportMode = resolved.type === 'sse' ? 'sse' : (options.httpMode ?? 'auto');
-      const http = { ...options.http, url: resolved.url, headers: resolved.headers, mode };
-      // Loaded with the first remote server, not at activation (the URL was checked when the
-      // entry was resolved, so nothing the constructor would refuse reaches it here).
-      return new DeferredTransport(async () => (await import('./httpTransport.js')).createHttpTransport(http));
+      const mode = resolved.type === 'sse' ? 'sse' : (options.httpMode ?? 'auto');
+      return createHttpTransport({ ...options.http, url: resolved.url, headers: resolved.headers, mode });
     }
     return new StdioTransport({
       ...options.stdio,

@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { test } from 'node:test';
 
 /**
@@ -53,21 +51,4 @@ test('parsing never reads `navigator` (VS Code reports that read as PendingMigra
     console.log(JSON.stringify({ read, parsed: parsed.success, invalid: invalid.kind === 'invalid' }));
   `);
   assert.deepEqual(seen, { read: false, parsed: true, invalid: true });
-});
-
-test('activating the shipped bundle reads neither the panels, nor the HTTP transports, nor eventsource-parser', () => {
-  const dist = join(__dirname, '..', '..', '..', 'dist');
-  assert.ok(existsSync(join(dist, 'bench.js')) && existsSync(join(dist, 'extension.js')), `${dist} has no build: run node esbuild.mjs`);
-  // The benchmark's loader: a fresh process, a stand-in vscode module, require() and activate().
-  const out = execFileSync(process.execPath, [join(dist, 'bench.js'), '--load-extension', join(dist, 'extension.js')], { encoding: 'utf8' });
-  const { files } = JSON.parse(out.trim().split('\n').pop()!) as { files: string[] };
-  assert.ok(files.includes('extension.js'), `activation read ${files.join(', ')}`);
-  // Each part is found by a text only it has; it must be in a file of its own that activation did not read.
-  const parts = { 'the tool panel': 'the arguments must be a JSON object', 'the Streamable HTTP transport': 'Streamable HTTP to ', 'eventsource-parser': 'Cannot feed parser' };
-  const chunks = readdirSync(dist).filter((f) => /^chunk-\w+\.js$/.test(f));
-  for (const [part, text] of Object.entries(parts)) {
-    const holders = ['extension.js', ...chunks].filter((f) => readFileSync(join(dist, f), 'utf8').includes(text));
-    assert.ok(holders.length > 0, `no file of dist/ holds ${part}`);
-    assert.deepEqual(holders.filter((f) => files.includes(f)), [], `${part} was read at activation`);
-  }
 });

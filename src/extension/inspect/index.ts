@@ -8,8 +8,10 @@ import { InspectContext } from './context';
 import { getPrompt } from './prompts';
 import { ResourceFeatures } from './resources';
 import { DetailsPanel, HealthMonitor, NoiseRecorder, copyServerEntry, pingServer, setLogLevel, showCapabilities, showServerDetails } from './serverActions';
-import { disposeLoadedPanels, loadToolPanel } from './panels';
+import { PromptPanel } from './promptPanel';
+import { ToolPanel } from './toolPanel';
 import { InspectDeps, InspectTarget, toTarget } from './types';
+import { ViewPanel } from './viewPanel';
 
 export type { InspectDeps, InspectServer, InspectTarget, ServerHealth } from './types';
 
@@ -76,7 +78,7 @@ export function registerInspectFeatures(context: vscode.ExtensionContext, deps: 
     ...(deps.onDidChangeServers ? [deps.onDidChangeServers(watchNoise)] : []),
     register(InspectCommands.callTool, async (arg) => {
       const t = await resolveTarget(ctx, arg, 'tool');
-      if (t?.name) (await loadToolPanel()).show(ctx, t.serverId, t.name, openResource);
+      if (t?.name) ToolPanel.show(ctx, t.serverId, t.name, openResource);
     }),
     register(InspectCommands.openResource, async (arg) => {
       const t = await resolveTarget(ctx, arg, 'resource');
@@ -140,7 +142,7 @@ export function registerInspectFeatures(context: vscode.ExtensionContext, deps: 
       ctx.history.clear(t?.serverId);
       void vscode.window.setStatusBarMessage('MCP Host: call history cleared', 3000);
     }),
-    { dispose: () => (disposeLoadedPanels(), DetailsPanel.disposeAll()) },
+    { dispose: () => (ToolPanel.disposeAll(), ViewPanel.disposeAll(), PromptPanel.disposeAll(), DetailsPanel.disposeAll()) },
   ];
   const all = vscode.Disposable.from(...disposables.reverse());
   return { subscriptions: resources.subscriptionState, dispose: () => all.dispose() };

@@ -5,20 +5,21 @@ import type { GetPromptResult, Prompt } from '../../client/schemas';
 import { McpLocalError } from '../../protocol/errors';
 import { describeFailure, summarizeFailure, summarizePart, promptDisplay } from '../../inspect/resultModel';
 import type { InspectContext } from './context';
-import { loadPromptPanel, loadViewPanel } from './panels';
+import { PromptPanel } from './promptPanel';
 import type { OpenResource } from './results';
+import { ViewPanel } from './viewPanel';
 
 export async function getPrompt(ctx: InspectContext, serverId: string, name: string, openResource: OpenResource, preset?: Record<string, string>): Promise<GetPromptResult | undefined> {
   ctx.requireClient(serverId);
   const prompt: Prompt = ctx.server(serverId)?.prompts?.find((p) => p.name === name) ?? { name };
   if (!preset && (prompt.arguments ?? []).length > 0) {
-    (await loadPromptPanel()).show(ctx, serverId, prompt, openResource);
+    PromptPanel.show(ctx, serverId, prompt, openResource);
     return undefined;
   }
   const values = preset ?? {};
   const result = await fetchPrompt(ctx, serverId, name, values, ctx.timeoutMs(serverId));
   const shownArgs = Object.entries(values).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ');
-  (await loadViewPanel()).show(ctx, `prompt:${serverId}:${name}`, `Prompt: ${name}`, `${prompt.title ? `${prompt.title} — ` : ''}${ctx.serverName(serverId)}${shownArgs ? ` — ${shownArgs}` : ''}`, serverId, openResource).showPrompt(name, result);
+  ViewPanel.show(ctx, `prompt:${serverId}:${name}`, `Prompt: ${name}`, `${prompt.title ? `${prompt.title} — ` : ''}${ctx.serverName(serverId)}${shownArgs ? ` — ${shownArgs}` : ''}`, serverId, openResource).showPrompt(name, result);
   return result;
 }
 
