@@ -51,13 +51,15 @@ export interface HistoryOptions {
   readonly maxResultCharsPerServer?: number;
 }
 
-const FailureSchema = z.union([
+// Built on first use (z.lazy): building zod schemas is most of what loading the extension runs,
+// and activation needs these only when the workspace has a stored history to restore.
+const FailureSchema = z.lazy(() => z.union([
   z.object({ kind: z.literal('protocol'), code: z.number(), message: z.string(), data: z.optional(z.unknown()) }),
   z.object({ kind: z.literal('local'), reason: z.string(), message: z.string() }),
   z.object({ kind: z.literal('other'), message: z.string() }),
-]);
+]));
 
-const EntrySchema = z.object({
+const EntrySchema = z.lazy(() => z.object({
   id: z.string().check(z.minLength(1), z.maxLength(100)),
   serverId: z.string().check(z.minLength(1)),
   kind: z.enum(['tool', 'prompt', 'resource']),
@@ -72,7 +74,7 @@ const EntrySchema = z.object({
   resultCut: z.optional(z.boolean()),
   resultOmitted: z.optional(z.boolean()),
   failure: z.optional(FailureSchema),
-});
+}));
 
 /** The serialised form: a version and every server's entries, newest first. */
 export interface SerializedHistory {

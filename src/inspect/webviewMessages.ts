@@ -24,44 +24,48 @@ function depthOf(v: unknown, d = 0): number {
   return d;
 }
 
-const State = z.optional(FormStateSchema).check(z.refine((v) => depthOf(v) <= MAX_DEPTH, 'too deeply nested'));
-const Id = z.string().check(z.minLength(1), z.maxLength(200));
+// Built on first use (z.lazy), when a panel posts: building zod schemas is most of what loading
+// the extension runs, and activation needs none of these.
+const State = z.lazy(() => z.optional(FormStateSchema).check(z.refine((v) => depthOf(v) <= MAX_DEPTH, 'too deeply nested')));
+const Id = z.lazy(() => z.string().check(z.minLength(1), z.maxLength(200)));
 
 /** What the user is editing: the form, or the JSON text of the arguments. */
-export const InputSchema = z.discriminatedUnion('mode', [z.strictObject({ mode: z.literal('form'), state: State }), z.strictObject({ mode: z.literal('json'), text: z.string().check(z.maxLength(MAX_TEXT)) })]);
+export const InputSchema = z.lazy(() => z.discriminatedUnion('mode', [z.strictObject({ mode: z.literal('form'), state: State }), z.strictObject({ mode: z.literal('json'), text: z.string().check(z.maxLength(MAX_TEXT)) })]));
 export type Input = z.infer<typeof InputSchema>;
 
-export const InboundMessageSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('ready') }),
-  /** The input changed: check it and show the errors (debounced by the webview). */
-  z.strictObject({ type: z.literal('validate'), input: InputSchema }),
-  /** Switch between form and JSON, carrying the current input over. */
-  z.strictObject({ type: z.literal('switchMode'), input: InputSchema }),
-  z.strictObject({ type: z.literal('run'), input: InputSchema, timeoutSeconds: z.optional(z.number().check(z.gt(0), z.lte(24 * 3600))) }),
-  z.strictObject({ type: z.literal('cancel') }),
-  /** The user clicked a link in server text. */
-  z.strictObject({ type: z.literal('openLink'), url: z.string().check(z.maxLength(8192)) }),
-  /** The user clicked a resource link (or an embedded resource's URI). */
-  z.strictObject({ type: z.literal('readResource'), uri: z.string().check(z.minLength(1), z.maxLength(8192)) }),
-  /** Open one part of a result in an editor (text in full, blobs saved or previewed). */
-  z.strictObject({ type: z.literal('openPart'), callId: Id, index: z.int().check(z.gte(0), z.lte(100_000)) }),
-  z.strictObject({ type: z.literal('savePart'), callId: Id, index: z.int().check(z.gte(0), z.lte(100_000)) }),
-  z.strictObject({ type: z.literal('copyResult'), callId: Id }),
-  /** Open the whole result as one read-only document. */
-  z.strictObject({ type: z.literal('openResult'), callId: Id }),
-  /** Put a history entry's arguments into the form. */
-  z.strictObject({ type: z.literal('loadHistory'), historyId: Id }),
-  z.strictObject({ type: z.literal('rerun'), historyId: Id }),
-  /** Show a history entry's kept result (or failure) as a fresh one would be shown. */
-  z.strictObject({ type: z.literal('showHistory'), historyId: Id }),
-  z.strictObject({ type: z.literal('clearHistory') }),
-  /** The server's suggestions for one field (prompt arguments), with the other fields as context. */
-  z.strictObject({ type: z.literal('complete'), name: z.string().check(z.maxLength(1000)), value: z.string().check(z.maxLength(10_000)), context: z.record(z.string().check(z.maxLength(1000)), z.string().check(z.maxLength(10_000))) }),
-]);
+export const InboundMessageSchema = z.lazy(() =>
+  z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('ready') }),
+    /** The input changed: check it and show the errors (debounced by the webview). */
+    z.strictObject({ type: z.literal('validate'), input: InputSchema }),
+    /** Switch between form and JSON, carrying the current input over. */
+    z.strictObject({ type: z.literal('switchMode'), input: InputSchema }),
+    z.strictObject({ type: z.literal('run'), input: InputSchema, timeoutSeconds: z.optional(z.number().check(z.gt(0), z.lte(24 * 3600))) }),
+    z.strictObject({ type: z.literal('cancel') }),
+    /** The user clicked a link in server text. */
+    z.strictObject({ type: z.literal('openLink'), url: z.string().check(z.maxLength(8192)) }),
+    /** The user clicked a resource link (or an embedded resource's URI). */
+    z.strictObject({ type: z.literal('readResource'), uri: z.string().check(z.minLength(1), z.maxLength(8192)) }),
+    /** Open one part of a result in an editor (text in full, blobs saved or previewed). */
+    z.strictObject({ type: z.literal('openPart'), callId: Id, index: z.int().check(z.gte(0), z.lte(100_000)) }),
+    z.strictObject({ type: z.literal('savePart'), callId: Id, index: z.int().check(z.gte(0), z.lte(100_000)) }),
+    z.strictObject({ type: z.literal('copyResult'), callId: Id }),
+    /** Open the whole result as one read-only document. */
+    z.strictObject({ type: z.literal('openResult'), callId: Id }),
+    /** Put a history entry's arguments into the form. */
+    z.strictObject({ type: z.literal('loadHistory'), historyId: Id }),
+    z.strictObject({ type: z.literal('rerun'), historyId: Id }),
+    /** Show a history entry's kept result (or failure) as a fresh one would be shown. */
+    z.strictObject({ type: z.literal('showHistory'), historyId: Id }),
+    z.strictObject({ type: z.literal('clearHistory') }),
+    /** The server's suggestions for one field (prompt arguments), with the other fields as context. */
+    z.strictObject({ type: z.literal('complete'), name: z.string().check(z.maxLength(1000)), value: z.string().check(z.maxLength(10_000)), context: z.record(z.string().check(z.maxLength(1000)), z.string().check(z.maxLength(10_000))) }),
+  ]),
+);
 export type InboundMessage = z.infer<typeof InboundMessageSchema>;
 
 /** What the Server Details page may say: it is ready, or the user wants fresh figures. */
-export const DetailsInboundSchema = z.discriminatedUnion('type', [z.strictObject({ type: z.literal('ready') }), z.strictObject({ type: z.literal('refresh') })]);
+export const DetailsInboundSchema = z.lazy(() => z.discriminatedUnion('type', [z.strictObject({ type: z.literal('ready') }), z.strictObject({ type: z.literal('refresh') })]));
 
 /** A message from a webview, or why it is not one we accept. */
 export type ParsedMessage<T> = { ok: true; message: T } | { ok: false; reason: string };

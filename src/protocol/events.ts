@@ -48,6 +48,7 @@ export class Emitter<T> implements Disposable {
 
   fire(e: T): void {
     const listeners = this.listeners;
+    if (listeners.length === 0) return;
     if (listeners.length === 1) {
       this.call(listeners[0], e);
       return;

@@ -33,17 +33,19 @@ export type ElicitResult =
 // ---------------------------------------------------------------------------------------------
 // Parsing and gating
 
-const FormParams = z.looseObject({
+// Built on first use (z.lazy), when an elicitation request arrives: building zod schemas is most of what loading
+// the extension runs, and activation needs none of these.
+const FormParams = z.lazy(() => z.looseObject({
   mode: z.optional(z.literal('form')),
   message: z.string(),
   requestedSchema: z.looseObject({ type: z.literal('object'), properties: z.record(z.string(), z.unknown()), required: z.optional(z.array(z.string())) }),
-});
-const UrlParams = z.looseObject({
+}));
+const UrlParams = z.lazy(() => z.looseObject({
   mode: z.literal('url'),
   message: z.string(),
   elicitationId: z.string().check(z.minLength(1)),
   url: z.string(),
-});
+}));
 export type ElicitFormParams = z.infer<typeof FormParams>;
 export type ElicitUrlParams = z.infer<typeof UrlParams>;
 

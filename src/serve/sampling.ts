@@ -18,17 +18,19 @@ import { ServeLog, ServerRef, clip } from './types';
 // ---------------------------------------------------------------------------------------------
 // The request on the wire
 
-const Text = z.looseObject({ type: z.literal('text'), text: z.string() });
-const Image = z.looseObject({ type: z.literal('image'), data: z.string(), mimeType: z.string() });
-const Audio = z.looseObject({ type: z.literal('audio'), data: z.string(), mimeType: z.string() });
-const ToolUse = z.looseObject({ type: z.literal('tool_use') });
-const ToolResult = z.looseObject({ type: z.literal('tool_result') });
-const Block = z.discriminatedUnion('type', [Text, Image, Audio, ToolUse, ToolResult]);
-const Message = z.looseObject({ role: z.enum(['user', 'assistant']), content: z.union([Block, z.array(Block)]) });
-const Priority = z.optional(z.number().check(z.gte(0), z.lte(1)));
+// Built on first use (z.lazy), when a sampling request arrives: building zod schemas is most of what loading
+// the extension runs, and activation needs none of these.
+const Text = z.lazy(() => z.looseObject({ type: z.literal('text'), text: z.string() }));
+const Image = z.lazy(() => z.looseObject({ type: z.literal('image'), data: z.string(), mimeType: z.string() }));
+const Audio = z.lazy(() => z.looseObject({ type: z.literal('audio'), data: z.string(), mimeType: z.string() }));
+const ToolUse = z.lazy(() => z.looseObject({ type: z.literal('tool_use') }));
+const ToolResult = z.lazy(() => z.looseObject({ type: z.literal('tool_result') }));
+const Block = z.lazy(() => z.discriminatedUnion('type', [Text, Image, Audio, ToolUse, ToolResult]));
+const Message = z.lazy(() => z.looseObject({ role: z.enum(['user', 'assistant']), content: z.union([Block, z.array(Block)]) }));
+const Priority = z.lazy(() => z.optional(z.number().check(z.gte(0), z.lte(1))));
 
 /** CreateMessageRequestParams of MCP 2025-11-25 (older versions are subsets). */
-export const CreateMessageParamsSchema = z.looseObject({
+export const CreateMessageParamsSchema = z.lazy(() => z.looseObject({
   messages: z.array(Message),
   maxTokens: z.int(),
   systemPrompt: z.optional(z.string()),
@@ -47,7 +49,7 @@ export const CreateMessageParamsSchema = z.looseObject({
   tools: z.optional(z.array(z.unknown())),
   toolChoice: z.optional(z.unknown()),
   task: z.optional(z.unknown()),
-});
+}));
 export type CreateMessageParams = z.infer<typeof CreateMessageParamsSchema>;
 type SamplingBlock = z.infer<typeof Block>;
 

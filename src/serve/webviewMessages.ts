@@ -9,31 +9,37 @@ import type { SamplingAnswerView, SamplingRequestView } from './sampling';
 
 const MAX_TEXT = 2_000_000;
 
-const Edits = z.strictObject({
-  texts: z.optional(z.record(z.string().check(z.regex(/^m\d{1,6}p\d{1,6}$/)), z.string().check(z.maxLength(MAX_TEXT)))),
-  systemPrompt: z.optional(z.string().check(z.maxLength(MAX_TEXT))),
-  maxTokens: z.optional(z.int().check(z.gte(1), z.lte(10_000_000))),
-});
+// Built on first use (z.lazy), when a dialog posts: building zod schemas is most of what loading
+// the extension runs, and activation needs none of these.
+const Edits = z.lazy(() =>
+  z.strictObject({
+    texts: z.optional(z.record(z.string().check(z.regex(/^m\d{1,6}p\d{1,6}$/)), z.string().check(z.maxLength(MAX_TEXT)))),
+    systemPrompt: z.optional(z.string().check(z.maxLength(MAX_TEXT))),
+    maxTokens: z.optional(z.int().check(z.gte(1), z.lte(10_000_000))),
+  }),
+);
 
-export const ServeInboundSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('ready') }),
-  z.strictObject({ type: z.literal('samplingApprove'), edits: Edits, remember: z.enum(['once', 'allowSession', 'allowAlways']) }),
-  z.strictObject({ type: z.literal('samplingReject'), remember: z.enum(['once', 'never']) }),
-  /** "Answer yourself": the user's own reply, and the model name the server is told. */
-  z.strictObject({ type: z.literal('samplingAnswerSelf'), text: z.string().check(z.maxLength(MAX_TEXT)), model: z.string().check(z.maxLength(200)) }),
-  z.strictObject({ type: z.literal('answerSend'), text: z.string().check(z.maxLength(MAX_TEXT)) }),
-  z.strictObject({ type: z.literal('answerReject') }),
-  z.strictObject({ type: z.literal('formValidate'), state: z.optional(FormStateSchema) }),
-  z.strictObject({ type: z.literal('formAccept'), state: z.optional(FormStateSchema) }),
-  z.strictObject({ type: z.literal('formDecline') }),
-  z.strictObject({ type: z.literal('formCancel') }),
-  z.strictObject({ type: z.literal('urlOpen') }),
-  z.strictObject({ type: z.literal('urlCopy') }),
-  z.strictObject({ type: z.literal('urlDecline') }),
-  z.strictObject({ type: z.literal('urlCancel') }),
-  z.strictObject({ type: z.literal('retryNow') }),
-  z.strictObject({ type: z.literal('giveUp') }),
-]);
+export const ServeInboundSchema = z.lazy(() =>
+  z.discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('ready') }),
+    z.strictObject({ type: z.literal('samplingApprove'), edits: Edits, remember: z.enum(['once', 'allowSession', 'allowAlways']) }),
+    z.strictObject({ type: z.literal('samplingReject'), remember: z.enum(['once', 'never']) }),
+    /** "Answer yourself": the user's own reply, and the model name the server is told. */
+    z.strictObject({ type: z.literal('samplingAnswerSelf'), text: z.string().check(z.maxLength(MAX_TEXT)), model: z.string().check(z.maxLength(200)) }),
+    z.strictObject({ type: z.literal('answerSend'), text: z.string().check(z.maxLength(MAX_TEXT)) }),
+    z.strictObject({ type: z.literal('answerReject') }),
+    z.strictObject({ type: z.literal('formValidate'), state: z.optional(FormStateSchema) }),
+    z.strictObject({ type: z.literal('formAccept'), state: z.optional(FormStateSchema) }),
+    z.strictObject({ type: z.literal('formDecline') }),
+    z.strictObject({ type: z.literal('formCancel') }),
+    z.strictObject({ type: z.literal('urlOpen') }),
+    z.strictObject({ type: z.literal('urlCopy') }),
+    z.strictObject({ type: z.literal('urlDecline') }),
+    z.strictObject({ type: z.literal('urlCancel') }),
+    z.strictObject({ type: z.literal('retryNow') }),
+    z.strictObject({ type: z.literal('giveUp') }),
+  ]),
+);
 export type ServeInbound = z.infer<typeof ServeInboundSchema>;
 
 export function parseServeInbound(message: unknown): ParsedMessage<ServeInbound> {

@@ -89,17 +89,29 @@ export class Exchange {
   readonly controller = new AbortController();
   /** Set when we ended it on purpose (close, cancellation): its failure is not an error. */
   endedByUs = false;
+  /**
+   * Set while the exchange waits for a request slot: called with no argument when it gets one,
+   * with the abort reason when it is aborted first. A hook rather than an abort listener: the
+   * waits of a pipelined burst then add and remove no listener on the signal each.
+   */
+  waitingForSlot: ((abortReason?: unknown) => void) | undefined;
   constructor(readonly what: string) {}
   get signal(): AbortSignal {
     return this.controller.signal;
   }
   abort(): void {
     this.endedByUs = true;
-    this.controller.abort(new McpLocalError('closed', `${this.what}: aborted`));
+    this.end(new McpLocalError('closed', `${this.what}: aborted`));
   }
-  /** Stops reading because of `error` (an oversize body): the failure stands. */
+  /** Stops reading because of `error` (an oversize body, no answer in time): the failure stands. */
   fail(error: Error): void {
-    this.controller.abort(error);
+    this.end(error);
+  }
+  private end(reason: Error): void {
+    this.controller.abort(reason);
+    const waiting = this.waitingForSlot;
+    this.waitingForSlot = undefined;
+    waiting?.(reason);
   }
 }
 
@@ -107,7 +119,7 @@ export interface FetchOptions {
   readonly method: 'GET' | 'POST' | 'DELETE';
   /** Defaults to the channel's URL. */
   readonly url?: URL;
-  readonly headers: Record<string, string>;
+  readonly headers: Readonly<Record<string, string>>;
   readonly body?: string;
   /** Abort when no response headers arrived within this many ms. */
   readonly headersTimeoutMs?: number;
@@ -143,8 +155,8 @@ export class HttpChannel {
   private readonly wakers = new Set<() => void>();
   private readonly maxConcurrentRequests: number;
   private requestSlotsUsed = 0;
-  /** Requests waiting for a slot, first come first served. */
-  private readonly slotQueue: Array<() => void> = [];
+  /** Requests waiting for a slot, first come first served (an aborted one stays until skipped). */
+  private readonly slotQueue: Exchange[] = [];
 
   readonly counters = { bytesSent: 0, bytesReceived: 0, messagesSent: 0, messagesReceived: 0, invalidMessages: 0, streamsOpened: 0, streamResumptions: 0 };
   private readonly statusCounts: Record<string, number> = {};
@@ -168,35 +180,32 @@ export class HttpChannel {
   }
 
   /**
-   * Waits for one of the request slots; rejects with the exchange's abort reason when it is
-   * aborted while waiting. Every resolved call must be followed by `releaseRequestSlot()`.
+   * Takes one of the request slots: undefined when one was free (the caller goes on at once, without
+   * waiting a tick), else a promise of the slot that rejects with the exchange's abort reason when it
+   * is aborted while waiting. Every slot taken must be given back with `releaseRequestSlot()`.
    */
-  acquireRequestSlot(exchange: Exchange): Promise<void> {
+  acquireRequestSlot(exchange: Exchange): Promise<void> | undefined {
     if (this.requestSlotsUsed < this.maxConcurrentRequests) {
       this.requestSlotsUsed++;
-      return Promise.resolve();
+      return undefined;
     }
+    if (exchange.signal.aborted) return Promise.reject(exchange.signal.reason);
     return new Promise<void>((resolve, reject) => {
-      const signal = exchange.signal;
-      const grant = () => {
-        signal.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      const onAbort = () => {
-        const at = this.slotQueue.indexOf(grant);
-        if (at >= 0) this.slotQueue.splice(at, 1);
-        reject(signal.reason);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.slotQueue.push(grant);
+      exchange.waitingForSlot = (abortReason) => (abortReason === undefined ? resolve() : reject(abortReason));
+      this.slotQueue.push(exchange);
     });
   }
 
-  /** Hands the slot to the next waiting request, if any. */
+  /** Hands the slot to the next waiting request, if any; one aborted while waiting is skipped. */
   releaseRequestSlot(): void {
-    const next = this.slotQueue.shift();
-    if (next) next();
-    else this.requestSlotsUsed--;
+    for (let next = this.slotQueue.shift(); next; next = this.slotQueue.shift()) {
+      const grant = next.waitingForSlot;
+      if (!grant) continue;
+      next.waitingForSlot = undefined;
+      grant();
+      return;
+    }
+    this.requestSlotsUsed--;
   }
 
   /** Remembers a message being sent until it settles; returns it. */
@@ -232,7 +241,10 @@ export class HttpChannel {
   /** Headers of a request: the configured ones, then the protocol's own. */
   headers(own: Record<string, string | undefined>): Record<string, string> {
     const out: Record<string, string> = { ...this.baseHeaders };
-    for (const [name, value] of Object.entries(own)) if (value !== undefined) out[name] = value;
+    for (const name in own) {
+      const value = own[name];
+      if (value !== undefined) out[name] = value;
+    }
     return out;
   }
 
@@ -250,6 +262,8 @@ export class HttpChannel {
   stop(): void {
     for (const exchange of this.exchanges) exchange.abort();
     this.exchanges.clear();
+    // Each waiting request was rejected by its abort.
+    this.slotQueue.length = 0;
     for (const wake of [...this.wakers]) wake();
   }
 
@@ -306,9 +320,14 @@ export class HttpChannel {
    * Rejects with McpLocalError('transport') naming the URL for a network failure, a timeout or
    * a redirect that is not followed; with the exchange's abort reason when it was aborted.
    */
-  async fetch(exchange: Exchange, options: FetchOptions): Promise<Response> {
+  fetch(exchange: Exchange, options: FetchOptions): Promise<Response> {
+    // Not async itself: without auth the request's promise is fetchFollowing's own, one layer less per request.
     const auth = this.options.auth;
-    if (!auth) return this.fetchFollowing(exchange, options);
+    return auth ? this.fetchAuthorized(exchange, options, auth) : this.fetchFollowing(exchange, options);
+  }
+
+  /** `fetch()` with the provider's `Authorization`, sent once more when a 401/403 challenge is answered `retry`. */
+  private async fetchAuthorized(exchange: Exchange, options: FetchOptions, auth: AuthProvider): Promise<Response> {
     for (let retried = false; ; retried = true) {
       const headers = withoutHeader(options.headers, 'authorization');
       const value = await auth.authorization();
@@ -330,7 +349,7 @@ export class HttpChannel {
     let timer: NodeJS.Timeout | undefined;
     if (options.headersTimeoutMs !== undefined && options.headersTimeoutMs > 0) {
       const ms = options.headersTimeoutMs;
-      timer = setTimeout(() => exchange.controller.abort(new McpLocalError('transport', `${options.method} ${displayUrl(url)}: no answer within ${ms} ms`, { url: displayUrl(url), timeoutMs: ms })), ms);
+      timer = setTimeout(() => exchange.fail(new McpLocalError('transport', `${options.method} ${displayUrl(url)}: no answer within ${ms} ms`, { url: displayUrl(url), timeoutMs: ms })), ms);
       timer.unref();
     }
     try {
@@ -430,7 +449,8 @@ export class HttpChannel {
         reader.releaseLock();
       }
     }
-    const text = Buffer.concat(chunks, bytes).toString('utf8');
+    // The usual small answer arrives in one chunk: decoded where it lies, not copied first.
+    const text = chunks.length === 1 ? Buffer.from(chunks[0].buffer, chunks[0].byteOffset, chunks[0].byteLength).toString('utf8') : Buffer.concat(chunks, bytes).toString('utf8');
     let message: unknown;
     try {
       message = JSON.parse(text);
@@ -604,7 +624,7 @@ function describeNetworkCause(code: string | undefined, message: string): string
 }
 
 /** A copy of `headers` without `name` in any letter case (the provider's value replaces a configured one). */
-function withoutHeader(headers: Record<string, string>, name: string): Record<string, string> {
+function withoutHeader(headers: Readonly<Record<string, string>>, name: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() !== name) out[key] = value;
   return out;

@@ -50,6 +50,8 @@ export class StreamableHttpTransport implements Transport {
   private getStreamStarted = false;
   /** Modern era: the `x-mcp-header` declarations per tool name, from the client's latest tools/list. */
   private toolHeaders: ReadonlyMap<string, readonly ToolHeaderDeclaration[]> = new Map();
+  /** The headers of every POST, built again only when the session id or protocol version changes. */
+  private postHeadersCache: Readonly<Record<string, string>> | undefined;
 
   constructor(options: HttpTransportOptions) {
     this.channel = new HttpChannel(options);
@@ -73,6 +75,7 @@ export class StreamableHttpTransport implements Transport {
 
   setProtocolVersion(version: string): void {
     this.protocolVersion = version;
+    this.postHeadersCache = undefined;
   }
 
   /** True in the modern era: tools/call mirrors `x-mcp-header` arguments into `Mcp-Param-*` headers. */
@@ -143,7 +146,8 @@ export class StreamableHttpTransport implements Transport {
     this.answers.set(id, pending);
     let slot = false;
     try {
-      await this.channel.acquireRequestSlot(exchange);
+      const waitForSlot = this.channel.acquireRequestSlot(exchange);
+      if (waitForSlot) await waitForSlot;
       slot = true;
       const started = Date.now();
       const sentSession = this._sessionId !== undefined;
@@ -154,7 +158,8 @@ export class StreamableHttpTransport implements Transport {
         throw await this.failure('POST', response, sentSession);
       }
       const type = HttpChannel.mediaType(response);
-      this.channel.logHttp(`${what} → ${response.status}${type ? ` ${type}` : ''} in ${Date.now() - started} ms`, 'debug');
+      // Built only when someone reads the log: this runs for every request.
+      if (this.channel.log.hasListeners) this.channel.logHttp(`${what} → ${response.status}${type ? ` ${type}` : ''} in ${Date.now() - started} ms`, 'debug');
       if (response.status === 202 && this.modern) {
         await discard(response);
         throw new McpLocalError('transport', `${method}: ${this.channel.displayUrl} answered 202 without a body; in the ${this.protocolVersion} era the answer must come on the POST's own response`, { url: this.channel.displayUrl, status: 202 });
@@ -353,9 +358,10 @@ export class StreamableHttpTransport implements Transport {
 
   // ---- session, headers, failures ----
 
-  private postHeaders(frame: OutboundFrame): Record<string, string> {
+  private postHeaders(frame: OutboundFrame): Readonly<Record<string, string>> {
+    // Modern headers name each message, so they are built per message; legacy ones once per session and version.
     if (this.modern) return this.channel.headers({ 'content-type': 'application/json', accept: JSON_OR_SSE, 'mcp-protocol-version': this.protocolVersion, ...this.mirroredHeaders(frame) });
-    return this.channel.headers({ 'content-type': 'application/json', accept: JSON_OR_SSE, 'mcp-session-id': this._sessionId, 'mcp-protocol-version': this.protocolVersion });
+    return (this.postHeadersCache ??= this.channel.headers({ 'content-type': 'application/json', accept: JSON_OR_SSE, 'mcp-session-id': this._sessionId, 'mcp-protocol-version': this.protocolVersion }));
   }
 
   /** Modern era: `Mcp-Method`, `Mcp-Name` and, for a tools/call of a tool with declarations, `Mcp-Param-*`. */
@@ -378,6 +384,7 @@ export class StreamableHttpTransport implements Transport {
     const id = response.headers.get('mcp-session-id');
     if (id === null || !response.ok) return;
     this._sessionId = id;
+    this.postHeadersCache = undefined;
     this.channel.logHttp(`session started (${what}): ${id}`);
   }
 

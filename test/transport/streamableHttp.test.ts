@@ -31,7 +31,7 @@ afterEach(async () => {
   }
 });
 
-async function connect(args: string[], options: { roots?: string } = {}) {
+async function connect(args: string[], options: { roots?: string; maxConcurrentRequests?: number } = {}) {
   const peer = await startFixture('sdkServer.mjs', args);
   // The legacy era: these tests read the session and headers of the initialize handshake.
   const client = new McpClient({
@@ -44,7 +44,7 @@ async function connect(args: string[], options: { roots?: string } = {}) {
   const closes: TransportCloseInfo[] = [];
   client.onTransportLog((l) => logs.push(l));
   client.onClose((c) => closes.push(c));
-  const transport = new StreamableHttpTransport({ url: peer.url, headers: { Authorization: SECRET }, reconnectDelayMs: 50 });
+  const transport = new StreamableHttpTransport({ url: peer.url, headers: { Authorization: SECRET }, reconnectDelayMs: 50, ...(options.maxConcurrentRequests ? { maxConcurrentRequests: options.maxConcurrentRequests } : {}) });
   await client.connect(transport);
   const requests = async (): Promise<SeenRequest[]> => (await fetch(new URL('/control/requests', peer.url))).json() as Promise<SeenRequest[]>;
   return { peer, client, transport, logs, closes, requests };
@@ -144,6 +144,24 @@ describe('StreamableHttpTransport against SDK fixture servers', () => {
     assert.equal(client.stats()!.inFlight, 0);
     // initialize, the GET stream, then every call.
     assert.equal(client.stats()!.http!.statusCounts['200'], 2 + 20 + 150 + 100);
+  });
+
+  test('past the cap of POSTs at once, requests wait in order; one cancelled while waiting is never POSTed', async () => {
+    const { client, requests } = await connect(['--json'], { maxConcurrentRequests: 1 });
+    const postsBefore = (await requests()).filter((r) => r.method === 'POST').length;
+    const order: string[] = [];
+    const first = client.callTool('progress', { steps: 3 }).then((r) => (order.push('first'), r));
+    const cancel = new AbortController();
+    const waiting = client.callTool('echo', { text: 'never sent' }, { signal: cancel.signal });
+    const third = client.callTool('echo', { text: 'third' }).then((r) => (order.push('third'), r));
+    cancel.abort();
+    await assert.rejects(waiting, (e: unknown) => McpLocalError.is(e, 'cancelled'));
+    assert.equal(text(await first), 'done');
+    assert.equal(text(await third), 'third');
+    assert.deepEqual(order, ['first', 'third']);
+    // The first call, the cancellation (a notification: it never waits) and the third call.
+    assert.equal((await requests()).filter((r) => r.method === 'POST').length - postsBefore, 3);
+    assert.equal(client.stats()!.inFlight, 0);
   });
 
   test('session expiry: a 404 for the session closes with session-expired; a new transport and client start a new session', async () => {
