@@ -1,9 +1,9 @@
 import type * as z from '../protocol/zod';
 import { ConnectionDiagnostic, Frame, JsonRpcConnection, NotificationHandler, Progress, RequestContext, RequestHandler, RequestOptions } from '../protocol/connection';
 import { Disposable, DisposableStore } from '../protocol/disposable';
-import { McpLocalError } from '../protocol/errors';
+import { McpLocalError, ResponseError } from '../protocol/errors';
 import { Emitter, Event } from '../protocol/events';
-import { formatZodIssues } from '../protocol/messages';
+import { ErrorCodes, formatZodIssues } from '../protocol/messages';
 import { ConnectionStats } from '../protocol/stats';
 import { Transport, TransportCloseInfo, TransportLog } from '../protocol/transport';
 import {
@@ -401,8 +401,18 @@ export class McpClient implements Disposable {
 
   // ---- operations ----
 
-  callTool(name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<CallToolResult> {
-    return this.gated('tools/call', 'tools', { name, arguments: args }, this.schemas().callToolResult, { ...options, mayAskUser: true });
+  async callTool(name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<CallToolResult> {
+    const call = () => this.gated('tools/call', 'tools', { name, arguments: args }, this.schemas().callToolResult, { ...options, mayAskUser: true });
+    try {
+      return await call();
+    } catch (error) {
+      // -32020: the headers sent from the tool's declarations disagree with the server, whose
+      // declarations may have changed since the list: list the tools again and try once more.
+      if (!(this.era === 'modern' && error instanceof ResponseError && error.code === ErrorCodes.HeaderMismatch)) throw error;
+      this._onTransportLog.fire({ kind: 'lifecycle', text: `tools/call ${name}: ${error.message}; listing the tools again and retrying once` });
+      await this.listTools({ signal: options?.signal });
+      return call();
+    }
   }
 
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {

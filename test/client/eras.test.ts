@@ -305,6 +305,12 @@ describe('modern results the client cannot use (a raw 2026-07-28 server, misbeha
     await assert.rejects(client.callTool('empty-input'), (e: unknown) => McpLocalError.is(e, 'invalid-result') && /neither inputRequests nor requestState/.test((e as Error).message));
   });
 
+  test('-32020 header mismatch: the tools are listed again and the call is retried once', async () => {
+    const wire = new WireRecorder(client);
+    assert.equal(textOf(await client.callTool('mismatch-once')), 'matched on call 2');
+    assert.deepEqual(wire.sent().map((m) => m.method), ['tools/call', 'tools/list', 'tools/call']);
+  });
+
   test('an input request the client has no answer for fails the call, naming the method', async () => {
     await assert.rejects(client.callTool('ask-roots'), (e: unknown) => McpLocalError.is(e, 'capability') && /roots\/list/.test((e as Error).message));
   });
