@@ -3,6 +3,7 @@ import { ConnectionDiagnostic, Frame, JsonRpcConnection, NotificationHandler, Pr
 import { Disposable, DisposableStore } from '../protocol/disposable';
 import { McpLocalError, ResponseError } from '../protocol/errors';
 import { Emitter, Event } from '../protocol/events';
+import { ToolHeaderDeclaration, validateToolHeaders } from '../protocol/httpHeaders';
 import { ErrorCodes, formatZodIssues } from '../protocol/messages';
 import { ConnectionStats } from '../protocol/stats';
 import { Transport, TransportCloseInfo, TransportLog } from '../protocol/transport';
@@ -138,6 +139,8 @@ type Capability = 'tools' | 'resources' | 'prompts' | 'completions' | 'logging';
  */
 export class McpClient implements Disposable {
   private connection: JsonRpcConnection | undefined;
+  /** The transport given to connect(); only the tool-header hook of listTools asks it anything. */
+  private transport: Transport | undefined;
   private _state: ClientState = { kind: 'idle' };
   private readonly store = new DisposableStore();
   private lastRoots: RootsListed | undefined;
@@ -245,6 +248,7 @@ export class McpClient implements Disposable {
     if (this._state.kind !== 'idle') throw new McpLocalError('usage', 'connect() can only be called once per client');
     const connection = new JsonRpcConnection(transport, { defaultTimeoutMs: this.options.requestTimeoutMs, uncancellableMethods: ['initialize', 'server/discover'] });
     this.connection = connection;
+    this.transport = transport;
     this.store.add(connection);
     this.store.add(connection.onFrame((f) => this._onFrame.fire(f)));
     this.store.add(connection.onDiagnostic((d) => this._onDiagnostic.fire(d)));
@@ -383,8 +387,23 @@ export class McpClient implements Disposable {
   // Each item is checked on its own: a malformed one is skipped and reported through
   // `onSkipped`, so one sloppy tool never hides the others.
 
-  listTools(options?: ListOptions): Promise<Tool[]> {
-    return this.listAll('tools/list', 'tools', 'tools', options);
+  /**
+   * On Streamable HTTP in the modern era, a tool whose `x-mcp-header` declarations break the
+   * spec's rules is left out like a malformed one (reported through `onSkipped` with the reason,
+   * which the host logs), and the transport gets the declarations of the others.
+   */
+  async listTools(options?: ListOptions): Promise<Tool[]> {
+    const transport = this.transport;
+    if (!transport?.mirrorsToolHeaders || !transport.setToolHeaders) return this.listAll('tools/list', 'tools', 'tools', options);
+    const declarations = new Map<string, readonly ToolHeaderDeclaration[]>();
+    const tools = await this.listAll('tools/list', 'tools', 'tools', options, (tool) => {
+      const check = validateToolHeaders(tool);
+      if (!check.ok) return `invalid x-mcp-header: ${check.reason}`;
+      if (check.declarations.length > 0) declarations.set(tool.name, check.declarations);
+      return undefined;
+    });
+    transport.setToolHeaders(declarations);
+    return tools;
   }
 
   listResources(options?: ListOptions): Promise<Resource[]> {
@@ -745,7 +764,8 @@ export class McpClient implements Disposable {
     return this.extraHandlers.get(method) ?? this.builtinHandlers().get(method);
   }
 
-  private async listAll<K extends ListKey>(method: string, capability: Capability, key: K, options: ListOptions = {}): Promise<ListItem[K][]> {
+  /** `problemOf` may reject an item the schema accepted (a tool's header declarations); it is skipped like a malformed one. */
+  private async listAll<K extends ListKey>(method: string, capability: Capability, key: K, options: ListOptions = {}, problemOf?: (item: ListItem[K]) => string | undefined): Promise<ListItem[K][]> {
     const { onSkipped, onCacheHint, ...request } = options;
     let hint: CacheHint | undefined;
     const itemSchema = LIST_ITEM_SCHEMAS[key] as unknown as z.ZodMiniType<ListItem[K]>;
@@ -763,7 +783,12 @@ export class McpClient implements Disposable {
       for (const raw of result[key]) {
         const index = items.length + skipped.length;
         const checked = checkListItem(itemSchema, raw, `${key}[${index}]`);
-        if ('problem' in checked) skipped.push({ index, ...nameOf(raw), problem: checked.problem });
+        if ('problem' in checked) {
+          skipped.push({ index, ...nameOf(raw), problem: checked.problem });
+          continue;
+        }
+        const problem = problemOf?.(checked.item);
+        if (problem !== undefined) skipped.push({ index, ...nameOf(raw), problem: `${key}[${index}]: ${problem}` });
         else items.push(checked.item);
       }
       cursor = result.nextCursor;

@@ -2,6 +2,7 @@
 // "working with both eras". Pure decisions; McpClient runs the exchanges.
 import { McpLocalError, ResponseError } from '../protocol/errors';
 import { ErrorCodes } from '../protocol/messages';
+import { isModernProtocolVersion } from '../protocol/transport';
 import {
   LATEST_PROTOCOL_VERSION,
   MODERN_PROTOCOL_VERSIONS,
@@ -80,7 +81,7 @@ function judgeWireError(error: ResponseError): ProbeVerdict {
   if (mutual) return { kind: 'retry', version: mutual };
   // A modern server with only versions this client does not know cannot be helped by initialize;
   // a server that lists only legacy versions can.
-  return supported.some((v) => v >= MODERN_PROTOCOL_VERSIONS[MODERN_PROTOCOL_VERSIONS.length - 1]) ? { kind: 'fail', error } : { kind: 'legacy' };
+  return supported.some((v) => isModernProtocolVersion(v)) ? { kind: 'fail', error } : { kind: 'legacy' };
 }
 
 /** `data.supported` of a -32022 error: the versions the server speaks. */

@@ -1,14 +1,17 @@
 // Full JSON Schema validation (ajv) for what the form model does not decide alone: a tool's
 // `structuredContent` against its `outputSchema`, and the final arguments against the whole
 // `inputSchema`. Schemas come from servers: compiled in a sandbox of options (no network —
-// `loadSchema` is never set, so a remote `$ref` fails to compile instead of being fetched),
+// `loadSchema` is never set, and a `$ref` that is not a local pointer is taken out before
+// compiling: that part accepts anything and is reported "not checked", the rest is checked),
 // cached by their JSON text, and every failure is a value, never a throw.
 //
 // Everything here runs on the extension host's thread, so its cost is bounded before ajv sees
 // the input: schema size and nesting (compiling is superlinear: 10,000 properties took 71 s),
-// data size and nesting, `uniqueItems` (quadratic: 20,000 objects took 51 s), and the work of
-// `pattern`s, which run on the linear-time engine of safePattern.ts. Past a bound the answer is
-// `unchecked` with the reason, never a frozen editor.
+// data size and nesting, `uniqueItems` (quadratic: 20,000 objects took 51 s), branches of
+// anyOf/oneOf/allOf over a recursive `$ref` (each level multiplies: two branches over an array
+// nested 22 deep took 171 ms, 30 deep would take about 45 s), and the work of `pattern`s, which
+// run on the linear-time engine of safePattern.ts. Past a bound the answer is `unchecked` with
+// the reason, never a frozen editor.
 import type { default as Ajv, AnySchema, ErrorObject, ValidateFunction } from 'ajv';
 import { measureJson } from '../protocol/jsonShape';
 import { CHECKED_FORMATS, checkFormat } from './formModel';
@@ -50,7 +53,11 @@ export interface CheckLimits {
   /** Values in the value checked. */
   readonly maxDataValues: number;
   readonly maxDataDepth: number;
-  /** Data values × schema values: a bound on validation work (`enum` compares each value with each member). */
+  /**
+   * Data values × schema values: a bound on validation work (`enum` compares each value with each
+   * member). Where composition over a recursive `$ref` multiplies the schema per level of the
+   * value, the estimate of compositionWork stands in for the schema values.
+   */
   readonly maxValidationWork: number;
   /**
    * With `uniqueItems` in the schema: longest array × (its length + data values). Items are
@@ -81,10 +88,13 @@ interface Run {
 }
 
 /** Compiles and runs schemas; one instance serves the whole extension. */
+/** A compiled schema, with the parts that compiling left out (remote references), or why it does not compile. */
+type Compiled = { readonly validate: ValidateFunction; readonly unchecked: readonly string[] } | string;
+
 export class SchemaValidator {
   private ajv2020: Ajv | undefined;
   private ajv07: Ajv | undefined;
-  private readonly cache = new Map<string, ValidateFunction | string>();
+  private readonly cache = new Map<string, Compiled>();
   private run: Run = { patternWork: 0, unchecked: new Set() };
   private readonly limits: CheckLimits;
 
@@ -107,19 +117,25 @@ export class SchemaValidator {
     if (dataShape.longestArray * (dataShape.longestArray + dataShape.values) > limits.maxUniqueItemsWork && usesUniqueItems(schema)) {
       return { kind: 'unchecked', reason: `too costly to check (uniqueItems over an array of ${dataShape.longestArray} items)` };
     }
+    const perValue = compositionWork(schema, dataShape.depth, Math.ceil(limits.maxValidationWork / Math.max(1, dataShape.values)));
+    if (perValue === Infinity) return { kind: 'unusable', reason: 'the schema refers to itself without moving into the value (a $ref cycle)' };
+    if (perValue * dataShape.values > limits.maxValidationWork) {
+      return { kind: 'unchecked', reason: `too costly to check (anyOf/oneOf/allOf branches over a recursive $ref, on a value nested ${dataShape.depth} levels deep)` };
+    }
     const compiled = this.compile(schema);
     if (typeof compiled === 'string') return { kind: 'unusable', reason: compiled };
-    const run: Run = (this.run = { patternWork: 0, unchecked: new Set() });
+    const run: Run = (this.run = { patternWork: 0, unchecked: new Set(compiled.unchecked) });
+    const validate = compiled.validate;
     let ok: boolean;
     try {
-      ok = compiled(value) as boolean;
+      ok = validate(value) as boolean;
     } catch (e) {
       if (e instanceof PatternBudgetExceeded) return { kind: 'unchecked', reason: 'too costly to check (the patterns would take too long on this value)' };
       return { kind: 'unusable', reason: `validation failed: ${e instanceof Error ? e.message : String(e)}` };
     }
     const unchecked = run.unchecked.size > 0 ? { unchecked: [...run.unchecked] } : {};
     if (ok) return { kind: 'valid', ...unchecked };
-    return { kind: 'invalid', errors: (compiled.errors ?? []).slice(0, MAX_ERRORS).map(toSchemaError), ...unchecked };
+    return { kind: 'invalid', errors: (validate.errors ?? []).slice(0, MAX_ERRORS).map(toSchemaError), ...unchecked };
   }
 
   private makeAjv<T extends Ajv>(Ctor: new (opts: object) => T): T {
@@ -151,7 +167,7 @@ export class SchemaValidator {
     return ajv;
   }
 
-  private compile(schema: unknown): ValidateFunction | string {
+  private compile(schema: unknown): Compiled {
     if (typeof schema !== 'object' || schema === null) return typeof schema === 'boolean' ? this.compileFresh(schema) : 'the schema is not an object';
     let key: string;
     try {
@@ -167,18 +183,17 @@ export class SchemaValidator {
     return compiled;
   }
 
-  private compileFresh(schema: object | boolean): ValidateFunction | string {
-    if (typeof schema === 'boolean') return (this.ajv2020 ??= this.makeAjv(ajvDialects().Ajv2020)).compile(schema);
+  private compileFresh(schema: object | boolean): Compiled {
+    if (typeof schema === 'boolean') return { validate: (this.ajv2020 ??= this.makeAjv(ajvDialects().Ajv2020)).compile(schema), unchecked: [] };
     const declared = (schema as { $schema?: unknown }).$schema;
     const older = typeof declared === 'string' && DRAFT_07.test(declared);
     const ajv = older ? (this.ajv07 ??= this.makeAjv(ajvDialects().Ajv)) : (this.ajv2020 ??= this.makeAjv(ajvDialects().Ajv2020));
     // Drop `$schema` and top-level `$id`: the dialect is chosen above, and an `$id` would be
     // registered in the shared instance (a second schema with the same id would then fail).
     const { $schema: _s, $id: _i, ...rest } = schema as Record<string, unknown>;
-    const remote = findRemoteRef(rest);
-    if (remote) return `unsupported: remote $ref (${remote}) — never fetched`;
+    const local = withoutRemoteRefs(rest);
     try {
-      return ajv.compile(rest as AnySchema);
+      return { validate: ajv.compile(local.schema as AnySchema), unchecked: local.refs.map((ref) => `$ref ${ref} not checked: remote schemas are never fetched`) };
     } catch (e) {
       return `the schema does not compile: ${e instanceof Error ? e.message : String(e)}`;
     }
@@ -192,24 +207,122 @@ function usesUniqueItems(schema: unknown, depth = 0): boolean {
   return Object.entries(schema).some(([k, v]) => (k === 'uniqueItems' && v === true) || usesUniqueItems(v, depth + 1));
 }
 
+/** Keywords whose values are data, not schemas: never searched for references. */
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
+
+function isRemoteReference(keyword: string, value: unknown): value is string {
+  return (keyword === '$ref' || keyword === '$dynamicRef') && typeof value === 'string' && !value.startsWith('#');
+}
+
 /** The first `$ref` that is not a local pointer, anywhere in the schema. */
-export function findRemoteRef(schema: unknown, depth = 0): string | undefined {
-  if (depth > 100 || typeof schema !== 'object' || schema === null) return undefined;
-  if (Array.isArray(schema)) {
-    for (const item of schema) {
-      const hit = findRemoteRef(item, depth + 1);
-      if (hit) return hit;
+export function findRemoteRef(schema: unknown): string | undefined {
+  return withoutRemoteRefs(schema).refs[0];
+}
+
+/**
+ * A copy of `schema` without the `$ref`s (and `$dynamicRef`s) that are not local pointers, and
+ * those references: each such subschema keeps its other keywords and otherwise accepts anything,
+ * since the network is never asked. (Schemas are measured before, so the walk is bounded.)
+ */
+export function withoutRemoteRefs(schema: unknown): { readonly schema: unknown; readonly refs: string[] } {
+  const refs: string[] = [];
+  const strip = (node: unknown): unknown => {
+    if (typeof node !== 'object' || node === null) return node;
+    if (Array.isArray(node)) return node.map(strip);
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (isRemoteReference(k, v)) refs.push(v);
+      else out[k] = DATA_KEYWORDS.has(k) ? v : strip(v);
     }
-    return undefined;
+    return out;
+  };
+  const stripped = strip(schema);
+  return { schema: refs.length > 0 ? stripped : schema, refs };
+}
+
+/** Keywords whose subschemas apply to the same value (a `$ref` too, followed separately). */
+const SAME_VALUE_SINGLE = ['not', 'if', 'then', 'else'];
+const SAME_VALUE_LIST = ['allOf', 'anyOf', 'oneOf'];
+const SAME_VALUE_MAP = ['dependentSchemas', 'dependencies'];
+/** Keywords whose subschemas apply to the value's members, one level down. */
+const MEMBER_SINGLE = ['items', 'additionalItems', 'contains', 'unevaluatedItems', 'additionalProperties', 'unevaluatedProperties', 'propertyNames'];
+const MEMBER_LIST = ['prefixItems', 'items'];
+const MEMBER_MAP = ['properties', 'patternProperties'];
+
+/**
+ * Estimated schema evaluations per value of a value nested `depth` deep: counts the evaluations of
+ * one chain of nested values (every keyword applying to the same value adds its subschema, every
+ * keyword applying to members adds its subschema one level down, a local `$ref` its target), then
+ * averages over the levels. A plain or merely recursive schema costs about its size; branches of
+ * anyOf/oneOf/allOf that reach the same recursive `$ref` multiply per level, which is the blow-up
+ * this measures. Stops counting above `cap`. Infinity for a `$ref` cycle that never moves to a
+ * member (ajv would recurse without end).
+ */
+export function compositionWork(schema: unknown, depth: number, cap: number): number {
+  // The chain may cost up to `cap` per level before its average passes `cap`.
+  const limit = cap * (depth + 1);
+  const memo = new Map<object, Map<number, number>>();
+  const busy = new Set<string>();
+  let cycle = false;
+  let ids = 0;
+  const nodeIds = new Map<object, number>();
+  const cost = (node: unknown, level: number): number => {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return 1;
+    const known = memo.get(node)?.get(level);
+    if (known !== undefined) return known;
+    const key = `${nodeIds.get(node) ?? (nodeIds.set(node, ++ids), ids)}@${level}`;
+    if (busy.has(key)) {
+      cycle = true;
+      return limit + 1;
+    }
+    busy.add(key);
+    const s = node as Record<string, unknown>;
+    let sum = 1;
+    const add = (sub: unknown, at: number) => {
+      if (sum <= limit) sum += cost(sub, at);
+    };
+    for (const k of SAME_VALUE_SINGLE) if (s[k] !== undefined) add(s[k], level);
+    for (const k of SAME_VALUE_LIST) if (Array.isArray(s[k])) for (const sub of s[k] as unknown[]) add(sub, level);
+    for (const k of SAME_VALUE_MAP) if (isPlainObject(s[k])) for (const sub of Object.values(s[k] as object)) add(sub, level);
+    if (typeof s.$ref === 'string' && s.$ref.startsWith('#')) add(resolvePointer(schema, s.$ref), level);
+    if (level > 0) {
+      for (const k of MEMBER_SINGLE) if (isPlainObject(s[k]) || typeof s[k] === 'boolean') add(s[k], level - 1);
+      for (const k of MEMBER_LIST) if (Array.isArray(s[k])) for (const sub of s[k] as unknown[]) add(sub, level - 1);
+      for (const k of MEMBER_MAP) if (isPlainObject(s[k])) for (const sub of Object.values(s[k] as object)) add(sub, level - 1);
+    }
+    busy.delete(key);
+    const total = Math.min(sum, limit + 1);
+    if (!memo.has(node)) memo.set(node, new Map());
+    memo.get(node)!.set(level, total);
+    return total;
+  };
+  let chain: number;
+  try {
+    chain = cost(schema, depth);
+  } catch (error) {
+    // A chain too long for the stack is too costly to check.
+    if (error instanceof RangeError) return cap + 1;
+    throw error;
   }
-  for (const [k, v] of Object.entries(schema)) {
-    if ((k === '$ref' || k === '$dynamicRef') && typeof v === 'string' && !v.startsWith('#')) return v;
-    // `const`, `enum`, `default` and `examples` hold data, not schemas.
-    if (k === 'const' || k === 'enum' || k === 'default' || k === 'examples') continue;
-    const hit = findRemoteRef(v, depth + 1);
-    if (hit) return hit;
+  if (cycle) return Infinity;
+  return chain > limit ? cap + 1 : Math.ceil(chain / (depth + 1));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The subschema a local JSON pointer (`#`, `#/$defs/x`) names; undefined for anchors and misses. */
+function resolvePointer(root: unknown, ref: string): unknown {
+  if (ref === '#') return root;
+  if (!ref.startsWith('#/')) return undefined;
+  let node: unknown = root;
+  for (const raw of ref.slice(2).split('/')) {
+    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!isPlainObject(node) && !Array.isArray(node)) return undefined;
+    node = (node as Record<string, unknown>)[key];
   }
-  return undefined;
+  return node;
 }
 
 function toSchemaError(e: ErrorObject): SchemaError {

@@ -1,6 +1,18 @@
 import { Disposable } from './disposable';
 import { Event } from './events';
+import type { ToolHeaderDeclaration } from './httpHeaders';
 import { JsonRpcNotification, JsonRpcRequest, JsonRpcResponse, RequestId } from './messages';
+
+/**
+ * The first protocol version of the modern era (per-request `_meta`, no `initialize`, on HTTP no
+ * sessions and the `Mcp-*` request headers). Versions compare as dates, so any later one is modern too.
+ */
+export const FIRST_MODERN_PROTOCOL_VERSION = '2026-07-28';
+
+/** True for a protocol version of the modern era (2026-07-28 or later). */
+export function isModernProtocolVersion(version: string | undefined): boolean {
+  return version !== undefined && version >= FIRST_MODERN_PROTOCOL_VERSION;
+}
 
 /** What an outbound message is, so a transport need not parse it again (HTTP routes by it). */
 export type OutboundKind =
@@ -115,8 +127,29 @@ export interface Transport extends Disposable {
    * closed or the message could not be delivered.
    */
   send(frame: OutboundFrame): Promise<void>;
-  /** Tells the transport the negotiated protocol version (HTTP sends it as a header). */
+  /**
+   * Tells the transport the protocol version (HTTP sends it as a header). Streamable HTTP switches
+   * era with it: a modern version (see isModernProtocolVersion) before the first modern request
+   * makes every POST carry `Mcp-Method`/`Mcp-Name`, drops sessions, the GET stream and DELETE, and
+   * delivers a JSON-RPC error answered with an HTTP error status as that request's error response
+   * (so the client can read -32020/-32021/-32022 and decide); a legacy version switches back (a
+   * client falling back sets the version it offers in `initialize`).
+   */
   setProtocolVersion?(version: string): void;
+  /**
+   * True while the transport mirrors tool arguments marked `x-mcp-header` into `Mcp-Param-*`
+   * headers (Streamable HTTP in the modern era). The client then drops listed tools whose
+   * declarations are invalid (validateToolHeaders) and hands the rest over with setToolHeaders.
+   * Undefined or false elsewhere: stdio and legacy HTTP ignore the annotation, as the spec allows.
+   */
+  readonly mirrorsToolHeaders?: boolean;
+  /**
+   * The `x-mcp-header` declarations per tool name, from the latest complete `tools/list`
+   * (replacing earlier ones); a `tools/call` for a tool named here gets its `Mcp-Param-*` headers.
+   * Kept in the transport, beside the other headers it derives from a frame, so the connection
+   * and the frames stay free of HTTP.
+   */
+  setToolHeaders?(declarations: ReadonlyMap<string, readonly ToolHeaderDeclaration[]>): void;
   /** Closes gracefully (for stdio: end stdin, SIGTERM, SIGKILL of the tree). Idempotent. */
   close(): Promise<void>;
   /** One parsed JSON value per inbound frame (an object, or an array for a batch), with its size in bytes. */

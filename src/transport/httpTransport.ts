@@ -1,6 +1,7 @@
 import { DisposableStore } from '../protocol/disposable';
 import { McpLocalError } from '../protocol/errors';
 import { Emitter } from '../protocol/events';
+import type { ToolHeaderDeclaration } from '../protocol/httpHeaders';
 import { OutboundFrame, Transport, TransportCloseInfo, TransportLog, TransportStats } from '../protocol/transport';
 import { HttpTransportOptions, InboundMessage } from './httpChannel';
 import { SseTransport } from './sse';
@@ -35,6 +36,8 @@ const FALLBACK_STATUSES = new Set([400, 404, 405]);
 /**
  * Streamable HTTP first; when the initialize POST is answered 400, 404 or 405, the legacy
  * HTTP+SSE transport on the same URL (GET, `endpoint` event), and initialize is sent there.
+ * The modern era's `server/discover` probe that may come before decides nothing: a legacy
+ * server refuses it, the client falls back to initialize, and that POST decides as before.
  * `stats().http.transport` and an `http` log line say which one is in use.
  */
 export class HttpFallbackTransport implements Transport {
@@ -61,6 +64,7 @@ export class HttpFallbackTransport implements Transport {
   }
 
   async send(frame: OutboundFrame): Promise<void> {
+    if (!this.decided && frame.info.kind === 'request' && frame.info.method === 'server/discover') return this.active.send(frame);
     if (this.decided || frame.info.kind !== 'request' || frame.info.method !== 'initialize') {
       this.decided = true;
       return this.active.send(frame);
@@ -88,6 +92,15 @@ export class HttpFallbackTransport implements Transport {
   setProtocolVersion(version: string): void {
     this.protocolVersion = version;
     this.active.setProtocolVersion?.(version);
+  }
+
+  /** As the active transport: Streamable HTTP in the modern era mirrors tool headers, HTTP+SSE never. */
+  get mirrorsToolHeaders(): boolean {
+    return this.active.mirrorsToolHeaders === true;
+  }
+
+  setToolHeaders(declarations: ReadonlyMap<string, readonly ToolHeaderDeclaration[]>): void {
+    this.active.setToolHeaders?.(declarations);
   }
 
   close(): Promise<void> {

@@ -1,6 +1,7 @@
 import { McpLocalError } from '../protocol/errors';
 import { Event } from '../protocol/events';
-import { OutboundFrame, Transport, TransportCloseInfo, TransportCloseReason, TransportLog, TransportStats } from '../protocol/transport';
+import { paramHeaders, standardHeaders, ToolHeaderDeclaration } from '../protocol/httpHeaders';
+import { isModernProtocolVersion, OutboundFrame, Transport, TransportCloseInfo, TransportCloseReason, TransportLog, TransportStats } from '../protocol/transport';
 import { answers, discard, Exchange, HttpChannel, HttpTransportOptions, InboundMessage, statusCloseReason } from './httpChannel';
 
 const JSON_OR_SSE = 'application/json, text/event-stream';
@@ -24,7 +25,13 @@ interface PendingAnswer {
  * stream is not a cancellation. A 404 for a request carrying the session closes the transport
  * with `session-expired`; 401/403 with `authorization-required`; an unreachable server with
  * `network-error`. Other failures fail the one message, with an error naming status and URL.
- * Imports no `vscode`.
+ *
+ * The modern era (a version from 2026-07-28 on, given by setProtocolVersion) changes the wire:
+ * every POST carries `Mcp-Method`, `Mcp-Name` where the method names a target, and
+ * `Mcp-Param-*` for tool arguments marked `x-mcp-header` (see setToolHeaders); no session, no
+ * GET stream, no DELETE, no resuming; a cancellation ends the request's POST instead of being
+ * sent; and a JSON-RPC error answered with an HTTP error status is delivered as that request's
+ * error response. Imports no `vscode`.
  */
 export class StreamableHttpTransport implements Transport {
   private readonly channel: HttpChannel;
@@ -41,6 +48,8 @@ export class StreamableHttpTransport implements Transport {
   private retryMs: number | undefined;
   private readonly answers = new Map<string | number, PendingAnswer>();
   private getStreamStarted = false;
+  /** Modern era: the `x-mcp-header` declarations per tool name, from the client's latest tools/list. */
+  private toolHeaders: ReadonlyMap<string, readonly ToolHeaderDeclaration[]> = new Map();
 
   constructor(options: HttpTransportOptions) {
     this.channel = new HttpChannel(options);
@@ -66,6 +75,20 @@ export class StreamableHttpTransport implements Transport {
     this.protocolVersion = version;
   }
 
+  /** True in the modern era: tools/call mirrors `x-mcp-header` arguments into `Mcp-Param-*` headers. */
+  get mirrorsToolHeaders(): boolean {
+    return this.modern;
+  }
+
+  setToolHeaders(declarations: ReadonlyMap<string, readonly ToolHeaderDeclaration[]>): void {
+    this.toolHeaders = declarations;
+  }
+
+  /** True once the client told a version of the 2026-07-28 era or later. */
+  private get modern(): boolean {
+    return isModernProtocolVersion(this.protocolVersion);
+  }
+
   /**
    * POSTs one message. For a request, settles when its exchange ended: resolves once the answer
    * arrived, rejects with McpLocalError('transport') when it cannot (an HTTP error, a body that
@@ -77,6 +100,18 @@ export class StreamableHttpTransport implements Transport {
     this.channel.counters.messagesSent++;
     const { info } = frame;
     if (info.kind === 'request') return this.postRequest(frame, info.id, info.method);
+    if (this.modern) {
+      // The modern wire has no cancellation message (ending the POST is the cancellation) and
+      // carries no client responses (servers ask through input-required results instead).
+      if (info.kind === 'notification' && info.method === 'notifications/cancelled') {
+        this.endCancelled(frame);
+        return Promise.resolve();
+      }
+      if (info.kind === 'response') {
+        this.channel.logHttp(`dropped the response to ${JSON.stringify(info.id)}: the ${this.protocolVersion} HTTP transport carries no client responses`, 'warn');
+        return Promise.resolve();
+      }
+    }
     const sent = this.channel.track(this.postOther(frame, info.kind === 'notification' ? info.method : `response ${JSON.stringify(info.id)}`));
     if (info.kind === 'notification' && info.method === 'notifications/cancelled') this.endCancelled(frame);
     return sent;
@@ -112,11 +147,18 @@ export class StreamableHttpTransport implements Transport {
       slot = true;
       const started = Date.now();
       const sentSession = this._sessionId !== undefined;
-      const response = await this.channel.fetch(exchange, { method: 'POST', headers: this.postHeaders(), body: frame.json });
+      const response = await this.channel.fetch(exchange, { method: 'POST', headers: this.postHeaders(frame), body: frame.json });
       this.keepSession(response, method);
-      if (!response.ok) throw await this.failure('POST', response, sentSession);
+      if (!response.ok) {
+        if (this.modern && (await this.deliverErrorAnswer(exchange, response, pending))) return;
+        throw await this.failure('POST', response, sentSession);
+      }
       const type = HttpChannel.mediaType(response);
       this.channel.logHttp(`${what} → ${response.status}${type ? ` ${type}` : ''} in ${Date.now() - started} ms`, 'debug');
+      if (response.status === 202 && this.modern) {
+        await discard(response);
+        throw new McpLocalError('transport', `${method}: ${this.channel.displayUrl} answered 202 without a body; in the ${this.protocolVersion} era the answer must come on the POST's own response`, { url: this.channel.displayUrl, status: 202 });
+      }
       if (response.status === 202) {
         // Accepted without a body: the answer comes on the GET stream.
         await discard(response);
@@ -167,6 +209,10 @@ export class StreamableHttpTransport implements Transport {
         }
       }
       if (pending.answered || this.phase !== 'open') return;
+      if (this.modern) {
+        const how = dropped instanceof Error ? `dropped (${dropped.message})` : 'ended';
+        throw new McpLocalError('transport', `${method}: the response stream from ${this.channel.displayUrl} ${how} before the answer (streams of the ${this.protocolVersion} era cannot be resumed)`, { url: this.channel.displayUrl });
+      }
       if (pending.lastEventId === undefined) {
         const how = dropped instanceof Error ? `dropped (${dropped.message})` : 'ended';
         throw new McpLocalError('transport', `${method}: the response stream from ${this.channel.displayUrl} ${how} before the answer, and the server sent no event id to resume it`, { url: this.channel.displayUrl });
@@ -230,12 +276,12 @@ export class StreamableHttpTransport implements Transport {
     const started = Date.now();
     try {
       const sentSession = this._sessionId !== undefined;
-      const response = await this.channel.fetch(exchange, { method: 'POST', headers: this.postHeaders(), body: frame.json, headersTimeoutMs: this.channel.connectTimeoutMs });
+      const response = await this.channel.fetch(exchange, { method: 'POST', headers: this.postHeaders(frame), body: frame.json, headersTimeoutMs: this.channel.connectTimeoutMs });
       this.keepSession(response, what);
       if (!response.ok) throw await this.failure(`POST ${what} to`, response, sentSession);
       await discard(response);
       this.channel.logHttp(`POST ${what} → ${response.status} in ${Date.now() - started} ms`, 'debug');
-      if (frame.info.kind === 'notification' && frame.info.method === 'notifications/initialized') this.openGetStream();
+      if (frame.info.kind === 'notification' && frame.info.method === 'notifications/initialized' && !this.modern) this.openGetStream();
     } catch (error) {
       if (exchange.endedByUs && this.phase !== 'open') throw this.closedError();
       throw this.settleFailure(error);
@@ -307,8 +353,19 @@ export class StreamableHttpTransport implements Transport {
 
   // ---- session, headers, failures ----
 
-  private postHeaders(): Record<string, string> {
+  private postHeaders(frame: OutboundFrame): Record<string, string> {
+    if (this.modern) return this.channel.headers({ 'content-type': 'application/json', accept: JSON_OR_SSE, 'mcp-protocol-version': this.protocolVersion, ...this.mirroredHeaders(frame) });
     return this.channel.headers({ 'content-type': 'application/json', accept: JSON_OR_SSE, 'mcp-session-id': this._sessionId, 'mcp-protocol-version': this.protocolVersion });
+  }
+
+  /** Modern era: `Mcp-Method`, `Mcp-Name` and, for a tools/call of a tool with declarations, `Mcp-Param-*`. */
+  private mirroredHeaders(frame: OutboundFrame): Record<string, string> {
+    if (frame.info.kind === 'response') return {};
+    const params = (frame.message as { params?: { name?: unknown; arguments?: unknown } }).params;
+    const headers = standardHeaders(frame.info.method, params);
+    if (frame.info.method !== 'tools/call' || typeof params?.name !== 'string') return headers;
+    const declarations = this.toolHeaders.get(params.name);
+    return declarations ? { ...headers, ...paramHeaders(declarations, params.arguments) } : headers;
   }
 
   private getHeaders(lastEventId: string | undefined): Record<string, string> {
@@ -316,7 +373,8 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private keepSession(response: Response, what: string): void {
-    if (this._sessionId !== undefined) return;
+    // The modern era has no sessions: an `Mcp-Session-Id` from the server is ignored.
+    if (this._sessionId !== undefined || this.modern) return;
     const id = response.headers.get('mcp-session-id');
     if (id === null || !response.ok) return;
     this._sessionId = id;
@@ -337,6 +395,31 @@ export class StreamableHttpTransport implements Transport {
       this.fail(statusCloseReason(response, url, error.message), error);
     }
     return error;
+  }
+
+  /**
+   * Modern era: when a request's HTTP error carries a JSON-RPC error response (a modern server
+   * answers an unsupported version, a missing capability or a header mismatch with 400 and one),
+   * delivers it as the answer to that request, so the client reads its code and data. An error
+   * without an id is taken as this POST's answer. 401/403 stay with the auth handling. Returns
+   * false, with the body left to read, when there is no such error.
+   */
+  private async deliverErrorAnswer(exchange: Exchange, response: Response, pending: PendingAnswer): Promise<boolean> {
+    if (response.status === 401 || response.status === 403 || HttpChannel.mediaType(response) !== 'application/json') return false;
+    let inbound: InboundMessage;
+    try {
+      inbound = await this.channel.readJson(exchange, `POST ${pending.method}`, response.clone());
+    } catch {
+      return false;
+    }
+    const message = inbound.message as { id?: unknown; error?: { code?: unknown } };
+    if (Array.isArray(message) || typeof message.error?.code !== 'number') return false;
+    if (message.id !== pending.id && message.id !== null && message.id !== undefined) return false;
+    await discard(response);
+    this.channel.logHttp(`POST ${pending.method} (id ${JSON.stringify(pending.id)}) → ${response.status}: JSON-RPC error ${message.error.code}, delivered as the answer`, 'debug');
+    pending.answered = true;
+    this.deliver(message.id === pending.id ? inbound : { message: { ...message, id: pending.id }, bytes: inbound.bytes });
+    return true;
   }
 
   /** An unreachable server closes the transport; any other failure fails only its message. */

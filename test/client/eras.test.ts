@@ -267,16 +267,37 @@ describe('era negotiation', () => {
 });
 
 describe('over Streamable HTTP (SDK 2.x createMcpHandler, test/fixtures/servers/http/modern.mjs)', () => {
-  test('a server of both eras under auto: it works whichever era the probe finds, and every frame is valid in that era', async () => {
+  for (const args of [[], ['--modern-only']]) {
+    test(`a server of ${args.length ? 'the modern era only' : 'both eras'} under auto (the HTTP auto transport): modern, with input rounds, and every frame valid 2026-07-28`, async () => {
+      const peer = await startFixture('modern.mjs', args);
+      const calls: string[] = [];
+      const client = new McpClient({ clientInfo: CLIENT_INFO, capabilities: { elicitation: { form: {} } }, handlers: handlers(calls) });
+      const wire = new WireRecorder(client);
+      try {
+        await client.connect(createHttpTransport({ url: peer.url, mode: 'auto' }));
+        assert.equal(client.era, 'modern');
+        assert.deepEqual(wire.sent().map((m) => m.method).slice(0, 1), ['server/discover']);
+        assert.equal(textOf(await client.callTool('echo', { text: 'über' })), 'über');
+        assert.equal(textOf(await client.callTool('ask-name')), 'elicited: accept {"name":"Ada"} state=round-1');
+        assert.deepEqual(calls, ['elicitation/create']);
+        assert.equal(wire.sent('initialize').length, 0);
+        assert.deepEqual(wire.problems('2026-07-28'), []);
+      } finally {
+        await client.close();
+        await peer.close();
+      }
+    });
+  }
+
+  test('pinned to legacy, a server of both eras is served by the SDK\'s stateless legacy fallback', async () => {
     const peer = await startFixture('modern.mjs');
-    const client = new McpClient({ clientInfo: CLIENT_INFO });
+    const client = new McpClient({ clientInfo: CLIENT_INFO, protocol: 'legacy' });
     const wire = new WireRecorder(client);
     try {
-      await client.connect(createHttpTransport({ url: peer.url, mode: 'http' }));
-      assert.ok(client.era === 'modern' || client.era === 'legacy');
-      assert.equal(wire.sent()[0].method, 'server/discover', 'the era is probed first');
-      assert.equal(textOf(await client.callTool('echo', { text: 'über' })), 'über');
-      assert.deepEqual(wire.problems(client.era === 'modern' ? '2026-07-28' : (client.protocolVersion as '2025-11-25')), []);
+      await client.connect(createHttpTransport({ url: peer.url, mode: 'auto' }));
+      assert.equal(client.era, 'legacy');
+      assert.equal(textOf(await client.callTool('echo', { text: 'x' })), 'x');
+      assert.deepEqual(wire.problems('2025-11-25'), []);
     } finally {
       await client.close();
       await peer.close();

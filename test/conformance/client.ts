@@ -6,7 +6,7 @@
 // to call with which arguments, and to accept an elicitation form as it is. Nothing here writes
 // wire messages itself. Exit status 0 when the flow completed, 1 with one line on stderr if not.
 import { McpClient } from '../../src/client/client';
-import type { Tool } from '../../src/client/schemas';
+import { describeSkippedItem, type Tool } from '../../src/client/schemas';
 import { attachServe, serveCapabilities, serveHandlers } from '../../src/serve/attach';
 import { DialogQueue } from '../../src/serve/dialogQueue';
 import { ElicitationPrompter, ElicitationService } from '../../src/serve/elicitation';
@@ -43,6 +43,19 @@ function callTool(name: string, args: Record<string, unknown>): Flow {
   };
 }
 
+/** The tool calls a scenario hands the driver in MCP_CONFORMANCE_CONTEXT (`{ toolCalls: [{ name, arguments }] }`). */
+function contextToolCalls(): Array<{ name: string; arguments: Record<string, unknown> }> {
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as { toolCalls?: Array<{ name: string; arguments?: Record<string, unknown> }> };
+  return (context.toolCalls ?? []).map((c) => ({ name: c.name, arguments: c.arguments ?? {} }));
+}
+
+/** Arguments a user would type for a tool: its required string properties filled in, nothing else. */
+function requiredStrings(tool: Tool): Record<string, unknown> {
+  const schema = tool.inputSchema as { properties?: Record<string, { type?: unknown }>; required?: unknown };
+  const required = Array.isArray(schema.required) ? schema.required.filter((k): k is string => typeof k === 'string') : [];
+  return Object.fromEntries(required.filter((k) => schema.properties?.[k]?.type === 'string').map((k) => [k, 'us-west1']));
+}
+
 const FLOWS: Record<string, Flow> = {
   initialize: lists,
   tools_call: callTool('add_numbers', { a: 2, b: 3 }),
@@ -64,6 +77,25 @@ const FLOWS: Record<string, Flow> = {
   'request-metadata': async (client) => {
     await lists(client);
     await client.callTool('any_tool', {}).catch((error: Error) => log(`tools/call: ${error.message}`));
+  },
+  // Everything a host does with a server: every list, every tool called, every resource read, every prompt got.
+  'http-standard-headers': async (client) => {
+    for (const tool of await client.listTools()) await client.callTool(tool.name, requiredStrings(tool));
+    for (const resource of await client.listResources()) await client.readResource(resource.uri);
+    for (const prompt of await client.listPrompts()) await client.getPrompt(prompt.name);
+  },
+  // The calls the scenario asks for, with its arguments (the x-mcp-header ones become Mcp-Param-* headers).
+  'http-custom-headers': async (client) => {
+    const tools = await client.listTools();
+    for (const call of contextToolCalls()) {
+      findTool(tools, call.name);
+      await client.callTool(call.name, call.arguments);
+    }
+  },
+  // Calls every tool the client kept: the ones with invalid x-mcp-header must not be among them.
+  'http-invalid-tool-headers': async (client) => {
+    const tools = await client.listTools({ onSkipped: (items) => items.forEach((item) => log(`dropped: ${describeSkippedItem(item)}`)) });
+    for (const tool of tools) await client.callTool(tool.name, requiredStrings(tool));
   },
   // Hands the focal tool's inputSchema, as this client parsed it, back to the echo tool.
   'json-schema-2020-12-preservation': async (client) => {

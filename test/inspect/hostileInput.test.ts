@@ -5,6 +5,8 @@
 // issue asks for (before: `^(a+)+$` against 29 characters ≈ 10 s, 10,000 properties ≈ 71 s).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { describe, test } from 'node:test';
 import { TOO_DEEP_FOR_FORM, buildFormModel, checkForm, checkFormat, initialState, validate } from '../../src/inspect/formModel';
@@ -215,6 +217,44 @@ describe('ajv on server schemas and results is bounded', () => {
     const deep = JSON.parse(`${'['.repeat(5000)}${']'.repeat(5000)}`);
     const value = validator.check({ type: 'array' }, deep);
     assert.match(value.kind === 'unchecked' ? value.reason : JSON.stringify(value), /nested more than 256 levels/);
+  });
+
+  test('anyOf/oneOf/allOf branches over a recursive $ref: each level multiplies the work, so deep values are "too costly to check"', () => {
+    // Both branches recurse into the same member: the work doubles per level (30 levels: about 45 s before this bound).
+    const schema = { anyOf: [{ allOf: [{ items: { $ref: '#' } }, { maxItems: 0 }] }, { items: { $ref: '#' } }] };
+    const nested = (depth: number): unknown => (depth === 0 ? [] : [nested(depth - 1)]);
+    const deep = validator.check(schema, nested(30));
+    assert.match(deep.kind === 'unchecked' ? deep.reason : JSON.stringify(deep), /^too costly to check \(anyOf\/oneOf\/allOf branches over a recursive \$ref, on a value nested 31 levels deep\)/);
+    assert.equal(validator.check(schema, nested(8)).kind, 'valid', 'a shallow value is still checked');
+    assert.equal(validator.check({ ...schema, type: 'array', maxItems: 1 }, [[], []]).kind, 'invalid');
+    // Recursion without branches stays linear: a deep tree is checked.
+    const tree = { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } } };
+    const chain = (depth: number): unknown => ({ name: `n${depth}`, children: depth === 0 ? [] : [chain(depth - 1)] });
+    assert.equal(validator.check(tree, chain(100)).kind, 'valid');
+    assert.equal(validator.check(tree, { name: 1, children: [] }).kind, 'invalid');
+    // A reference cycle that never moves into the value would recurse without end.
+    const cycle = validator.check({ $defs: { a: { allOf: [{ $ref: '#/$defs/b' }] }, b: { anyOf: [{ $ref: '#/$defs/a' }] } }, $ref: '#/$defs/a' }, 1);
+    assert.deepEqual(cycle, { kind: 'unusable', reason: 'the schema refers to itself without moving into the value (a $ref cycle)' });
+  });
+
+  test('a remote $ref is never fetched: that part is "not checked", the rest of the schema still is', async () => {
+    let fetched = 0;
+    const canary = createServer((_req, res) => {
+      fetched++;
+      res.end('{"type":"object"}');
+    });
+    await new Promise<void>((resolve) => canary.listen(0, '127.0.0.1', resolve));
+    try {
+      const ref = `http://127.0.0.1:${(canary.address() as AddressInfo).port}/canary/profile-schema.json`;
+      const schema = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', $defs: { userId: { type: 'string', pattern: '^[a-z0-9-]+$' } }, properties: { id: { $ref: '#/$defs/userId' }, profile: { $ref: ref } }, required: ['id'] };
+      const note = `$ref ${ref} not checked: remote schemas are never fetched`;
+      assert.deepEqual(validator.check(schema, { id: 'user-1', profile: { displayName: 42 } }), { kind: 'valid', unchecked: [note] });
+      const invalid = validator.check(schema, { id: 'User 1' });
+      assert.deepEqual(invalid.kind === 'invalid' && [invalid.errors.map((e) => e.path), invalid.unchecked], [['/id'], [note]]);
+      assert.equal(fetched, 0, 'the canary URL was never requested');
+    } finally {
+      await new Promise((resolve) => canary.close(resolve));
+    }
   });
 
   test('patterns inside patternProperties go through the safe engine too; distinct patterns stay distinct', () => {

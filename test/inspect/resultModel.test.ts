@@ -188,7 +188,7 @@ describe('result model: every content type, by hand', () => {
     assert.equal(text.text.length, 500_000);
   });
 
-  test('outputSchema verdicts: valid, invalid (paths), missing, missing but isError, unusable (remote $ref, never fetched)', () => {
+  test('outputSchema verdicts: valid, invalid (paths), missing, missing but isError, a remote $ref never fetched and reported not checked', () => {
     const schema = { type: 'object', properties: { n: { type: 'integer', minimum: 0 }, tags: { type: 'array', items: { type: 'string' } } }, required: ['n'], additionalProperties: false };
     const run = (structuredContent: unknown, s: unknown = schema, isError = false) => toolResultDisplay({ content: [], structuredContent, isError } as CallToolResult, s, validator).verdict;
     assert.deepEqual(run({ n: 1, tags: ['a'] }), { kind: 'valid' });
@@ -201,7 +201,7 @@ describe('result model: every content type, by hand', () => {
     assert.deepEqual(run(undefined, schema, true), { kind: 'no-schema' }, 'a tool error need not carry structured content');
     assert.deepEqual(run({ n: 1 }, null), { kind: 'no-schema' });
     const remote = run({ n: 1 }, { type: 'object', properties: { n: { $ref: 'http://127.0.0.1:9/never.json' } } });
-    assert.ok(remote.kind === 'unusable' && /remote \$ref/.test(remote.reason));
+    assert.deepEqual(remote, { kind: 'valid', unchecked: ['$ref http://127.0.0.1:9/never.json not checked: remote schemas are never fetched'] });
     assert.equal(findRemoteRef({ enum: [{ $ref: 'http://x' }] }), undefined, 'data is not a schema');
   });
 

@@ -134,4 +134,20 @@ describe('registry: remote servers over HTTP', { timeout: 120_000 }, () => {
     assert.equal(h.restarts, 0, 'not a crash');
     assert.ok(h.tools?.some((t) => t.name === 'echo'));
   });
+
+  test('a modern-only server (SDK 2.x): the era is found without configuration; tools with invalid x-mcp-header are dropped with a log line naming each and why', async () => {
+    const fixture = await startFixture('modernHttpServer.mjs');
+    peers.add(fixture);
+    const { registry, logsOf } = makeRegistry();
+    const list = entries({ modern: { type: 'http', url: fixture.url } });
+    await registry.update(list, (entry) => resolveEntry(entry, variableContext({})));
+    const h = registry.get(list[0].id)!;
+    assert.equal(h.status.kind, 'running', JSON.stringify(h.status));
+    await waitFor(() => h.tools, 10_000, 'the tools list');
+    assert.deepEqual(h.tools!.map((t) => t.name).sort(), ['echo', 'route']);
+    const line = logsOf(h.id).find((l) => l.startsWith('skipped 2 malformed tools: '));
+    assert.ok(line, logsOf(h.id).join('\n'));
+    assert.match(line, /tools\[2\]: invalid x-mcp-header: .*not "number" \("bad_number"\); tools\[3\]: invalid x-mcp-header: .*list\.<items>.* \("bad_nested"\)/);
+    assert.equal(firstText(await h.client!.callTool('route', { region: 'eu-north', note: 'Grüße' })).startsWith('routed '), true);
+  });
 });

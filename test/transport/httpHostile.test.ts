@@ -89,7 +89,7 @@ describe('hostile HTTP servers: one clear error each, and the other server keeps
 
   /** Connects to `path` and returns the one error; checks it is clear, then that the good server still answers. */
   async function failure(path: string, options: { timeoutMs?: number; maxMessageBytes?: number } = {}): Promise<McpLocalError> {
-    const client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' }, protocol: 'legacy' });
+    const client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' } });
     const transport = createHttpTransport({ url: `${base}${path}`, mode: 'http', headers: { Authorization: 'Bearer HOSTILE-SECRET' }, maxMessageBytes: options.maxMessageBytes });
     let error: unknown;
     try {
@@ -112,7 +112,8 @@ describe('hostile HTTP servers: one clear error each, and the other server keeps
   test('500: names the status, the URL and what the server said', async () => {
     const e = await failure('/500');
     assert.equal(e.kind, 'transport');
-    assert.equal(e.message, `initialize: POST ${base}/500 answered HTTP 500 Internal Server Error: database exploded`);
+    // The first request is the modern era's server/discover probe; a 500 says nothing about the era, so it stands.
+    assert.equal(e.message, `server/discover: POST ${base}/500 answered HTTP 500 Internal Server Error: database exploded`);
     assert.equal(e.details.status, 500);
   });
 
@@ -141,7 +142,7 @@ describe('hostile HTTP servers: one clear error each, and the other server keeps
   test('a server that accepts and never answers: the request times out, and its POST is ended', async () => {
     const e = await failure('/hang', { timeoutMs: 500 });
     assert.equal(e.kind, 'timeout');
-    assert.match(e.message, /^initialize timed out after 500 ms/);
+    assert.match(e.message, /^server\/discover timed out after 500 ms/, 'over HTTP a probe that times out is a failure, not a sign of the legacy era');
     await waitFor(() => hangsEnded === 1, 2000, 'the hanging POST to be ended');
   });
 
@@ -157,11 +158,11 @@ describe('hostile HTTP servers: one clear error each, and the other server keeps
 
   test('connection refused: the transport closes with a network error naming the URL', async () => {
     const port = await freePort();
-    const client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' }, protocol: 'legacy' });
+    const client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' } });
     const closed = new Promise<string>((resolve) => client.onClose((c) => resolve(c.reason.kind)));
     await assert.rejects(client.connect(createHttpTransport({ url: `http://127.0.0.1:${port}/mcp`, mode: 'auto' })), (e: unknown) => {
       assert.ok(McpLocalError.is(e, 'transport'));
-      assert.equal(e.message, `initialize: the server could not be reached at http://127.0.0.1:${port}/mcp: connection refused (is the server running?)`);
+      assert.equal(e.message, `server/discover: the server could not be reached at http://127.0.0.1:${port}/mcp: connection refused (is the server running?)`);
       return true;
     });
     assert.equal(await closed, 'network-error');

@@ -33,10 +33,8 @@ afterEach(async () => {
 
 async function connect(args: string[], options: { roots?: string } = {}) {
   const peer = await startFixture('sdkServer.mjs', args);
-  // The legacy era: these tests read the session and headers of the initialize handshake.
   const client = new McpClient({
     clientInfo: { name: 'mcp-host-tests', version: '0.0.0' },
-    protocol: 'legacy',
     ...(options.roots ? { roots: { listRoots: () => [{ uri: options.roots!, name: 'work' }] } } : {}),
   });
   open.push({ client, peer });
@@ -67,9 +65,11 @@ describe('StreamableHttpTransport against SDK fixture servers', () => {
     const seen = await requests();
     const posts = seen.filter((r) => r.method === 'POST');
     assert.ok(posts.every((r) => r.accept === 'application/json, text/event-stream' && r.authorization));
-    assert.equal(posts[0].sessionId, undefined, 'initialize carries no session');
-    assert.equal(posts[0].protocolVersion, undefined, 'nor a version: it is not negotiated yet');
-    assert.ok(posts.slice(1).every((r) => r.sessionId === sessionId && r.protocolVersion === '2025-11-25'), JSON.stringify(posts));
+    // The modern probe (server/discover) comes first; this 1.x server refuses it, and initialize follows.
+    assert.deepEqual([posts[0].protocolVersion, posts[0].sessionId], ['2026-07-28', undefined], 'the probe carries the modern version and no session');
+    assert.equal(posts[1].sessionId, undefined, 'initialize carries no session');
+    assert.equal(posts[1].protocolVersion, '2025-11-25', 'but the version it offers');
+    assert.ok(posts.slice(2).every((r) => r.sessionId === sessionId && r.protocolVersion === '2025-11-25'), JSON.stringify(posts));
     assert.ok(seen.some((r) => r.method === 'GET' && r.sessionId === sessionId), 'the GET stream was opened');
     const deletes = seen.filter((r) => r.method === 'DELETE');
     assert.equal(deletes.length, 1);
