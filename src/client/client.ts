@@ -270,7 +270,9 @@ export class McpClient implements Disposable {
     }
 
     const memory = this.options.eraMemory;
-    const plan = planEra(this.options.protocol ?? this.options.protocolVersion ?? 'auto', memory?.memory.get(memory.key));
+    const preference = this.options.protocol ?? this.options.protocolVersion ?? 'auto';
+    const remembered = preference === 'auto' ? memory?.memory.get(memory.key) : undefined;
+    const plan = planEra(preference, remembered);
     try {
       const result = plan.era === 'modern' ? await this.discover(transport, connection, plan, options) : undefined;
       const offered = plan.era === 'legacy' ? (plan.version as ProtocolVersion) : (this.options.protocolVersion ?? LATEST_PROTOCOL_VERSION);
@@ -278,6 +280,8 @@ export class McpClient implements Disposable {
       memory?.memory.remember(memory.key, { era: this.era!, version: ready.protocolVersion });
       return ready;
     } catch (error) {
+      // A remembered era that did not work is forgotten: the next start finds out again.
+      if (remembered && memory?.memory.get(memory.key) === remembered) memory.memory.forget(memory.key);
       await this.fail(error as Error);
       throw error;
     }
@@ -306,7 +310,7 @@ export class McpClient implements Disposable {
           const memory = this.options.eraMemory;
           if (over === 'stdio' && plan.fallback && memory) {
             memory.memory.remember(memory.key, { era: 'legacy', version: this.options.protocolVersion ?? LATEST_PROTOCOL_VERSION });
-            throw new McpLocalError(McpLocalError.is(error) ? error.kind : 'closed', `${(error as Error).message} (it stopped when asked server/discover, so it is taken for a server of the legacy era: the next start uses initialize)`, McpLocalError.is(error) ? error.details : {});
+            throw new McpLocalError(McpLocalError.is(error) ? error.kind : 'closed', `${(error as Error).message} (it stopped while asked server/discover, as servers that allow nothing before initialize do: the next start uses initialize)`, McpLocalError.is(error) ? error.details : {});
           }
           throw error;
         }

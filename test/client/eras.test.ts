@@ -336,3 +336,26 @@ describe('modern results the client cannot use (a raw 2026-07-28 server, misbeha
     await assert.rejects(client.callTool('ask-roots'), (e: unknown) => McpLocalError.is(e, 'capability') && /roots\/list/.test((e as Error).message));
   });
 });
+
+describe('a legacy server that exits on any request before initialize (misbehave.mjs --mode strict-legacy)', () => {
+  test('the probe ends that process with a clear error; the next start remembers and goes straight to initialize', async () => {
+    const memory = new EraMemory();
+    const start = () => {
+      const client = new McpClient({ clientInfo: CLIENT_INFO, eraMemory: { memory, key: 'stdio:strict' } });
+      const wire = new WireRecorder(client);
+      return { client, wire, connected: client.connect(new StdioTransport({ command: process.execPath, args: [fixture('misbehave.mjs'), '--mode', 'strict-legacy'], closeGraceMs: 500, termGraceMs: 500 })) };
+    };
+    const first = start();
+    await assert.rejects(first.connected, (e: unknown) => McpLocalError.is(e, 'server-exited') && /server\/discover/.test((e as Error).message) && /the next start uses initialize/.test((e as Error).message));
+    assert.deepEqual(memory.get('stdio:strict'), { era: 'legacy', version: '2025-11-25' });
+    const second = start();
+    try {
+      await second.connected;
+      assert.equal(second.client.era, 'legacy');
+      assert.equal(second.wire.sent()[0].method, 'initialize');
+      assert.equal(textOf(await second.client.callTool('ok')), 'ok');
+    } finally {
+      await second.client.close();
+    }
+  });
+});
