@@ -519,7 +519,7 @@ export class McpClient implements Disposable {
    */
   request<T>(method: string, params: Record<string, unknown> | undefined, schema: z.ZodMiniType<T>, options?: RequestOptions): Promise<T> {
     this.requireReady(method);
-    return this.send(method, params ?? {}, schema, options);
+    return this.send(method, params, schema, options);
   }
 
   /**
@@ -683,8 +683,8 @@ export class McpClient implements Disposable {
   }
 
   /** The one way requests leave a ready client: as they are to a legacy server, through the input rounds to a modern one. */
-  private send<T>(method: string, params: Record<string, unknown>, schema: z.ZodMiniType<T>, options?: RequestOptions): Promise<T> {
-    if (this._state.kind === 'ready' && this._state.era === 'modern') return this.sendModern(method, params, schema, this._state.version, options);
+  private send<T>(method: string, params: Record<string, unknown> | undefined, schema: z.ZodMiniType<T>, options?: RequestOptions): Promise<T> {
+    if (this._state.kind === 'ready' && this._state.era === 'modern') return this.sendModern(method, params ?? {}, schema, this._state.version, options);
     return this.connection!.request(method, params, schema, options);
   }
 
