@@ -28,7 +28,20 @@ const BASELINE = join(repoRoot, 'test', 'conformance', 'expected-failures.yml');
 const RESULTS = join(repoRoot, 'test-results', 'conformance');
 
 /** The client scenarios that must pass (issues 9 and 13); every other one is in the baseline or passes. */
-export const REQUIRED_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry', 'json-schema-2020-12-preservation', 'sep-2322-client-request-state'];
+export const REQUIRED_SCENARIOS = [
+  'initialize',
+  'tools_call',
+  'elicitation-sep1034-client-defaults',
+  'sse-retry',
+  'json-schema-2020-12-preservation',
+  // Protocol 2026-07-28 (issue 13).
+  'request-metadata',
+  'sep-2322-client-request-state',
+  'http-standard-headers',
+  'http-custom-headers',
+  'http-invalid-tool-headers',
+  'json-schema-ref-no-deref',
+];
 
 const MIN_SUITE_NODE = 22;
 const majorOf = (version) => Number(version.replace(/^v/, '').split('.')[0]);

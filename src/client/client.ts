@@ -1,10 +1,10 @@
 import type * as z from '../protocol/zod';
 import { ConnectionDiagnostic, Frame, JsonRpcConnection, NotificationHandler, Progress, RequestContext, RequestHandler, RequestOptions } from '../protocol/connection';
 import { Disposable, DisposableStore } from '../protocol/disposable';
-import { McpLocalError } from '../protocol/errors';
+import { McpLocalError, ResponseError } from '../protocol/errors';
 import { Emitter, Event } from '../protocol/events';
 import { ToolHeaderDeclaration, validateToolHeaders } from '../protocol/httpHeaders';
-import { formatZodIssues } from '../protocol/messages';
+import { ErrorCodes, formatZodIssues } from '../protocol/messages';
 import { ConnectionStats } from '../protocol/stats';
 import { Transport, TransportCloseInfo, TransportLog } from '../protocol/transport';
 import {
@@ -281,7 +281,9 @@ export class McpClient implements Disposable {
     }
 
     const memory = this.options.eraMemory;
-    const plan = planEra(this.options.protocol ?? this.options.protocolVersion ?? 'auto', memory?.memory.get(memory.key));
+    const preference = this.options.protocol ?? this.options.protocolVersion ?? 'auto';
+    const remembered = preference === 'auto' ? memory?.memory.get(memory.key) : undefined;
+    const plan = planEra(preference, remembered);
     try {
       const result = plan.era === 'modern' ? await this.discover(transport, connection, plan, options) : undefined;
       const offered = plan.era === 'legacy' ? (plan.version as ProtocolVersion) : (this.options.protocolVersion ?? LATEST_PROTOCOL_VERSION);
@@ -289,6 +291,8 @@ export class McpClient implements Disposable {
       memory?.memory.remember(memory.key, { era: this.era!, version: ready.protocolVersion });
       return ready;
     } catch (error) {
+      // A remembered era that did not work is forgotten: the next start finds out again.
+      if (remembered && memory?.memory.get(memory.key) === remembered) memory.memory.forget(memory.key);
       await this.fail(error as Error);
       throw error;
     }
@@ -317,7 +321,7 @@ export class McpClient implements Disposable {
           const memory = this.options.eraMemory;
           if (over === 'stdio' && plan.fallback && memory) {
             memory.memory.remember(memory.key, { era: 'legacy', version: this.options.protocolVersion ?? LATEST_PROTOCOL_VERSION });
-            throw new McpLocalError(McpLocalError.is(error) ? error.kind : 'closed', `${(error as Error).message} (it stopped when asked server/discover, so it is taken for a server of the legacy era: the next start uses initialize)`, McpLocalError.is(error) ? error.details : {});
+            throw new McpLocalError(McpLocalError.is(error) ? error.kind : 'closed', `${(error as Error).message} (it stopped while asked server/discover, as servers that allow nothing before initialize do: the next start uses initialize)`, McpLocalError.is(error) ? error.details : {});
           }
           throw error;
         }
@@ -431,8 +435,18 @@ export class McpClient implements Disposable {
 
   // ---- operations ----
 
-  callTool(name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<CallToolResult> {
-    return this.gated('tools/call', 'tools', { name, arguments: args }, this.schemas().callToolResult, { ...options, mayAskUser: true });
+  async callTool(name: string, args: Record<string, unknown> = {}, options?: RequestOptions): Promise<CallToolResult> {
+    const call = () => this.gated('tools/call', 'tools', { name, arguments: args }, this.schemas().callToolResult, { ...options, mayAskUser: true });
+    try {
+      return await call();
+    } catch (error) {
+      // -32020: the headers sent from the tool's declarations disagree with the server, whose
+      // declarations may have changed since the list: list the tools again and try once more.
+      if (!(this.era === 'modern' && error instanceof ResponseError && error.code === ErrorCodes.HeaderMismatch)) throw error;
+      this._onTransportLog.fire({ kind: 'lifecycle', text: `tools/call ${name}: ${error.message}; listing the tools again and retrying once` });
+      await this.listTools({ signal: options?.signal });
+      return call();
+    }
   }
 
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
@@ -521,7 +535,7 @@ export class McpClient implements Disposable {
    */
   request<T>(method: string, params: Record<string, unknown> | undefined, schema: z.ZodMiniType<T>, options?: RequestOptions): Promise<T> {
     this.requireReady(method);
-    return this.send(method, params ?? {}, schema, options);
+    return this.send(method, params, schema, options);
   }
 
   /**
@@ -688,8 +702,8 @@ export class McpClient implements Disposable {
   }
 
   /** The one way requests leave a ready client: as they are to a legacy server, through the input rounds to a modern one. */
-  private send<T>(method: string, params: Record<string, unknown>, schema: z.ZodMiniType<T>, options?: RequestOptions): Promise<T> {
-    if (this._state.kind === 'ready' && this._state.era === 'modern') return this.sendModern(method, params, schema, this._state.version, options);
+  private send<T>(method: string, params: Record<string, unknown> | undefined, schema: z.ZodMiniType<T>, options?: RequestOptions): Promise<T> {
+    if (this._state.kind === 'ready' && this._state.era === 'modern') return this.sendModern(method, params ?? {}, schema, this._state.version, options);
     return this.connection!.request(method, params, schema, options);
   }
 

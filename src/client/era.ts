@@ -2,6 +2,7 @@
 // "working with both eras". Pure decisions; McpClient runs the exchanges.
 import { McpLocalError, ResponseError } from '../protocol/errors';
 import { ErrorCodes } from '../protocol/messages';
+import { isModernProtocolVersion } from '../protocol/transport';
 import {
   LATEST_PROTOCOL_VERSION,
   MODERN_PROTOCOL_VERSIONS,
@@ -57,18 +58,17 @@ export type ProbeVerdict =
 
 /**
  * Reads a failed probe. On stdio a timeout or any error other than a recognised modern one means
- * legacy; on HTTP a 4xx is read by its JSON-RPC body (the transport surfaces it as the error
- * response, or names the status), while 401/403, 5xx, the network and a timeout are failures:
- * they say nothing about the era. Never keyed to one error code.
+ * legacy. On HTTP a JSON-RPC error in a 4xx body reaches here as the error response (the
+ * transport delivers it so) and is read like one; a 4xx without one means legacy; 401/403, 5xx,
+ * the network and a timeout are failures: they say nothing about the era. Never keyed to one
+ * error code.
  */
 export function judgeProbeFailure(error: unknown, over: 'stdio' | 'http'): ProbeVerdict {
   if (error instanceof ResponseError) return judgeWireError(error);
   if (McpLocalError.is(error, 'timeout')) return over === 'stdio' ? { kind: 'legacy' } : { kind: 'fail', error };
   if (McpLocalError.is(error, 'transport')) {
     const status = typeof error.details.status === 'number' ? error.details.status : undefined;
-    if (status === undefined || status === 401 || status === 403 || status >= 500) return { kind: 'fail', error };
-    const body = parseErrorBody(error.details.serverMessage);
-    return body ? judgeWireError(new ResponseError('server/discover', body.code, body.message, body.data)) : { kind: 'legacy' };
+    return status === undefined || status === 401 || status === 403 || status >= 500 ? { kind: 'fail', error } : { kind: 'legacy' };
   }
   return { kind: 'fail', error: error instanceof Error ? error : new Error(String(error)) };
 }
@@ -81,7 +81,7 @@ function judgeWireError(error: ResponseError): ProbeVerdict {
   if (mutual) return { kind: 'retry', version: mutual };
   // A modern server with only versions this client does not know cannot be helped by initialize;
   // a server that lists only legacy versions can.
-  return supported.some((v) => v >= MODERN_PROTOCOL_VERSIONS[MODERN_PROTOCOL_VERSIONS.length - 1]) ? { kind: 'fail', error } : { kind: 'legacy' };
+  return supported.some((v) => isModernProtocolVersion(v)) ? { kind: 'fail', error } : { kind: 'legacy' };
 }
 
 /** `data.supported` of a -32022 error: the versions the server speaks. */
@@ -89,17 +89,6 @@ export function supportedVersionsOf(data: unknown): string[] {
   if (typeof data !== 'object' || data === null) return [];
   const supported = (data as Record<string, unknown>).supported;
   return Array.isArray(supported) ? supported.filter((v): v is string => typeof v === 'string') : [];
-}
-
-function parseErrorBody(text: unknown): { code: number; message: string; data?: unknown } | undefined {
-  if (typeof text !== 'string') return undefined;
-  try {
-    const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown; data?: unknown } };
-    const e = body?.error;
-    return e && typeof e.code === 'number' ? { code: e.code, message: typeof e.message === 'string' ? e.message : '', data: e.data } : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** The era a server turned out to speak. */

@@ -1,3 +1,4 @@
+import { FIRST_MODERN_PROTOCOL_VERSION } from '../protocol/transport';
 import * as z from '../protocol/zod';
 import { isRecord } from '../protocol/jsonShape';
 
@@ -7,7 +8,7 @@ export type ProtocolVersion = (typeof SUPPORTED_PROTOCOL_VERSIONS)[number];
 export const LATEST_PROTOCOL_VERSION: ProtocolVersion = SUPPORTED_PROTOCOL_VERSIONS[0];
 
 /** Protocol versions of the modern era (`server/discover`, per-request `_meta`) this client speaks, newest first. */
-export const MODERN_PROTOCOL_VERSIONS = ['2026-07-28'] as const;
+export const MODERN_PROTOCOL_VERSIONS = [FIRST_MODERN_PROTOCOL_VERSION] as const;
 export type ModernProtocolVersion = (typeof MODERN_PROTOCOL_VERSIONS)[number];
 
 /** Any version a session can run at, of either era. */

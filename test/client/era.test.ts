@@ -32,11 +32,12 @@ test('-32022 with a version this client speaks is a retry; with only legacy vers
   assert.match(unsupported(['2026-07-28', '2025-11-25']).message, /2026-07-28 is not supported; the server supports 2026-07-28, 2025-11-25/);
 });
 
-test('HTTP: a 4xx is read by its JSON-RPC body; 401/403, 5xx and the network are failures', () => {
+test('HTTP: a 4xx is legacy, its JSON-RPC error read like one; 401/403, 5xx and the network are failures', () => {
   const status = (s: number, serverMessage?: string) => new McpLocalError('transport', `HTTP ${s}`, { status: s, ...(serverMessage ? { serverMessage } : {}) });
   assert.deepEqual(judgeProbeFailure(status(400, 'Bad Request: Server not initialized'), 'http'), { kind: 'legacy' });
   assert.deepEqual(judgeProbeFailure(status(404), 'http'), { kind: 'legacy' });
-  assert.deepEqual(judgeProbeFailure(status(400, JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32022, message: 'x', data: { supported: ['2026-07-28'] } } })), 'http'), { kind: 'retry', version: '2026-07-28' });
+  // The transport delivers a JSON-RPC error in a 4xx body as the error response.
+  assert.deepEqual(judgeProbeFailure(new ResponseError('server/discover', -32022, 'x', { supported: ['2026-07-28'] }), 'http'), { kind: 'retry', version: '2026-07-28' });
   for (const s of [401, 403, 500, 503]) assert.equal(judgeProbeFailure(status(s), 'http').kind, 'fail', String(s));
   assert.equal(judgeProbeFailure(new McpLocalError('transport', 'ECONNREFUSED', { unreachable: true }), 'http').kind, 'fail');
 });

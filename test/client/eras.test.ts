@@ -267,16 +267,37 @@ describe('era negotiation', () => {
 });
 
 describe('over Streamable HTTP (SDK 2.x createMcpHandler, test/fixtures/servers/http/modern.mjs)', () => {
-  test('a server of both eras under auto: it works whichever era the probe finds, and every frame is valid in that era', async () => {
+  for (const args of [[], ['--modern-only']]) {
+    test(`a server of ${args.length ? 'the modern era only' : 'both eras'} under auto (the HTTP auto transport): modern, with input rounds, and every frame valid 2026-07-28`, async () => {
+      const peer = await startFixture('modern.mjs', args);
+      const calls: string[] = [];
+      const client = new McpClient({ clientInfo: CLIENT_INFO, capabilities: { elicitation: { form: {} } }, handlers: handlers(calls) });
+      const wire = new WireRecorder(client);
+      try {
+        await client.connect(createHttpTransport({ url: peer.url, mode: 'auto' }));
+        assert.equal(client.era, 'modern');
+        assert.deepEqual(wire.sent().map((m) => m.method).slice(0, 1), ['server/discover']);
+        assert.equal(textOf(await client.callTool('echo', { text: 'über' })), 'über');
+        assert.equal(textOf(await client.callTool('ask-name')), 'elicited: accept {"name":"Ada"} state=round-1');
+        assert.deepEqual(calls, ['elicitation/create']);
+        assert.equal(wire.sent('initialize').length, 0);
+        assert.deepEqual(wire.problems('2026-07-28'), []);
+      } finally {
+        await client.close();
+        await peer.close();
+      }
+    });
+  }
+
+  test('pinned to legacy, a server of both eras is served by the SDK\'s stateless legacy fallback', async () => {
     const peer = await startFixture('modern.mjs');
-    const client = new McpClient({ clientInfo: CLIENT_INFO });
+    const client = new McpClient({ clientInfo: CLIENT_INFO, protocol: 'legacy' });
     const wire = new WireRecorder(client);
     try {
-      await client.connect(createHttpTransport({ url: peer.url, mode: 'http' }));
-      assert.ok(client.era === 'modern' || client.era === 'legacy');
-      assert.equal(wire.sent()[0].method, 'server/discover', 'the era is probed first');
-      assert.equal(textOf(await client.callTool('echo', { text: 'über' })), 'über');
-      assert.deepEqual(wire.problems(client.era === 'modern' ? '2026-07-28' : (client.protocolVersion as '2025-11-25')), []);
+      await client.connect(createHttpTransport({ url: peer.url, mode: 'auto' }));
+      assert.equal(client.era, 'legacy');
+      assert.equal(textOf(await client.callTool('echo', { text: 'x' })), 'x');
+      assert.deepEqual(wire.problems('2025-11-25'), []);
     } finally {
       await client.close();
       await peer.close();
@@ -305,7 +326,36 @@ describe('modern results the client cannot use (a raw 2026-07-28 server, misbeha
     await assert.rejects(client.callTool('empty-input'), (e: unknown) => McpLocalError.is(e, 'invalid-result') && /neither inputRequests nor requestState/.test((e as Error).message));
   });
 
+  test('-32020 header mismatch: the tools are listed again and the call is retried once', async () => {
+    const wire = new WireRecorder(client);
+    assert.equal(textOf(await client.callTool('mismatch-once')), 'matched on call 2');
+    assert.deepEqual(wire.sent().map((m) => m.method), ['tools/call', 'tools/list', 'tools/call']);
+  });
+
   test('an input request the client has no answer for fails the call, naming the method', async () => {
     await assert.rejects(client.callTool('ask-roots'), (e: unknown) => McpLocalError.is(e, 'capability') && /roots\/list/.test((e as Error).message));
+  });
+});
+
+describe('a legacy server that exits on any request before initialize (misbehave.mjs --mode strict-legacy)', () => {
+  test('the probe ends that process with a clear error; the next start remembers and goes straight to initialize', async () => {
+    const memory = new EraMemory();
+    const start = () => {
+      const client = new McpClient({ clientInfo: CLIENT_INFO, eraMemory: { memory, key: 'stdio:strict' } });
+      const wire = new WireRecorder(client);
+      return { client, wire, connected: client.connect(new StdioTransport({ command: process.execPath, args: [fixture('misbehave.mjs'), '--mode', 'strict-legacy'], closeGraceMs: 500, termGraceMs: 500 })) };
+    };
+    const first = start();
+    await assert.rejects(first.connected, (e: unknown) => McpLocalError.is(e, 'server-exited') && /server\/discover/.test((e as Error).message) && /the next start uses initialize/.test((e as Error).message));
+    assert.deepEqual(memory.get('stdio:strict'), { era: 'legacy', version: '2025-11-25' });
+    const second = start();
+    try {
+      await second.connected;
+      assert.equal(second.client.era, 'legacy');
+      assert.equal(second.wire.sent()[0].method, 'initialize');
+      assert.equal(textOf(await second.client.callTool('ok')), 'ok');
+    } finally {
+      await second.client.close();
+    }
   });
 });

@@ -8,7 +8,9 @@
 // The sampler fixture (test/fixtures/servers/sampler.mjs) adds: a sampling request with an image,
 // audio, model hints and includeContext, answered by the hinted model without a picker; the
 // "Never" permission rejecting without a dialog; a form cancelled; a -32042 whose waiting state
-// closes by itself when the server sends notifications/elicitation/complete.
+// closes by itself when the server sends notifications/elicitation/complete. The eras fixture
+// (protocol 2026-07-28 only) asks for sampling and a form as input requests of its tool calls:
+// the same dialogs answer them, and the tool panel says the call waits for input.
 //
 // VS Code in the harness has no chat model, so a tiny test extension
 // (test/e2e/fixtures/lm-provider, packaged by this test, never shipped) registers one with
@@ -169,10 +171,10 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
       async () => {
         const consent = await wb.dialog({ timeoutMs: 1_000 });
         if (consent) await wb.answerDialog('Allow');
-        return (await wb.treeItems()).filter((r) => r.label === 'Tools').length >= 2;
+        return (await wb.treeItems()).filter((r) => r.label === 'Tools').length >= 3;
       },
       60_000,
-      'both servers to start',
+      'the three servers to start',
     );
   });
 
@@ -601,6 +603,42 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
       } finally {
         await context.unroute(route, handler);
       }
+    });
+  });
+  test('a modern server (2026-07-28): sampling and a form arrive as input requests, answered in the same dialogs; the panel says the call waits for input', { timeout: 150_000 }, async () => {
+    await step('modern-input', async () => {
+      assert.match((await wb.treeItems()).find((r) => r.label === 'eras')?.description ?? '', /^eras-modern 2\.0\.0 · \.vscode\/mcp\.json · MCP 2026-07-28 \(modern\)$/);
+      const tool = await runTool('ask-sample', {}, 'eras');
+      const dialog = await webview('asks to use a language model');
+      assert.match(await dialog.locator('header h1').innerText(), /eras asks to use a language model/);
+      assert.equal(await dialog.locator('.message-text').first().inputValue(), 'Say hi');
+      await poll(async () => /Waiting for input the server asked for \(sampling\/createMessage\)/.test(await tool.locator('.waiting-for-input').innerText().catch(() => '')), 10_000, 'the waiting note in the tool panel');
+      await wb.screenshot('serve-modern-sampling-request');
+      await dialog.locator('#approve').click();
+      // This server gave no model hint and has no model picked yet: the user picks one, unless
+      // the answer is there already.
+      const picker = wb.page.locator('.quick-input-widget');
+      await poll(async () => (await picker.isVisible().catch(() => false)) || (await dialog.locator('#answer').isVisible().catch(() => false)), 30_000, 'the model picker or the answer');
+      if (await picker.isVisible().catch(() => false)) await wb.pickQuickItem('MCP Host Test Model');
+      const access = await wb.dialog({ timeoutMs: 3_000 });
+      if (access) await wb.answerDialog(access.buttons.find((b) => /^allow/i.test(b)) ?? access.buttons[0]);
+      await dialog.locator('#send-answer').click({ timeout: 30_000 });
+      await noWebview('asks to use a language model');
+      await resultText(tool, /sampled: Test model answer to: Say hi/);
+      assert.equal(await tool.locator('.waiting-for-input').count(), 0, 'the note goes once the call is answered');
+
+      const asking = await runTool('ask-name', {}, 'eras');
+      const form = await webview('asks you for information');
+      assert.match(await form.locator('.server-message').innerText(), /Your name\?/);
+      await form.locator('.field[data-path="/name"] input, .field[data-path="/name"] textarea').first().fill('Ada');
+      await wb.screenshot('serve-modern-form');
+      await form.locator('#accept').click();
+      await noWebview('asks you for information');
+      await resultText(asking, /elicited: accept \{"name":"Ada"\} state=round-1/);
+      await asking.locator('.result').scrollIntoViewIfNeeded();
+      await wb.screenshot('serve-modern-result');
+      const log = await wb.outputChannelText('MCP: eras', { contains: 'protocol 2026-07-28' });
+      assert.match(log, /initialized: eras-modern 2\.0\.0, protocol 2026-07-28 \(modern era\)/);
     });
   });
 });

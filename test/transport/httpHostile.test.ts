@@ -89,7 +89,7 @@ describe('hostile HTTP servers: one clear error each, and the other server keeps
 
   /** Connects to `path` and returns the one error; checks it is clear, then that the good server still answers. */
   async function failure(path: string, options: { timeoutMs?: number; maxMessageBytes?: number } = {}): Promise<McpLocalError> {
-    const client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' }, protocol: 'legacy' });
+    const client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' } });
     const transport = createHttpTransport({ url: `${base}${path}`, mode: 'http', headers: { Authorization: 'Bearer HOSTILE-SECRET' }, maxMessageBytes: options.maxMessageBytes });
     let error: unknown;
     try {
@@ -158,7 +158,7 @@ describe('hostile HTTP servers: one clear error each, and the other server keeps
 
   test('connection refused: the transport closes with a network error naming the URL', async () => {
     const port = await freePort();
-    const client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' }, protocol: 'legacy' });
+    const client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' } });
     const closed = new Promise<string>((resolve) => client.onClose((c) => resolve(c.reason.kind)));
     await assert.rejects(client.connect(createHttpTransport({ url: `http://127.0.0.1:${port}/mcp`, mode: 'auto' })), (e: unknown) => {
       assert.ok(McpLocalError.is(e, 'transport'));

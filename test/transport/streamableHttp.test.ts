@@ -33,10 +33,8 @@ afterEach(async () => {
 
 async function connect(args: string[], options: { roots?: string; maxConcurrentRequests?: number } = {}) {
   const peer = await startFixture('sdkServer.mjs', args);
-  // The legacy era: these tests read the session and headers of the initialize handshake.
   const client = new McpClient({
     clientInfo: { name: 'mcp-host-tests', version: '0.0.0' },
-    protocol: 'legacy',
     ...(options.roots ? { roots: { listRoots: () => [{ uri: options.roots!, name: 'work' }] } } : {}),
   });
   open.push({ client, peer });
