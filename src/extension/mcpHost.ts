@@ -377,6 +377,7 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
     this.fire();
   }
 
+  /** True when the server holds a sign-in (tokens or a registered client) that Sign Out deletes. */
   canSignOut(id: string): boolean {
     const state = this.signIns.state(id);
     return state !== undefined && (state.signedIn || state.registration !== undefined);
