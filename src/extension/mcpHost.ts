@@ -385,8 +385,10 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
 
   /** Server Details' sign-in section. */
   signInState(id: string): (SignInState & { readonly required: boolean }) | undefined {
-    const state = this.signIns.state(id);
-    return state && { ...state, required: this.signIns.needsSignIn(id) };
+    const required = this.signIns.needsSignIn(id);
+    // Signed out: the session is gone, but the details still say a sign-in is needed.
+    const state = this.signIns.state(id) ?? (required ? { signedIn: false } : undefined);
+    return state && { ...state, required };
   }
 
   // ---- prepare: trust, consent, inputs ----
