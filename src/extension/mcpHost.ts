@@ -387,6 +387,7 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
     this.fire();
   }
 
+  /** True when the server holds a sign-in (tokens or a registered client) that Sign Out deletes. */
   canSignOut(id: string): boolean {
     const state = this.signIns.state(id);
     return state !== undefined && (state.signedIn || state.registration !== undefined);
@@ -394,8 +395,10 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
 
   /** Server Details' sign-in section. */
   signInState(id: string): (SignInState & { readonly required: boolean }) | undefined {
-    const state = this.signIns.state(id);
-    return state && { ...state, required: this.signIns.needsSignIn(id) };
+    const required = this.signIns.needsSignIn(id);
+    // Signed out: the session is gone, but the details still say a sign-in is needed.
+    const state = this.signIns.state(id) ?? (required ? { signedIn: false } : undefined);
+    return state && { ...state, required };
   }
 
   // ---- prepare: trust, consent, inputs ----
