@@ -4,7 +4,7 @@ import { McpClient } from '../../src/client';
 import type { Frame } from '../../src/protocol/connection';
 import { MemoryTransport } from '../protocol/memoryTransport';
 
-/** A client connected to a MemoryTransport that answers initialize and ping. */
+/** A client connected to a MemoryTransport that answers initialize and ping (the legacy era, pinned by the caller). */
 async function connected(client: McpClient): Promise<MemoryTransport> {
   const transport = new MemoryTransport();
   const connecting = client.connect(transport);
@@ -29,7 +29,7 @@ function connectionBuildsFrames(client: McpClient): boolean {
 
 describe('frames cost nothing while nobody listens', () => {
   test('the connection builds frames only while the client has a frame listener', async () => {
-    const client = new McpClient({ clientInfo: { name: 't', version: '0' } });
+    const client = new McpClient({ clientInfo: { name: 't', version: '0' }, protocol: 'legacy' });
     const transport = await connected(client);
     try {
       assert.equal(connectionBuildsFrames(client), false, 'nobody listens: no frames');
@@ -48,7 +48,7 @@ describe('frames cost nothing while nobody listens', () => {
   });
 
   test('a listener added before connect sees the handshake', async () => {
-    const client = new McpClient({ clientInfo: { name: 't', version: '0' } });
+    const client = new McpClient({ clientInfo: { name: 't', version: '0' }, protocol: 'legacy' });
     const methods: string[] = [];
     client.onFrame((f) => methods.push(`${f.direction} ${(f.message as { method?: string }).method ?? 'result'}`));
     await connected(client);
