@@ -20,6 +20,8 @@ import { formatBytes } from '../protocol/text';
 export interface Inspection {
   readonly serverInfo: Implementation;
   readonly protocolVersion: string;
+  /** `legacy` (initialize) or `modern` (server/discover, 2026-07-28). */
+  readonly era?: 'legacy' | 'modern';
   readonly capabilities: ServerCapabilities;
   readonly instructions?: string;
   readonly tools?: readonly Tool[];
@@ -131,6 +133,7 @@ export function renderInspection(i: Inspection): string {
   const head: string[][] = [
     ['Server', `${info.name} ${info.version}${info.title && info.title !== info.name ? ` (${info.title})` : ''}`],
     ['Protocol', i.protocolVersion],
+    ...(i.era ? [['Era', i.era === 'modern' ? 'modern (server/discover)' : 'legacy (initialize)']] : []),
     ['Capabilities', describeCapabilities(i.capabilities)],
   ];
   out.push(...table(head));

@@ -256,6 +256,7 @@ async function inspect(client: McpClient, req: ListOptions): Promise<Inspection>
   const result: { -readonly [K in keyof Inspection]: Inspection[K] } = {
     serverInfo: client.serverInfo!,
     protocolVersion: client.protocolVersion!,
+    era: client.era,
     capabilities: caps,
     instructions: client.instructions,
   };

@@ -156,6 +156,9 @@ describe('mcp-host CLI against server-everything', { timeout: 240_000 }, () => {
     assert.doesNotMatch(r.stderr, /"method":"initialize"/);
     const j = await runCli(['inspect', '--json', '--', process.execPath, ERAS, '--modern-only']);
     assert.equal(JSON.parse(j.stdout).protocolVersion, '2026-07-28');
+    assert.equal(JSON.parse(j.stdout).era, 'modern');
+    const text = await runCli(['inspect', '--', process.execPath, ERAS, '--modern-only']);
+    assert.match(text.stdout, /^Era\s+modern \(server\/discover\)$/m);
     const legacy = await runCli(['ping', '--protocol-version', 'legacy', '--', process.execPath, ERAS, '--modern-only']);
     assert.notEqual(legacy.code, 0);
     assert.match(legacy.stderr, /-32022.*2026-07-28/);

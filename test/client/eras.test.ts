@@ -289,6 +289,37 @@ describe('over Streamable HTTP (SDK 2.x createMcpHandler, test/fixtures/servers/
     });
   }
 
+  test('subscriptions/listen over HTTP: resource updates and list changes arrive; a cut stream is listened to again with the same subscriptions', async () => {
+    const peer = await startFixture('modern.mjs', ['--modern-only']);
+    const control = (path: string) => fetch(new URL(`/control/${path}`, peer.url), { method: 'POST' });
+    const client = new McpClient({ clientInfo: CLIENT_INFO });
+    const wire = new WireRecorder(client);
+    const updated: string[] = [];
+    let toolsChanged = 0;
+    client.onResourceUpdated((uri) => updated.push(uri));
+    client.onToolsListChanged(() => toolsChanged++);
+    try {
+      await client.connect(createHttpTransport({ url: peer.url, mode: 'auto' }));
+      await client.subscribeResource('eras://hello', { timeoutMs: 5000 });
+      await control('touch?uri=eras%3A%2F%2Fhello');
+      await waitFor(() => updated.length === 1, 5000, 'the update');
+      await control('tools-changed');
+      await waitFor(() => toolsChanged === 1, 5000, 'tools/list_changed');
+      const listens = () => wire.sent('subscriptions/listen').length;
+      const before = listens();
+      await control('drop-listen');
+      await waitFor(() => listens() > before, 10_000, 'a new subscriptions/listen after the cut');
+      assert.deepEqual(wire.sent('subscriptions/listen').at(-1).params.notifications.resourceSubscriptions, ['eras://hello']);
+      await waitFor(() => wire.received('notifications/subscriptions/acknowledged').length > before, 5000, 'the new stream acknowledged');
+      await control('touch?uri=eras%3A%2F%2Fhello');
+      await waitFor(() => updated.length === 2, 5000, 'the update on the new stream');
+      assert.deepEqual(wire.problems('2026-07-28'), []);
+    } finally {
+      await client.close();
+      await peer.close();
+    }
+  });
+
   test('pinned to legacy, a server of both eras is served by the SDK\'s stateless legacy fallback', async () => {
     const peer = await startFixture('modern.mjs');
     const client = new McpClient({ clientInfo: CLIENT_INFO, protocol: 'legacy' });
