@@ -39,15 +39,13 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(mcpHost.onDidChange(updateContext));
   // Call tools, read resources, get prompts, server actions.
   const inspect = registerInspectFeatures(context, {
-    getClient: (id) => mcpHost.getClient(id),
-    getServer: (id) => mcpHost.getServer(id),
-    listServers: () => mcpHost.listServers(),
+    servers: mcpHost.registry,
     log: (id, level, text) => mcpHost.serverLog(id, level, text),
     onDidChangeServers: mcpHost.onDidChange,
     redact: (text) => mcpHost.redact(text),
     setHealth: (id, health) => mcpHost.setHealth(id, health),
     signInState: (id) => mcpHost.signInState(id),
-    resolveUrlElicitation: (error, id) => mcpHost.serve.handleUrlElicitationRequired(error, { id, name: mcpHost.getServer(id)?.entry.name ?? id }),
+    resolveUrlElicitation: (error, id) => mcpHost.serve.handleUrlElicitationRequired(error, { id, name: mcpHost.registry.get(id)?.entry.name ?? id }),
   });
   context.subscriptions.push(inspect, tree.showSubscriptions(inspect.subscriptions));
 

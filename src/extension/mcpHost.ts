@@ -3,7 +3,7 @@
 // start policy; wires the registry's logs and clients into per-server output channels.
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import type { McpClient, Root, RootsProvider } from '../client/client';
+import type { Root, RootsProvider } from '../client/client';
 import { isProtocolPreference } from '../client/era';
 import { ConfigProblem, ConfigSource, InputDefinition, ServerEntry, VariableContext, resolveEntry, sourceKey } from '../config';
 import { PrepareResult, ServerHandle, ServerRegistry, maskHeaderValue } from '../registry';
@@ -39,7 +39,8 @@ function setting<T>(key: string, fallback: T): T {
 
 export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
-  private readonly registry: ServerRegistry;
+  /** The servers; features ask a server's handle for its client (`whenReady`). */
+  readonly registry: ServerRegistry;
   private readonly reader: WorkspaceConfigReader;
   private readonly consent: ConsentStore;
   private readonly inputs: InputStore;
@@ -568,22 +569,6 @@ export class McpHost implements ServersTreeModel, RootsProvider, vscode.Disposab
 
   serverHealth(id: string): ServerHealth | undefined {
     return this.healthById.get(id);
-  }
-
-  // ---- for other features (the inspect commands): the shape of their `InspectDeps` ----
-
-  /** The client of a running server. */
-  getClient(id: string): McpClient | undefined {
-    const h = this.registry.get(id);
-    return h?.status.kind === 'running' ? h.client : undefined;
-  }
-
-  getServer(id: string): ServerHandle | undefined {
-    return this.registry.get(id);
-  }
-
-  listServers(): readonly ServerHandle[] {
-    return this.registry.list();
   }
 
   /** A line in a server's output channel (redacted). */

@@ -90,8 +90,8 @@ export type ToolCallOutcome =
 
 /** What the use case needs from its caller; every port but `client` is optional. */
 export interface ToolCallPorts {
-  /** The client of the server, looked up when the call starts; throws when there is none. */
-  client(): McpClient;
+  /** The client of the server, looked up when the call starts; throws or rejects when there is none. */
+  client(): McpClient | Promise<McpClient>;
   readonly validator?: SchemaValidator;
   /** Asks before calling a tool that may change things (see toolPolicy); false cancels. Absent: never asks. */
   confirm?(tool: Tool, reason: string, args: Record<string, unknown>): Promise<boolean>;
@@ -130,7 +130,7 @@ export async function callTool(request: ToolCallRequest, ports: ToolCallPorts): 
 
   let client: McpClient;
   try {
-    client = ports.client();
+    client = await ports.client();
   } catch (error) {
     return { kind: 'unavailable', error, failure: describeFailure(error) };
   }

@@ -127,6 +127,20 @@ export interface ServerHandle {
    * Resolves when done; no-op unless running.
    */
   refreshIfStale(kind: ListKind): Promise<void>;
+  /**
+   * The client once the server is running: at once when it is, after the start in progress
+   * when it is starting (or after a start of its own with `start: true`). Rejects with
+   * `McpLocalError('closed')` saying why when the server is not running and will not be, and
+   * with `McpLocalError('cancelled')` when `signal` aborts first.
+   */
+  whenReady(options?: WhenReadyOptions): Promise<McpClient>;
+}
+
+/** Options of `ServerHandle.whenReady()`. */
+export interface WhenReadyOptions {
+  readonly signal?: AbortSignal;
+  /** Start the server first when it is not running (the same start as the user's Start). */
+  readonly start?: boolean;
 }
 
 /** How long a cached list may be reused, from the cache hints of its last fetch. */
@@ -210,6 +224,10 @@ class ManagedServer implements ServerHandle {
 
   refreshIfStale(kind: ListKind): Promise<void> {
     return this.registry.refreshStaleList(this, kind);
+  }
+
+  whenReady(options?: WhenReadyOptions): Promise<McpClient> {
+    return this.registry.whenReady(this, options);
   }
 }
 
@@ -334,6 +352,31 @@ export class ServerRegistry {
     h.stoppedByUser = false;
     this.preempt(h);
     return this.enqueue(h, () => this.doStop(h).then(() => this.doStart(h, 'manual')));
+  }
+
+  /** See `ServerHandle.whenReady`. */
+  async whenReady(h: ManagedServer, options: WhenReadyOptions = {}): Promise<McpClient> {
+    const { signal } = options;
+    const cancelled = () => new McpLocalError('cancelled', `waiting for ${h.entry.name} was cancelled`);
+    const wait = (p: Promise<void>) => (signal ? raceAbort(p, signal, cancelled) : p);
+    if (signal?.aborted) throw cancelled();
+    if (options.start && !h.removed && h.status.kind !== 'running' && h.status.kind !== 'starting') await wait(this.start(h.id));
+    if (h.status.kind === 'starting') {
+      await wait(
+        new Promise<void>((resolve) => {
+          const sub = this._onDidChange.event((changed) => {
+            if (changed !== h || h.status.kind === 'starting') return;
+            sub.dispose();
+            resolve();
+          });
+          signal?.addEventListener('abort', () => sub.dispose(), { once: true });
+        }),
+      );
+    }
+    const client = h.session?.client;
+    if (h.status.kind === 'running' && client && !h.removed) return client;
+    if (h.removed || this.handles.get(h.id) !== h) throw new McpLocalError('closed', `no server ${JSON.stringify(h.id)} is configured`);
+    throw new McpLocalError('closed', `${h.entry.name} is not running (${h.status.kind}) — start it first`);
   }
 
   /** Starts every server that is not starting or running. */

@@ -9,7 +9,8 @@ import { sharedSchemaValidator } from '../../schema/validator';
 import { TimeoutChoice, resolveTimeout } from '../../inspect/timeouts';
 import { openExternalUrl } from '../openExternalUrl';
 import { ResourceDocuments } from './resourceDocuments';
-import type { InspectDeps, InspectServer } from './types';
+import type { ServerHandle } from '../../registry/serverRegistry';
+import type { InspectDeps } from './types';
 import { VirtualDocuments } from './virtualDocuments';
 
 const HISTORY_KEY = 'mcpHost.inspect.history';
@@ -29,28 +30,32 @@ export class InspectContext implements vscode.Disposable {
     this.history = CallHistory.restore(extension.workspaceState.get(HISTORY_KEY));
     const sub = this.history.onDidChange(() => this.scheduleSave());
     this.disposables.push({ dispose: () => sub.dispose() });
-    this.files = new ResourceDocuments((serverId, uri) => this.requireClient(serverId).readResource(uri, { timeoutMs: this.timeoutMs(serverId) }), extension.globalStorageUri);
+    this.files = new ResourceDocuments(async (serverId, uri) => (await this.client(serverId)).readResource(uri, { timeoutMs: this.timeoutMs(serverId) }), extension.globalStorageUri);
   }
 
   get extensionUri(): vscode.Uri {
     return this.extension.extensionUri;
   }
 
-  server(serverId: string): InspectServer | undefined {
-    return this.deps.getServer(serverId);
+  server(serverId: string): ServerHandle | undefined {
+    return this.deps.servers.get(serverId);
   }
 
   serverName(serverId: string): string {
     return this.server(serverId)?.entry.name ?? serverId;
   }
 
-  /** The client of a running server, or a local error that says why there is none. */
-  requireClient(serverId: string): McpClient {
-    const client = this.deps.getClient(serverId);
-    if (client && client.state.kind === 'ready') return client;
+  /** The client of the server once it is running (see `ServerHandle.whenReady`), or a local error that says why there is none. */
+  async client(serverId: string): Promise<McpClient> {
     const server = this.server(serverId);
-    const name = server?.entry.name ?? serverId;
-    throw new McpLocalError('closed', server ? `${name} is not running (${server.status.kind}) — start it first` : `no server ${JSON.stringify(serverId)} is configured`);
+    if (!server) throw new McpLocalError('closed', `no server ${JSON.stringify(serverId)} is configured`);
+    return server.whenReady();
+  }
+
+  /** The client of the server when it is running now (for what a panel shows); undefined otherwise. */
+  runningClient(serverId: string): McpClient | undefined {
+    const server = this.server(serverId);
+    return server?.status.kind === 'running' ? server.client : undefined;
   }
 
   /** The server's request timeout (its entry's `timeout`, else the setting), in ms. */

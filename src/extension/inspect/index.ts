@@ -3,7 +3,7 @@
 // The host calls `registerInspectFeatures` once from `activate()` and pushes the result into
 // `context.subscriptions`; the commands and settings are in ./contributes.json.
 import * as vscode from 'vscode';
-import type { InspectServer } from './types';
+import type { ServerHandle } from '../../registry/serverRegistry';
 import { InspectContext } from './context';
 import { getPrompt } from './prompts';
 import { ResourceFeatures } from './resources';
@@ -14,7 +14,7 @@ import { InspectDeps, InspectTarget, toTarget } from './types';
 import { ViewPanel } from './viewPanel';
 import { errorMessage } from '../../protocol/errors';
 
-export type { InspectDeps, InspectServer, InspectTarget, ServerHealth } from './types';
+export type { InspectDeps, InspectTarget, ServerHandles, ServerHealth } from './types';
 
 /** Command ids (also in contributes.json). */
 export const InspectCommands = {
@@ -51,8 +51,8 @@ export function registerInspectFeatures(context: vscode.ExtensionContext, deps: 
   const health = new HealthMonitor(ctx);
   const openResource = (serverId: string, uri: string) => resources.open(serverId, uri, hintFor(ctx.server(serverId), uri));
   const watchNoise = () => {
-    for (const s of deps.listServers()) {
-      const client = deps.getClient(s.id);
+    for (const s of deps.servers.list()) {
+      const client = ctx.runningClient(s.id);
       if (client) noise.watch(s.id, client);
     }
   };
@@ -153,21 +153,21 @@ function isStringRecord(v: unknown): v is Record<string, string> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
 }
 
-function hintFor(server: InspectServer | undefined, uri: string, name?: string): { name?: string; mimeType?: string } {
+function hintFor(server: ServerHandle | undefined, uri: string, name?: string): { name?: string; mimeType?: string } {
   const r = server?.resources?.find((x) => x.uri === uri);
   return { name: name ?? r?.name, mimeType: r?.mimeType };
 }
 
-function running(ctx: InspectContext, s: InspectServer): boolean {
-  return ctx.deps.getClient(s.id)?.state.kind === 'ready';
+function running(ctx: InspectContext, s: ServerHandle): boolean {
+  return ctx.runningClient(s.id)?.state.kind === 'ready';
 }
 
 /** The server of a command: from its argument, or picked (only running ones when `needsRunning`). */
-async function resolveServer(ctx: InspectContext, arg: unknown, placeHolder: string, needsRunning = false): Promise<InspectServer | undefined> {
+async function resolveServer(ctx: InspectContext, arg: unknown, placeHolder: string, needsRunning = false): Promise<ServerHandle | undefined> {
   const t = toTarget(arg);
   if (t) return ctx.server(t.serverId);
-  if (typeof arg === 'string') return ctx.server(arg) ?? ctx.deps.listServers().find((s) => s.entry.name === arg);
-  const servers = ctx.deps.listServers().filter((s) => !needsRunning || running(ctx, s));
+  if (typeof arg === 'string') return ctx.server(arg) ?? ctx.deps.servers.list().find((s) => s.entry.name === arg);
+  const servers = ctx.deps.servers.list().filter((s) => !needsRunning || running(ctx, s));
   if (servers.length === 0) {
     void vscode.window.showInformationMessage(needsRunning ? 'MCP Host: no server is running.' : 'MCP Host: no server is configured.');
     return undefined;

@@ -93,7 +93,7 @@ export class PromptPanel implements vscode.Disposable {
         ...(p.description !== undefined ? { description: p.description, ...(looksLikeMarkdown(p.description) ? { descriptionHtml: renderMarkdown(p.description) } : {}) } : {}),
         hasOutputSchema: false,
         fallbacks: [],
-        completions: this.ctx.deps.getClient(this.serverId)?.serverCapabilities?.completions !== undefined,
+        completions: this.ctx.runningClient(this.serverId)?.serverCapabilities?.completions !== undefined,
       },
       model: this.model,
       input: this.input,
@@ -150,7 +150,7 @@ export class PromptPanel implements vscode.Disposable {
 
   /** The server's suggestions for one argument; the newest request wins, older ones are aborted. */
   private async complete(name: string, value: string, context: Record<string, string>): Promise<void> {
-    const client = this.ctx.deps.getClient(this.serverId);
+    const client = this.ctx.runningClient(this.serverId);
     if (!client?.serverCapabilities?.completions) return;
     this.completing?.abort();
     const abort = new AbortController();

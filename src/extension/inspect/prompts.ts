@@ -10,7 +10,7 @@ import type { OpenResource } from './results';
 import { ViewPanel } from './viewPanel';
 
 export async function getPrompt(ctx: InspectContext, serverId: string, name: string, openResource: OpenResource, preset?: Record<string, string>): Promise<GetPromptResult | undefined> {
-  ctx.requireClient(serverId);
+  await ctx.client(serverId);
   const prompt: Prompt = ctx.server(serverId)?.prompts?.find((p) => p.name === name) ?? { name };
   if (!preset && (prompt.arguments ?? []).length > 0) {
     PromptPanel.show(ctx, serverId, prompt, openResource);
@@ -25,7 +25,7 @@ export async function getPrompt(ctx: InspectContext, serverId: string, name: str
 
 /** `prompts/get`, recorded in the history either way. */
 export async function fetchPrompt(ctx: InspectContext, serverId: string, name: string, values: Record<string, string>, timeoutMs: number): Promise<GetPromptResult> {
-  const client = ctx.requireClient(serverId);
+  const client = await ctx.client(serverId);
   const startedAt = Date.now();
   const started = performance.now();
   let result: GetPromptResult;

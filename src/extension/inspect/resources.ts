@@ -45,7 +45,7 @@ export class ResourceFeatures implements vscode.Disposable {
 
   /** Reads a resource, records it in the history, and shows it the best way for its type. */
   async open(serverId: string, uri: string, hint: { name?: string; mimeType?: string } = {}): Promise<void> {
-    const client = this.ctx.requireClient(serverId);
+    const client = await this.ctx.client(serverId);
     this.hook(serverId, client);
     const startedAt = Date.now();
     const started = performance.now();
@@ -106,7 +106,7 @@ export class ResourceFeatures implements vscode.Disposable {
 
   /** Asks for the template's variables (with completions), expands it and reads the resource. */
   async readTemplate(serverId: string, uriTemplate: string, name?: string): Promise<void> {
-    const client = this.ctx.requireClient(serverId);
+    const client = await this.ctx.client(serverId);
     const parsed = parseTemplate(uriTemplate);
     if (parsed.errors.length) throw new Error(`The template ${uriTemplate} is not a valid URI template: ${parsed.errors.join('; ')}`);
     const template = this.ctx.server(serverId)?.templates?.find((t) => t.uriTemplate === uriTemplate);
@@ -136,7 +136,7 @@ export class ResourceFeatures implements vscode.Disposable {
 
   /** Subscribe / Unsubscribe of a resource row; returns whether it is subscribed now. */
   async setSubscribed(serverId: string, uri: string, on: boolean): Promise<boolean> {
-    const client = this.ctx.requireClient(serverId);
+    const client = await this.ctx.client(serverId);
     if (!client.serverCapabilities?.resources?.subscribe) {
       throw new McpLocalError('capability', `${this.ctx.serverName(serverId)} does not support resource subscriptions (resources.subscribe)`);
     }
@@ -179,7 +179,7 @@ export class ResourceFeatures implements vscode.Disposable {
     const wanted = state.wanted();
     for (const k of wanted) {
       const { serverId, uri } = splitKey(k);
-      const client = this.ctx.deps.getClient(serverId);
+      const client = this.ctx.runningClient(serverId);
       if (!client || client.state.kind !== 'ready' || !client.serverCapabilities?.resources?.subscribe) {
         state.markInactive(k);
         continue;

@@ -11,9 +11,10 @@ import { capabilitiesText } from '../format';
 import { DETAILS_FEATURE } from '../webviewPage';
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
 import type { InspectContext } from './context';
-import type { InspectServer, ServerHealth } from './types';
+import type { ServerHandle } from '../../registry/serverRegistry';
+import type { ServerHealth } from './types';
 
-export async function copyServerEntry(ctx: InspectContext, server: InspectServer): Promise<void> {
+export async function copyServerEntry(ctx: InspectContext, server: ServerHandle): Promise<void> {
   const picked = await vscode.window.showQuickPick(
     [
       { label: 'mcpServers', description: '.mcp.json, Claude Desktop, Claude Code, Cursor', format: 'mcpServers' as const },
@@ -28,15 +29,15 @@ export async function copyServerEntry(ctx: InspectContext, server: InspectServer
 
 // ---- Ping, log level, capabilities (the logic is in src/inspect/serverActions.ts) ----
 
-export async function pingServer(ctx: InspectContext, server: InspectServer): Promise<number> {
-  const { rttMs, message } = await ping(ctx.requireClient(server.id), server.entry.name, ctx.timeoutMs(server.id));
+export async function pingServer(ctx: InspectContext, server: ServerHandle): Promise<number> {
+  const { rttMs, message } = await ping(await ctx.client(server.id), server.entry.name, ctx.timeoutMs(server.id));
   ctx.deps.log(server.id, 'info', `Ping: ${rttMs.toFixed(1)} ms`);
   void vscode.window.showInformationMessage(message);
   return rttMs;
 }
 
-export async function setLogLevel(ctx: InspectContext, server: InspectServer, level?: unknown): Promise<void> {
-  const client = ctx.requireClient(server.id);
+export async function setLogLevel(ctx: InspectContext, server: ServerHandle, level?: unknown): Promise<void> {
+  const client = await ctx.client(server.id);
   requireLogging(client, server.entry.name);
   const chosen = level ?? (await vscode.window.showQuickPick([...LoggingLevels], { placeHolder: `Which messages should ${server.entry.name} send (notifications/message)? This level and more severe.` }));
   if (!chosen) return;
@@ -45,8 +46,8 @@ export async function setLogLevel(ctx: InspectContext, server: InspectServer, le
   void vscode.window.setStatusBarMessage(`${server.entry.name}: log level ${sent}`, 4000);
 }
 
-export async function showCapabilities(ctx: InspectContext, server: InspectServer): Promise<void> {
-  const text = capabilitiesJson(ctx.requireClient(server.id));
+export async function showCapabilities(ctx: InspectContext, server: ServerHandle): Promise<void> {
+  const text = capabilitiesJson(await ctx.client(server.id));
   await ctx.documents.open(`${server.entry.name} capabilities.json`, text, { key: `capabilities:${server.id}` });
 }
 
@@ -92,7 +93,7 @@ export const DETAILS_VIEW_TYPE = 'mcpHost.serverDetails';
 export class DetailsPanel implements vscode.Disposable {
   private static readonly panels = new Map<string, DetailsPanel>();
 
-  static show(ctx: InspectContext, server: InspectServer, noise: NoiseRecorder, health: HealthMonitor): DetailsPanel {
+  static show(ctx: InspectContext, server: ServerHandle, noise: NoiseRecorder, health: HealthMonitor): DetailsPanel {
     const existing = DetailsPanel.panels.get(server.id);
     if (existing) {
       existing.panel.reveal();
@@ -139,7 +140,7 @@ export class DetailsPanel implements vscode.Disposable {
   update(): void {
     const server = this.ctx.server(this.serverId);
     if (!server) return;
-    const client = this.ctx.deps.getClient(this.serverId);
+    const client = this.ctx.runningClient(this.serverId);
     const view = serverDetails({
       server,
       client,
@@ -160,7 +161,7 @@ export class DetailsPanel implements vscode.Disposable {
   }
 }
 
-export function showServerDetails(ctx: InspectContext, server: InspectServer, noise: NoiseRecorder, health: HealthMonitor): void {
+export function showServerDetails(ctx: InspectContext, server: ServerHandle, noise: NoiseRecorder, health: HealthMonitor): void {
   DetailsPanel.show(ctx, server, noise, health);
 }
 
@@ -173,8 +174,8 @@ export class HealthMonitor implements vscode.Disposable {
 
   constructor(private readonly ctx: InspectContext) {
     this.monitor = new PingMonitor({
-      listServers: () => ctx.deps.listServers().map((s) => ({ id: s.id, name: s.entry.name })),
-      getClient: (id) => ctx.deps.getClient(id),
+      listServers: () => ctx.deps.servers.list().map((s) => ({ id: s.id, name: s.entry.name })),
+      getClient: (id) => ctx.runningClient(id),
       intervalMs: () => this.seconds() * 1000,
       log: (id, level, text) => ctx.deps.log(id, level, text),
     });

@@ -124,7 +124,7 @@ export class ToolPanel implements vscode.Disposable {
 
   /** The server restarted, stopped, or its tool list changed. */
   private serverChanged(): void {
-    const client = this.ctx.deps.getClient(this.serverId);
+    const client = this.ctx.runningClient(this.serverId);
     const running = client?.state.kind === 'ready';
     const fresh = this.lookupTool();
     if (fresh && JSON.stringify(fresh.inputSchema) !== this.schemaKey) {
@@ -313,7 +313,7 @@ export class ToolPanel implements vscode.Disposable {
       const outcome = await callTool(
         { serverId: this.serverId, tool, model: this.model, arguments: input, timeout: { seconds: timeout.seconds, note: describeTimeoutSource(timeout.source) }, origin: 'the tool panel', signal: abort.signal },
         {
-          client: () => this.ctx.requireClient(this.serverId),
+          client: () => this.ctx.client(this.serverId),
           validator: this.ctx.validator,
           confirm: (t, why, value) => this.confirm(t, why, value),
           onStart: (attempt) => {

@@ -1,32 +1,24 @@
 // What the inspect features need from the rest of the extension, and how their commands
 // understand their arguments (a tree node of `mcpHost.servers`, an InspectTarget, or nothing).
 import type * as vscode from 'vscode';
-import type { McpClient } from '../../client/client';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '../../client/schemas';
 import type { SignInState } from '../../auth/session';
-import type { HealthFacts, ServerFacts } from '../../inspect/serverInfo';
+import type { HealthFacts } from '../../inspect/serverInfo';
 import type { LogSeverity } from '../../protocol/logging';
+import type { ServerHandle } from '../../registry/serverRegistry';
 
-/**
- * One server as the inspect features see it. The registry's `ServerHandle` has this shape, so
- * the host can hand handles over as they are.
- */
-export interface InspectServer extends ServerFacts {
-  readonly tools?: readonly Tool[];
-  readonly resources?: readonly Resource[];
-  readonly templates?: readonly ResourceTemplate[];
-  readonly prompts?: readonly Prompt[];
+/** The configured servers, as the registry keeps them: a feature asks the handle for its client (`whenReady`). */
+export interface ServerHandles {
+  get(serverId: string): ServerHandle | undefined;
+  /** Every configured server, in configuration order. */
+  list(): readonly ServerHandle[];
 }
 
 /** Health of a server as the periodic ping sees it (setting `mcpHost.healthPingSeconds`). */
 export type ServerHealth = HealthFacts;
 
 export interface InspectDeps {
-  /** The client of a running (initialized) server. */
-  getClient(serverId: string): McpClient | undefined;
-  getServer(serverId: string): InspectServer | undefined;
   /** Every configured server (for the command palette's pickers and the health ping). */
-  listServers(): readonly InspectServer[];
+  readonly servers: ServerHandles;
   /** A line in the server's output channel. */
   log(serverId: string, level: LogSeverity, text: string): void;
   /** Fires when servers or their lists change (panels refresh their tool, pings start/stop). */
