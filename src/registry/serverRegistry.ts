@@ -69,7 +69,10 @@ export interface ServerRegistryOptions {
   readonly requestTimeoutMs?: number;
   /** Timeout of the `initialize` handshake, ms. Default `requestTimeoutMs`, else 30000. */
   readonly startTimeoutMs?: number;
-  /** Start new entries on `update()`. Default true. */
+  /**
+   * Start new entries on `update()`. Default true. False leaves them stopped until
+   * `startAutomatically()` (a start policy such as "when the view is shown") or a `start()`.
+   */
   readonly autoStart?: boolean;
   /** Further client capabilities (sampling, elicitation, ...). */
   readonly capabilities?: Record<string, unknown>;
@@ -193,6 +196,7 @@ class ManagedServer implements ServerHandle {
   startAbort: AbortController | undefined;
   restartTimer: NodeJS.Timeout | undefined;
   crashTimes: number[] = [];
+  /** The user stopped it: neither a config change nor the start policy starts it again (a start or restart clears it). */
   stoppedByUser = false;
   removed = false;
   queue: Promise<void> = Promise.resolve();
@@ -260,8 +264,25 @@ export class ServerRegistry {
     this.autoStart = options.autoStart ?? true;
   }
 
-  /** Start new entries with `update()` (initially `options.autoStart`, default true). Applies to later updates. */
+  /**
+   * Start new entries with `update()`, and restart changed ones the user did not stop (initially
+   * `options.autoStart`, default true). Applies to later updates; `startAutomatically()` turns it on.
+   */
   autoStart: boolean;
+
+  /**
+   * The start policy fired: starts every server the user has not stopped that is stopped or
+   * failed, and from now on `update()` starts new and changed servers on its own. Only the first
+   * call starts anything. Resolves when those starts have settled.
+   */
+  async startAutomatically(why: string): Promise<void> {
+    if (this.autoStart || this.disposing) return;
+    this.autoStart = true;
+    this.options.log('', 'info', `Starting the configured servers (${why}).`);
+    await Promise.all(
+      [...this.handles.values()].filter((h) => !h.stoppedByUser && (h.status.kind === 'stopped' || h.status.kind === 'error')).map((h) => this.start(h.id)),
+    );
+  }
 
   get(id: string): ServerHandle | undefined {
     return this.handles.get(id);
