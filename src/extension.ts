@@ -4,7 +4,7 @@
 // process is left.
 import * as vscode from 'vscode';
 import { registerCommands } from './extension/commands';
-import { registerInspectFeatures } from './extension/inspect';
+import { registerInspectFeatures } from './extension/usecases';
 import { McpHost } from './extension/mcpHost';
 import { ServersTreeProvider } from './extension/serversTree';
 import { McpStatusBar } from './extension/statusBar';

@@ -12,12 +12,12 @@ import { ConsentStore } from './consentStore';
 import { EditorRoots } from './editorRoots';
 import { InputStore } from './inputStore';
 import { Redactor } from './logFormat';
-import { askForInput } from './prompts';
+import { askForInput } from './consentDialogs';
 import { ServerLogs } from './serverLogs';
 import { EditorServersTreeModel } from './serversTreeModel';
 import { EditorSignIns } from './signIns';
 import { StartGate } from './startGate';
-import { ServeFeatures, createServeFeatures } from './serve';
+import { ServeFeatures, createServeFeatures } from './serverRequests';
 
 export type StartPolicy = 'onViewVisible' | 'onStartup' | 'never';
 

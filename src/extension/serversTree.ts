@@ -28,7 +28,7 @@ import {
 import { truncate } from '../protocol/text';
 import { formatCommandLine } from '../registry/logText';
 import type { Event } from '../protocol/events';
-import { SubscriptionState, resourceRowMark } from '../inspect/subscriptions';
+import { SubscriptionState, resourceRowMark } from '../usecases/subscriptions';
 
 /** The subscription state of resources (the inspect features' `SubscriptionSet`). */
 export interface ResourceSubscriptions {

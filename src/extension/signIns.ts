@@ -9,7 +9,7 @@ import type { ServerEntry } from '../config';
 import type { AuthProvider } from '../transport/httpChannel';
 import { Redactor } from './logFormat';
 import { openExternalUrl } from './openExternalUrl';
-import { askSignIn } from './prompts';
+import { askSignIn } from './consentDialogs';
 import { SecretTokenStore } from './secretTokenStore';
 import { ServerLogs } from './serverLogs';
 import { ServerSignIns } from './serverSignIns';

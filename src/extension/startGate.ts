@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { InputDefinition, ServerEntry, VariableContext, resolveEntry, sourceKey } from '../config';
 import { PrepareResult, ServerHandle, maskHeaderValue } from '../registry';
 import { ConsentStore } from './consentStore';
-import { askConsent } from './prompts';
+import { askConsent } from './consentDialogs';
 import { ConsentFacts } from './format';
 import { InputStore } from './inputStore';
 import { Redactor } from './logFormat';
