@@ -10,10 +10,10 @@ import { initialState } from '../../forms/state';
 import { looksLikeMarkdown, renderMarkdown } from '../../usecases/markdown';
 import { describeFailure, promptDisplay } from '../../usecases/resultModel';
 import { describeTimeoutSource } from '../../usecases/timeouts';
-import { Input, OutboundMessage, parseInbound } from '../../usecases/panelMessages';
+import { Input, OutboundMessage } from '../../usecases/panelMessages';
 import type { InspectContext } from './context';
 import { fetchPrompt } from './getPrompt';
-import { OpenResource, ResultStore, handleResultMessage, isResultMessage } from './results';
+import { OpenResource, PanelMessage, ResultStore, receivePanelMessage } from './results';
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
 import { INSPECT_FEATURE } from '../webviewPage';
 import { errorMessage } from '../../protocol/errors';
@@ -103,40 +103,32 @@ export class PromptPanel implements vscode.Disposable {
     });
   }
 
-  private async receive(raw: unknown): Promise<void> {
-    const parsed = parseInbound(raw);
-    if (!parsed.ok) {
-      this.ctx.deps.log(this.serverId, 'warn', `Ignored a malformed message from the prompt panel: ${parsed.reason}`);
-      return;
-    }
-    const m = parsed.message;
-    try {
-      if (isResultMessage(m)) {
-        await handleResultMessage(this.ctx, this.results, this.serverId, this.openResource, m);
+  private receive(raw: unknown): Promise<void> {
+    const panel = { ctx: this.ctx, results: this.results, serverId: this.serverId, openResource: this.openResource, description: 'the prompt panel', post: (m: OutboundMessage) => this.post(m) };
+    return receivePanelMessage(panel, raw, (m) => this.handle(m));
+  }
+
+  /** The panel's own messages (results and malformed ones are handled by `receivePanelMessage`). */
+  private async handle(m: PanelMessage): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        this.outbox.open(() => this.init());
+        return;
+      case 'validate': {
+        this.input = m.input;
+        this.post({ type: 'validation', errors: this.check(m.input).errors });
         return;
       }
-      switch (m.type) {
-        case 'ready':
-          this.outbox.open(() => this.init());
-          return;
-        case 'validate': {
-          this.input = m.input;
-          this.post({ type: 'validation', errors: this.check(m.input).errors });
-          return;
-        }
-        case 'run':
-          this.input = m.input;
-          await this.run(m.input, m.timeoutSeconds);
-          return;
-        case 'complete':
-          await this.complete(m.name, m.value, m.context);
-          return;
-        default:
-          // JSON mode, history and cancel have no meaning for a prompt.
-          return;
-      }
-    } catch (error) {
-      this.post({ type: 'notice', level: 'error', text: errorMessage(error) });
+      case 'run':
+        this.input = m.input;
+        await this.run(m.input, m.timeoutSeconds);
+        return;
+      case 'complete':
+        await this.complete(m.name, m.value, m.context);
+        return;
+      default:
+        // JSON mode, history and cancel have no meaning for a prompt.
+        return;
     }
   }
 

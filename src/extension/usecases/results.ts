@@ -3,7 +3,8 @@
 import * as vscode from 'vscode';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../../client/schemas';
 import { IMAGE_TYPES, normalizeMimeType } from '../../usecases/resultModel';
-import type { InboundMessage } from '../../usecases/panelMessages';
+import { InboundMessage, OutboundMessage, parseInbound } from '../../usecases/panelMessages';
+import { errorMessage } from '../../protocol/errors';
 import type { InspectContext } from './context';
 import { extensionFor, fileNameFor } from './virtualDocuments';
 
@@ -22,6 +23,40 @@ const RESULT_MESSAGES: ReadonlySet<InboundMessage['type']> = new Set<ResultMessa
 
 export function isResultMessage(m: InboundMessage): m is ResultMessage {
   return RESULT_MESSAGES.has(m.type);
+}
+
+/** A message a panel handles itself (every one but the result messages). */
+export type PanelMessage = Exclude<InboundMessage, ResultMessage>;
+
+/** A panel that shows results, as `receivePanelMessage` needs it. */
+export interface ResultPanel {
+  readonly ctx: InspectContext;
+  readonly results: ResultStore;
+  readonly serverId: string;
+  readonly openResource: OpenResource;
+  /** "the tool panel", "a result panel": named in the log line of a malformed message. */
+  readonly description: string;
+  post(message: OutboundMessage): void;
+}
+
+/**
+ * What every panel does with a message from its webview: a malformed one is logged and dropped,
+ * a result message (links, parts) is answered here, the others go to `own`; a failure of either
+ * becomes an error notice in the panel.
+ */
+export async function receivePanelMessage(panel: ResultPanel, raw: unknown, own: (m: PanelMessage) => Promise<void> | void): Promise<void> {
+  const parsed = parseInbound(raw);
+  if (!parsed.ok) {
+    panel.ctx.deps.log(panel.serverId, 'warn', `Ignored a malformed message from ${panel.description}: ${parsed.reason}`);
+    return;
+  }
+  const m = parsed.message;
+  try {
+    if (isResultMessage(m)) await handleResultMessage(panel.ctx, panel.results, panel.serverId, panel.openResource, m);
+    else await own(m);
+  } catch (error) {
+    panel.post({ type: 'notice', level: 'error', text: errorMessage(error) });
+  }
 }
 
 const KEEP = 20;

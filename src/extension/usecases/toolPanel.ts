@@ -15,9 +15,9 @@ import { HistoryEntry } from '../../usecases/history';
 import { LatestValueThrottle, PROGRESS_INTERVAL_MS } from '../../usecases/uiThrottle';
 import { describeTimeoutSource } from '../../usecases/timeouts';
 import { toolResultDisplay } from '../../usecases/resultModel';
-import { FromHistory, HistoryItem, Input, OutboundMessage, parseInbound } from '../../usecases/panelMessages';
+import { FromHistory, HistoryItem, Input, OutboundMessage } from '../../usecases/panelMessages';
 import type { InspectContext } from './context';
-import { OpenResource, ResultStore, handleResultMessage, isResultMessage } from './results';
+import { OpenResource, PanelMessage, ResultStore, receivePanelMessage } from './results';
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
 import { INSPECT_FEATURE } from '../webviewPage';
 import { truncate } from '../../protocol/text';
@@ -174,67 +174,58 @@ export class ToolPanel implements vscode.Disposable {
 
   // ---- messages ----
 
-  private async receive(raw: unknown): Promise<void> {
-    const parsed = parseInbound(raw);
-    if (!parsed.ok) {
-      this.ctx.deps.log(this.serverId, 'warn', `Ignored a malformed message from the tool panel: ${parsed.reason}`);
-      return;
-    }
-    const m = parsed.message;
-    try {
-      if (isResultMessage(m)) {
-        await handleResultMessage(this.ctx, this.results, this.serverId, this.openResource, m);
+  private receive(raw: unknown): Promise<void> {
+    const panel = { ctx: this.ctx, results: this.results, serverId: this.serverId, openResource: this.openResource, description: 'the tool panel', post: (m: OutboundMessage) => this.post(m) };
+    return receivePanelMessage(panel, raw, (m) => this.handle(m));
+  }
+
+  /** The panel's own messages (results and malformed ones are handled by `receivePanelMessage`). */
+  private async handle(m: PanelMessage): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        this.outbox.open(() => this.init());
+        return;
+      case 'validate': {
+        this.input = m.input;
+        const checked = this.check(m.input);
+        this.post({ type: 'validation', errors: checked.errors, ...(checked.errors.length === 0 ? { preview: JSON.stringify(checked.value, null, 2) } : {}) });
         return;
       }
-      switch (m.type) {
-        case 'ready':
-          this.outbox.open(() => this.init());
-          return;
-        case 'validate': {
-          this.input = m.input;
-          const checked = this.check(m.input);
-          this.post({ type: 'validation', errors: checked.errors, ...(checked.errors.length === 0 ? { preview: JSON.stringify(checked.value, null, 2) } : {}) });
-          return;
-        }
-        case 'switchMode':
-          this.switchMode(m.input);
-          return;
-        case 'run':
-          this.input = m.input;
-          await this.run(m.input, m.timeoutSeconds);
-          return;
-        case 'cancel':
-          this.running?.abort.abort();
-          return;
-        case 'loadHistory':
-        case 'rerun': {
-          const rerun = this.ctx.history.rerun(m.historyId);
-          if (!rerun || rerun.serverId !== this.serverId || rerun.name !== this.toolName) return;
-          const fit = fromValue(this.model, rerun.arguments);
-          this.input = fit.exact ? { mode: 'form', state: fit.state } : { mode: 'json', text: JSON.stringify(rerun.arguments, null, 2) };
-          this.post({ type: 'setInput', input: this.input, ...(fit.exact ? {} : { note: 'These arguments do not fit the form; they are shown as JSON.' }) });
-          if (m.type === 'rerun') await this.run(this.input, undefined);
-          return;
-        }
-        case 'showHistory':
-          this.showHistory(m.historyId);
-          return;
-        case 'complete':
-          // Tools have no completions (only prompts and resource templates do).
-          return;
-        case 'clearHistory': {
-          // Only this tool's entries: the rest of the server's history stays.
-          this.ctx.history.clear(this.serverId, { kind: 'tool', name: this.toolName });
-          return;
-        }
-        default: {
-          const never: never = m;
-          return never;
-        }
+      case 'switchMode':
+        this.switchMode(m.input);
+        return;
+      case 'run':
+        this.input = m.input;
+        await this.run(m.input, m.timeoutSeconds);
+        return;
+      case 'cancel':
+        this.running?.abort.abort();
+        return;
+      case 'loadHistory':
+      case 'rerun': {
+        const rerun = this.ctx.history.rerun(m.historyId);
+        if (!rerun || rerun.serverId !== this.serverId || rerun.name !== this.toolName) return;
+        const fit = fromValue(this.model, rerun.arguments);
+        this.input = fit.exact ? { mode: 'form', state: fit.state } : { mode: 'json', text: JSON.stringify(rerun.arguments, null, 2) };
+        this.post({ type: 'setInput', input: this.input, ...(fit.exact ? {} : { note: 'These arguments do not fit the form; they are shown as JSON.' }) });
+        if (m.type === 'rerun') await this.run(this.input, undefined);
+        return;
       }
-    } catch (error) {
-      const text = errorMessage(error);
-      this.post({ type: 'notice', level: 'error', text });
+      case 'showHistory':
+        this.showHistory(m.historyId);
+        return;
+      case 'complete':
+        // Tools have no completions (only prompts and resource templates do).
+        return;
+      case 'clearHistory': {
+        // Only this tool's entries: the rest of the server's history stays.
+        this.ctx.history.clear(this.serverId, { kind: 'tool', name: this.toolName });
+        return;
+      }
+      default: {
+        const never: never = m;
+        return never;
+      }
     }
   }
 

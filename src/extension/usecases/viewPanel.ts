@@ -5,12 +5,11 @@ import * as vscode from 'vscode';
 import type { GetPromptResult, ReadResourceResult } from '../../client/schemas';
 import { looksLikeMarkdown, renderMarkdown } from '../../usecases/markdown';
 import { promptDisplay, resourceDisplay } from '../../usecases/resultModel';
-import { OutboundMessage, parseInbound } from '../../usecases/panelMessages';
+import { OutboundMessage } from '../../usecases/panelMessages';
 import type { InspectContext } from './context';
-import { OpenResource, ResultStore, handleResultMessage, isResultMessage } from './results';
+import { OpenResource, ResultStore, receivePanelMessage } from './results';
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
 import { INSPECT_FEATURE } from '../webviewPage';
-import { errorMessage } from '../../protocol/errors';
 
 export const VIEW_PANEL_VIEW_TYPE = 'mcpHost.inspectView';
 
@@ -82,20 +81,12 @@ export class ViewPanel implements vscode.Disposable {
     this.post({ type: 'resourceResult', callId, uri, parts: resourceDisplay(result) });
   }
 
-  private async receive(raw: unknown): Promise<void> {
-    const parsed = parseInbound(raw);
-    if (!parsed.ok) {
-      this.ctx.deps.log(this.serverId, 'warn', `Ignored a malformed message from a result panel: ${parsed.reason}`);
-      return;
-    }
-    const m = parsed.message;
-    try {
+  private receive(raw: unknown): Promise<void> {
+    const panel = { ctx: this.ctx, results: this.results, serverId: this.serverId, openResource: this.openResource, description: 'a result panel', post: (m: OutboundMessage) => this.post(m) };
+    return receivePanelMessage(panel, raw, (m) => {
       if (m.type === 'ready') this.outbox.open(() => this.post({ type: 'initView', title: this.title, subtitle: this.subtitle }));
-      else if (isResultMessage(m)) await handleResultMessage(this.ctx, this.results, this.serverId, this.openResource, m);
       // Form messages have no meaning here.
-    } catch (error) {
-      this.post({ type: 'notice', level: 'error', text: errorMessage(error) });
-    }
+    });
   }
 
   dispose(): void {
