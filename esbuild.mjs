@@ -23,7 +23,7 @@ const common = {
  * nor parses them: `require('./vendor/ajv')` stays a require of dist/vendor/ajv.js.
  * Each maps to the folder whose code requires it.
  */
-const vendorModules = { ajv: 'src/schema', markdownIt: 'src/inspect', re2: 'src/schema' };
+const vendorModules = { ajv: 'src/schema', markdownIt: 'src/usecases', re2: 'src/schema' };
 const lazyVendor = {
   name: 'lazy-vendor',
   setup(build) {

@@ -4,7 +4,7 @@
 // process is left.
 import * as vscode from 'vscode';
 import { registerCommands } from './extension/commands';
-import { registerInspectFeatures } from './extension/inspect';
+import { registerInspectFeatures } from './extension/usecases';
 import { McpHost } from './extension/mcpHost';
 import { ServersTreeProvider } from './extension/serversTree';
 import { McpStatusBar } from './extension/statusBar';
@@ -24,13 +24,13 @@ export function activate(context: vscode.ExtensionContext): void {
 
   const mcpHost = new McpHost(context, log);
   host = mcpHost;
-  tree.attach(mcpHost);
-  const statusBar = new McpStatusBar(mcpHost);
+  tree.attach(mcpHost.tree);
+  const statusBar = new McpStatusBar(mcpHost.tree);
   context.subscriptions.push(mcpHost, statusBar, ...registerCommands(mcpHost, tree));
   // The view's toolbar offers only what applies (Start All once something can start, and so on).
   const updateContext = () => {
-    const kinds = mcpHost.servers().map((h) => mcpHost.displayStatus(h).kind);
-    void vscode.commands.executeCommand('setContext', 'mcpHost.loaded', mcpHost.isLoaded());
+    const kinds = mcpHost.tree.servers().map((h) => mcpHost.tree.displayStatus(h).kind);
+    void vscode.commands.executeCommand('setContext', 'mcpHost.loaded', mcpHost.tree.isLoaded());
     void vscode.commands.executeCommand('setContext', 'mcpHost.hasServers', kinds.length > 0);
     void vscode.commands.executeCommand('setContext', 'mcpHost.canStart', kinds.some((k) => k === 'stopped' || k === 'error' || k === 'blocked'));
     void vscode.commands.executeCommand('setContext', 'mcpHost.canStop', kinds.some((k) => k === 'running' || k === 'starting' || k === 'waiting'));
@@ -39,21 +39,19 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(mcpHost.onDidChange(updateContext));
   // Call tools, read resources, get prompts, server actions.
   const inspect = registerInspectFeatures(context, {
-    getClient: (id) => mcpHost.getClient(id),
-    getServer: (id) => mcpHost.getServer(id),
-    listServers: () => mcpHost.listServers(),
+    servers: mcpHost.registry,
     log: (id, level, text) => mcpHost.serverLog(id, level, text),
     onDidChangeServers: mcpHost.onDidChange,
     redact: (text) => mcpHost.redact(text),
-    setHealth: (id, health) => mcpHost.setHealth(id, health),
-    signInState: (id) => mcpHost.signInState(id),
-    resolveUrlElicitation: (error, id) => mcpHost.serve.handleUrlElicitationRequired(error, { id, name: mcpHost.getServer(id)?.entry.name ?? id }),
+    setHealth: (id, health) => mcpHost.health.set(id, health),
+    signInState: (id) => mcpHost.signIns.signInState(id),
+    resolveUrlElicitation: (error, id) => mcpHost.serve.handleUrlElicitationRequired(error, { id, name: mcpHost.registry.get(id)?.entry.name ?? id }),
   });
   context.subscriptions.push(inspect, tree.showSubscriptions(inspect.subscriptions));
 
   // "asked 12s ago" under Roots goes stale: redraw now and then while someone looks.
   const clock = setInterval(() => {
-    if (view.visible && mcpHost.servers().some((h) => h.client?.rootsListed)) tree.refresh();
+    if (view.visible && mcpHost.tree.servers().some((h) => h.client?.rootsListed)) tree.refresh();
   }, 10_000);
   context.subscriptions.push({ dispose: () => clearInterval(clock) });
 
@@ -68,9 +66,9 @@ export function activate(context: vscode.ExtensionContext): void {
     }),
   );
 
-  mcpHost.logRoots('activation');
-  void mcpHost.reload('activation').then(() => {
-    if (mcpHost.startPolicy() === 'onStartup') mcpHost.autoStart('mcpHost.startPolicy is onStartup');
+  mcpHost.roots.logRoots('activation');
+  void mcpHost.config.reload('activation').then(() => {
+    if (mcpHost.startPolicy() === 'onStartup') mcpHost.startAutomatically('mcpHost.startPolicy is onStartup');
     else if (view.visible) mcpHost.viewShown();
   });
 }

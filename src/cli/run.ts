@@ -16,7 +16,7 @@ import { transportFactory } from '../transport/transportFactory';
 import { CliCommand, CliOptions, CliServer, USAGE, UsageError, parseArguments } from './arguments';
 import { CUT_DEEP_NOTE, Inspection, printableJson, renderCallResult, renderInspection, renderLogMessage, renderProgress, renderPromptResult, renderReadResult, renderTools } from './render';
 import { formatBytes } from '../protocol/text';
-import { callTool } from '../inspect/callTool';
+import { callTool } from '../usecases/callTool';
 import { StatusLine } from './statusLine';
 import { terminalSafe } from './terminalText';
 import { cliSession } from './signIn';

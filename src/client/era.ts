@@ -1,6 +1,6 @@
 // Which era a session runs in, and how the client finds out: the rules of the specification's
 // "working with both eras". Pure decisions; McpClient runs the exchanges.
-import { McpLocalError, ResponseError } from '../protocol/errors';
+import { McpLocalError, ResponseError, toError } from '../protocol/errors';
 import { ErrorCodes } from '../protocol/messages';
 import { isModernProtocolVersion } from '../protocol/transport';
 import {
@@ -70,7 +70,7 @@ export function judgeProbeFailure(error: unknown, over: 'stdio' | 'http'): Probe
     const status = typeof error.details.status === 'number' ? error.details.status : undefined;
     return status === undefined || status === 401 || status === 403 || status >= 500 ? { kind: 'fail', error } : { kind: 'legacy' };
   }
-  return { kind: 'fail', error: error instanceof Error ? error : new Error(String(error)) };
+  return { kind: 'fail', error: toError(error) };
 }
 
 function judgeWireError(error: ResponseError): ProbeVerdict {

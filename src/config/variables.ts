@@ -7,7 +7,7 @@
 // A leading `~` in command, args, cwd and envFile means the user's home directory.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { isInside, pathWithout } from '../transport/commandResolver';
+import { getEnv, isInside, pathWithout } from './environment';
 import { parseDotenv } from './dotenv';
 import { ConfigSource, OAuthClientConfig, RemoteServerConfig, ServerEntry, StdioServerConfig } from './types';
 
@@ -189,13 +189,6 @@ function classify(name: string, dialect: VariableDialect, ctx: VariableContext |
     }
   }
   return { kind: 'error', message: `unknown variable \${${name}}` };
-}
-
-/** Reads a variable, case-insensitively on Windows. */
-function getEnv(env: Readonly<Record<string, string | undefined>>, name: string, platform: NodeJS.Platform = process.platform): string | undefined {
-  if (platform !== 'win32') return env[name];
-  const key = Object.keys(env).find((k) => k.toUpperCase() === name.toUpperCase());
-  return key === undefined ? undefined : env[key];
 }
 
 /** Sets or deletes `name`, replacing a differently-cased twin on Windows. */

@@ -42,15 +42,15 @@ export function registerCommands(host: McpHost, tree: ServersTreeProvider): vsco
     register('mcpHost.server.start', withServer('Start which MCP server?', (h) => host.start(h.id), (h) => h.entry.config.type === 'stdio')),
     register('mcpHost.server.stop', withServer('Stop which MCP server?', (h) => host.stop(h.id), (h) => h.status.kind !== 'stopped')),
     register('mcpHost.server.restart', withServer('Restart which MCP server?', (h) => host.restart(h.id), (h) => h.entry.config.type === 'stdio')),
-    register('mcpHost.server.signIn', withServer('Sign in to which MCP server?', (h) => host.signIn(h.id), (h) => h.entry.config.type !== 'stdio')),
-    register('mcpHost.server.signOut', withServer('Sign out of which MCP server?', (h) => host.signOut(h.id), (h) => host.canSignOut(h.id))),
+    register('mcpHost.server.signIn', withServer('Sign in to which MCP server?', (h) => host.signIns.signIn(h.id), (h) => h.entry.config.type !== 'stdio')),
+    register('mcpHost.server.signOut', withServer('Sign out of which MCP server?', (h) => host.signIns.signOut(h.id), (h) => host.signIns.canSignOut(h.id))),
     register('mcpHost.server.showOutput', withServer('Show the output of which MCP server?', (h) => host.logs.get(h.id).show())),
     register('mcpHost.server.openConfig', withServer('Open the configuration of which MCP server?', (h) => openServerConfig(h))),
     register('mcpHost.showLog', () => host.log.show(true)),
     register('mcpHost.openProblem', (arg?: TreeNode) => (arg?.kind === 'problem' ? openProblem(arg.problem) : undefined)),
     register('mcpHost.createConfig', () => createConfig()),
     register('mcpHost.clearInputs', async () => {
-      const count = await host.clearInputs();
+      const count = await host.gate.clearInputs();
       void vscode.window.showInformationMessage(
         count ? `MCP Host: cleared ${count} stored input value${count === 1 ? '' : 's'}. Servers ask again when they next start.` : 'MCP Host: no input values were stored.',
       );
@@ -61,17 +61,17 @@ export function registerCommands(host: McpHost, tree: ServersTreeProvider): vsco
         if (h) await host.revokeConsent([h.id]);
         return;
       }
-      const ids = host.consentServerIds();
+      const ids = host.gate.consentServerIds();
       if (ids.length === 0) {
         void vscode.window.showInformationMessage('MCP Host: no server has a remembered consent decision.');
         return;
       }
-      const byId = new Map(host.servers().map((h) => [h.id, h]));
+      const byId = new Map(host.tree.servers().map((h) => [h.id, h]));
       const items: (vscode.QuickPickItem & { ids?: string[] })[] = [
         { label: 'All servers', description: `${ids.length} remembered decision${ids.length === 1 ? '' : 's'}` },
         ...ids.map((id) => {
           const h = byId.get(id);
-          return { label: h?.entry.name ?? id, description: h ? host.originLabel(h.entry.source) : 'no longer configured', ids: [id] };
+          return { label: h?.entry.name ?? id, description: h ? host.tree.originLabel(h.entry.source) : 'no longer configured', ids: [id] };
         }),
       ];
       const picked = await vscode.window.showQuickPick(items, { placeHolder: 'Revoke consent for which MCP server? It is stopped and asks again when it next starts.' });
@@ -82,7 +82,7 @@ export function registerCommands(host: McpHost, tree: ServersTreeProvider): vsco
 
 /** The server a command acts on: from a tree node, an id or a name, or picked by the user. */
 async function pickServer(host: McpHost, arg: ServerArg, placeHolder: string, filter: (h: ServerHandle) => boolean): Promise<ServerHandle | undefined> {
-  const servers = host.servers();
+  const servers = host.tree.servers();
   if (typeof arg === 'string') return servers.find((h) => h.id === arg) ?? servers.find((h) => h.entry.name === arg);
   if (arg && 'serverId' in arg) return servers.find((h) => h.id === arg.serverId);
   const candidates = servers.filter(filter);
@@ -91,7 +91,7 @@ async function pickServer(host: McpHost, arg: ServerArg, placeHolder: string, fi
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    candidates.map((h) => ({ label: h.entry.name, description: `${statusWord(host.displayStatus(h).kind)} · ${host.originLabel(h.entry.source)}`, handle: h })),
+    candidates.map((h) => ({ label: h.entry.name, description: `${statusWord(host.tree.displayStatus(h).kind)} · ${host.tree.originLabel(h.entry.source)}`, handle: h })),
     { placeHolder },
   );
   return picked?.handle;

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import type { Root } from '../client/client';
 import { describeSkippedItem, type Prompt, type Resource, type ResourceTemplate, type Tool } from '../client/schemas';
 import type { ConfigProblem, ConfigSource } from '../config';
-import type { ListKind, ServerHandle } from '../registry';
+import type { ListKind, ServerHandle, ServerHealth } from '../registry';
 import {
   StatusKind,
   escapeMarkdown,
@@ -28,7 +28,7 @@ import {
 import { truncate } from '../protocol/text';
 import { formatCommandLine } from '../registry/logText';
 import type { Event } from '../protocol/events';
-import { SubscriptionState, resourceRowMark } from '../inspect/subscriptions';
+import { SubscriptionState, resourceRowMark } from '../usecases/subscriptions';
 
 /** The subscription state of resources (the inspect features' `SubscriptionSet`). */
 export interface ResourceSubscriptions {
@@ -63,11 +63,6 @@ export interface ExpansionMemory {
   update(key: string, value: unknown): Thenable<void>;
 }
 
-/** A periodic ping's verdict on a server (structurally the inspect layer's `ServerHealth`). */
-export type ServerHealth =
-  | { readonly kind: 'unknown' }
-  | { readonly kind: 'ok'; readonly rttMs: number; readonly time: number }
-  | { readonly kind: 'unresponsive'; readonly since: number; readonly failures: number; readonly error: string };
 
 /** Why a server waits, as the tree and the status bar show it. */
 export const WAITING_CONSENT_REASON = 'Waiting for your consent to start it (a dialog is open, or queued behind another)';

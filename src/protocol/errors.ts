@@ -66,6 +66,11 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** The error itself, or an Error whose message is what was thrown (a string, a number…). */
+export function toError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
 export function describeId(id: RequestId | null | undefined): string {
   return id === null || id === undefined ? 'null' : JSON.stringify(id);
 }

@@ -1,5 +1,5 @@
 // The one place zod is configured; every module imports its schema builders from here
-// (`import * as z from '../protocol/zod'`). zod/mini rather than classic zod: classic cannot be
+// (`import * as z from './zod'`). zod/mini rather than classic zod: classic cannot be
 // tree-shaken and would be over half the extension bundle.
 import { config, util } from 'zod/mini';
 import { en } from 'zod/locales';

@@ -6,3 +6,4 @@
 //   registry.onDidChange(handle => …); registry.onDidChangeServers(() => …); await registry.dispose();
 export * from './serverRegistry';
 export * from './logText';
+export * from './health';

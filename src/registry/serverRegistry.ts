@@ -69,7 +69,10 @@ export interface ServerRegistryOptions {
   readonly requestTimeoutMs?: number;
   /** Timeout of the `initialize` handshake, ms. Default `requestTimeoutMs`, else 30000. */
   readonly startTimeoutMs?: number;
-  /** Start new entries on `update()`. Default true. */
+  /**
+   * Start new entries on `update()`. Default true. False leaves them stopped until
+   * `startAutomatically()` (a start policy such as "when the view is shown") or a `start()`.
+   */
   readonly autoStart?: boolean;
   /** Further client capabilities (sampling, elicitation, ...). */
   readonly capabilities?: Record<string, unknown>;
@@ -127,6 +130,20 @@ export interface ServerHandle {
    * Resolves when done; no-op unless running.
    */
   refreshIfStale(kind: ListKind): Promise<void>;
+  /**
+   * The client once the server is running: at once when it is, after the start in progress
+   * when it is starting (or after a start of its own with `start: true`). Rejects with
+   * `McpLocalError('closed')` saying why when the server is not running and will not be, and
+   * with `McpLocalError('cancelled')` when `signal` aborts first.
+   */
+  whenReady(options?: WhenReadyOptions): Promise<McpClient>;
+}
+
+/** Options of `ServerHandle.whenReady()`. */
+export interface WhenReadyOptions {
+  readonly signal?: AbortSignal;
+  /** Start the server first when it is not running (the same start as the user's Start). */
+  readonly start?: boolean;
 }
 
 /** How long a cached list may be reused, from the cache hints of its last fetch. */
@@ -179,6 +196,7 @@ class ManagedServer implements ServerHandle {
   startAbort: AbortController | undefined;
   restartTimer: NodeJS.Timeout | undefined;
   crashTimes: number[] = [];
+  /** The user stopped it: neither a config change nor the start policy starts it again (a start or restart clears it). */
   stoppedByUser = false;
   removed = false;
   queue: Promise<void> = Promise.resolve();
@@ -211,6 +229,10 @@ class ManagedServer implements ServerHandle {
   refreshIfStale(kind: ListKind): Promise<void> {
     return this.registry.refreshStaleList(this, kind);
   }
+
+  whenReady(options?: WhenReadyOptions): Promise<McpClient> {
+    return this.registry.whenReady(this, options);
+  }
 }
 
 /**
@@ -242,8 +264,25 @@ export class ServerRegistry {
     this.autoStart = options.autoStart ?? true;
   }
 
-  /** Start new entries with `update()` (initially `options.autoStart`, default true). Applies to later updates. */
+  /**
+   * Start new entries with `update()`, and restart changed ones the user did not stop (initially
+   * `options.autoStart`, default true). Applies to later updates; `startAutomatically()` turns it on.
+   */
   autoStart: boolean;
+
+  /**
+   * The start policy fired: starts every server the user has not stopped that is stopped or
+   * failed, and from now on `update()` starts new and changed servers on its own. Only the first
+   * call starts anything. Resolves when those starts have settled.
+   */
+  async startAutomatically(why: string): Promise<void> {
+    if (this.autoStart || this.disposing) return;
+    this.autoStart = true;
+    this.options.log('', 'info', `Starting the configured servers (${why}).`);
+    await Promise.all(
+      [...this.handles.values()].filter((h) => !h.stoppedByUser && (h.status.kind === 'stopped' || h.status.kind === 'error')).map((h) => this.start(h.id)),
+    );
+  }
 
   get(id: string): ServerHandle | undefined {
     return this.handles.get(id);
@@ -334,6 +373,31 @@ export class ServerRegistry {
     h.stoppedByUser = false;
     this.preempt(h);
     return this.enqueue(h, () => this.doStop(h).then(() => this.doStart(h, 'manual')));
+  }
+
+  /** See `ServerHandle.whenReady`. */
+  async whenReady(h: ManagedServer, options: WhenReadyOptions = {}): Promise<McpClient> {
+    const { signal } = options;
+    const cancelled = () => new McpLocalError('cancelled', `waiting for ${h.entry.name} was cancelled`);
+    const wait = (p: Promise<void>) => (signal ? raceAbort(p, signal, cancelled) : p);
+    if (signal?.aborted) throw cancelled();
+    if (options.start && !h.removed && h.status.kind !== 'running' && h.status.kind !== 'starting') await wait(this.start(h.id));
+    if (h.status.kind === 'starting') {
+      await wait(
+        new Promise<void>((resolve) => {
+          const sub = this._onDidChange.event((changed) => {
+            if (changed !== h || h.status.kind === 'starting') return;
+            sub.dispose();
+            resolve();
+          });
+          signal?.addEventListener('abort', () => sub.dispose(), { once: true });
+        }),
+      );
+    }
+    const client = h.session?.client;
+    if (h.status.kind === 'running' && client && !h.removed) return client;
+    if (h.removed || this.handles.get(h.id) !== h) throw new McpLocalError('closed', `no server ${JSON.stringify(h.id)} is configured`);
+    throw new McpLocalError('closed', `${h.entry.name} is not running (${h.status.kind}) — start it first`);
   }
 
   /** Starts every server that is not starting or running. */

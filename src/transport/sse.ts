@@ -1,4 +1,4 @@
-import { McpLocalError } from '../protocol/errors';
+import { McpLocalError, toError } from '../protocol/errors';
 import { Event } from '../protocol/events';
 import { OutboundFrame, Transport, TransportCloseInfo, TransportCloseReason, TransportLog, TransportStats } from '../protocol/transport';
 import { discard, Exchange, HttpChannel, HttpTransportOptions, InboundMessage, displayUrl, statusCloseReason } from './httpChannel';
@@ -59,7 +59,7 @@ export class SseTransport implements Transport {
       this.channel.logHttp(`message endpoint: ${displayUrl(this.endpoint)}`);
     } catch (error) {
       this.channel.end(exchange);
-      const failure = error instanceof Error ? error : new Error(String(error));
+      const failure = toError(error);
       // close() during the start has already fired onClose.
       if (this.closedWhileStarting()) throw new McpLocalError('closed', 'the transport was closed while starting');
       this.finish(reason ?? startFailure(failure, this.channel.displayUrl), failure);

@@ -1,4 +1,4 @@
-import { McpLocalError } from '../protocol/errors';
+import { McpLocalError, toError } from '../protocol/errors';
 import { Event } from '../protocol/events';
 import { paramHeaders, standardHeaders, ToolHeaderDeclaration } from '../protocol/httpHeaders';
 import { isModernProtocolVersion, OutboundFrame, Transport, TransportCloseInfo, TransportCloseReason, TransportLog, TransportStats } from '../protocol/transport';
@@ -435,7 +435,7 @@ export class StreamableHttpTransport implements Transport {
       this.fail({ kind: 'network-error', url: this.channel.displayUrl, message: String(error.details.detail ?? error.message) }, error);
     }
     if (this.phase !== 'open' && !McpLocalError.is(error, 'transport')) return this.closedError();
-    return error instanceof Error ? error : new Error(String(error));
+    return toError(error);
   }
 
   /** Closes because of the server: everything in flight ends, no DELETE (the session is gone or unusable). */

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { McpClient, SkippedListItem, Tool } from '../../src/client';
 import { TOO_DEEP_MARKER } from '../../src/protocol/jsonShape';
 import { SchemaValidator } from '../../src/schema/validator';
-import { summarizeResult, toolResultDisplay } from '../../src/inspect/resultModel';
+import { summarizeResult, toolResultDisplay } from '../../src/usecases/resultModel';
 import { connectStdio, fixture } from './support';
 
 /** A ping sent before a synchronous check must be answered this soon after it was sent. */

@@ -16,16 +16,16 @@
 import { loopbackRedirect, MemoryTokenStore, OAuthSession, PreRegisteredClient } from '../../src/auth';
 import { McpClient } from '../../src/client/client';
 import { describeSkippedItem, type Tool } from '../../src/client/schemas';
-import { attachServe, serveCapabilities, serveHandlers } from '../../src/serve/attach';
-import { DialogQueue } from '../../src/serve/dialogQueue';
-import { ElicitationPrompter, ElicitationService } from '../../src/serve/elicitation';
-import type { ServerRef } from '../../src/serve/types';
+import { attachServe, serveCapabilities, serveHandlers } from '../../src/serverRequests/attach';
+import { DialogQueue } from '../../src/serverRequests/dialogQueue';
+import { ElicitationPrompter, ElicitationService } from '../../src/serverRequests/elicitation';
+import type { ServerIdentity } from '../../src/serverRequests/types';
 import { createHttpTransport } from '../../src/transport/httpTransport';
 
 const CLIENT_INFO = { name: 'mcp-host-conformance', version: '0.1.0' };
 /** The client id metadata document URL the suite's clients use (its example clients and auth/basic-cimd). */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
-const SERVER: ServerRef = { id: 'conformance', name: 'conformance server' };
+const SERVER: ServerIdentity = { id: 'conformance', name: 'conformance server' };
 
 /** What the driver does once connected, per scenario; a scenario not listed gets `lists`. */
 type Flow = (client: McpClient) => Promise<void>;

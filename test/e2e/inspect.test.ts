@@ -8,7 +8,7 @@
 // A server that floods notifications (test/fixtures/servers/notificationFlood.mjs): 3,000 progress
 // notifications redraw the panel a bounded number of times, 3,000 updates of a subscribed resource
 // make one toast with their count.
-// Skipped until the inspect commands are in the VSIX's package.json (see src/extension/inspect/contributes.json).
+// Skipped until the inspect commands are in the VSIX's package.json (see src/extension/usecases/contributes.json).
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -17,7 +17,7 @@
 // `vscode.lm.registerLanguageModelChatProvider`; it is installed next to the VSIX under test.
 // Screenshots: test-results/screenshots/serve-*.png.
 // Skipped until the serve and inspect commands are in the VSIX's package.json (merged by the lead
-// from src/extension/serve/contributes.json and src/extension/inspect/contributes.json), unless
+// from src/extension/serverRequests/contributes.json and src/extension/usecases/contributes.json), unless
 // MCP_HOST_VSIX names a VSIX to test.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

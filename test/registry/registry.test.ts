@@ -4,6 +4,7 @@ import { afterEach, suite, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { Frame } from '../../src/protocol/connection';
+import { McpLocalError } from '../../src/protocol/errors';
 import { ServerEntry } from '../../src/config/types';
 import { ServerHandle } from '../../src/registry/serverRegistry';
 import { resolveEntry } from '../../src/config/variables';
@@ -295,5 +296,32 @@ suite('ServerRegistry: lifecycle', { timeout: 60_000 }, () => {
     assert.ok(logs.length > 3);
     assert.ok(!logs.some((l) => l.text.includes('hunter2')), logs.map((l) => l.text).join('\n'));
     assert.ok(logs.some((l) => l.text.startsWith('starting: ') && l.text.endsWith(`ok --token=•••• (cwd ${REPO})`)));
+  });
+
+  test('whenReady(): the client of a running server, after a start in progress, with start: true, and why not', async () => {
+    const { registry } = makeRegistry({ autoStart: false });
+    const [entry] = entries({ ready: node(fixture('lifecycle.mjs'), 'ok') });
+    await registry.update([entry], prepare);
+    const h = registry.get(entry.id)!;
+    await assert.rejects(h.whenReady(), (e: unknown) => McpLocalError.is(e, 'closed') && /is not running \(stopped\) — start it first/.test(e.message));
+    const aborted = new AbortController();
+    aborted.abort();
+    await assert.rejects(h.whenReady({ signal: aborted.signal, start: true }), (e: unknown) => McpLocalError.is(e, 'cancelled'));
+    assert.equal(kindOf(h), 'stopped', 'an aborted wait does not start the server');
+    // Asked while the start is in progress: resolves once it is running.
+    const starting = registry.start(entry.id);
+    await waitFor(() => kindOf(h) === 'starting', 10_000, 'starting');
+    const client = await h.whenReady();
+    assert.equal(kindOf(h), 'running');
+    assert.equal(client, h.client);
+    assert.equal(client.state.kind, 'ready');
+    await starting;
+    assert.equal(await h.whenReady(), client, 'a running server answers at once with the same client');
+    await registry.stop(entry.id);
+    const again = await h.whenReady({ start: true });
+    assert.equal(kindOf(h), 'running');
+    assert.notEqual(again, client, 'start: true started a new process');
+    await registry.update([], prepare);
+    await assert.rejects(h.whenReady(), (e: unknown) => McpLocalError.is(e, 'closed') && /no server .* is configured/.test(e.message));
   });
 });

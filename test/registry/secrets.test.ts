@@ -7,7 +7,7 @@ import { after, suite, test } from 'node:test';
 import { resolveEntry } from '../../src/config/variables';
 import { serverTooltip } from '../../src/extension/format';
 import { formatFrame } from '../../src/extension/logFormat';
-import { serverDetails } from '../../src/inspect/serverInfo';
+import { serverDetails } from '../../src/usecases/serverInfo';
 import { Redactor, formatCommandLine } from '../../src/registry/logText';
 import { disposeRegistries, entries, fixture, makeRegistry, NODE, variableContext } from './support';
 

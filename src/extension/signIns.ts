@@ -1,0 +1,112 @@
+// The editor's side of MCP authorization: ServerSignIns over SecretStorage with the browser as
+// user agent, the user's Sign In and Sign Out, and what the tree and Server Details show of it.
+import * as vscode from 'vscode';
+import { AuthError } from '../auth/errors';
+import type { SignInState } from '../auth/session';
+import type { ServerRegistry } from '../registry';
+import type { ResolvedRemoteServer } from '../config/variables';
+import type { ServerEntry } from '../config';
+import type { AuthProvider } from '../transport/httpChannel';
+import { Redactor } from './logFormat';
+import { openExternalUrl } from './openExternalUrl';
+import { askSignIn } from './consentDialogs';
+import { SecretTokenStore } from './secretTokenStore';
+import { ServerLogs } from './serverLogs';
+import { ServerSignIns } from './serverSignIns';
+import { editorRedirect } from './signInRedirect';
+
+export const SIGN_IN_REASON = 'Sign in required — click the server (or "Sign In") to sign in in your browser';
+
+export class EditorSignIns {
+  private readonly signIns: ServerSignIns;
+
+  constructor(
+    secrets: vscode.SecretStorage,
+    private readonly registry: () => ServerRegistry,
+    private readonly logs: ServerLogs,
+    redactor: Redactor,
+    /** The user's Start and Stop (they clear and set the "stopped by the user" flag, and ask consent again). */
+    private readonly user: { start(id: string): Promise<void>; stop(id: string): Promise<void> },
+    private readonly changed: () => void,
+  ) {
+    this.signIns = new ServerSignIns({
+      // Every token and client secret read or written is also hidden from every log line.
+      store: new SecretTokenStore(secrets, (...values) => redactor.add(...values)),
+      redirect: (id, port) => editorRedirect(port, (text) => this.logs.get(id).write('info', `sign-in: ${text}`)),
+      userAgent: async (url) => {
+        if (!(await openExternalUrl(url.href))) throw new AuthError('redirect', 'the browser was not opened');
+      },
+      confirmStepUp: (id, request) => {
+        const h = this.registry().get(id);
+        const url = h?.resolved?.type === 'stdio' ? undefined : h?.resolved?.url;
+        return url ? askSignIn({ name: h!.entry.name, serverUrl: url, issuer: request.issuer, reason: 'step-up', ...(request.scopes ? { scopes: request.scopes } : {}) }) : Promise.resolve(false);
+      },
+      log: (id, level, text) => this.logs.get(id).write(level, `sign-in: ${text}`),
+      changed: () => this.changed(),
+    });
+  }
+
+  /** The transport's auth provider for a remote server; none when a configured Authorization header is its credential. */
+  provider(resolved: ResolvedRemoteServer, entry: ServerEntry | undefined): AuthProvider | undefined {
+    return entry && !Object.keys(resolved.headers).some((name) => name.toLowerCase() === 'authorization') ? this.signIns.provider(entry.id, resolved) : undefined;
+  }
+
+  /** Servers no longer configured drop their sign-in sessions (their stored tokens stay until Sign Out). */
+  forget(ids: readonly string[]): void {
+    for (const id of ids) this.signIns.forget(id);
+  }
+
+  needsSignIn(id: string): boolean {
+    return this.signIns.needsSignIn(id);
+  }
+
+  /**
+   * The user's "Sign In": discovery, a prompt naming the authorization server, the browser, then
+   * the server (re)started with the new token. A server that never ran in this window is started
+   * first: a stored token may be all it needs.
+   */
+  async signIn(id: string): Promise<void> {
+    const registry = this.registry();
+    const h = registry.get(id);
+    if (!h || h.entry.config.type === 'stdio') throw new Error(`"${h?.entry.name ?? id}" is not a remote server: it has no sign-in`);
+    if (!this.signIns.hasSession(id)) {
+      await this.user.start(id);
+      if (!this.signIns.needsSignIn(id)) return;
+    }
+    const resolved = h.resolved?.type === 'stdio' ? undefined : h.resolved;
+    if (!resolved) throw new Error(`"${h.entry.name}" has not been started yet`);
+    const channel = this.logs.get(id);
+    const request = await this.signIns.signInRequest(id);
+    if (!(await askSignIn({ name: h.entry.name, serverUrl: resolved.url, issuer: request.issuer, reason: 'sign-in', ...(request.scopes ? { scopes: request.scopes } : {}) }))) {
+      channel.write('info', 'sign-in: cancelled before the browser opened');
+      return;
+    }
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `MCP Host: signing in to "${h.entry.name}" — finish in your browser…` }, () => this.signIns.signIn(id));
+    channel.write('info', 'sign-in: finished; starting the server with the new token');
+    await (h.status.kind === 'running' ? registry.restart(id) : registry.start(id));
+  }
+
+  /** The user's "Sign Out": stops the server and deletes its tokens and registered client; the row then asks to sign in. */
+  async signOut(id: string): Promise<void> {
+    const h = this.registry().get(id);
+    if (!h || h.entry.config.type === 'stdio') throw new Error(`"${h?.entry.name ?? id}" is not a remote server: it has no sign-in`);
+    await this.user.stop(id);
+    const url = h.resolved?.type === 'stdio' || !h.resolved ? h.entry.config.url : h.resolved.url;
+    await this.signIns.signOut(id, url);
+    this.changed();
+  }
+
+  /** True when the server holds a sign-in (tokens or a registered client) that Sign Out would delete. */
+  canSignOut(id: string): boolean {
+    const state = this.signIns.state(id);
+    return state !== undefined && (state.signedIn || state.registration !== undefined);
+  }
+
+  /** Server Details' sign-in section. */
+  signInState(id: string): (SignInState & { readonly required: boolean }) | undefined {
+    const required = this.signIns.needsSignIn(id);
+    // Signed out: the session is gone, but the details still say a sign-in is needed.
+    const state = this.signIns.state(id) ?? (required ? { signedIn: false } : undefined);
+    return state && { ...state, required };
+  }
+}

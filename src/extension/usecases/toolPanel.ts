@@ -1,0 +1,425 @@
+// "Call Tool": one webview panel per server and tool, with the form built from the tool's
+// inputSchema (JSON one click away), the call with progress and cancellation, the result, and
+// the tool's call history (each entry's result can be shown again, or the call re-run). Every
+// message from the webview is parsed with zod first.
+import * as vscode from 'vscode';
+import type { Progress } from '../../client/client';
+import type { CallToolResult, Tool } from '../../client/schemas';
+import { errorMessage } from '../../protocol/errors';
+import { FieldError, FieldModel, buildFormModel, fallbacks } from '../../forms/model';
+import { fromValue, initialState, toArguments } from '../../forms/state';
+import type { Json } from '../../schema/json';
+import { callTool, readToolArguments } from '../../usecases/callTool';
+import { renderMarkdown, looksLikeMarkdown } from '../../usecases/markdown';
+import { HistoryEntry } from '../../usecases/history';
+import { LatestValueThrottle, PROGRESS_INTERVAL_MS } from '../../usecases/uiThrottle';
+import { describeTimeoutSource } from '../../usecases/timeouts';
+import { toolResultDisplay } from '../../usecases/resultModel';
+import { FromHistory, HistoryItem, Input, OutboundMessage } from '../../usecases/panelMessages';
+import type { InspectContext } from './context';
+import { OpenResource, PanelMessage, ResultStore, receivePanelMessage } from './results';
+import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
+import { INSPECT_FEATURE } from '../webviewPage';
+import { truncate } from '../../protocol/text';
+
+export const TOOL_PANEL_VIEW_TYPE = 'mcpHost.toolCall';
+
+export class ToolPanel implements vscode.Disposable {
+  private static readonly panels = new Map<string, ToolPanel>();
+
+  /** Opens (or reveals) the panel of a tool. */
+  static show(ctx: InspectContext, serverId: string, toolName: string, openResource: OpenResource): ToolPanel {
+    const key = `${serverId}\n${toolName}`;
+    const existing = ToolPanel.panels.get(key);
+    if (existing) {
+      existing.panel.reveal();
+      return existing;
+    }
+    const panel = new ToolPanel(ctx, serverId, toolName, openResource);
+    ToolPanel.panels.set(key, panel);
+    panel.panel.onDidDispose(() => ToolPanel.panels.delete(key));
+    return panel;
+  }
+
+  /** Every open tool panel (for tests and for refreshing on server changes). */
+  static all(): readonly ToolPanel[] {
+    return [...ToolPanel.panels.values()];
+  }
+
+  static disposeAll(): void {
+    for (const p of [...ToolPanel.panels.values()]) p.dispose();
+  }
+
+  readonly panel: vscode.WebviewPanel;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly results = new ResultStore();
+  private model: FieldModel;
+  private schemaKey: string;
+  private input: Input;
+  private tool: Tool;
+  private running: { callId: string; abort: AbortController } | undefined;
+  /** The last serverState posted since the page was (re)built. */
+  private lastServerState: string | undefined;
+  private readonly outbox: WebviewOutbox<OutboundMessage>;
+  private readonly skipConfirm = new Set<string>();
+
+  private constructor(
+    private readonly ctx: InspectContext,
+    readonly serverId: string,
+    readonly toolName: string,
+    private readonly openResource: OpenResource,
+  ) {
+    this.tool = this.lookupTool() ?? { name: toolName, inputSchema: { type: 'object' } };
+    this.model = buildFormModel(this.tool.inputSchema);
+    this.schemaKey = JSON.stringify(this.tool.inputSchema);
+    this.input = { mode: 'form', state: initialState(this.model) };
+    this.panel = vscode.window.createWebviewPanel(TOOL_PANEL_VIEW_TYPE, this.title(), vscode.ViewColumn.Active, webviewOptions(ctx.extensionUri));
+    this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, this.title(), INSPECT_FEATURE);
+    this.outbox = new WebviewOutbox(this.panel.webview);
+    this.disposables.push(
+      this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
+      this.panel.onDidDispose(() => this.dispose()),
+    );
+    const historySub = ctx.history.onDidChange((id) => {
+      if (id === serverId) this.post({ type: 'history', entries: this.historyItems() });
+    });
+    this.disposables.push({ dispose: () => historySub.dispose() });
+    if (ctx.deps.onDidChangeServers) this.disposables.push(ctx.deps.onDidChangeServers(() => this.serverChanged()));
+  }
+
+  private title(): string {
+    return `${this.tool?.title ?? this.toolName} — ${this.ctx.serverName(this.serverId)}`;
+  }
+
+  private lookupTool(): Tool | undefined {
+    return this.ctx.server(this.serverId)?.tools?.find((t) => t.name === this.toolName);
+  }
+
+  private post(message: OutboundMessage): void {
+    this.outbox.post(message);
+  }
+
+  private init(): void {
+    const tool = this.tool;
+    const description = tool.description;
+    this.post({
+      type: 'initTool',
+      header: {
+        serverName: this.ctx.serverName(this.serverId),
+        name: tool.name,
+        ...(tool.title !== undefined ? { title: tool.title } : {}),
+        ...(description !== undefined ? { description, ...(looksLikeMarkdown(description) ? { descriptionHtml: renderMarkdown(description) } : {}) } : {}),
+        ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
+        hasOutputSchema: tool.outputSchema !== undefined,
+        fallbacks: fallbacks(this.model),
+      },
+      model: this.model,
+      input: this.input,
+      ...this.timeoutFields(),
+      history: this.historyItems(),
+    });
+    this.lastServerState = undefined;
+    this.serverChanged();
+  }
+
+  /** The server restarted, stopped, or its tool list changed. */
+  private serverChanged(): void {
+    const client = this.ctx.runningClient(this.serverId);
+    const running = client?.state.kind === 'ready';
+    const fresh = this.lookupTool();
+    if (fresh && JSON.stringify(fresh.inputSchema) !== this.schemaKey) {
+      // The schema changed: rebuild the form, keeping what still fits.
+      const previous = this.currentValue();
+      this.tool = fresh;
+      this.model = buildFormModel(fresh.inputSchema);
+      this.schemaKey = JSON.stringify(fresh.inputSchema);
+      const carried = fromValue(this.model, previous ?? {});
+      this.input = carried.exact ? { mode: 'form', state: carried.state } : { mode: 'json', text: JSON.stringify(previous ?? {}, null, 2) };
+      if (this.outbox.isReady) this.init();
+      this.post({ type: 'notice', level: 'info', text: 'The tool’s input schema changed on the server; the form was rebuilt.' });
+      return;
+    }
+    if (fresh) this.tool = fresh;
+    const state: OutboundMessage = {
+      type: 'serverState',
+      running: running && fresh !== undefined,
+      ...this.timeoutFields(),
+      ...(running ? (fresh ? {} : { text: `The server no longer lists the tool ${this.toolName}.` }) : { text: `${this.ctx.serverName(this.serverId)} is not running — start it to call this tool.` }),
+    };
+    // A restart passes through several states that all read "not running": say it once.
+    const key = JSON.stringify(state);
+    if (key === this.lastServerState) return;
+    this.lastServerState = key;
+    this.post(state);
+  }
+
+  private currentValue(): Json | undefined {
+    if (this.input.mode === 'form') return toArguments(this.model, this.input.state).value;
+    try {
+      return JSON.parse(this.input.text) as Json;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The timeout the field starts with when the user has not set one, and where it comes from. */
+  private timeoutFields(): { timeoutSeconds: number; timeoutNote: string } {
+    const t = this.ctx.timeout(this.serverId);
+    return { timeoutSeconds: t.seconds, timeoutNote: describeTimeoutSource(t.source) };
+  }
+
+  private historyItems(): HistoryItem[] {
+    return this.ctx.history.list(this.serverId, { kind: 'tool', name: this.toolName }).map(toHistoryItem);
+  }
+
+  // ---- messages ----
+
+  private receive(raw: unknown): Promise<void> {
+    const panel = { ctx: this.ctx, results: this.results, serverId: this.serverId, openResource: this.openResource, description: 'the tool panel', post: (m: OutboundMessage) => this.post(m) };
+    return receivePanelMessage(panel, raw, (m) => this.handle(m));
+  }
+
+  /** The panel's own messages (results and malformed ones are handled by `receivePanelMessage`). */
+  private async handle(m: PanelMessage): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        this.outbox.open(() => this.init());
+        return;
+      case 'validate': {
+        this.input = m.input;
+        const checked = this.check(m.input);
+        this.post({ type: 'validation', errors: checked.errors, ...(checked.errors.length === 0 ? { preview: JSON.stringify(checked.value, null, 2) } : {}) });
+        return;
+      }
+      case 'switchMode':
+        this.switchMode(m.input);
+        return;
+      case 'run':
+        this.input = m.input;
+        await this.run(m.input, m.timeoutSeconds);
+        return;
+      case 'cancel':
+        this.running?.abort.abort();
+        return;
+      case 'loadHistory':
+      case 'rerun': {
+        const rerun = this.ctx.history.rerun(m.historyId);
+        if (!rerun || rerun.serverId !== this.serverId || rerun.name !== this.toolName) return;
+        const fit = fromValue(this.model, rerun.arguments);
+        this.input = fit.exact ? { mode: 'form', state: fit.state } : { mode: 'json', text: JSON.stringify(rerun.arguments, null, 2) };
+        this.post({ type: 'setInput', input: this.input, ...(fit.exact ? {} : { note: 'These arguments do not fit the form; they are shown as JSON.' }) });
+        if (m.type === 'rerun') await this.run(this.input, undefined);
+        return;
+      }
+      case 'showHistory':
+        this.showHistory(m.historyId);
+        return;
+      case 'complete':
+        // Tools have no completions (only prompts and resource templates do).
+        return;
+      case 'clearHistory': {
+        // Only this tool's entries: the rest of the server's history stays.
+        this.ctx.history.clear(this.serverId, { kind: 'tool', name: this.toolName });
+        return;
+      }
+      default: {
+        const never: never = m;
+        return never;
+      }
+    }
+  }
+
+  /** Shows a history entry's kept result (or failure) as a fresh one is shown, marked as from the history. */
+  private showHistory(historyId: string): void {
+    const entry = this.ctx.history.get(historyId);
+    if (!entry || entry.serverId !== this.serverId || entry.kind !== 'tool' || entry.name !== this.toolName) return;
+    const fromHistory: FromHistory = {
+      time: entry.time,
+      ...(entry.arguments !== undefined ? { arguments: truncate(JSON.stringify(entry.arguments, null, 2), 2000) } : {}),
+      cut: entry.resultCut === true,
+    };
+    if (entry.result !== undefined && typeof entry.result === 'object' && entry.result !== null) {
+      const result = entry.result as CallToolResult;
+      const callId = this.results.add({ kind: 'tool', serverId: this.serverId, name: this.toolName, result });
+      const display = toolResultDisplay(result, (this.lookupTool() ?? this.tool).outputSchema, this.ctx.validator);
+      this.post({ type: 'toolResult', callId, display, durationMs: entry.durationMs, fromHistory });
+      return;
+    }
+    if (entry.failure) {
+      this.post({ type: 'failure', callId: 'history', failure: entry.failure, durationMs: entry.durationMs, fromHistory });
+      return;
+    }
+    this.post({ type: 'notice', level: 'info', text: entry.resultOmitted ? 'The result of that call was too large to keep in the history.' : 'That call’s result was not kept.' });
+  }
+
+  /** Reads and checks the input against the tool's inputSchema (the use case's own check). */
+  check(input: Input): { value: Record<string, unknown>; errors: FieldError[] } {
+    return readToolArguments(this.model, input, this.ctx.validator);
+  }
+
+  private switchMode(input: Input): void {
+    if (input.mode === 'form') {
+      const value = toArguments(this.model, input.state).value ?? {};
+      this.input = { mode: 'json', text: JSON.stringify(value, null, 2) };
+      this.post({ type: 'setInput', input: this.input });
+      return;
+    }
+    let value: unknown;
+    try {
+      value = input.text.trim() === '' ? {} : JSON.parse(input.text);
+    } catch (e) {
+      this.post({ type: 'notice', level: 'warning', text: `Fix the JSON first: ${errorMessage(e)}` });
+      return;
+    }
+    const fit = fromValue(this.model, value);
+    if (!fit.exact) {
+      this.post({ type: 'notice', level: 'warning', text: 'These arguments have values the form cannot show (unknown keys or values of another type); keep editing them as JSON.' });
+      return;
+    }
+    this.input = { mode: 'form', state: fit.state };
+    this.post({ type: 'setInput', input: this.input });
+  }
+
+  // ---- the call ----
+
+  /** Runs the tool-call use case (inspect/callTool.ts); the panel shows each step. */
+  private async run(input: Input, timeoutSeconds: number | undefined): Promise<void> {
+    if (this.running) return;
+    const abort = new AbortController();
+    // Claimed before the first await: a second Run while confirming is ignored.
+    this.running = { callId: '', abort };
+    const tool = this.lookupTool() ?? this.tool;
+    const serverName = this.ctx.serverName(this.serverId);
+    const timeout = this.ctx.timeout(this.serverId, timeoutSeconds);
+    let callId = '';
+    let progressShown: LatestValueThrottle<string, Progress> | undefined;
+    let notification: ProgressNotification | undefined;
+    const endAttempt = () => {
+      // The last progress is shown before the outcome.
+      progressShown?.flush(callId);
+      progressShown?.dispose();
+      notification?.dispose();
+    };
+    try {
+      const outcome = await callTool(
+        { serverId: this.serverId, tool, model: this.model, arguments: input, timeout: { seconds: timeout.seconds, note: describeTimeoutSource(timeout.source) }, origin: 'the tool panel', signal: abort.signal },
+        {
+          client: () => this.ctx.client(this.serverId),
+          validator: this.ctx.validator,
+          confirm: (t, why, value) => this.confirm(t, why, value),
+          onStart: (attempt) => {
+            callId = this.results.add({ kind: 'tool', serverId: this.serverId, name: tool.name, result: { content: [] } });
+            this.running = { callId, abort };
+            this.post({ type: 'running', callId, startedAt: attempt.startedAt, arguments: JSON.stringify(attempt.arguments, null, 2) });
+            // The notification (with its Cancel button) appears when the call takes longer than a moment.
+            notification = new ProgressNotification(`${tool.name} (${serverName})`, abort);
+            // A server may send progress far faster than anyone can read it: the panel and the
+            // notification get the newest value at most every PROGRESS_INTERVAL_MS.
+            progressShown = new LatestValueThrottle<string, Progress>((id, p) => {
+              this.post({ type: 'progress', callId: id, progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) });
+              notification?.report(p);
+            }, PROGRESS_INTERVAL_MS);
+          },
+          onProgress: (p) => progressShown?.push(callId, p),
+          onTimeoutPaused: (paused) => this.post({ type: 'timeoutPaused', callId, paused }),
+          // A modern server asks for input by answering "input required": the panel says the call waits on it.
+          onInputRound: (r) => this.post({ type: 'waitingForInput', callId, waiting: r.waiting, round: r.round, requests: Object.values(r.requests) }),
+          onEnd: (end) => {
+            endAttempt();
+            if (end.kind === 'failed') {
+              this.post({ type: 'failure', callId, failure: end.failure, durationMs: end.durationMs });
+              return;
+            }
+            this.results.replace(callId, { kind: 'tool', serverId: this.serverId, name: tool.name, result: end.result });
+            if (end.display) this.post({ type: 'toolResult', callId, display: end.display, durationMs: end.durationMs });
+          },
+          record: (entry) => this.ctx.history.add(entry),
+          log: (level, text) => this.ctx.deps.log(this.serverId, level, text),
+          ...(this.ctx.deps.resolveUrlElicitation ? { resolveUrlElicitation: (error) => this.ctx.deps.resolveUrlElicitation!(error, this.serverId) } : {}),
+        },
+      );
+      if (outcome.kind === 'invalid') this.post({ type: 'validation', errors: [...outcome.errors] });
+      else if (outcome.kind === 'unavailable') this.post({ type: 'failure', callId: 'none', failure: outcome.failure, durationMs: 0 });
+    } finally {
+      endAttempt();
+      this.running = undefined;
+    }
+  }
+
+  /** Asks before a call of a tool that may change things, unless the user said not to for this tool. */
+  private async confirm(tool: Tool, why: string, value: Record<string, unknown>): Promise<boolean> {
+    if (!this.ctx.setting('confirmDestructiveTools', true) || this.skipConfirm.has(tool.name)) return true;
+    const run = 'Run';
+    const always = 'Run, and don’t ask again for this tool';
+    const answer = await vscode.window.showWarningMessage(
+      `Run ${tool.name} on ${this.ctx.serverName(this.serverId)}?`,
+      { modal: true, detail: `${why}\n\nArguments:\n${truncate(JSON.stringify(value, null, 2), 600)}\n\nTo stop being asked for such tools, turn off the setting mcpHost.confirmDestructiveTools.` },
+      run,
+      always,
+    );
+    if (answer === undefined) return false;
+    if (answer === always) this.skipConfirm.add(tool.name);
+    return true;
+  }
+
+  /** For tests and commands: whether a call is in flight, and its abort. */
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
+  dispose(): void {
+    this.running?.abort.abort();
+    const disposables = this.disposables.splice(0);
+    for (const d of disposables) d.dispose();
+    this.panel.dispose();
+  }
+}
+
+
+export function toHistoryItem(e: HistoryEntry): HistoryItem {
+  return {
+    id: e.id,
+    outcome: e.outcome,
+    summary: e.summary,
+    durationMs: e.durationMs,
+    time: e.time,
+    ...(e.arguments !== undefined ? { arguments: truncate(JSON.stringify(e.arguments), 2000) } : {}),
+    canRerun: !e.argumentsOmitted,
+    canShow: e.result !== undefined || e.failure !== undefined,
+  };
+}
+
+/**
+ * The progress notification of a call (with its Cancel button), shown only once the call takes
+ * longer than a moment; it closes when disposed.
+ */
+class ProgressNotification {
+  private report_: ((p: Progress) => void) | undefined;
+  private settle!: () => void;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(title: string, abort: AbortController, delayMs = 400) {
+    const settled = new Promise<void>((resolve) => (this.settle = resolve));
+    this.timer = setTimeout(() => {
+      void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+        token.onCancellationRequested(() => abort.abort());
+        let last = 0;
+        this.report_ = (p) => {
+          const pct = p.total && p.total > 0 ? Math.min(100, (p.progress / p.total) * 100) : undefined;
+          progress.report({ message: p.message ?? `${p.progress}${p.total ? ` / ${p.total}` : ''}`, ...(pct !== undefined && pct > last ? { increment: pct - last } : {}) });
+          if (pct !== undefined) last = Math.max(last, pct);
+        };
+        await settled;
+      });
+    }, delayMs);
+  }
+
+  report(p: Progress): void {
+    this.report_?.(p);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.settle();
+  }
+}

@@ -1,0 +1,70 @@
+// Wires the sampling and elicitation services onto one server's client: the request handlers
+// (given to the client when it is created, so a legacy server's requests and a modern server's
+// input requests get the same answers), `notifications/elicitation/complete`, and forgetting the
+// server's pending URL elicitations when its process goes away.
+import type { McpClient, ServerRequestHandlers } from '../client/client';
+import type { RequestContext, RequestHandler } from '../protocol/connection';
+import { Disposable, DisposableStore } from '../protocol/disposable';
+import type { ElicitationService } from './elicitation';
+import type { SamplingService } from './sampling';
+import type { ServerIdentity } from './types';
+
+export const ELICITATION_COMPLETE = 'notifications/elicitation/complete';
+
+export interface ServeServices {
+  readonly sampling?: SamplingService;
+  readonly elicitation?: ElicitationService;
+}
+
+/** The capabilities to declare for the services given. */
+export function serveCapabilities(services: ServeServices): Record<string, unknown> {
+  const caps: Record<string, unknown> = {};
+  if (services.sampling) caps.sampling = {};
+  if (services.elicitation) caps.elicitation = services.elicitation.capability();
+  return caps;
+}
+
+/**
+ * Sampling and elicitation wait on the user (a dialog, or the queue before it): the server's
+ * calls that may need the answer must not time out meanwhile. The hold ends with the request.
+ */
+function waitingOnUser<R>(handler: (params: Record<string, unknown> | undefined, ctx: RequestContext) => R): RequestHandler {
+  return (params, ctx) => {
+    ctx.waitOnUser();
+    return handler(params, ctx);
+  };
+}
+
+/**
+ * The answers to one server's sampling and elicitation requests, for `McpClientOptions.handlers`:
+ * they answer a legacy server's requests and a modern server's input requests alike.
+ */
+export function serveHandlers(server: ServerIdentity, services: ServeServices): ServerRequestHandlers {
+  const handlers: Record<string, RequestHandler> = {};
+  if (services.sampling) handlers['sampling/createMessage'] = waitingOnUser(services.sampling.handler(server));
+  if (services.elicitation) handlers['elicitation/create'] = waitingOnUser(services.elicitation.handler(server));
+  return handlers;
+}
+
+/**
+ * Wires what the client's handlers cannot: `notifications/elicitation/complete`, and forgetting
+ * the server's URL elicitations when it goes away (call before `connect()`). With `handlers`
+ * true it also registers the request handlers on `client`, for a client created without them
+ * (serveHandlers). It all goes away when the client closes, or when the Disposable is disposed.
+ */
+export function attachServe(client: McpClient, server: ServerIdentity, services: ServeServices, options: { handlers?: boolean } = {}): Disposable {
+  const store = new DisposableStore();
+  const { elicitation } = services;
+  if (options.handlers !== false) {
+    for (const [method, handler] of Object.entries(serveHandlers(server, services))) store.add(client.onRequest(method, handler));
+  }
+  if (elicitation) store.add(client.onNotification(ELICITATION_COMPLETE, (params) => elicitation.onCompleteNotification(server, params)));
+  store.add(
+    client.onClose(() => {
+      // The next process of this server will not know this one's elicitation ids.
+      elicitation?.completions.forget(server.id);
+      store.dispose();
+    }),
+  );
+  return store;
+}

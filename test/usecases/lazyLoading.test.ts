@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { test } from 'node:test';
+
+/**
+ * Runs `body` in a fresh node process (so nothing this test process loaded counts) and returns
+ * what it printed as JSON. `loaded(part)` says whether a file whose path contains `part` was loaded.
+ */
+function inFreshProcess(body: string): Record<string, boolean> {
+  const script = `const loaded = (part) => Object.keys(require.cache).some((f) => f.includes(part));\n${body}`;
+  return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: __dirname, encoding: 'utf8' })) as Record<string, boolean>;
+}
+
+test('ajv and markdown-it load with the first check or render, not with the modules that use them', () => {
+  const seen = inFreshProcess(`
+    const result = require('../../src/usecases/resultModel');
+    const { SchemaValidator } = require('../../src/schema/validator');
+    const before = { ajv: loaded('node_modules/ajv/'), markdownIt: loaded('node_modules/markdown-it/') };
+    result.toolResultDisplay({ content: [{ type: 'text', text: '# Title\\n\\n[a link](https://example.com)' }], structuredContent: { n: 1 } },
+      { type: 'object', properties: { n: { type: 'number' } } }, new SchemaValidator());
+    console.log(JSON.stringify({ ajvBefore: before.ajv, markdownItBefore: before.markdownIt, ajvAfter: loaded('node_modules/ajv/') }));
+  `);
+  assert.deepEqual(seen, { ajvBefore: false, markdownItBefore: false, ajvAfter: true });
+  const rendered = inFreshProcess(`
+    require('../../src/usecases/markdown').renderMarkdown('# hi');
+    console.log(JSON.stringify({ markdownIt: loaded('node_modules/markdown-it/') }));
+  `);
+  assert.deepEqual(rendered, { markdownIt: true });
+});
+
+test('the wire schemas use the small zod build (classic zod is not loaded)', () => {
+  const seen = inFreshProcess(`
+    require('../../src/client');
+    require('../../src/serverRequests');
+    require('../../src/usecases/history');
+    require('../../src/usecases/panelMessages');
+    console.log(JSON.stringify({ mini: loaded('zod/v4/mini'), classic: loaded('zod/v4/classic') }));
+  `);
+  assert.deepEqual(seen, { mini: true, classic: false });
+});
+
+test('parsing never reads `navigator` (VS Code reports that read as PendingMigrationError)', () => {
+  const seen = inFreshProcess(`
+    let read = false;
+    Object.defineProperty(globalThis, 'navigator', { configurable: true, get() { read = true; throw new Error('PendingMigrationError: navigator is now a global in nodejs'); } });
+    const { Message } = require('../../src/protocol/messages');
+    const { LIST_ITEM_SCHEMAS, listPageSchema } = require('../../src/client/schemas');
+    const page = listPageSchema('tools').safeParse({ tools: [{ name: 'a', inputSchema: { type: 'object' } }] });
+    const parsed = page.success && LIST_ITEM_SCHEMAS.tools.safeParse(page.data.tools[0]).success ? page : { success: false };
+    const invalid = Message.classify({ jsonrpc: '2.0', id: 1, result: 'not an object' });
+    console.log(JSON.stringify({ read, parsed: parsed.success, invalid: invalid.kind === 'invalid' }));
+  `);
+  assert.deepEqual(seen, { read: false, parsed: true, invalid: true });
+});
