@@ -51,10 +51,22 @@ const vscodeApi = {
     });
   },
 };
-const shipped = { ...common, minify: true, plugins: [lazyVendor] };
+/**
+ * oauth4webapi (ESM only, ~50 KiB) is needed only when a remote server asks for sign-in: in the
+ * shipped bundles its dynamic `import()` (src/auth/oauth.ts) stays a dynamic import of
+ * dist/vendor/oauth.mjs, an ES module of its own, so activation neither loads nor parses it.
+ */
+const lazyOAuth = {
+  name: 'lazy-oauth',
+  setup(build) {
+    build.onResolve({ filter: /^oauth4webapi$/ }, (args) => (args.kind === 'dynamic-import' ? { path: './vendor/oauth.mjs', external: true } : undefined));
+  },
+};
+const shipped = { ...common, minify: true, plugins: [lazyVendor, lazyOAuth] };
 const builds = [
-  { ...shipped, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: [lazyVendor, vscodeApi] },
+  { ...shipped, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: [lazyVendor, lazyOAuth, vscodeApi] },
   { ...shipped, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...common, format: 'esm', minify: true, entryPoints: ['oauth4webapi'], outfile: 'dist/vendor/oauth.mjs' },
   ...Object.entries(vendorModules).map(([name, folder]) => ({ ...common, minify: true, entryPoints: [`${folder}/vendor/${name}.ts`], outfile: `dist/vendor/${name}.js` })),
   // The benchmark loads the official SDK as a peer for comparison; it is never shipped.
   { ...common, entryPoints: ['test/bench/bench.ts'], outfile: 'dist/bench.js', packages: 'external' },

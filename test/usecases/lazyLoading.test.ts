@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 
 /**
@@ -51,4 +52,15 @@ test('parsing never reads `navigator` (VS Code reports that read as PendingMigra
     console.log(JSON.stringify({ read, parsed: parsed.success, invalid: invalid.kind === 'invalid' }));
   `);
   assert.deepEqual(seen, { read: false, parsed: true, invalid: true });
+});
+
+// scripts/test.mjs builds dist/ before the tests run.
+test('the shipped bundles leave oauth4webapi to dist/vendor/oauth.mjs, imported on the first sign-in', () => {
+  const dist = `${__dirname}/../../../dist`;
+  for (const bundle of ['extension.js', 'cli.js']) {
+    const text = readFileSync(`${dist}/${bundle}`, 'utf8');
+    assert.match(text, /import\("\.\/vendor\/oauth\.mjs"\)/, `${bundle} imports the chunk`);
+    assert.doesNotMatch(text, /oauth4webapi\/v\d/, `${bundle} does not carry oauth4webapi itself`);
+  }
+  assert.match(readFileSync(`${dist}/vendor/oauth.mjs`, 'utf8'), /oauth4webapi\/v\d/);
 });
