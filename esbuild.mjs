@@ -63,8 +63,50 @@ const lazyOAuth = {
   },
 };
 const shipped = { ...common, minify: true, plugins: [lazyVendor, lazyOAuth] };
+
+/**
+ * The extension is built as ES modules with code splitting, then each file is turned into
+ * CommonJS (VS Code loads extensions with require). So a module the extension loads with
+ * `await import('./…')` (a panel, the HTTP transports, eventsource-parser) becomes a file of
+ * its own beside dist/extension.js, read on first use, not at activation; code it shares with
+ * the rest lands in a shared `chunk-*.js`, loaded once, so a class stays one class (instanceof
+ * holds across files). The files sit in dist/ itself so `./vendor/…` and `__dirname` resolve
+ * as from dist/extension.js.
+ */
+const extensionWithLazyChunks = {
+  name: 'extension-lazy-chunks',
+  setup(build) {
+    build.onEnd(async (result) => {
+      if (result.errors.length) return;
+      const { writeFileSync, readdirSync, unlinkSync } = await import('node:fs');
+      for (const stale of readdirSync('dist').filter((f) => /^chunk-\w+\.js(\.map)?$/.test(f))) unlinkSync(`dist/${stale}`);
+      for (const file of result.outputFiles.filter((f) => f.path.endsWith('.js'))) {
+        const name = file.path.slice(file.path.lastIndexOf('/') + 1);
+        // The ESM output carries its source map inline; the CommonJS pass maps through it.
+        const cjs = await esbuild.transform(file.text, { format: 'cjs', platform: 'node', target: 'node20', minify: true, sourcemap: 'external', sourcefile: name });
+        // A chunk is CommonJS now, so its import() becomes a require; dist/vendor/oauth.mjs stays
+        // an ES module and keeps its import(). (The source map is off by a few columns after
+        // each such call, on its line only.)
+        const code = cjs.code.replace(/\bimport\((["'`])(\.\/chunk-\w+\.js)\1\)/g, 'Promise.resolve().then(()=>require("$2"))');
+        writeFileSync(`dist/${name}`, `${code}//# sourceMappingURL=${name}.map\n`);
+        writeFileSync(`dist/${name}.map`, cjs.map);
+      }
+    });
+  },
+};
 const builds = [
-  { ...shipped, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', plugins: [lazyVendor, lazyOAuth, vscodeApi] },
+  {
+    ...shipped,
+    entryPoints: { extension: 'src/extension.ts' },
+    outdir: 'dist',
+    format: 'esm',
+    splitting: true,
+    chunkNames: 'chunk-[hash]',
+    entryNames: '[name]',
+    sourcemap: 'inline',
+    write: false,
+    plugins: [lazyVendor, lazyOAuth, vscodeApi, extensionWithLazyChunks],
+  },
   { ...shipped, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...common, format: 'esm', minify: true, entryPoints: ['oauth4webapi'], outfile: 'dist/vendor/oauth.mjs' },
   ...Object.entries(vendorModules).map(([name, folder]) => ({ ...common, minify: true, entryPoints: [`${folder}/vendor/${name}.ts`], outfile: `dist/vendor/${name}.js` })),

@@ -1,9 +1,8 @@
-import { DisposableStore } from '../protocol/disposable';
 import { McpLocalError } from '../protocol/errors';
-import { Emitter } from '../protocol/events';
 import type { ToolHeaderDeclaration } from '../protocol/httpHeaders';
-import { OutboundFrame, Transport, TransportCloseInfo, TransportLog, TransportStats } from '../protocol/transport';
-import { HttpTransportOptions, InboundMessage } from './httpChannel';
+import { OutboundFrame, Transport, TransportStats } from '../protocol/transport';
+import { HttpTransportOptions } from './httpChannel';
+import { RelayedEvents } from './relayedEvents';
 import { SseTransport } from './sse';
 import { StreamableHttpTransport } from './streamableHttp';
 
@@ -41,22 +40,19 @@ const FALLBACK_STATUSES = new Set([400, 404, 405]);
  * `stats().http.transport` and an `http` log line say which one is in use.
  */
 export class HttpFallbackTransport implements Transport {
-  private readonly _onMessage = new Emitter<InboundMessage>();
-  private readonly _onClose = new Emitter<TransportCloseInfo>();
-  private readonly _onLog = new Emitter<TransportLog>();
-  readonly onMessage = this._onMessage.event;
-  readonly onClose = this._onClose.event;
-  readonly onLog = this._onLog.event;
+  /** Events of the active transport, forwarded. */
+  private readonly events = new RelayedEvents();
+  readonly onMessage = this.events.onMessage;
+  readonly onClose = this.events.onClose;
+  readonly onLog = this.events.onLog;
 
   private active: Transport;
-  /** Events of the active transport, forwarded. */
-  private forwarding = new DisposableStore();
   /** Until the first message was answered, a fallback is still possible. */
   private decided = false;
   private protocolVersion: string | undefined;
 
   constructor(private readonly options: HttpTransportOptions) {
-    this.active = this.adopt(new StreamableHttpTransport(options));
+    this.active = this.events.follow(new StreamableHttpTransport(options));
   }
 
   start(): Promise<void> {
@@ -76,13 +72,11 @@ export class HttpFallbackTransport implements Transport {
     } catch (error) {
       const status = McpLocalError.is(error, 'transport') ? error.details.status : undefined;
       if (typeof status !== 'number' || !FALLBACK_STATUSES.has(status)) throw error;
-      this._onLog.fire({ kind: 'http', level: 'info', text: `POST initialize answered ${status}: falling back to the HTTP+SSE transport (protocol 2024-11-05)` });
+      this.events.log({ kind: 'http', level: 'info', text: `POST initialize answered ${status}: falling back to the HTTP+SSE transport (protocol 2024-11-05)` });
     }
     const streamable = this.active;
-    this.forwarding.dispose();
-    this.forwarding = new DisposableStore();
+    const sse = this.events.follow(new SseTransport(this.options));
     void streamable.close().finally(() => streamable.dispose());
-    const sse = this.adopt(new SseTransport(this.options));
     this.active = sse;
     if (this.protocolVersion !== undefined) sse.setProtocolVersion(this.protocolVersion);
     await sse.start();
@@ -110,23 +104,12 @@ export class HttpFallbackTransport implements Transport {
   dispose(): void {
     const active = this.active;
     void active.close().finally(() => {
-      this.forwarding.dispose();
       active.dispose();
-      this._onMessage.dispose();
-      this._onClose.dispose();
-      this._onLog.dispose();
+      this.events.dispose();
     });
   }
 
   stats(): TransportStats {
     return this.active.stats();
-  }
-
-  private adopt<T extends Transport>(transport: T): T {
-    const store = this.forwarding;
-    store.add(transport.onMessage((m) => this._onMessage.fire(m)));
-    store.add(transport.onLog((l) => this._onLog.fire(l)));
-    store.add(transport.onClose((c) => this._onClose.fire(c)));
-    return transport;
   }
 }

@@ -3,8 +3,9 @@
 import type { ServerEntry } from '../config/types';
 import type { ResolvedRemoteServer, ResolvedServer } from '../config/variables';
 import { Transport } from '../protocol/transport';
-import { AuthProvider, HttpTransportOptions } from './httpChannel';
-import { HttpTransportMode, createHttpTransport } from './httpTransport';
+import { DeferredTransport } from './deferredTransport';
+import type { AuthProvider, HttpTransportOptions } from './httpChannel';
+import type { HttpTransportMode } from './httpTransport';
 import { StdioTransport, StdioTransportOptions } from './stdio';
 
 /**
@@ -36,9 +37,12 @@ export interface TransportFactoryOptions {
 export function transportFactory(options: TransportFactoryOptions = {}): (resolved: ResolvedServer, entry?: ServerEntry) => Transport {
   return (resolved, entry) => {
     if (resolved.type !== 'stdio') {
-      const mode = resolved.type === 'sse' ? 'sse' : (options.httpMode ?? 'auto');
+      const mode: HttpTransportMode = resolved.type === 'sse' ? 'sse' : (options.httpMode ?? 'auto');
       const auth = options.auth?.(resolved, entry);
-      return createHttpTransport({ ...options.http, url: resolved.url, headers: resolved.headers, mode, ...(auth ? { auth } : {}) });
+      const http = { ...options.http, url: resolved.url, headers: resolved.headers, mode, ...(auth ? { auth } : {}) };
+      // Loaded with the first remote server, not at activation (the URL was checked when the
+      // entry was resolved, so nothing the constructor would refuse reaches it here).
+      return new DeferredTransport(async () => (await import('./httpTransport.js')).createHttpTransport(http));
     }
     return new StdioTransport({
       ...options.stdio,

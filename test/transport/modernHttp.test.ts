@@ -12,6 +12,7 @@ import { JsonRpcConnection } from '../../src/protocol/connection';
 import { ResponseError } from '../../src/protocol/errors';
 import { ToolHeaderDeclaration, validateToolHeaders } from '../../src/protocol/httpHeaders';
 import { TransportLog } from '../../src/protocol/transport';
+import { DeferredTransport } from '../../src/transport/deferredTransport';
 import { createHttpTransport } from '../../src/transport/httpTransport';
 import { StreamableHttpTransport } from '../../src/transport/streamableHttp';
 import { HttpPeer, startEverything, startFixture } from './httpPeers';
@@ -165,6 +166,38 @@ describe('StreamableHttpTransport in the 2026-07-28 era against the official SDK
     await assert.rejects(call);
     await request('tools/list');
     assert.ok((await requests()).every((r) => r.headers['mcp-method'] !== 'notifications/cancelled'));
+  });
+});
+
+describe('DeferredTransport (the HTTP transports loaded on start) in the 2026-07-28 era', () => {
+  test('the protocol version and tool headers set before it loads reach the loaded transport; events, stats and mirrorsToolHeaders are its own', async () => {
+    // The declarations, as the client would hand them over after a listing.
+    const first = await connectModern();
+    const declarations = declarationsOf((await first.request('tools/list')).tools as ListedTool[]);
+    const peer = await startFixture('modernHttpServer.mjs');
+    let loads = 0;
+    const transport = new DeferredTransport(async () => (loads++, createHttpTransport({ url: peer.url, mode: 'http' })));
+    const logs: TransportLog[] = [];
+    transport.onLog((l) => logs.push(l));
+    transport.setProtocolVersion(MODERN);
+    transport.setToolHeaders(declarations);
+    assert.equal(loads, 0, 'nothing loads before start');
+    assert.equal(transport.mirrorsToolHeaders, false);
+    assert.equal(transport.stats().messagesSent, 0);
+    const connection = new JsonRpcConnection(transport, { defaultTimeoutMs: 20_000 });
+    open.push({ connection, peer });
+    await transport.start();
+    assert.equal(loads, 1);
+    assert.equal(transport.mirrorsToolHeaders, true, 'the version set before loading switched the loaded transport to the modern era');
+    const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'mcp-host-tests', version: '0.0.0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const answer = await connection.request<Record<string, unknown>>('tools/call', { name: 'route', arguments: { region: 'eu-west1' }, _meta: meta });
+    assert.match(text(answer), /^routed /, 'the SDK accepted the Mcp-Param-* headers from the declarations set before loading');
+    assert.equal(transport.stats().messagesSent, 1);
+    assert.equal(transport.stats().messagesReceived, 1);
+    assert.ok(logs.length > 0, 'the loaded transport’s log lines are relayed');
+    const closed = new Promise((resolve) => transport.onClose(resolve));
+    await connection.close();
+    await closed;
   });
 });
 

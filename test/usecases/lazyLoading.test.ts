@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { test } from 'node:test';
 
 /**
@@ -57,10 +58,29 @@ test('parsing never reads `navigator` (VS Code reports that read as PendingMigra
 // scripts/test.mjs builds dist/ before the tests run.
 test('the shipped bundles leave oauth4webapi to dist/vendor/oauth.mjs, imported on the first sign-in', () => {
   const dist = `${__dirname}/../../../dist`;
-  for (const bundle of ['extension.js', 'cli.js']) {
-    const text = readFileSync(`${dist}/${bundle}`, 'utf8');
+  const chunks = readdirSync(dist).filter((f) => /^chunk-\w+\.js$/.test(f));
+  // The extension's import of the chunk may sit in one of its lazily loaded chunks.
+  for (const [bundle, files] of [['extension.js', ['extension.js', ...chunks]], ['cli.js', ['cli.js']]] as const) {
+    const text = files.map((f) => readFileSync(`${dist}/${f}`, 'utf8')).join('\n');
     assert.match(text, /import\("\.\/vendor\/oauth\.mjs"\)/, `${bundle} imports the chunk`);
     assert.doesNotMatch(text, /oauth4webapi\/v\d/, `${bundle} does not carry oauth4webapi itself`);
   }
   assert.match(readFileSync(`${dist}/vendor/oauth.mjs`, 'utf8'), /oauth4webapi\/v\d/);
+});
+
+test('activating the shipped bundle reads neither the panels, nor the HTTP transports, nor eventsource-parser', () => {
+  const dist = join(__dirname, '..', '..', '..', 'dist');
+  assert.ok(existsSync(join(dist, 'bench.js')) && existsSync(join(dist, 'extension.js')), `${dist} has no build: run node esbuild.mjs`);
+  // The benchmark's loader: a fresh process, a stand-in vscode module, require() and activate().
+  const out = execFileSync(process.execPath, [join(dist, 'bench.js'), '--load-extension', join(dist, 'extension.js')], { encoding: 'utf8' });
+  const { files } = JSON.parse(out.trim().split('\n').pop()!) as { files: string[] };
+  assert.ok(files.includes('extension.js'), `activation read ${files.join(', ')}`);
+  // Each part is found by a text only it has; it must be in a file of its own that activation did not read.
+  const parts = { 'the tool panel': 'the arguments must be a JSON object', 'the Streamable HTTP transport': 'Streamable HTTP to ', 'eventsource-parser': 'Cannot feed parser' };
+  const chunks = readdirSync(dist).filter((f) => /^chunk-\w+\.js$/.test(f));
+  for (const [part, text] of Object.entries(parts)) {
+    const holders = ['extension.js', ...chunks].filter((f) => readFileSync(join(dist, f), 'utf8').includes(text));
+    assert.ok(holders.length > 0, `no file of dist/ holds ${part}`);
+    assert.deepEqual(holders.filter((f) => files.includes(f)), [], `${part} was read at activation`);
+  }
 });

@@ -5,21 +5,20 @@ import type { GetPromptResult, Prompt } from '../../client/schemas';
 import { McpLocalError } from '../../protocol/errors';
 import { describeFailure, summarizeFailure, summarizePart, promptDisplay } from '../../usecases/resultModel';
 import type { InspectContext } from './context';
-import { PromptPanel } from './promptPanel';
+import { loadPromptPanel, loadViewPanel } from './panels';
 import type { OpenResource } from './results';
-import { ViewPanel } from './viewPanel';
 
 export async function getPrompt(ctx: InspectContext, serverId: string, name: string, openResource: OpenResource, preset?: Record<string, string>): Promise<GetPromptResult | undefined> {
   await ctx.client(serverId);
   const prompt: Prompt = ctx.server(serverId)?.prompts?.find((p) => p.name === name) ?? { name };
   if (!preset && (prompt.arguments ?? []).length > 0) {
-    PromptPanel.show(ctx, serverId, prompt, openResource);
+    (await loadPromptPanel()).show(ctx, serverId, prompt, openResource);
     return undefined;
   }
   const values = preset ?? {};
   const result = await fetchPrompt(ctx, serverId, name, values, ctx.timeoutMs(serverId));
   const shownArgs = Object.entries(values).map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ');
-  ViewPanel.show(ctx, `prompt:${serverId}:${name}`, `Prompt: ${name}`, `${prompt.title ? `${prompt.title} — ` : ''}${ctx.serverName(serverId)}${shownArgs ? ` — ${shownArgs}` : ''}`, serverId, openResource).showPrompt(name, result);
+  (await loadViewPanel()).show(ctx, `prompt:${serverId}:${name}`, `Prompt: ${name}`, `${prompt.title ? `${prompt.title} — ` : ''}${ctx.serverName(serverId)}${shownArgs ? ` — ${shownArgs}` : ''}`, serverId, openResource).showPrompt(name, result);
   return result;
 }
 

@@ -8,10 +8,8 @@ import { InspectContext } from './context';
 import { getPrompt } from './getPrompt';
 import { ResourceFeatures } from './resources';
 import { DetailsPanel, HealthMonitor, NoiseRecorder, copyServerEntry, pingServer, setLogLevel, showCapabilities, showServerDetails } from './serverActions';
-import { PromptPanel } from './promptPanel';
-import { ToolPanel } from './toolPanel';
+import { disposeLoadedPanels, loadToolPanel } from './panels';
 import { InspectDeps, InspectTarget, toTarget } from './types';
-import { ViewPanel } from './viewPanel';
 import { errorMessage } from '../../protocol/errors';
 
 export type { InspectDeps, InspectTarget, ServerHandles, ServerHealth } from './types';
@@ -79,7 +77,7 @@ export function registerInspectFeatures(context: vscode.ExtensionContext, deps: 
     ...(deps.onDidChangeServers ? [deps.onDidChangeServers(watchNoise)] : []),
     register(InspectCommands.callTool, async (arg) => {
       const t = await resolveTarget(ctx, arg, 'tool');
-      if (t?.name) ToolPanel.show(ctx, t.serverId, t.name, openResource);
+      if (t?.name) (await loadToolPanel()).show(ctx, t.serverId, t.name, openResource);
     }),
     register(InspectCommands.openResource, async (arg) => {
       const t = await resolveTarget(ctx, arg, 'resource');
@@ -143,7 +141,7 @@ export function registerInspectFeatures(context: vscode.ExtensionContext, deps: 
       ctx.history.clear(t?.serverId);
       void vscode.window.setStatusBarMessage('MCP Host: call history cleared', 3000);
     }),
-    { dispose: () => (ToolPanel.disposeAll(), ViewPanel.disposeAll(), PromptPanel.disposeAll(), DetailsPanel.disposeAll()) },
+    { dispose: () => (disposeLoadedPanels(), DetailsPanel.disposeAll()) },
   ];
   const all = vscode.Disposable.from(...disposables.reverse());
   return { subscriptions: resources.subscriptionState, dispose: () => all.dispose() };

@@ -15,7 +15,7 @@ import { expandTemplate, parseTemplate, templateVariables } from '../../usecases
 import { askArguments } from './argumentInput';
 import type { InspectContext } from './context';
 import { RESOURCE_SCHEME, contentsBytes, parseResourceEditorUri, resourceEditorUri } from './resourceDocuments';
-import { ViewPanel } from './viewPanel';
+import { loadViewPanel } from './panels';
 
 const key = SubscriptionSet.key;
 const EDITOR_REFRESH_MS = 500;
@@ -77,7 +77,7 @@ export class ResourceFeatures implements vscode.Disposable {
     }
     // Several contents (a directory-like resource): show them together.
     if (contents.length > 1) {
-      ViewPanel.show(this.ctx, `resource:${serverId}:${uri}`, hint.name ?? uri, `Resource of ${this.ctx.serverName(serverId)}`, serverId, (s, u) => this.open(s, u)).showResource(uri, result);
+      (await loadViewPanel()).show(this.ctx, `resource:${serverId}:${uri}`, hint.name ?? uri, `Resource of ${this.ctx.serverName(serverId)}`, serverId, (s, u) => this.open(s, u)).showResource(uri, result);
       return;
     }
     const editorUri = resourceEditorUri(serverId, this.ctx.serverName(serverId), uri, mimeType);
@@ -98,7 +98,7 @@ export class ResourceFeatures implements vscode.Disposable {
         const target = await vscode.window.showSaveDialog({ defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined, title: `Save ${uri}` });
         if (target) await vscode.workspace.fs.writeFile(target, bytes);
       } else if (answer === show) {
-        ViewPanel.show(this.ctx, `resource:${serverId}:${uri}`, hint.name ?? uri, `Resource of ${this.ctx.serverName(serverId)}`, serverId, (s, u) => this.open(s, u)).showResource(uri, result);
+        (await loadViewPanel()).show(this.ctx, `resource:${serverId}:${uri}`, hint.name ?? uri, `Resource of ${this.ctx.serverName(serverId)}`, serverId, (s, u) => this.open(s, u)).showResource(uri, result);
       }
     }
     this.scheduleSync();
