@@ -68,11 +68,11 @@ function contextToolCalls(): Array<{ name: string; arguments: Record<string, unk
   return (context.toolCalls ?? []).map((c) => ({ name: c.name, arguments: c.arguments ?? {} }));
 }
 
-/** Arguments a user would type for a tool: its required string properties filled in, nothing else. */
+/** Arguments a user would type for a tool: each required string property gets the same neutral text, nothing else. */
 function requiredStrings(tool: Tool): Record<string, unknown> {
   const schema = tool.inputSchema as { properties?: Record<string, { type?: unknown }>; required?: unknown };
   const required = Array.isArray(schema.required) ? schema.required.filter((k): k is string => typeof k === 'string') : [];
-  return Object.fromEntries(required.filter((k) => schema.properties?.[k]?.type === 'string').map((k) => [k, 'us-west1']));
+  return Object.fromEntries(required.filter((k) => schema.properties?.[k]?.type === 'string').map((k) => [k, 'example']));
 }
 
 const FLOWS: Record<string, Flow> = {
