@@ -75,6 +75,12 @@ describe('first contact: the demo workspace as a new user meets it', { skip }, (
         await new Promise((r) => setTimeout(r, 30));
       }
     })();
+    // VS Code draws a view it restores before the extension that provides it has activated, and
+    // says "no data provider" until then; that is VS Code's, not ours. What MCP Host controls is
+    // everything after activation (its provider is the first thing activate() registers), so the
+    // view is opened once it has activated: the status bar item, made in activate() after the
+    // provider, shows once the configuration has been read.
+    await poll(async () => (await statusBarText()) !== '', 60_000, 'MCP Host to activate (its status bar item)');
     await wb.openView('MCP Host');
     // One consent dialog per server, one at a time; the status bar is read while each is open.
     await poll(
