@@ -141,15 +141,13 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     this.memory = memory;
     this.expansion = new Map(Object.entries(memory.get<Record<string, boolean>>(EXPANSION_KEY) ?? {}));
     const remember = (node: TreeNode, expanded: boolean) => {
-      const key = expansionKey(node);
-      if (!key) return;
       // VS Code reports rows it drops (a server that stops takes its groups along) as collapsed,
       // and the report can arrive after the row was drawn anew (a quick restart): only a collapse
       // of the row on screen, whose server is still in the state it was drawn in, is the user's.
-      if (!expanded && this.latest.get(key) !== node) return;
+      const key = expansionKey(node);
+      if (!expanded && key && this.latest.get(key) !== node) return;
       if (!expanded && 'serverId' in node && this.drawnIn.get(node) !== this.stateOf(node.serverId)) return;
-      this.expansion.set(key, expanded);
-      void this.memory?.update(EXPANSION_KEY, Object.fromEntries(this.expansion));
+      this.remember(node, expanded);
     };
     return vscode.Disposable.from(
       view.onDidExpandElement((e) => {
@@ -159,6 +157,14 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
       }),
       view.onDidCollapseElement((e) => remember(e.element, false)),
     );
+  }
+
+  /** Keeps a row's expansion in `memory` (written only when it changes: reads of children call this often). */
+  private remember(node: TreeNode, expanded: boolean): void {
+    const key = expansionKey(node);
+    if (!key || !this.memory || this.expansion.get(key) === expanded) return;
+    this.expansion.set(key, expanded);
+    void this.memory.update(EXPANSION_KEY, Object.fromEntries(this.expansion));
   }
 
   private stateOf(serverId: string): string | undefined {
@@ -208,6 +214,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     }
     const handle = 'serverId' in node ? this.handle(node.serverId) : undefined;
     if (!handle || !this.model) return [];
+    // VS Code asks for the children of a row only while it is open, and its report of the user
+    // opening a row is lost when it arrives during a redraw (the extension host forgets its rows
+    // until they are drawn again), so being asked is what tells the tree for sure.
+    this.remember(node, true);
     switch (node.kind) {
       case 'server':
         return this.serverChildren(handle);
