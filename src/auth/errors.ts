@@ -2,7 +2,7 @@ import type { OAuthModule } from './oauth';
 import { errorMessage } from '../protocol/errors';
 
 /** Which step of authorization failed. */
-export type AuthErrorKind = 'discovery' | 'unsupported' | 'registration' | 'redirect' | 'token' | 'refused' | 'step-up-limit';
+export type AuthErrorKind = 'discovery' | 'unsupported' | 'registration' | 'redirect' | 'token' | 'refused' | 'step-up-limit' | 'cancelled';
 
 /** A sign-in that stopped. The message says where and why, and never holds a secret. */
 export class AuthError extends Error {

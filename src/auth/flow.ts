@@ -75,9 +75,9 @@ export class OAuthFlow {
   /**
    * The interactive sign-in: registration, the authorization page through the user agent, the
    * redirect, the code exchange. Stores and returns the grant. Rejects with AuthError naming the
-   * step; nothing is stored then.
+   * step (`cancelled` when `signal` aborts while the browser has the user); nothing is stored then.
    */
-  async signIn(found: DiscoveredAuthorization, scopes: readonly string[] | undefined): Promise<StoredGrant> {
+  async signIn(found: DiscoveredAuthorization, scopes: readonly string[] | undefined, signal?: AbortSignal): Promise<StoredGrant> {
     const oauth = await loadOAuth();
     const as = found.authorizationServer;
     const key = OAuthFlow.key(found);
@@ -110,7 +110,7 @@ export class OAuthFlow {
       url.searchParams.set('resource', found.resource);
       if (scopes?.length) url.searchParams.set('scope', scopes.join(' '));
       this.log(`asking ${url.origin}${url.pathname} for authorization of ${found.resource} (scopes: ${scopes?.length ? scopes.join(' ') : 'none requested'})`);
-      const waiting = redirect.wait(state);
+      const waiting = redirect.wait(state, signal);
       waiting.catch(() => {});
       try {
         await this.options.userAgent(url);
@@ -236,7 +236,8 @@ export class OAuthFlow {
   }
 
   private stop(error: AuthError): AuthError {
-    this.log(`sign-in stopped: ${error.message}`, 'warn');
+    if (error.kind === 'cancelled') this.log(`${error.message}; nothing stored`, 'info');
+    else this.log(`sign-in stopped: ${error.message}`, 'warn');
     return error;
   }
 }

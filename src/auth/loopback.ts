@@ -9,9 +9,10 @@ export interface Redirect {
   readonly uri: string;
   /**
    * Resolves with the callback's query once a request arrives with `expectedState`; rejects
-   * with AuthError('redirect') for a wrong or missing state, or when nothing arrives in time.
+   * with AuthError('redirect') for a wrong or missing state, or when nothing arrives in time,
+   * and with AuthError('cancelled') when `signal` aborts. Stops listening either way.
    */
-  wait(expectedState: string): Promise<URLSearchParams>;
+  wait(expectedState: string, signal?: AbortSignal): Promise<URLSearchParams>;
   /** Stops listening. Idempotent. */
   close(): Promise<void>;
 }
@@ -68,12 +69,14 @@ class LoopbackRedirect implements Redirect {
     this.uri = `http://127.0.0.1:${port}${path}`;
   }
 
-  wait(expectedState: string): Promise<URLSearchParams> {
+  wait(expectedState: string, signal?: AbortSignal): Promise<URLSearchParams> {
     return new Promise<URLSearchParams>((resolve, reject) => {
       const timer = setTimeout(() => finish(new AuthError('redirect', `no answer from the browser within ${Math.round(this.timeoutMs / 1000)} s; sign-in abandoned`)), this.timeoutMs);
       timer.unref();
+      const onAbort = () => finish(new AuthError('cancelled', 'cancelled by the user before the browser came back'));
       const finish = (outcome: URLSearchParams | AuthError) => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         this.server.off('request', onRequest);
         void this.close();
         if (outcome instanceof AuthError) reject(outcome);
@@ -96,6 +99,8 @@ class LoopbackRedirect implements Redirect {
         finish(url.searchParams);
       };
       this.server.on('request', onRequest);
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 

@@ -95,10 +95,13 @@ export class OAuthSession implements AuthProvider {
     return this.request('sign-in', found, chooseScopes(this.options.scope, this.lastChallenge, found.resourceMetadata, found.authorizationServer));
   }
 
-  /** The sign-in the user started (the editor's "Sign in", the CLI). Rejects with AuthError. */
-  async signIn(): Promise<void> {
+  /**
+   * The sign-in the user started (the editor's "Sign in", the CLI). Rejects with AuthError,
+   * `cancelled` when `signal` aborts it (the user gave up waiting for the browser).
+   */
+  async signIn(signal?: AbortSignal): Promise<void> {
     const found = await this.discover(this.lastChallenge);
-    await this.interactive(found, chooseScopes(this.options.scope, this.lastChallenge, found.resourceMetadata, found.authorizationServer));
+    await this.interactive(found, chooseScopes(this.options.scope, this.lastChallenge, found.resourceMetadata, found.authorizationServer), signal);
   }
 
   /** Forgets the tokens and the registered client of this server (discovering its issuer first if this session has not). */
@@ -193,12 +196,13 @@ export class OAuthSession implements AuthProvider {
     return this.refreshing;
   }
 
-  private async interactive(found: DiscoveredAuthorization, scopes: readonly string[] | undefined): Promise<void> {
+  private async interactive(found: DiscoveredAuthorization, scopes: readonly string[] | undefined, signal?: AbortSignal): Promise<void> {
     try {
-      this.grant = await this.flow.signIn(found, scopes);
+      this.grant = await this.flow.signIn(found, scopes, signal);
       this.lastError = undefined;
     } catch (error) {
-      this.lastError = (error as Error).message;
+      // A sign-in the user cancelled did not fail: the last failure stays what it was.
+      if (!AuthError.is(error, 'cancelled')) this.lastError = (error as Error).message;
       throw error;
     }
   }

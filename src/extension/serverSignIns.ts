@@ -78,9 +78,9 @@ export class ServerSignIns {
     return this.session(serverId).signInRequest();
   }
 
-  /** The interactive sign-in (after the user confirmed). Rejects with AuthError. */
-  async signIn(serverId: string): Promise<void> {
-    await this.session(serverId).signIn();
+  /** The interactive sign-in (after the user confirmed). Rejects with AuthError; `signal` cancels it. */
+  async signIn(serverId: string, signal?: AbortSignal): Promise<void> {
+    await this.session(serverId).signIn(signal);
     this.setRequired(serverId, false);
   }
 

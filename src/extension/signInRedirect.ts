@@ -14,6 +14,6 @@ export function editorRedirect(port: number | undefined, log: (text: string) => 
     const external = (await vscode.env.asExternalUri(vscode.Uri.parse(redirect.uri))).toString(true);
     if (external === redirect.uri) return redirect;
     log(`redirect listener ${redirect.uri}, reached from the browser as ${external} (remote window)`);
-    return { uri: external, wait: (state) => redirect.wait(state), close: () => redirect.close() };
+    return { uri: external, wait: (state, signal) => redirect.wait(state, signal), close: () => redirect.close() };
   };
 }

@@ -81,7 +81,23 @@ export class EditorSignIns {
       channel.write('info', 'sign-in: cancelled before the browser opened');
       return;
     }
-    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `MCP Host: signing in to "${h.entry.name}" — finish in your browser…` }, () => this.signIns.signIn(id));
+    // Cancel gives up waiting for the browser (a closed tab, a wrong account): the listener
+    // closes, nothing is stored, and the row still offers Sign In.
+    const progress = { location: vscode.ProgressLocation.Notification, title: `MCP Host: signing in to "${h.entry.name}" — finish in your browser…`, cancellable: true };
+    const signedIn = await vscode.window.withProgress(progress, async (_, token) => {
+      const abort = new AbortController();
+      const cancelled = token.onCancellationRequested(() => abort.abort());
+      try {
+        await this.signIns.signIn(id, abort.signal);
+        return true;
+      } catch (error) {
+        if (AuthError.is(error, 'cancelled')) return false;
+        throw error;
+      } finally {
+        cancelled.dispose();
+      }
+    });
+    if (!signedIn) return;
     channel.write('info', 'sign-in: finished; starting the server with the new token');
     await (h.status.kind === 'running' ? registry.restart(id) : registry.start(id));
   }

@@ -228,6 +228,42 @@ describe('sign-in to a protected MCP server', () => {
     assert.equal(t.closes[0]?.reason.kind, 'authorization-required');
   });
 
+  test('a sign-in cancelled while the browser has the user: the listener closes, nothing is stored, the next sign-in works', async () => {
+    let opened: URL | undefined;
+    let comesBack = false;
+    const abort = new AbortController();
+    // At first this "browser" shows the page and never comes back, and the user cancels; later it approves.
+    const t = await setUp([], {
+      confirmSignIn: undefined,
+      userAgent: async (url) => {
+        opened = url;
+        if (!comesBack) {
+          setTimeout(() => abort.abort(), 50);
+          return;
+        }
+        const approval = await fetch(url, { redirect: 'manual' });
+        await fetch(approval.headers.get('location')!);
+      },
+    });
+    await assert.rejects(t.client.connect(t.transport));
+    await assert.rejects(t.session.signIn(abort.signal), (e: unknown) => AuthError.is(e, 'cancelled'));
+    assert.ok(opened, 'the authorization page was opened');
+    const redirect = new URL(opened.searchParams.get('redirect_uri')!);
+    await assert.rejects(fetch(redirect), 'the loopback listener is closed');
+    assert.equal(t.store.size, 0);
+    assert.equal(t.session.state().signedIn, false);
+    assert.equal(t.session.state().lastError, undefined, 'a cancel is not a failure');
+    assert.match(t.logs.join('\n'), /cancelled by the user before the browser came back; nothing stored/);
+    assert.doesNotMatch(t.logs.join('\n'), /sign-in stopped/);
+    // Already cancelled: the listener never waits.
+    await assert.rejects(t.session.signIn(AbortSignal.abort()), (e: unknown) => AuthError.is(e, 'cancelled'));
+    comesBack = true;
+    await t.session.signIn(new AbortController().signal);
+    assert.equal(t.session.state().signedIn, true);
+    assert.equal(t.store.size, 1);
+    t.assertNoSecretIn(t.logs);
+  });
+
   test('without confirmation the transport closes with authorization-required and the challenge; signIn() then works', async () => {
     const t = await setUp([], { confirmSignIn: undefined });
     await assert.rejects(t.client.connect(t.transport));

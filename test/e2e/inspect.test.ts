@@ -487,7 +487,11 @@ describe('inspect features in a real VS Code', { skip }, () => {
       const unsubscribedBefore = await logCount(`Unsubscribed from ${uri}`);
 
       await clickRowAction(wb, label, 'Subscribe to Resource');
-      await poll(async () => (await description()).startsWith('subscribed · '), 15_000, 'the subscribed mark');
+      let shown = '';
+      await poll(async () => (shown = await description()).startsWith('subscribed · '), 15_000, 'the subscribed mark').catch(async (e: Error) => {
+        const log = (await wb.outputChannelText(CHANNEL, { reveal: false })).split('\n').filter((l) => /subscri/i.test(l)).slice(-8);
+        throw new Error(`${e.message}; the row says "${shown}"; the log: ${JSON.stringify(log)}`);
+      });
       await poll(async () => (await logCount(`Subscribed to ${uri}`)) > subscribedBefore, 15_000, 'the Subscribed line in the output channel');
       assert.equal(await treeRow(wb, label).locator('.actions .action-label[aria-label^="Unsubscribe from Resource"]').count(), 1, 'Unsubscribe offered');
       const frames = traceFrames(await wb.outputChannelText(CHANNEL, { reveal: false }));

@@ -161,6 +161,35 @@ describe('sign-in to protected remote servers in a real VS Code', { skip, timeou
     });
   });
 
+  test('Cancel on the sign-in notification while the page never comes back: no error, nothing kept, the row still asks', { timeout: 120_000 }, async () => {
+    await step('sign-in-cancel', async () => {
+      const context = wb.page.context();
+      // The authorization page never loads: the user waits in vain, then cancels.
+      const neverLoads = (url: URL) => url.pathname.endsWith('/authorize');
+      await context.route(neverLoads, (route) => route.abort());
+      try {
+        await wb.clickTreeItem('protected');
+        assert.ok(await wb.dialog({ timeoutMs: 30_000 }), 'the sign-in prompt');
+        const tab = watchAuthorize(protectedServer);
+        await wb.answerDialog('Sign In');
+        const redirect = new URL((await tab.opened()).searchParams.get('redirect_uri')!);
+        const toast = wb.page.locator('.notifications-toasts .notification-toast', { hasText: 'signing in to "protected"' });
+        await toast.first().waitFor({ timeout: 20_000 });
+        await wb.screenshot('signin-waiting');
+        await wb.answerNotification('signing in to "protected"', 'Cancel');
+        await toast.first().waitFor({ state: 'detached', timeout: 20_000 });
+        await wb.outputChannelText('MCP: protected', { contains: 'cancelled by the user before the browser came back; nothing stored', reveal: false });
+        await rowSays('protected', /^sign in required/, 20_000);
+        const listenerPort = /^\/proxy\/(\d+)\//.exec(redirect.pathname)?.[1] ?? redirect.port;
+        await assert.rejects(fetch(`http://127.0.0.1:${listenerPort}/callback`), 'the loopback listener is closed');
+        assert.deepEqual((await wb.notifications()).filter((n) => /error|failed|stopped/i.test(n)), [], 'a cancel is not an error');
+      } finally {
+        await context.unroute(neverLoads);
+        await closeOtherTabs();
+      }
+    });
+  });
+
   test('a click on the row asks, naming the authorization server; the browser signs in; the tools appear', { timeout: 150_000 }, async () => {
     await step('sign-in', async () => {
       await wb.setLogLevel('MCP: protected', 'Trace');
