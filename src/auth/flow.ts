@@ -5,6 +5,7 @@
 import { BearerChallenge, checkScheme, DiscoveredAuthorization, ProtectedResourceMetadata } from './discovery';
 import { AuthError, describeOAuthFailure, redact } from './errors';
 import { AuthorizationServer, Client, ClientAuth, isLoopback, loadOAuth, OAuthModule, TokenEndpointResponse } from './oauth';
+import { limitedFetch } from './limitedFetch';
 import { RedirectFactory } from './loopback';
 import { ClientRegistrationKind, RegisteredClient, StoredGrant, TokenKey, TokenStore } from './tokenStore';
 
@@ -64,7 +65,7 @@ export class OAuthFlow {
 
   constructor(readonly options: OAuthFlowOptions) {
     this.log = options.log ?? (() => {});
-    this.fetchFn = options.fetch ?? fetch;
+    this.fetchFn = limitedFetch(options.fetch ?? fetch);
     this.now = options.now ?? Date.now;
   }
 

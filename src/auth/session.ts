@@ -5,6 +5,7 @@
 import type { AuthChallenge, AuthProvider } from '../transport/httpChannel';
 import { BearerChallenge, discoverAuthorization, DiscoveredAuthorization, parseBearerChallenge } from './discovery';
 import { AuthError } from './errors';
+import { limitedFetch } from './limitedFetch';
 import { AuthLogger, chooseScopes, describeGrant, OAuthFlow, OAuthFlowOptions } from './flow';
 import { ClientRegistrationKind, StoredGrant, TokenKey } from './tokenStore';
 import { errorMessage } from '../protocol/errors';
@@ -232,7 +233,7 @@ export class OAuthSession implements AuthProvider {
     if (!again && this.found && (!bearer.resourceMetadata || bearer.resourceMetadata === this.metadataFrom)) return this.found;
     const previous = this.found;
     try {
-      this.found = await discoverAuthorization(this.serverUrl, bearer, { fetch: this.options.fetch ?? fetch, log: this.log });
+      this.found = await discoverAuthorization(this.serverUrl, bearer, { fetch: limitedFetch(this.options.fetch ?? fetch), log: this.log });
     } catch (error) {
       this.log(`sign-in stopped: ${(error as Error).message}`, 'warn');
       throw error;

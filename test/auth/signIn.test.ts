@@ -325,6 +325,8 @@ describe('sign-in to a protected MCP server', () => {
     ['--wrong-state', /state that does not belong to this sign-in/],
     ['--bad-issuer', /claims issuer "http:\/\/evil\.example\/", not http:\/\/127\.0\.0\.1:\d+\//],
     ['--html-token', /no token: the token endpoint http:\/\/127\.0\.0\.1:\d+\/token did not answer with JSON/],
+    ['--huge-metadata', /GET http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-authorization-server failed: the answer is larger than 1 MiB; refused/],
+    ['--huge-token', /no token: the token endpoint http:\/\/127\.0\.0\.1:\d+\/token: the answer is larger than 1 MiB; refused/],
   ] as const) {
     test(`refused (${flag}): a clear message, nothing stored, nothing secret logged`, async () => {
       const t = await setUp([flag]);
