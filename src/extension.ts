@@ -4,7 +4,7 @@
 // process is left.
 import * as vscode from 'vscode';
 import { registerCommands } from './extension/commands';
-import { registerInspectFeatures } from './extension/usecases';
+import { registerUseCases } from './extension/usecases';
 import { McpHost } from './extension/mcpHost';
 import { ServersTreeProvider } from './extension/serversTree';
 import { McpStatusBar } from './extension/statusBar';
@@ -38,16 +38,16 @@ export function activate(context: vscode.ExtensionContext): void {
   updateContext();
   context.subscriptions.push(mcpHost.onDidChange(updateContext));
   // Call tools, read resources, get prompts, server actions.
-  const inspect = registerInspectFeatures(context, {
+  const useCases = registerUseCases(context, {
     servers: mcpHost.registry,
     log: (id, level, text) => mcpHost.serverLog(id, level, text),
     onDidChangeServers: mcpHost.onDidChange,
     redact: (text) => mcpHost.redact(text),
     setHealth: (id, health) => mcpHost.health.set(id, health),
     signInState: (id) => mcpHost.signIns.signInState(id),
-    resolveUrlElicitation: (error, id) => mcpHost.serve.handleUrlElicitationRequired(error, { id, name: mcpHost.registry.get(id)?.entry.name ?? id }),
+    resolveUrlElicitation: (error, id) => mcpHost.serverRequests.handleUrlElicitationRequired(error, { id, name: mcpHost.registry.get(id)?.entry.name ?? id }),
   });
-  context.subscriptions.push(inspect, tree.showSubscriptions(inspect.subscriptions));
+  context.subscriptions.push(useCases, tree.showSubscriptions(useCases.subscriptions));
 
   // "asked 12s ago" under Roots goes stale: redraw now and then while someone looks.
   const clock = setInterval(() => {

@@ -17,7 +17,7 @@ import { ServerLogs } from './serverLogs';
 import { EditorServersTreeModel } from './serversTreeModel';
 import { EditorSignIns } from './signIns';
 import { StartGate } from './startGate';
-import { ServeFeatures, createServeFeatures } from './serverRequests';
+import { ServerRequests, createServerRequests } from './serverRequests';
 
 export type StartPolicy = 'onViewVisible' | 'onStartup' | 'never';
 
@@ -40,7 +40,7 @@ export class McpHost implements vscode.Disposable {
   readonly health = new ServerHealthStore();
   readonly logs: ServerLogs;
   /** Sampling and elicitation for this host's servers (the tool-call UI uses its URL elicitation). */
-  readonly serve: ServeFeatures;
+  readonly serverRequests: ServerRequests;
   /** What the view and the status bar show. */
   readonly tree: EditorServersTreeModel;
 
@@ -71,8 +71,8 @@ export class McpHost implements vscode.Disposable {
       },
     };
     // Sampling and elicitation: declared in every initialize, answered with the user in control.
-    const serve = (this.serve = createServeFeatures(context, { log: (id, level, text) => this.logs.get(id).write(level, text), showLog: (id) => this.logs.get(id).show() }));
-    this.disposables.push(serve);
+    const serverRequests = (this.serverRequests = createServerRequests(context, { log: (id, level, text) => this.logs.get(id).write(level, text), showLog: (id) => this.logs.get(id).show() }));
+    this.disposables.push(serverRequests);
     const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
     this.registry = new ServerRegistry({
       clientInfo: { name: 'mcp-host', title: 'MCP Host', version },
@@ -84,12 +84,12 @@ export class McpHost implements vscode.Disposable {
       },
       // Servers start when the start policy says so (`startAutomatically`) or the user starts them.
       autoStart: false,
-      capabilities: serve.capabilities,
+      capabilities: serverRequests.capabilities,
       get protocol() {
         const pinned = setting<string>('protocolVersion', 'auto');
         return isProtocolPreference(pinned) ? pinned : 'auto';
       },
-      serverRequests: (server) => serve.handlersFor(server),
+      serverRequests: (server) => serverRequests.handlersFor(server),
       log: (serverId, level, text) => this.registryLog(serverId, level, text),
     });
     this.config = new ConfigReloader(this.registry, (entry) => this.gate.prepare(entry), log, (ids) => this.signIns.forget(ids), changed);
@@ -114,7 +114,7 @@ export class McpHost implements vscode.Disposable {
       this.health.onDidChange(changed),
       this.registry.onDidCreateClient(({ handle, client }) => {
         this.logs.get(handle.id).attach(client);
-        serve.configureClient(client, { id: handle.id, name: handle.entry.name });
+        serverRequests.configureClient(client, { id: handle.id, name: handle.entry.name });
         // The Roots node shows when the server last asked.
         client.onRootsListed(changed);
       }),

@@ -30,7 +30,7 @@ import { formatCommandLine } from '../registry/logText';
 import type { Event } from '../protocol/events';
 import { SubscriptionState, resourceRowMark } from '../usecases/subscriptions';
 
-/** The subscription state of resources (the inspect features' `SubscriptionSet`). */
+/** The subscription state of resources (the use cases' `SubscriptionSet`). */
 export interface ResourceSubscriptions {
   state(serverId: string, uri: string): SubscriptionState | undefined;
   readonly onDidChange: Event<void>;

@@ -1,4 +1,4 @@
-// The HTML shell of every MCP Host webview (the inspect panels and the serve dialogs): a strict
+// The HTML shell of every MCP Host webview (the use-case panels and the server-request dialogs): a strict
 // CSP with a fresh nonce per page, stylesheets and scripts only from media/, nothing inline,
 // nothing remote. The shared base (media/webview/common.css and common.js) comes first, then the
 // feature's own files. No `vscode` import, so node --test can load it.
@@ -15,11 +15,11 @@ export const COMMON_STYLE = 'webview/common.css';
 export const COMMON_SCRIPT = 'webview/common.js';
 
 /** Call Tool, and the read-only prompt and resource views. */
-export const INSPECT_FEATURE: WebviewFeature = { style: 'webview/toolCall.css', script: 'webview/toolCall.js' };
-/** Server Details: the inspect panels' look, its own script. */
+export const PANEL_ASSETS: WebviewFeature = { style: 'webview/toolCall.css', script: 'webview/toolCall.js' };
+/** Server Details: the panels' look, its own script. */
 export const DETAILS_FEATURE: WebviewFeature = { style: 'webview/toolCall.css', script: 'webview/details.js' };
 /** Sampling and elicitation dialogs. */
-export const SERVE_FEATURE: WebviewFeature = { style: 'serve/serve.css', script: 'serve/serve.js' };
+export const DIALOG_ASSETS: WebviewFeature = { style: 'dialogs/dialogs.css', script: 'dialogs/dialogs.js' };
 
 /** A nonce for `script-src 'nonce-…'`: 128 random bits from the OS. */
 export function makeNonce(): string {

@@ -11,13 +11,13 @@ import type { ServerIdentity } from './types';
 
 export const ELICITATION_COMPLETE = 'notifications/elicitation/complete';
 
-export interface ServeServices {
+export interface ServerRequestServices {
   readonly sampling?: SamplingService;
   readonly elicitation?: ElicitationService;
 }
 
 /** The capabilities to declare for the services given. */
-export function serveCapabilities(services: ServeServices): Record<string, unknown> {
+export function clientCapabilitiesFor(services: ServerRequestServices): Record<string, unknown> {
   const caps: Record<string, unknown> = {};
   if (services.sampling) caps.sampling = {};
   if (services.elicitation) caps.elicitation = services.elicitation.capability();
@@ -39,7 +39,7 @@ function waitingOnUser<R>(handler: (params: Record<string, unknown> | undefined,
  * The answers to one server's sampling and elicitation requests, for `McpClientOptions.handlers`:
  * they answer a legacy server's requests and a modern server's input requests alike.
  */
-export function serveHandlers(server: ServerIdentity, services: ServeServices): ServerRequestHandlers {
+export function requestHandlersFor(server: ServerIdentity, services: ServerRequestServices): ServerRequestHandlers {
   const handlers: Record<string, RequestHandler> = {};
   if (services.sampling) handlers['sampling/createMessage'] = waitingOnUser(services.sampling.handler(server));
   if (services.elicitation) handlers['elicitation/create'] = waitingOnUser(services.elicitation.handler(server));
@@ -50,13 +50,13 @@ export function serveHandlers(server: ServerIdentity, services: ServeServices): 
  * Wires what the client's handlers cannot: `notifications/elicitation/complete`, and forgetting
  * the server's URL elicitations when it goes away (call before `connect()`). With `handlers`
  * true it also registers the request handlers on `client`, for a client created without them
- * (serveHandlers). It all goes away when the client closes, or when the Disposable is disposed.
+ * (requestHandlersFor). It all goes away when the client closes, or when the Disposable is disposed.
  */
-export function attachServe(client: McpClient, server: ServerIdentity, services: ServeServices, options: { handlers?: boolean } = {}): Disposable {
+export function attachServerRequests(client: McpClient, server: ServerIdentity, services: ServerRequestServices, options: { handlers?: boolean } = {}): Disposable {
   const store = new DisposableStore();
   const { elicitation } = services;
   if (options.handlers !== false) {
-    for (const [method, handler] of Object.entries(serveHandlers(server, services))) store.add(client.onRequest(method, handler));
+    for (const [method, handler] of Object.entries(requestHandlersFor(server, services))) store.add(client.onRequest(method, handler));
   }
   if (elicitation) store.add(client.onNotification(ELICITATION_COMPLETE, (params) => elicitation.onCompleteNotification(server, params)));
   store.add(

@@ -1,4 +1,4 @@
-// The messages between the serve webview (media/serve/serve.js) and the extension. What the
+// The messages between the dialog webview (media/dialogs/dialogs.js) and the extension. What the
 // webview posts is parsed strictly with zod: the page shows server-provided text, so anything it
 // sends is untrusted input. Outbound messages are typed here; the script checks them defensively.
 import * as z from '../protocol/zod';
@@ -19,7 +19,7 @@ const Edits = z.lazy(() =>
   }),
 );
 
-export const ServeInboundSchema = z.lazy(() =>
+export const DialogInboundSchema = z.lazy(() =>
   z.discriminatedUnion('type', [
     z.strictObject({ type: z.literal('ready') }),
     z.strictObject({ type: z.literal('samplingApprove'), edits: Edits, remember: z.enum(['once', 'allowSession', 'allowAlways']) }),
@@ -40,10 +40,10 @@ export const ServeInboundSchema = z.lazy(() =>
     z.strictObject({ type: z.literal('giveUp') }),
   ]),
 );
-export type ServeInbound = z.infer<typeof ServeInboundSchema>;
+export type DialogInbound = z.infer<typeof DialogInboundSchema>;
 
-export function parseServeInbound(message: unknown): ParsedMessage<ServeInbound> {
-  return parseWebviewMessage(ServeInboundSchema, message);
+export function parseServeInbound(message: unknown): ParsedMessage<DialogInbound> {
+  return parseWebviewMessage(DialogInboundSchema, message);
 }
 
 /** Who asks: shown at the top of every dialog. Server text: the webview inserts it as text. */
@@ -52,7 +52,7 @@ export interface AskingServer {
   readonly id: string;
 }
 
-export type ServeOutbound =
+export type DialogOutbound =
   | { readonly type: 'sampling'; readonly server: AskingServer; readonly request: SamplingRequestView; readonly imagesToModel: boolean }
   | { readonly type: 'samplingGenerating'; readonly model: string }
   | { readonly type: 'samplingAnswer'; readonly answer: SamplingAnswerView }

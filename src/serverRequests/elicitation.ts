@@ -17,7 +17,7 @@ import { initialState, toArguments } from '../forms/state';
 import { isRecord } from '../protocol/jsonShape';
 import type { Json } from '../schema/json';
 import { DialogQueue, QUEUE_LIMIT_NOTE, QueueCancelledError, QueueFullError, abortReason, describeAbort, untilCancelled } from './dialogQueue';
-import { ServeLog, ServerIdentity, clip } from './types';
+import { ServerRequestLog, ServerIdentity, clip } from './types';
 import { UrlAssessment, assessUrl } from '../usecases/urlSafety';
 
 export type ElicitationMode = 'form' | 'url';
@@ -335,7 +335,7 @@ export interface ElicitationServiceOptions {
   readonly queue: DialogQueue;
   readonly prompter: ElicitationPrompter;
   readonly openUrl: UrlOpener;
-  readonly log: ServeLog;
+  readonly log: ServerRequestLog;
   /** The modes the host declared in its capabilities. */
   readonly modes: readonly ElicitationMode[];
   readonly completions?: ElicitationCompletions;
@@ -378,7 +378,7 @@ export class ElicitationService {
 
   async handle(server: ServerIdentity, params: unknown, ctx: Pick<RequestContext, 'id' | 'signal'>): Promise<ElicitResult> {
     const tag = `elicitation #${String(ctx.id)}`;
-    const say = (level: Parameters<ServeLog>[1], text: string) => this.options.log(server.id, level, `${tag}: ${text}`);
+    const say = (level: Parameters<ServerRequestLog>[1], text: string) => this.options.log(server.id, level, `${tag}: ${text}`);
     let parsed: ParsedElicitation;
     try {
       parsed = parseElicitation(params, this.options.modes);
@@ -405,7 +405,7 @@ export class ElicitationService {
     }
   }
 
-  private async runForm(server: ServerIdentity, requestId: string, parsed: Extract<ParsedElicitation, { mode: 'form' }>, signal: AbortSignal, say: (level: Parameters<ServeLog>[1], text: string) => void): Promise<ElicitResult> {
+  private async runForm(server: ServerIdentity, requestId: string, parsed: Extract<ParsedElicitation, { mode: 'form' }>, signal: AbortSignal, say: (level: Parameters<ServerRequestLog>[1], text: string) => void): Promise<ElicitResult> {
     const model = parsed.model;
     const view: ElicitFormView = { requestId, message: parsed.params.message, model, state: initialFormState(model) };
     const answer = await untilCancelled(this.options.prompter.form(server, view, (state) => checkFormState(model, state), signal), signal);
@@ -441,7 +441,7 @@ export class ElicitationService {
   }
 
   /** Asks, then opens. Returns what to answer. */
-  private async consentAndOpen(server: ServerIdentity, view: ElicitUrlView, signal: AbortSignal, say: (level: Parameters<ServeLog>[1], text: string) => void): Promise<'accept' | 'decline' | 'cancel'> {
+  private async consentAndOpen(server: ServerIdentity, view: ElicitUrlView, signal: AbortSignal, say: (level: Parameters<ServerRequestLog>[1], text: string) => void): Promise<'accept' | 'decline' | 'cancel'> {
     if (view.url.warnings.length > 0) say('info', `warnings shown: ${view.url.warnings.map((w) => w.kind).join(', ')}`);
     const answer = await untilCancelled(this.options.prompter.url(server, view, signal), signal);
     if (answer !== 'open') {
@@ -463,7 +463,7 @@ export class ElicitationService {
     return 'accept';
   }
 
-  private async runUrl(server: ServerIdentity, requestId: string, params: ElicitUrlParams, signal: AbortSignal, say: (level: Parameters<ServeLog>[1], text: string) => void): Promise<ElicitResult> {
+  private async runUrl(server: ServerIdentity, requestId: string, params: ElicitUrlParams, signal: AbortSignal, say: (level: Parameters<ServerRequestLog>[1], text: string) => void): Promise<ElicitResult> {
     const view = this.urlView(requestId, params, false);
     if ('blocked' in view) {
       say('warn', `refused the URL: ${view.blocked} → error ${ErrorCodes.InvalidParams}`);
@@ -483,7 +483,7 @@ export class ElicitationService {
   async handleUrlElicitationRequired(server: ServerIdentity, error: unknown, signal: AbortSignal = new AbortController().signal): Promise<boolean> {
     const found = urlElicitationsFromError(error);
     if (!found) return false;
-    const say = (level: Parameters<ServeLog>[1], text: string) => this.options.log(server.id, level, `URL elicitation required (-32042): ${text}`);
+    const say = (level: Parameters<ServerRequestLog>[1], text: string) => this.options.log(server.id, level, `URL elicitation required (-32042): ${text}`);
     if (!this.options.modes.includes('url')) {
       say('warn', 'this client did not declare URL elicitation; not handled');
       return false;

@@ -13,7 +13,7 @@ import { AUDIO_TYPES, IMAGE_TYPES, MAX_INLINE_BYTES, base64Bytes, normalizeMimeT
 import { DialogQueue, QUEUE_LIMIT_NOTE, QueueCancelledError, QueueFullError, abortReason, describeAbort, untilCancelled } from './dialogQueue';
 import { ModelInfo, ModelPreferencesView, chooseModel, describeModel } from './modelSelection';
 import { SamplingPolicy, SamplingPolicyStore, decide, describePolicy } from './policy';
-import { ServeLog, ServerIdentity, clip } from './types';
+import { ServerRequestLog, ServerIdentity, clip } from './types';
 
 // ---------------------------------------------------------------------------------------------
 // The request on the wire
@@ -327,7 +327,7 @@ export interface SamplingServiceOptions {
   readonly policies: SamplingPolicyStore;
   readonly prompter: SamplingPrompter;
   readonly models: LanguageModels;
-  readonly log: ServeLog;
+  readonly log: ServerRequestLog;
 }
 
 /**
@@ -348,7 +348,7 @@ export class SamplingService {
   async handle(server: ServerIdentity, params: unknown, ctx: Pick<RequestContext, 'id' | 'signal'>): Promise<CreateMessageResult> {
     const { log } = this.options;
     const tag = `sampling #${String(ctx.id)}`;
-    const say = (level: Parameters<ServeLog>[1], text: string) => log(server.id, level, `${tag}: ${text}`);
+    const say = (level: Parameters<ServerRequestLog>[1], text: string) => log(server.id, level, `${tag}: ${text}`);
     let p: CreateMessageParams;
     try {
       p = parseCreateMessage(params);
@@ -379,7 +379,7 @@ export class SamplingService {
     }
   }
 
-  private logRequest(say: (level: Parameters<ServeLog>[1], text: string) => void, p: CreateMessageParams): void {
+  private logRequest(say: (level: Parameters<ServerRequestLog>[1], text: string) => void, p: CreateMessageParams): void {
     const hints = (p.modelPreferences?.hints ?? []).map((h) => h.name).filter(Boolean);
     const facts = [
       `${p.messages.length} message${p.messages.length === 1 ? '' : 's'}`,
@@ -401,7 +401,7 @@ export class SamplingService {
     requestId: string,
     policy: SamplingPolicy,
     signal: AbortSignal,
-    say: (level: Parameters<ServeLog>[1], text: string) => void,
+    say: (level: Parameters<ServerRequestLog>[1], text: string) => void,
   ): Promise<CreateMessageResult> {
     const { prompter, models: lm, policies } = this.options;
     const available = await lm.models();

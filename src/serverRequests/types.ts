@@ -8,7 +8,7 @@ export interface ServerIdentity {
 }
 
 /** Writes one line to a server's output channel. */
-export type ServeLog = (serverId: string, level: LogSeverity, text: string) => void;
+export type ServerRequestLog = (serverId: string, level: LogSeverity, text: string) => void;
 
 /** Shortens server text for a log line: one line, at most `max` characters. */
 export function clip(text: string, max = 2000): string {

@@ -1,4 +1,4 @@
-// The messages between the inspect webviews (media/webview/toolCall.js) and the extension.
+// The messages between the tool, prompt and view panels (media/webview/toolCall.js) and the extension.
 // Inbound messages (webview → extension) are parsed strictly with zod: a webview is a browser
 // page showing server-provided content, so what it posts is treated as untrusted input.
 // Outbound messages are typed here; the webview script checks what it receives defensively.
@@ -78,7 +78,7 @@ export function parseWebviewMessage<S extends z.ZodMiniType>(schema: S, message:
   return { ok: false, reason: issue ? `${issue.path.join('.') || '(message)'}: ${issue.message}` : 'invalid message' };
 }
 
-/** Parses a message from an inspect webview. */
+/** Parses a message from a tool, prompt or view panel. */
 export function parseInbound(message: unknown): ParsedMessage<InboundMessage> {
   return parseWebviewMessage(InboundMessageSchema, message);
 }

@@ -16,7 +16,7 @@
 import { loopbackRedirect, MemoryTokenStore, OAuthSession, PreRegisteredClient } from '../../src/auth';
 import { McpClient } from '../../src/client/client';
 import { describeSkippedItem, type Tool } from '../../src/client/schemas';
-import { attachServe, serveCapabilities, serveHandlers } from '../../src/serverRequests/attach';
+import { attachServerRequests, clientCapabilitiesFor, requestHandlersFor } from '../../src/serverRequests/attach';
 import { DialogQueue } from '../../src/serverRequests/dialogQueue';
 import { ElicitationPrompter, ElicitationService } from '../../src/serverRequests/elicitation';
 import type { ServerIdentity } from '../../src/serverRequests/types';
@@ -187,8 +187,8 @@ async function main(): Promise<void> {
     log: (_id, level, text) => log(`${level}: ${text}`),
     modes: ['form'],
   });
-  const client = new McpClient({ clientInfo: CLIENT_INFO, capabilities: serveCapabilities({ elicitation }), handlers: serveHandlers(SERVER, { elicitation }), requestTimeoutMs: 45_000 });
-  attachServe(client, SERVER, { elicitation }, { handlers: false });
+  const client = new McpClient({ clientInfo: CLIENT_INFO, capabilities: clientCapabilitiesFor({ elicitation }), handlers: requestHandlersFor(SERVER, { elicitation }), requestTimeoutMs: 45_000 });
+  attachServerRequests(client, SERVER, { elicitation }, { handlers: false });
   client.onTransportLog((entry) => log(`${entry.kind}: ${entry.text}`));
   try {
     const init = await client.connect(createHttpTransport({ url, headers: {}, mode: 'auto', auth: signIn(url) }));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { COMMON_SCRIPT, COMMON_STYLE, INSPECT_FEATURE, SERVE_FEATURE, contentSecurityPolicy, makeNonce, pageHtml } from '../../src/extension/webviewPage';
+import { COMMON_SCRIPT, COMMON_STYLE, PANEL_ASSETS, DIALOG_ASSETS, contentSecurityPolicy, makeNonce, pageHtml } from '../../src/extension/webviewPage';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -36,7 +36,7 @@ describe('webview page', () => {
   });
 
   test('the files every page loads exist under media/', () => {
-    for (const path of [COMMON_STYLE, COMMON_SCRIPT, INSPECT_FEATURE.style, INSPECT_FEATURE.script, SERVE_FEATURE.style, SERVE_FEATURE.script]) {
+    for (const path of [COMMON_STYLE, COMMON_SCRIPT, PANEL_ASSETS.style, PANEL_ASSETS.script, DIALOG_ASSETS.style, DIALOG_ASSETS.script]) {
       assert.ok(readFileSync(join(ROOT, 'media', path), 'utf8').length > 0, path);
     }
   });

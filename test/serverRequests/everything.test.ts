@@ -1,5 +1,5 @@
 // Sampling and elicitation against a real server: server-everything over stdio, Streamable HTTP
-// and HTTP+SSE, with the host's services wired exactly as the extension wires them (attachServe),
+// and HTTP+SSE, with the host's services wired exactly as the extension wires them (attachServerRequests),
 // a scripted "user" standing in for the person at the dialogs, and a scripted language model
 // standing in for vscode.lm. Every frame of each session is checked against the official
 // 2025-11-25 schema at the end.
@@ -23,8 +23,8 @@ import {
   SamplingRun,
   SamplingService,
   UrlAnswer,
-  attachServe,
-  serveCapabilities,
+  attachServerRequests,
+  clientCapabilitiesFor,
 } from '../../src/serverRequests';
 import { WireRecorder, waitFor } from '../client/support';
 import { EverythingKind, EverythingPeer, everythingPeer } from '../transport/httpPeers';
@@ -92,9 +92,9 @@ for (const kind of ['stdio', 'streamableHttp', 'sse'] satisfies EverythingKind[]
     const sampling = new SamplingService({ queue, policies: new SamplingPolicyStore({ get: () => undefined, update: async () => {} }), prompter: prompterS, models: model, log });
     elicitation = new ElicitationService({ queue, prompter: prompterE, log, modes: ['form', 'url'], openUrl: async (href) => (seen.opened.push(href), true) });
     const services = { sampling, elicitation };
-    client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' }, capabilities: serveCapabilities(services) });
+    client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' }, capabilities: clientCapabilitiesFor(services) });
     wire = new WireRecorder(client);
-    attachServe(client, SERVER, services);
+    attachServerRequests(client, SERVER, services);
     // What the scripted user saw belongs to one suite (one per transport).
     for (const list of Object.values(seen)) list.length = 0;
     peer = await everythingPeer(kind);

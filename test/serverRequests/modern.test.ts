@@ -1,12 +1,12 @@
 // Multi round-trip input from a modern server (protocol 2026-07-28, the SDK 2.x eras fixture)
 // answered by the host's own services, wired as the extension wires them: the handlers given to
-// the client when it is created (serveHandlers), a scripted "user" at the dialogs and a scripted
+// the client when it is created (requestHandlersFor), a scripted "user" at the dialogs and a scripted
 // language model standing in for vscode.lm. The same services answer the same tools on a legacy
 // session, where they arrive as server-to-client requests.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { McpClient, ProtocolPreference } from '../../src/client';
-import { DialogQueue, ElicitFormView, ElicitationPrompter, ElicitationService, LanguageModels, SamplingPolicyStore, SamplingPrompter, SamplingRequestView, SamplingService, attachServe, serveCapabilities, serveHandlers } from '../../src/serverRequests';
+import { DialogQueue, ElicitFormView, ElicitationPrompter, ElicitationService, LanguageModels, SamplingPolicyStore, SamplingPrompter, SamplingRequestView, SamplingService, attachServerRequests, clientCapabilitiesFor, requestHandlersFor } from '../../src/serverRequests';
 import { StdioTransport } from '../../src/transport/stdio';
 import { WireRecorder, fixture } from '../client/support';
 
@@ -47,8 +47,8 @@ function host() {
 
 async function session(protocol: ProtocolPreference, args: string[]) {
   const h = host();
-  const client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' }, capabilities: serveCapabilities(h.services), handlers: serveHandlers(SERVER, h.services), protocol });
-  attachServe(client, SERVER, h.services, { handlers: false });
+  const client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' }, capabilities: clientCapabilitiesFor(h.services), handlers: requestHandlersFor(SERVER, h.services), protocol });
+  attachServerRequests(client, SERVER, h.services, { handlers: false });
   const wire = new WireRecorder(client);
   await client.connect(new StdioTransport({ command: process.execPath, args: [fixture('eras.mjs'), ...args], closeGraceMs: 500, termGraceMs: 500 }));
   return { ...h, client, wire };

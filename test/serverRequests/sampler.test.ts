@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { DialogQueue, ElicitationPrompter, ElicitationService, attachServe, serveCapabilities } from '../../src/serverRequests';
+import { DialogQueue, ElicitationPrompter, ElicitationService, attachServerRequests, clientCapabilitiesFor } from '../../src/serverRequests';
 import { McpClient } from '../../src/client';
 import { StdioTransport } from '../../src/transport/stdio';
 import { WireRecorder, waitFor } from '../client/support';
@@ -22,9 +22,9 @@ test('a form the server cancels (notifications/cancelled) is closed, and no answ
   const log: string[] = [];
   const elicitation = new ElicitationService({ queue: new DialogQueue(() => 3), prompter, log: (_id, level, text) => log.push(`${level} ${text}`), modes: ['form'], openUrl: async () => false });
   const services = { elicitation };
-  const client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' }, capabilities: serveCapabilities(services) });
+  const client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' }, capabilities: clientCapabilitiesFor(services) });
   const wire = new WireRecorder(client);
-  attachServe(client, SERVER, services);
+  attachServerRequests(client, SERVER, services);
   try {
     await client.connect(new StdioTransport({ command: process.execPath, args: [SAMPLER], closeGraceMs: 500, termGraceMs: 500 }));
     const result = await client.callTool('ask-form-briefly', {}, { timeoutMs: 10_000 });

@@ -92,7 +92,7 @@ describe('forms from server schemas', () => {
     // (which the browser would run on every keystroke), would put a server pattern back on a
     // backtracking engine.
     const media = resolve(__dirname, '../../../media');
-    for (const dir of ['webview', 'serve']) {
+    for (const dir of ['webview', 'dialogs']) {
       for (const name of readdirSync(join(media, dir)).filter((n) => n.endsWith('.js'))) {
         const source = readFileSync(join(media, dir, name), 'utf8');
         assert.doesNotMatch(source, /\bRegExp\s*\(/, `${dir}/${name} builds a RegExp`);

@@ -155,7 +155,7 @@ describe('server info', () => {
     }
   });
 
-  test('command arguments: tree nodes and InspectTargets', () => {
+  test('command arguments: tree nodes and CommandTargets', () => {
     const tool = { name: 'echo', inputSchema: { type: 'object' } };
     assert.deepEqual(toTarget({ kind: 'tool', serverId: 's', tool, index: 0 }), { serverId: 's', kind: 'tool', name: 'echo' });
     assert.deepEqual(toTarget({ kind: 'resource', serverId: 's', resource: { uri: 'demo://a', name: 'a' } }), { serverId: 's', kind: 'resource', uri: 'demo://a', name: 'a' });

@@ -3,11 +3,11 @@
 // form and URL modes). The registry declares `capabilities` in every `initialize`; the host calls
 // `configureClient` on each client the registry creates, before it connects.
 //
-//   const serve = createServeFeatures(context, { log: (id, level, text) => logs.get(id).write(level, text), showLog: (id) => logs.get(id).show() });
-//   new ServerRegistry({ ..., capabilities: serve.capabilities });
-//   registry.onDidCreateClient(({ handle, client }) => serve.configureClient(client, { id: handle.id, name: handle.entry.name }));
+//   const serverRequests = createServerRequests(context, { log: (id, level, text) => logs.get(id).write(level, text), showLog: (id) => logs.get(id).show() });
+//   new ServerRegistry({ ..., capabilities: serverRequests.capabilities });
+//   registry.onDidCreateClient(({ handle, client }) => serverRequests.configureClient(client, { id: handle.id, name: handle.entry.name }));
 //
-// The tool-call UI is given `serve.handleUrlElicitationRequired(error, server)` (passed in, not
+// The tool-call UI is given `serverRequests.handleUrlElicitationRequired(error, server)` (passed in, not
 // found through a module variable) and calls it when a tools/call fails
 // with -32042 "URL elicitation required": it offers the URLs listed in `error.data.elicitations`
 // with the same consent dialog, waits until the server reports them complete (or the user says
@@ -15,7 +15,7 @@
 // error, a declined URL, or when the user gives up.
 import * as vscode from 'vscode';
 import type { McpClient, ServerRequestHandlers } from '../../client/client';
-import { attachServe, serveCapabilities, serveHandlers } from '../../serverRequests/attach';
+import { attachServerRequests, clientCapabilitiesFor, requestHandlersFor } from '../../serverRequests/attach';
 import { DialogQueue } from '../../serverRequests/dialogQueue';
 import { ElicitationService } from '../../serverRequests/elicitation';
 import { SAMPLING_POLICIES, SamplingPolicy, SamplingPolicyStore, describePolicy } from '../../serverRequests/policy';
@@ -24,17 +24,17 @@ import type { ServerIdentity } from '../../serverRequests/types';
 import { openExternalUrl } from '../openExternalUrl';
 import { VsCodeLanguageModels } from './languageModels';
 import { WebviewPrompter } from './prompter';
-import { ServePanel } from './servePanel';
+import { DialogPanel } from './dialogPanel';
 import type { LogSeverity } from '../../protocol/logging';
 
-export interface ServeDeps {
+export interface ServerRequestDeps {
   /** Writes to the server's output channel. */
   log(serverId: string, level: LogSeverity, text: string): void;
   /** Reveals the server's output channel (the "Show Log" button of notifications). */
   showLog?(serverId: string): void;
 }
 
-export interface ServeFeatures extends vscode.Disposable {
+export interface ServerRequests extends vscode.Disposable {
   /** Client capabilities to declare: `{ sampling: {}, elicitation: { form: {}, url: {} } }`. */
   readonly capabilities: Record<string, unknown>;
   /** The answers to one server's sampling and elicitation requests, for its client's constructor (both eras use them). */
@@ -49,7 +49,7 @@ export const COMMAND_RESET_SAMPLING = 'mcpHost.sampling.resetPermissions';
 export const COMMAND_SET_SAMPLING = 'mcpHost.sampling.setPermission';
 const DEFAULT_MAX_QUEUED = 3;
 
-export function createServeFeatures(context: vscode.ExtensionContext, deps: ServeDeps): ServeFeatures {
+export function createServerRequests(context: vscode.ExtensionContext, deps: ServerRequestDeps): ServerRequests {
   const disposables: vscode.Disposable[] = [];
   const queue = new DialogQueue(() => {
     const n = vscode.workspace.getConfiguration('mcpHost').get<number>('sampling.maxQueued', DEFAULT_MAX_QUEUED);
@@ -120,22 +120,22 @@ export function createServeFeatures(context: vscode.ExtensionContext, deps: Serv
     }),
   );
 
-  const features: ServeFeatures = {
-    capabilities: serveCapabilities(services),
+  const features: ServerRequests = {
+    capabilities: clientCapabilitiesFor(services),
     handlersFor(server: ServerIdentity): ServerRequestHandlers {
       known.set(server.id, server.name);
-      return serveHandlers(server, services);
+      return requestHandlersFor(server, services);
     },
     configureClient(client: McpClient, server: ServerIdentity): vscode.Disposable {
       known.set(server.id, server.name);
-      const attached = attachServe(client, server, services, { handlers: false });
+      const attached = attachServerRequests(client, server, services, { handlers: false });
       return new vscode.Disposable(() => attached.dispose());
     },
     handleUrlElicitationRequired(error: unknown, server: ServerIdentity): Promise<boolean> {
       return elicitation.handleUrlElicitationRequired(server, error);
     },
     dispose() {
-      for (const p of ServePanel.all()) p.dispose();
+      for (const p of DialogPanel.all()) p.dispose();
       for (const d of disposables.splice(0)) d.dispose();
     },
   };

@@ -1,4 +1,4 @@
-// The user side of sampling and elicitation in VS Code: each dialog is a ServePanel; the model
+// The user side of sampling and elicitation in VS Code: each dialog is a DialogPanel; the model
 // picker is a QuickPick; messages outside a dialog are notifications with a "Show Log" button.
 // A dialog closes when the server cancels its request (the request's signal aborts).
 import * as vscode from 'vscode';
@@ -9,7 +9,7 @@ import { ModelInfo, describeModel } from '../../serverRequests/modelSelection';
 import type { SamplingAnswerView, SamplingDialog, SamplingPrompter, SamplingRequestDecision, SamplingRequestView, SamplingResponseDecision } from '../../serverRequests/sampling';
 import type { ServerIdentity } from '../../serverRequests/types';
 import { modelsTakeImages } from './languageModels';
-import { ServePanel } from './servePanel';
+import { DialogPanel } from './dialogPanel';
 import type { LogSeverity } from '../../protocol/logging';
 
 export interface PrompterDeps {
@@ -23,8 +23,8 @@ export interface PrompterDeps {
 export class WebviewPrompter implements SamplingPrompter, ElicitationPrompter {
   constructor(private readonly deps: PrompterDeps) {}
 
-  private panel(server: ServerIdentity, title: string, signal: AbortSignal, what: string): ServePanel {
-    const panel = new ServePanel(this.deps.extensionUri, title, (reason) => this.deps.log(server.id, 'warn', `the dialog sent an invalid message (ignored): ${reason}`));
+  private panel(server: ServerIdentity, title: string, signal: AbortSignal, what: string): DialogPanel {
+    const panel = new DialogPanel(this.deps.extensionUri, title, (reason) => this.deps.log(server.id, 'warn', `the dialog sent an invalid message (ignored): ${reason}`));
     const onAbort = () => {
       if (panel.isDisposed) return;
       panel.dispose();

@@ -1,4 +1,4 @@
-// Shared by every inspect feature: the host's deps, the schema validator, the call history
+// Shared by every use case a user starts: the host's deps, the schema validator, the call history
 // (kept in workspaceState), the read-only documents and the resource file system.
 import * as vscode from 'vscode';
 import type { McpClient } from '../../client/client';
@@ -10,12 +10,12 @@ import { TimeoutChoice, resolveTimeout } from '../../usecases/timeouts';
 import { openExternalUrl } from '../openExternalUrl';
 import { ResourceDocuments } from './resourceDocuments';
 import type { ServerHandle } from '../../registry/serverRegistry';
-import type { InspectDeps } from './types';
+import type { UseCaseDeps } from './types';
 import { VirtualDocuments } from './virtualDocuments';
 
 const HISTORY_KEY = 'mcpHost.inspect.history';
 
-export class InspectContext implements vscode.Disposable {
+export class UseCaseContext implements vscode.Disposable {
   readonly validator = sharedSchemaValidator;
   readonly history: CallHistory;
   readonly documents = new VirtualDocuments();
@@ -25,7 +25,7 @@ export class InspectContext implements vscode.Disposable {
 
   constructor(
     readonly extension: vscode.ExtensionContext,
-    readonly deps: InspectDeps,
+    readonly deps: UseCaseDeps,
   ) {
     this.history = CallHistory.restore(extension.workspaceState.get(HISTORY_KEY));
     const sub = this.history.onDidChange(() => this.scheduleSave());

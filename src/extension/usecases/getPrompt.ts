@@ -4,11 +4,11 @@
 import type { GetPromptResult, Prompt } from '../../client/schemas';
 import { McpLocalError } from '../../protocol/errors';
 import { describeFailure, summarizeFailure, summarizePart, promptDisplay } from '../../usecases/resultModel';
-import type { InspectContext } from './context';
+import type { UseCaseContext } from './context';
 import { loadPromptPanel, loadViewPanel } from './panels';
 import type { OpenResource } from './results';
 
-export async function getPrompt(ctx: InspectContext, serverId: string, name: string, openResource: OpenResource, preset?: Record<string, string>): Promise<GetPromptResult | undefined> {
+export async function getPrompt(ctx: UseCaseContext, serverId: string, name: string, openResource: OpenResource, preset?: Record<string, string>): Promise<GetPromptResult | undefined> {
   await ctx.client(serverId);
   const prompt: Prompt = ctx.server(serverId)?.prompts?.find((p) => p.name === name) ?? { name };
   if (!preset && (prompt.arguments ?? []).length > 0) {
@@ -23,7 +23,7 @@ export async function getPrompt(ctx: InspectContext, serverId: string, name: str
 }
 
 /** `prompts/get`, recorded in the history either way. */
-export async function fetchPrompt(ctx: InspectContext, serverId: string, name: string, values: Record<string, string>, timeoutMs: number): Promise<GetPromptResult> {
+export async function fetchPrompt(ctx: UseCaseContext, serverId: string, name: string, values: Record<string, string>, timeoutMs: number): Promise<GetPromptResult> {
   const client = await ctx.client(serverId);
   const startedAt = Date.now();
   const started = performance.now();

@@ -1,21 +1,21 @@
-// The inspect features of MCP Host: call tools, read resources and templates, get prompts, and
+// The use cases a user starts in MCP Host: call tools, read resources and templates, get prompts, and
 // the server-level actions (ping, log level, copy entry, capabilities, details, health ping).
-// The host calls `registerInspectFeatures` once from `activate()` and pushes the result into
+// The host calls `registerUseCases` once from `activate()` and pushes the result into
 // `context.subscriptions`; the commands and settings are in ./contributes.json.
 import * as vscode from 'vscode';
 import type { ServerHandle } from '../../registry/serverRegistry';
-import { InspectContext } from './context';
+import { UseCaseContext } from './context';
 import { getPrompt } from './getPrompt';
 import { ResourceFeatures } from './resources';
 import { DetailsPanel, HealthMonitor, NoiseRecorder, copyServerEntry, pingServer, setLogLevel, showCapabilities, showServerDetails } from './serverActions';
 import { disposeLoadedPanels, loadToolPanel } from './panels';
-import { InspectDeps, InspectTarget, toTarget } from './types';
+import { UseCaseDeps, CommandTarget, toTarget } from './types';
 import { errorMessage } from '../../protocol/errors';
 
-export type { InspectDeps, InspectTarget, ServerHandles, ServerHealth } from './types';
+export type { UseCaseDeps, CommandTarget, ServerHandles, ServerHealth } from './types';
 
 /** Command ids (also in contributes.json). */
-export const InspectCommands = {
+export const UseCaseCommands = {
   callTool: 'mcpHost.tool.call',
   openResource: 'mcpHost.resource.open',
   readResourceUri: 'mcpHost.resource.openUri',
@@ -33,17 +33,17 @@ export const InspectCommands = {
 } as const;
 
 /** What the host gets back: dispose it on deactivation; show `subscriptions` in the tree. */
-export interface InspectFeatures extends vscode.Disposable {
+export interface UseCases extends vscode.Disposable {
   readonly subscriptions: ResourceFeatures['subscriptionState'];
 }
 
 /**
  * Registers the commands, the read-only documents (schemes `mcp-host-resource` for resources,
- * `mcp-host-inspect` for result parts, capabilities and details) and the health ping. Command arguments: a `mcpHost.servers` tree node, an {@link InspectTarget}, or
+ * `mcp-host-inspect` for result parts, capabilities and details) and the health ping. Command arguments: a `mcpHost.servers` tree node, an {@link CommandTarget}, or
  * nothing (then quick picks ask).
  */
-export function registerInspectFeatures(context: vscode.ExtensionContext, deps: InspectDeps): InspectFeatures {
-  const ctx = new InspectContext(context, deps);
+export function registerUseCases(context: vscode.ExtensionContext, deps: UseCaseDeps): UseCases {
+  const ctx = new UseCaseContext(context, deps);
   const resources = new ResourceFeatures(ctx);
   const noise = new NoiseRecorder();
   const health = new HealthMonitor(ctx);
@@ -75,68 +75,68 @@ export function registerInspectFeatures(context: vscode.ExtensionContext, deps: 
     noise,
     health,
     ...(deps.onDidChangeServers ? [deps.onDidChangeServers(watchNoise)] : []),
-    register(InspectCommands.callTool, async (arg) => {
+    register(UseCaseCommands.callTool, async (arg) => {
       const t = await resolveTarget(ctx, arg, 'tool');
       if (t?.name) (await loadToolPanel()).show(ctx, t.serverId, t.name, openResource);
     }),
-    register(InspectCommands.openResource, async (arg) => {
+    register(UseCaseCommands.openResource, async (arg) => {
       const t = await resolveTarget(ctx, arg, 'resource');
       if (t?.uri) await resources.open(t.serverId, t.uri, hintFor(ctx.server(t.serverId), t.uri, t.name));
     }),
-    register(InspectCommands.readResourceUri, async (arg, uriArg) => {
+    register(UseCaseCommands.readResourceUri, async (arg, uriArg) => {
       const server = await resolveServer(ctx, arg, 'Read a resource of which server?');
       if (!server) return;
       const uri = typeof uriArg === 'string' ? uriArg : await vscode.window.showInputBox({ prompt: `Resource URI to read from ${server.entry.name}`, placeHolder: 'e.g. file:///path or demo://resource/static/document/architecture.md', ignoreFocusOut: true });
       if (uri) await resources.open(server.id, uri, hintFor(server, uri));
     }),
-    register(InspectCommands.toggleSubscription, async (arg) => {
+    register(UseCaseCommands.toggleSubscription, async (arg) => {
       const t = await resolveTarget(ctx, arg, 'resource');
       if (t?.uri) return resources.toggleSubscription(t.serverId, t.uri);
       return undefined;
     }),
-    register(InspectCommands.subscribe, async (arg) => {
+    register(UseCaseCommands.subscribe, async (arg) => {
       const t = await resolveTarget(ctx, arg, 'resource');
       if (t?.uri) return resources.setSubscribed(t.serverId, t.uri, true);
       return undefined;
     }),
-    register(InspectCommands.unsubscribe, async (arg) => {
+    register(UseCaseCommands.unsubscribe, async (arg) => {
       const t = await resolveTarget(ctx, arg, 'resource');
       if (t?.uri) return resources.setSubscribed(t.serverId, t.uri, false);
       return undefined;
     }),
-    register(InspectCommands.readTemplate, async (arg) => {
+    register(UseCaseCommands.readTemplate, async (arg) => {
       const t = await resolveTarget(ctx, arg, 'template');
       if (t?.uri) await resources.readTemplate(t.serverId, t.uri, t.name);
     }),
-    register(InspectCommands.getPrompt, async (arg, preset) => {
+    register(UseCaseCommands.getPrompt, async (arg, preset) => {
       const t = await resolveTarget(ctx, arg, 'prompt');
       if (!t?.name) return undefined;
       const values = isStringRecord(preset) ? preset : undefined;
       await getPrompt(ctx, t.serverId, t.name, openResource, values);
       return undefined;
     }),
-    register(InspectCommands.ping, async (arg) => {
+    register(UseCaseCommands.ping, async (arg) => {
       const s = await resolveServer(ctx, arg, 'Ping which MCP server?', true);
       if (s) return pingServer(ctx, s);
       return undefined;
     }),
-    register(InspectCommands.setLogLevel, async (arg, level) => {
+    register(UseCaseCommands.setLogLevel, async (arg, level) => {
       const s = await resolveServer(ctx, arg, 'Set the log level of which MCP server?', true);
       if (s) await setLogLevel(ctx, s, typeof level === 'string' ? (level as never) : undefined);
     }),
-    register(InspectCommands.copyEntry, async (arg) => {
+    register(UseCaseCommands.copyEntry, async (arg) => {
       const s = await resolveServer(ctx, arg, 'Copy the entry of which MCP server?');
       if (s) await copyServerEntry(ctx, s);
     }),
-    register(InspectCommands.showCapabilities, async (arg) => {
+    register(UseCaseCommands.showCapabilities, async (arg) => {
       const s = await resolveServer(ctx, arg, 'Show the capabilities of which MCP server?', true);
       if (s) await showCapabilities(ctx, s);
     }),
-    register(InspectCommands.details, async (arg) => {
+    register(UseCaseCommands.details, async (arg) => {
       const s = await resolveServer(ctx, arg, 'Show the details of which MCP server?');
       if (s) showServerDetails(ctx, s, noise, health);
     }),
-    register(InspectCommands.clearHistory, async (arg) => {
+    register(UseCaseCommands.clearHistory, async (arg) => {
       const t = toTarget(arg);
       ctx.history.clear(t?.serverId);
       void vscode.window.setStatusBarMessage('MCP Host: call history cleared', 3000);
@@ -156,12 +156,12 @@ function hintFor(server: ServerHandle | undefined, uri: string, name?: string): 
   return { name: name ?? r?.name, mimeType: r?.mimeType };
 }
 
-function running(ctx: InspectContext, s: ServerHandle): boolean {
+function running(ctx: UseCaseContext, s: ServerHandle): boolean {
   return ctx.runningClient(s.id)?.state.kind === 'ready';
 }
 
 /** The server of a command: from its argument, or picked (only running ones when `needsRunning`). */
-async function resolveServer(ctx: InspectContext, arg: unknown, placeHolder: string, needsRunning = false): Promise<ServerHandle | undefined> {
+async function resolveServer(ctx: UseCaseContext, arg: unknown, placeHolder: string, needsRunning = false): Promise<ServerHandle | undefined> {
   const t = toTarget(arg);
   if (t) return ctx.server(t.serverId);
   if (typeof arg === 'string') return ctx.server(arg) ?? ctx.deps.servers.list().find((s) => s.entry.name === arg);
@@ -179,12 +179,12 @@ async function resolveServer(ctx: InspectContext, arg: unknown, placeHolder: str
 }
 
 /** The item of a command: from its argument, or picked (server first, then the item). */
-async function resolveTarget(ctx: InspectContext, arg: unknown, kind: 'tool' | 'resource' | 'template' | 'prompt'): Promise<InspectTarget | undefined> {
+async function resolveTarget(ctx: UseCaseContext, arg: unknown, kind: 'tool' | 'resource' | 'template' | 'prompt'): Promise<CommandTarget | undefined> {
   const given = toTarget(arg);
   if (given && given.kind === kind) return given;
   const server = given ? ctx.server(given.serverId) : await resolveServer(ctx, undefined, `Which MCP server?`, true);
   if (!server) return undefined;
-  type Item = vscode.QuickPickItem & { target: InspectTarget };
+  type Item = vscode.QuickPickItem & { target: CommandTarget };
   let items: Item[];
   switch (kind) {
     case 'tool':

@@ -1,4 +1,4 @@
-// The webview panels of the inspector, loaded on first use: activation needs none of their code,
+// The webview panels of the use cases, loaded on first use: activation needs none of their code,
 // and the bundle build (esbuild.mjs) puts what only they use into files of its own, read when a
 // panel first opens.
 import type * as ToolPanelModule from './toolPanel';

@@ -11,11 +11,11 @@ import { looksLikeMarkdown, renderMarkdown } from '../../usecases/markdown';
 import { describeFailure, promptDisplay } from '../../usecases/resultModel';
 import { describeTimeoutSource } from '../../usecases/timeouts';
 import { Input, OutboundMessage } from '../../usecases/panelMessages';
-import type { InspectContext } from './context';
+import type { UseCaseContext } from './context';
 import { fetchPrompt } from './getPrompt';
 import { OpenResource, PanelMessage, ResultStore, receivePanelMessage } from './results';
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
-import { INSPECT_FEATURE } from '../webviewPage';
+import { PANEL_ASSETS } from '../webviewPage';
 import { errorMessage } from '../../protocol/errors';
 
 export const PROMPT_PANEL_VIEW_TYPE = 'mcpHost.prompt';
@@ -32,7 +32,7 @@ export function promptArgumentsSchema(prompt: Pick<Prompt, 'arguments'>): Record
 export class PromptPanel implements vscode.Disposable {
   private static readonly panels = new Map<string, PromptPanel>();
 
-  static show(ctx: InspectContext, serverId: string, prompt: Prompt, openResource: OpenResource): PromptPanel {
+  static show(ctx: UseCaseContext, serverId: string, prompt: Prompt, openResource: OpenResource): PromptPanel {
     const key = `${serverId}\n${prompt.name}`;
     const existing = PromptPanel.panels.get(key);
     if (existing) {
@@ -59,7 +59,7 @@ export class PromptPanel implements vscode.Disposable {
   private completing: AbortController | undefined;
 
   private constructor(
-    private readonly ctx: InspectContext,
+    private readonly ctx: UseCaseContext,
     private readonly serverId: string,
     private readonly prompt: Prompt,
     private readonly openResource: OpenResource,
@@ -68,7 +68,7 @@ export class PromptPanel implements vscode.Disposable {
     this.input = { mode: 'form', state: initialState(this.model) };
     const title = `Prompt ${prompt.name} — ${ctx.serverName(serverId)}`;
     this.panel = vscode.window.createWebviewPanel(PROMPT_PANEL_VIEW_TYPE, title, vscode.ViewColumn.Active, webviewOptions(ctx.extensionUri));
-    this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, title, INSPECT_FEATURE);
+    this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, title, PANEL_ASSETS);
     this.outbox = new WebviewOutbox(this.panel.webview);
     this.disposables.push(
       this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),

@@ -13,7 +13,7 @@ import { SubscriptionSet, splitSubscriptionKey as splitKey } from '../../usecase
 import { LatestValueThrottle, NoticeCollapser } from '../../usecases/uiThrottle';
 import { expandTemplate, parseTemplate, templateVariables } from '../../usecases/uriTemplate';
 import { askArguments } from './argumentInput';
-import type { InspectContext } from './context';
+import type { UseCaseContext } from './context';
 import { RESOURCE_SCHEME, contentsBytes, parseResourceEditorUri, resourceEditorUri } from './resourceDocuments';
 import { loadViewPanel } from './panels';
 
@@ -32,7 +32,7 @@ export class ResourceFeatures implements vscode.Disposable {
   private readonly editorRefresh = new LatestValueThrottle<string, undefined>((k) => this.ctx.files.changed(splitKey(k), this.openEditorUris()), EDITOR_REFRESH_MS);
   private readonly updateNotices = new NoticeCollapser<string>((k, count) => this.showUpdateNotice(k, count), UPDATE_NOTICE_GATHER_MS);
 
-  constructor(private readonly ctx: InspectContext) {
+  constructor(private readonly ctx: UseCaseContext) {
     this.disposables.push(
       vscode.window.tabGroups.onDidChangeTabs(() => this.tabsChanged()),
       vscode.workspace.onDidCloseTextDocument(() => this.tabsChanged()),

@@ -5,7 +5,7 @@ import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../../
 import { IMAGE_TYPES, normalizeMimeType } from '../../usecases/resultModel';
 import { InboundMessage, OutboundMessage, parseInbound } from '../../usecases/panelMessages';
 import { errorMessage } from '../../protocol/errors';
-import type { InspectContext } from './context';
+import type { UseCaseContext } from './context';
 import { extensionFor, fileNameFor } from './virtualDocuments';
 
 export type StoredResult =
@@ -30,7 +30,7 @@ export type PanelMessage = Exclude<InboundMessage, ResultMessage>;
 
 /** A panel that shows results, as `receivePanelMessage` needs it. */
 export interface ResultPanel {
-  readonly ctx: InspectContext;
+  readonly ctx: UseCaseContext;
   readonly results: ResultStore;
   readonly serverId: string;
   readonly openResource: OpenResource;
@@ -148,7 +148,7 @@ function pieceOf(stored: StoredResult, index: number): Piece | undefined {
 }
 
 /** Opens a part in an editor: text read-only; raster images in the image preview; other bytes as text when they decode. */
-export async function openPart(ctx: InspectContext, stored: StoredResult, index: number): Promise<void> {
+export async function openPart(ctx: UseCaseContext, stored: StoredResult, index: number): Promise<void> {
   const piece = pieceOf(stored, index);
   if (!piece) return;
   if (piece.text !== undefined) {
@@ -202,7 +202,7 @@ export function resultDocument(stored: StoredResult): { fileName: string; text: 
 }
 
 /** Saves a part where the user says. */
-export async function savePart(ctx: InspectContext, stored: StoredResult, index: number): Promise<void> {
+export async function savePart(ctx: UseCaseContext, stored: StoredResult, index: number): Promise<void> {
   const piece = pieceOf(stored, index);
   if (!piece) return;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
@@ -220,7 +220,7 @@ export async function copyResult(stored: StoredResult): Promise<void> {
 }
 
 /** Answers a result message of a panel; a part of a result no longer kept is ignored. */
-export async function handleResultMessage(ctx: InspectContext, results: ResultStore, serverId: string, openResource: OpenResource, m: ResultMessage): Promise<void> {
+export async function handleResultMessage(ctx: UseCaseContext, results: ResultStore, serverId: string, openResource: OpenResource, m: ResultMessage): Promise<void> {
   switch (m.type) {
     case 'openLink':
       return ctx.openLink(serverId, m.url);

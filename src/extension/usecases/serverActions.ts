@@ -10,11 +10,11 @@ import { DetailsInboundSchema, parseWebviewMessage } from '../../usecases/panelM
 import { capabilitiesText } from '../format';
 import { DETAILS_FEATURE } from '../webviewPage';
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
-import type { InspectContext } from './context';
+import type { UseCaseContext } from './context';
 import type { ServerHandle } from '../../registry/serverRegistry';
 import type { ServerHealth } from './types';
 
-export async function copyServerEntry(ctx: InspectContext, server: ServerHandle): Promise<void> {
+export async function copyServerEntry(ctx: UseCaseContext, server: ServerHandle): Promise<void> {
   const picked = await vscode.window.showQuickPick(
     [
       { label: 'mcpServers', description: '.mcp.json, Claude Desktop, Claude Code, Cursor', format: 'mcpServers' as const },
@@ -29,14 +29,14 @@ export async function copyServerEntry(ctx: InspectContext, server: ServerHandle)
 
 // ---- Ping, log level, capabilities (the logic is in src/usecases/serverActions.ts) ----
 
-export async function pingServer(ctx: InspectContext, server: ServerHandle): Promise<number> {
+export async function pingServer(ctx: UseCaseContext, server: ServerHandle): Promise<number> {
   const { rttMs, message } = await ping(await ctx.client(server.id), server.entry.name, ctx.timeoutMs(server.id));
   ctx.deps.log(server.id, 'info', `Ping: ${rttMs.toFixed(1)} ms`);
   void vscode.window.showInformationMessage(message);
   return rttMs;
 }
 
-export async function setLogLevel(ctx: InspectContext, server: ServerHandle, level?: unknown): Promise<void> {
+export async function setLogLevel(ctx: UseCaseContext, server: ServerHandle, level?: unknown): Promise<void> {
   const client = await ctx.client(server.id);
   requireLogging(client, server.entry.name);
   const chosen = level ?? (await vscode.window.showQuickPick([...LoggingLevels], { placeHolder: `Which messages should ${server.entry.name} send (notifications/message)? This level and more severe.` }));
@@ -46,7 +46,7 @@ export async function setLogLevel(ctx: InspectContext, server: ServerHandle, lev
   void vscode.window.setStatusBarMessage(`${server.entry.name}: log level ${sent}`, 4000);
 }
 
-export async function showCapabilities(ctx: InspectContext, server: ServerHandle): Promise<void> {
+export async function showCapabilities(ctx: UseCaseContext, server: ServerHandle): Promise<void> {
   const text = capabilitiesJson(await ctx.client(server.id));
   await ctx.documents.open(`${server.entry.name} capabilities.json`, text, { key: `capabilities:${server.id}` });
 }
@@ -93,7 +93,7 @@ export const DETAILS_VIEW_TYPE = 'mcpHost.serverDetails';
 export class DetailsPanel implements vscode.Disposable {
   private static readonly panels = new Map<string, DetailsPanel>();
 
-  static show(ctx: InspectContext, server: ServerHandle, noise: NoiseRecorder, health: HealthMonitor): DetailsPanel {
+  static show(ctx: UseCaseContext, server: ServerHandle, noise: NoiseRecorder, health: HealthMonitor): DetailsPanel {
     const existing = DetailsPanel.panels.get(server.id);
     if (existing) {
       existing.panel.reveal();
@@ -115,7 +115,7 @@ export class DetailsPanel implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
 
   private constructor(
-    private readonly ctx: InspectContext,
+    private readonly ctx: UseCaseContext,
     private readonly serverId: string,
     private readonly noise: NoiseRecorder,
     private readonly health: HealthMonitor,
@@ -161,7 +161,7 @@ export class DetailsPanel implements vscode.Disposable {
   }
 }
 
-export function showServerDetails(ctx: InspectContext, server: ServerHandle, noise: NoiseRecorder, health: HealthMonitor): void {
+export function showServerDetails(ctx: UseCaseContext, server: ServerHandle, noise: NoiseRecorder, health: HealthMonitor): void {
   DetailsPanel.show(ctx, server, noise, health);
 }
 
@@ -172,7 +172,7 @@ export class HealthMonitor implements vscode.Disposable {
   private readonly monitor: PingMonitor;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly ctx: InspectContext) {
+  constructor(private readonly ctx: UseCaseContext) {
     this.monitor = new PingMonitor({
       listServers: () => ctx.deps.servers.list().map((s) => ({ id: s.id, name: s.entry.name })),
       getClient: (id) => ctx.runningClient(id),

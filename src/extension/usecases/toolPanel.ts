@@ -16,10 +16,10 @@ import { LatestValueThrottle, PROGRESS_INTERVAL_MS } from '../../usecases/uiThro
 import { describeTimeoutSource } from '../../usecases/timeouts';
 import { toolResultDisplay } from '../../usecases/resultModel';
 import { FromHistory, HistoryItem, Input, OutboundMessage } from '../../usecases/panelMessages';
-import type { InspectContext } from './context';
+import type { UseCaseContext } from './context';
 import { OpenResource, PanelMessage, ResultStore, receivePanelMessage } from './results';
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
-import { INSPECT_FEATURE } from '../webviewPage';
+import { PANEL_ASSETS } from '../webviewPage';
 import { truncate } from '../../protocol/text';
 
 export const TOOL_PANEL_VIEW_TYPE = 'mcpHost.toolCall';
@@ -28,7 +28,7 @@ export class ToolPanel implements vscode.Disposable {
   private static readonly panels = new Map<string, ToolPanel>();
 
   /** Opens (or reveals) the panel of a tool. */
-  static show(ctx: InspectContext, serverId: string, toolName: string, openResource: OpenResource): ToolPanel {
+  static show(ctx: UseCaseContext, serverId: string, toolName: string, openResource: OpenResource): ToolPanel {
     const key = `${serverId}\n${toolName}`;
     const existing = ToolPanel.panels.get(key);
     if (existing) {
@@ -64,7 +64,7 @@ export class ToolPanel implements vscode.Disposable {
   private readonly skipConfirm = new Set<string>();
 
   private constructor(
-    private readonly ctx: InspectContext,
+    private readonly ctx: UseCaseContext,
     readonly serverId: string,
     readonly toolName: string,
     private readonly openResource: OpenResource,
@@ -74,7 +74,7 @@ export class ToolPanel implements vscode.Disposable {
     this.schemaKey = JSON.stringify(this.tool.inputSchema);
     this.input = { mode: 'form', state: initialState(this.model) };
     this.panel = vscode.window.createWebviewPanel(TOOL_PANEL_VIEW_TYPE, this.title(), vscode.ViewColumn.Active, webviewOptions(ctx.extensionUri));
-    this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, this.title(), INSPECT_FEATURE);
+    this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, this.title(), PANEL_ASSETS);
     this.outbox = new WebviewOutbox(this.panel.webview);
     this.disposables.push(
       this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),

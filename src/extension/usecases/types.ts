@@ -1,5 +1,5 @@
-// What the inspect features need from the rest of the extension, and how their commands
-// understand their arguments (a tree node of `mcpHost.servers`, an InspectTarget, or nothing).
+// What the use cases need from the rest of the extension, and how their commands
+// understand their arguments (a tree node of `mcpHost.servers`, an CommandTarget, or nothing).
 import type * as vscode from 'vscode';
 import type { SignInState } from '../../auth/session';
 import type { LogSeverity } from '../../protocol/logging';
@@ -15,7 +15,7 @@ export interface ServerHandles {
 
 export type { ServerHealth };
 
-export interface InspectDeps {
+export interface UseCaseDeps {
   /** Every configured server (for the command palette's pickers and the health ping). */
   readonly servers: ServerHandles;
   /** A line in the server's output channel. */
@@ -39,7 +39,7 @@ export interface InspectDeps {
  * What a command acts on, for callers other than the tree (scripts, tests, other views):
  * `mcpHost.tool.call` with `{ serverId, kind: 'tool', name }`, and so on.
  */
-export interface InspectTarget {
+export interface CommandTarget {
   readonly serverId: string;
   readonly kind: 'server' | 'tool' | 'resource' | 'template' | 'prompt';
   /** Tool or prompt name, resource or template name (informational for resources). */
@@ -55,9 +55,9 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 /**
  * Reads a command argument: a `mcpHost.servers` tree node (`{ kind: 'tool', serverId, tool }`,
  * `{ kind: 'resource', serverId, resource }`, `{ kind: 'resourceTemplate', serverId, template }`,
- * `{ kind: 'prompt', serverId, prompt }`, `{ kind: 'server', serverId }`) or an InspectTarget.
+ * `{ kind: 'prompt', serverId, prompt }`, `{ kind: 'server', serverId }`) or an CommandTarget.
  */
-export function toTarget(arg: unknown): InspectTarget | undefined {
+export function toTarget(arg: unknown): CommandTarget | undefined {
   if (!isRecord(arg) || typeof arg.serverId !== 'string') return undefined;
   const serverId = arg.serverId;
   switch (arg.kind) {

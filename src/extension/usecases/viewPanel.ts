@@ -6,17 +6,17 @@ import type { GetPromptResult, ReadResourceResult } from '../../client/schemas';
 import { looksLikeMarkdown, renderMarkdown } from '../../usecases/markdown';
 import { promptDisplay, resourceDisplay } from '../../usecases/resultModel';
 import { OutboundMessage } from '../../usecases/panelMessages';
-import type { InspectContext } from './context';
+import type { UseCaseContext } from './context';
 import { OpenResource, ResultStore, receivePanelMessage } from './results';
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
-import { INSPECT_FEATURE } from '../webviewPage';
+import { PANEL_ASSETS } from '../webviewPage';
 
 export const VIEW_PANEL_VIEW_TYPE = 'mcpHost.inspectView';
 
 export class ViewPanel implements vscode.Disposable {
   private static readonly panels = new Map<string, ViewPanel>();
 
-  static show(ctx: InspectContext, key: string, title: string, subtitle: string, serverId: string, openResource: OpenResource): ViewPanel {
+  static show(ctx: UseCaseContext, key: string, title: string, subtitle: string, serverId: string, openResource: OpenResource): ViewPanel {
     const existing = ViewPanel.panels.get(key);
     if (existing) {
       existing.panel.reveal();
@@ -39,14 +39,14 @@ export class ViewPanel implements vscode.Disposable {
   private readonly outbox: WebviewOutbox<OutboundMessage>;
 
   private constructor(
-    private readonly ctx: InspectContext,
+    private readonly ctx: UseCaseContext,
     private title: string,
     private subtitle: string,
     private readonly serverId: string,
     private readonly openResource: OpenResource,
   ) {
     this.panel = vscode.window.createWebviewPanel(VIEW_PANEL_VIEW_TYPE, title, vscode.ViewColumn.Active, webviewOptions(ctx.extensionUri));
-    this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, title, INSPECT_FEATURE);
+    this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, title, PANEL_ASSETS);
     this.outbox = new WebviewOutbox(this.panel.webview);
     this.disposables.push(
       this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),

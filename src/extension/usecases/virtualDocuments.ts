@@ -1,4 +1,4 @@
-// Read-only documents the inspect features open: a result's text part, a server's raw
+// Read-only documents the use cases open: a result's text part, a server's raw
 // initialize result, its details. Served by a TextDocumentContentProvider (scheme
 // `mcp-host-inspect`), so closing them never asks to save, and the language follows the extension.
 import * as vscode from 'vscode';

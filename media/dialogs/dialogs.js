@@ -1,4 +1,4 @@
-// The serve webview: one dialog for a request a server sent to the host — a sampling request to
+// The dialog webview: one dialog for a request a server sent to the host — a sampling request to
 // approve (then its answer to review), an elicitation form, a URL to open, or the wait for a URL
 // step to complete. Plain browser JS, no framework. Everything from a server is inserted with
 // textContent, never as HTML; images and audio only as data: URIs the extension built after

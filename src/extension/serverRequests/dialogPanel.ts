@@ -1,28 +1,28 @@
 // One webview panel per dialog: a sampling request to approve (and its answer to review), an
 // elicitation form, a URL to open, or the wait for a URL step to complete. The page is
-// media/serve/serve.js on top of media/webview/common.js, under the strict CSP of every webview
+// media/dialogs/dialogs.js on top of media/webview/common.js, under the strict CSP of every webview
 // (webviewPage.ts); every message it posts is parsed with zod, and only the message kinds the
 // current dialog expects are acted on.
 import * as vscode from 'vscode';
-import { SERVE_FEATURE } from '../webviewPage';
+import { DIALOG_ASSETS } from '../webviewPage';
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
-import { ServeInbound, ServeOutbound, parseServeInbound } from '../../serverRequests/dialogMessages';
+import { DialogInbound, DialogOutbound, parseServeInbound } from '../../serverRequests/dialogMessages';
 
-export const SERVE_PANEL_VIEW_TYPE = 'mcpHost.serve';
+export const DIALOG_PANEL_VIEW_TYPE = 'mcpHost.serve';
 
-type Handler = (message: ServeInbound) => void;
+type Handler = (message: DialogInbound) => void;
 
-export class ServePanel implements vscode.Disposable {
-  private static readonly open = new Set<ServePanel>();
+export class DialogPanel implements vscode.Disposable {
+  private static readonly open = new Set<DialogPanel>();
 
   /** Every open dialog (for tests and for closing them all on deactivate). */
-  static all(): readonly ServePanel[] {
-    return [...ServePanel.open];
+  static all(): readonly DialogPanel[] {
+    return [...DialogPanel.open];
   }
 
   readonly panel: vscode.WebviewPanel;
   private readonly subscriptions: vscode.Disposable[] = [];
-  private readonly outbox: WebviewOutbox<ServeOutbound>;
+  private readonly outbox: WebviewOutbox<DialogOutbound>;
   private handler: Handler | undefined;
   private disposed = false;
   private readonly closeListeners: Array<() => void> = [];
@@ -32,11 +32,11 @@ export class ServePanel implements vscode.Disposable {
     title: string,
     private readonly onInvalid: (reason: string) => void,
   ) {
-    this.panel = vscode.window.createWebviewPanel(SERVE_PANEL_VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, webviewOptions(extensionUri));
+    this.panel = vscode.window.createWebviewPanel(DIALOG_PANEL_VIEW_TYPE, title, { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, webviewOptions(extensionUri));
     this.panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'mcp-host.svg');
-    this.panel.webview.html = webviewHtml(this.panel.webview, extensionUri, title, SERVE_FEATURE);
+    this.panel.webview.html = webviewHtml(this.panel.webview, extensionUri, title, DIALOG_ASSETS);
     this.outbox = new WebviewOutbox(this.panel.webview);
-    ServePanel.open.add(this);
+    DialogPanel.open.add(this);
     this.subscriptions.push(
       this.panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       this.panel.onDidDispose(() => this.dispose()),
@@ -52,7 +52,7 @@ export class ServePanel implements vscode.Disposable {
   }
 
   /** Messages posted before the page said `ready` wait for it. */
-  post(message: ServeOutbound): void {
+  post(message: DialogOutbound): void {
     if (!this.disposed) this.outbox.post(message);
   }
 
@@ -83,7 +83,7 @@ export class ServePanel implements vscode.Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    ServePanel.open.delete(this);
+    DialogPanel.open.delete(this);
     for (const s of this.subscriptions) s.dispose();
     this.panel.dispose();
     for (const l of this.closeListeners.splice(0)) {
