@@ -2,7 +2,7 @@
 // text, the consent prompt. No `vscode` import, so node --test can load it. Everything a server
 // sends is untrusted: it goes through `escapeMarkdown` before it reaches a MarkdownString.
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool, ToolAnnotations } from '../client/schemas';
-import { formatCommandLine, transportLabel } from '../registry/logText';
+import { displayCommandLine, displayPath, transportLabel } from '../registry/logText';
 import { truncate } from '../protocol/text';
 
 export { transportLabel };
@@ -397,24 +397,6 @@ export interface RemoteConsentFacts {
 
 export type ConsentFacts = StdioConsentFacts | RemoteConsentFacts;
 
-/**
- * A path as a person reads it: `.` and `..` segments resolved (`/w/demo/../node_modules/x` is
- * `/w/node_modules/x`). Only absolute POSIX or Windows paths; anything else is returned as is.
- */
-export function displayPath(text: string): string {
-  const windows = /^[A-Za-z]:[\\/]/.test(text);
-  if (!windows && !text.startsWith('/')) return text;
-  const sep = windows ? '\\' : '/';
-  const [head, ...rest] = text.split(/[\\/]/);
-  const out: string[] = [];
-  for (const segment of rest) {
-    if (segment === '.' || segment === '') continue;
-    if (segment === '..') out.pop();
-    else out.push(segment);
-  }
-  return `${head}${sep}${out.join(sep)}`;
-}
-
 const DENY_OR_CANCEL = 'Deny is remembered: the server stays stopped, also after a reload, until you start it yourself. Cancel decides nothing: the server waits, and you are asked again when you start it.';
 
 /** The modal consent prompt: a one-line question and a detail block with the exact command or URL. */
@@ -441,7 +423,7 @@ export function consentPrompt(f: ConsentFacts): { message: string; detail: strin
     message,
     detail: [
       `Defined in: ${f.sourceLabel}`,
-      `Command: ${formatCommandLine(displayPath(f.command), f.args.map(displayPath))}`,
+      `Command: ${displayCommandLine(f.command, f.args)}`,
       `Working directory: ${displayPath(f.cwd)}`,
       `Environment variables it sets: ${env}`,
       '',

@@ -26,7 +26,7 @@ import {
   transportLabel,
 } from './format';
 import { truncate } from '../protocol/text';
-import { formatCommandLine } from '../registry/logText';
+import { displayCommandLine, formatCommandLine } from '../registry/logText';
 import type { Event } from '../protocol/events';
 import { SubscriptionState, resourceRowMark } from '../usecases/subscriptions';
 
@@ -356,7 +356,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     const commandLine =
       config.type === 'stdio'
         ? h.resolved?.type === 'stdio'
-          ? this.m.redact(formatCommandLine(h.resolved.command, h.resolved.args))
+          ? this.m.redact(displayCommandLine(h.resolved.command, h.resolved.args))
           : formatCommandLine(config.command, config.args)
         : this.m.redact(h.resolved?.type === config.type ? h.resolved.url : config.url);
     item.tooltip = markdown(

@@ -71,6 +71,32 @@ export function formatCommandLine(command: string, args: readonly string[]): str
   return [command, ...args].map(quoteArg).join(' ');
 }
 
+/**
+ * The command line a person is shown (consent, Server Details, the tree's tooltip): as
+ * {@link formatCommandLine}, with `.` and `..` resolved in absolute paths. Logs keep the exact one.
+ */
+export function displayCommandLine(command: string, args: readonly string[]): string {
+  return formatCommandLine(displayPath(command), args.map(displayPath));
+}
+
+/**
+ * A path as a person reads it: `.` and `..` segments resolved (`/w/demo/../node_modules/x` is
+ * `/w/node_modules/x`). Only absolute POSIX or Windows paths; anything else is returned as is.
+ */
+export function displayPath(text: string): string {
+  const windows = /^[A-Za-z]:[\\/]/.test(text);
+  if (!windows && !text.startsWith('/')) return text;
+  const sep = windows ? '\\' : '/';
+  const [head, ...rest] = text.split(/[\\/]/);
+  const out: string[] = [];
+  for (const segment of rest) {
+    if (segment === '.' || segment === '') continue;
+    if (segment === '..') out.pop();
+    else out.push(segment);
+  }
+  return `${head}${sep}${out.join(sep)}`;
+}
+
 function quoteArg(arg: string): string {
   if (arg !== '' && /^[\w@%+=:,./~-]+$/.test(arg)) return arg;
   return `'${arg.replace(/'/g, `'\\''`)}'`;

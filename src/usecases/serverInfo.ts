@@ -6,7 +6,7 @@ import type { ResolvedRemoteServer, ResolvedServer } from '../config/variables';
 import type { SignInState } from '../auth/session';
 import type { ConnectionStats } from '../protocol/stats';
 import type { ServerHealth } from '../registry/health';
-import { formatCommandLine, maskHeaderValue, transportLabel } from '../registry/logText';
+import { displayCommandLine, displayPath, maskHeaderValue, transportLabel } from '../registry/logText';
 
 /** What Server Details need of a server (the registry's `ServerHandle` has this shape). */
 export interface ServerDetailsSource {
@@ -140,9 +140,9 @@ export function serverDetails(input: {
   const command: ServerDetailsView['command'] =
     r?.type === 'stdio'
     ? {
-        line: redact(formatCommandLine(r.command, r.args)),
+        line: redact(displayCommandLine(r.command, r.args)),
         resolved: true,
-        cwd: redact(r.cwd),
+        cwd: redact(displayPath(r.cwd)),
         ...(r.envFile ? { envFile: redact(r.envFile) } : {}),
         envNames: [...r.envNames].sort(),
         ...((r.env.PATH ?? r.env.Path) !== undefined ? { path: redact((r.env.PATH ?? r.env.Path)!) } : {}),

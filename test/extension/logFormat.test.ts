@@ -13,7 +13,7 @@ import {
   redactAuthorization,
 } from '../../src/extension/logFormat';
 import { formatBytes } from '../../src/protocol/text';
-import { formatCommandLine } from '../../src/registry/logText';
+import { displayCommandLine, formatCommandLine } from '../../src/registry/logText';
 
 describe('level mapping', () => {
   test('every MCP level maps to a channel method, errors and worse to error', () => {
@@ -57,6 +57,13 @@ describe('Redactor', () => {
     const line = formatCommandLine('server', ["--password=it's a secret", "it's a secret"]);
     assert.equal(r.redact(line), `server '--password=${REDACTED}' '${REDACTED}'`);
     assert.equal(r.redact(`https://x.example/?k=${encodeURIComponent("it's a secret")}`), `https://x.example/?k=${REDACTED}`);
+  });
+
+  test('the command line a person is shown resolves . and .. in absolute paths only, and stays quoted', () => {
+    assert.equal(displayCommandLine('/w/demo/../node_modules/.bin/x', ['/w/demo/../node_modules/./e/index.js', 'stdio', '../rel', 'it is']), "/w/node_modules/.bin/x /w/node_modules/e/index.js stdio ../rel 'it is'");
+    assert.equal(displayCommandLine('C:\\w\\demo\\..\\node.exe', ['C:\\w\\.\\s.js']), "'C:\\w\\node.exe' 'C:\\w\\s.js'");
+    assert.equal(displayCommandLine('/a/../../b', []), '/b', 'never above the root');
+    assert.equal(formatCommandLine('/w/demo/../x', []), '/w/demo/../x', 'logs keep the exact command');
   });
 
   test('hides the credentials of Authorization headers in text and JSON, keeping the scheme', () => {
