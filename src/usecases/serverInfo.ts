@@ -153,10 +153,14 @@ export function serverDetails(input: {
 
   let traffic: ServerDetailsView['traffic'];
   if (stats) {
+    // A legacy server answers the era probe (`server/discover`) with an error: counted, as it is
+    // one, but said to be expected, so a healthy server does not look faulty at first sight.
+    const probes = client?.era === 'legacy' ? (stats.byMethod['server/discover']?.errors ?? 0) : 0;
+    const probeNote = probes === 0 ? '' : probes === stats.errors ? ' (the era probe, which a legacy server refuses: expected)' : ` (${probes} of them the era probe, which a legacy server refuses: expected)`;
     traffic = {
       facts: [
         ['Requests', `${stats.requestsSent} (${stats.inFlight} in flight)`],
-        ['Errors · timeouts · cancelled', `${stats.errors} · ${stats.timeouts} · ${stats.cancelled}`],
+        ['Errors · timeouts · cancelled', `${stats.errors} · ${stats.timeouts} · ${stats.cancelled}${probeNote}`],
         ['Latency p50 / p95 / p99', `${ms(stats.latency.p50)} / ${ms(stats.latency.p95)} / ${ms(stats.latency.p99)}`],
         ['Sent', `${bytes(stats.bytesSent)} in ${stats.messagesSent} messages`],
         ['Received', `${bytes(stats.bytesReceived)} in ${stats.messagesReceived} messages`],
