@@ -156,7 +156,8 @@ export function serverDetails(input: {
     // A legacy server answers the era probe (`server/discover`) with an error: counted, as it is
     // one, but said to be expected, so a healthy server does not look faulty at first sight.
     const probes = client?.era === 'legacy' ? (stats.byMethod['server/discover']?.errors ?? 0) : 0;
-    const probeNote = probes === 0 ? '' : probes === stats.errors ? ' (the era probe, which a legacy server refuses: expected)' : ` (${probes} of them the era probe, which a legacy server refuses: expected)`;
+    const which = probes === stats.errors ? (probes === 1 ? 'the error is' : 'the errors are') : `${probes} of the errors ${probes === 1 ? 'is' : 'are'}`;
+    const probeNote = probes === 0 ? '' : ` — ${which} the era probe a legacy server refuses (expected)`;
     traffic = {
       facts: [
         ['Requests', `${stats.requestsSent} (${stats.inFlight} in flight)`],

@@ -109,7 +109,7 @@ describe('server info', () => {
       assert.deepEqual({ requests: call?.requests, errors: call?.errors }, { requests: 1, errors: 0 });
       // server-everything is a legacy server: it refused the era probe, which is said to be expected.
       assert.equal(view.traffic?.methods.find((m) => m.method === 'server/discover')?.errors, 1);
-      assert.equal(view.traffic?.facts.find(([l]) => l === 'Errors · timeouts · cancelled')?.[1], '1 · 0 · 0 (the era probe, which a legacy server refuses: expected)');
+      assert.equal(view.traffic?.facts.find(([l]) => l === 'Errors · timeouts · cancelled')?.[1], '1 · 0 · 0 — the error is the era probe a legacy server refuses (expected)');
       assert.match(call?.p50 ?? '', /^[\d.]+ ms$/);
       assert.equal(view.traffic?.methods.find((m) => m.method === 'ping')?.requests, 1);
       assert.match(view.traffic?.facts.find(([l]) => l === 'Sent')?.[1] ?? '', /^[\d.]+ (B|KiB) in \d+ messages$/);
