@@ -1,5 +1,6 @@
 // The one redaction of MCP Host, and the command line as it is shown. No `vscode` import: the
 // registry, Server Details, the tree and the output channels all redact through `Redactor`.
+import { realpathSync } from 'node:fs';
 import { findVariables, isSecretHeader } from '../config/variables';
 
 /** What replaces a secret in log text. */
@@ -73,15 +74,18 @@ export function formatCommandLine(command: string, args: readonly string[]): str
 
 /**
  * The command line a person is shown (consent, Server Details, the tree's tooltip): as
- * {@link formatCommandLine}, with `.` and `..` resolved in absolute paths. Logs keep the exact one.
+ * {@link formatCommandLine}, with absolute paths as {@link displayPath} shows them. Logs keep the exact one.
  */
 export function displayCommandLine(command: string, args: readonly string[]): string {
   return formatCommandLine(displayPath(command), args.map(displayPath));
 }
 
 /**
- * A path as a person reads it: `.` and `..` segments resolved (`/w/demo/../node_modules/x` is
- * `/w/node_modules/x`). Only absolute POSIX or Windows paths; anything else is returned as is.
+ * A path as a person reads it: `.` segments and doubled separators dropped, and `..` resolved
+ * (`/w/demo/../node_modules/x` is `/w/node_modules/x`) only where that names the same file. After
+ * a symbolic link `..` climbs from the link's target, so `/w/link/../x` may run a file outside
+ * `/w`: such a path, or one that does not exist, is shown as written. Only absolute POSIX or
+ * Windows paths; anything else is returned as is.
  */
 export function displayPath(text: string): string {
   const windows = /^[A-Za-z]:[\\/]/.test(text);
@@ -89,12 +93,25 @@ export function displayPath(text: string): string {
   const sep = windows ? '\\' : '/';
   const [head, ...rest] = text.split(/[\\/]/);
   const out: string[] = [];
+  let climbs = false;
   for (const segment of rest) {
     if (segment === '.' || segment === '') continue;
-    if (segment === '..') out.pop();
-    else out.push(segment);
+    if (segment === '..') {
+      climbs = true;
+      out.pop();
+    } else out.push(segment);
   }
-  return `${head}${sep}${out.join(sep)}`;
+  const clean = `${head}${sep}${out.join(sep)}`;
+  return climbs && !sameFile(text, clean) ? text : clean;
+}
+
+/** Both paths exist and name the same file. Checked each time: a workspace can change its links. */
+function sameFile(a: string, b: string): boolean {
+  try {
+    return realpathSync.native(a) === realpathSync.native(b);
+  } catch {
+    return false;
+  }
 }
 
 function quoteArg(arg: string): string {

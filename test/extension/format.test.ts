@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Tool } from '../../src/client/schemas';
@@ -233,9 +233,22 @@ describe('small texts', () => {
     assert.equal(p.message, 'Start the MCP server "notes" defined in this workspace?');
     assert.ok(p.detail.includes("Command: node s.mjs '/my dir'"));
     assert.match(p.detail, /Deny is remembered.*Cancel decides nothing/s);
-    const shown = consentPrompt({ name: 'e', sourceLabel: 'x', command: 'node', args: ['/w/demo/../node_modules/./e/index.js', 'stdio', '../rel'], cwd: '/w/demo/', envNames: [] });
-    assert.ok(shown.detail.includes('Command: node /w/node_modules/e/index.js stdio ../rel'), shown.detail);
-    assert.ok(shown.detail.includes('Working directory: /w/demo\n'), shown.detail);
+    const w = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-host-consent-')));
+    try {
+      mkdirSync(join(w, 'demo'));
+      mkdirSync(join(w, 'node_modules', 'e'), { recursive: true });
+      writeFileSync(join(w, 'node_modules', 'e', 'index.js'), '');
+      const shown = consentPrompt({ name: 'e', sourceLabel: 'x', command: 'node', args: [`${w}/demo/../node_modules/./e/index.js`, 'stdio', '../rel'], cwd: `${w}/demo/`, envNames: [] });
+      assert.ok(shown.detail.includes(`Command: node ${w}/node_modules/e/index.js stdio ../rel`), shown.detail);
+      assert.ok(shown.detail.includes(`Working directory: ${w}/demo\n`), shown.detail);
+      // Through a symbolic link ".." is not where it looks: the consent shows the path as written.
+      symlinkSync(join(w, 'node_modules', 'e'), join(w, 'demo', 'evil'));
+      writeFileSync(join(w, 'demo', 'index.js'), '');
+      const crafted = consentPrompt({ name: 'e', sourceLabel: 'x', command: 'node', args: [`${w}/demo/evil/../index.js`], cwd: w, envNames: [] });
+      assert.ok(crafted.detail.includes(`Command: node ${w}/demo/evil/../index.js`), crafted.detail);
+    } finally {
+      rmSync(w, { recursive: true, force: true });
+    }
     assert.ok(p.detail.includes('Working directory: /w'));
     assert.ok(p.detail.includes('Environment variables it sets: A, TOKEN'));
   });

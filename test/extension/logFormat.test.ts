@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { LoggingLevels } from '../../src/client/schemas';
 import {
@@ -59,11 +62,26 @@ describe('Redactor', () => {
     assert.equal(r.redact(`https://x.example/?k=${encodeURIComponent("it's a secret")}`), `https://x.example/?k=${REDACTED}`);
   });
 
-  test('the command line a person is shown resolves . and .. in absolute paths only, and stays quoted', () => {
-    assert.equal(displayCommandLine('/w/demo/../node_modules/.bin/x', ['/w/demo/../node_modules/./e/index.js', 'stdio', '../rel', 'it is']), "/w/node_modules/.bin/x /w/node_modules/e/index.js stdio ../rel 'it is'");
-    assert.equal(displayCommandLine('C:\\w\\demo\\..\\node.exe', ['C:\\w\\.\\s.js']), "'C:\\w\\node.exe' 'C:\\w\\s.js'");
-    assert.equal(displayCommandLine('/a/../../b', []), '/b', 'never above the root');
-    assert.equal(formatCommandLine('/w/demo/../x', []), '/w/demo/../x', 'logs keep the exact command');
+  test('the command line a person is shown: ".." resolved only where it names the same file, never through a symbolic link', () => {
+    const w = realpathSync(mkdtempSync(join(tmpdir(), 'mcp-host-display-')));
+    try {
+      mkdirSync(join(w, 'demo'));
+      mkdirSync(join(w, 'node_modules', 'e'), { recursive: true });
+      writeFileSync(join(w, 'node_modules', 'e', 'index.js'), '');
+      // A crafted workspace: demo/evil links elsewhere, so demo/evil/../payload.js is elsewhere's payload.
+      mkdirSync(join(w, 'elsewhere', 'sub'), { recursive: true });
+      writeFileSync(join(w, 'elsewhere', 'payload.js'), '');
+      writeFileSync(join(w, 'demo', 'payload.js'), '');
+      symlinkSync(join(w, 'elsewhere', 'sub'), join(w, 'demo', 'evil'));
+      assert.equal(displayCommandLine('node', [`${w}/demo/../node_modules/./e/index.js`, 'stdio', '../rel', 'it is']), `node ${w}/node_modules/e/index.js stdio ../rel 'it is'`);
+      assert.equal(displayCommandLine('node', [`${w}/demo/evil/../payload.js`]), `node ${w}/demo/evil/../payload.js`, 'through a link: as written');
+      assert.equal(displayCommandLine(`${w}/demo/../missing`, []), `${w}/demo/../missing`, 'a path that does not exist: as written');
+      assert.equal(displayCommandLine(`${w}//demo/./payload.js`, []), `${w}/demo/payload.js`, '"." and "//" are always safe to drop');
+      assert.equal(displayCommandLine('C:\\w\\.\\s.js', []), "'C:\\w\\s.js'");
+      assert.equal(formatCommandLine(`${w}/demo/../x`, []), `${w}/demo/../x`, 'logs keep the exact command');
+    } finally {
+      rmSync(w, { recursive: true, force: true });
+    }
   });
 
   test('hides the credentials of Authorization headers in text and JSON, keeping the scheme', () => {
