@@ -23,11 +23,11 @@ export interface WireTarget {
 }
 
 /**
- * The folder holding `<version>/schema.json`: `$MCP_SCHEMA_DIR`, else `shared/mcp-schema` beside
- * the repository (this file runs from `<repo>/out/test/support/`).
+ * The folder holding `<version>/schema.json`: `$MCP_SCHEMA_DIR`, else the copy the repository
+ * carries in test/fixtures/mcp-schema (see its README; this file runs from `<repo>/out/test/support/`).
  */
 export function schemaDir(): string {
-  return process.env.MCP_SCHEMA_DIR ?? path.resolve(__dirname, '../../../../shared/mcp-schema');
+  return process.env.MCP_SCHEMA_DIR ?? path.resolve(__dirname, '../../../test/fixtures/mcp-schema');
 }
 
 export function isSchemaVersion(version: string): version is SchemaVersion {
