@@ -129,7 +129,7 @@ export interface FetchOptions {
 export interface EventStreamHandlers {
   /** An event with data. `event` is the type (undefined means `message`). */
   onEvent(event: EventSourceMessage): void;
-  /** Every event id, including those of events without data (priming events). */
+  /** Every event id, including that of a priming event (an id and an empty data line). */
   onId?(id: string): void;
   onRetry?(ms: number): void;
 }
@@ -477,6 +477,9 @@ export class HttpChannel {
     const limit = this.maxMessageBytes;
     const parser = createParser({
       onEvent: (event) => {
+        // eventsource-parser 3 (the line that runs on Node 20) reports ids with their event; the
+        // priming event of a resumable stream has an empty data line, so it is reported too.
+        if (event.id !== undefined) handlers.onId?.(event.id);
         // A UTF-8 byte is at least one character: only a long event needs its bytes counted.
         if (event.data.length * 3 > limit && Buffer.byteLength(event.data) > limit) {
           oversize = true;
@@ -484,7 +487,6 @@ export class HttpChannel {
         }
         handlers.onEvent(event);
       },
-      onId: handlers.onId,
       onRetry: handlers.onRetry,
       // Unknown fields and bad `retry` values are ignored as the SSE standard says; only the cap matters.
       onError: (error) => {
