@@ -25,6 +25,7 @@ import { EventEmitter, getEventListeners } from 'node:events';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { hostileInputTimes } from './hostileInput';
 
 /** Present when the worker runs with --expose-gc (the parent starts it so). */
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -732,6 +733,7 @@ if (argv[0] === '--load-extension') {
   const i = argv.indexOf('--only');
   const only = i >= 0 ? argv[i + 1]?.split(',') : undefined;
   if (!only || only.includes('footprint')) process.stdout.write(footprint().join('\n') + '\n');
-  const scenarios = only?.filter((name) => name !== 'footprint');
+  if (!only || only.includes('hostile')) process.stdout.write(hostileInputTimes().join('\n') + '\n');
+  const scenarios = only?.filter((name) => name !== 'footprint' && name !== 'hostile');
   if (!only || (scenarios && scenarios.length > 0)) parent(scenarios);
 }

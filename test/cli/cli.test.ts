@@ -170,7 +170,6 @@ describe('mcp-host CLI against server-everything', { timeout: 240_000 }, () => {
     assert.equal(r.code, 2);
     assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
     assert.match(r.stderr, /^mcp-host: .*larger than the 1\.0 KiB limit.*--max-message-mb/);
-    assert.ok(r.ms < 10_000, `took ${r.ms} ms`);
   });
 
   test('SIGINT cancels the running call, shuts the server down and exits 130', async () => {
@@ -308,7 +307,6 @@ describe('mcp-host CLI: usage and failures', { timeout: 60_000 }, () => {
     const r = await runCli(['ping', '--timeout', '300', '--', 'node', '-e', 'process.stdin.resume()']);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /^mcp-host: initialize timed out after 300 ms.*--timeout/);
-    assert.ok(r.ms < 8000, `took ${r.ms} ms`);
   });
 });
 

@@ -133,9 +133,7 @@ suite('ServerRegistry: lifecycle', { timeout: 60_000 }, () => {
       unknownVariable: { command: NODE, args: ['${workspaceRoot}'] },
       remote: { type: 'http', url: 'http://127.0.0.1:1/mcp' },
     });
-    const started = Date.now();
     await registry.update(list, async (entry, signal) => (entry.name === 'untrusted' ? { blocked: 'the workspace is not trusted' } : prepare(entry, signal)));
-    assert.ok(Date.now() - started < 15_000);
     const status = (name: string) => registry.get(byName(list, name).id)!.status;
     const message = (name: string) => {
       const s = status(name);
@@ -218,15 +216,14 @@ suite('ServerRegistry: lifecycle', { timeout: 60_000 }, () => {
   });
 
   test('stop() during a slow handshake ends it at once', async () => {
-    const { registry } = makeRegistry({ startTimeoutMs: 30_000 });
+    const { registry, logsOf } = makeRegistry({ startTimeoutMs: 30_000 });
     const list = entries({ slow: node(fixture('lifecycle.mjs'), 'hang-init') });
     const updating = registry.update(list, prepare);
     const h = registry.get(list[0].id)!;
     const pid = await waitFor(() => h.pid, 5000, 'the process to start');
-    const t0 = Date.now();
     await registry.stop(h.id);
     await updating;
-    assert.ok(Date.now() - t0 < 5000, 'did not wait for the initialize timeout');
+    assert.ok(!logsOf(h.id).some((l) => /timed out/.test(l)), `did not wait for the initialize timeout:\n${logsOf(h.id).join('\n')}`);
     assert.equal(h.status.kind, 'stopped');
     assert.ok(!isAlive(pid));
   });

@@ -31,9 +31,7 @@ describe('StdioTransport', () => {
     assert.deepEqual(reply.result.echo, { text: 'grüß dich' });
     assert.equal(reply.result.pid, pid);
 
-    const started = Date.now();
     await server.transport.close();
-    assert.ok(Date.now() - started < 2000, 'no signals were needed');
     const info = await server.closed;
     assert.equal(exitOf(info).code, 0);
     assert.equal(server.logsOf('lifecycle').some((l) => l.includes('SIGTERM')), false);
@@ -154,11 +152,9 @@ describe('StdioTransport', () => {
     // A reply means the SIGTERM handler is installed.
     await server.transport.send(frame({ jsonrpc: '2.0', id: 1, method: 'ping' }));
     await server.message({ id: 1 });
-    const started = Date.now();
     const first = server.transport.close();
     assert.equal(server.transport.close(), first);
     await first;
-    assert.ok(Date.now() - started < 3000, `took ${Date.now() - started} ms`);
     assert.equal(exitOf(await server.closed).signal, 'SIGKILL');
     assert.equal(server.logsOf('lifecycle').some((l) => l.includes('SIGTERM')), false);
     assert.equal(server.transport.close(), first);
@@ -314,9 +310,7 @@ describe('StdioTransport', () => {
     assert.equal(pids[0], server.transport.stats().process?.pid);
     for (const pid of pids) assert.equal(await isPidAlive(pid), true, `${pid} runs before close`);
 
-    const started = Date.now();
     await server.transport.close();
-    const elapsed = Date.now() - started;
     for (const pid of pids) assert.equal(await isPidAlive(pid), false, `${pid} is gone after close`);
 
     const lifecycle = server.logsOf('lifecycle').join('\n');
@@ -324,7 +318,6 @@ describe('StdioTransport', () => {
     assert.match(lifecycle, /SIGKILL/);
     // Every process was named before the first signal, though the grandchild left the group.
     for (const pid of pids) assert.match(lifecycle, new RegExp(`\\b${pid}\\b.*SIGTERM`));
-    assert.ok(elapsed >= 400, `both grace periods were used (${elapsed} ms)`);
     const info = await server.closed;
     assert.equal(exitOf(info).signal, 'SIGKILL');
     assert.deepEqual(exitOf(info).stderrTail, ['tree ready']);

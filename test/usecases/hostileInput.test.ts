@@ -1,8 +1,9 @@
 // Server schemas and text are untrusted input handled on the extension host: patterns on the
 // linear-time engine, ajv's work bounded, every walk over server JSON bounded, no regex of ours
 // backtracking on server values (issue 8, items 2 and 11).
-// Each case below froze or crashed the host before; the elapsed times are the measurement the
-// issue asks for (before: `^(a+)+$` against 29 characters ≈ 10 s, 10,000 properties ≈ 71 s).
+// Each case below froze or crashed the host before (`^(a+)+$` against 29 characters ≈ 10 s,
+// 10,000 properties ≈ 71 s); the tests check the answers and the reasons given, and
+// `npm run bench -- --only hostile` measures how long the cases take (no clock in tests).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -21,16 +22,8 @@ import { ElicitationService, FormAnswer } from '../../src/serverRequests/elicita
 import { DialogQueue } from '../../src/serverRequests/dialogQueue';
 import { restrictedSchemaProblems } from '../../src/serverRequests/elicitation';
 
-/** What a check on the extension host may take at most (each took seconds to minutes before). */
-const BOUND_MS = 2000;
 const BOMB = '^(a+)+$';
 const bombInput = (n = 29) => `${'a'.repeat(n)}!`;
-
-function timed<T>(work: () => T): { value: T; ms: number } {
-  const started = performance.now();
-  const value = work();
-  return { value, ms: performance.now() - started };
-}
 
 /** `anyOf: [<chain>, { type: 'null' }]` nested `n` times around a string. */
 function nullableChain(n: number): unknown {
@@ -70,20 +63,18 @@ describe('the safe pattern engine', () => {
 });
 
 describe('forms from server schemas', () => {
-  test('a tool form with a server default is submitted: the catastrophic pattern is checked in linear time', () => {
+  test('a tool form with a server default is submitted: the catastrophic pattern is checked on the linear-time engine', () => {
     const model = buildFormModel({ type: 'object', properties: { s: { type: 'string', pattern: BOMB, default: bombInput() } } });
-    const { value, ms } = timed(() => checkForm(model, initialState(model)));
-    assert.ok(ms < BOUND_MS, `took ${Math.round(ms)} ms`);
+    const value = checkForm(model, initialState(model));
     assert.deepEqual(value.errors.map((e) => [e.path, e.keyword]), [['/s', 'pattern']]);
   });
 
-  test('pattern work per validation is bounded: 60 long fields under a large pattern are checked in bounded time', () => {
+  test('pattern work per validation is bounded: 60 long fields under a large pattern stop within the pattern budget', () => {
     const pattern = `^(?:${'a?'.repeat(450)})${'a'.repeat(45)}$`;
     const properties = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`f${i}`, { type: 'string', pattern }]));
     const model = buildFormModel({ type: 'object', properties });
     const value = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`f${i}`, `${'a'.repeat(9_999)}b`]));
-    const { value: errors, ms } = timed(() => validate(model, value));
-    assert.ok(ms < BOUND_MS, `took ${Math.round(ms)} ms`);
+    const errors = validate(model, value);
     assert.ok(errors.length >= 1 && errors.length < 60, `${errors.length} fields checked before the budget ran out`);
   });
 
@@ -128,8 +119,8 @@ describe('forms from server schemas', () => {
     assert.match(problems.join('; '), /not a flat field/);
   });
 
-  test('elicitation: a server default pre-filled into a pattern-bomb field is checked on every keystroke in linear time', async () => {
-    const times: number[] = [];
+  test('elicitation: a server default pre-filled into a pattern-bomb field is checked on every keystroke on the linear-time engine', async () => {
+    let checks = 0;
     let errors: string[] = [];
     const service = new ElicitationService({
       queue: new DialogQueue(() => 3),
@@ -137,8 +128,8 @@ describe('forms from server schemas', () => {
         form: async (_server, view, check): Promise<FormAnswer> => {
           // What the form does on each keystroke: check the state shown.
           for (let i = 0; i < 3; i++) {
-            const { value, ms } = timed(() => check(view.state));
-            times.push(ms);
+            const value = check(view.state);
+            checks++;
             errors = value.ok ? [] : value.errors.map((e) => `${e.path} ${e.keyword}`);
           }
           return { action: 'decline' };
@@ -153,8 +144,7 @@ describe('forms from server schemas', () => {
     });
     const params = { message: 'Code?', requestedSchema: { type: 'object', properties: { code: { type: 'string', pattern: BOMB, default: bombInput() } } } };
     assert.deepEqual(await service.handle({ id: 's', name: 'S' }, params, { id: 1, signal: new AbortController().signal }), { action: 'decline' });
-    assert.equal(times.length, 3);
-    assert.ok(Math.max(...times) < BOUND_MS, `keystroke checks took ${times.map(Math.round).join(', ')} ms`);
+    assert.equal(checks, 3);
     assert.deepEqual(errors, ['/code pattern']);
   });
 });
@@ -162,9 +152,8 @@ describe('forms from server schemas', () => {
 describe('ajv on server schemas and results is bounded', () => {
   const validator = new SchemaValidator();
 
-  test('format "email" on a long server value is checked in linear time, with the same answers as before', () => {
-    const { value, ms } = timed(() => validator.check({ type: 'string', format: 'email' }, `a@${'.'.repeat(200_000)} `));
-    assert.ok(ms < BOUND_MS, `took ${Math.round(ms)} ms`);
+  test('format "email" on a long server value is checked without backtracking, with the same answers as before', () => {
+    const value = validator.check({ type: 'string', format: 'email' }, `a@${'.'.repeat(200_000)} `);
     assert.equal(value.kind, 'invalid');
     const verdicts = ['a@b.co', 'a@b.c.d', 'a.b@c.d', 'a@.b.c', '@b.co', 'a@b', 'a@b.', 'a@.b', 'a b@c.d', 'a@b@c.d', 'a@b..c'].map((v) => [v, checkFormat('email', v)]);
     assert.deepEqual(verdicts, [
@@ -184,8 +173,7 @@ describe('ajv on server schemas and results is bounded', () => {
 
   test('a 10,000-property schema: "schema too large to check" at once', () => {
     const properties = Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => [`p${i}`, { type: 'string' }]));
-    const { value, ms } = timed(() => validator.check({ type: 'object', properties }, { p0: 'x' }));
-    assert.ok(ms < BOUND_MS, `took ${Math.round(ms)} ms`);
+    const value = validator.check({ type: 'object', properties }, { p0: 'x' });
     assert.equal(value.kind, 'unchecked');
     assert.match(value.kind === 'unchecked' ? value.reason : '', /^schema too large to check/);
   });
@@ -193,8 +181,7 @@ describe('ajv on server schemas and results is bounded', () => {
   test('uniqueItems over 20,000 objects or strings: "too costly to check"; a short array is still checked', () => {
     const schema = { type: 'array', uniqueItems: true };
     for (const items of [Array.from({ length: 20_000 }, (_, i) => ({ i })), Array.from({ length: 20_000 }, (_, i) => `s${i}`)]) {
-      const { value, ms } = timed(() => validator.check(schema, items));
-      assert.ok(ms < BOUND_MS, `took ${Math.round(ms)} ms`);
+      const value = validator.check(schema, items);
       assert.match(value.kind === 'unchecked' ? value.reason : JSON.stringify(value), /^too costly to check \(uniqueItems/);
     }
     assert.equal(validator.check(schema, [{ i: 1 }, { i: 1 }]).kind, 'invalid');
@@ -203,16 +190,14 @@ describe('ajv on server schemas and results is bounded', () => {
 
   test('a long enum against many values: "too costly to check" (every value is compared with every member)', () => {
     const members = Array.from({ length: 2500 }, (_, i) => `m${i}`);
-    const { value, ms } = timed(() => validator.check({ type: 'array', items: { enum: members } }, Array.from({ length: 30_000 }, (_, i) => `v${i}`)));
-    assert.ok(ms < BOUND_MS, `took ${Math.round(ms)} ms`);
+    const value = validator.check({ type: 'array', items: { enum: members } }, Array.from({ length: 30_000 }, (_, i) => `v${i}`));
     assert.match(value.kind === 'unchecked' ? value.reason : JSON.stringify(value).slice(0, 200), /^too costly to check \(30001 values against a schema of 2504\)/);
   });
 
   test('pattern work is budgeted per check: many long values against a large pattern stop with "too costly to check"', () => {
     const pattern = `^(${Array.from({ length: 150 }, (_, i) => `x${i}`).join('|')}|a)*$`;
     const values = Array.from({ length: 200 }, () => 'a'.repeat(10_000));
-    const { value, ms } = timed(() => validator.check({ type: 'array', items: { type: 'string', pattern } }, values));
-    assert.ok(ms < BOUND_MS, `took ${Math.round(ms)} ms`);
+    const value = validator.check({ type: 'array', items: { type: 'string', pattern } }, values);
     assert.match(value.kind === 'unchecked' ? value.reason : JSON.stringify(value), /^too costly to check \(the patterns/);
   });
 
@@ -270,11 +255,10 @@ describe('ajv on server schemas and results is bounded', () => {
 
 describe('server text', () => {
   // Before: about 1 s for 20,000 "[" (quadratic), per text part shown.
-  test('guessing whether text is Markdown takes linear time on runs of brackets', () => {
+  test('guessing whether text is Markdown on runs of brackets answers (a linear scan; timed in the benchmark)', () => {
     for (const text of ['['.repeat(20_000), '[a]('.repeat(5000)]) {
-      const { value, ms } = timed(() => looksLikeMarkdown(text));
-      assert.ok(ms < 300, `${JSON.stringify(text.slice(0, 8))}…: took ${Math.round(ms)} ms`);
-      assert.equal(value, false);
+      const value = looksLikeMarkdown(text);
+      assert.equal(value, false, `${JSON.stringify(text.slice(0, 8))}…`);
     }
     assert.equal(looksLikeMarkdown('see [the docs](https://example.com/docs) and ## not a heading'), true);
   });

@@ -32,7 +32,7 @@ describe('server actions against server-everything', () => {
   test('ping measures the round trip and says so', T, async () => {
     const before = wire.sent('ping').length;
     const { rttMs, message } = await pingServer(client, 'everything', 5000);
-    assert.ok(Number.isFinite(rttMs) && rttMs > 0 && rttMs < 5000, `rtt ${rttMs}`);
+    assert.ok(Number.isFinite(rttMs) && rttMs > 0, `rtt ${rttMs}`);
     assert.equal(message, `everything answered ping in ${rttMs.toFixed(1)} ms.`);
     assert.match(message, /^everything answered ping in \d+\.\d ms\.$/);
     const pings = wire.sent('ping');
@@ -86,12 +86,10 @@ describe('server actions against a server that misbehaves (pingControl fixture)'
 
   test('a ping that times out names the server and stays a local timeout', T, async () => {
     await setPingMode(client, 'ignore');
-    const started = Date.now();
     const error = await pingServer(client, 'ctl', 300).then(
       () => assert.fail('resolved'),
       (e: unknown) => e,
     );
-    assert.ok(Date.now() - started >= 290, 'waited for the timeout');
     assert.ok(McpLocalError.is(error, 'timeout'), String(error));
     assert.match(error.message, /^ctl did not answer ping: ping timed out after 300 ms \(request id \S+\)$/);
   });
@@ -208,7 +206,6 @@ describe('HealthMonitor: the periodic ping', () => {
     const stopped = Date.now();
 
     const down = await waitFor(() => (m.get('ctl')?.kind === 'unresponsive' ? m.get('ctl') : undefined), 5000, 'ctl unresponsive');
-    assert.ok(Date.now() - stopped >= 280, 'not before a ping timed out');
     assert.ok(down.kind === 'unresponsive' && down.failures === 1 && down.since >= stopped);
     assert.match(down.error, /^ping timed out after 300 ms/);
     assert.equal(m.get('everything')?.kind, 'ok', 'the other server is not affected');
@@ -225,7 +222,7 @@ describe('HealthMonitor: the periodic ping', () => {
 
     await setPingMode(ctl, 'answer');
     const up = await waitFor(() => (m.get('ctl')?.kind === 'ok' ? m.get('ctl') : undefined), 5000, 'ctl ok again');
-    assert.ok(up.kind === 'ok' && up.rttMs < 300);
+    assert.ok(up.kind === 'ok' && up.rttMs > 0);
     assert.deepEqual(ctlChanges(), ['undefined->ok', 'ok->unresponsive', 'unresponsive->ok']);
     assert.ok(logs.some((l) => /^ctl info Answering pings again \(\d+\.\d ms\)\.$/.test(l)));
     m.dispose();
@@ -248,19 +245,22 @@ describe('HealthMonitor: the periodic ping', () => {
     await setPingMode(ctl, 'slow', 400);
     const { m } = monitor({ ctl: wrapped }, 40, 2000);
     try {
-      const ok = await waitFor(() => (m.get('ctl')?.kind === 'ok' ? m.get('ctl') : undefined), 5000, 'a slow ok');
-      assert.ok(ok.kind === 'ok' && ok.rttMs >= 350, `rtt ${ok.kind === 'ok' && ok.rttMs}`);
-      await sleep(900); // ~22 intervals, ~2 answers
+      await waitFor(() => m.get('ctl')?.kind === 'ok', 5000, 'a slow ok');
+      // Three slow pings in a row, with a tick every 40 ms: never two at once.
+      await waitFor(() => stats.started >= 3, 10_000, 'three slow pings');
       assert.equal(stats.maxInFlight, 1);
-      assert.ok(stats.started >= 2 && stats.started <= 5, `${stats.started} pings in ~1.3 s of 400 ms answers`);
 
       // Stuck: each ping waits for its own timeout before the next one goes out.
       await setPingMode(ctl, 'ignore');
       const sentBefore = ctlWire.sent('ping').length;
+      await waitFor(() => stats.inFlight === 1 && ctlWire.sent('ping').length > sentBefore, 5000, 'a stuck ping in flight');
       await sleep(1000);
       const sent = ctlWire.sent('ping').length - sentBefore;
+      const health = m.get('ctl');
+      const timedOut = health?.kind === 'unresponsive' ? health.failures : 0;
       assert.equal(stats.maxInFlight, 1);
-      assert.ok(sent <= 2, `${sent} pings in 1 s with a 2 s ping timeout`);
+      // A new ping goes out only after the one before it timed out.
+      assert.ok(sent <= timedOut + 1, `${sent} pings sent, ${timedOut} timed out`);
     } finally {
       m.dispose();
       await setPingMode(ctl, 'answer');
