@@ -120,10 +120,9 @@ describe('badly behaved servers never take the client down', () => {
       assert.match(JSON.stringify(r.content), /done 4/);
       // The fixture declares no prompts: asking fails at once and sends nothing.
       const before = slow.wire.sent().length;
-      if (!slow.client.serverCapabilities?.prompts) {
-        await assert.rejects(slow.client.listPrompts(), (e: unknown) => McpLocalError.is(e, 'capability') && /prompts/.test(e.message));
-        assert.equal(slow.wire.sent().length, before);
-      }
+      assert.equal(slow.client.serverCapabilities?.prompts, undefined, 'the fixture declares no prompts');
+      await assert.rejects(slow.client.listPrompts(), (e: unknown) => McpLocalError.is(e, 'capability') && /prompts/.test(e.message));
+      assert.equal(slow.wire.sent().length, before);
       await assert.rejects(slow.client.callTool('unknown-tool', {}), (e: unknown) => e instanceof ResponseError || McpLocalError.is(e));
     } finally {
       await slow.client.close();

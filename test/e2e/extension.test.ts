@@ -37,8 +37,6 @@ const VIEWPORT = { width: 1600, height: 1000 };
 /** What the logs show instead of a secret (src/registry/logText.ts). */
 const REDACTED = '••••';
 
-const skip = existsSync(VSIX) ? false : `${VSIX} is missing; run \`node scripts/package.mjs\``;
-
 // ---------------------------------------------------------------------------------------------
 // Helpers: everything here goes through what is on screen or in the files VS Code writes.
 
@@ -161,7 +159,7 @@ function step<T>(wb: Workbench, name: string, fn: () => Promise<T>): Promise<T> 
 
 // ---------------------------------------------------------------------------------------------
 
-describe('a trusted folder: server-everything, its log, a password input, a config mistake', { skip }, () => {
+describe('a trusted folder: server-everything, its log, a password input, a config mistake', () => {
   const WS = join(WORKSPACES, 'main');
   const SECRET = `e2e-secret-${randomBytes(6).toString('hex')}`;
   const servers = new Map<number, string>();
@@ -359,7 +357,7 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
   });
 });
 
-describe('a multi-root workspace: roots follow the workspace folders; a broken .vscode/mcp.json beside a working .mcp.json', { skip }, () => {
+describe('a multi-root workspace: roots follow the workspace folders; a broken .vscode/mcp.json beside a working .mcp.json', () => {
   const A = join(WORKSPACES, 'roots-a');
   const B = join(WORKSPACES, 'roots-b');
   const servers = new Map<number, string>();
@@ -439,7 +437,7 @@ describe('a multi-root workspace: roots follow the workspace folders; a broken .
     });
   });
 
-  test('list_allowed_directories, called from the editor, lists the new folder', { timeout: 90_000, skip: toolCallSkip() }, async () => {
+  test('list_allowed_directories, called from the editor, lists the new folder', { timeout: 90_000 }, async () => {
     await step(wb, 'list-allowed-directories', async () => {
       await wb.runCommand('MCP Host: Call Tool…');
       const input = wb.page.locator('.quick-input-widget .quick-input-box input');
@@ -469,7 +467,7 @@ describe('a multi-root workspace: roots follow the workspace folders; a broken .
   });
 });
 
-describe('an untrusted folder: workspace servers blocked, user servers run, a crash shows its error', { skip }, () => {
+describe('an untrusted folder: workspace servers blocked, user servers run, a crash shows its error', () => {
   const WS = join(WORKSPACES, 'untrusted');
   const markerDir = mkdtempSync(join(tmpdir(), 'mcp-host-e2e-marker-'));
   const servers = new Map<number, string>();
@@ -555,7 +553,7 @@ describe('an untrusted folder: workspace servers blocked, user servers run, a cr
   });
 });
 
-describe('a hostile .vscode/mcp.json nested 2,000 deep: one problem, the user\'s own server still runs', { skip }, () => {
+describe('a hostile .vscode/mcp.json nested 2,000 deep: one problem, the user\'s own server still runs', () => {
   // A temp folder: the 4 KB file that used to make the whole configuration read fail (issue 8, item 6).
   const WS = mkdtempSync(join(tmpdir(), 'mcp-host-e2e-deep-'));
   const servers = new Map<number, string>();
@@ -598,7 +596,7 @@ describe('a hostile .vscode/mcp.json nested 2,000 deep: one problem, the user\'s
   });
 });
 
-describe('a folder with no config: lazy activation, the welcome view, startPolicy "never", the config file watched', { skip }, () => {
+describe('a folder with no config: lazy activation, the welcome view, startPolicy "never", the config file watched', () => {
   // A temp folder, so the steps can write .vscode/mcp.json without touching the repository.
   const WS = mkdtempSync(join(tmpdir(), 'mcp-host-e2e-watch-'));
   const CONFIG = join(WS, '.vscode', 'mcp.json');
@@ -888,10 +886,3 @@ describe('a folder with no config: lazy activation, the welcome view, startPolic
     await closeAndCheck(wb, servers, 4);
   });
 });
-
-/** The tool call UI is contributed once the inspect commands are merged into package.json (a VSIX from MCP_HOST_VSIX is taken to have it). */
-function toolCallSkip(): string | false {
-  if (process.env.MCP_HOST_VSIX) return false;
-  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { contributes?: { commands?: { command: string }[] } };
-  return (pkg.contributes?.commands ?? []).some((c) => c.command === 'mcpHost.tool.call') ? false : 'mcpHost.tool.call is not in package.json yet';
-}

@@ -8,7 +8,6 @@
 // A server that floods notifications (test/fixtures/servers/notificationFlood.mjs): 3,000 progress
 // notifications redraw the panel a bounded number of times, 3,000 updates of a subscribed resource
 // make one toast with their count.
-// Skipped until the inspect commands are in the VSIX's package.json (see src/extension/usecases/contributes.json).
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,14 +20,6 @@ const WORKSPACE = join(repoRoot, 'test', 'e2e', 'workspaces', 'basic');
 const CHANNEL = 'MCP: everything';
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
 
-/** The inspect commands are contributed by the VSIX under test (they are merged by the lead). */
-function integrated(): boolean {
-  if (process.env.MCP_HOST_VSIX) return true;
-  const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { contributes?: { commands?: Array<{ command: string }> } };
-  return (pkg.contributes?.commands ?? []).some((c) => c.command === 'mcpHost.tool.call');
-}
-
-const skip = !integrated() ? 'the inspect commands are not in package.json yet' : !existsSync(VSIX) ? `${VSIX} is missing` : false;
 
 const poll = waitUntil;
 
@@ -58,7 +49,7 @@ async function clickRowAction(wb: Workbench, label: string, action: string): Pro
   );
 }
 
-describe('inspect features in a real VS Code', { skip }, () => {
+describe('inspect features in a real VS Code', () => {
   let wb: Workbench;
 
   /** The webview frame whose header shows `title` (tool name or view title). */
@@ -644,7 +635,7 @@ function launchWithServer(prefix: string, name: string, args: (folder: string) =
   return launched;
 }
 
-describe('a destructive tool asks first (server-filesystem)', { skip }, () => {
+describe('a destructive tool asks first (server-filesystem)', () => {
   const launched = launchWithServer('mcp-inspect-e2e-fs-', 'files', () => [join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js'), '${workspaceFolder}']);
 
   test('write_file: Cancel sends nothing; Run writes the file', { timeout: 90_000 }, async () => {
@@ -676,7 +667,7 @@ describe('a destructive tool asks first (server-filesystem)', { skip }, () => {
   });
 });
 
-describe('a server that floods notifications: the UI work stays bounded (flood fixture)', { skip }, () => {
+describe('a server that floods notifications: the UI work stays bounded (flood fixture)', () => {
   const launched = launchWithServer('mcp-inspect-e2e-flood-', 'flood', () => [join(repoRoot, 'test', 'fixtures', 'servers', 'notificationFlood.mjs')]);
 
   /** Opens the tool's panel, sets `count`, runs it; resolves with the panel once `result` shows, and the milliseconds it took. */

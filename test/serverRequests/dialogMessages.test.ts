@@ -22,12 +22,12 @@ describe('serve webview messages', () => {
 
   test('a "__proto__" key in edits never reaches the extension as a key or a prototype', () => {
     const r = parseServeInbound(JSON.parse('{"type":"samplingApprove","edits":{"texts":{"__proto__":{"polluted":1}}},"remember":"once"}'));
-    if (r.ok && r.message.type === 'samplingApprove') {
-      const texts = r.message.edits.texts ?? {};
-      assert.deepEqual(Object.keys(texts), []);
-      assert.equal(Object.getPrototypeOf(texts), Object.prototype);
-      assert.equal(({} as Record<string, unknown>).polluted, undefined);
-    }
+    assert.ok(r.ok && r.message.type === 'samplingApprove', `parsed as a samplingApprove: ${JSON.stringify(r)}`);
+    const texts = r.message.edits.texts;
+    assert.ok(texts, 'the edits keep their texts object');
+    assert.deepEqual(Object.keys(texts), []);
+    assert.equal(Object.getPrototypeOf(texts), Object.prototype);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 
   test('anything else is refused: unknown types, extra keys, bad ids, bad numbers', () => {
