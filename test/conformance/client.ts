@@ -15,6 +15,7 @@
 // (MCP_CONFORMANCE_CONTEXT `client_id` / `client_secret`).
 import { loopbackRedirect, MemoryTokenStore, OAuthSession, PreRegisteredClient } from '../../src/auth';
 import { McpClient } from '../../src/client/client';
+import { McpLocalError } from '../../src/protocol/errors';
 import { describeSkippedItem, type Tool } from '../../src/client/schemas';
 import { attachServerRequests, clientCapabilitiesFor, requestHandlersFor } from '../../src/serverRequests/attach';
 import { DialogQueue } from '../../src/serverRequests/dialogQueue';
@@ -44,6 +45,21 @@ function findTool(tools: readonly Tool[], name: string): Tool {
 const lists: Flow = async (client) => {
   if (client.serverCapabilities?.tools) log(`tools: ${(await client.listTools()).map((t) => t.name).join(', ') || 'none'}`);
 };
+
+/**
+ * A request for a capability the server did not declare: the client must refuse it locally
+ * (McpLocalError 'capability', nothing sent). Anything else — the server declaring it after all,
+ * the request answered, another error — fails the flow.
+ */
+async function expectCapabilityRefusal(client: McpClient, capability: 'tools' | 'resources' | 'prompts', request: () => Promise<unknown>): Promise<void> {
+  if (client.serverCapabilities?.[capability]) throw new Error(`the server declares ${capability}; the flow expected it not to`);
+  const outcome = await request().then(
+    () => new Error(`a ${capability} request was answered although the server declares no ${capability}`),
+    (error: unknown) => (McpLocalError.is(error, 'capability') ? undefined : new Error(`expected the client to refuse the ${capability} request itself, got: ${String(error)}`)),
+  );
+  if (outcome) throw outcome;
+  log(`${capability}: refused by the client (the server declares no ${capability}), as expected`);
+}
 
 /** Lists the tools, then calls one with the arguments a user would fill in. */
 function callTool(name: string, args: Record<string, unknown>): Flow {
@@ -112,9 +128,10 @@ const FLOWS: Record<string, Flow> = {
     }
   },
   // 2026-07-28: the server refuses the first request with -32022; every request carries _meta.
+  // It declares no tools, so the host refuses a tool call itself, without sending it.
   'request-metadata': async (client) => {
     await lists(client);
-    await client.callTool('any_tool', {}).catch((error: Error) => log(`tools/call: ${error.message}`));
+    await expectCapabilityRefusal(client, 'tools', () => client.callTool('any_tool', {}));
   },
   // Hands the focal tool's inputSchema, as this client parsed it, back to the echo tool.
   'json-schema-2020-12-preservation': async (client) => {
