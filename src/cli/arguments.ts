@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LoggingLevel, LoggingLevels } from '../client/schemas';
 import { PROTOCOL_PREFERENCES, ProtocolPreference, isProtocolPreference } from '../client/era';
+import { clientMetadataUrlProblem } from '../auth/clientMetadataUrl';
 
 /** What the user asked for on the command line. */
 export type CliCommand =
@@ -48,6 +49,8 @@ export interface CliSignIn {
   readonly clientId?: string;
   /** The environment variable holding its secret (`--client-secret-env`); read when connecting. */
   readonly clientSecretEnv?: string;
+  /** The URL of a client id metadata document the user hosts (`--client-metadata-url`). */
+  readonly clientMetadataUrl?: string;
   /** Scopes to ask for instead of the server's (`--scope`, space or comma separated). */
   readonly scope?: readonly string[];
 }
@@ -63,7 +66,8 @@ export class UsageError extends Error {
 export const USAGE = `Usage: mcp-host <command> [options] -- SERVER_COMMAND [SERVER_ARGS...]
        mcp-host <command> [options] --url URL [--header "Name: value"]... [--transport auto|http|sse]
                                  [--no-browser] [--token-cache DIR] [--client-id ID
-                                 [--client-secret-env VAR]] [--scope SCOPES]
+                                 [--client-secret-env VAR]] [--client-metadata-url URL]
+                                 [--scope SCOPES]
 
 Runs an MCP server over stdio (or connects to a remote one over HTTP), performs one
 operation and shuts the server down (ends the HTTP session).
@@ -105,6 +109,9 @@ Sign-in (--url servers that answer 401; not with an Authorization header):
                            next runs, refreshed when expired; by default nothing is kept
   --client-id ID           a client registered beforehand with the authorization server
   --client-secret-env VAR  its secret, read from the environment variable VAR
+  --client-metadata-url URL
+                           the https URL of a client id metadata document you host: the
+                           client id where the authorization server supports such documents
   --scope SCOPES           ask for these scopes (space or comma separated) instead of
                            those the server names
   -h, --help               print this help
@@ -122,13 +129,13 @@ Examples:
 
 const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping'] as const;
 type CommandName = (typeof COMMANDS)[number];
-const VALUE_FLAGS = ['--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--scope'] as const;
+const VALUE_FLAGS = ['--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope'] as const;
 /** Flags that may be given more than once. */
 const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header'];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
 const BOOLEAN_FLAGS = ['--json', '--trace', '--no-browser'] as const;
 /** The flags of sign-in, which only apply with --url. */
-const SIGN_IN_FLAGS = ['--no-browser', '--token-cache', '--client-id', '--client-secret-env', '--scope'] as const;
+const SIGN_IN_FLAGS = ['--no-browser', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope'] as const;
 
 /** Parses `argv` (without `node` and the script). Throws UsageError on any mistake. */
 export function parseArguments(argv: readonly string[]): ParsedArguments {
@@ -241,6 +248,12 @@ function withSignIn(server: Extract<CliServer, { kind: 'remote' }>, values: Read
     if (clientId === undefined) throw new UsageError('--client-secret-env needs --client-id (the secret belongs to that client)');
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(clientSecretEnv)) throw new UsageError('--client-secret-env needs the name of an environment variable, not its value');
   }
+  const clientMetadataUrl = values.get('--client-metadata-url');
+  if (clientMetadataUrl !== undefined) {
+    const problem = clientMetadataUrlProblem(clientMetadataUrl);
+    if (problem) throw new UsageError(`--client-metadata-url ${problem}`);
+    if (clientId !== undefined) throw new UsageError('--client-metadata-url and --client-id name two different clients: give one');
+  }
   const cache = values.get('--token-cache');
   if (cache !== undefined && cache.trim() === '') throw new UsageError('--token-cache needs a directory');
   const scopeText = values.get('--scope');
@@ -251,6 +264,7 @@ function withSignIn(server: Extract<CliServer, { kind: 'remote' }>, values: Read
     ...(cache !== undefined ? { tokenCache: resolve(cache) } : {}),
     ...(clientId !== undefined ? { clientId } : {}),
     ...(clientSecretEnv !== undefined ? { clientSecretEnv } : {}),
+    ...(clientMetadataUrl !== undefined ? { clientMetadataUrl } : {}),
     ...(scope ? { scope } : {}),
   };
   return { ...server, signIn };

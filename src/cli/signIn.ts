@@ -45,6 +45,7 @@ export function cliSession(ctx: CliSignInContext): OAuthSession {
     },
     confirmSignIn: async () => true,
     ...(signIn.clientId !== undefined ? { client: { clientId: signIn.clientId, ...(clientSecret ? { clientSecret } : {}) } } : {}),
+    ...(signIn.clientMetadataUrl !== undefined ? { clientMetadataUrl: signIn.clientMetadataUrl } : {}),
     ...(signIn.scope ? { scope: signIn.scope } : {}),
     clientName: 'MCP Host (command line)',
     log: (text) => ctx.trace?.(text),

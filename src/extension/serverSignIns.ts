@@ -22,6 +22,8 @@ export interface ServerSignInsOptions {
   redirect(serverId: string, port: number | undefined): RedirectFactory;
   /** Opens the authorization page (the user has confirmed by then). */
   readonly userAgent: UserAgent;
+  /** The client id metadata document URL the user set (mcpHost.oauth.clientMetadataUrl), if any, for this server's sign-in. */
+  clientMetadataUrl?(serverId: string): string | undefined;
   /** Asked when a running server wants more scopes (403 insufficient_scope): true to sign in again. */
   confirmStepUp(serverId: string, request: SignInRequest): Promise<boolean>;
   log(serverId: string, level: 'info' | 'warn', text: string): void;
@@ -120,7 +122,8 @@ export class ServerSignIns {
 
   private sessionFor(serverId: string, resolved: ResolvedRemoteServer): OAuthSession {
     const oauth = resolved.oauth;
-    const identity = JSON.stringify([resolved.url, oauth?.clientId, oauth?.clientSecret, oauth?.scopes, oauth?.callbackPort]);
+    const clientMetadataUrl = this.options.clientMetadataUrl?.(serverId);
+    const identity = JSON.stringify([resolved.url, oauth?.clientId, oauth?.clientSecret, oauth?.scopes, oauth?.callbackPort, clientMetadataUrl]);
     const existing = this.sessions.get(serverId);
     if (existing?.identity === identity) return existing.session;
     const session = new OAuthSession({
@@ -129,6 +132,7 @@ export class ServerSignIns {
       redirect: this.options.redirect(serverId, oauth?.callbackPort),
       userAgent: this.options.userAgent,
       ...(oauth ? { client: { clientId: oauth.clientId, ...(oauth.clientSecret ? { clientSecret: oauth.clientSecret } : {}) } } : {}),
+      ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
       ...(oauth?.scopes?.length ? { scope: oauth.scopes } : {}),
       confirmSignIn: (request) => (request.reason === 'step-up' ? this.options.confirmStepUp(serverId, request) : Promise.resolve(false)),
       log: (text, level) => this.options.log(serverId, level ?? 'info', text),

@@ -1,6 +1,7 @@
 // The editor's side of MCP authorization: ServerSignIns over SecretStorage with the browser as
 // user agent, the user's Sign In and Sign Out, and what the tree and Server Details show of it.
 import * as vscode from 'vscode';
+import { clientMetadataUrlProblem } from '../auth/clientMetadataUrl';
 import { AuthError } from '../auth/errors';
 import type { SignInState } from '../auth/session';
 import type { ServerRegistry } from '../registry';
@@ -40,6 +41,14 @@ export class EditorSignIns {
         const h = this.registry().get(id);
         const url = h?.resolved?.type === 'stdio' ? undefined : h?.resolved?.url;
         return url ? askSignIn({ name: h!.entry.name, serverUrl: url, issuer: request.issuer, reason: 'step-up', ...(request.scopes ? { scopes: request.scopes } : {}) }) : Promise.resolve(false);
+      },
+      clientMetadataUrl: (id) => {
+        const url = vscode.workspace.getConfiguration('mcpHost').get<string>('oauth.clientMetadataUrl', '').trim();
+        if (!url) return undefined;
+        const problem = clientMetadataUrlProblem(url);
+        if (!problem) return url;
+        this.logs.get(id).write('warn', `sign-in: the mcpHost.oauth.clientMetadataUrl setting ${problem}; it is not used`);
+        return undefined;
       },
       log: (id, level, text) => this.logs.get(id).write(level, `sign-in: ${text}`),
       changed: () => this.changed(),

@@ -205,6 +205,34 @@ describe('mcp-host --url: sign-in', { timeout: 180_000 }, () => {
       [['tools', '--url', 'http://127.0.0.1:1/mcp', '--header', 'Authorization: Bearer x-token-value', '--token-cache', '/tmp/x'], /--token-cache does not apply with an Authorization header/],
       [['tools', '--url', 'http://127.0.0.1:1/mcp', '--scope', ' , '], /--scope needs at least one scope/],
       [['tools', '--url', 'http://127.0.0.1:1/mcp', '--client-id', 'c', '--client-secret-env', 'MCP_HOST_TEST_UNSET_VARIABLE'], /the environment variable MCP_HOST_TEST_UNSET_VARIABLE is not set/],
+      [['tools', '--url', 'http://127.0.0.1:1/mcp', '--client-metadata-url', 'http://example.com/client.json'], /--client-metadata-url must be an https URL/],
+      [['tools', '--url', 'http://127.0.0.1:1/mcp', '--client-metadata-url', 'https://example.com'], /--client-metadata-url must have a path/],
+      [['tools', '--url', 'http://127.0.0.1:1/mcp', '--client-metadata-url', 'https://example.com/a/../client.json'], /--client-metadata-url must not contain "\." or "\.\." path segments/],
+      [['tools', '--url', 'http://127.0.0.1:1/mcp', '--client-metadata-url', 'https://example.com/client.json#x'], /--client-metadata-url must not have a fragment/],
+      [['tools', '--url', 'http://127.0.0.1:1/mcp', '--client-metadata-url', 'https://example.com/client.json', '--client-id', 'c'], /--client-metadata-url and --client-id name two different clients/],
     ]);
+  });
+
+  test('--client-metadata-url: where the authorization server supports metadata documents, that URL is the client id (no registration)', async () => {
+    const { peer, stats } = await fixture(['--cimd']);
+    const document = new URL('/client-metadata/1', peer.url).href;
+    let authorizationUrl: URL | undefined;
+    const r = await runCli(['tools', '--url', peer.url, '--no-browser', '--client-metadata-url', document], {
+      timeoutMs: 60_000,
+      // The authorization URL is printed; that is as far as this test follows the flow (the
+      // document's redirect URI names a fixed port, the CLI listens on a free one), then Ctrl-C.
+      onStderr: (soFar, pid) => {
+        const printed = /^\s+(http:\/\/127\.0\.0\.1:\d+\/authorize\S+)$/m.exec(soFar)?.[1];
+        if (printed && !authorizationUrl) {
+          authorizationUrl = new URL(printed);
+          process.kill(pid, 'SIGINT');
+        }
+      },
+    });
+    runs.push(r);
+    assert.ok(authorizationUrl, r.stderr);
+    assert.equal(authorizationUrl.searchParams.get('client_id'), document);
+    assert.equal((await stats()).registrations, 0, 'no dynamic registration');
+    assert.equal(r.code, 130, r.stderr);
   });
 });

@@ -24,7 +24,10 @@ import type { ServerIdentity } from '../../src/serverRequests/types';
 import { createHttpTransport } from '../../src/transport/httpTransport';
 
 const CLIENT_INFO = { name: 'mcp-host-conformance', version: '0.1.0' };
-/** The client id metadata document URL the suite's clients use (its example clients and auth/basic-cimd). */
+/**
+ * The client id metadata document URL the suite's clients use (its example clients and
+ * auth/basic-cimd); a user gives theirs with mcpHost.oauth.clientMetadataUrl or --client-metadata-url.
+ */
 const CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
 const SERVER: ServerIdentity = { id: 'conformance', name: 'conformance server' };
 

@@ -15,7 +15,7 @@ import { signInPrompt } from '../../src/extension/format';
 import { SecretTokenStore } from '../../src/extension/secretTokenStore';
 import { coversServer, ServerSignIns } from '../../src/extension/serverSignIns';
 import { StreamableHttpTransport } from '../../src/transport/streamableHttp';
-import { HttpPeer, startFixture } from '../transport/httpPeers';
+import { authFixtureStats, freePort, HttpPeer, startFixture } from '../transport/httpPeers';
 
 /** VS Code's SecretStorage, as far as SecretTokenStore uses it, over a Map (what is stored can be read back by the test). */
 function secretStorage(): vscode.SecretStorage & { readonly map: Map<string, string> } {
@@ -37,8 +37,8 @@ afterEach(async () => {
   for (const p of peers.splice(0)) await p.close();
 });
 
-async function setUp() {
-  const peer = await startFixture('authServer.mjs');
+async function setUp(fixtureArgs: string[] = [], options: { callbackPort?: number; clientMetadataUrl?: (peerUrl: string) => string } = {}) {
+  const peer = await startFixture('authServer.mjs', fixtureArgs);
   peers.push(peer);
   const secrets = secretStorage();
   const noted = new Set<string>();
@@ -49,7 +49,8 @@ async function setUp() {
   const store = new SecretTokenStore(secrets, (...values) => values.forEach((v) => noted.add(v)));
   const signIns = new ServerSignIns({
     store,
-    redirect: () => loopbackRedirect({ timeoutMs: 10_000 }),
+    redirect: () => loopbackRedirect({ timeoutMs: 10_000, ...(options.callbackPort ? { port: options.callbackPort } : {}) }),
+    ...(options.clientMetadataUrl ? { clientMetadataUrl: () => options.clientMetadataUrl!(peer.url) } : {}),
     userAgent: async (url) => {
       opened.push(url);
       // The fixture approves at once and redirects to the loopback listener.
@@ -105,6 +106,20 @@ describe('ServerSignIns over SecretTokenStore', () => {
     assert.equal(state.scope, 'mcp');
     assert.equal(state.registration, 'dynamic');
     for (const line of t.logs) for (const secret of [grant.accessToken, grant.refreshToken]) assert.ok(!line.includes(secret), line);
+  });
+
+  test('mcpHost.oauth.clientMetadataUrl: the sign-in uses the metadata document as client id where the authorization server supports it', async () => {
+    const port = await freePort();
+    const t = await setUp(['--cimd'], { callbackPort: port, clientMetadataUrl: (url) => new URL(`/client-metadata/${port}`, url).href });
+    await assert.rejects(t.connect());
+    await t.signIns.signIn('srv');
+    assert.equal(t.opened[0].searchParams.get('client_id'), new URL(`/client-metadata/${port}`, t.peer.url).href);
+    const client = await t.connect();
+    assert.deepEqual((await client.listTools()).map((x) => x.name).sort(), ['admin', 'echo']);
+    assert.equal(t.signIns.state('srv')!.registration, 'metadata-document');
+    const stats = await authFixtureStats(t.peer);
+    assert.equal(stats.registrations, 0, 'no dynamic registration');
+    assert.ok((stats.metadataDocuments ?? 0) >= 1, 'the authorization server fetched the document');
   });
 
   test('while running: an expired token is refreshed without asking; a step-up 403 asks the user once for the larger scope', async () => {
