@@ -190,8 +190,8 @@ async function openDemoServers(page: Page): Promise<string[]> {
         return false;
       }
       const rows = (await page.locator('.part.sidebar .monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
-      // Both servers listed, and both started: each shows its Tools group.
-      return rows.some((r) => r.startsWith('everything')) && rows.some((r) => r.startsWith('notes')) && rows.filter((r) => r.startsWith('Tools')).length >= 2;
+      // Both servers listed, and both started: each shows its Tools group with the count listed.
+      return rows.some((r) => r.startsWith('everything')) && rows.some((r) => r.startsWith('notes')) && rows.filter((r) => /^Tools \d+$/.test(r)).length >= 2;
     },
     5 * MINUTE,
     'the MCP Host view listing the demo servers everything and notes, both started',
