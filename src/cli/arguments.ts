@@ -22,6 +22,10 @@ export interface CliOptions {
   /** `--protocol-version`: the era or version to speak (auto when absent). */
   readonly protocolVersion?: ProtocolPreference;
   readonly timeoutMs?: number;
+  /** `--connect-timeout`: the quiet time after a stdio server's last output before a silent `server/discover` means legacy. */
+  readonly connectTimeoutMs?: number;
+  /** `--strict`: a result that breaks its tool's outputSchema fails the run (exit 1) instead of a warning. */
+  readonly strict: boolean;
   readonly maxMessageBytes?: number;
   /** The server's log messages (`notifications/message`) at this level or above go to stderr. */
   readonly logLevel: LoggingLevel;
@@ -91,6 +95,12 @@ Options:
                            initialize), legacy, modern, or a version (${PROTOCOL_PREFERENCES.slice(3).join(', ')})
   --timeout MS             per-request timeout in milliseconds (default 60000); for
                            call, each progress report from the server restarts it
+  --connect-timeout MS     how long a stdio server may stay quiet after its last output
+                           before an unanswered server/discover means the legacy era
+                           (default 3000); the era found is kept in the user's cache
+                           directory, so later runs do not probe
+  --strict                 a call result that breaks the tool's outputSchema fails (exit 1)
+                           instead of a warning on stderr
   --log-level LEVEL        print the server's log messages at this level or above to
                            stderr: ${LoggingLevels.join(', ')} (default info)
   --max-message-mb N       largest message accepted from the server, in MiB (default 128)
@@ -116,9 +126,10 @@ Sign-in (--url servers that answer 401; not with an Authorization header):
                            those the server names
   -h, --help               print this help
 
-Exit status: 0 on success, 1 when the tool reported an error (isError),
-2 for usage, connection, protocol and sign-in errors, 130 when interrupted (Ctrl-C;
-a second Ctrl-C kills the server without waiting).
+Exit status: 0 on success, 1 when the tool reported an error (isError) or, with
+--strict, its result broke its outputSchema, 2 for usage, connection, protocol and
+sign-in errors, 130 when interrupted (Ctrl-C; a second Ctrl-C kills the server
+without waiting), 129 on SIGHUP (the terminal closed), 143 on SIGTERM.
 
 Examples:
   mcp-host inspect -- npx -y @modelcontextprotocol/server-everything
@@ -129,11 +140,11 @@ Examples:
 
 const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping'] as const;
 type CommandName = (typeof COMMANDS)[number];
-const VALUE_FLAGS = ['--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope'] as const;
+const VALUE_FLAGS = ['--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope', '--connect-timeout'] as const;
 /** Flags that may be given more than once. */
 const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header'];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
-const BOOLEAN_FLAGS = ['--json', '--trace', '--no-browser'] as const;
+const BOOLEAN_FLAGS = ['--json', '--trace', '--strict', '--no-browser'] as const;
 /** The flags of sign-in, which only apply with --url. */
 const SIGN_IN_FLAGS = ['--no-browser', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope'] as const;
 
@@ -194,6 +205,8 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
       roots: parseRoots(values.get('--roots')),
       protocolVersion: parseVersion(values.get('--protocol-version')),
       timeoutMs: parsePositive('--timeout', values.get('--timeout'), true),
+      connectTimeoutMs: parsePositive('--connect-timeout', values.get('--connect-timeout'), true),
+      strict: booleans.has('--strict'),
       maxMessageBytes: parseMaxMessageBytes(values.get('--max-message-mb')),
       logLevel: parseLogLevel(values.get('--log-level')),
       server: signedIn,

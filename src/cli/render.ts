@@ -98,25 +98,73 @@ export function toolParams(tool: Tool): Param[] {
   const schema = tool.inputSchema as { properties?: Record<string, unknown>; required?: unknown };
   const props = schema.properties && typeof schema.properties === 'object' ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
-  return Object.entries(props).map(([name, prop]) => ({ name, type: schemaType(prop), required: required.has(name), description: firstLine(describe(prop)) }));
+  return Object.entries(props).map(([name, prop]) => {
+    const shown = resolveLocalRef(schema, prop, new Set()).schema;
+    return { name, type: schemaType(prop, schema), required: required.has(name), description: firstLine(describe(prop) ?? describe(shown)) };
+  });
 }
 
 function describe(prop: unknown): string | undefined {
   return prop && typeof prop === 'object' && typeof (prop as { description?: unknown }).description === 'string' ? (prop as { description: string }).description : undefined;
 }
 
-function schemaType(prop: unknown, depth = 0): string {
-  if (!prop || typeof prop !== 'object' || depth > 3) return 'any';
-  const p = prop as Record<string, unknown>;
+/** How many `$ref`s are followed in a row for display (chains longer than that show as the ref's name). */
+const MAX_REF_HOPS = 8;
+
+/**
+ * Follows a local `$ref` (`#/$defs/Name`, `#/definitions/Name`) inside `root`, for display only.
+ * `seen` holds the refs being expanded: a ref met again (a cycle) is not followed, nor are
+ * remote refs or chains past MAX_REF_HOPS; `name` is then what to show.
+ */
+function resolveLocalRef(root: unknown, prop: unknown, seen: Set<string>): { schema: unknown; name?: string } {
+  let current = prop;
+  for (let hops = 0; hops < MAX_REF_HOPS; hops++) {
+    const ref = current && typeof current === 'object' ? (current as { $ref?: unknown }).$ref : undefined;
+    if (typeof ref !== 'string') return { schema: current };
+    const name = decodeURIComponent(ref.split('/').pop() ?? ref) || ref;
+    if (!ref.startsWith('#') || seen.has(ref)) return { schema: undefined, name };
+    seen.add(ref);
+    let target: unknown = root;
+    for (const token of ref.slice(1).split('/').slice(1)) {
+      const key = decodeURIComponent(token).replace(/~1/g, '/').replace(/~0/g, '~');
+      target = target && typeof target === 'object' && Object.prototype.hasOwnProperty.call(target, key) ? (target as Record<string, unknown>)[key] : undefined;
+    }
+    if (target === undefined) return { schema: undefined, name };
+    current = target;
+  }
+  return { schema: undefined, name: 'any' };
+}
+
+/** A TypeScript-like type of a schema: `string`, `"a" | "b"`, `("a" | "b")[]`, `Node` for a recursive ref. */
+function schemaType(prop: unknown, root: unknown, depth = 0, seen: ReadonlySet<string> = new Set()): string {
+  const expanding = new Set(seen);
+  const resolved = resolveLocalRef(root, prop, expanding);
+  if (resolved.schema === undefined && resolved.name) return resolved.name;
+  const p = resolved.schema as Record<string, unknown>;
+  if (!p || typeof p !== 'object' || depth > 3) return 'any';
+  const inner = (x: unknown) => schemaType(x, root, depth + 1, expanding);
   if (Array.isArray(p.enum)) return p.enum.map((v) => JSON.stringify(v)).join(' | ');
   if ('const' in p) return JSON.stringify(p.const);
   if (Array.isArray(p.type)) return p.type.join(' | ');
-  if (p.type === 'array') return `${schemaType(p.items, depth + 1)}[]`;
+  if (p.type === 'array') {
+    const item = inner(p.items);
+    // `"a" | "b"[]` would read as if only the last option were an array.
+    return item.includes(' | ') ? `(${item})[]` : `${item}[]`;
+  }
   if (typeof p.type === 'string') return p.type;
   for (const key of ['anyOf', 'oneOf'] as const) {
-    if (Array.isArray(p[key])) return (p[key] as unknown[]).map((x) => schemaType(x, depth + 1)).join(' | ');
+    if (Array.isArray(p[key])) return (p[key] as unknown[]).map(inner).join(' | ');
   }
   return 'any';
+}
+
+/** What a tool's `execution.taskSupport` asks for, while MCP Host does not run tasks. */
+export function taskNote(tool: Tool): string | undefined {
+  const execution = (tool as { execution?: unknown }).execution;
+  const support = execution && typeof execution === 'object' ? (execution as { taskSupport?: unknown }).taskSupport : undefined;
+  if (support === 'required') return 'Needs a task (execution.taskSupport: required): MCP Host does not run tasks yet, so a call may be refused';
+  if (support === 'optional') return 'May run as a task (execution.taskSupport: optional): MCP Host calls it directly';
+  return undefined;
 }
 
 function paramSignature(tool: Tool): string {
@@ -142,7 +190,7 @@ export function renderInspection(i: Inspection): string {
   }
   if (i.tools) {
     out.push('', `Tools (${i.tools.length})`);
-    out.push(...table(i.tools.map((t) => [t.name, `(${paramSignature(t)})`, firstLine(t.description)]), '  '));
+    out.push(...table(i.tools.map((t) => [t.name, `(${paramSignature(t)})`, `${taskNote(t) ? '[task] ' : ''}${firstLine(t.description)}`]), '  '));
   }
   if (i.resources) {
     out.push('', `Resources (${i.resources.length})`);
@@ -170,6 +218,8 @@ export function renderTools(tools: readonly Tool[]): string {
     if (out.length) out.push('');
     out.push(label(tool));
     if (tool.description?.trim()) out.push(...indentLines(tool.description.trim(), '  '));
+    const task = taskNote(tool);
+    if (task) out.push(`  ${task}`);
     const params = toolParams(tool);
     if (params.length) {
       out.push('  Parameters:');

@@ -13,11 +13,15 @@ import { headerSecrets } from '../config/variables';
 import { Redactor } from '../registry/logText';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../transport/lineDecoder';
 import { transportFactory } from '../transport/transportFactory';
-import { CliCommand, CliOptions, CliServer, USAGE, UsageError, parseArguments } from './arguments';
+import { CliOptions, CliServer, USAGE, UsageError, parseArguments } from './arguments';
 import { CUT_DEEP_NOTE, Inspection, printableJson, renderCallResult, renderInspection, renderLogMessage, renderProgress, renderPromptResult, renderReadResult, renderTools } from './render';
 import { formatBytes } from '../protocol/text';
 import { callTool } from '../usecases/callTool';
 import { StatusLine } from './statusLine';
+import { EraMemory } from '../client/era';
+import { PROBE_RESTART_NOTE, exitedOnProbe } from '../client/eraProbe';
+import { cliEraKey, cliEraStore } from './eraCache';
+import { outputSchemaProblem } from './outputCheck';
 import { terminalSafe } from './terminalText';
 import { cliSession } from './signIn';
 import { timestamp, traceClient } from './trace';
@@ -34,10 +38,22 @@ export interface CliIo {
 /** Exit statuses. */
 export const ExitCode = { Ok: 0, ToolError: 1, Failure: 2, Interrupted: 130 } as const;
 
-/** Raised when the run is stopped from outside (SIGINT, SIGTERM). */
+/** Raised when the run is stopped from outside (SIGINT, SIGTERM, SIGHUP). */
 export class Interrupted extends Error {
   override readonly name = 'Interrupted';
+  /** The status to exit with: 128 + the signal's number, as shells report it (130 for Ctrl-C). */
+  constructor(
+    message: string,
+    readonly exitCode: number = ExitCode.Interrupted,
+  ) {
+    super(message);
+  }
 }
+
+/** How long an interrupted run waits for the server to stop before saying it is stopping it. */
+const STOPPING_NOTE_AFTER_MS = 1000;
+/** How many of the first lines a server that exited before answering printed on stdout and stderr are shown. */
+const HEAD_LINES_SHOWN = { stdout: 5, stderr: 10 } as const;
 
 /** How many server stderr lines to show when the server dies unexpectedly. */
 const STDERR_TAIL_SHOWN = 10;
@@ -75,7 +91,12 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
   // Stops the current request (with notifications/cancelled) when interrupted or when the run cannot go on.
   const stop = new AbortController();
   const store = new DisposableStore();
-  const onAbort = () => stop.abort(signal?.reason instanceof Error ? signal.reason : new Interrupted('interrupted'));
+  // Stopping a stdio server may take its grace periods: after a moment, say what is going on.
+  let stoppingNote: ReturnType<typeof setTimeout> | undefined;
+  const onAbort = () => {
+    stop.abort(signal?.reason instanceof Error ? signal.reason : new Interrupted('interrupted'));
+    if (options.server.kind === 'stdio') stoppingNote = setTimeout(() => io.stderr('mcp-host: stopping the server…\n'), STOPPING_NOTE_AFTER_MS);
+  };
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -94,16 +115,71 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     out.stderr(describeFailure(error).join('\n') + '\n');
     return ExitCode.Failure;
   }
-  const transport = createTransport(options.server, options.maxMessageBytes, session && pausingTimeouts(session, () => client));
+  // The era each server spoke is kept across runs: only the first run against a server probes.
+  const eras = { memory: new EraMemory(cliEraStore()), key: cliEraKey(options.server, process.cwd()) };
+  let transport!: Transport;
+  let client!: McpClient;
+  let rootsAsked!: Promise<void>;
+  /** The first lines the server printed, for a command that exits before answering. */
+  let heads: { stdout: string[]; stderr: string[] } = { stdout: [], stderr: [] };
+  const open = () => {
+    transport = createTransport(options.server, options.maxMessageBytes, session && pausingTimeouts(session, () => client));
+    client = new McpClient({
+      clientInfo: { name: 'mcp-host-cli', version: cliVersion() },
+      protocol: options.protocolVersion ?? 'auto',
+      requestTimeoutMs: options.timeoutMs,
+      roots: options.roots.length ? directoryRoots(options.roots) : undefined,
+      eraMemory: eras,
+      ...(options.connectTimeoutMs === undefined ? {} : { probeTimeoutMs: options.connectTimeoutMs }),
+    });
+    heads = { stdout: [], stderr: [] };
+    watchClient(client, options, status, stop, heads, store);
+    // Subscribed before connecting: the request can come right after `initialized`.
+    const current = client;
+    rootsAsked = new Promise<void>((resolve) => store.add(current.onRootsListed(() => resolve())));
+  };
+  open();
   // A second close() skips the grace periods and kills the tree.
   const force = () => void transport.close();
   signals.force?.addEventListener('abort', force, { once: true });
-  const client = new McpClient({
-    clientInfo: { name: 'mcp-host-cli', version: cliVersion() },
-    protocol: options.protocolVersion ?? 'auto',
-    requestTimeoutMs: options.timeoutMs,
-    roots: options.roots.length ? directoryRoots(options.roots) : undefined,
-  });
+
+  try {
+    if (stop.signal.aborted) throw stop.signal.reason;
+    try {
+      await client.connect(transport, { timeoutMs: options.timeoutMs, signal: stop.signal });
+    } catch (error) {
+      // A server that exits when probed is started again, once: the era memory now says initialize.
+      if (stop.signal.aborted || !exitedOnProbe(error)) throw error;
+      status.printLine(`mcp-host: ${PROBE_RESTART_NOTE}`);
+      await client.close().catch(() => {});
+      client.dispose();
+      open();
+      await client.connect(transport, { timeoutMs: options.timeoutMs, signal: stop.signal });
+    }
+    if (options.roots.length) await rootsApplied(rootsAsked, stop.signal);
+    return await execute(client, options, out, { signal: stop.signal }, status);
+  } catch (error) {
+    status.clear();
+    // A cancelled request only says "cancelled"; the reason we stopped is the real story, and
+    // for a server that still wants authorization, why sign-in stopped.
+    const signInFailure = !stop.signal.aborted && closedForAuthorization(error) ? session?.state().lastError : undefined;
+    const reported = stop.signal.aborted ? stop.signal.reason : error;
+    const beforeAnswering = client.era === undefined && options.server.kind === 'stdio' ? heads : undefined;
+    out.stderr(describeFailure(signInFailure ? new Error(`sign-in failed: ${signInFailure}`) : reported, beforeAnswering).join('\n') + '\n');
+    return reported instanceof Interrupted ? reported.exitCode : ExitCode.Failure;
+  } finally {
+    status.clear();
+    signal?.removeEventListener('abort', onAbort);
+    await client.close().catch(() => {});
+    clearTimeout(stoppingNote);
+    signals.force?.removeEventListener('abort', force);
+    store.dispose();
+    client.dispose();
+  }
+}
+
+/** The client's output the run shows: --trace frames, log messages, the first lines of a server's output; an oversize answer stops the run. */
+function watchClient(client: McpClient, options: CliOptions, status: StatusLine, stop: AbortController, heads: { stdout: string[]; stderr: string[] }, store: DisposableStore): void {
   if (options.trace) store.add(traceClient(client, (line) => status.printLine(line)));
   const minLevel = LoggingLevels.indexOf(options.logLevel);
   store.add(
@@ -113,37 +189,14 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
   );
   store.add(
     client.onTransportLog((log) => {
+      if (log.kind === 'stderr' && heads.stderr.length < HEAD_LINES_SHOWN.stderr) heads.stderr.push(log.text);
+      if ((log.kind === 'noise' || log.kind === 'invalid-json') && heads.stdout.length < HEAD_LINES_SHOWN.stdout) heads.stdout.push(log.text);
       if (log.kind !== 'oversize') return;
       // The dropped message was an answer we are waiting for: failing now beats a timeout.
       const limit = formatBytes(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
       stop.abort(new McpLocalError('invalid-result', `the server sent a message larger than the ${limit} limit; raise it with --max-message-mb`));
     }),
   );
-
-  // Subscribed before connecting: the request can come right after `initialized`.
-  const rootsAsked = new Promise<void>((resolve) => store.add(client.onRootsListed(() => resolve())));
-
-  try {
-    if (stop.signal.aborted) throw stop.signal.reason;
-    await client.connect(transport, { timeoutMs: options.timeoutMs, signal: stop.signal });
-    if (options.roots.length) await rootsApplied(rootsAsked, stop.signal);
-    return await execute(client, options.command, options.json, out, { signal: stop.signal }, status);
-  } catch (error) {
-    status.clear();
-    // A cancelled request only says "cancelled"; the reason we stopped is the real story, and
-    // for a server that still wants authorization, why sign-in stopped.
-    const signInFailure = !stop.signal.aborted && closedForAuthorization(error) ? session?.state().lastError : undefined;
-    const reported = stop.signal.aborted ? stop.signal.reason : error;
-    out.stderr(describeFailure(signInFailure ? new Error(`sign-in failed: ${signInFailure}`) : reported).join('\n') + '\n');
-    return reported instanceof Interrupted ? ExitCode.Interrupted : ExitCode.Failure;
-  } finally {
-    status.clear();
-    signal?.removeEventListener('abort', onAbort);
-    await client.close().catch(() => {});
-    signals.force?.removeEventListener('abort', force);
-    store.dispose();
-    client.dispose();
-  }
 }
 
 /**
@@ -186,7 +239,8 @@ function inheritedEnv(): Record<string, string> {
   return env;
 }
 
-async function execute(client: McpClient, command: CliCommand, json: boolean, io: CliIo, req: RequestOptions, status: StatusLine): Promise<number> {
+async function execute(client: McpClient, options: CliOptions, io: CliIo, req: RequestOptions, status: StatusLine): Promise<number> {
+  const { command, json } = options;
   const print = (text: string) => io.stdout(text.endsWith('\n') ? text : text + '\n');
   // Malformed items are left out of a list; each is named on stderr, the rest printed.
   const lists: ListOptions = { ...req, onSkipped: (skipped) => skipped.forEach((item) => io.stderr(`mcp-host: skipped a malformed item: ${describeSkippedItem(item)}\n`)) };
@@ -221,6 +275,10 @@ async function execute(client: McpClient, command: CliCommand, json: boolean, io
       const result = outcome.result;
       if (json) printJson(result);
       else print(renderCallResult(result));
+      // As the editor does: a result that breaks its own outputSchema is said (and fails with --strict).
+      const problem = await outputSchemaProblem(client, command.tool, result, req);
+      if (problem) io.stderr(`mcp-host: warning: ${problem.text}${problem.broken && !options.strict ? ' (--strict makes this fail)' : ''}\n`);
+      if (problem?.broken && options.strict) return ExitCode.ToolError;
       if (!result.isError) return ExitCode.Ok;
       io.stderr(`mcp-host: the tool ${command.tool} reported an error (isError)\n`);
       return ExitCode.ToolError;
@@ -313,9 +371,12 @@ function directoryRoots(dirs: readonly string[]): RootsProvider {
   return { listRoots: () => roots };
 }
 
-/** The lines to print for a failure: one `mcp-host:` line, then the server's last stderr lines if it died. */
-export function describeFailure(error: unknown): string[] {
-  const [first, ...rest] = failureLines(error);
+/**
+ * The lines to print for a failure: one `mcp-host:` line, then the server's last stderr lines if
+ * it died; for a command that exited before answering at all, the first lines it printed.
+ */
+export function describeFailure(error: unknown, beforeAnswering?: { readonly stdout: readonly string[]; readonly stderr: readonly string[] }): string[] {
+  const [first, ...rest] = beforeAnswering && McpLocalError.is(error, 'server-exited') ? exitedBeforeAnswering(error, beforeAnswering) : failureLines(error);
   // One line, whatever the server put in its error message.
   return [first.replace(/\s*[\r\n]+\s*/g, ' '), ...rest];
 }
@@ -336,6 +397,17 @@ function failureLines(error: unknown): string[] {
   }
   if (error instanceof Error) return [`mcp-host: ${error.message || error.name}`];
   return [`mcp-host: ${String(error)}`];
+}
+
+/** A command that ended before it answered the handshake: maybe not an MCP server at all (`echo hello`). */
+function exitedBeforeAnswering(error: McpLocalError, heads: { readonly stdout: readonly string[]; readonly stderr: readonly string[] }): string[] {
+  const { method, reason } = error.details as { method?: string; reason?: TransportCloseReason };
+  const how = reason?.kind === 'process-exited' ? (reason.signal ? ` on signal ${reason.signal}` : ` with code ${reason.code}`) : '';
+  const lines = [`mcp-host: the command exited${how} before answering ${method ?? 'the handshake'}: is it an MCP server speaking JSON-RPC on stdio?`];
+  const stderr = heads.stderr.length ? heads.stderr : ((error.details.stderrTail as readonly string[] | undefined) ?? []).slice(0, HEAD_LINES_SHOWN.stderr);
+  lines.push(heads.stdout.length ? 'mcp-host: its first lines on stdout:' : 'mcp-host: it printed nothing on stdout', ...heads.stdout.map((l) => `  ${l}`));
+  lines.push(stderr.length ? 'mcp-host: its first lines on stderr:' : 'mcp-host: it printed nothing on stderr', ...stderr.map((l) => `  ${l}`));
+  return lines;
 }
 
 function round(ms: number): number {

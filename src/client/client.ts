@@ -53,6 +53,7 @@ import {
 } from './schemas';
 import { measureJson } from '../protocol/jsonShape';
 import { EraMemory, EraPlan, ProtocolPreference, judgeProbeFailure, planEra } from './era';
+import { DEFAULT_CONNECT_TIMEOUT_MS, EXITED_ON_PROBE, waitForProbe } from './eraProbe';
 import { SubscriptionListener } from './listen';
 
 /** A root the client exposes to servers. */
@@ -95,7 +96,10 @@ export interface McpClientOptions {
   readonly protocol?: ProtocolPreference;
   /** Where the era each server spoke is remembered, and this server's key there (`http:<origin>`, `stdio:<id>`). */
   readonly eraMemory?: { readonly memory: EraMemory; readonly key: string };
-  /** How long a stdio server may take to answer the `server/discover` probe before it is taken for legacy (10 s). */
+  /**
+   * How long a stdio server may stay quiet after its last sign of life (spawn, a line of output)
+   * while the `server/discover` probe waits, before it is taken for legacy (3 s).
+   */
   readonly probeTimeoutMs?: number;
   /** Answers for the server's requests of the client; they serve both eras. */
   readonly handlers?: ServerRequestHandlers;
@@ -284,10 +288,11 @@ export class McpClient implements Disposable {
     const preference = this.options.protocol ?? this.options.protocolVersion ?? 'auto';
     const remembered = preference === 'auto' ? memory?.memory.get(memory.key) : undefined;
     const plan = planEra(preference, remembered);
+    if (remembered) this.lifecycle(`era: ${remembered.era} (${remembered.version}), as this server spoke before${remembered.era === 'legacy' ? ': initialize without a server/discover probe' : ''}`);
     try {
       const result = plan.era === 'modern' ? await this.discover(transport, connection, plan, options) : undefined;
       const offered = plan.era === 'legacy' ? (plan.version as ProtocolVersion) : (this.options.protocolVersion ?? LATEST_PROTOCOL_VERSION);
-      const ready = result ?? (await this.initialize(transport, connection, offered, plan.era === 'modern', options));
+      const ready = result ?? (await this.initializeOrDiscover(transport, connection, offered, plan, preference === 'auto', options));
       memory?.memory.remember(memory.key, { era: this.era!, version: ready.protocolVersion });
       return ready;
     } catch (error) {
@@ -309,10 +314,22 @@ export class McpClient implements Disposable {
     for (let attempt = 0; ; attempt++) {
       // HTTP sends the version as a header from the first request on.
       transport.setProtocolVersion?.(version);
-      const timeoutMs = plan.fallback && over === 'stdio' ? Math.min(this.options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, options.timeoutMs ?? Infinity) : options.timeoutMs;
       let raw: Record<string, unknown>;
       try {
-        raw = await connection.request('server/discover', { _meta: this.requestMeta(version) }, undefined, { timeoutMs, signal: options.signal });
+        const request = connection.request('server/discover', { _meta: this.requestMeta(version) }, undefined, { timeoutMs: options.timeoutMs, signal: options.signal });
+        if (!(plan.fallback && over === 'stdio') || plan.remembered) raw = await request;
+        else {
+          // A server may ignore unknown requests: its silence, counted from its last output, means legacy.
+          const quietMs = this.options.probeTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
+          const signsOfLife = (listener: (e: unknown) => void) => connection.onTransportLog((l) => l.kind !== 'lifecycle' && listener(l));
+          const waited = await waitForProbe(request, quietMs, signsOfLife);
+          if (waited.kind === 'silent') {
+            this.lifecycle(`server/discover: no answer ${quietMs} ms after the server's last output; using initialize (the legacy era)`);
+            this.rememberLateDiscover(waited.late);
+            return undefined;
+          }
+          raw = waited.value;
+        }
       } catch (error) {
         if (options.signal?.aborted) throw error;
         if (!connection.isOpen) {
@@ -321,7 +338,9 @@ export class McpClient implements Disposable {
           const memory = this.options.eraMemory;
           if (over === 'stdio' && plan.fallback && memory) {
             memory.memory.remember(memory.key, { era: 'legacy', version: this.options.protocolVersion ?? LATEST_PROTOCOL_VERSION });
-            throw new McpLocalError(McpLocalError.is(error) ? error.kind : 'closed', `${(error as Error).message} (it stopped while asked server/discover, as servers that allow nothing before initialize do: the next start uses initialize)`, McpLocalError.is(error) ? error.details : {});
+          }
+          if (over === 'stdio' && plan.fallback) {
+            throw new McpLocalError(McpLocalError.is(error) ? error.kind : 'closed', `${(error as Error).message} (it stopped while asked server/discover, as servers that allow nothing before initialize do: the next start uses initialize)`, { ...(McpLocalError.is(error) ? error.details : {}), [EXITED_ON_PROBE]: true });
           }
           throw error;
         }
@@ -331,7 +350,7 @@ export class McpClient implements Disposable {
           continue;
         }
         if (verdict.kind === 'legacy' && plan.fallback) {
-          this._onTransportLog.fire({ kind: 'lifecycle', text: `${(error as Error).message}; using initialize (the legacy era)` });
+          this.lifecycle(`${(error as Error).message}; using initialize (the legacy era)`);
           return undefined;
         }
         if (verdict.kind === 'fail') throw verdict.error;
@@ -362,6 +381,43 @@ export class McpClient implements Disposable {
       this.listener().start();
       return result;
     }
+  }
+
+  /**
+   * `initialize`; in `auto`, a -32022 answer naming a modern version this client speaks (a
+   * modern-only server taken for legacy: it started too slowly for the probe, or the remembered
+   * era is out of date) leads to `server/discover` at that version, on the same connection.
+   */
+  private async initializeOrDiscover(transport: Transport, connection: JsonRpcConnection, offered: ProtocolVersion, plan: EraPlan, auto: boolean, options: { timeoutMs?: number; signal?: AbortSignal }): Promise<InitializeResult> {
+    try {
+      return await this.initialize(transport, connection, offered, plan.era === 'modern', options);
+    } catch (error) {
+      const verdict = auto && error instanceof ResponseError ? judgeProbeFailure(error, 'stdio') : undefined;
+      if (verdict?.kind !== 'retry') throw error;
+      this.lifecycle(`initialize: the server speaks only the modern era (${error instanceof Error ? error.message : ''}); using server/discover at ${verdict.version}`);
+      const ready = await this.discover(transport, connection, { era: 'modern', version: verdict.version, fallback: false }, options);
+      return ready!;
+    }
+  }
+
+  /** A probe answered after the fallback to initialize: a modern server, remembered so its next start speaks its era. */
+  private rememberLateDiscover(late: Promise<Record<string, unknown>>): void {
+    late.then(
+      (raw) => {
+        const parsed = DiscoverResultSchema.safeParse(raw);
+        const version = parsed.success ? MODERN_PROTOCOL_VERSIONS.find((v) => parsed.data.supportedVersions.includes(v)) : undefined;
+        const memory = this.options.eraMemory;
+        if (!version || !memory) return;
+        memory.memory.remember(memory.key, { era: 'modern', version });
+        this.lifecycle(`server/discover was answered late: the server speaks ${version} (the modern era); its next start uses it`);
+      },
+      () => {},
+    );
+  }
+
+  /** A decision of the handshake (which era and why): worth the user's log, unlike the transport's steps. */
+  private lifecycle(text: string): void {
+    this._onTransportLog.fire({ kind: 'lifecycle', text, level: 'info' });
   }
 
   /** The legacy start: `initialize`, then `notifications/initialized`. */
@@ -836,7 +892,6 @@ export interface ListOptions extends RequestOptions {
   onCacheHint?: (hint: CacheHint) => void;
 }
 
-const DEFAULT_PROBE_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_INPUT_ROUNDS = 8;
 
 /** Results reached through input rounds: they answer that exchange only and are never cached. */

@@ -34,6 +34,8 @@ export interface EraPlan {
   readonly version: ModernProtocolVersion | ProtocolVersion;
   /** Modern first, falling back to `initialize` when the server shows no sign of the modern era. */
   readonly fallback: boolean;
+  /** The era is remembered from an earlier start: the probe waits its full time instead of the quiet time. */
+  readonly remembered?: boolean;
 }
 
 /** Turns a preference (and what the session remembers of this server) into the plan for `connect`. */
@@ -43,7 +45,7 @@ export function planEra(preference: ProtocolPreference, remembered?: RememberedE
   if (isModernVersion(preference)) return { era: 'modern', version: preference, fallback: false };
   if (isSupportedVersion(preference)) return { era: 'legacy', version: preference, fallback: false };
   if (remembered?.era === 'legacy') return { era: 'legacy', version: isSupportedVersion(remembered.version) ? remembered.version : LATEST_PROTOCOL_VERSION, fallback: false };
-  if (remembered?.era === 'modern' && isModernVersion(remembered.version)) return { era: 'modern', version: remembered.version, fallback: true };
+  if (remembered?.era === 'modern' && isModernVersion(remembered.version)) return { era: 'modern', version: remembered.version, fallback: true, remembered: true };
   return { era: 'modern', version: MODERN_PROTOCOL_VERSIONS[0], fallback: true };
 }
 
@@ -98,22 +100,41 @@ export interface RememberedEra {
 }
 
 /**
- * The era each server spoke, for the rest of the host's session: a reconnect to the same server
- * process or HTTP origin starts in it instead of probing again. Keys are the caller's (for
- * example `http:<origin>` or `stdio:<server id>`).
+ * Where remembered eras outlive the host's session (a cache file for the CLI, global state in
+ * the editor). A cache: it may lose entries, and its failures are the store's to swallow.
+ */
+export interface EraStore {
+  get(key: string): RememberedEra | undefined;
+  set(key: string, era: RememberedEra): void;
+  delete(key: string): void;
+}
+
+/**
+ * The era each server spoke: a reconnect to the same server command line or HTTP origin starts
+ * in it instead of probing again, for the host's session and, with a store, across runs. Keys
+ * are the caller's (for example `http:<origin>` or `stdio:<server id>:<command line>`).
  */
 export class EraMemory {
   private readonly eras = new Map<string, RememberedEra>();
 
+  constructor(private readonly store?: EraStore) {}
+
   get(key: string): RememberedEra | undefined {
-    return this.eras.get(key);
+    const known = this.eras.get(key);
+    if (known) return known;
+    const stored = this.store?.get(key);
+    if (stored) this.eras.set(key, stored);
+    return stored;
   }
 
   remember(key: string, era: RememberedEra): void {
+    const known = this.eras.get(key);
     this.eras.set(key, era);
+    if (known?.era !== era.era || known.version !== era.version) this.store?.set(key, era);
   }
 
   forget(key: string): void {
     this.eras.delete(key);
+    this.store?.delete(key);
   }
 }

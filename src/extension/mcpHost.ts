@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { isProtocolPreference } from '../client/era';
 import { ServerHealthStore, ServerRegistry } from '../registry';
 import { transportFactory } from '../transport/transportFactory';
+import { PersistentEraStore } from '../registry/eraStore';
 import type { LogSeverity } from '../protocol/logging';
 import { ConfigReloader } from './configReloader';
 import { ConsentStore } from './consentStore';
@@ -18,6 +19,9 @@ import { EditorServersTreeModel } from './serversTreeModel';
 import { EditorSignIns } from './signIns';
 import { StartGate } from './startGate';
 import { ServerRequests, createServerRequests } from './serverRequests';
+
+/** The global-state key of the era each server spoke (see registry/eraStore.ts). */
+const ERA_STATE_KEY = 'mcpHost.serverEras';
 
 export type StartPolicy = 'onViewVisible' | 'onStartup' | 'never';
 
@@ -88,6 +92,11 @@ export class McpHost implements vscode.Disposable {
       get protocol() {
         const pinned = setting<string>('protocolVersion', 'auto');
         return isProtocolPreference(pinned) ? pinned : 'auto';
+      },
+      // The era each server spoke outlives the window: later starts skip the server/discover probe.
+      eraStore: new PersistentEraStore({ read: () => context.globalState.get(ERA_STATE_KEY), write: (value) => void context.globalState.update(ERA_STATE_KEY, value) }),
+      get probeTimeoutMs() {
+        return Math.max(0.1, setting('connectTimeoutSeconds', 3)) * 1000;
       },
       serverRequests: (server) => serverRequests.handlersFor(server),
       log: (serverId, level, text) => this.registryLog(serverId, level, text),

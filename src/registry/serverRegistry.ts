@@ -3,7 +3,8 @@
 // server declared cached and kept fresh. No `vscode` import and no transport knowledge: trust,
 // consent, inputs and the transport factory come in as functions.
 import { McpClient, RootsProvider, ServerRequestHandlers } from '../client/client';
-import { EraMemory, ProtocolPreference } from '../client/era';
+import { EraMemory, EraStore, ProtocolPreference } from '../client/era';
+import { PROBE_RESTART_NOTE, exitedOnProbe } from '../client/eraProbe';
 import { CacheHint, Implementation, Prompt, Resource, ResourceTemplate, SkippedListItem, Tool, describeSkippedItem } from '../client/schemas';
 import { ServerEntry } from '../config/types';
 import { ResolvedServer } from '../config/variables';
@@ -78,6 +79,10 @@ export interface ServerRegistryOptions {
   readonly capabilities?: Record<string, unknown>;
   /** Which era and version to speak (read at each start; an entry's own `protocolVersion` wins). Default `auto`. */
   readonly protocol?: ProtocolPreference;
+  /** Where the era each server spoke is kept across sessions (the editor's global state); this session only when absent. */
+  readonly eraStore?: EraStore;
+  /** The quiet time after a stdio server's last output before a silent `server/discover` probe means legacy (McpClient's `probeTimeoutMs`). */
+  readonly probeTimeoutMs?: number;
   /** The answers to one server's requests of the client (sampling, elicitation), given to its client when it is created. */
   serverRequests?(server: { readonly id: string; readonly name: string }): ServerRequestHandlers;
   /**
@@ -247,8 +252,8 @@ export class ServerRegistry {
   private disposing: Promise<void> | undefined;
   private readonly removals = new Set<Promise<void>>();
   private readonly store = new DisposableStore();
-  /** The era each server spoke, for this registry's life: a restart does not probe again. */
-  private readonly eras = new EraMemory();
+  /** The era each server spoke, for this registry's life (and beyond, with a store): a restart does not probe again. */
+  private readonly eras: EraMemory;
 
   private readonly _onDidChange = this.store.add(new Emitter<ServerHandle>((e) => this.listenerFailed(e)));
   /** A server's status, lists, entry or counters changed. */
@@ -261,6 +266,7 @@ export class ServerRegistry {
   readonly onDidCreateClient: Event<{ readonly handle: ServerHandle; readonly client: McpClient }> = this._onDidCreateClient.event;
 
   constructor(private readonly options: ServerRegistryOptions) {
+    this.eras = new EraMemory(options.eraStore);
     this.autoStart = options.autoStart ?? true;
   }
 
@@ -486,7 +492,7 @@ export class ServerRegistry {
     return h.session !== undefined || h.restartTimer !== undefined || h.status.kind === 'starting' || h.status.kind === 'running';
   }
 
-  private async doStart(h: ManagedServer, reason: 'auto' | 'manual' | 'crash'): Promise<void> {
+  private async doStart(h: ManagedServer, reason: 'auto' | 'manual' | 'crash', probeRestart = false): Promise<void> {
     if (this.disposing || h.removed || h.session) return;
     const entry = h.entry;
     if (reason === 'manual') {
@@ -542,6 +548,7 @@ export class ServerRegistry {
       capabilities: this.options.capabilities,
       protocol: entry.protocolVersion ?? this.options.protocol ?? 'auto',
       eraMemory: { memory: this.eras, key: eraKey(h.id, resolved) },
+      ...(this.options.probeTimeoutMs === undefined ? {} : { probeTimeoutMs: this.options.probeTimeoutMs }),
       ...(this.options.serverRequests ? { handlers: this.options.serverRequests({ id: h.id, name: entry.name }) } : {}),
     });
     const session: Session = { client, abort: new AbortController(), store: new DisposableStore(), stopping: false, ready: false };
@@ -555,7 +562,7 @@ export class ServerRegistry {
             log('info', `stderr: ${l.text}`);
             break;
           case 'lifecycle':
-            log('debug', l.text);
+            log(l.level ?? 'debug', l.text);
             break;
           case 'http':
             log(l.level ?? 'info', l.text);
@@ -581,6 +588,11 @@ export class ServerRegistry {
       const tail = [...h.stderrTail];
       await this.endSession(h, session);
       if (session.stopping) return;
+      // The memory now says legacy: the second start goes straight to initialize (once only).
+      if (exitedOnProbe(error) && !probeRestart) {
+        log('info', PROBE_RESTART_NOTE);
+        return this.doStart(h, reason, true);
+      }
       const message = describeStartError(error, this.options.startTimeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
       // A restart after a crash that fails again counts as one more crash, unless it never can work.
       if (reason === 'crash' && !McpLocalError.is(error, 'version')) {

@@ -368,7 +368,13 @@ export class StdioTransport implements Transport {
       batch.reject(this.closedError());
       return;
     }
-    const done = (error?: Error | null) => (error ? batch.reject(this.closedError(error)) : batch.resolve());
+    const server = this.phase.kind === 'running' ? this.phase.server : undefined;
+    const done = (error?: Error | null) => {
+      if (!error) return batch.resolve();
+      // A broken pipe mostly means the server is exiting: its exit (code, output), reported
+      // through onClose first, says more than EPIPE does.
+      void Promise.race([server?.settled, delay(STREAM_SETTLE_MS * 2)]).then(() => batch.reject(this.closedError(error)));
+    };
     const { messages } = batch;
     this.counters.messagesSent += messages.length;
     let ok = true;

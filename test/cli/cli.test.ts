@@ -270,9 +270,10 @@ describe('mcp-host CLI: usage and failures', { timeout: 60_000 }, () => {
     const r = await runCli(['inspect', '--', 'node', '-e', 'console.error("loading config"); console.error("fatal: no API key"); process.exit(3)']);
     assert.equal(r.code, 2);
     const lines = r.stderr.trimEnd().split('\n');
-    // The first request is the era probe (server/discover), so it is the one the exit fails.
-    assert.match(lines[0], /^mcp-host: server\/discover: the server exited with code 3$/);
-    assert.deepEqual(lines.slice(-2), ['  loading config', '  fatal: no API key']);
+    // The first request is the era probe (server/discover): a server may exit on it, so it is started once more with initialize.
+    assert.match(lines[0], /^mcp-host: the server exited during the server\/discover probe .*starting it once more with initialize$/);
+    assert.match(lines[1], /^mcp-host: the command exited with code 3 before answering initialize: is it an MCP server speaking JSON-RPC on stdio\?$/);
+    assert.deepEqual(lines.slice(-3), ["mcp-host: its first lines on stderr:", '  loading config', '  fatal: no API key']);
     assertNoStack(r.stderr);
   });
 

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 /** The repository root (this file runs from out/test/cli/). */
@@ -47,7 +48,8 @@ export function ensureBuilt(): void {
 export function runCli(args: readonly string[], options: { timeoutMs?: number; onStderr?: (soFar: string, pid: number) => void; env?: Readonly<Record<string, string>> } = {}): Promise<CliRun> {
   const [key, value] = MARKER.split('=');
   const started = Date.now();
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...options.env, [key]: value }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = { ...process.env, XDG_CACHE_HOME: freshCacheDir(), ...options.env, [key]: value };
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -63,6 +65,21 @@ export function runCli(args: readonly string[], options: { timeoutMs?: number; o
       resolvePromise({ code, signal, stdout, stderr, ms: Date.now() - started });
     });
   });
+}
+
+let cacheRoot: string | undefined;
+
+/**
+ * A cache directory of its own for one run ($XDG_CACHE_HOME): the era the CLI remembers of a
+ * server never leaks from one test into another, nor into the user's cache. A test that means
+ * to share one across runs passes its own (`env: { XDG_CACHE_HOME: freshCacheDir() }`).
+ */
+export function freshCacheDir(): string {
+  if (!cacheRoot) {
+    const root = (cacheRoot = mkdtempSync(join(tmpdir(), 'mcp-host-cli-cache-')));
+    process.on('exit', () => rmSync(root, { recursive: true, force: true }));
+  }
+  return mkdtempSync(join(cacheRoot, 'run-'));
 }
 
 /** Processes (Linux: from /proc) whose environment carries MARKER; empty elsewhere. */
@@ -91,10 +108,18 @@ export async function waitForNoLeftovers(ms = 5000): Promise<number[]> {
   }
 }
 
+/** True while `pid` runs; a zombie (exited, not yet reaped: PID 1 of a container may never reap it) is not alive. */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  if (process.platform !== 'linux') return true;
+  try {
+    // The state follows the parenthesised command name: "pid (comm) S ...".
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
   } catch {
     return false;
   }

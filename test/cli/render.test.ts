@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseArguments, UsageError } from '../../src/cli/arguments';
-import { base64Bytes, describeCapabilities, renderCallResult, renderContent, renderPromptResult, renderReadResult, table, toolParams } from '../../src/cli/render';
+import { base64Bytes, describeCapabilities, renderCallResult, renderContent, renderPromptResult, renderReadResult, renderTools, table, toolParams } from '../../src/cli/render';
 import { formatBytes } from '../../src/protocol/text';
 import { describeFailure } from '../../src/cli/run';
 import { McpLocalError } from '../../src/protocol/errors';
@@ -107,6 +107,54 @@ describe('CLI rendering', () => {
         ['n', 'any', false, 'N'],
       ],
     );
+  });
+
+  test('parameters through local $refs are resolved (cycles, remote and missing refs shown by name); arrays of enums are bracketed', () => {
+    const params = toolParams({
+      name: 't',
+      inputSchema: {
+        type: 'object',
+        $defs: {
+          Modifier: { enum: ['Alt', 'Control', 'Shift'], description: 'A key held down' },
+          Point: { type: 'object' },
+          Tree: { type: 'array', items: { $ref: '#/$defs/Tree' } },
+          Alias: { $ref: '#/$defs/Point' },
+          'a/b': { type: 'integer' },
+        },
+        properties: {
+          modifiers: { type: 'array', items: { $ref: '#/$defs/Modifier' } },
+          key: { $ref: '#/$defs/Modifier' },
+          at: { $ref: '#/$defs/Alias' },
+          points: { type: 'array', items: { $ref: '#/$defs/Point' } },
+          tree: { $ref: '#/$defs/Tree' },
+          escaped: { $ref: '#/$defs/a~1b' },
+          remote: { $ref: 'https://example.com/schema.json#/Thing' },
+          missing: { $ref: '#/$defs/Nowhere' },
+          self: { $ref: '#' },
+        },
+      },
+    });
+    assert.deepEqual(
+      params.map((p) => [p.name, p.type, p.description]),
+      [
+        ['modifiers', '("Alt" | "Control" | "Shift")[]', ''],
+        ['key', '"Alt" | "Control" | "Shift"', 'A key held down'],
+        ['at', 'object', ''],
+        ['points', 'object[]', ''],
+        ['tree', 'Tree[]', ''],
+        ['escaped', 'integer', ''],
+        ['remote', 'Thing', ''],
+        ['missing', 'Nowhere', ''],
+        ['self', 'object', ''],
+      ],
+    );
+  });
+
+  test('tools that need a task say so (execution.taskSupport)', () => {
+    const tool = (taskSupport?: string) => ({ name: 't', inputSchema: { type: 'object' as const }, ...(taskSupport ? { execution: { taskSupport } } : {}) });
+    assert.match(renderTools([tool('required')]), /^ {2}Needs a task \(execution\.taskSupport: required\): MCP Host does not run tasks yet/m);
+    assert.match(renderTools([tool('optional')]), /^ {2}May run as a task \(execution\.taskSupport: optional\): MCP Host calls it directly$/m);
+    assert.doesNotMatch(renderTools([tool('forbidden'), tool()]), /task/);
   });
 
   test('capabilities read as a list with their flags', () => {

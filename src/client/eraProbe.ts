@@ -1,0 +1,63 @@
+// How long the `server/discover` probe waits on stdio, and what a silent server is taken for.
+// A server cannot tell us when it has read the probe, so the wait counts from its last sign of
+// life (spawn, or a line on stderr or stdout while it starts): a cold `npx`/`docker` start that
+// prints progress keeps the probe waiting, a server that ignores unknown requests costs only
+// the quiet time. The probe is never cancelled: an answer that comes after the client fell back
+// to `initialize` still tells the era (for the next start).
+import { Event } from '../protocol/events';
+
+/** The quiet time after the server's last sign of life before a silent probe means legacy (stdio). */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 3000;
+
+/** What became of a probe that was waited for. */
+export type ProbeWait<T> =
+  | { readonly kind: 'answered'; readonly value: T }
+  /** The server said nothing for the quiet time; `late` settles when (if ever) the answer comes. */
+  | { readonly kind: 'silent'; readonly quietMs: number; readonly late: Promise<T> };
+
+/**
+ * Waits for `request` until it settles (a rejection is rethrown) or the server stayed quiet for
+ * `quietMs` after its last sign of life. `signsOfLife` fires on any output of the server.
+ */
+export function waitForProbe<T>(request: Promise<T>, quietMs: number, signsOfLife: Event<unknown>): Promise<ProbeWait<T>> {
+  return new Promise<ProbeWait<T>>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout>;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        done();
+        // The late answer (or failure) is the caller's to read; unread, it must not be reported as unhandled.
+        request.catch(() => {});
+        resolve({ kind: 'silent', quietMs, late: request });
+      }, quietMs);
+    };
+    const listening = signsOfLife(() => arm());
+    const done = () => {
+      clearTimeout(timer);
+      listening.dispose();
+    };
+    arm();
+    request.then(
+      (value) => {
+        done();
+        resolve({ kind: 'answered', value });
+      },
+      (error: unknown) => {
+        done();
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Marks the error of a stdio server that exited when asked `server/discover` (a restart with `initialize` helps). */
+export const EXITED_ON_PROBE = 'exitedOnProbe';
+
+/** True when `error` says the server exited in answer to the probe: start it again, once, with `initialize`. */
+export function exitedOnProbe(error: unknown): boolean {
+  const details = (error as { details?: Record<string, unknown> } | undefined)?.details;
+  return typeof details === 'object' && details !== null && details[EXITED_ON_PROBE] === true;
+}
+
+/** The log line of that restart, one wording for the CLI and the editor. */
+export const PROBE_RESTART_NOTE = 'the server exited during the server/discover probe (as servers that allow nothing before initialize do); starting it once more with initialize';
