@@ -123,6 +123,10 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
   // Subscribed before connecting: the request can come right after `initialized`.
   const rootsAsked = new Promise<void>((resolve) => store.add(client.onRootsListed(() => resolve())));
 
+  // The transports' timers (reconnect delays, request timeouts) are unref'd so they never hold an
+  // editor; the run holds the process itself until it settles, or a request still waiting (a
+  // stream being resumed) would end the process with status 0 and nothing printed.
+  const keepAlive = setInterval(() => {}, 1 << 30);
   try {
     if (stop.signal.aborted) throw stop.signal.reason;
     await client.connect(transport, { timeoutMs: options.timeoutMs, signal: stop.signal });
@@ -143,6 +147,7 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     signals.force?.removeEventListener('abort', force);
     store.dispose();
     client.dispose();
+    clearInterval(keepAlive);
   }
 }
 
