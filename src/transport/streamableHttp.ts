@@ -243,7 +243,7 @@ export class StreamableHttpTransport implements Transport {
         throw new McpLocalError('transport', `${method}: the response stream from ${this.channel.displayUrl} ${how} before the answer, and the server sent no event id to resume it`, { url: this.channel.displayUrl });
       }
       if (failures >= this.channel.maxReconnectAttempts) {
-        throw new McpLocalError('transport', `${method}: no answer can come: ${failures} attempts in a row to resume its response stream from ${this.channel.displayUrl} failed or ended without a message`, { url: this.channel.displayUrl, attempts: failures });
+        throw new McpLocalError('transport', `no answer can come: ${failures} attempts in a row to resume its response stream from ${this.channel.displayUrl} failed or ended without a message`, { url: this.channel.displayUrl, attempts: failures });
       }
       await this.channel.sleep(this.channel.reconnectDelay(this.retryMs, Math.max(0, failures - 1)));
       if (this.phase !== 'open' || exchange.endedByUs) return;
