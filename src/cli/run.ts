@@ -143,6 +143,10 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
   const force = () => void transport.close();
   signals.force?.addEventListener('abort', force, { once: true });
 
+  // The transports' timers (reconnect delays, request timeouts) are unref'd so they never hold an
+  // editor; the run holds the process itself until it settles, or a request still waiting (a
+  // stream being resumed) would end the process with status 0 and nothing printed.
+  const keepAlive = setInterval(() => {}, 1 << 30);
   try {
     if (stop.signal.aborted) throw stop.signal.reason;
     try {
@@ -175,6 +179,7 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     signals.force?.removeEventListener('abort', force);
     store.dispose();
     client.dispose();
+    clearInterval(keepAlive);
   }
 }
 

@@ -3,6 +3,7 @@
 // sends is untrusted: it goes through `escapeMarkdown` before it reaches a MarkdownString.
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool, ToolAnnotations } from '../client/schemas';
 import { displayCommandLine, displayPath, transportLabel } from '../registry/logText';
+import { connectionWord } from '../registry/connectionStatus';
 import { truncate } from '../protocol/text';
 
 export { transportLabel };
@@ -84,6 +85,11 @@ export function statusWord(kind: StatusKind): string {
   }
 }
 
+/** The status word of a row: "reconnecting…" for a lost connection being re-established. */
+export function rowStatusWord(facts: { readonly status: StatusKind; readonly reconnecting?: boolean }): string {
+  return facts.status === 'error' && facts.reconnecting ? connectionWord({ kind: 'error', reconnecting: true }) : statusWord(facts.status);
+}
+
 export interface ServerRowFacts {
   readonly status: StatusKind;
   /** e.g. ".vscode/mcp.json", ".mcp.json", "User settings". */
@@ -96,6 +102,8 @@ export interface ServerRowFacts {
   readonly waitingFor?: 'consent' | 'an input';
   /** A remote server: the host it talks to and the transport ("HTTP", "Streamable HTTP", "HTTP+SSE"). */
   readonly remote?: { readonly host: string; readonly transport: string };
+  /** An `error` that is a lost connection being re-established: the row says "reconnecting…". */
+  readonly reconnecting?: boolean;
 }
 
 /** The host (and port) of a URL, or the text itself when it is not one (a URL still holding variables). */
@@ -128,7 +136,7 @@ export function serverDescription(facts: ServerRowFacts): string {
     parts.push(...remoteParts, facts.origin, `MCP ${facts.protocolVersion}${facts.era === 'modern' ? ' (modern)' : ''}`);
     return parts.join(' · ');
   }
-  const state = facts.status === 'waiting' && facts.waitingFor ? `waiting for ${facts.waitingFor}` : statusWord(facts.status);
+  const state = facts.status === 'waiting' && facts.waitingFor ? `waiting for ${facts.waitingFor}` : rowStatusWord(facts);
   return [state, ...remoteParts, facts.origin].join(' · ');
 }
 
@@ -169,7 +177,7 @@ export interface ServerTooltipFacts extends ServerRowFacts {
 /** Tooltip Markdown of a server row; server-provided text is escaped. */
 export function serverTooltip(f: ServerTooltipFacts): string {
   const lines: string[] = [];
-  lines.push(`**${escapeMarkdown(f.name)}** — ${escapeMarkdown(statusWord(f.status))}`);
+  lines.push(`**${escapeMarkdown(f.name)}** — ${escapeMarkdown(rowStatusWord(f))}`);
   lines.push('');
   lines.push(`Defined in ${escapeMarkdown(f.sourceLabel)}`);
   if (f.commandLine) lines.push('', `${f.remote ? 'URL' : 'Command'}: ${untrusted(f.commandLine, 500)}`);
@@ -358,12 +366,14 @@ export function countStatuses(kinds: readonly StatusKind[], problems: number): S
  * "$(server) MCP 2 running, 1 error", or undefined when nothing is configured (the item hides).
  * `waitingFor` names what waiting servers wait for ("consent", or "you" when it may be an input).
  */
-export function statusBarText(c: StatusCounts, waitingFor: 'consent' | 'you' = 'you'): string | undefined {
+export function statusBarText(c: StatusCounts, waitingFor: 'consent' | 'you' = 'you', reconnecting = 0): string | undefined {
   if (c.total === 0 && c.problems === 0) return undefined;
   const parts = [`${c.running} running`];
   if (c.starting) parts.push(`${c.starting} starting`);
   if (c.waiting) parts.push(`${c.waiting} waiting for ${waitingFor}`);
-  if (c.error) parts.push(`${c.error} error${c.error === 1 ? '' : 's'}`);
+  // Errors that are lost connections being re-established are said apart.
+  if (reconnecting) parts.push(`${reconnecting} reconnecting`);
+  if (c.error > reconnecting) parts.push(`${c.error - reconnecting} error${c.error - reconnecting === 1 ? '' : 's'}`);
   if (c.blocked) parts.push(`${c.blocked} blocked`);
   if (c.signin) parts.push(`${c.signin} to sign in`);
   if (c.problems) parts.push(`${c.problems} config problem${c.problems === 1 ? '' : 's'}`);

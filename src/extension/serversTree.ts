@@ -343,7 +343,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     const config = h.entry.config;
     const remote = config.type === 'stdio' ? undefined : { host: hostOf(this.m.redact(h.resolved?.type === config.type ? h.resolved.url : config.url)), transport: transportLabel(config.type, running ? client?.stats()?.http?.transport : undefined) };
     const waitingFor = shown.reason === WAITING_CONSENT_REASON ? 'consent' : shown.reason === WAITING_INPUT_REASON ? 'an input' : undefined;
-    item.description = serverDescription({ status: shown.kind, origin, protocolVersion: running ? client?.protocolVersion : undefined, era: running ? client?.era : undefined, serverInfo: running ? client?.serverInfo : undefined, waitingFor, remote });
+    const reconnecting = shown.kind === 'error' && h.status.kind === 'error' && h.status.reconnecting === true;
+    item.description = serverDescription({ status: shown.kind, origin, protocolVersion: running ? client?.protocolVersion : undefined, era: running ? client?.era : undefined, serverInfo: running ? client?.serverInfo : undefined, waitingFor, remote, reconnecting });
     const icon = statusIcon(shown.kind);
     item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
     const health = running ? this.m.serverHealth?.(h.id) : undefined;
@@ -363,6 +364,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
       serverTooltip({
         name: h.entry.name,
         status: shown.kind,
+        reconnecting,
         origin,
         sourceLabel: h.entry.source.label,
         commandLine,
@@ -405,7 +407,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
             kind: 'detail',
             serverId: id,
             key: 'restart',
-            label: `Restarting (${r.attempt} of ${r.maxRestarts})`,
+            label: `${status.reconnecting ? 'Reconnecting' : 'Restarting'} (${r.attempt} of ${r.maxRestarts})`,
             description: `at ${new Date(r.at).toLocaleTimeString()}`,
             icon: new vscode.ThemeIcon('sync'),
           });

@@ -2,6 +2,8 @@
 // A click focuses the MCP Host view.
 import * as vscode from 'vscode';
 import { countStatuses, statusBarText, statusWord } from './format';
+import { connectionWord } from '../registry/connectionStatus';
+import { truncate } from '../protocol/text';
 import { type ServersTreeModel, WAITING_CONSENT_REASON } from './serversTree';
 
 export class McpStatusBar implements vscode.Disposable {
@@ -17,17 +19,18 @@ export class McpStatusBar implements vscode.Disposable {
 
   update(): void {
     const servers = this.model.servers();
-    const shown = servers.map((h) => ({ name: h.entry.name, status: this.model.displayStatus(h) }));
+    const shown = servers.map((h) => ({ name: h.entry.name, handle: h, status: this.model.displayStatus(h) }));
     const problems = this.model.problems().filter((p) => p.severity === 'error').length;
     const counts = countStatuses(shown.map((s) => s.status.kind), problems);
     const waiting = shown.filter((s) => s.status.kind === 'waiting');
-    const text = statusBarText(counts, waiting.length > 0 && waiting.every((s) => s.status.reason === WAITING_CONSENT_REASON) ? 'consent' : 'you');
+    const reconnecting = shown.filter((s) => s.handle.status.kind === 'error' && s.handle.status.reconnecting === true).length;
+    const text = statusBarText(counts, waiting.length > 0 && waiting.every((s) => s.status.reason === WAITING_CONSENT_REASON) ? 'consent' : 'you', reconnecting);
     if (!text) {
       this.item.hide();
       return;
     }
     this.item.text = text;
-    const lines = shown.map((s) => `${s.name}: ${statusWord(s.status.kind)}`);
+    const lines = shown.map((s) => `${s.name}: ${s.status.kind === 'error' && s.handle.status.kind === 'error' ? connectionWord(s.handle.status) : statusWord(s.status.kind)}${s.status.kind === 'error' && s.status.reason ? ` (${truncate(this.model.redact(s.status.reason), 120)})` : ''}`);
     if (problems) lines.push(`${problems} configuration problem${problems === 1 ? '' : 's'}`);
     this.item.tooltip = `MCP Host — click to show the servers\n\n${lines.join('\n')}`;
     this.item.backgroundColor = counts.error ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;

@@ -7,3 +7,4 @@
 export * from './serverRegistry';
 export * from './logText';
 export * from './health';
+export * from './connectionStatus';

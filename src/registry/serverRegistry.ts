@@ -15,6 +15,7 @@ import { Emitter, Event } from '../protocol/events';
 import { ErrorCodes } from '../protocol/messages';
 import { Transport, TransportCloseInfo, TransportCloseReason } from '../protocol/transport';
 import { Redactor, formatCommandLine, transportLabel } from './logText';
+import { isRemote } from './connectionStatus';
 import type { LogSeverity } from '../protocol/logging';
 
 /** Where a server is. `error` carries `restart` while an automatic restart is scheduled. */
@@ -30,6 +31,8 @@ export type ServerStatus =
       readonly stderrTail: readonly string[];
       /** Set while a restart after a crash is pending: `attempt` of `maxRestarts`, at epoch ms `at`. */
       readonly restart?: { readonly attempt: number; readonly maxRestarts: number; readonly delayMs: number; readonly at: number };
+      /** A remote server whose connection was lost (or refused again): the pending restart is a reconnect (see connectionStatus.ts). */
+      readonly reconnecting?: boolean;
     }
   /** `prepare` refused it: untrusted workspace, consent denied. */
   | { readonly kind: 'blocked'; readonly reason: string };
@@ -719,7 +722,7 @@ export class ServerRegistry {
     const attempt = h.crashTimes.length;
     const delayMs = Math.min((policy.backoffMs ?? 1000) * 2 ** (attempt - 1), policy.maxBackoffMs ?? 30_000);
     this.options.log(h.id, 'warn', `restarting in ${delayMs} ms (restart ${attempt} of ${policy.maxRestarts} within ${formatMinutes(policy.windowMinutes)})`);
-    this.setStatus(h, { kind: 'error', message, stderrTail, restart: { attempt, maxRestarts: policy.maxRestarts, delayMs, at: now + delayMs } });
+    this.setStatus(h, { kind: 'error', message, stderrTail, restart: { attempt, maxRestarts: policy.maxRestarts, delayMs, at: now + delayMs }, ...(isRemote(h.entry) ? { reconnecting: true } : {}) });
     h.restartTimer = setTimeout(() => {
       h.restartTimer = undefined;
       void this.enqueue(h, () => this.doStart(h, 'crash'));

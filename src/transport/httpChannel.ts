@@ -27,6 +27,11 @@ export interface HttpTransportOptions {
   readonly closeTimeoutMs?: number;
   /** Delay before re-opening a dropped stream when the server sent no `retry`; doubled per failed attempt. Default 1000 ms. */
   readonly reconnectDelayMs?: number;
+  /**
+   * The least delay before re-opening a stream, whatever the server's `retry` says (a `retry: 0`
+   * would otherwise mean a reconnect storm). Default 500 ms.
+   */
+  readonly minReconnectDelayMs?: number;
   /** Cap of the doubled reconnect delay. Default 30000 ms. */
   readonly maxReconnectDelayMs?: number;
   /** Failed attempts in a row after which a dropped stream is given up. Default 5. */
@@ -81,6 +86,8 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 5;
 /** Network error codes that mean the server cannot be reached at all (rather than one exchange failing). */
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+/** The least delay before a stream is opened again, whatever the server's `retry`. */
+export const DEFAULT_MIN_RECONNECT_DELAY_MS = 500;
 /** How much of an error body is quoted in an error message. */
 const QUOTE_CHARS = 200;
 
@@ -155,6 +162,8 @@ export class HttpChannel {
   private readonly wakers = new Set<() => void>();
   private readonly maxConcurrentRequests: number;
   private requestSlotsUsed = 0;
+  /** Whether the last request carried an `Authorization` from the auth provider (logged when it changes). */
+  private sendsSignInAuthorization = false;
   /** Requests waiting for a slot, first come first served (an aborted one stays until skipped). */
   private readonly slotQueue: Exchange[] = [];
 
@@ -231,10 +240,12 @@ export class HttpChannel {
     this.logHttp(`an ${event} listener threw: ${errorMessage(error)}`, 'warn');
   }
 
-  /** Header names (never values) for the log. */
+  /**
+   * Names (never values) of the configured headers, for the log. An `Authorization` from sign-in
+   * is not among them: it is logged when the provider first supplies one (`fetchAuthorized`).
+   */
   headerNames(): string {
     const names = Object.keys(this.baseHeaders);
-    if (this.options.auth) names.push('Authorization from sign-in');
     return names.length ? names.join(', ') : 'none';
   }
 
@@ -281,9 +292,13 @@ export class HttpChannel {
     });
   }
 
-  /** Delay before re-opening a dropped stream: the server's `retry` when it sent one, doubled per failed attempt. */
+  /**
+   * Delay before re-opening a dropped stream: the server's `retry` when it sent one (never less
+   * than `minReconnectDelayMs`), doubled per failed attempt. With the attempt cap this bounds the
+   * GETs a server can draw: at most one per minimum delay, and none once given up.
+   */
   reconnectDelay(retryMs: number | undefined, failures: number): number {
-    const base = retryMs ?? this.options.reconnectDelayMs ?? 1000;
+    const base = Math.max(retryMs ?? this.options.reconnectDelayMs ?? 1000, this.options.minReconnectDelayMs ?? DEFAULT_MIN_RECONNECT_DELAY_MS);
     return Math.min(base * 2 ** failures, Math.max(base, this.options.maxReconnectDelayMs ?? 30_000));
   }
 
@@ -332,6 +347,10 @@ export class HttpChannel {
       const headers = withoutHeader(options.headers, 'authorization');
       const value = await auth.authorization();
       if (value !== undefined) headers.authorization = value;
+      if ((value !== undefined) !== this.sendsSignInAuthorization) {
+        this.sendsSignInAuthorization = value !== undefined;
+        this.logHttp(value !== undefined ? 'requests carry Authorization from sign-in' : 'requests carry no Authorization from sign-in (no token)', 'debug');
+      }
       const response = await this.fetchFollowing(exchange, { ...options, headers });
       if ((response.status !== 401 && response.status !== 403) || retried) return response;
       const challenge = response.headers.get('www-authenticate');
@@ -393,7 +412,7 @@ export class HttpChannel {
     }
     const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
     const code = typeof cause?.code === 'string' ? cause.code : undefined;
-    const detail = describeNetworkCause(code, typeof cause?.message === 'string' ? cause.message : errorMessage(error));
+    const detail = describeNetworkCause(code, typeof cause?.message === 'string' ? cause.message : errorMessage(error), url);
     return new McpLocalError('transport', `${method} ${displayUrl(url)}: ${detail}`, { url: displayUrl(url), detail, ...(code ? { code } : {}), unreachable: code !== undefined && UNREACHABLE_CODES.has(code) });
   }
 
@@ -403,9 +422,58 @@ export class HttpChannel {
    * error or plain text (quoted briefly).
    */
   async statusError(label: string, response: Response, url: URL = this.url): Promise<McpLocalError> {
-    const said = await briefBody(response);
-    const text = `${label} ${displayUrl(url)} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${said ? `: ${said}` : ''}`;
-    return new McpLocalError('transport', text, { url: displayUrl(url), status: response.status, ...(said ? { serverMessage: said } : {}) });
+    return this.statusErrorFrom(label, response, await this.readErrorBody(response), url);
+  }
+
+  /**
+   * Reads the start of an error response's body once, at most `limit` bytes (the rest is not
+   * waited for, nor kept): undefined for a body that is neither JSON nor plain text (HTML is not
+   * quoted), which is dropped unread.
+   */
+  async readErrorBody(response: Response, limit = QUOTED_BODY_LIMIT): Promise<ErrorBody | undefined> {
+    const type = HttpChannel.mediaType(response);
+    if (type !== 'application/json' && type !== 'text/plain') {
+      await discard(response);
+      return undefined;
+    }
+    const reader = response.body?.getReader();
+    if (!reader) return undefined;
+    const chunks: Uint8Array[] = [];
+    let bytes = 0;
+    let cut = false;
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (bytes + value.byteLength > limit) {
+          chunks.push(value.subarray(0, limit - bytes));
+          this.counters.bytesReceived += value.byteLength;
+          bytes = limit;
+          cut = true;
+          break;
+        }
+        chunks.push(value);
+        bytes += value.byteLength;
+        this.counters.bytesReceived += value.byteLength;
+      }
+    } catch {
+      // what arrived is enough
+    } finally {
+      void reader.cancel().catch(() => {});
+    }
+    return { type, text: Buffer.concat(chunks).toString('utf8'), cut };
+  }
+
+  /** `statusError()` for a body already read with `readErrorBody()`. */
+  statusErrorFrom(label: string, response: Response, body: ErrorBody | undefined, url: URL = this.url): McpLocalError {
+    const said = body && briefBody(body);
+    const text = `${label} ${displayUrl(url)} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${said ? `: ${said.text}${said.jsonRpcCode !== undefined ? ` (JSON-RPC error ${said.jsonRpcCode})` : ''}` : ''}`;
+    return new McpLocalError('transport', text, {
+      url: displayUrl(url),
+      status: response.status,
+      ...(said ? { serverMessage: said.text } : {}),
+      ...(said?.jsonRpcCode !== undefined ? { jsonRpcCode: said.jsonRpcCode } : {}),
+    });
   }
 
   /** The media type of a response, lower case, without parameters. */
@@ -549,11 +617,20 @@ export class HttpChannel {
   }
 }
 
-/** The close reason for a status that is not OK: `authorization-required` for 401 and 403. */
+/**
+ * True for an answer that asks for (other) credentials: a 401, or a 403 with a challenge
+ * (`insufficient_scope`). A 403 without one is a refusal (the server's policy, an origin or host
+ * check): asking for sign-in cannot help, so it fails like any other status, in the server's words.
+ */
+export function demandsAuthorization(response: Response): boolean {
+  return response.status === 401 || (response.status === 403 && response.headers.has('www-authenticate'));
+}
+
+/** The close reason for a status that is not OK: `authorization-required` when it demands authorization. */
 export function statusCloseReason(response: Response, url: string, message: string): TransportCloseReason {
-  if (response.status === 401 || response.status === 403) {
+  if (demandsAuthorization(response)) {
     const challenge = response.headers.get('www-authenticate');
-    return { kind: 'authorization-required', status: response.status, url, ...(challenge ? { wwwAuthenticate: challenge } : {}) };
+    return { kind: 'authorization-required', status: response.status as 401 | 403, url, ...(challenge ? { wwwAuthenticate: challenge } : {}) };
   }
   return { kind: 'http-status', status: response.status, url, message };
 }
@@ -606,7 +683,9 @@ function redirectTarget(response: Response, from: URL): URL | undefined {
   }
 }
 
-function describeNetworkCause(code: string | undefined, message: string): string {
+function describeNetworkCause(code: string | undefined, message: string, url: URL): string {
+  const tls = describeTlsFailure(code, url);
+  if (tls) return tls;
   switch (code) {
     case 'ECONNREFUSED':
       return 'connection refused (is the server running?)';
@@ -625,6 +704,39 @@ function describeNetworkCause(code: string | undefined, message: string): string
   }
 }
 
+/** Words for certificate failures, by Node's (OpenSSL's) error code. */
+const CERTIFICATE_PROBLEMS: Readonly<Record<string, string>> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'it is self-signed, and nothing this system trusts vouches for it',
+  SELF_SIGNED_CERT_IN_CHAIN: 'its chain ends in a self-signed certificate this system does not trust',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'it was issued by an authority this system does not know (or the server does not send the intermediate certificates)',
+  UNABLE_TO_GET_ISSUER_CERT: 'it was issued by an authority this system does not know',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'it was issued by an authority this system does not know (or the server does not send the intermediate certificates)',
+  CERT_HAS_EXPIRED: 'it has expired',
+  CERT_NOT_YET_VALID: 'it is not valid yet (is the clock right?)',
+  CERT_REVOKED: 'it was revoked',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'it was issued for another host name',
+  CERT_SIGNATURE_FAILURE: 'its signature is invalid',
+  CERT_UNTRUSTED: 'it is not trusted',
+};
+
+/**
+ * A TLS failure in words: an https URL to a port that speaks plain HTTP (OpenSSL's "wrong version
+ * number"), or a certificate refused, naming the host and why. Undefined for other failures.
+ */
+function describeTlsFailure(code: string | undefined, url: URL): string | undefined {
+  if (!code) return undefined;
+  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_HTTP_REQUEST' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG') {
+    const plain = new URL(url.href);
+    plain.protocol = 'http:';
+    plain.username = '';
+    plain.password = '';
+    plain.hash = '';
+    return `${url.host} does not speak TLS (https) on this port (${code}); if the server serves plain HTTP there, use ${plain.href}`;
+  }
+  const problem = CERTIFICATE_PROBLEMS[code];
+  return problem ? `the TLS certificate of ${url.host} was refused: ${problem} (${code})` : undefined;
+}
+
 /** A copy of `headers` without `name` in any letter case (the provider's value replaces a configured one). */
 function withoutHeader(headers: Readonly<Record<string, string>>, name: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -641,40 +753,29 @@ export async function discard(response: Response): Promise<void> {
   }
 }
 
-/** What the server said in an error body, briefly: a JSON-RPC error's message, or plain text. HTML is not quoted. */
-async function briefBody(response: Response): Promise<string | undefined> {
-  const type = HttpChannel.mediaType(response);
-  if (type !== 'application/json' && type !== 'text/plain') {
-    await discard(response);
-    return undefined;
-  }
-  const reader = response.body?.getReader();
-  if (!reader) return undefined;
-  const chunks: Uint8Array[] = [];
-  let bytes = 0;
-  try {
-    // Only the start matters; an endless body is not waited for.
-    while (bytes < 4096) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      bytes += value.byteLength;
-    }
-  } catch {
-    // what arrived is enough
-  } finally {
-    void reader.cancel().catch(() => {});
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (type === 'application/json') {
+/** The start of an error body, read once: its media type, text, and whether the body went on beyond it. */
+export interface ErrorBody {
+  readonly type: string;
+  readonly text: string;
+  readonly cut: boolean;
+}
+
+/** The most of an error body that is read when it may be a JSON-RPC error answer (it fits with room to spare). */
+export const ERROR_BODY_LIMIT = 1024 * 1024;
+/** The most of an error body that is read only to quote the server's words. */
+const QUOTED_BODY_LIMIT = 16 * 1024;
+
+/** What the server said in an error body, briefly: a JSON-RPC error's message (and code), or plain text. */
+function briefBody(body: ErrorBody): { text: string; jsonRpcCode?: number } | undefined {
+  if (body.type === 'application/json' && !body.cut) {
     try {
-      const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
-      if (typeof message === 'string') return oneLine(message);
+      const error = (JSON.parse(body.text) as { error?: { message?: unknown; code?: unknown } }).error;
+      if (typeof error?.message === 'string') return { text: oneLine(error.message), ...(typeof error.code === 'number' ? { jsonRpcCode: error.code } : {}) };
     } catch {
       // not JSON after all: quoted as text
     }
   }
-  return text.trim() ? oneLine(text) : undefined;
+  return body.text.trim() ? { text: oneLine(body.text) } : undefined;
 }
 
 function oneLine(text: string): string {

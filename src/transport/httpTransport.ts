@@ -1,4 +1,4 @@
-import { McpLocalError } from '../protocol/errors';
+import { McpLocalError, errorMessage } from '../protocol/errors';
 import type { ToolHeaderDeclaration } from '../protocol/httpHeaders';
 import { OutboundFrame, Transport, TransportStats } from '../protocol/transport';
 import { HttpTransportOptions } from './httpChannel';
@@ -66,12 +66,17 @@ export class HttpFallbackTransport implements Transport {
       return this.active.send(frame);
     }
     this.decided = true;
+    let refusal: McpLocalError;
     try {
       await this.active.send(frame);
       return;
     } catch (error) {
       const status = McpLocalError.is(error, 'transport') ? error.details.status : undefined;
       if (typeof status !== 'number' || !FALLBACK_STATUSES.has(status)) throw error;
+      // A JSON-RPC error in the answer (a modern-only server's -32022 to a legacy version) comes
+      // from a Streamable HTTP server: its own answer is the story, not a fallback's 405.
+      if (typeof (error as McpLocalError).details.jsonRpcCode === 'number') throw error;
+      refusal = error as McpLocalError;
       this.events.log({ kind: 'http', level: 'info', text: `POST initialize answered ${status}: falling back to the HTTP+SSE transport (protocol 2024-11-05)` });
     }
     const streamable = this.active;
@@ -79,7 +84,12 @@ export class HttpFallbackTransport implements Transport {
     void streamable.close().finally(() => streamable.dispose());
     this.active = sse;
     if (this.protocolVersion !== undefined) sse.setProtocolVersion(this.protocolVersion);
-    await sse.start();
+    try {
+      await sse.start();
+    } catch (error) {
+      // Neither transport works: the server's answer to the POST comes first, the fallback's after it.
+      throw new McpLocalError('transport', `${refusal.message}; the HTTP+SSE fallback failed too: ${errorMessage(error)}`, { ...refusal.details, fallbackError: errorMessage(error) });
+    }
     return sse.send(frame);
   }
 

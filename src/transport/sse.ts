@@ -1,7 +1,7 @@
 import { McpLocalError, toError } from '../protocol/errors';
 import { Event } from '../protocol/events';
 import { OutboundFrame, Transport, TransportCloseInfo, TransportCloseReason, TransportLog, TransportStats } from '../protocol/transport';
-import { discard, Exchange, HttpChannel, HttpTransportOptions, InboundMessage, displayUrl, statusCloseReason } from './httpChannel';
+import { demandsAuthorization, discard, Exchange, HttpChannel, HttpTransportOptions, InboundMessage, displayUrl, statusCloseReason } from './httpChannel';
 
 /**
  * The legacy HTTP+SSE transport (protocol 2024-11-05): `start()` GETs the URL and waits for
@@ -106,7 +106,7 @@ export class SseTransport implements Transport {
       if (!response.ok) {
         const error = await this.channel.statusError(`POST ${what} to`, response, endpoint);
         // The endpoint is the session: when it is gone, or authorization is demanded, nothing else can work.
-        if (response.status === 404 || response.status === 401 || response.status === 403) this.finish(response.status === 404 ? { kind: 'session-expired', url: this.channel.displayUrl } : statusCloseReason(response, this.channel.displayUrl, response.statusText), error);
+        if (response.status === 404 || demandsAuthorization(response)) this.finish(response.status === 404 ? { kind: 'session-expired', url: this.channel.displayUrl } : statusCloseReason(response, this.channel.displayUrl, response.statusText), error);
         throw error;
       }
       await discard(response);

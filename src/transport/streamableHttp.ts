@@ -2,7 +2,7 @@ import { McpLocalError, toError } from '../protocol/errors';
 import { Event } from '../protocol/events';
 import { paramHeaders, standardHeaders, ToolHeaderDeclaration } from '../protocol/httpHeaders';
 import { isModernProtocolVersion, OutboundFrame, Transport, TransportCloseInfo, TransportCloseReason, TransportLog, TransportStats } from '../protocol/transport';
-import { answers, discard, Exchange, HttpChannel, HttpTransportOptions, InboundMessage, statusCloseReason } from './httpChannel';
+import { answers, demandsAuthorization, discard, ERROR_BODY_LIMIT, ErrorBody, Exchange, HttpChannel, HttpTransportOptions, InboundMessage, isJsonRpcPayload, statusCloseReason } from './httpChannel';
 
 const JSON_OR_SSE = 'application/json, text/event-stream';
 
@@ -13,7 +13,16 @@ interface PendingAnswer {
   readonly exchange: Exchange;
   answered: boolean;
   lastEventId: string | undefined;
+  /** Messages its streams delivered so far: a stream that delivers none is a failed attempt. */
+  delivered: number;
 }
+
+/**
+ * A stream that stayed open this long counts as working even when it carried no message (a
+ * server that closes idle streams for the client to poll again); a shorter, empty one is a
+ * failed attempt, so a server that ends every stream at once meets the back-off and the cap.
+ */
+const HELD_STREAM_MS = 10_000;
 
 /**
  * The Streamable HTTP transport (protocol 2025-03-26 and later). Every message is a POST; a
@@ -23,7 +32,7 @@ interface PendingAnswer {
  * stream carries server-initiated messages (405: the server offers none). A dropped stream is
  * resumed with `Last-Event-ID` after the server's `retry` (or a back-off): a dropped response
  * stream is not a cancellation. A 404 for a request carrying the session closes the transport
- * with `session-expired`; 401/403 with `authorization-required`; an unreachable server with
+ * with `session-expired`; 401 (and 403 with a challenge) with `authorization-required`; an unreachable server with
  * `network-error`. Other failures fail the one message, with an error naming status and URL.
  *
  * The modern era (a version from 2026-07-28 on, given by setProtocolVersion) changes the wire:
@@ -142,7 +151,7 @@ export class StreamableHttpTransport implements Transport {
   private async postRequest(frame: OutboundFrame, id: string | number, method: string): Promise<void> {
     const what = `POST ${method} (id ${JSON.stringify(id)})`;
     const exchange = this.channel.begin(what);
-    const pending: PendingAnswer = { id, method, exchange, answered: false, lastEventId: undefined };
+    const pending: PendingAnswer = { id, method, exchange, answered: false, lastEventId: undefined, delivered: 0 };
     this.answers.set(id, pending);
     let slot = false;
     try {
@@ -154,7 +163,12 @@ export class StreamableHttpTransport implements Transport {
       const response = await this.channel.fetch(exchange, { method: 'POST', headers: this.postHeaders(frame), body: frame.json });
       this.keepSession(response, method);
       if (!response.ok) {
-        if (this.modern && (await this.deliverErrorAnswer(exchange, response, pending))) return;
+        if (this.modern && response.status !== 401 && response.status !== 403) {
+          // Read once, within a small cap: a JSON-RPC error answer, or the server's words for the error.
+          const body = await this.channel.readErrorBody(response, ERROR_BODY_LIMIT);
+          if (body && this.deliverErrorAnswer(body, response, pending)) return;
+          throw await this.failure('POST', response, sentSession, { body });
+        }
         throw await this.failure('POST', response, sentSession);
       }
       const type = HttpChannel.mediaType(response);
@@ -196,8 +210,10 @@ export class StreamableHttpTransport implements Transport {
 
   /**
    * Reads a request's SSE stream until its answer. When the stream ends or drops first, it is
-   * resumed with GET and `Last-Event-ID` after the server's `retry`; without an event id it
-   * cannot be, and the request fails.
+   * resumed with GET and `Last-Event-ID` after the server's `retry` (never sooner than the
+   * channel's minimum); without an event id it cannot be, and the request fails. A resumed
+   * stream that ends at once without a message is a failed attempt: after `maxReconnectAttempts`
+   * of them the request fails with an error that says its answer cannot come.
    */
   private async readAnswerStream(pending: PendingAnswer, first: Response): Promise<void> {
     const { method, exchange } = pending;
@@ -206,12 +222,16 @@ export class StreamableHttpTransport implements Transport {
     for (;;) {
       let dropped: unknown;
       if (response) {
+        const delivered = pending.delivered;
+        const opened = Date.now();
         try {
           await this.readStream(exchange, `the response stream of ${method}`, response, pending);
         } catch (error) {
           if (exchange.endedByUs || McpLocalError.is(error, 'closed') || isOversize(error)) throw error;
           dropped = error;
         }
+        if (pending.delivered > delivered || Date.now() - opened >= HELD_STREAM_MS) failures = 0;
+        else failures++;
       }
       if (pending.answered || this.phase !== 'open') return;
       if (this.modern) {
@@ -222,12 +242,13 @@ export class StreamableHttpTransport implements Transport {
         const how = dropped instanceof Error ? `dropped (${dropped.message})` : 'ended';
         throw new McpLocalError('transport', `${method}: the response stream from ${this.channel.displayUrl} ${how} before the answer, and the server sent no event id to resume it`, { url: this.channel.displayUrl });
       }
-      if (failures >= this.channel.maxReconnectAttempts) throw new McpLocalError('transport', `${method}: the response stream from ${this.channel.displayUrl} could not be resumed after ${failures} attempts`, { url: this.channel.displayUrl });
-      await this.channel.sleep(this.channel.reconnectDelay(this.retryMs, failures));
+      if (failures >= this.channel.maxReconnectAttempts) {
+        throw new McpLocalError('transport', `no answer can come: ${failures} attempts in a row to resume its response stream from ${this.channel.displayUrl} failed or ended without a message`, { url: this.channel.displayUrl, attempts: failures });
+      }
+      await this.channel.sleep(this.channel.reconnectDelay(this.retryMs, Math.max(0, failures - 1)));
       if (this.phase !== 'open' || exchange.endedByUs) return;
       response = await this.resume(exchange, method, pending.lastEventId);
-      if (response) failures = 0;
-      else failures++;
+      if (!response) failures++;
     }
   }
 
@@ -257,13 +278,17 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** Reads one SSE stream, delivering messages; notes event ids and `retry`, and an awaited answer. */
-  private readStream(exchange: Exchange, what: string, response: Response, pending: PendingAnswer | undefined, onId?: (id: string) => void): Promise<void> {
+  private readStream(exchange: Exchange, what: string, response: Response, pending: PendingAnswer | undefined, onId?: (id: string) => void, onMessage?: () => void): Promise<void> {
     return this.channel.readEvents(exchange, what, response, {
       onEvent: (event) => {
         if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
         const inbound = this.channel.parseEventData(what, event.data);
         if (!inbound) return;
-        if (pending && answers(inbound.message, pending.id)) pending.answered = true;
+        if (pending) {
+          pending.delivered++;
+          if (answers(inbound.message, pending.id)) pending.answered = true;
+        }
+        onMessage?.();
         this.deliver(inbound);
       },
       onId: (id) => {
@@ -317,6 +342,7 @@ export class StreamableHttpTransport implements Transport {
     while (this.phase === 'open') {
       const exchange = this.channel.begin('GET stream');
       let received = false;
+      let opened: number | undefined;
       try {
         const sentSession = this._sessionId !== undefined;
         const response = await this.channel.fetch(exchange, { method: 'GET', headers: this.getHeaders(lastEventId), headersTimeoutMs: this.channel.connectTimeoutMs });
@@ -333,26 +359,39 @@ export class StreamableHttpTransport implements Transport {
         this.channel.counters.streamsOpened++;
         if (lastEventId !== undefined) this.channel.counters.streamResumptions++;
         this.channel.logHttp(lastEventId === undefined ? 'GET stream opened' : `GET stream resumed after event ${JSON.stringify(lastEventId)}`);
-        await this.readStream(exchange, 'the GET stream', response, undefined, (id) => {
-          lastEventId = id;
-          received = true;
-        });
+        opened = Date.now();
+        await this.readStream(
+          exchange,
+          'the GET stream',
+          response,
+          undefined,
+          (id) => (lastEventId = id),
+          () => (received = true),
+        );
         if (this.phase !== 'open') return;
-        this.channel.logHttp('GET stream ended by the server');
+        this.channel.logHttp('GET stream ended by the server', received ? 'info' : 'debug');
       } catch (error) {
         if (this.phase !== 'open' || exchange.endedByUs) return;
         if (isOversize(error)) return;
+        // The server is gone (connection refused): nothing else can work either, so the
+        // transport closes now, and the host sees the lost connection at once.
+        if (McpLocalError.is(error, 'transport') && error.details.unreachable === true) {
+          this.settleFailure(error);
+          return;
+        }
         this.channel.logHttp(`GET stream: ${(error as Error).message}`, 'warn');
-        if (!received) failures++;
       } finally {
         this.channel.end(exchange);
       }
-      if (received) failures = 0;
+      // A stream that carried a message, or stayed open a while, worked; one that ended at once
+      // without a message (a `retry: 0` storm) or failed is a failed attempt.
+      if (received || (opened !== undefined && Date.now() - opened >= HELD_STREAM_MS)) failures = 0;
+      else failures++;
       if (failures >= this.channel.maxReconnectAttempts) {
-        this.channel.logHttp(`GET stream given up after ${failures} failed attempts; server-initiated messages arrive only on response streams`, 'warn');
+        this.channel.logHttp(`GET stream given up after ${failures} attempts in a row failed or ended without a message; server-initiated messages arrive only on response streams`, 'warn');
         return;
       }
-      await this.channel.sleep(this.channel.reconnectDelay(this.retryMs, failures));
+      await this.channel.sleep(this.channel.reconnectDelay(this.retryMs, Math.max(0, failures - 1)));
     }
   }
 
@@ -390,15 +429,16 @@ export class StreamableHttpTransport implements Transport {
 
   /**
    * The error for a status that is not OK. A 404 for a request carrying the session, and
-   * 401/403, also close the transport (nothing else can work), so pending requests fail too.
+   * a demand for authorization (401, 403 with a challenge), also close the transport (nothing
+   * else can work), so pending requests fail too. Another 403 fails its message, in the server's words.
    */
-  private async failure(what: string, response: Response, sentSession: boolean): Promise<Error> {
-    const error = await this.channel.statusError(what, response);
+  private async failure(what: string, response: Response, sentSession: boolean, read?: { readonly body: ErrorBody | undefined }): Promise<Error> {
+    const error = read ? this.channel.statusErrorFrom(what, response, read.body) : await this.channel.statusError(what, response);
     const url = this.channel.displayUrl;
     if (response.status === 404 && sentSession) {
       this.channel.logHttp(`session expired: ${what} answered 404 for session ${this._sessionId}`, 'warn');
       this.fail({ kind: 'session-expired', url }, error);
-    } else if (response.status === 401 || response.status === 403) {
+    } else if (demandsAuthorization(response)) {
       this.fail(statusCloseReason(response, url, error.message), error);
     }
     return error;
@@ -411,18 +451,18 @@ export class StreamableHttpTransport implements Transport {
    * without an id is taken as this POST's answer. 401/403 stay with the auth handling. Returns
    * false, with the body left to read, when there is no such error.
    */
-  private async deliverErrorAnswer(exchange: Exchange, response: Response, pending: PendingAnswer): Promise<boolean> {
-    if (response.status === 401 || response.status === 403 || HttpChannel.mediaType(response) !== 'application/json') return false;
-    let inbound: InboundMessage;
+  private deliverErrorAnswer(body: ErrorBody, response: Response, pending: PendingAnswer): boolean {
+    if (body.type !== 'application/json' || body.cut) return false;
+    let message: { id?: unknown; error?: { code?: unknown } };
     try {
-      inbound = await this.channel.readJson(exchange, `POST ${pending.method}`, response.clone());
+      message = JSON.parse(body.text) as typeof message;
     } catch {
       return false;
     }
-    const message = inbound.message as { id?: unknown; error?: { code?: unknown } };
-    if (Array.isArray(message) || typeof message.error?.code !== 'number') return false;
+    if (typeof message !== 'object' || message === null || Array.isArray(message) || !isJsonRpcPayload(message) || typeof message.error?.code !== 'number') return false;
     if (message.id !== pending.id && message.id !== null && message.id !== undefined) return false;
-    await discard(response);
+    this.channel.counters.messagesReceived++;
+    const inbound: InboundMessage = { message, bytes: Buffer.byteLength(body.text) };
     this.channel.logHttp(`POST ${pending.method} (id ${JSON.stringify(pending.id)}) → ${response.status}: JSON-RPC error ${message.error.code}, delivered as the answer`, 'debug');
     pending.answered = true;
     this.deliver(message.id === pending.id ? inbound : { message: { ...message, id: pending.id }, bytes: inbound.bytes });

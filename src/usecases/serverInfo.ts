@@ -7,12 +7,13 @@ import type { SignInState } from '../auth/session';
 import type { ConnectionStats } from '../protocol/stats';
 import type { ServerHealth } from '../registry/health';
 import { displayCommandLine, displayPath, maskHeaderValue, transportLabel } from '../registry/logText';
+import { connectionWord } from '../registry/connectionStatus';
 
 /** What Server Details need of a server (the registry's `ServerHandle` has this shape). */
 export interface ServerDetailsSource {
   readonly id: string;
   readonly entry: ServerEntry;
-  readonly status: { readonly kind: string };
+  readonly status: { readonly kind: string; readonly reconnecting?: boolean; readonly message?: string };
   readonly pid?: number;
   /** Epoch ms when the current process was initialized. */
   readonly startedAt?: number;
@@ -124,7 +125,7 @@ export function serverDetails(input: {
 }): ServerDetailsView {
   const { server, client, stats, health, noise, redact, now } = input;
   const facts: Array<readonly [string, string]> = [];
-  facts.push(['Status', server.status.kind], ['Defined in', server.entry.source.label]);
+  facts.push(['Status', `${connectionWord(server.status)}${server.status.reconnecting && server.status.message ? `: ${redact(server.status.message)}` : ''}`], ['Defined in', server.entry.source.label]);
   const pid = server.pid ?? stats?.process?.pid;
   if (pid !== undefined) facts.push(['Process id', String(pid)]);
   const uptime = stats?.uptimeMs ?? (server.startedAt !== undefined ? now - server.startedAt : undefined);

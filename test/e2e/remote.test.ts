@@ -5,7 +5,7 @@
 // Authorization value masked); both start and fill the tree with host and transport on their
 // rows; "MCP: remote" at Trace shows the JSON-RPC frames beside the HTTP events; echo is called
 // through the form; no log file ever holds the Authorization value; changing a header asks
-// consent again. Screenshots:
+// consent again; killing the http server turns its row to "reconnecting…" without any call. Screenshots:
 // test-results/screenshots/remote-*.png. Needs `npx tsc -p . && node scripts/package.mjs` first.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -158,6 +158,29 @@ describe('remote servers in a real VS Code', { skip, timeout: 300_000 }, () => {
       await wb.screenshot('remote-consent-again');
       await wb.answerDialog('Allow');
       await waitUntil(async () => (await wb.treeItems()).find((i) => i.label === 'remote')?.description.includes('Streamable HTTP'), 60_000, 'remote running again');
+    });
+  });
+
+  test('a server that goes away: its row says "reconnecting…" with the reason, without any call', { timeout: 120_000 }, async () => {
+    await step('reconnecting', async () => {
+      await waitUntil(async () => (await wb.treeItems()).find((i) => i.label === 'remote')?.description.includes('Streamable HTTP'), 60_000, 'remote running');
+      // Killed, and nothing asked of it: only the stream for server-initiated messages notices.
+      await http.close();
+      const row = await waitUntil(async () => (await wb.treeItems()).find((i) => i.label === 'remote' && i.description.startsWith('reconnecting…')), 30_000, 'the row to say reconnecting…');
+      assert.ok(row.description.includes(new URL(http.url).host), row.description);
+      await wb.expandTreeItem('remote');
+      const children = await waitUntil(
+        async () => {
+          const items = await wb.treeItems();
+          return items.some((i) => i.label.startsWith('the connection closed unexpectedly') && /connection refused/.test(i.label)) && items.some((i) => /^Reconnecting \(\d+ of \d+\)$/.test(i.label)) && items;
+        },
+        20_000,
+        'the reason and the Reconnecting row',
+      );
+      assert.ok(children.length > 0);
+      const bar = await wb.page.locator('.statusbar-item', { hasText: 'MCP' }).first().innerText();
+      assert.match(bar, /1 reconnecting/);
+      await wb.screenshot('remote-reconnecting');
     });
   });
 });

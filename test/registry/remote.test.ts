@@ -8,6 +8,7 @@ import { after, afterEach, describe, test } from 'node:test';
 import { loopbackRedirect, MemoryTokenStore, OAuthSession } from '../../src/auth';
 import { resolveEntry } from '../../src/config/variables';
 import { ServerRegistry, ServerStatus } from '../../src/registry/serverRegistry';
+import { connectionWord } from '../../src/registry/connectionStatus';
 import { transportFactory } from '../../src/transport/transportFactory';
 import { HttpPeer, freePort, startEverything, startFixture } from '../transport/httpPeers';
 import { disposeRegistries, entries, firstText, makeRegistry, variableContext, waitFor, waitForStatus } from './support';
@@ -108,6 +109,25 @@ describe('registry: remote servers over HTTP', { timeout: 120_000 }, () => {
 
     await peer('streamableHttp', port);
     await waitForStatus(h, 'running', (x) => x.tools?.some((t) => t.name === 'echo') === true, 30_000);
+  });
+
+  test('a server that goes away is seen without any call: "reconnecting" with the reason at once, not "running"', async () => {
+    const first = await peer('streamableHttp');
+    const { registry, logsOf } = makeRegistry({ restart: { maxRestarts: 5, windowMinutes: 3, backoffMs: 300 } });
+    const list = entries({ dying: { type: 'http', url: first.url } });
+    await registry.update(list, (entry) => resolveEntry(entry, variableContext()));
+    const h = registry.get(list[0].id)!;
+    assert.equal(h.status.kind, 'running');
+    await waitFor(() => logsOf(h.id).some((l) => l === 'GET stream opened'), 10_000, 'the GET stream');
+
+    await first.close();
+    peers.delete(first);
+    // No refresh, no call: the GET stream's reconnect is refused and the transport says so.
+    await waitForStatus(h, 'error', (x) => x.status.kind === 'error' && x.status.reconnecting === true, 20_000);
+    const status = h.status as ServerStatus;
+    assert.equal(status.kind === 'error' && connectionWord(status), 'reconnecting…');
+    assert.match(status.kind === 'error' ? status.message : '', /connection closed unexpectedly: the server could not be reached at http:\/\/127\.0\.0\.1:\d+\/mcp: connection refused/);
+    assert.ok(status.kind === 'error' && status.restart, 'a reconnect is scheduled');
   });
 
   test('a server that forgets the session (404): a new session at once, logged, not counted as a crash', async () => {
