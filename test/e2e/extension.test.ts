@@ -16,7 +16,7 @@
 //             started, until Start; edits on disk start, restart and stop exactly the servers they
 //             touch; the status bar, "Show Output" on the context menu, a syntax error in Problems;
 //             a pickString (quick pick) and a promptString asked once and kept across a restart,
-//             asked again after "Clear Stored Inputs"; "Revoke Server Consent" asks consent again.
+//             asked again after "Clear Stored Inputs"; "Forget Consent" asks consent again.
 // After each launch closes, no process of it is left. Screenshots: test-results/screenshots/e2e-*.png.
 // Needs `npx tsc -p . && node scripts/package.mjs` first.
 import assert from 'node:assert/strict';
@@ -786,7 +786,7 @@ describe('a folder with no config: lazy activation, the welcome view, startPolic
     });
   });
 
-  test('inputs: a pickString is asked in a quick pick and a promptString in a box, once; "Clear Stored Inputs" and "Revoke Server Consent" make the next start ask again', { timeout: 120_000 }, async () => {
+  test('inputs: a pickString is asked in a quick pick and a promptString in a box, once; "Clear Stored Inputs" and "Forget Consent" make the next start ask again', { timeout: 120_000 }, async () => {
     await step(wb, 'inputs-and-consent', async () => {
       const page = wb.page;
       const greetings = [`hi-${randomBytes(4).toString('hex')}`, `hey-${randomBytes(4).toString('hex')}`];
@@ -868,8 +868,8 @@ describe('a folder with no config: lazy activation, the welcome view, startPolic
       await answerGreeting(greetings[1]);
       const third = await pickyRuns('vanilla', greetings[1], second.pid);
 
-      // "Revoke Server Consent" for picky: it stops; Start asks consent again, the inputs stay kept.
-      await wb.runCommand('MCP Host: Revoke Server Consent');
+      // "Forget Consent" for picky: it stops; Start asks consent again, the inputs stay kept.
+      await wb.runCommand('MCP Host: Forget Consent');
       await wb.pickQuickItem('picky');
       await waitForTree(wb, 'picky to stop', (rows) => rowOf(rows, 'picky')?.description === 'stopped · .vscode/mcp.json');
       await until('the picky process to end', async () => !stillRunning(third.pid, third.cmdline), 15_000);
