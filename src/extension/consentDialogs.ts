@@ -43,22 +43,22 @@ export async function askConsent(facts: ConsentFacts): Promise<ConsentAnswer> {
 }
 
 export const ALLOW_ALL = 'Allow All';
-export const CHOOSE = 'Choose…';
+export const ALLOW_SELECTED = 'Allow Selected…';
 export const DENY_ALL = 'Deny All';
 
 /**
  * One consent dialog for several servers (VS Code has no multi-select modal): a modal lists every
- * server with its exact command or URL and offers Allow All, Choose… and Deny All; Choose… opens a
- * quick pick with a checkbox per server, where the unticked ones are denied. Closing either
- * decides nothing. The answers are in the order of `all`.
+ * server with its exact command or URL and offers Allow All, Allow Selected… and Deny All; Allow
+ * Selected… opens a quick pick with a checkbox per server, where the unticked ones are denied.
+ * Closing either decides nothing. The answers are in the order of `all`.
  */
 export async function askConsentForAll(all: readonly ConsentFacts[]): Promise<ConsentAnswer[]> {
   const same = (answer: ConsentAnswer) => all.map(() => answer);
   const { message, detail } = multiConsentPrompt(all);
-  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, ALLOW_ALL, CHOOSE, DENY_ALL);
+  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, ALLOW_ALL, ALLOW_SELECTED, DENY_ALL);
   if (choice === ALLOW_ALL) return same('allowed');
   if (choice === DENY_ALL) return same('denied');
-  if (choice !== CHOOSE) return same('dismissed');
+  if (choice !== ALLOW_SELECTED) return same('dismissed');
   const items = all.map((f, index) => ({ label: f.name, description: f.sourceLabel, detail: consentFactLines(f)[0], index }));
   const picked = await vscode.window.showQuickPick(items, {
     title: 'MCP Host: allow which servers to start?',

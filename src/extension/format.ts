@@ -457,7 +457,7 @@ export function multiConsentPrompt(all: readonly ConsentFacts[]): { message: str
     detail: [
       ...blocks.flatMap((b) => [b, '']),
       'Local servers run with your user rights; remote ones receive the headers shown. Allow only what you trust.',
-      'Allow All starts them all. Choose… lets you tick the ones to allow; the others are denied.',
+      'Allow All starts them all. Allow Selected… lets you tick the ones to allow; the others are denied.',
       'Deny All is remembered: the servers stay stopped, also after a reload, until you allow one (click its row). Cancel decides nothing: they wait, and you are asked again when you start one.',
     ].join('\n'),
   };

@@ -28,6 +28,7 @@ import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { EXAMPLE_MCP_JSON } from '../../src/extension/exampleConfig';
 import { defaultVsixPath, launch, poll, repoRoot, step as runStep, traceFrames, type TreeItem, type Workbench } from './harness';
+import { childrenOf, waitForTree } from './treeRows';
 
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
 const WORKSPACES = join(repoRoot, 'test', 'e2e', 'workspaces');
@@ -59,31 +60,6 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | false
     { timeoutMs, what, detail: () => last },
   );
   return value as T;
-}
-
-/** The tree rows under the row `label` (its descendants, up to the next row at its level or above). */
-function childrenOf(items: readonly TreeItem[], label: string): TreeItem[] {
-  const at = items.findIndex((i) => i.label === label);
-  if (at < 0) return [];
-  const out: TreeItem[] = [];
-  for (const item of items.slice(at + 1)) {
-    if (item.level <= items[at].level) break;
-    out.push(item);
-  }
-  return out;
-}
-
-/** Waits until the tree satisfies `check`, returning the rows; on timeout the error lists them. */
-async function waitForTree(wb: Workbench, what: string, check: (items: TreeItem[]) => boolean, timeoutMs = 30_000): Promise<TreeItem[]> {
-  let items: TreeItem[] = [];
-  await poll(
-    async () => {
-      items = await wb.treeItems();
-      return check(items);
-    },
-    { timeoutMs, what, detail: () => `rows:\n${items.map((i) => `${'  '.repeat(i.level - 1)}${i.label} | ${i.description}`).join('\n')}` },
-  );
-  return items;
 }
 
 /** Drags the sash so the side bar is `width` px wide: long labels (problems, errors) read whole in screenshots. */

@@ -85,7 +85,7 @@ describe('consent text', () => {
     for (const line of ['docs — .vscode/mcp.json', `  Command: node ${root}/server.js`, '  URL: https://••••:••••@docs.example.com/', '    X-Trace: ${env:GITHUB_TOKEN}', 'claude — .mcp.json', '  Command: npx -y pkg']) {
       assert.ok(detail.includes(line), `${line}\n---\n${detail}`);
     }
-    assert.match(detail, /Allow All starts them all\. Choose… lets you tick the ones to allow; the others are denied\./);
+    assert.match(detail, /Allow All starts them all\. Allow Selected… lets you tick the ones to allow; the others are denied\./);
   });
 
   test('a change of the oauth block changes the fingerprint (consent is asked again)', async () => {
