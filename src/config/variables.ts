@@ -35,6 +35,12 @@ export interface VariableContext {
    * and never finds its command there (PATH entries inside them are dropped). Default: none.
    */
   readonly untrustedFolders?: readonly string[];
+  /**
+   * Leave environment variables (`${env:NAME}`, Claude's `${NAME}` and `${NAME:-default}`) as
+   * written instead of reading them: for the consent prompt, which shows where a value comes
+   * from, never the value.
+   */
+  readonly keepEnvReferences?: boolean;
 }
 
 /** A stdio server ready to spawn: every variable substituted, every path absolute. */
@@ -168,6 +174,7 @@ function classify(name: string, dialect: VariableDialect, ctx: VariableContext |
       return { kind: 'value', value: (ctx?.platform ?? process.platform) === 'win32' ? '\\' : '/' };
     case 'env':
       if (!arg || !ENV_NAME.test(arg)) return { kind: 'error', message: `\${${name}}: expected \${env:NAME}` };
+      if (ctx?.keepEnvReferences) return { kind: 'value', value: `\${${name}}`, fromEnv: true };
       // Like VS Code: an unset variable becomes the empty string.
       return ctx ? { kind: 'value', value: getEnv(ctx.env, arg, ctx.platform) ?? '', fromEnv: true } : need();
     case 'input':
@@ -181,6 +188,7 @@ function classify(name: string, dialect: VariableDialect, ctx: VariableContext |
     const m = CLAUDE_ENV.exec(name);
     if (m) {
       if (!ctx) return need();
+      if (ctx.keepEnvReferences) return { kind: 'value', value: `\${${name}}`, fromEnv: true };
       const value = getEnv(ctx.env, m[1], ctx.platform);
       // Shell semantics: `:-` applies when the variable is unset or empty.
       if (m[2] !== undefined) return value ? { kind: 'value', value, fromEnv: true } : { kind: 'value', value: m[2] };
@@ -403,7 +411,7 @@ export function headerSecrets(headers: Readonly<Record<string, string>>, configH
  * False for settings that cannot be secrets and would, hidden, wreck every log and trace line:
  * `DEBUG=true`, `LOG_LEVEL=info`, `PORT=8080` (short values, numbers and booleans).
  */
-function mayBeSecret(value: string): boolean {
+export function mayBeSecret(value: string): boolean {
   return value.length >= MIN_ENV_SECRET_LENGTH && !/^(?:true|false|null|-?\d+(?:\.\d+)?)$/i.test(value);
 }
 
@@ -455,6 +463,7 @@ export function resolveEntry(entry: ServerEntry, ctx: VariableContext, options: 
     env: ctx.env,
     platform: ctx.platform,
     untrustedFolders: ctx.untrustedFolders,
+    keepEnvReferences: ctx.keepEnvReferences,
     resolveInput: (id) => ctx.resolveInput(id),
   };
   const dialect = dialectFor(entry.source);

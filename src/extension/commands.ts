@@ -55,10 +55,12 @@ export function registerCommands(host: McpHost, tree: ServersTreeProvider): vsco
         count ? `MCP Host: cleared ${count} stored input value${count === 1 ? '' : 's'}. Servers ask again when they next start.` : 'MCP Host: no input values were stored.',
       );
     }),
-    register('mcpHost.revokeConsent', async (arg: ServerArg) => {
+    // After a Deny (or a dialog closed without an answer): ask consent again, now.
+    register('mcpHost.server.allow', withServer('Allow which MCP server to start? Its consent is asked again.', (h) => host.start(h.id), (h) => host.gate.awaitsConsent(h.entry))),
+    register('mcpHost.forgetConsent', async (arg: ServerArg) => {
       if (arg !== undefined) {
         const h = await pickServer(host, arg, '', () => true);
-        if (h) await host.revokeConsent([h.id]);
+        if (h) await host.forgetConsent([h.id]);
         return;
       }
       const ids = host.gate.consentServerIds();
@@ -74,8 +76,8 @@ export function registerCommands(host: McpHost, tree: ServersTreeProvider): vsco
           return { label: h?.entry.name ?? id, description: h ? host.tree.originLabel(h.entry.source) : 'no longer configured', ids: [id] };
         }),
       ];
-      const picked = await vscode.window.showQuickPick(items, { placeHolder: 'Revoke consent for which MCP server? It is stopped and asks again when it next starts.' });
-      if (picked) await host.revokeConsent(picked.ids);
+      const picked = await vscode.window.showQuickPick(items, { placeHolder: 'Forget the consent of which MCP server? It is stopped and asks again when it next starts.' });
+      if (picked) await host.forgetConsent(picked.ids);
     }),
   ];
 }

@@ -2,7 +2,7 @@
 // workspace-defined server.
 import * as vscode from 'vscode';
 import type { InputDefinition } from '../config';
-import { ConsentFacts, SignInFacts, consentPrompt, signInPrompt } from './format';
+import { ConsentFacts, SignInFacts, consentFactLines, consentPrompt, multiConsentPrompt, signInPrompt } from './format';
 
 /** Asks for one input: an input box (masked for passwords) or a quick pick. Undefined when dismissed. */
 export async function askForInput(definition: InputDefinition, sourceLabel: string): Promise<string | undefined> {
@@ -40,6 +40,37 @@ export async function askConsent(facts: ConsentFacts): Promise<ConsentAnswer> {
   const { message, detail } = consentPrompt(facts);
   const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, ALLOW, DENY);
   return choice === ALLOW ? 'allowed' : choice === DENY ? 'denied' : 'dismissed';
+}
+
+export const ALLOW_ALL = 'Allow All';
+export const ALLOW_SELECTED = 'Allow Selected…';
+export const DENY_ALL = 'Deny All';
+
+/**
+ * One consent dialog for several servers (VS Code has no multi-select modal): a modal lists every
+ * server with its exact command or URL and offers Allow All, Allow Selected… and Deny All; Allow
+ * Selected… opens a quick pick with a checkbox per server, where the unticked ones are denied.
+ * Closing either decides nothing. The answers are in the order of `all`.
+ */
+export async function askConsentForAll(all: readonly ConsentFacts[]): Promise<ConsentAnswer[]> {
+  const same = (answer: ConsentAnswer) => all.map(() => answer);
+  const { message, detail } = multiConsentPrompt(all);
+  const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, ALLOW_ALL, ALLOW_SELECTED, DENY_ALL);
+  if (choice === ALLOW_ALL) return same('allowed');
+  if (choice === DENY_ALL) return same('denied');
+  if (choice !== ALLOW_SELECTED) return same('dismissed');
+  const items = all.map((f, index) => ({ label: f.name, description: f.sourceLabel, detail: consentFactLines(f)[0], index }));
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'MCP Host: allow which servers to start?',
+    placeHolder: 'Tick the servers to allow, then OK. The others are denied (click a denied row later to be asked again). Escape decides nothing.',
+    canPickMany: true,
+    matchOnDescription: true,
+    matchOnDetail: true,
+    ignoreFocusOut: true,
+  });
+  if (!picked) return same('dismissed');
+  const allowed = new Set(picked.map((p) => p.index));
+  return all.map((_, i) => (allowed.has(i) ? 'allowed' : 'denied'));
 }
 
 export const SIGN_IN = 'Sign In';

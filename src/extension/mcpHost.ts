@@ -19,15 +19,13 @@ import { EditorServersTreeModel } from './serversTreeModel';
 import { EditorSignIns } from './signIns';
 import { StartGate } from './startGate';
 import { ServerRequests, createServerRequests } from './serverRequests';
+import { mcpHostSetting } from './restrictedSettings';
 
 /** The global-state key of the era each server spoke (see registry/eraStore.ts). */
 const ERA_STATE_KEY = 'mcpHost.serverEras';
 
 export type StartPolicy = 'onViewVisible' | 'onStartup' | 'never';
 
-function setting<T>(key: string, fallback: T): T {
-  return vscode.workspace.getConfiguration('mcpHost').get<T>(key, fallback);
-}
 
 export class McpHost implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
@@ -59,7 +57,7 @@ export class McpHost implements vscode.Disposable {
     const inputs = new InputStore(context.secrets, context.workspaceState, askForInput, (value) => this.redactor.add(value));
     this.logs = new ServerLogs(
       this.redactor,
-      () => setting('log.maxPayloadChars', 4000),
+      () => mcpHostSetting('log.maxPayloadChars', 4000),
       (id) => this.channelName(id),
     );
     this.signIns = new EditorSignIns(context.secrets, () => this.registry, this.logs, this.redactor, { start: (id) => this.start(id), stop: (id) => this.stop(id) }, changed);
@@ -68,10 +66,10 @@ export class McpHost implements vscode.Disposable {
     const restart = {
       // Getters: the registry reads these at each crash, so a settings change applies at once.
       get maxRestarts() {
-        return Math.max(0, setting('restart.maxRestarts', 3));
+        return Math.max(0, mcpHostSetting('restart.maxRestarts', 3));
       },
       get windowMinutes() {
-        return Math.max(0, setting('restart.windowMinutes', 3));
+        return Math.max(0, mcpHostSetting('restart.windowMinutes', 3));
       },
     };
     // Sampling and elicitation: declared in every initialize, answered with the user in control.
@@ -84,13 +82,13 @@ export class McpHost implements vscode.Disposable {
       roots: this.roots,
       restart,
       get requestTimeoutMs() {
-        return Math.max(1, setting('requestTimeoutSeconds', 60)) * 1000;
+        return Math.max(1, mcpHostSetting('requestTimeoutSeconds', 60)) * 1000;
       },
       // Servers start when the start policy says so (`startAutomatically`) or the user starts them.
       autoStart: false,
       capabilities: serverRequests.capabilities,
       get protocol() {
-        const pinned = setting<string>('protocolVersion', 'auto');
+        const pinned = mcpHostSetting<string>('protocolVersion', 'auto');
         return isProtocolPreference(pinned) ? pinned : 'auto';
       },
       // The era each server spoke outlives the window: later starts skip the server/discover probe.
@@ -135,7 +133,7 @@ export class McpHost implements vscode.Disposable {
   // ---- start policy ----
 
   startPolicy(): StartPolicy {
-    const value = setting<string>('startPolicy', 'onViewVisible');
+    const value = mcpHostSetting<string>('startPolicy', 'onViewVisible');
     return value === 'onStartup' || value === 'never' ? value : 'onViewVisible';
   }
 
@@ -192,8 +190,8 @@ export class McpHost implements vscode.Disposable {
   }
 
   /** Forgets consent for the given servers (all when omitted) and stops them: the next start asks again. */
-  async revokeConsent(ids?: readonly string[]): Promise<void> {
-    const affected = await this.gate.revokeConsent(this.registry.list(), ids);
+  async forgetConsent(ids?: readonly string[]): Promise<void> {
+    const affected = await this.gate.forgetConsent(this.registry.list(), ids);
     await Promise.all(
       affected.map((id) => {
         const h = this.registry.get(id);

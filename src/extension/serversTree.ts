@@ -426,7 +426,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
             label: shown.reason ?? 'blocked',
             tooltip: shown.reason,
             icon: new vscode.ThemeIcon(untrusted ? 'workspace-untrusted' : 'circle-slash'),
-            command: untrusted ? { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' } : undefined,
+            // Denied or not answered: a click asks consent again.
+            command: untrusted ? { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' } : { command: 'mcpHost.server.allow', title: 'Allow Server…', arguments: [id] },
           },
         ];
       }

@@ -4,16 +4,22 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { InputDefinition, ServerEntry, VariableContext, resolveEntry, sourceKey } from '../config';
-import { PrepareResult, ServerHandle, maskHeaderValue } from '../registry';
+import { PrepareResult, ServerHandle } from '../registry';
 import { ConsentStore } from './consentStore';
-import { askConsent } from './consentDialogs';
-import { ConsentFacts } from './format';
+import { ConsentAnswer, askConsent, askConsentForAll } from './consentDialogs';
+import { consentFacts } from './consentFacts';
 import { InputStore } from './inputStore';
 import { Redactor } from './logFormat';
 import { UNTRUSTED_REASON } from './serversTree';
 
-export const DENIED_REASON = 'You denied this server permission to run — start it to be asked again, or run "MCP Host: Revoke Server Consent"';
+export const DENIED_REASON = 'You denied this server permission to run — click to allow it';
 export const DISMISSED_REASON = 'Waiting for your consent — start the server to be asked again';
+
+/**
+ * How long a consent turn waits for other servers to queue before it asks: the servers started
+ * together (Start All, the start policy) reach the gate a few ticks apart and get one dialog.
+ */
+const GATHER_MS = 100;
 
 /** What a start waits on the user for. */
 export type UserWait = 'consent' | 'input';
@@ -27,6 +33,10 @@ export class StartGate {
   private readonly waitingForUser = new Map<string, UserWait>();
   /** Chain of prepares that need the user (consent, inputs): one dialog at a time. */
   private userTurns: Promise<unknown> = Promise.resolve();
+  /** Servers queued for a consent answer, latest entry by id: the next consent dialog asks them all. */
+  private readonly consentQueue = new Map<string, ServerEntry>();
+  /** Answers a dialog gave for servers whose own turn has not come yet, with the fingerprint asked. */
+  private readonly answeredAhead = new Map<string, { fingerprint: string; answer: ConsentAnswer }>();
 
   constructor(
     private readonly consent: ConsentStore,
@@ -69,12 +79,18 @@ export class StartGate {
     }
     const needsConsent = entry.source.workspaceDefined && this.consent.get(entry.id, entry.fingerprint) !== 'allowed';
     if (!needsConsent && entry.inputs.length === 0) return this.resolve(entry);
+    if (needsConsent) this.consentQueue.set(entry.id, entry);
     // Until its dialogs are answered the server shows "waiting for consent", not "starting".
     this.setWaiting(entry.id, needsConsent ? 'consent' : 'input');
     const run = () => this.prepareWithUser(entry);
     const next = this.userTurns.then(run, run).finally(() => this.setWaiting(entry.id, undefined));
     this.userTurns = next.catch(() => undefined);
     return next;
+  }
+
+  /** True for a workspace-defined server that may not start until the user allows it (denied, or never answered). */
+  awaitsConsent(entry: ServerEntry): boolean {
+    return entry.source.workspaceDefined && this.consent.get(entry.id, entry.fingerprint) !== 'allowed';
   }
 
   /** Servers with a remembered consent decision. */
@@ -86,11 +102,14 @@ export class StartGate {
    * Forgets consent for the given servers (all workspace-defined ones when omitted); returns the
    * servers affected, which the caller stops so that their next start asks again.
    */
-  async revokeConsent(servers: readonly ServerHandle[], ids?: readonly string[]): Promise<string[]> {
+  async forgetConsent(servers: readonly ServerHandle[], ids?: readonly string[]): Promise<string[]> {
     const affected = ids ? [...ids] : servers.filter((h) => h.entry.source.workspaceDefined).map((h) => h.id);
     await this.consent.revoke(ids);
-    for (const id of affected) this.dismissed.delete(id);
-    this.log.info(`Consent revoked for ${ids ? ids.join(', ') : 'every server'}.`);
+    for (const id of affected) {
+      this.dismissed.delete(id);
+      this.answeredAhead.delete(id);
+    }
+    this.log.info(`Consent forgotten for ${ids ? ids.join(', ') : 'every server'}.`);
     return affected;
   }
 
@@ -110,52 +129,61 @@ export class StartGate {
   }
 
   private async prepareWithUser(entry: ServerEntry): Promise<PrepareResult> {
+    const ahead = this.answeredAhead.get(entry.id);
+    this.answeredAhead.delete(entry.id);
     // Asked again here: an earlier turn may have answered for this very entry.
     if (entry.source.workspaceDefined && this.consent.get(entry.id, entry.fingerprint) !== 'allowed') {
-      this.log.info(`Asking consent to start "${entry.name}" (${entry.source.label}).`);
-      const answer = await askConsent(await this.consentFacts(entry));
-      this.log.info(`Consent for "${entry.name}": ${answer}.`);
-      if (answer === 'dismissed') {
-        this.dismissed.set(entry.id, entry.fingerprint);
-        return { blocked: DISMISSED_REASON };
-      }
-      this.dismissed.delete(entry.id);
-      await this.consent.set(entry.id, entry.fingerprint, answer);
+      const answer = ahead?.fingerprint === entry.fingerprint ? ahead.answer : await this.askQueuedConsent(entry);
+      if (answer === 'dismissed') return { blocked: DISMISSED_REASON };
       if (answer === 'denied') return { blocked: DENIED_REASON };
       if (entry.inputs.length > 0) this.setWaiting(entry.id, 'input');
     }
+    this.consentQueue.delete(entry.id);
     return this.resolve(entry);
   }
 
   /**
-   * What the consent dialog shows: the command line or URL as it will run, with `${input:…}`
-   * left in place, so nothing is asked (and no secret is shown) before the user agrees. Secret
-   * header values are shown as written, their literal credentials masked.
+   * Asks consent for `entry` and every other server queued by then, in one dialog (the simple one
+   * for a single server), and records each answer; returns the answer for `entry`.
    */
-  private async consentFacts(entry: ServerEntry): Promise<ConsentFacts> {
-    const preview = await resolveEntry(entry, this.variableContext(entry, async (id) => `\${input:${id}}`), { preview: true });
-    const base = { name: entry.name, sourceLabel: entry.source.label };
-    if (preview.type === 'stdio') return { ...base, command: preview.command, args: preview.args, cwd: preview.cwd, envNames: preview.envNames };
-    const configHeaders = entry.config.type === 'stdio' ? {} : (entry.config.headers ?? {});
-    const secret = new Set(preview.secretHeaderNames);
-    const headers = Object.entries(preview.headers).map(([name, value]) => ({ name, value: secret.has(name) ? maskHeaderValue(name, configHeaders[name] ?? '') : value }));
-    return { ...base, type: preview.type, url: preview.url, headers };
+  private async askQueuedConsent(entry: ServerEntry): Promise<ConsentAnswer> {
+    await new Promise((resolve) => setTimeout(resolve, GATHER_MS));
+    this.consentQueue.set(entry.id, entry);
+    const batch = [...this.consentQueue.values()].filter((e) => this.consent.get(e.id, e.fingerprint) !== 'allowed');
+    for (const e of batch) this.consentQueue.delete(e.id);
+    this.log.info(`Asking consent to start ${batch.map((e) => `"${e.name}" (${e.source.label})`).join(', ')}.`);
+    const facts = await Promise.all(batch.map((e) => consentFacts(e, this.variableContext(e))));
+    const answers = facts.length === 1 ? [await askConsent(facts[0])] : await askConsentForAll(facts);
+    let mine: ConsentAnswer = 'dismissed';
+    for (const [i, e] of batch.entries()) {
+      const answer = answers[i];
+      this.log.info(`Consent for "${e.name}": ${answer}.`);
+      if (answer === 'dismissed') this.dismissed.set(e.id, e.fingerprint);
+      else {
+        this.dismissed.delete(e.id);
+        await this.consent.set(e.id, e.fingerprint, answer);
+      }
+      if (e.id === entry.id) mine = answer;
+      else this.answeredAhead.set(e.id, { fingerprint: e.fingerprint, answer });
+    }
+    return mine;
   }
 
   /** Substitutes variables, asking for inputs not stored yet. */
   private async resolve(entry: ServerEntry): Promise<PrepareResult> {
-    const resolved = await resolveEntry(
-      entry,
-      this.variableContext(entry, (id) => {
+    const resolved = await resolveEntry(entry, {
+      ...this.variableContext(entry),
+      resolveInput: (id) => {
         const definition: InputDefinition = entry.inputs.find((d) => d.id === id) ?? { id, type: 'promptString' };
         return this.inputs.resolve(entry.source.file ?? sourceKey(entry.source), entry.source.label, definition);
-      }),
-    );
+      },
+    });
     this.redactor.add(...resolved.secretValues);
     return resolved;
   }
 
-  private variableContext(entry: ServerEntry, resolveInput: (id: string) => Promise<string>): VariableContext {
+  /** What variables resolve against, but inputs: those the caller asks for (or previews). */
+  private variableContext(entry: ServerEntry): Omit<VariableContext, 'resolveInput'> {
     const folders = this.folders();
     return {
       workspaceFolder: entry.source.folder?.fsPath ?? Object.values(folders)[0],
@@ -164,7 +192,6 @@ export class StartGate {
       env: process.env,
       // Restricted Mode: servers from the user's settings still run, but not in (or from) these.
       untrustedFolders: vscode.workspace.isTrusted ? [] : Object.values(folders),
-      resolveInput,
     };
   }
 }

@@ -1,7 +1,7 @@
 // The one redaction of MCP Host, and the command line as it is shown. No `vscode` import: the
 // registry, Server Details, the tree and the output channels all redact through `Redactor`.
 import { realpathSync } from 'node:fs';
-import { findVariables, isSecretHeader } from '../config/variables';
+import { findVariables, isSecretHeader, mayBeSecret } from '../config/variables';
 
 /** What replaces a secret in log text. */
 export const REDACTED = '••••';
@@ -47,7 +47,7 @@ export class Redactor {
     for (const form of this.forms) {
       if (out.includes(form)) out = out.split(form).join(REDACTED);
     }
-    return redactAuthorization(out);
+    return redactUrlCredentials(redactAuthorization(out));
   }
 }
 
@@ -65,6 +65,82 @@ const AUTHORIZATION = /(authorization\\?["']?\s*[:=]\s*\\?["']?)(?:(bearer|basic
 export function redactAuthorization(text: string): string {
   if (!/authorization/i.test(text)) return text;
   return text.replace(AUTHORIZATION, (_m, prefix: string, scheme: string | undefined) => `${prefix}${scheme ? `${scheme} ` : ''}${REDACTED}`);
+}
+
+/** Query parameters whose value is a credential (`?api_key=…`, `&access_token=…`, `&sig=…`). */
+const SECRET_QUERY_PARAMETER = /^(?:.*(?:api[-_]?key|token|secret|password|passwd|pwd|credential|auth)|key|sig|signature|code|session)$/i;
+
+/** True when a URL query parameter of this name carries a credential. */
+export function isSecretQueryParameter(name: string): boolean {
+  return SECRET_QUERY_PARAMETER.test(name);
+}
+
+// An http(s) or ws(s) URL in running text, up to whitespace, a quote or a closing bracket.
+const URL_IN_TEXT = /\b(?:https?|wss?):\/\/[^\s"'<>`\\)\]}]+/gi;
+
+/** Hides the userinfo and secret query parameter values of every URL in `text` (see {@link maskUrlCredentials}). */
+export function redactUrlCredentials(text: string): string {
+  if (!text.includes('://')) return text;
+  return text.replace(URL_IN_TEXT, (url) => maskUrlCredentials(url));
+}
+
+/**
+ * A URL safe to show: the userinfo (`user:password@`) becomes `••••@` and the value of each
+ * secret-looking query parameter (see {@link isSecretQueryParameter}) becomes `••••`; variable
+ * references (`${input:…}`, `${env:…}`) stay as written. Done on the text, not through `URL`, so
+ * the URL is shown exactly as written otherwise (and one with unresolved variables still works).
+ */
+export function maskUrlCredentials(url: string): string {
+  const m = /^([a-z][\w+.-]*:\/\/)([^/?#]*)(.*)$/is.exec(url);
+  if (!m) return url;
+  const [, scheme, authority, tail] = m;
+  const at = authority.lastIndexOf('@');
+  const host = at < 0 ? authority : `${maskLiterals(authority.slice(0, at), ':')}@${authority.slice(at + 1)}`;
+  const query = /^([^?#]*\?)([^#]*)(.*)$/s.exec(tail);
+  if (!query) return scheme + host + tail;
+  const params = query[2].split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    if (eq < 0) return pair;
+    const name = pair.slice(0, eq);
+    let decoded = name;
+    try {
+      decoded = decodeURIComponent(name);
+    } catch {
+      // shown as written
+    }
+    return isSecretQueryParameter(decoded) ? `${name}=${maskLiterals(pair.slice(eq + 1))}` : pair;
+  });
+  return `${scheme}${host}${query[1]}${params.join('&')}${query[3]}`;
+}
+
+/**
+ * `text` with every literal run masked and every variable reference kept (`${env:A}••••`);
+ * `separator` stays visible between runs (`••••:${env:PASS}` for a URL's user and password).
+ */
+export function maskLiterals(text: string, separator?: string): string {
+  return mapLiterals(text, (run) => (separator ? run.split(separator).map(maskLiteral).join(separator) : maskLiteral(run)));
+}
+
+/**
+ * An `env` value as written, safe to show: variable references stay, and a literal run that may
+ * be a secret (8 characters or more, not a number or boolean: the redactor's rule for env values)
+ * becomes `••••`. `"${workspaceFolder}/src"` and `"info"` are shown as they are.
+ */
+export function maskEnvValue(value: string): string {
+  return mapLiterals(value, (run) => (mayBeSecret(run.trim()) ? REDACTED : run));
+}
+
+/** `text` with each run between variable references replaced by `map(run)`; the references stay. */
+function mapLiterals(text: string, map: (run: string) => string): string {
+  let out = '';
+  let last = 0;
+  for (const ref of findVariables(text)) {
+    if (ref.start > last) out += map(text.slice(last, ref.start));
+    out += text.slice(ref.start, ref.end);
+    last = ref.end;
+  }
+  if (last < text.length) out += map(text.slice(last));
+  return out;
 }
 
 /** A command line for display, POSIX-quoted where needed so it reads the way it runs. Redact the result before showing it. */
@@ -128,15 +204,7 @@ export function maskHeaderValue(name: string, configValue: string): string {
   if (!isSecretHeader(name, configValue)) return configValue;
   const scheme = /^([A-Za-z][\w-]*)(\s+)(?=\S)/.exec(configValue);
   const rest = scheme ? configValue.slice(scheme[0].length) : configValue;
-  let out = '';
-  let last = 0;
-  for (const ref of findVariables(rest)) {
-    if (ref.start > last) out += maskLiteral(rest.slice(last, ref.start));
-    out += rest.slice(ref.start, ref.end);
-    last = ref.end;
-  }
-  if (last < rest.length) out += maskLiteral(rest.slice(last));
-  return (scheme ? scheme[0] : '') + out;
+  return (scheme ? scheme[0] : '') + maskLiterals(rest);
 }
 
 function maskLiteral(text: string): string {

@@ -6,7 +6,7 @@ import type { ResolvedRemoteServer, ResolvedServer } from '../config/variables';
 import type { SignInState } from '../auth/session';
 import type { ConnectionStats } from '../protocol/stats';
 import type { ServerHealth } from '../registry/health';
-import { displayCommandLine, displayPath, maskHeaderValue, transportLabel } from '../registry/logText';
+import { displayCommandLine, displayPath, maskEnvValue, maskHeaderValue, maskUrlCredentials, transportLabel } from '../registry/logText';
 import { connectionWord } from '../registry/connectionStatus';
 
 /** What Server Details need of a server (the registry's `ServerHandle` has this shape). */
@@ -27,8 +27,9 @@ export type EntryFormat = 'mcpServers' | 'vscode';
 
 /**
  * The JSON of a server's configuration entry as written (variables such as `${input:…}` are
- * not resolved, so secrets that come from inputs stay references; a credential written into a
- * header, such as a literal `Authorization` value, is masked).
+ * not resolved, so secrets that come from inputs stay references). What is written in clear is
+ * masked as everywhere else: a credential in a header (a literal `Authorization` value), an `env`
+ * value that may be a secret (`maskEnvValue`), and a URL's userinfo and secret query parameters.
  */
 export function serverEntryJson(entry: ServerEntry, format: EntryFormat): string {
   const c = entry.config;
@@ -38,14 +39,14 @@ export function serverEntryJson(entry: ServerEntry, format: EntryFormat): string
       ...(format === 'vscode' ? { type: 'stdio' } : {}),
       command: c.command,
       ...(c.args.length ? { args: [...c.args] } : {}),
-      ...(Object.keys(c.env).length ? { env: { ...c.env } } : {}),
+      ...(Object.keys(c.env).length ? { env: Object.fromEntries(Object.entries(c.env).map(([name, value]) => [name, value === null ? null : maskEnvValue(value)])) } : {}),
       ...(c.envFile !== undefined ? { envFile: c.envFile } : {}),
       ...(c.cwd !== undefined ? { cwd: c.cwd } : {}),
     };
   } else {
     const headers = Object.entries(c.headers ?? {}).map(([name, value]) => [name, maskHeaderValue(name, value)]);
     // The client secret is always a variable reference (the parser refuses a literal one).
-    body = { type: c.type, url: c.url, ...(headers.length ? { headers: Object.fromEntries(headers) } : {}), ...(c.oauth ? { oauth: { ...c.oauth } } : {}) };
+    body = { type: c.type, url: maskUrlCredentials(c.url), ...(headers.length ? { headers: Object.fromEntries(headers) } : {}), ...(c.oauth ? { oauth: { ...c.oauth } } : {}) };
   }
   if (format === 'mcpServers') return JSON.stringify({ mcpServers: { [entry.name]: body } }, null, 2);
   const inputs = entry.inputs.map((i) => ({

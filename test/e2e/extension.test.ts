@@ -16,7 +16,7 @@
 //             started, until Start; edits on disk start, restart and stop exactly the servers they
 //             touch; the status bar, "Show Output" on the context menu, a syntax error in Problems;
 //             a pickString (quick pick) and a promptString asked once and kept across a restart,
-//             asked again after "Clear Stored Inputs"; "Revoke Server Consent" asks consent again.
+//             asked again after "Clear Stored Inputs"; "Forget Consent" asks consent again.
 // After each launch closes, no process of it is left. Screenshots: test-results/screenshots/e2e-*.png.
 // Needs `npx tsc -p . && node scripts/package.mjs` first.
 import assert from 'node:assert/strict';
@@ -28,6 +28,7 @@ import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { EXAMPLE_MCP_JSON } from '../../src/extension/exampleConfig';
 import { defaultVsixPath, launch, poll, repoRoot, step as runStep, traceFrames, type TreeItem, type Workbench } from './harness';
+import { childrenOf, waitForTree } from './treeRows';
 
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
 const WORKSPACES = join(repoRoot, 'test', 'e2e', 'workspaces');
@@ -57,31 +58,6 @@ async function until<T>(what: string, probe: () => Promise<T | undefined | false
     { timeoutMs, what, detail: () => last },
   );
   return value as T;
-}
-
-/** The tree rows under the row `label` (its descendants, up to the next row at its level or above). */
-function childrenOf(items: readonly TreeItem[], label: string): TreeItem[] {
-  const at = items.findIndex((i) => i.label === label);
-  if (at < 0) return [];
-  const out: TreeItem[] = [];
-  for (const item of items.slice(at + 1)) {
-    if (item.level <= items[at].level) break;
-    out.push(item);
-  }
-  return out;
-}
-
-/** Waits until the tree satisfies `check`, returning the rows; on timeout the error lists them. */
-async function waitForTree(wb: Workbench, what: string, check: (items: TreeItem[]) => boolean, timeoutMs = 30_000): Promise<TreeItem[]> {
-  let items: TreeItem[] = [];
-  await poll(
-    async () => {
-      items = await wb.treeItems();
-      return check(items);
-    },
-    { timeoutMs, what, detail: () => `rows:\n${items.map((i) => `${'  '.repeat(i.level - 1)}${i.label} | ${i.description}`).join('\n')}` },
-  );
-  return items;
 }
 
 /** Drags the sash so the side bar is `width` px wide: long labels (problems, errors) read whole in screenshots. */
@@ -784,7 +760,7 @@ describe('a folder with no config: lazy activation, the welcome view, startPolic
     });
   });
 
-  test('inputs: a pickString is asked in a quick pick and a promptString in a box, once; "Clear Stored Inputs" and "Revoke Server Consent" make the next start ask again', { timeout: 120_000 }, async () => {
+  test('inputs: a pickString is asked in a quick pick and a promptString in a box, once; "Clear Stored Inputs" and "Forget Consent" make the next start ask again', { timeout: 120_000 }, async () => {
     await step(wb, 'inputs-and-consent', async () => {
       const page = wb.page;
       const greetings = [`hi-${randomBytes(4).toString('hex')}`, `hey-${randomBytes(4).toString('hex')}`];
@@ -866,8 +842,8 @@ describe('a folder with no config: lazy activation, the welcome view, startPolic
       await answerGreeting(greetings[1]);
       const third = await pickyRuns('vanilla', greetings[1], second.pid);
 
-      // "Revoke Server Consent" for picky: it stops; Start asks consent again, the inputs stay kept.
-      await wb.runCommand('MCP Host: Revoke Server Consent');
+      // "Forget Consent" for picky: it stops; Start asks consent again, the inputs stay kept.
+      await wb.runCommand('MCP Host: Forget Consent');
       await wb.pickQuickItem('picky');
       await waitForTree(wb, 'picky to stop', (rows) => rowOf(rows, 'picky')?.description === 'stopped · .vscode/mcp.json');
       await until('the picky process to end', async () => !stillRunning(third.pid, third.cmdline), 15_000);

@@ -16,7 +16,7 @@ import {
   redactAuthorization,
 } from '../../src/extension/logFormat';
 import { formatBytes } from '../../src/protocol/text';
-import { displayCommandLine, formatCommandLine } from '../../src/registry/logText';
+import { displayCommandLine, formatCommandLine, maskEnvValue, maskUrlCredentials } from '../../src/registry/logText';
 
 describe('level mapping', () => {
   test('every MCP level maps to a channel method, errors and worse to error', () => {
@@ -125,4 +125,31 @@ describe('frames', () => {
 
 test('a frame kept only by its size (too large for the ring) says so instead of a payload', () => {
   assert.equal(formatFrame({ direction: 'receive', message: undefined, bytes: 5 * 1024 * 1024, omitted: true }, 100), '[server → editor] 5.0 MiB (payload not kept: larger than the frames kept from before Trace)');
+});
+
+describe('URL credentials and env values', () => {
+  test('maskUrlCredentials hides userinfo and secret query values, keeps variable references and everything else as written', () => {
+    assert.equal(maskUrlCredentials('https://user:hunter2pass@h.example/mcp?api_key=abc123&team=blue&access_token=t0k&X-Amz-Signature=s1g#frag'), 'https://••••:••••@h.example/mcp?api_key=••••&team=blue&access_token=••••&X-Amz-Signature=s1g#frag');
+    assert.equal(maskUrlCredentials('http://${input:user}:${env:PASS}@127.0.0.1:3000/mcp?token=${input:t}&sig=x'), 'http://${input:user}:${env:PASS}@127.0.0.1:3000/mcp?token=${input:t}&sig=••••');
+    assert.equal(maskUrlCredentials('https://example.com/mcp?page=2&q=a%20b'), 'https://example.com/mcp?page=2&q=a%20b');
+    assert.equal(maskUrlCredentials('https://example.com/p@th'), 'https://example.com/p@th', 'an @ in the path is no userinfo');
+  });
+
+  test('the Redactor masks URL credentials in any logged text: logs, Server Details, tooltips', () => {
+    const r = new Redactor();
+    const line = 'GET stream https://u:hunter2pass@h.example/sse?session=abc&code=xyz123&x=1 failed; see "http://a:b@c/d?password=p4ss"';
+    const out = r.redact(line);
+    assert.ok(!out.includes('hunter2pass') && !out.includes('xyz123') && !out.includes('p4ss') && !out.includes('abc'), out);
+    assert.equal(out, 'GET stream https://••••:••••@h.example/sse?session=••••&code=••••&x=1 failed; see "http://••••:••••@c/d?password=••••"');
+    assert.equal(r.redact('no url here: a:b@c'), 'no url here: a:b@c');
+  });
+
+  test('maskEnvValue: literals that may be secrets become ••••; references, short values, numbers and booleans stay', () => {
+    assert.equal(maskEnvValue('sk-literal-abcdef1234567'), REDACTED);
+    assert.equal(maskEnvValue('${input:key}'), '${input:key}');
+    assert.equal(maskEnvValue('${workspaceFolder}/src'), '${workspaceFolder}/src');
+    assert.equal(maskEnvValue('Bearer ${env:TOKEN}'), 'Bearer ${env:TOKEN}');
+    assert.equal(maskEnvValue('prefix-literal-secret-${env:X}'), `${REDACTED}\${env:X}`);
+    for (const plain of ['info', 'true', '8080', '12345678901']) assert.equal(maskEnvValue(plain), plain);
+  });
 });

@@ -65,7 +65,12 @@ describe('package.json contributions', () => {
     assert.deepEqual(pkg.activationEvents.map((e: string) => e.replace(/^workspaceContains:/, '')).sort(), watched.sort());
     assert.deepEqual(pkg.extensionKind, ['workspace']);
     assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
-    assert.deepEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations, ['mcpHost.servers']);
+    // Settings that loosen a safety check: VS Code ignores their workspace value in Restricted
+    // Mode, and the extension reads them through the same list (restrictedSettings.ts).
+    const restricted = ['mcpHost.servers', 'mcpHost.startPolicy', 'mcpHost.confirmDestructiveTools', 'mcpHost.sampling.maxQueued'];
+    assert.deepEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations, restricted);
+    const list = /RESTRICTED_SETTINGS = \[([^\]]*)\]/.exec(readFileSync(join(root, 'src', 'extension', 'restrictedSettings.ts'), 'utf8'))?.[1] ?? '';
+    assert.deepEqual(list.split(',').map((k) => `mcpHost.${k.trim().replace(/'/g, '')}`), restricted);
     const settings = contributes.configuration.properties;
     assert.equal(settings['mcpHost.startPolicy'].default, 'onViewVisible');
     assert.equal(settings['mcpHost.restart.maxRestarts'].default, 3);

@@ -18,6 +18,8 @@ const CONFIG = `{
   "servers": {
     "api": { "type": "stdio", "command": "node", "args": ["server.js", "--port", "0"], "env": { "API_KEY": "\${input:api-key}", "DROP": null }, "cwd": "\${workspaceFolder}" },
     "remote": { "type": "http", "url": "https://example.com/mcp" },
+    "literal": { "command": "node", "args": ["s.js"], "env": { "API_KEY": "sk-literal-abcdef1234567", "LEVEL": "info", "ROOT": "\${workspaceFolder}/src" } },
+    "creds": { "type": "http", "url": "https://user:hunter2pass@example.com/mcp?api_key=sk-query-998877&team=blue" },
     "keyed": { "type": "http", "url": "https://example.com/mcp", "headers": { "Authorization": "Bearer sk-live-12345", "X-Token": "\${input:api-key}", "X-Api-Key": "abc-\${env:KEY}", "X-Plain": "yes" } }
   }
 }`;
@@ -47,6 +49,15 @@ describe('server info', () => {
     const text = serverEntryJson(keyed, 'vscode');
     assert.ok(!text.includes('sk-live'), text);
     assert.deepEqual(JSON.parse(text).servers.keyed.headers, { Authorization: 'Bearer ••••', 'X-Token': '${input:api-key}', 'X-Api-Key': '••••${env:KEY}', 'X-Plain': 'yes' });
+  });
+
+  test('Copy Server Entry: literal env secrets, URL userinfo and secret query parameters are masked', () => {
+    const literal = serverEntryJson(servers.find((s) => s.name === 'literal')!, 'mcpServers');
+    assert.ok(!literal.includes('sk-literal'), literal);
+    assert.deepEqual(JSON.parse(literal).mcpServers.literal.env, { API_KEY: '••••', LEVEL: 'info', ROOT: '${workspaceFolder}/src' });
+    const creds = serverEntryJson(servers.find((s) => s.name === 'creds')!, 'vscode');
+    assert.ok(!creds.includes('hunter2pass') && !creds.includes('sk-query'), creds);
+    assert.equal(JSON.parse(creds).servers.creds.url, 'https://••••:••••@example.com/mcp?api_key=••••&team=blue');
   });
 
   test('Server Details of a modern server: the era, the version and the server/discover result', async () => {

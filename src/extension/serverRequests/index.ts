@@ -13,6 +13,7 @@
 // with the same consent dialog, waits until the server reports them complete (or the user says
 // "retry now"), and resolves true when the tool call should be retried; false for any other
 // error, a declined URL, or when the user gives up.
+import { mcpHostSetting } from '../restrictedSettings';
 import * as vscode from 'vscode';
 import type { McpClient, ServerRequestHandlers } from '../../client/client';
 import { attachServerRequests, clientCapabilitiesFor, requestHandlersFor } from '../../serverRequests/attach';
@@ -52,7 +53,7 @@ const DEFAULT_MAX_QUEUED = 3;
 export function createServerRequests(context: vscode.ExtensionContext, deps: ServerRequestDeps): ServerRequests {
   const disposables: vscode.Disposable[] = [];
   const queue = new DialogQueue(() => {
-    const n = vscode.workspace.getConfiguration('mcpHost').get<number>('sampling.maxQueued', DEFAULT_MAX_QUEUED);
+    const n = mcpHostSetting<number>('sampling.maxQueued', DEFAULT_MAX_QUEUED);
     return typeof n === 'number' && Number.isFinite(n) ? n : DEFAULT_MAX_QUEUED;
   });
   disposables.push(queue);

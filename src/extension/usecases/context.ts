@@ -1,5 +1,6 @@
 // Shared by every use case a user starts: the host's deps, the schema validator, the call history
 // (kept in workspaceState), the read-only documents and the resource file system.
+import { mcpHostSetting } from '../restrictedSettings';
 import * as vscode from 'vscode';
 import type { McpClient } from '../../client/client';
 import { McpLocalError } from '../../protocol/errors';
@@ -79,8 +80,9 @@ export class UseCaseContext implements vscode.Disposable {
     return resolveTimeout({ call: callSeconds, server: entry?.timeoutSeconds, setting });
   }
 
+  /** `mcpHost.<key>`; a restricted one ignores the workspace's value in Restricted Mode. */
   setting<T>(key: string, fallback: T): T {
-    return vscode.workspace.getConfiguration('mcpHost').get<T>(key, fallback);
+    return mcpHostSetting(key, fallback);
   }
 
   redact(text: string): string {
