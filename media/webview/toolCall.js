@@ -330,7 +330,8 @@
     } else if (f.kind === 'local' && f.reason === 'timeout') title = 'Timed out';
     else if (f.kind === 'local') title = 'Failed (' + f.reason + ')';
     els.result.append(resultHeader(kind, title, msg.durationMs, null));
-    els.result.append(h('pre', { class: 'error-message', text: str(f.message) }));
+    // A cancelled call is no error: its reason reads as a plain note, not in red.
+    els.result.append(h('pre', { class: kind === 'cancelled' ? 'cancel-message' : 'error-message', text: str(f.message) }));
     if (f.kind === 'protocol' && f.meaning) els.result.append(h('div', { class: 'error-meaning', text: str(f.meaning) }));
     if (f.kind === 'protocol') els.result.append(h('div', { class: 'muted', text: 'The server answered with a JSON-RPC error: the call did not run as a tool call.' }));
     if (f.data !== undefined) els.result.append(h('details', {}, [h('summary', { text: 'Error data' }), jsonTree(f.data)]));
@@ -448,7 +449,7 @@
         return box;
       }
       case 'resourceLink': {
-        const link = h('a', { class: 'resource-link', tabindex: '0', role: 'link', title: 'Read ' + p.uri, onclick: () => post({ type: 'readResource', uri: p.uri }) }, [h('span', { class: 'codicon-like', text: '📄 ' }), h('span', { class: 'name', text: p.title || p.name }), h('span', { class: 'muted', text: '  ' + p.uri })]);
+        const link = h('a', { class: 'resource-link', tabindex: '0', role: 'link', title: 'Read ' + p.uri, onclick: () => post({ type: 'readResource', uri: p.uri }) }, [h('span', { class: 'icon-file', 'aria-hidden': 'true' }), h('span', { class: 'name', text: p.title || p.name }), h('span', { class: 'muted', text: '  ' + p.uri })]);
         link.addEventListener('keydown', (e) => {
           if (e.key === 'Enter' || e.key === ' ') post({ type: 'readResource', uri: p.uri });
         });

@@ -212,6 +212,18 @@ describe('inspect features in a real VS Code', { skip }, () => {
       await wb.screenshot('inspect-long-running-progress');
       await frame.locator('#cancel').click();
       await poll(async () => /Cancelled/.test(await frame.locator('.result .status').innerText().catch(() => '')), 15_000, 'the cancelled result');
+      // Cancelled is shown as the user's own doing: the reason in a neutral note, nothing in red.
+      assert.match(await frame.locator('.result .cancel-message').innerText(), /was cancelled: you pressed Cancel in the panel/);
+      assert.equal(await frame.locator('.result .error-message').count(), 0, 'no error text for a cancelled call');
+      const colours = await frame.locator('.result .status.cancelled').evaluate((el) => {
+        const probe = document.createElement('span');
+        probe.style.color = 'var(--vscode-errorForeground)';
+        document.body.append(probe);
+        const error = getComputedStyle(probe).color;
+        probe.remove();
+        return { status: getComputedStyle(el).color, error };
+      });
+      assert.notEqual(colours.status, colours.error, 'the Cancelled label is not in the error colour');
       await poll(async () => (await frame.locator('.history-item.cancelled').count()) >= 1, 10_000, 'a cancelled history entry');
       await poll(async () => !(await wb.notifications()).some((n) => n.includes('trigger-long-running-operation')), 10_000, 'the notification to go');
       await wb.screenshot('inspect-long-running-cancelled');
@@ -584,6 +596,14 @@ describe('inspect features in a real VS Code', { skip }, () => {
       await frame.locator('#run').click();
       const link = frame.locator('.result .part-link a.resource-link', { hasText: 'Text Resource 2' });
       await link.waitFor({ timeout: 20_000 });
+      // The link's icon is the codicon drawn as a mask (no emoji, which renders as a box without an emoji font).
+      assert.doesNotMatch(await link.innerText(), /\p{Extended_Pictographic}/u);
+      const icon = await link.locator('.icon-file').evaluate((el) => {
+        const style = getComputedStyle(el);
+        return { mask: style.maskImage || style.webkitMaskImage, width: el.getBoundingClientRect().width };
+      });
+      assert.match(icon.mask, /codicons\/file\.svg/);
+      assert.equal(icon.width, 16);
       await frame.locator('.result .copy-json').click();
       const statusBar = wb.page.locator('.part.statusbar');
       await poll(async () => (await statusBar.innerText().catch(() => '')).includes('Result copied as JSON'), 10_000, 'the status bar message');

@@ -21,8 +21,14 @@ import { OpenResource, PanelMessage, ResultStore, receivePanelMessage } from './
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
 import { PANEL_ASSETS } from '../webviewPage';
 import { truncate } from '../../protocol/text';
+import { onDidChangeOpenDialogs, openDialogCount } from '../openDialogs';
 
 export const TOOL_PANEL_VIEW_TYPE = 'mcpHost.toolCall';
+
+// Why a call was cancelled, as the result and the log say it ("tools/call was cancelled: you pressed Cancel in the panel").
+const CANCELLED_IN_PANEL = 'you pressed Cancel in the panel';
+const CANCELLED_IN_NOTIFICATION = 'you pressed Cancel in the notification';
+const PANEL_CLOSED = 'the panel was closed';
 
 export class ToolPanel implements vscode.Disposable {
   private static readonly panels = new Map<string, ToolPanel>();
@@ -199,7 +205,7 @@ export class ToolPanel implements vscode.Disposable {
         await this.run(m.input, m.timeoutSeconds);
         return;
       case 'cancel':
-        this.running?.abort.abort();
+        this.running?.abort.abort(CANCELLED_IN_PANEL);
         return;
       case 'loadHistory':
       case 'rerun': {
@@ -368,7 +374,7 @@ export class ToolPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.running?.abort.abort();
+    this.running?.abort.abort(PANEL_CLOSED);
     const disposables = this.disposables.splice(0);
     for (const d of disposables) d.dispose();
     this.panel.dispose();
@@ -390,36 +396,66 @@ export function toHistoryItem(e: HistoryEntry): HistoryItem {
 }
 
 /**
- * The progress notification of a call (with its Cancel button), shown only once the call takes
- * longer than a moment; it closes when disposed.
+ * The progress notification of a call (with its Cancel button), shown once the call takes longer
+ * than a moment, and hidden while a server's dialog asks the user something (openDialogs.ts); it
+ * comes back, with the latest progress, when the dialog closes. It closes when disposed.
  */
 class ProgressNotification {
-  private report_: ((p: Progress) => void) | undefined;
-  private settle!: () => void;
+  private due = false;
+  private disposed = false;
+  private latest: Progress | undefined;
+  private shown: { readonly close: () => void; report?: (p: Progress) => void } | undefined;
   private readonly timer: NodeJS.Timeout;
+  private readonly dialogs: vscode.Disposable;
 
-  constructor(title: string, abort: AbortController, delayMs = 400) {
-    const settled = new Promise<void>((resolve) => (this.settle = resolve));
+  constructor(
+    private readonly title: string,
+    private readonly abort: AbortController,
+    delayMs = 400,
+  ) {
     this.timer = setTimeout(() => {
-      void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
-        token.onCancellationRequested(() => abort.abort());
-        let last = 0;
-        this.report_ = (p) => {
-          const pct = p.total && p.total > 0 ? Math.min(100, (p.progress / p.total) * 100) : undefined;
-          progress.report({ message: p.message ?? `${p.progress}${p.total ? ` / ${p.total}` : ''}`, ...(pct !== undefined && pct > last ? { increment: pct - last } : {}) });
-          if (pct !== undefined) last = Math.max(last, pct);
-        };
-        await settled;
-      });
+      this.due = true;
+      this.update();
     }, delayMs);
+    this.dialogs = onDidChangeOpenDialogs(() => this.update());
+  }
+
+  private update(): void {
+    const wanted = this.due && !this.disposed && openDialogCount() === 0;
+    if (wanted && !this.shown) this.show();
+    else if (!wanted && this.shown) {
+      this.shown.close();
+      this.shown = undefined;
+    }
+  }
+
+  private show(): void {
+    let close!: () => void;
+    const closed = new Promise<void>((resolve) => (close = resolve));
+    const shown: { readonly close: () => void; report?: (p: Progress) => void } = { close };
+    this.shown = shown;
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: this.title, cancellable: true }, async (progress, token) => {
+      token.onCancellationRequested(() => this.abort.abort(CANCELLED_IN_NOTIFICATION));
+      let last = 0;
+      shown.report = (p) => {
+        const pct = p.total && p.total > 0 ? Math.min(100, (p.progress / p.total) * 100) : undefined;
+        progress.report({ message: p.message ?? `${p.progress}${p.total ? ` / ${p.total}` : ''}`, ...(pct !== undefined && pct > last ? { increment: pct - last } : {}) });
+        if (pct !== undefined) last = Math.max(last, pct);
+      };
+      if (this.latest) shown.report(this.latest);
+      await closed;
+    });
   }
 
   report(p: Progress): void {
-    this.report_?.(p);
+    this.latest = p;
+    this.shown?.report?.(p);
   }
 
   dispose(): void {
     clearTimeout(this.timer);
-    this.settle();
+    this.disposed = true;
+    this.dialogs.dispose();
+    this.update();
   }
 }
