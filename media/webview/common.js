@@ -439,6 +439,8 @@ const McpWebview = (function () {
     const box = field && field.querySelector('.suggestions');
     if (!input || !box || input.value !== value) return;
     box.textContent = '';
+    // A value already chosen (or typed in full) needs no suggestions under it.
+    if ((Array.isArray(values) ? values : []).map(String).includes(value)) return;
     for (const v of (Array.isArray(values) ? values : []).slice(0, 20)) {
       box.append(h('button', { class: 'suggestion link-button', role: 'option', type: 'button', title: 'Suggested by the server', onclick: () => {
         input.value = String(v);

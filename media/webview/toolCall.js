@@ -634,7 +634,9 @@
         break;
       case 'serverState': {
         const runBtn = /** @type {HTMLButtonElement|null} */ (document.getElementById('run'));
+        // The reason Run cannot run goes once the server runs again (after a restart).
         if (runBtn && !msg.running) runBtn.title = str(msg.text) || 'The server is not running';
+        else if (runBtn) runBtn.removeAttribute('title');
         // One notice for the server's state, replaced as it changes and gone once it runs again.
         if (serverNotice) serverNotice.remove();
         serverNotice = null;

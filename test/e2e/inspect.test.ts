@@ -337,6 +337,11 @@ describe('inspect features in a real VS Code', { skip }, () => {
       await viaCommand('MCP Host: Read Resource from Template…', () => pick('Dynamic Text Resource'));
       const input = wb.page.locator('.quick-input-widget .quick-input-box input');
       await poll(async () => /resourceId \(required\)/.test((await input.getAttribute('placeholder')) ?? ''), 10_000, 'the resourceId step');
+      // Before typing, the list says what to do rather than "0 Results" (the server suggests nothing for "").
+      const rows = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name');
+      await poll(async () => /^Type resourceId$/.test(((await rows.first().innerText().catch(() => '')) || '').trim()), 10_000, 'the "Type resourceId" row');
+      assert.doesNotMatch(await wb.page.locator('.quick-input-widget').innerText(), /0 Results/);
+      await wb.screenshot('inspect-template-before-typing');
       await input.fill('3');
       await wb.page.waitForTimeout(400); // the completion request (debounced) may refresh the list
       await wb.page.keyboard.press('Enter');
@@ -464,6 +469,9 @@ describe('inspect features in a real VS Code', { skip }, () => {
       assert.deepEqual(asked.at(-1)!.message.params.argument, { name: 'department', value: 'E' });
       await department.press('Enter');
       assert.equal(await department.inputValue(), 'Engineering', 'Enter took the suggestion, not the typed "E"');
+      // The value chosen, its suggestions go (the server's answer for "Engineering" is only itself).
+      await wb.page.waitForTimeout(800); // the debounced request for the chosen value, and its answer
+      assert.deepEqual(await suggestions('department'), [], 'no suggestions left under a chosen value');
 
       // The second argument's completions depend on the first: Engineering's team.
       const name = frame.locator('.field[data-path="/name"] input, .field[data-path="/name"] textarea').first();
