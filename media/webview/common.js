@@ -47,6 +47,12 @@ const McpWebview = (function () {
   }
 
   /** Calls `handle` with every message from the extension that has a string `type`. */
+  // What the panel shows, kept by VS Code so the panel comes back after a window reload (panelTabs.ts).
+  window.addEventListener('message', (event) => {
+    const msg = event.data;
+    if (isObj(msg) && msg.type === 'remember' && isObj(msg.state)) vscode.setState(msg.state);
+  });
+
   function onMessage(handle) {
     window.addEventListener('message', (event) => {
       const msg = event.data;

@@ -30,7 +30,15 @@
 
   // The form: the shared renderer (common.js) in the wording for developers; a prompt's fields
   // ask the server for suggestions (debounced), with the other fields' values as context.
-  const form = McpWebview.formRenderer({ audience: 'developer', changed: () => changed(), suggest: (path, value) => suggest(path, value) });
+  const form = McpWebview.formRenderer({ audience: 'developer', changed: () => edited(), suggest: (path, value) => suggest(path, value) });
+
+  // The first edit by the user keeps the panel's tab (no longer a preview the next click replaces).
+  let toldEdited = false;
+  function edited() {
+    if (!toldEdited) post({ type: 'edited' });
+    toldEdited = true;
+    changed();
+  }
 
   function suggest(path, value) {
     if (!completions) return;
@@ -122,7 +130,7 @@
       /** @type {any} */ (area).value = jsonText;
       area.addEventListener('input', () => {
         jsonText = /** @type {any} */ (area).value;
-        changed();
+        edited();
       });
       els.form.append(h('div', { class: 'field', dataset: { path: '' } }, [area, h('div', { class: 'error field-error', role: 'alert' })]));
     }

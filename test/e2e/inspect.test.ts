@@ -612,6 +612,8 @@ describe('inspect features in a real VS Code', { skip }, () => {
       });
       assert.match(icon.mask, /codicons\/file\.svg/);
       assert.equal(icon.width, 16);
+      await link.scrollIntoViewIfNeeded();
+      await wb.screenshot('inspect-resource-link-icon');
       await frame.locator('.result .copy-json').click();
       const statusBar = wb.page.locator('.part.statusbar');
       await poll(async () => (await statusBar.innerText().catch(() => '')).includes('Result copied as JSON'), 10_000, 'the status bar message');
@@ -619,6 +621,43 @@ describe('inspect features in a real VS Code', { skip }, () => {
       await wb.page.locator('.part.editor .tabs-container .tab[data-resource-name="everything · resource\u2215dynamic\u2215text\u22152.txt"]').first().waitFor({ timeout: 20_000 });
       await poll(async () => /Resource 2: This is a plaintext resource/.test(await activeEditorText()), 15_000, 'the linked resource');
       await wb.screenshot('inspect-resource-link');
+    });
+  });
+
+  test('panels open as preview tabs: the next one takes an untouched panel\u2019s place, an edited or pinned one stays; open panels come back after a reload', { timeout: 240_000 }, async () => {
+    await step('preview-tabs', async () => {
+      await command('View: Close All Editors');
+      const tabs = wb.page.locator('.part.editor .tabs-container .tab');
+      const tabTitles = async () => (await tabs.allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+      await poll(async () => (await tabs.count()) === 0, 10_000, 'no editors open');
+
+      await callTool('echo');
+      await callTool('get-sum');
+      // echo was opened and left untouched: get-sum took its place.
+      await poll(async () => JSON.stringify(await tabTitles()) === JSON.stringify(['Get Sum Tool — everything']), 10_000, `only get-sum open (tabs: ${JSON.stringify(await tabTitles())})`);
+      assert.equal((await wb.webviewFrames('echo')).length, 0, 'the echo panel is gone');
+
+      // Typed in: kept when the next panel opens.
+      const sum = await webview('get-sum');
+      await sum.locator('.field[data-path="/a"] input').fill('1');
+      await wb.page.waitForTimeout(500); // the page tells the extension of the edit
+      await callTool('get-tiny-image');
+      // Pinned: kept too.
+      await command('View: Pin Editor');
+      await callTool('echo');
+      await poll(async () => (await tabTitles()).length === 3, 10_000, `three tabs (tabs: ${JSON.stringify(await tabTitles())})`);
+      const titles = await tabTitles();
+      for (const t of ['Get Sum Tool — everything', 'Get Tiny Image Tool — everything', 'Echo Tool — everything']) assert.ok(titles.includes(t), `${t} in ${JSON.stringify(titles)}`);
+      await wb.screenshot('inspect-preview-tabs');
+
+      // After a reload the open panels are built again, their forms drawn from the tools the server lists.
+      await wb.runCommand('Developer: Reload Window');
+      await wb.page.locator('.monaco-workbench .part.activitybar .action-item').first().waitFor({ timeout: 60_000 });
+      await poll(async () => (await tabTitles()).length === 3, 60_000, `three tabs after the reload (tabs: ${JSON.stringify(await tabTitles())})`);
+      await wb.page.locator('.part.editor .tabs-container .tab', { hasText: 'Get Sum Tool' }).first().click();
+      const restored = await webview('get-sum', 90_000);
+      await restored.locator('.field[data-path="/a"] input').waitFor({ timeout: 60_000 });
+      await wb.screenshot('inspect-panels-restored');
     });
   });
 });

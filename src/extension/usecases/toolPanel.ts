@@ -22,8 +22,9 @@ import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
 import { PANEL_ASSETS } from '../webviewPage';
 import { truncate } from '../../protocol/text';
 import { onDidChangeOpenDialogs, openDialogCount } from '../openDialogs';
+import { PANEL_VIEW_TYPES, PreviewTab, openAsPreview, rememberForRestore } from './panelTabs';
 
-export const TOOL_PANEL_VIEW_TYPE = 'mcpHost.toolCall';
+export const TOOL_PANEL_VIEW_TYPE = PANEL_VIEW_TYPES.tool;
 
 // Why a call was cancelled, as the result and the log say it ("tools/call was cancelled: you pressed Cancel in the panel").
 const CANCELLED_IN_PANEL = 'you pressed Cancel in the panel';
@@ -33,15 +34,30 @@ const PANEL_CLOSED = 'the panel was closed';
 export class ToolPanel implements vscode.Disposable {
   private static readonly panels = new Map<string, ToolPanel>();
 
-  /** Opens (or reveals) the panel of a tool. */
+  /** Opens (or reveals) the panel of a tool; a new one opens as a preview tab (panelTabs.ts). */
   static show(ctx: UseCaseContext, serverId: string, toolName: string, openResource: OpenResource): ToolPanel {
-    const key = `${serverId}\n${toolName}`;
-    const existing = ToolPanel.panels.get(key);
+    const existing = ToolPanel.panels.get(ToolPanel.key(serverId, toolName));
     if (existing) {
       existing.panel.reveal();
       return existing;
     }
-    const panel = new ToolPanel(ctx, serverId, toolName, openResource);
+    const panel = ToolPanel.track(new ToolPanel(ctx, serverId, toolName, openResource));
+    panel.tab = openAsPreview(panel.panel, TOOL_PANEL_VIEW_TYPE);
+    return panel;
+  }
+
+  /** Builds the panel of a tool again in a panel VS Code restored after a reload. */
+  static restore(ctx: UseCaseContext, restored: vscode.WebviewPanel, serverId: string, toolName: string, openResource: OpenResource): void {
+    if (ToolPanel.panels.has(ToolPanel.key(serverId, toolName))) restored.dispose();
+    else ToolPanel.track(new ToolPanel(ctx, serverId, toolName, openResource, restored));
+  }
+
+  private static key(serverId: string, toolName: string): string {
+    return `${serverId}\n${toolName}`;
+  }
+
+  private static track(panel: ToolPanel): ToolPanel {
+    const key = ToolPanel.key(panel.serverId, panel.toolName);
     ToolPanel.panels.set(key, panel);
     panel.panel.onDidDispose(() => ToolPanel.panels.delete(key));
     return panel;
@@ -68,18 +84,27 @@ export class ToolPanel implements vscode.Disposable {
   private lastServerState: string | undefined;
   private readonly outbox: WebviewOutbox<OutboundMessage>;
   private readonly skipConfirm = new Set<string>();
+  /** Its place as a preview tab (none when restored after a reload: kept). */
+  private tab: PreviewTab | undefined;
+  /** The server has not listed the tool since the panel opened (a panel restored after a reload). */
+  private awaitingTool: boolean;
 
   private constructor(
     private readonly ctx: UseCaseContext,
     readonly serverId: string,
     readonly toolName: string,
     private readonly openResource: OpenResource,
+    restored?: vscode.WebviewPanel,
   ) {
-    this.tool = this.lookupTool() ?? { name: toolName, inputSchema: { type: 'object' } };
+    const listed = this.lookupTool();
+    // Restored after a reload, a panel may come before its server lists its tools: the form follows once it does.
+    this.awaitingTool = listed === undefined;
+    this.tool = listed ?? { name: toolName, inputSchema: { type: 'object' } };
     this.model = buildFormModel(this.tool.inputSchema);
     this.schemaKey = JSON.stringify(this.tool.inputSchema);
     this.input = { mode: 'form', state: initialState(this.model) };
-    this.panel = vscode.window.createWebviewPanel(TOOL_PANEL_VIEW_TYPE, this.title(), vscode.ViewColumn.Active, webviewOptions(ctx.extensionUri));
+    this.panel = restored ?? vscode.window.createWebviewPanel(TOOL_PANEL_VIEW_TYPE, this.title(), vscode.ViewColumn.Active, webviewOptions(ctx.extensionUri));
+    if (restored) restored.webview.options = webviewOptions(ctx.extensionUri);
     this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, this.title(), PANEL_ASSETS);
     this.outbox = new WebviewOutbox(this.panel.webview);
     this.disposables.push(
@@ -141,8 +166,17 @@ export class ToolPanel implements vscode.Disposable {
       this.schemaKey = JSON.stringify(fresh.inputSchema);
       const carried = fromValue(this.model, previous ?? {});
       this.input = carried.exact ? { mode: 'form', state: carried.state } : { mode: 'json', text: JSON.stringify(previous ?? {}, null, 2) };
+      this.panel.title = this.title();
       if (this.outbox.isReady) this.init();
-      this.post({ type: 'notice', level: 'info', text: 'The tool’s input schema changed on the server; the form was rebuilt.' });
+      if (!this.awaitingTool) this.post({ type: 'notice', level: 'info', text: 'The tool’s input schema changed on the server; the form was rebuilt.' });
+      this.awaitingTool = false;
+      return;
+    }
+    if (fresh && this.awaitingTool) {
+      this.awaitingTool = false;
+      this.tool = fresh;
+      this.panel.title = this.title();
+      if (this.outbox.isReady) this.init();
       return;
     }
     if (fresh) this.tool = fresh;
@@ -190,6 +224,11 @@ export class ToolPanel implements vscode.Disposable {
     switch (m.type) {
       case 'ready':
         this.outbox.open(() => this.init());
+        rememberForRestore(this.panel, { kind: 'tool', serverId: this.serverId, name: this.toolName });
+        return;
+      case 'edited':
+        // Typed in: no longer a preview the next click may replace.
+        this.tab?.keep();
         return;
       case 'validate': {
         this.input = m.input;
@@ -202,6 +241,7 @@ export class ToolPanel implements vscode.Disposable {
         return;
       case 'run':
         this.input = m.input;
+        this.tab?.keep();
         await this.run(m.input, m.timeoutSeconds);
         return;
       case 'cancel':
@@ -211,6 +251,7 @@ export class ToolPanel implements vscode.Disposable {
       case 'rerun': {
         const rerun = this.ctx.history.rerun(m.historyId);
         if (!rerun || rerun.serverId !== this.serverId || rerun.name !== this.toolName) return;
+        this.tab?.keep();
         const fit = fromValue(this.model, rerun.arguments);
         this.input = fit.exact ? { mode: 'form', state: fit.state } : { mode: 'json', text: JSON.stringify(rerun.arguments, null, 2) };
         this.post({ type: 'setInput', input: this.input, ...(fit.exact ? {} : { note: 'These arguments do not fit the form; they are shown as JSON.' }) });
