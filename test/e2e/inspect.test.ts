@@ -624,6 +624,20 @@ describe('inspect features in a real VS Code', { skip }, () => {
     });
   });
 
+  test('after a restart, Run no longer carries the reason it could not run', { timeout: 90_000 }, async () => {
+    await step('run-tooltip-after-restart', async () => {
+      const frame = await callTool('echo');
+      const run = frame.locator('#run');
+      await command('MCP Host: Restart Server');
+      await wb.pickQuickItem('everything');
+      // While the server restarts, Run says why it cannot run…
+      await poll(async () => (await run.getAttribute('title')) !== null, 20_000, 'the reason on Run while the server restarts');
+      // …and once the server lists the tool again, the reason goes.
+      await poll(async () => (await run.getAttribute('title')) === null, 30_000, `Run without a stale reason (title: ${JSON.stringify(await run.getAttribute('title').catch(() => null))})`);
+      assert.equal(await frame.locator('.notice').filter({ hasText: /not running|no longer lists/ }).count(), 0, 'no stale notice');
+    });
+  });
+
   test('panels open as preview tabs: the next one takes an untouched panel\u2019s place, an edited or pinned one stays; open panels come back after a reload', { timeout: 240_000 }, async () => {
     await step('preview-tabs', async () => {
       await command('View: Close All Editors');
