@@ -348,6 +348,11 @@ describe('sampling and elicitation in a real VS Code', { skip }, () => {
       assert.equal(await form.locator('.field[data-path="/integer"] input').inputValue(), '42');
       assert.equal(await form.locator('.field[data-path="/legacyTitledEnum"] select option:checked').innerText(), 'Cats');
       assert.deepEqual(await form.locator('.field[data-path="/titledMultipleSelectEnum"] label.checkbox').allInnerTexts().then((t) => t.map((x) => x.trim())), ['Tuna', 'Salmon', 'Trout']);
+      // A choice's default is named by its title, not its id ("default hero-1").
+      const hint = (path: string) => form.locator(`.field[data-path="${path}"] > .constraints`).innerText();
+      assert.match(await hint('/titledSingleSelectEnum'), /default Superman/);
+      assert.match(await hint('/titledMultipleSelectEnum'), /default Tuna/);
+      assert.match(await hint('/legacyTitledEnum'), /default Cats/);
 
       await form.locator('#accept').click();
       await poll(async () => /required/.test(await form.locator('.field[data-path="/name"] .field-error').innerText()), 10_000, 'the required error');
