@@ -52,7 +52,8 @@ const previews = new Map<vscode.ViewColumn, PreviewEntry>();
  */
 export function openAsPreview(panel: vscode.WebviewPanel, viewType: string): PreviewTab {
   const entry: PreviewEntry = { panel, viewType, kept: !vscode.workspace.getConfiguration('workbench.editor').get<boolean>('enablePreview', true) };
-  const column = panel.viewColumn;
+  // The panel was just created in the active group; its own viewColumn is not known until VS Code reports it.
+  const column = vscode.window.tabGroups.activeTabGroup.viewColumn ?? panel.viewColumn;
   const forget = () => {
     for (const [c, e] of previews) if (e === entry) previews.delete(c);
   };
