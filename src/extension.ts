@@ -13,7 +13,7 @@ let host: McpHost | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
   // The view's provider first: until it is registered VS Code says "There is no data provider
-  // registered", which reads like an error; from here on the view says "Starting servers…".
+  // registered", which reads like an error; from here on the view says "Reading configuration…".
   const tree = new ServersTreeProvider();
   const view = vscode.window.createTreeView('mcpHost.servers', { treeDataProvider: tree, showCollapseAll: true });
   context.subscriptions.push(tree, view, tree.trackExpansion(view, context.workspaceState));
@@ -31,6 +31,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const updateContext = () => {
     const kinds = mcpHost.tree.servers().map((h) => mcpHost.tree.displayStatus(h).kind);
     void vscode.commands.executeCommand('setContext', 'mcpHost.loaded', mcpHost.tree.isLoaded());
+    // The "No MCP servers are configured" welcome only once the configuration was read and has none.
+    void vscode.commands.executeCommand('setContext', 'mcpHost.noServers', mcpHost.tree.isLoaded() && kinds.length === 0 && mcpHost.tree.problems().length === 0);
     void vscode.commands.executeCommand('setContext', 'mcpHost.hasServers', kinds.length > 0);
     void vscode.commands.executeCommand('setContext', 'mcpHost.canStart', kinds.some((k) => k === 'stopped' || k === 'error' || k === 'blocked'));
     void vscode.commands.executeCommand('setContext', 'mcpHost.canStop', kinds.some((k) => k === 'running' || k === 'starting' || k === 'waiting'));

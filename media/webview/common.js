@@ -47,6 +47,12 @@ const McpWebview = (function () {
   }
 
   /** Calls `handle` with every message from the extension that has a string `type`. */
+  // What the panel shows, kept by VS Code so the panel comes back after a window reload (panelTabs.ts).
+  window.addEventListener('message', (event) => {
+    const msg = event.data;
+    if (isObj(msg) && msg.type === 'remember' && isObj(msg.state)) vscode.setState(msg.state);
+  });
+
   function onMessage(handle) {
     window.addEventListener('message', (event) => {
       const msg = event.data;
@@ -101,6 +107,9 @@ const McpWebview = (function () {
 
   // ---------------------------------------------------------------------------------------------
   // Forms
+
+  /** Longest pattern shown as it is (as QUOTED_PATTERN_MAX in forms/fieldChecks.ts). */
+  const QUOTED_PATTERN_MAX = 40;
 
   // Hints of a format, never a value one could take for a filled-in field.
   const PLACEHOLDERS = { email: 'an e-mail address', uri: 'https://…', date: 'YYYY-MM-DD', 'date-time': 'YYYY-MM-DDThh:mm:ssZ', time: 'hh:mm:ss', uuid: 'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx' };
@@ -164,7 +173,8 @@ const McpWebview = (function () {
       if (field.kind === 'string') {
         if (field.minLength !== undefined) out.push(forPeople ? 'at least ' + field.minLength + ' characters' : 'min length ' + field.minLength);
         if (field.maxLength !== undefined) out.push(forPeople ? 'at most ' + field.maxLength + ' characters' : 'max length ' + field.maxLength);
-        if (field.pattern !== undefined) out.push('pattern ' + field.pattern);
+        // A long regex is named, not shown: it is in the hint's tooltip (QUOTED_PATTERN_MAX in forms/fieldChecks.ts).
+        if (field.pattern !== undefined) out.push(field.pattern.length > QUOTED_PATTERN_MAX ? 'a pattern (' + field.pattern.length + ' characters; hover to read it)' : 'pattern ' + field.pattern);
         // A pattern the host cannot run safely is shown, not checked (the webview runs none).
         if (field.patternNote !== undefined) out.push(field.patternNote);
         // Developers read the format in the type hint.
@@ -181,8 +191,18 @@ const McpWebview = (function () {
         if (field.minItems !== undefined) out.push(verb + 'at least ' + field.minItems);
         if (field.maxItems !== undefined) out.push(verb + 'at most ' + field.maxItems);
       }
-      if (field.default !== undefined) out.push('default ' + (forPeople && typeof field.default === 'string' ? field.default : JSON.stringify(field.default)));
+      if (field.default !== undefined) out.push('default ' + defaultText(field));
       return out.join(' · ');
+    }
+
+    /** A default as the user sees the value: a choice's title rather than its id. */
+    function defaultText(field) {
+      const choices = field.kind === 'enum' || field.kind === 'multiSelect' ? field.options || [] : [];
+      const label = (v) => {
+        const o = choices.find((x) => JSON.stringify(x.value) === JSON.stringify(v));
+        return o ? str(o.label) : forPeople && typeof v === 'string' ? v : JSON.stringify(v);
+      };
+      return field.kind === 'multiSelect' && Array.isArray(field.default) ? field.default.map(label).join(', ') || 'none' : label(field.default);
     }
 
     /**
@@ -211,7 +231,7 @@ const McpWebview = (function () {
       if (field.description) wrap.append(h('div', { class: 'field-description muted', text: field.description }));
       const body = h('div', { class: 'field-body' });
       const c = constraints(field);
-      const hint = c ? h('div', { class: 'constraints muted', text: c }) : null;
+      const hint = c ? h('div', { class: 'constraints muted', text: c, title: field.kind === 'string' && field.pattern && field.pattern.length > QUOTED_PATTERN_MAX ? 'pattern ' + field.pattern : undefined }) : null;
       // A person reads the limits under the box they type in; a developer reads them first.
       for (const el of forPeople ? [body, hint] : [hint, body]) if (el) wrap.append(el);
       wrap.append(h('div', { class: 'error field-error', role: 'alert' }));
@@ -425,6 +445,8 @@ const McpWebview = (function () {
     const box = field && field.querySelector('.suggestions');
     if (!input || !box || input.value !== value) return;
     box.textContent = '';
+    // A value already chosen (or typed in full) needs no suggestions under it.
+    if ((Array.isArray(values) ? values : []).map(String).includes(value)) return;
     for (const v of (Array.isArray(values) ? values : []).slice(0, 20)) {
       box.append(h('button', { class: 'suggestion link-button', role: 'option', type: 'button', title: 'Suggested by the server', onclick: () => {
         input.value = String(v);

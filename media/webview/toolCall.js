@@ -30,7 +30,15 @@
 
   // The form: the shared renderer (common.js) in the wording for developers; a prompt's fields
   // ask the server for suggestions (debounced), with the other fields' values as context.
-  const form = McpWebview.formRenderer({ audience: 'developer', changed: () => changed(), suggest: (path, value) => suggest(path, value) });
+  const form = McpWebview.formRenderer({ audience: 'developer', changed: () => edited(), suggest: (path, value) => suggest(path, value) });
+
+  // The first edit by the user keeps the panel's tab (no longer a preview the next click replaces).
+  let toldEdited = false;
+  function edited() {
+    if (!toldEdited) post({ type: 'edited' });
+    toldEdited = true;
+    changed();
+  }
 
   function suggest(path, value) {
     if (!completions) return;
@@ -122,7 +130,7 @@
       /** @type {any} */ (area).value = jsonText;
       area.addEventListener('input', () => {
         jsonText = /** @type {any} */ (area).value;
-        changed();
+        edited();
       });
       els.form.append(h('div', { class: 'field', dataset: { path: '' } }, [area, h('div', { class: 'error field-error', role: 'alert' })]));
     }
@@ -330,7 +338,8 @@
     } else if (f.kind === 'local' && f.reason === 'timeout') title = 'Timed out';
     else if (f.kind === 'local') title = 'Failed (' + f.reason + ')';
     els.result.append(resultHeader(kind, title, msg.durationMs, null));
-    els.result.append(h('pre', { class: 'error-message', text: str(f.message) }));
+    // A cancelled call is no error: its reason reads as a plain note, not in red.
+    els.result.append(h('pre', { class: kind === 'cancelled' ? 'cancel-message' : 'error-message', text: str(f.message) }));
     if (f.kind === 'protocol' && f.meaning) els.result.append(h('div', { class: 'error-meaning', text: str(f.meaning) }));
     if (f.kind === 'protocol') els.result.append(h('div', { class: 'muted', text: 'The server answered with a JSON-RPC error: the call did not run as a tool call.' }));
     if (f.data !== undefined) els.result.append(h('details', {}, [h('summary', { text: 'Error data' }), jsonTree(f.data)]));
@@ -448,7 +457,7 @@
         return box;
       }
       case 'resourceLink': {
-        const link = h('a', { class: 'resource-link', tabindex: '0', role: 'link', title: 'Read ' + p.uri, onclick: () => post({ type: 'readResource', uri: p.uri }) }, [h('span', { class: 'codicon-like', text: '📄 ' }), h('span', { class: 'name', text: p.title || p.name }), h('span', { class: 'muted', text: '  ' + p.uri })]);
+        const link = h('a', { class: 'resource-link', tabindex: '0', role: 'link', title: 'Read ' + p.uri, onclick: () => post({ type: 'readResource', uri: p.uri }) }, [h('span', { class: 'icon-file', 'aria-hidden': 'true' }), h('span', { class: 'name', text: p.title || p.name }), h('span', { class: 'muted', text: '  ' + p.uri })]);
         link.addEventListener('keydown', (e) => {
           if (e.key === 'Enter' || e.key === ' ') post({ type: 'readResource', uri: p.uri });
         });
@@ -633,7 +642,9 @@
         break;
       case 'serverState': {
         const runBtn = /** @type {HTMLButtonElement|null} */ (document.getElementById('run'));
+        // The reason Run cannot run goes once the server runs again (after a restart).
         if (runBtn && !msg.running) runBtn.title = str(msg.text) || 'The server is not running';
+        else if (runBtn) runBtn.removeAttribute('title');
         // One notice for the server's state, replaced as it changes and gone once it runs again.
         if (serverNotice) serverNotice.remove();
         serverNotice = null;

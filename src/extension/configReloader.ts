@@ -41,7 +41,7 @@ export class ConfigReloader implements vscode.Disposable {
       this.changed();
     };
     const next = this.reloadChain.then(run);
-    // Even a failed first read ends "Starting servers…" (the log says why).
+    // Even a failed first read ends "Reading configuration…" (the log says why).
     const settled = () => {
       if (this.loaded) return;
       this.loaded = true;

@@ -75,6 +75,27 @@ export function formatFrame(frame: Pick<Frame, 'direction' | 'message' | 'bytes'
   return `${arrow} ${formatBytes(frame.bytes)} ${cutPayload(json, maxChars)}`;
 }
 
+/** A time as the log channels print theirs, in local time: "2026-11-25 02:13:05.123". */
+export function formatLogTime(epochMs: number): string {
+  const d = new Date(epochMs);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, '0')}`;
+}
+
+/**
+ * The lines that replay frames kept from before the channel was at Trace. The channel stamps
+ * every line with the time it is written (the moment of the switch), so each frame line starts
+ * with the time the frame was sent or received.
+ */
+export function formatEarlierFrames(frames: ReadonlyArray<Pick<Frame, 'direction' | 'message' | 'bytes' | 'time'> & { readonly omitted?: boolean }>, maxChars: number, redactor?: Redactor): string[] {
+  if (frames.length === 0) return [];
+  return [
+    `${frames.length} frame${frames.length === 1 ? '' : 's'} from before the level was Trace (the first at ${new Date(frames[0].time).toISOString()}), each after the time it was sent or received:`,
+    ...frames.map((frame) => `${formatLogTime(frame.time)} ${formatFrame(frame, maxChars, redactor)}`),
+    '(end of the earlier frames; new frames follow as they happen)',
+  ];
+}
+
 /** Text of a `notifications/message` payload: strings as is, anything else as JSON. */
 export function formatLogData(logger: string | undefined, data: unknown, maxChars: number): string {
   let text: string;

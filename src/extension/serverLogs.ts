@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { McpClient } from '../client/client';
 import { FrameRing } from '../protocol/frameRing';
-import { Redactor, formatFrame, formatLogData, isTraceOn, logLevelToMcpLevel, mcpLevelToLogMethod } from './logFormat';
+import { Redactor, formatEarlierFrames, formatFrame, formatLogData, isTraceOn, logLevelToMcpLevel, mcpLevelToLogMethod } from './logFormat';
 import { errorMessage } from '../protocol/errors';
 import type { LogSeverity } from '../protocol/logging';
 
@@ -77,10 +77,7 @@ export class ServerLog implements vscode.Disposable {
   private showEarlierFrames(): void {
     const earlier = this.frames.since(this.shownFrame);
     if (earlier.length === 0 || this.disposed) return;
-    const first = new Date(earlier[0].time).toISOString();
-    this.channel.trace(`${earlier.length} frame${earlier.length === 1 ? '' : 's'} from before the level was Trace (the first at ${first}):`);
-    for (const frame of earlier) this.channel.trace(formatFrame(frame, this.maxPayloadChars(), this.redactor));
-    this.channel.trace('(end of the earlier frames; new frames follow as they happen)');
+    for (const line of formatEarlierFrames(earlier, this.maxPayloadChars(), this.redactor)) this.channel.trace(line);
     this.shownFrame = earlier[earlier.length - 1].seq;
   }
 

@@ -69,6 +69,8 @@ export const WAITING_CONSENT_REASON = 'Waiting for your consent to start it (a d
 export const WAITING_INPUT_REASON = 'Waiting for an input value it needs (a dialog is open, or queued behind another)';
 
 /** Trust reason, as the tree shows it. */
+/** What the view (and the status bar) say until the configuration has been read once. */
+export const READING_CONFIGURATION = 'Reading configuration…';
 export const UNTRUSTED_REASON = 'Workspace is not trusted — trust it to start servers defined in this workspace';
 
 export type TreeNode =
@@ -124,7 +126,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 
   /**
    * The view can be registered before its model exists (so VS Code never shows "no data
-   * provider" while the extension starts): it says "Starting servers…" until `attach()`.
+   * provider" while the extension starts): it says "Reading configuration…" until `attach()`.
    */
   attach(model: ServersTreeModel): void {
     this.subscription?.dispose();
@@ -235,13 +237,12 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
-    if (!this.model && node.kind !== 'loading') return new vscode.TreeItem('Starting servers…');
+    if (!this.model && node.kind !== 'loading') return new vscode.TreeItem(READING_CONFIGURATION);
     switch (node.kind) {
       case 'loading': {
-        const item = new vscode.TreeItem('Starting servers…', vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(READING_CONFIGURATION, vscode.TreeItemCollapsibleState.None);
         item.id = 'loading';
         item.iconPath = new vscode.ThemeIcon('loading~spin');
-        item.description = 'reading the configuration';
         return item;
       }
       case 'problem':

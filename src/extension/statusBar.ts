@@ -1,10 +1,11 @@
-// The status bar entry: "$(server) MCP 2 running, 1 error"; hidden when nothing is configured.
+// The status bar entry: "$(server) MCP 2 running, 1 error"; "Reading configuration…" until the
+// configuration was read once; hidden when nothing is configured.
 // A click focuses the MCP Host view.
 import * as vscode from 'vscode';
 import { countStatuses, statusBarText, statusWord } from './format';
 import { connectionWord } from '../registry/connectionStatus';
 import { truncate } from '../protocol/text';
-import { type ServersTreeModel, WAITING_CONSENT_REASON } from './serversTree';
+import { READING_CONFIGURATION, type ServersTreeModel, WAITING_CONSENT_REASON } from './serversTree';
 
 export class McpStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('mcpHost.status', vscode.StatusBarAlignment.Left, 10);
@@ -18,6 +19,14 @@ export class McpStatusBar implements vscode.Disposable {
   }
 
   update(): void {
+    // Until the first read, no count: "MCP 0 running" would say something about servers not yet known.
+    if (!this.model.isLoaded()) {
+      this.item.text = `$(loading~spin) MCP ${READING_CONFIGURATION}`;
+      this.item.tooltip = 'MCP Host is reading the workspace configuration';
+      this.item.backgroundColor = undefined;
+      this.item.show();
+      return;
+    }
     const servers = this.model.servers();
     const shown = servers.map((h) => ({ name: h.entry.name, handle: h, status: this.model.displayStatus(h) }));
     const problems = this.model.problems().filter((p) => p.severity === 'error').length;

@@ -89,7 +89,29 @@ function withoutUnfollowedRefs(node: unknown, root: unknown, depth: number): unk
 // ---- ajv's findings in the form's words ----
 
 function fieldErrors(model: FieldModel, value: unknown, errors: readonly DetailedSchemaError[]): FieldError[] {
-  return chooseBranches(errors).map((e) => fieldError(model, value, e));
+  const chosen = chooseBranches(errors);
+  // A pattern that restates the field's format (zod writes both) is one problem, told as the format's.
+  const formatFailed = new Set(chosen.filter((e) => e.keyword === 'format').map((e) => e.path));
+  return chosen
+    .filter((e) => !(e.keyword === 'pattern' && formatFailed.has(e.path) && restatesFormat(model, e.path)))
+    .map((e) => fieldError(model, value, e));
+}
+
+function restatesFormat(model: FieldModel, path: string): boolean {
+  const field = fieldAt(model, path);
+  return field?.kind === 'string' && field.patternRestatesFormat === true;
+}
+
+/** Longest pattern an error message quotes; a longer one is named, not shown (the field's hint has it). */
+export const QUOTED_PATTERN_MAX = 40;
+
+function patternMessage(model: FieldModel, path: string, pattern: string): string {
+  const field = fieldAt(model, path);
+  if (field?.kind === 'string' && field.patternRestatesFormat && field.format !== undefined) {
+    // The value passed the host's format check but not the server's stricter pattern for it.
+    return `must be ${FORMAT_HINT[field.format] ?? field.format} in the form the server accepts`;
+  }
+  return pattern.length > QUOTED_PATTERN_MAX ? `must match the pattern the schema gives (${pattern.length} characters)` : `must match the pattern ${pattern}`;
 }
 
 /**
@@ -176,7 +198,7 @@ function fieldError(model: FieldModel, value: unknown, e: DetailedSchemaError): 
       case 'multipleOf':
         return `must be a multiple of ${String(p.multipleOf)}`;
       case 'pattern':
-        return `must match the pattern ${String(p.pattern)}`;
+        return patternMessage(model, path, String(p.pattern));
       case 'format':
         return `must be ${FORMAT_HINT[String(p.format)] ?? String(p.format)}`;
       case 'enum':

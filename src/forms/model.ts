@@ -13,6 +13,7 @@ import { isRecord } from '../protocol/jsonShape';
 import { Json, JsonType, isJson } from '../schema/json';
 import { escapePointer, isRemoteRef, resolvePointer } from '../schema/jsonPointer';
 import { compileSafePattern, uncheckedPatternNote } from '../schema/safePattern';
+import { patternRestatesFormat } from '../schema/formats';
 
 interface FieldBase {
   /** Short label: the schema's `title`, else the property name. */
@@ -35,8 +36,10 @@ export interface StringField extends FieldBase {
   readonly format?: string;
   readonly minLength?: number;
   readonly maxLength?: number;
-  /** The schema's `pattern`, when the safe engine checks it. */
+  /** The schema's `pattern`, when the safe engine checks it and it says more than `format`. */
   readonly pattern?: string;
+  /** The schema's `pattern` says what `format` says (zod writes both): only the format is shown and reported. */
+  readonly patternRestatesFormat?: boolean;
   /** Why the schema's `pattern` is shown but not checked ("pattern … not checked: …"). */
   readonly patternNote?: string;
 }
@@ -264,15 +267,18 @@ class Builder {
     switch (type) {
       case 'string': {
         const pattern = str(schema.pattern);
+        const format = str(schema.format);
         const compiled = pattern === undefined ? undefined : compileSafePattern(pattern);
+        const restates = compiled?.ok === true && patternRestatesFormat(format, compiled.test);
         return {
           ...base,
           nullable,
           kind: 'string',
-          ...def('format', str(schema.format)),
+          ...def('format', format),
           ...def('minLength', count(schema.minLength)),
           ...def('maxLength', count(schema.maxLength)),
-          ...def('pattern', compiled?.ok ? pattern : undefined),
+          ...def('pattern', compiled?.ok && !restates ? pattern : undefined),
+          ...def('patternRestatesFormat', restates || undefined),
           ...def('patternNote', compiled && !compiled.ok && compiled.kind === 'unsupported' ? uncheckedPatternNote(pattern!, compiled.reason) : undefined),
         };
       }

@@ -97,6 +97,10 @@ class Pending {
   deadline: number | undefined = undefined;
   /** While the peer waits on the user: the time that was left on the timeout when it paused. */
   pausedRemaining: number | undefined = undefined;
+  /** Since when the user has been answering the peer on this request's behalf (a form, a sampling dialog). */
+  userWaitSince: number | undefined = undefined;
+  /** Milliseconds spent waiting on the user so far: counted apart from the server's latency. */
+  userWaitMs = 0;
   cleanup: (() => void) | undefined = undefined;
   resolve: (value: unknown) => void = noop;
   reject: (error: Error) => void = noop;
@@ -118,6 +122,20 @@ class Pending {
   get hasTimeout(): boolean {
     return this.timeoutMs > 0 && Number.isFinite(this.timeoutMs);
   }
+}
+
+/** Ends a request's wait on the user (if it was waiting), adding it to the time it waited. */
+function endUserWait(entry: Pending, now: number): void {
+  if (entry.userWaitSince === undefined) return;
+  entry.userWaitMs += Math.max(0, now - entry.userWaitSince);
+  entry.userWaitSince = undefined;
+}
+
+/** A request's latency without the time the user spent answering, and that time: [server ms, user ms]. */
+function timesOf(entry: Pending): [number, number] {
+  const now = Date.now();
+  endUserWait(entry, now);
+  return [Math.max(0, now - entry.started - entry.userWaitMs), entry.userWaitMs];
 }
 
 /** A request from the peer being handled. */
@@ -248,7 +266,7 @@ export class JsonRpcConnection implements Disposable {
     this.write(message, { kind: 'request', id, method }).then(undefined, (error: Error) => {
       if (this.pending.get(id) === entry) {
         this.settle(entry);
-        this.statsCollector.failed(method, Date.now() - entry.started);
+        this.statsCollector.failed(method, ...timesOf(entry));
         entry.reject(this.sendError(method, error));
       }
     });
@@ -289,6 +307,7 @@ export class JsonRpcConnection implements Disposable {
     if (this.userWaits++ === 0) {
       const now = Date.now();
       for (const entry of this.pending.values()) {
+        if (entry.mayAskUser) entry.userWaitSince = now;
         if (!entry.hasTimeout || entry.deadline === undefined) continue;
         entry.pausedRemaining = Math.max(0, entry.deadline - now);
         this.setDeadline(entry, entry.maxTotalMs !== undefined ? entry.started + entry.maxTotalMs : Infinity);
@@ -299,6 +318,7 @@ export class JsonRpcConnection implements Disposable {
       if (--this.userWaits > 0) return;
       const now = Date.now();
       for (const entry of this.pending.values()) {
+        endUserWait(entry, now);
         if (entry.pausedRemaining === undefined) continue;
         const hardDeadline = entry.maxTotalMs !== undefined ? entry.started + entry.maxTotalMs : Infinity;
         this.setDeadline(entry, Math.min(now + entry.pausedRemaining, hardDeadline));
@@ -478,7 +498,7 @@ export class JsonRpcConnection implements Disposable {
           // A malformed answer to one of ours: fail that call, not the connection.
           const entry = this.pending.get(c.id)!;
           this.settle(entry);
-          this.statsCollector.failed(entry.method, Date.now() - entry.started);
+          this.statsCollector.failed(entry.method, ...timesOf(entry));
           entry.reject(new McpLocalError('invalid-result', `${entry.method}: ${c.reason}`));
         }
         return;
@@ -503,9 +523,9 @@ export class JsonRpcConnection implements Disposable {
       return;
     }
     this.settle(entry);
-    const latency = Date.now() - entry.started;
+    const latency = timesOf(entry);
     if (Message.isFailure(message)) {
-      this.statsCollector.failed(entry.method, latency);
+      this.statsCollector.failed(entry.method, ...latency);
       const { code, message: text, data } = (message as JsonRpcFailure).error;
       entry.reject(new ResponseError(entry.method, code, text, data));
       return;
@@ -513,15 +533,15 @@ export class JsonRpcConnection implements Disposable {
     if (entry.schema) {
       const parsed = entry.schema.safeParse(message.result);
       if (!parsed.success) {
-        this.statsCollector.failed(entry.method, latency);
+        this.statsCollector.failed(entry.method, ...latency);
         entry.reject(new McpLocalError('invalid-result', `${entry.method}: ${formatZodIssues(parsed.error, 'result', message.result)}`, { result: message.result }));
         return;
       }
-      this.statsCollector.succeeded(entry.method, latency);
+      this.statsCollector.succeeded(entry.method, ...latency);
       entry.resolve(parsed.data);
       return;
     }
-    this.statsCollector.succeeded(entry.method, latency);
+    this.statsCollector.succeeded(entry.method, ...latency);
     entry.resolve(message.result);
   }
 

@@ -6,9 +6,18 @@ export interface MethodStats {
   readonly errors: number;
   readonly timeouts: number;
   readonly cancelled: number;
+  /** Latencies leave out the time the user spent answering the server (a form, a sampling dialog). */
   readonly p50?: number;
   readonly p95?: number;
   readonly max?: number;
+  /** Requests during which the user was asked something, and the time the answers took in all. */
+  readonly userWait: UserWaitStats;
+}
+
+/** Time spent waiting on the user while requests were in flight: counted apart from latency. */
+export interface UserWaitStats {
+  readonly requests: number;
+  readonly totalMs: number;
 }
 
 /** A snapshot of one connection's counters, for the health view, the CLI and tests. */
@@ -18,7 +27,9 @@ export interface ConnectionStats extends TransportStats {
   readonly timeouts: number;
   readonly cancelled: number;
   readonly inFlight: number;
+  /** Without the time the user spent answering the server (see `userWait`). */
   readonly latency: { readonly p50?: number; readonly p95?: number; readonly p99?: number };
+  readonly userWait: UserWaitStats;
   readonly byMethod: Readonly<Record<string, MethodStats>>;
   /** Milliseconds since the transport started, when it reports a start time. */
   readonly uptimeMs?: number;
@@ -32,10 +43,16 @@ class MethodCounter {
   errors = 0;
   timeouts = 0;
   cancelled = 0;
+  userWaits = 0;
+  userWaitMs = 0;
   private readonly samples: number[] = [];
   private next = 0;
 
-  record(ms: number): void {
+  record(ms: number, userMs: number): void {
+    if (userMs > 0) {
+      this.userWaits++;
+      this.userWaitMs += userMs;
+    }
     if (this.samples.length < SAMPLES) this.samples.push(ms);
     else {
       this.samples[this.next] = ms;
@@ -67,13 +84,14 @@ export class ConnectionStatsCollector {
   requestSent(method: string): void {
     this.counter(method).requests++;
   }
-  succeeded(method: string, ms: number): void {
-    this.counter(method).record(ms);
+  /** `ms`: the request's latency without `userMs`, the time the user spent answering the server meanwhile. */
+  succeeded(method: string, ms: number, userMs = 0): void {
+    this.counter(method).record(ms, userMs);
   }
-  failed(method: string, ms: number): void {
+  failed(method: string, ms: number, userMs = 0): void {
     const c = this.counter(method);
     c.errors++;
-    c.record(ms);
+    c.record(ms, userMs);
   }
   timedOut(method: string): void {
     this.counter(method).timeouts++;
@@ -87,6 +105,8 @@ export class ConnectionStatsCollector {
     let errors = 0;
     let timeouts = 0;
     let cancelled = 0;
+    let userWaits = 0;
+    let userWaitMs = 0;
     const all: number[] = [];
     const byMethod: Record<string, MethodStats> = {};
     for (const [method, c] of this.methods) {
@@ -94,6 +114,8 @@ export class ConnectionStatsCollector {
       errors += c.errors;
       timeouts += c.timeouts;
       cancelled += c.cancelled;
+      userWaits += c.userWaits;
+      userWaitMs += c.userWaitMs;
       const sorted = [...c.values()].sort((a, b) => a - b);
       all.push(...sorted);
       byMethod[method] = {
@@ -104,6 +126,7 @@ export class ConnectionStatsCollector {
         p50: percentile(sorted, 50),
         p95: percentile(sorted, 95),
         max: sorted[sorted.length - 1],
+        userWait: { requests: c.userWaits, totalMs: c.userWaitMs },
       };
     }
     all.sort((a, b) => a - b);
@@ -115,6 +138,7 @@ export class ConnectionStatsCollector {
       cancelled,
       inFlight,
       latency: { p50: percentile(all, 50), p95: percentile(all, 95), p99: percentile(all, 99) },
+      userWait: { requests: userWaits, totalMs: userWaitMs },
       byMethod,
       uptimeMs: transport.startedAt === undefined ? undefined : Date.now() - transport.startedAt,
     };

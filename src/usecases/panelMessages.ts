@@ -36,6 +36,8 @@ export type Input = z.infer<typeof InputSchema>;
 export const InboundMessageSchema = z.lazy(() =>
   z.discriminatedUnion('type', [
     z.strictObject({ type: z.literal('ready') }),
+    /** The user typed in the form for the first time (a preview tab becomes a kept one). */
+    z.strictObject({ type: z.literal('edited') }),
     /** The input changed: check it and show the errors (debounced by the webview). */
     z.strictObject({ type: z.literal('validate'), input: InputSchema }),
     /** Switch between form and JSON, carrying the current input over. */

@@ -164,7 +164,8 @@ export function serverDetails(input: {
       facts: [
         ['Requests', `${stats.requestsSent} (${stats.inFlight} in flight)`],
         ['Errors · timeouts · cancelled', `${stats.errors} · ${stats.timeouts} · ${stats.cancelled}${probeNote}`],
-        ['Latency p50 / p95 / p99', `${ms(stats.latency.p50)} / ${ms(stats.latency.p95)} / ${ms(stats.latency.p99)}`],
+        ['Latency p50 / p95 / p99', `${ms(stats.latency.p50)} / ${ms(stats.latency.p95)} / ${ms(stats.latency.p99)}${stats.userWait.requests > 0 ? ' (without the time you spent answering)' : ''}`],
+        ...(stats.userWait.requests > 0 ? [['Waiting for your answers', `${ms(stats.userWait.totalMs)} in ${stats.userWait.requests} request${stats.userWait.requests === 1 ? '' : 's'} (forms, sampling dialogs)`] as const] : []),
         ['Sent', `${bytes(stats.bytesSent)} in ${stats.messagesSent} messages`],
         ['Received', `${bytes(stats.bytesReceived)} in ${stats.messagesReceived} messages`],
         ...(config.type === 'stdio' ? [['stdout noise lines', String(stats.noiseLines)] as const] : []),

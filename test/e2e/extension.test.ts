@@ -218,7 +218,11 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
       // from before Trace: the handshake of the running process is there without a restart.
       const raised = await wb.outputChannelText('MCP: everything', { contains: 'sent logging/setLevel debug (the output channel log level changed)', reveal: false, timeoutMs: 15_000 });
       assert.match(raised, /\d+ frames from before the level was Trace \(the first at /);
-      const earlier = traceFrames(raised.slice(0, raised.indexOf('(end of the earlier frames')));
+      const earlierText = raised.slice(raised.search(/\d+ frames from before the level was Trace/), raised.indexOf('(end of the earlier frames'));
+      const earlier = traceFrames(earlierText);
+      // Each replayed frame carries the time it was sent or received (the channel's own stamp is the time of the switch).
+      const replayed = earlierText.split('\n').filter((l) => /\[(editor → server|server → editor)\]/.test(l));
+      assert.ok(replayed.length > 0 && replayed.every((l) => /\[trace\] \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} \[(editor|server) → /.test(l)), replayed.slice(0, 3).join('\n'));
       const earlyInit = earlier.find(isInitialize);
       assert.ok(earlyInit, 'the initialize request from before Trace');
       assert.ok(

@@ -951,7 +951,8 @@ export interface TraceFrame {
 export function traceFrames(log: string): TraceFrame[] {
   const frames: TraceFrame[] = [];
   for (const line of log.split('\n')) {
-    const m = /\[trace\] \[(editor → server|server → editor)\] [\d.]+ (?:B|KiB|MiB) (\{.*)$/.exec(line);
+    // Frames replayed from before Trace start with their own time ("2026-11-25 02:13:05.123 [editor → server] …").
+    const m = /\[trace\] (?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} )?\[(editor → server|server → editor)\] [\d.]+ (?:B|KiB|MiB) (\{.*)$/.exec(line);
     if (!m) continue;
     let message: unknown;
     try {

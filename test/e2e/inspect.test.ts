@@ -203,6 +203,18 @@ describe('inspect features in a real VS Code', () => {
       await wb.screenshot('inspect-long-running-progress');
       await frame.locator('#cancel').click();
       await poll(async () => /Cancelled/.test(await frame.locator('.result .status').innerText().catch(() => '')), 15_000, 'the cancelled result');
+      // Cancelled is shown as the user's own doing: the reason in a neutral note, nothing in red.
+      assert.match(await frame.locator('.result .cancel-message').innerText(), /was cancelled: you pressed Cancel in the panel/);
+      assert.equal(await frame.locator('.result .error-message').count(), 0, 'no error text for a cancelled call');
+      const colours = await frame.locator('.result .status.cancelled').evaluate((el) => {
+        const probe = document.createElement('span');
+        probe.style.color = 'var(--vscode-errorForeground)';
+        document.body.append(probe);
+        const error = getComputedStyle(probe).color;
+        probe.remove();
+        return { status: getComputedStyle(el).color, error };
+      });
+      assert.notEqual(colours.status, colours.error, 'the Cancelled label is not in the error colour');
       await poll(async () => (await frame.locator('.history-item.cancelled').count()) >= 1, 10_000, 'a cancelled history entry');
       await poll(async () => !(await wb.notifications()).some((n) => n.includes('trigger-long-running-operation')), 10_000, 'the notification to go');
       await wb.screenshot('inspect-long-running-cancelled');
@@ -316,6 +328,11 @@ describe('inspect features in a real VS Code', () => {
       await viaCommand('MCP Host: Read Resource from Template…', () => pick('Dynamic Text Resource'));
       const input = wb.page.locator('.quick-input-widget .quick-input-box input');
       await poll(async () => /resourceId \(required\)/.test((await input.getAttribute('placeholder')) ?? ''), 10_000, 'the resourceId step');
+      // Before typing, the list says what to do rather than "0 Results" (the server suggests nothing for "").
+      const rows = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name');
+      await poll(async () => /^Type resourceId$/.test(((await rows.first().innerText().catch(() => '')) || '').trim()), 10_000, 'the "Type resourceId" row');
+      assert.doesNotMatch(await wb.page.locator('.quick-input-widget').innerText(), /0 Results/);
+      await wb.screenshot('inspect-template-before-typing');
       await input.fill('3');
       await wb.page.waitForTimeout(400); // the completion request (debounced) may refresh the list
       await wb.page.keyboard.press('Enter');
@@ -443,6 +460,9 @@ describe('inspect features in a real VS Code', () => {
       assert.deepEqual(asked.at(-1)!.message.params.argument, { name: 'department', value: 'E' });
       await department.press('Enter');
       assert.equal(await department.inputValue(), 'Engineering', 'Enter took the suggestion, not the typed "E"');
+      // The value chosen, its suggestions go (the server's answer for "Engineering" is only itself).
+      await wb.page.waitForTimeout(800); // the debounced request for the chosen value, and its answer
+      assert.deepEqual(await suggestions('department'), [], 'no suggestions left under a chosen value');
 
       // The second argument's completions depend on the first: Engineering's team.
       const name = frame.locator('.field[data-path="/name"] input, .field[data-path="/name"] textarea').first();
@@ -575,6 +595,16 @@ describe('inspect features in a real VS Code', () => {
       await frame.locator('#run').click();
       const link = frame.locator('.result .part-link a.resource-link', { hasText: 'Text Resource 2' });
       await link.waitFor({ timeout: 20_000 });
+      // The link's icon is the codicon drawn as a mask (no emoji, which renders as a box without an emoji font).
+      assert.doesNotMatch(await link.innerText(), /\p{Extended_Pictographic}/u);
+      const icon = await link.locator('.icon-file').evaluate((el) => {
+        const style = getComputedStyle(el);
+        return { mask: style.maskImage || style.webkitMaskImage, width: el.getBoundingClientRect().width };
+      });
+      assert.match(icon.mask, /codicons\/file\.svg/);
+      assert.equal(icon.width, 16);
+      await link.scrollIntoViewIfNeeded();
+      await wb.screenshot('inspect-resource-link-icon');
       await frame.locator('.result .copy-json').click();
       const statusBar = wb.page.locator('.part.statusbar');
       await poll(async () => (await statusBar.innerText().catch(() => '')).includes('Result copied as JSON'), 10_000, 'the status bar message');
@@ -582,6 +612,57 @@ describe('inspect features in a real VS Code', () => {
       await wb.page.locator('.part.editor .tabs-container .tab[data-resource-name="everything · resource\u2215dynamic\u2215text\u22152.txt"]').first().waitFor({ timeout: 20_000 });
       await poll(async () => /Resource 2: This is a plaintext resource/.test(await activeEditorText()), 15_000, 'the linked resource');
       await wb.screenshot('inspect-resource-link');
+    });
+  });
+
+  test('after a restart, Run no longer carries the reason it could not run', { timeout: 90_000 }, async () => {
+    await step('run-tooltip-after-restart', async () => {
+      const frame = await callTool('echo');
+      const run = frame.locator('#run');
+      await command('MCP Host: Restart Server');
+      await wb.pickQuickItem('everything');
+      // While the server restarts, Run says why it cannot run…
+      await poll(async () => (await run.getAttribute('title')) !== null, 20_000, 'the reason on Run while the server restarts');
+      // …and once the server lists the tool again, the reason goes.
+      await poll(async () => (await run.getAttribute('title')) === null, 30_000, `Run without a stale reason (title: ${JSON.stringify(await run.getAttribute('title').catch(() => null))})`);
+      assert.equal(await frame.locator('.notice').filter({ hasText: /not running|no longer lists/ }).count(), 0, 'no stale notice');
+    });
+  });
+
+  test('panels open as preview tabs: the next one takes an untouched panel\u2019s place, an edited or pinned one stays; open panels come back after a reload', { timeout: 240_000 }, async () => {
+    await step('preview-tabs', async () => {
+      await command('View: Close All Editors');
+      const tabs = wb.page.locator('.part.editor .tabs-container .tab');
+      const tabTitles = async () => (await tabs.allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+      await poll(async () => (await tabs.count()) === 0, 10_000, 'no editors open');
+
+      await callTool('echo');
+      await callTool('get-sum');
+      // echo was opened and left untouched: get-sum took its place.
+      await poll(async () => JSON.stringify(await tabTitles()) === JSON.stringify(['Get Sum Tool — everything']), 10_000, `only get-sum open (tabs: ${JSON.stringify(await tabTitles())})`);
+      assert.equal((await wb.webviewFrames('echo')).length, 0, 'the echo panel is gone');
+
+      // Typed in: kept when the next panel opens.
+      const sum = await webview('get-sum');
+      await sum.locator('.field[data-path="/a"] input').fill('1');
+      await wb.page.waitForTimeout(500); // the page tells the extension of the edit
+      await callTool('get-tiny-image');
+      // Pinned: kept too.
+      await command('View: Pin Editor');
+      await callTool('echo');
+      await poll(async () => (await tabTitles()).length === 3, 10_000, `three tabs (tabs: ${JSON.stringify(await tabTitles())})`);
+      const titles = await tabTitles();
+      for (const t of ['Get Sum Tool — everything', 'Get Tiny Image Tool — everything', 'Echo Tool — everything']) assert.ok(titles.includes(t), `${t} in ${JSON.stringify(titles)}`);
+      await wb.screenshot('inspect-preview-tabs');
+
+      // After a reload the open panels are built again, their forms drawn from the tools the server lists.
+      await wb.runCommand('Developer: Reload Window');
+      await wb.page.locator('.monaco-workbench .part.activitybar .action-item').first().waitFor({ timeout: 60_000 });
+      await poll(async () => (await tabTitles()).length === 3, 60_000, `three tabs after the reload (tabs: ${JSON.stringify(await tabTitles())})`);
+      await wb.page.locator('.part.editor .tabs-container .tab', { hasText: 'Get Sum Tool' }).first().click();
+      const restored = await webview('get-sum', 90_000);
+      await restored.locator('.field[data-path="/a"] input').waitFor({ timeout: 60_000 });
+      await wb.screenshot('inspect-panels-restored');
     });
   });
 });

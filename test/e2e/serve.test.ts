@@ -338,6 +338,11 @@ describe('sampling and elicitation in a real VS Code', () => {
       assert.equal(await form.locator('.field[data-path="/integer"] input').inputValue(), '42');
       assert.equal(await form.locator('.field[data-path="/legacyTitledEnum"] select option:checked').innerText(), 'Cats');
       assert.deepEqual(await form.locator('.field[data-path="/titledMultipleSelectEnum"] label.checkbox').allInnerTexts().then((t) => t.map((x) => x.trim())), ['Tuna', 'Salmon', 'Trout']);
+      // A choice's default is named by its title, not its id ("default hero-1").
+      const hint = (path: string) => form.locator(`.field[data-path="${path}"] > .constraints`).innerText();
+      assert.match(await hint('/titledSingleSelectEnum'), /default Superman/);
+      assert.match(await hint('/titledMultipleSelectEnum'), /default Tuna/);
+      assert.match(await hint('/legacyTitledEnum'), /default Cats/);
 
       await form.locator('#accept').click();
       await poll(async () => /required/.test(await form.locator('.field[data-path="/name"] .field-error').innerText()), 10_000, 'the required error');
@@ -420,10 +425,17 @@ describe('sampling and elicitation in a real VS Code', () => {
 
   test('the call a form came with is cancelled: the form closes and a notification says why', { timeout: 90_000 }, async () => {
     await step('elicitation-call-cancelled', async () => {
-      await runTool('ask-form');
-      await webview('asks you for information');
-      // The form is in front; the call's progress notification has its Cancel button.
-      await wb.answerNotification('ask-form (sampler)', 'Cancel');
+      const tool = await runTool('ask-form');
+      const form = await webview('asks you for information');
+      // While the form asks, the call's progress notification steps aside: nothing covers the
+      // form's Decline and Cancel, and no second Cancel (the whole call's) sits beside them.
+      await new Promise((r) => setTimeout(r, 2_000)); // well past the 400 ms after which a call's notification shows
+      assert.ok(!(await wb.notifications()).some((n) => n.includes('ask-form (sampler)')), `no progress notification while the form asks: ${JSON.stringify(await wb.notifications())}`);
+      await form.locator('#cancel').waitFor({ state: 'visible' });
+      await wb.screenshot('serve-form-no-progress-notification');
+      // The call is cancelled from its panel, as a person would.
+      await wb.page.locator('.part.editor .tabs-container .tab', { hasText: 'ask-form' }).first().click();
+      await tool.locator('#cancel').click();
       await noWebview('asks you for information');
       await poll(async () => (await wb.notifications()).some((n) => /MCP Host closed the request for information from sampler: the tools\/call request .* has ended/.test(n)), 15_000, 'the notification saying why');
       await wb.screenshot('serve-form-closed-call-ended');

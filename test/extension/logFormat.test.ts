@@ -9,6 +9,7 @@ import {
   REDACTED,
   Redactor,
   cutPayload,
+  formatEarlierFrames,
   formatFrame,
   formatLogData,
   logLevelToMcpLevel,
@@ -152,4 +153,22 @@ describe('URL credentials and env values', () => {
     assert.equal(maskEnvValue('prefix-literal-secret-${env:X}'), `${REDACTED}\${env:X}`);
     for (const plain of ['info', 'true', '8080', '12345678901']) assert.equal(maskEnvValue(plain), plain);
   });
+});
+
+test('frames replayed from before Trace each carry the time they were sent or received, not the time of the switch', () => {
+  const sent = new Date(2026, 10, 25, 2, 13, 5, 7).getTime();
+  const answered = sent + 1_234;
+  const lines = formatEarlierFrames(
+    [
+      { direction: 'send', message: { jsonrpc: '2.0', id: 1, method: 'initialize' }, bytes: 50, time: sent },
+      { direction: 'receive', message: { jsonrpc: '2.0', id: 1, result: {} }, bytes: 40, time: answered },
+    ],
+    4000,
+  );
+  assert.equal(lines.length, 4);
+  assert.match(lines[0], /^2 frames from before the level was Trace \(the first at 2026-11-2\dT/);
+  assert.equal(lines[1], '2026-11-25 02:13:05.007 [editor → server] 50 B {"jsonrpc":"2.0","id":1,"method":"initialize"}');
+  assert.equal(lines[2], '2026-11-25 02:13:06.241 [server → editor] 40 B {"jsonrpc":"2.0","id":1,"result":{}}');
+  assert.match(lines[3], /^\(end of the earlier frames/);
+  assert.deepEqual(formatEarlierFrames([], 4000), []);
 });

@@ -8,6 +8,7 @@ import { ArrayField, FieldModel, FormState, ObjectField, buildFormModel, fallbac
 import { checkForm, validate } from '../../src/forms/fieldChecks';
 import { fromValue, initialState, initialValue, newItemState, toArguments } from '../../src/forms/state';
 import { checkFormat } from '../../src/schema/formats';
+import * as z from 'zod';
 import { EVERYTHING, FILESYSTEM, connectStdio } from '../client/support';
 
 function obj(model: FieldModel): ObjectField {
@@ -439,5 +440,49 @@ describe('form model: hand-written schemas', () => {
     // A pattern that does not compile is dropped, not fatal.
     const p = buildFormModel({ type: 'string', pattern: '(' });
     assert.ok(p.kind === 'string' && p.pattern === undefined);
+  });
+});
+
+// ---- a pattern beside a format (zod writes both) ----
+
+describe('form model: a pattern that restates the format is shown and reported as the format', () => {
+  // The schema zod 4 writes for z.email(), z.iso.date() and z.uuid(), as a server on the SDK sends it.
+  const zodSchema = z.toJSONSchema(z.object({ email: z.email(), day: z.iso.date(), id: z.uuid(), corp: z.string().regex(/^[^@\s]+@corp\.example$/).pipe(z.email()), code: z.string().regex(/^(?:[A-Z]{2}-\d{4}|[A-Z]{3}-\d{3}|X-[0-9a-f]{6}-[0-9a-f]{6})$/) })) as Record<string, unknown>;
+  const model = buildFormModel(zodSchema);
+
+  test('the hint has the format and no regex when the pattern says the same; a pattern that narrows the format stays', () => {
+    const email = prop(model, 'email');
+    assert.ok(email.kind === 'string');
+    assert.equal(email.format, 'email');
+    assert.ok(((zodSchema.properties as any).email.pattern as string).length > 80, 'zod does write a long pattern');
+    assert.equal(email.pattern, undefined);
+    assert.equal(email.patternRestatesFormat, true);
+    for (const name of ['day', 'id']) {
+      const f = prop(model, name);
+      assert.ok(f.kind === 'string' && f.pattern === undefined && f.patternRestatesFormat === true, name);
+    }
+    // One domain only: more than "an email address", so the pattern is kept.
+    const corp = buildFormModel({ type: 'string', format: 'email', pattern: '^[^@\\s]+@corp\\.example$' });
+    assert.ok(corp.kind === 'string' && corp.pattern === '^[^@\\s]+@corp\\.example$' && !corp.patternRestatesFormat);
+  });
+
+  test('a value that is no email address gets one problem, worded as the format; one the pattern alone refuses is still refused', () => {
+    const errors = validate(model, { email: 'not an address', day: '2025-02-30', id: 'nope', corp: 'a@corp.example', code: 'AB-1234' });
+    assert.deepEqual(errors.map((e) => [e.path, e.keyword, e.message]), [
+      ['/email', 'format', 'must be an email address'],
+      ['/day', 'format', 'must be a date (YYYY-MM-DD)'],
+      ['/id', 'format', 'must be a UUID'],
+    ]);
+    // Our email check takes "a..b@x.io"; zod's pattern does not: refused, in the format's words.
+    const strict = validate(model, { email: 'a..b@x.io', day: '2025-01-31', id: '123e4567-e89b-42d3-a456-426614174000', corp: 'a@corp.example', code: 'AB-1234' });
+    assert.deepEqual(strict.map((e) => [e.path, e.keyword, e.message]), [['/email', 'pattern', 'must be an email address in the form the server accepts']]);
+  });
+
+  test('a long pattern is named in the error, not quoted; a short one is quoted', () => {
+    const long = validate(model, { email: 'a@b.io', day: '2025-01-31', id: '123e4567-e89b-42d3-a456-426614174000', corp: 'a@corp.example', code: 'nope' });
+    assert.equal(long.length, 1);
+    assert.match(long[0].message, /^must match the pattern the schema gives \(\d+ characters\)$/);
+    const short = validate(buildFormModel({ type: 'string', pattern: '^[A-Z]+$' }), 'abc');
+    assert.equal(short[0].message, 'must match the pattern ^[A-Z]+$');
   });
 });

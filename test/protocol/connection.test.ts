@@ -220,6 +220,35 @@ describe('JsonRpcConnection', () => {
     assert.equal(transport.sent.filter(isCancel).length, 0, 'nothing was cancelled');
   });
 
+  test('the time the user spends answering is counted apart from the latency, and only for requests that may ask', async () => {
+    const { transport, connection } = setup();
+    let release: (() => void) | undefined;
+    connection.onRequest('elicitation/create', (_params, ctx) => {
+      const hold = ctx.waitOnUser();
+      return new Promise((resolve) => (release = () => (hold.dispose(), resolve({ action: 'decline' }))));
+    });
+    const started = Date.now();
+    const call = connection.request('tools/call', {}, undefined, { mayAskUser: true });
+    const background = connection.request('tools/list', {});
+    const req = await transport.next(isRequest('tools/call'));
+    const list = await transport.next(isRequest('tools/list'));
+    transport.deliver({ jsonrpc: '2.0', id: 'e1', method: 'elicitation/create', params: {} });
+    await new Promise((r) => setTimeout(r, 250)); // the user takes a while
+    release!();
+    await transport.next((m) => m.id === 'e1');
+    transport.deliver({ jsonrpc: '2.0', id: list.id, result: { tools: [] } });
+    transport.deliver({ jsonrpc: '2.0', id: req.id, result: { content: [] } });
+    await Promise.all([call, background]);
+    const total = Date.now() - started;
+    const stats = connection.stats();
+    const callStats = stats.byMethod['tools/call']!;
+    assert.equal(callStats.userWait.requests, 1);
+    assert.ok(callStats.userWait.totalMs >= 240, `the user's time is counted (${callStats.userWait.totalMs} ms)`);
+    assert.ok(callStats.max! + callStats.userWait.totalMs <= total, 'the latency leaves the user’s time out');
+    assert.deepEqual(stats.byMethod['tools/list']!.userWait, { requests: 0, totalMs: 0 }, 'a request that cannot ask the user waits on no one');
+    assert.deepEqual(stats.userWait, callStats.userWait);
+  });
+
   test('after the user answered, the timeout runs again with what it had left; the hard maximum never pauses', async () => {
     const { transport, connection } = setup();
     connection.onRequest('elicitation/create', (_params, ctx) => {

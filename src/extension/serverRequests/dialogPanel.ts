@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { DIALOG_ASSETS } from '../webviewPage';
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
 import { DialogInbound, DialogOutbound, parseServeInbound } from '../../serverRequests/dialogMessages';
+import { countOpenDialog } from '../openDialogs';
 
 export const DIALOG_PANEL_VIEW_TYPE = 'mcpHost.serve';
 
@@ -38,6 +39,7 @@ export class DialogPanel implements vscode.Disposable {
     this.outbox = new WebviewOutbox(this.panel.webview);
     DialogPanel.open.add(this);
     this.subscriptions.push(
+      countOpenDialog(),
       this.panel.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw)),
       this.panel.onDidDispose(() => this.dispose()),
     );

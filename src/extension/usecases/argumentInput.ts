@@ -79,7 +79,12 @@ function askOne(
       const suggested: ValueItem[] = suggestions.map((s) => ({ label: s, description: 'suggested by the server', value: s, alwaysShow: true }));
       const asTyped: ValueItem[] = typed !== '' && !suggestions.includes(typed) ? [{ label: typed, description: 'as typed', value: typed, alwaysShow: true }] : [];
       const skip: ValueItem[] = typed === '' && !arg.required ? [{ label: '$(debug-step-over) Skip', description: `leave ${arg.name} out`, value: '', alwaysShow: true }] : [];
-      const items = [...skip, ...suggested, ...asTyped];
+      // Never an empty list ("0 Results"): until there is something to take, say what to do.
+      const prompt: ValueItem[] =
+        typed === '' && skip.length === 0 && suggested.length === 0
+          ? [{ label: `$(edit) Type ${label}`, description: pick.busy ? 'asking the server for suggestions…' : canComplete ? 'the server suggests nothing for an empty value' : 'required', value: '', alwaysShow: true }]
+          : [];
+      const items = [...skip, ...suggested, ...asTyped, ...prompt];
       pick.items = items;
       if (items.length) pick.activeItems = [items[0]];
     };
@@ -90,6 +95,7 @@ function askOne(
       abort?.abort();
       abort = new AbortController();
       pick.busy = true;
+      render();
       const context: Record<string, string> = {};
       for (const [k, v] of Object.entries(values)) if (k !== arg.name) context[k] = v;
       options.client
@@ -105,7 +111,9 @@ function askOne(
           },
         )
         .finally(() => {
-          if (mine === generation && !done) pick.busy = false;
+          if (mine !== generation || done) return;
+          pick.busy = false;
+          render();
         });
     };
 

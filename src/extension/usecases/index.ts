@@ -8,7 +8,11 @@ import { UseCaseContext } from './context';
 import { getPrompt } from './getPrompt';
 import { ResourceFeatures } from './resources';
 import { DetailsPanel, HealthMonitor, NoiseRecorder, copyServerEntry, pingServer, setLogLevel, showCapabilities, showServerDetails } from './serverActions';
-import { disposeLoadedPanels, loadToolPanel } from './panels';
+import { disposeLoadedPanels, loadPromptPanel, loadToolPanel } from './panels';
+import { PANEL_VIEW_TYPES, parseRestoreState } from './panelTabs';
+
+/** Which kind of kept state belongs to which panel type. */
+const PANEL_KIND_OF: Record<string, string> = { [PANEL_VIEW_TYPES.tool]: 'tool', [PANEL_VIEW_TYPES.prompt]: 'prompt', [PANEL_VIEW_TYPES.details]: 'details' };
 import { UseCaseDeps, CommandTarget, toTarget } from './types';
 import { errorMessage } from '../../protocol/errors';
 
@@ -142,6 +146,18 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
       void vscode.window.setStatusBarMessage('MCP Host: call history cleared', 3000);
     }),
     { dispose: () => (disposeLoadedPanels(), DetailsPanel.disposeAll()) },
+    // The panels open when the window reloaded come back (panelTabs.ts).
+    ...Object.values(PANEL_VIEW_TYPES).map((viewType) =>
+      vscode.window.registerWebviewPanelSerializer(viewType, {
+        deserializeWebviewPanel: async (panel, raw) => {
+          const state = parseRestoreState(raw);
+          if (!state || state.kind !== PANEL_KIND_OF[viewType]) return panel.dispose();
+          if (state.kind === 'tool') return (await loadToolPanel()).restore(ctx, panel, state.serverId, state.name, openResource);
+          if (state.kind === 'prompt') return (await loadPromptPanel()).restore(ctx, panel, state.serverId, state.prompt, openResource);
+          return DetailsPanel.restore(ctx, panel, state.serverId, noise, health);
+        },
+      }),
+    ),
   ];
   const all = vscode.Disposable.from(...disposables.reverse());
   return { subscriptions: resources.subscriptionState, dispose: () => all.dispose() };

@@ -17,8 +17,9 @@ import { OpenResource, PanelMessage, ResultStore, receivePanelMessage } from './
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
 import { PANEL_ASSETS } from '../webviewPage';
 import { errorMessage } from '../../protocol/errors';
+import { PANEL_VIEW_TYPES, PreviewTab, openAsPreview, rememberForRestore } from './panelTabs';
 
-export const PROMPT_PANEL_VIEW_TYPE = 'mcpHost.prompt';
+export const PROMPT_PANEL_VIEW_TYPE = PANEL_VIEW_TYPES.prompt;
 
 /** A prompt's arguments as the JSON Schema of an object of strings, for the form model. */
 export function promptArgumentsSchema(prompt: Pick<Prompt, 'arguments'>): Record<string, unknown> {
@@ -32,14 +33,30 @@ export function promptArgumentsSchema(prompt: Pick<Prompt, 'arguments'>): Record
 export class PromptPanel implements vscode.Disposable {
   private static readonly panels = new Map<string, PromptPanel>();
 
+  /** Opens (or reveals) the form of a prompt; a new one opens as a preview tab (panelTabs.ts). */
   static show(ctx: UseCaseContext, serverId: string, prompt: Prompt, openResource: OpenResource): PromptPanel {
-    const key = `${serverId}\n${prompt.name}`;
-    const existing = PromptPanel.panels.get(key);
+    const existing = PromptPanel.panels.get(PromptPanel.key(serverId, prompt.name));
     if (existing) {
       existing.panel.reveal();
       return existing;
     }
-    const panel = new PromptPanel(ctx, serverId, prompt, openResource);
+    const panel = PromptPanel.track(new PromptPanel(ctx, serverId, prompt, openResource));
+    panel.tab = openAsPreview(panel.panel, PROMPT_PANEL_VIEW_TYPE);
+    return panel;
+  }
+
+  /** Builds the form of a prompt again in a panel VS Code restored after a reload. */
+  static restore(ctx: UseCaseContext, restored: vscode.WebviewPanel, serverId: string, prompt: Prompt, openResource: OpenResource): void {
+    if (PromptPanel.panels.has(PromptPanel.key(serverId, prompt.name))) restored.dispose();
+    else PromptPanel.track(new PromptPanel(ctx, serverId, prompt, openResource, restored));
+  }
+
+  private static key(serverId: string, name: string): string {
+    return `${serverId}\n${name}`;
+  }
+
+  private static track(panel: PromptPanel): PromptPanel {
+    const key = PromptPanel.key(panel.serverId, panel.prompt.name);
     PromptPanel.panels.set(key, panel);
     panel.panel.onDidDispose(() => PromptPanel.panels.delete(key));
     return panel;
@@ -57,17 +74,24 @@ export class PromptPanel implements vscode.Disposable {
   private input: Input;
   private running = false;
   private completing: AbortController | undefined;
+  /** Its place as a preview tab (none when restored after a reload: kept). */
+  private tab: PreviewTab | undefined;
 
   private constructor(
     private readonly ctx: UseCaseContext,
     private readonly serverId: string,
     private readonly prompt: Prompt,
     private readonly openResource: OpenResource,
+    restored?: vscode.WebviewPanel,
   ) {
     this.model = buildFormModel(promptArgumentsSchema(prompt));
     this.input = { mode: 'form', state: initialState(this.model) };
     const title = `Prompt ${prompt.name} — ${ctx.serverName(serverId)}`;
-    this.panel = vscode.window.createWebviewPanel(PROMPT_PANEL_VIEW_TYPE, title, vscode.ViewColumn.Active, webviewOptions(ctx.extensionUri));
+    this.panel = restored ?? vscode.window.createWebviewPanel(PROMPT_PANEL_VIEW_TYPE, title, vscode.ViewColumn.Active, webviewOptions(ctx.extensionUri));
+    if (restored) {
+      restored.title = title;
+      restored.webview.options = webviewOptions(ctx.extensionUri);
+    }
     this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, title, PANEL_ASSETS);
     this.outbox = new WebviewOutbox(this.panel.webview);
     this.disposables.push(
@@ -113,6 +137,10 @@ export class PromptPanel implements vscode.Disposable {
     switch (m.type) {
       case 'ready':
         this.outbox.open(() => this.init());
+        rememberForRestore(this.panel, { kind: 'prompt', serverId: this.serverId, prompt: this.prompt });
+        return;
+      case 'edited':
+        this.tab?.keep();
         return;
       case 'validate': {
         this.input = m.input;
@@ -121,6 +149,7 @@ export class PromptPanel implements vscode.Disposable {
       }
       case 'run':
         this.input = m.input;
+        this.tab?.keep();
         await this.run(m.input, m.timeoutSeconds);
         return;
       case 'complete':

@@ -13,6 +13,7 @@ import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
 import type { UseCaseContext } from './context';
 import type { ServerHandle } from '../../registry/serverRegistry';
 import type { ServerHealth } from './types';
+import { PANEL_VIEW_TYPES, openAsPreview, rememberForRestore } from './panelTabs';
 
 export async function copyServerEntry(ctx: UseCaseContext, server: ServerHandle): Promise<void> {
   const picked = await vscode.window.showQuickPick(
@@ -84,7 +85,7 @@ export class NoiseRecorder implements vscode.Disposable {
   }
 }
 
-export const DETAILS_VIEW_TYPE = 'mcpHost.serverDetails';
+export const DETAILS_VIEW_TYPE = PANEL_VIEW_TYPES.details;
 
 /**
  * Server Details, rendered: one webview per server in the style of the tool panel. It shows the
@@ -93,6 +94,7 @@ export const DETAILS_VIEW_TYPE = 'mcpHost.serverDetails';
 export class DetailsPanel implements vscode.Disposable {
   private static readonly panels = new Map<string, DetailsPanel>();
 
+  /** Opens (or reveals) a server's details; a new panel opens as a preview tab (panelTabs.ts). */
   static show(ctx: UseCaseContext, server: ServerHandle, noise: NoiseRecorder, health: HealthMonitor): DetailsPanel {
     const existing = DetailsPanel.panels.get(server.id);
     if (existing) {
@@ -100,9 +102,20 @@ export class DetailsPanel implements vscode.Disposable {
       existing.update();
       return existing;
     }
-    const panel = new DetailsPanel(ctx, server.id, noise, health);
-    DetailsPanel.panels.set(server.id, panel);
-    panel.panel.onDidDispose(() => DetailsPanel.panels.delete(server.id));
+    const panel = DetailsPanel.track(new DetailsPanel(ctx, server.id, noise, health));
+    openAsPreview(panel.panel, DETAILS_VIEW_TYPE);
+    return panel;
+  }
+
+  /** Builds a server's details again in a panel VS Code restored after a reload. */
+  static restore(ctx: UseCaseContext, restored: vscode.WebviewPanel, serverId: string, noise: NoiseRecorder, health: HealthMonitor): void {
+    if (DetailsPanel.panels.has(serverId)) restored.dispose();
+    else DetailsPanel.track(new DetailsPanel(ctx, serverId, noise, health, restored));
+  }
+
+  private static track(panel: DetailsPanel): DetailsPanel {
+    DetailsPanel.panels.set(panel.serverId, panel);
+    panel.panel.onDidDispose(() => DetailsPanel.panels.delete(panel.serverId));
     return panel;
   }
 
@@ -119,16 +132,21 @@ export class DetailsPanel implements vscode.Disposable {
     private readonly serverId: string,
     private readonly noise: NoiseRecorder,
     private readonly health: HealthMonitor,
+    restored?: vscode.WebviewPanel,
   ) {
     const title = `${ctx.serverName(serverId)} — details`;
-    this.panel = vscode.window.createWebviewPanel(DETAILS_VIEW_TYPE, title, vscode.ViewColumn.Active, webviewOptions(ctx.extensionUri));
+    this.panel = restored ?? vscode.window.createWebviewPanel(DETAILS_VIEW_TYPE, title, vscode.ViewColumn.Active, webviewOptions(ctx.extensionUri));
+    if (restored) restored.webview.options = webviewOptions(ctx.extensionUri);
     this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, title, DETAILS_FEATURE);
     this.outbox = new WebviewOutbox(this.panel.webview);
     this.disposables.push(
       this.panel.webview.onDidReceiveMessage((raw: unknown) => {
         const parsed = parseWebviewMessage(DetailsInboundSchema, raw);
         if (!parsed.ok) return ctx.deps.log(serverId, 'warn', `Ignored a malformed message from Server Details: ${parsed.reason}`);
-        if (parsed.message.type === 'ready') this.outbox.open();
+        if (parsed.message.type === 'ready') {
+          this.outbox.open();
+          rememberForRestore(this.panel, { kind: 'details', serverId });
+        }
         this.update();
       }),
       this.panel.onDidDispose(() => this.dispose()),

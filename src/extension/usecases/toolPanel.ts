@@ -21,21 +21,43 @@ import { OpenResource, PanelMessage, ResultStore, receivePanelMessage } from './
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
 import { PANEL_ASSETS } from '../webviewPage';
 import { truncate } from '../../protocol/text';
+import { onDidChangeOpenDialogs, openDialogCount } from '../openDialogs';
+import { PANEL_VIEW_TYPES, PreviewTab, openAsPreview, rememberForRestore } from './panelTabs';
 
-export const TOOL_PANEL_VIEW_TYPE = 'mcpHost.toolCall';
+export const TOOL_PANEL_VIEW_TYPE = PANEL_VIEW_TYPES.tool;
+
+// Why a call was cancelled, as the result and the log say it ("tools/call was cancelled: you pressed Cancel in the panel").
+const CANCELLED_IN_PANEL = 'you pressed Cancel in the panel';
+const CANCELLED_IN_NOTIFICATION = 'you pressed Cancel in the notification';
+const PANEL_CLOSED = 'the panel was closed';
 
 export class ToolPanel implements vscode.Disposable {
   private static readonly panels = new Map<string, ToolPanel>();
 
-  /** Opens (or reveals) the panel of a tool. */
+  /** Opens (or reveals) the panel of a tool; a new one opens as a preview tab (panelTabs.ts). */
   static show(ctx: UseCaseContext, serverId: string, toolName: string, openResource: OpenResource): ToolPanel {
-    const key = `${serverId}\n${toolName}`;
-    const existing = ToolPanel.panels.get(key);
+    const existing = ToolPanel.panels.get(ToolPanel.key(serverId, toolName));
     if (existing) {
       existing.panel.reveal();
       return existing;
     }
-    const panel = new ToolPanel(ctx, serverId, toolName, openResource);
+    const panel = ToolPanel.track(new ToolPanel(ctx, serverId, toolName, openResource));
+    panel.tab = openAsPreview(panel.panel, TOOL_PANEL_VIEW_TYPE);
+    return panel;
+  }
+
+  /** Builds the panel of a tool again in a panel VS Code restored after a reload. */
+  static restore(ctx: UseCaseContext, restored: vscode.WebviewPanel, serverId: string, toolName: string, openResource: OpenResource): void {
+    if (ToolPanel.panels.has(ToolPanel.key(serverId, toolName))) restored.dispose();
+    else ToolPanel.track(new ToolPanel(ctx, serverId, toolName, openResource, restored));
+  }
+
+  private static key(serverId: string, toolName: string): string {
+    return `${serverId}\n${toolName}`;
+  }
+
+  private static track(panel: ToolPanel): ToolPanel {
+    const key = ToolPanel.key(panel.serverId, panel.toolName);
     ToolPanel.panels.set(key, panel);
     panel.panel.onDidDispose(() => ToolPanel.panels.delete(key));
     return panel;
@@ -62,18 +84,27 @@ export class ToolPanel implements vscode.Disposable {
   private lastServerState: string | undefined;
   private readonly outbox: WebviewOutbox<OutboundMessage>;
   private readonly skipConfirm = new Set<string>();
+  /** Its place as a preview tab (none when restored after a reload: kept). */
+  private tab: PreviewTab | undefined;
+  /** The server has not listed the tool since the panel opened (a panel restored after a reload). */
+  private awaitingTool: boolean;
 
   private constructor(
     private readonly ctx: UseCaseContext,
     readonly serverId: string,
     readonly toolName: string,
     private readonly openResource: OpenResource,
+    restored?: vscode.WebviewPanel,
   ) {
-    this.tool = this.lookupTool() ?? { name: toolName, inputSchema: { type: 'object' } };
+    const listed = this.lookupTool();
+    // Restored after a reload, a panel may come before its server lists its tools: the form follows once it does.
+    this.awaitingTool = listed === undefined;
+    this.tool = listed ?? { name: toolName, inputSchema: { type: 'object' } };
     this.model = buildFormModel(this.tool.inputSchema);
     this.schemaKey = JSON.stringify(this.tool.inputSchema);
     this.input = { mode: 'form', state: initialState(this.model) };
-    this.panel = vscode.window.createWebviewPanel(TOOL_PANEL_VIEW_TYPE, this.title(), vscode.ViewColumn.Active, webviewOptions(ctx.extensionUri));
+    this.panel = restored ?? vscode.window.createWebviewPanel(TOOL_PANEL_VIEW_TYPE, this.title(), vscode.ViewColumn.Active, webviewOptions(ctx.extensionUri));
+    if (restored) restored.webview.options = webviewOptions(ctx.extensionUri);
     this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, this.title(), PANEL_ASSETS);
     this.outbox = new WebviewOutbox(this.panel.webview);
     this.disposables.push(
@@ -135,8 +166,17 @@ export class ToolPanel implements vscode.Disposable {
       this.schemaKey = JSON.stringify(fresh.inputSchema);
       const carried = fromValue(this.model, previous ?? {});
       this.input = carried.exact ? { mode: 'form', state: carried.state } : { mode: 'json', text: JSON.stringify(previous ?? {}, null, 2) };
+      this.panel.title = this.title();
       if (this.outbox.isReady) this.init();
-      this.post({ type: 'notice', level: 'info', text: 'The tool’s input schema changed on the server; the form was rebuilt.' });
+      if (!this.awaitingTool) this.post({ type: 'notice', level: 'info', text: 'The tool’s input schema changed on the server; the form was rebuilt.' });
+      this.awaitingTool = false;
+      return;
+    }
+    if (fresh && this.awaitingTool) {
+      this.awaitingTool = false;
+      this.tool = fresh;
+      this.panel.title = this.title();
+      if (this.outbox.isReady) this.init();
       return;
     }
     if (fresh) this.tool = fresh;
@@ -184,6 +224,11 @@ export class ToolPanel implements vscode.Disposable {
     switch (m.type) {
       case 'ready':
         this.outbox.open(() => this.init());
+        rememberForRestore(this.panel, { kind: 'tool', serverId: this.serverId, name: this.toolName });
+        return;
+      case 'edited':
+        // Typed in: no longer a preview the next click may replace.
+        this.tab?.keep();
         return;
       case 'validate': {
         this.input = m.input;
@@ -196,15 +241,17 @@ export class ToolPanel implements vscode.Disposable {
         return;
       case 'run':
         this.input = m.input;
+        this.tab?.keep();
         await this.run(m.input, m.timeoutSeconds);
         return;
       case 'cancel':
-        this.running?.abort.abort();
+        this.running?.abort.abort(CANCELLED_IN_PANEL);
         return;
       case 'loadHistory':
       case 'rerun': {
         const rerun = this.ctx.history.rerun(m.historyId);
         if (!rerun || rerun.serverId !== this.serverId || rerun.name !== this.toolName) return;
+        this.tab?.keep();
         const fit = fromValue(this.model, rerun.arguments);
         this.input = fit.exact ? { mode: 'form', state: fit.state } : { mode: 'json', text: JSON.stringify(rerun.arguments, null, 2) };
         this.post({ type: 'setInput', input: this.input, ...(fit.exact ? {} : { note: 'These arguments do not fit the form; they are shown as JSON.' }) });
@@ -368,7 +415,7 @@ export class ToolPanel implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.running?.abort.abort();
+    this.running?.abort.abort(PANEL_CLOSED);
     const disposables = this.disposables.splice(0);
     for (const d of disposables) d.dispose();
     this.panel.dispose();
@@ -390,36 +437,66 @@ export function toHistoryItem(e: HistoryEntry): HistoryItem {
 }
 
 /**
- * The progress notification of a call (with its Cancel button), shown only once the call takes
- * longer than a moment; it closes when disposed.
+ * The progress notification of a call (with its Cancel button), shown once the call takes longer
+ * than a moment, and hidden while a server's dialog asks the user something (openDialogs.ts); it
+ * comes back, with the latest progress, when the dialog closes. It closes when disposed.
  */
 class ProgressNotification {
-  private report_: ((p: Progress) => void) | undefined;
-  private settle!: () => void;
+  private due = false;
+  private disposed = false;
+  private latest: Progress | undefined;
+  private shown: { readonly close: () => void; report?: (p: Progress) => void } | undefined;
   private readonly timer: NodeJS.Timeout;
+  private readonly dialogs: vscode.Disposable;
 
-  constructor(title: string, abort: AbortController, delayMs = 400) {
-    const settled = new Promise<void>((resolve) => (this.settle = resolve));
+  constructor(
+    private readonly title: string,
+    private readonly abort: AbortController,
+    delayMs = 400,
+  ) {
     this.timer = setTimeout(() => {
-      void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
-        token.onCancellationRequested(() => abort.abort());
-        let last = 0;
-        this.report_ = (p) => {
-          const pct = p.total && p.total > 0 ? Math.min(100, (p.progress / p.total) * 100) : undefined;
-          progress.report({ message: p.message ?? `${p.progress}${p.total ? ` / ${p.total}` : ''}`, ...(pct !== undefined && pct > last ? { increment: pct - last } : {}) });
-          if (pct !== undefined) last = Math.max(last, pct);
-        };
-        await settled;
-      });
+      this.due = true;
+      this.update();
     }, delayMs);
+    this.dialogs = onDidChangeOpenDialogs(() => this.update());
+  }
+
+  private update(): void {
+    const wanted = this.due && !this.disposed && openDialogCount() === 0;
+    if (wanted && !this.shown) this.show();
+    else if (!wanted && this.shown) {
+      this.shown.close();
+      this.shown = undefined;
+    }
+  }
+
+  private show(): void {
+    let close!: () => void;
+    const closed = new Promise<void>((resolve) => (close = resolve));
+    const shown: { readonly close: () => void; report?: (p: Progress) => void } = { close };
+    this.shown = shown;
+    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: this.title, cancellable: true }, async (progress, token) => {
+      token.onCancellationRequested(() => this.abort.abort(CANCELLED_IN_NOTIFICATION));
+      let last = 0;
+      shown.report = (p) => {
+        const pct = p.total && p.total > 0 ? Math.min(100, (p.progress / p.total) * 100) : undefined;
+        progress.report({ message: p.message ?? `${p.progress}${p.total ? ` / ${p.total}` : ''}`, ...(pct !== undefined && pct > last ? { increment: pct - last } : {}) });
+        if (pct !== undefined) last = Math.max(last, pct);
+      };
+      if (this.latest) shown.report(this.latest);
+      await closed;
+    });
   }
 
   report(p: Progress): void {
-    this.report_?.(p);
+    this.latest = p;
+    this.shown?.report?.(p);
   }
 
   dispose(): void {
     clearTimeout(this.timer);
-    this.settle();
+    this.disposed = true;
+    this.dialogs.dispose();
+    this.update();
   }
 }
