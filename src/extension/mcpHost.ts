@@ -94,7 +94,7 @@ export class McpHost implements vscode.Disposable {
       // The era each server spoke outlives the window: later starts skip the server/discover probe.
       eraStore: new PersistentEraStore({ read: () => context.globalState.get(ERA_STATE_KEY), write: (value) => void context.globalState.update(ERA_STATE_KEY, value) }),
       get probeTimeoutMs() {
-        return Math.max(0.1, setting('connectTimeoutSeconds', 3)) * 1000;
+        return Math.max(0.1, mcpHostSetting('connectTimeoutSeconds', 3)) * 1000;
       },
       serverRequests: (server) => serverRequests.handlersFor(server),
       log: (serverId, level, text) => this.registryLog(serverId, level, text),
