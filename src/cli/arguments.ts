@@ -6,7 +6,7 @@ import { PROTOCOL_PREFERENCES, ProtocolPreference, isProtocolPreference } from '
 /** What the user asked for on the command line. */
 export type CliCommand =
   | { readonly kind: 'inspect' }
-  | { readonly kind: 'tools' }
+  | { readonly kind: 'tools'; /** `--search`: rank the tools by this query instead of listing them. */ readonly search?: { readonly query: string; readonly limit: number } }
   | { readonly kind: 'call'; readonly tool: string; readonly args: Record<string, unknown> }
   | { readonly kind: 'read'; readonly uri: string }
   | { readonly kind: 'prompt'; readonly name: string; readonly args: Record<string, string> }
@@ -24,6 +24,8 @@ export interface CliOptions {
   readonly maxMessageBytes?: number;
   /** The server's log messages (`notifications/message`) at this level or above go to stderr. */
   readonly logLevel: LoggingLevel;
+  /** `--pins FILE`: check each server's tools against the pins in FILE (new tools are pinned). */
+  readonly pinsFile?: string;
   /** The server: a command and its arguments (everything after `--`), a URL (`--url`), or servers of a config file (`--config`). */
   readonly server: CliServer | CliConfigServers;
 }
@@ -85,7 +87,9 @@ operation and shuts the server down (ends the HTTP session).
 Commands:
   inspect            server info, negotiated version, capabilities, instructions,
                      and every tool, resource, resource template and prompt
-  tools              the tools with their descriptions and parameters
+  tools              the tools with their descriptions and parameters; with --search "QUERY"
+                     [--limit K], the best matches (BM25 over name, title, description and
+                     parameters) over every server given, best first
   call TOOL          call a tool (arguments from --args) and print its result
   read URI           read a resource and print its contents
   prompt NAME        get a prompt (arguments from --args) and print its messages
@@ -112,6 +116,9 @@ Options:
   --config FILE            the servers of a .vscode/mcp.json or .mcp.json file (either format),
                            variables resolved as the extension resolves them; \${input:ID} is
                            read from the environment variable MCP_HOST_INPUT_ID
+  --pins FILE              check the servers' tools against the pins in FILE (JSON): a tool whose
+                           definition changed since it was pinned exits 2 naming it; tools not
+                           pinned yet are added to FILE
   --server NAME            with --config: this server of the file (repeatable); without it,
                            every server (tools lists them all; other commands need exactly one)
 
@@ -142,7 +149,7 @@ Examples:
 
 const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping'] as const;
 type CommandName = (typeof COMMANDS)[number];
-const VALUE_FLAGS = ['--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--scope', '--config', '--server'] as const;
+const VALUE_FLAGS = ['--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--scope', '--config', '--server', '--search', '--limit', '--pins'] as const;
 /** Flags that may be given more than once. */
 const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header', '--server'];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
@@ -191,7 +198,9 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   if (positionals.length === 0) throw new UsageError('missing command (one of inspect, tools, call, read, prompt, ping)');
   const name = positionals[0];
   if (!(COMMANDS as readonly string[]).includes(name)) throw new UsageError(`unknown command ${JSON.stringify(name)} (expected one of ${COMMANDS.join(', ')})`);
-  const command = buildCommand(name as CommandName, positionals.slice(1), values.get('--args'));
+  const command = withSearch(buildCommand(name as CommandName, positionals.slice(1), values.get('--args')), values.get('--search'), values.get('--limit'));
+  const pinsFile = values.get('--pins');
+  if (pinsFile !== undefined && pinsFile.trim() === '') throw new UsageError('--pins needs a file');
 
   const signInFlags = SIGN_IN_FLAGS.filter((flag) => booleans.has(flag) || values.has(flag as ValueFlag));
   const configFile = values.get('--config');
@@ -216,6 +225,7 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
       timeoutMs: parsePositive('--timeout', values.get('--timeout'), true),
       maxMessageBytes: parseMaxMessageBytes(values.get('--max-message-mb')),
       logLevel: parseLogLevel(values.get('--log-level')),
+      ...(pinsFile !== undefined ? { pinsFile: resolve(pinsFile) } : {}),
       server: signedIn,
     },
   };
@@ -324,6 +334,17 @@ function buildCommand(name: CommandName, operands: string[], argsJson: string | 
       throw new UsageError(`unknown command ${String(never)}`);
     }
   }
+}
+
+/** `tools --search QUERY [--limit K]`. */
+function withSearch(command: CliCommand, query: string | undefined, limitText: string | undefined): CliCommand {
+  if (query === undefined) {
+    if (limitText !== undefined) throw new UsageError('--limit only applies with --search');
+    return command;
+  }
+  if (command.kind !== 'tools') throw new UsageError(`--search only applies to tools, not ${command.kind}`);
+  if (query.trim() === '') throw new UsageError('--search needs a query');
+  return { kind: 'tools', search: { query, limit: parsePositive('--limit', limitText, true) ?? 10 } };
 }
 
 function parseArgsJson(text: string | undefined): Record<string, unknown> {

@@ -14,6 +14,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from '../transport/lineDecoder';
 import { transportFactory } from '../transport/transportFactory';
 import { CliCommand, CliOptions, USAGE, UsageError, parseArguments } from './arguments';
 import { CliTarget, cliTargets } from './configServers';
+import { checkPinsFile, describeChangedPins, renderSearchResults, searchListedTools } from './toolChecks';
 import { CUT_DEEP_NOTE, Inspection, printableJson, renderCallResult, renderInspection, renderLogMessage, renderProgress, renderPromptResult, renderReadResult, renderTools } from './render';
 import { formatBytes } from '../protocol/text';
 import { callTool } from '../usecases/callTool';
@@ -81,22 +82,26 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     io.stderr(describeFailure(error).join('\n') + '\n');
     return ExitCode.Failure;
   }
-  if (targets.length === 1) return runOn(targets[0], options, io, terminal, signals, (client, out, req, status) => execute(client, options.command, options.json, out, req, status));
+  const command = options.command;
+  const search = command.kind === 'tools' ? command.search : undefined;
+  if (targets.length === 1 && !search) return runOn(targets[0], options, io, terminal, signals, (client, out, req, status) => execute(client, command, options.json, out, req, status));
 
-  // `tools` over several servers of a config file: one after another, each listed under its name.
+  // `tools` over several servers of a config file, or a search: one server after another.
   const listed: { server: string; tools: Tool[] }[] = [];
   let code: number = ExitCode.Ok;
   for (const target of targets) {
-    const name = target.name!;
-    const named: CliIo = { stdout: io.stdout, stderr: (text) => io.stderr(text.replace(/^mcp-host: /gm, `mcp-host: ${name}: `)) };
+    const named: CliIo = target.name === undefined ? io : { stdout: io.stdout, stderr: (text) => io.stderr(text.replace(/^mcp-host: /gm, `mcp-host: ${target.name}: `)) };
     const status = await runOn(target, options, named, terminal, signals, async (client, _out, req) => {
-      listed.push({ server: name, tools: await client.listTools(req) });
+      listed.push({ server: target.name ?? client.serverInfo?.name ?? 'server', tools: await client.listTools(req) });
       return ExitCode.Ok;
     });
     if (status === ExitCode.Interrupted) return status;
     if (status !== ExitCode.Ok) code = status;
   }
-  if (options.json) io.stdout(printableJson({ servers: listed }).text + '\n');
+  if (search) {
+    const results = searchListedTools(listed, search.query, search.limit);
+    io.stdout((options.json ? printableJson({ results }).text : renderSearchResults(results, search.query)) + '\n');
+  } else if (options.json) io.stdout(printableJson({ servers: listed }).text + '\n');
   else io.stdout(listed.map((l) => `== ${l.server}\n${renderTools(l.tools)}`).join('\n') + '\n');
   return code;
 }
@@ -165,6 +170,13 @@ async function runOn(target: CliTarget, options: CliOptions, io: CliIo, terminal
     if (stop.signal.aborted) throw stop.signal.reason;
     await client.connect(transport, { timeoutMs: options.timeoutMs, signal: stop.signal });
     if (options.roots.length) await rootsApplied(rootsAsked, stop.signal);
+    if (options.pinsFile && client.serverCapabilities?.tools) {
+      const changed = await checkPinsFile(options.pinsFile, resolved, await client.listTools({ signal: stop.signal }));
+      if (changed.length) {
+        out.stderr(describeChangedPins(changed, options.pinsFile).join('\n') + '\n');
+        return ExitCode.Failure;
+      }
+    }
     return await action(client, out, { signal: stop.signal }, status);
   } catch (error) {
     status.clear();
