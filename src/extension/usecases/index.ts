@@ -11,6 +11,8 @@ import { DetailsPanel, HealthMonitor, NoiseRecorder, copyServerEntry, pingServer
 import { disposeLoadedPanels, loadToolPanel } from './panels';
 import { UseCaseDeps, CommandTarget, toTarget } from './types';
 import { errorMessage } from '../../protocol/errors';
+import { registerChatParticipant } from '../chat/chatParticipant';
+import type { ChatState } from '../chat/chatState';
 
 export type { UseCaseDeps, CommandTarget, ServerHandles, ServerHealth } from './types';
 
@@ -35,6 +37,8 @@ export const UseCaseCommands = {
 /** What the host gets back: dispose it on deactivation; show `subscriptions` in the tree. */
 export interface UseCases extends vscode.Disposable {
   readonly subscriptions: ResourceFeatures['subscriptionState'];
+  /** What @mcp keeps: the tree marks tools switched off for models or changed since approved. */
+  readonly chat: ChatState;
 }
 
 /**
@@ -143,8 +147,11 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
     }),
     { dispose: () => (disposeLoadedPanels(), DetailsPanel.disposeAll()) },
   ];
+  // @mcp: a language model uses the same servers, through the same tool-call use case.
+  const chat = registerChatParticipant(ctx);
+  disposables.push(chat.disposable);
   const all = vscode.Disposable.from(...disposables.reverse());
-  return { subscriptions: resources.subscriptionState, dispose: () => all.dispose() };
+  return { subscriptions: resources.subscriptionState, chat: chat.state, dispose: () => all.dispose() };
 }
 
 function isStringRecord(v: unknown): v is Record<string, string> {

@@ -1,0 +1,55 @@
+// Registers @mcp and its commands at activation; the handler (and the chat core under it) loads
+// on the first request, so activation stays cheap.
+import * as vscode from 'vscode';
+import type { UseCaseContext } from '../usecases/context';
+import { toTarget } from '../usecases/types';
+import { ChatState } from './chatState';
+import type * as ChatHandlerModule from './chatHandler';
+
+export const CHAT_PARTICIPANT_ID = 'mcpHost.mcp';
+
+/** Command ids (also in package.json). */
+export const ChatCommands = {
+  answerApproval: 'mcpHost.chat.answerApproval',
+  toggleForModels: 'mcpHost.chat.toggleForModels',
+  clearPins: 'mcpHost.chat.clearPins',
+  addToChat: 'mcpHost.resource.addToChat',
+} as const;
+
+let handlerModule: Promise<typeof ChatHandlerModule> | undefined;
+const loadHandler = () => (handlerModule ??= import('./chatHandler.js'));
+
+/** The participant, its commands, and the state the tree shows (enablement, changed tools). */
+export function registerChatParticipant(ctx: UseCaseContext): { state: ChatState; disposable: vscode.Disposable } {
+  const state = new ChatState(ctx.extension);
+  const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, async (request, context, stream, token) => (await loadHandler()).handleChatRequest(ctx, state, request, context, stream, token));
+  participant.iconPath = new vscode.ThemeIcon('plug');
+  const disposable = vscode.Disposable.from(
+    state,
+    participant,
+    vscode.commands.registerCommand(ChatCommands.answerApproval, async (id: unknown, decision: unknown) => {
+      if (!(await loadHandler()).answerApproval(id, decision)) void vscode.window.showInformationMessage('MCP Host: this approval was already answered or its request has ended.');
+    }),
+    vscode.commands.registerCommand(ChatCommands.toggleForModels, async (arg: unknown) => {
+      const target = toTarget(arg);
+      if (!target) return;
+      const tool = target.kind === 'tool' ? target.name : undefined;
+      const nowOn = await state.toggle(target.serverId, tool);
+      void vscode.window.setStatusBarMessage(`MCP Host: ${tool ?? ctx.serverName(target.serverId)} ${nowOn ? 'offered to' : 'switched off for'} language models`, 3000);
+    }),
+    vscode.commands.registerCommand(ChatCommands.clearPins, async () => {
+      await state.clearPins();
+      void vscode.window.showInformationMessage('MCP Host: forgot every approved tool definition (pins).');
+    }),
+    vscode.commands.registerCommand(ChatCommands.addToChat, async (arg: unknown) => {
+      const target = toTarget(arg);
+      if (target?.kind !== 'resource' || !target.uri) return;
+      const client = await ctx.client(target.serverId);
+      const result = await client.readResource(target.uri, { timeoutMs: ctx.timeoutMs(target.serverId) });
+      const text = result.contents.map((c) => ('text' in c ? c.text : `[${c.mimeType ?? 'binary'} data, not attached]`)).join('\n');
+      state.attachments.push({ serverId: target.serverId, uri: target.uri, text });
+      await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@mcp ', isPartialQuery: true });
+    }),
+  );
+  return { state, disposable };
+}
