@@ -19,6 +19,15 @@ export const ChatCommands = {
 let handlerModule: Promise<typeof ChatHandlerModule> | undefined;
 const loadHandler = () => (handlerModule ??= import('./chatHandler.js'));
 
+/** From the command palette: which server or tool to switch (each item says its state). */
+async function pickForModels(ctx: UseCaseContext, state: ChatState): Promise<{ serverId: string; kind: 'server' | 'tool'; name?: string } | undefined> {
+  const items = ctx.deps.servers.list().flatMap((h) => [
+    { label: h.entry.name, description: state.isServerEnabled(h.id) ? 'offered to models' : 'off for models', target: { serverId: h.id, kind: 'server' as const } },
+    ...(h.tools ?? []).map((t) => ({ label: `${h.entry.name}/${t.name}`, description: state.isToolEnabled(h.id, t.name) ? 'offered to models' : 'off for models', target: { serverId: h.id, kind: 'tool' as const, name: t.name } })),
+  ]);
+  return (await vscode.window.showQuickPick(items, { title: 'Switch a server or tool on or off for language models (@mcp)' }))?.target;
+}
+
 /** The participant, its commands, and the state the tree shows (enablement, changed tools). */
 export function registerChatParticipant(ctx: UseCaseContext): { state: ChatState; disposable: vscode.Disposable } {
   const state = new ChatState(ctx.extension);
@@ -31,7 +40,7 @@ export function registerChatParticipant(ctx: UseCaseContext): { state: ChatState
       if (!(await loadHandler()).answerApproval(id, decision)) void vscode.window.showInformationMessage('MCP Host: this approval was already answered or its request has ended.');
     }),
     vscode.commands.registerCommand(ChatCommands.toggleForModels, async (arg: unknown) => {
-      const target = toTarget(arg);
+      const target = toTarget(arg) ?? (await pickForModels(ctx, state));
       if (!target) return;
       const tool = target.kind === 'tool' ? target.name : undefined;
       const nowOn = await state.toggle(target.serverId, tool);
