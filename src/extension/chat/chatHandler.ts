@@ -7,7 +7,7 @@ import type { GetPromptResult } from '../../client/schemas';
 import { ApprovalDecision } from '../../chat/approval';
 import { ApprovalRequest, ChatLoopPorts, ChatMessage, ChatPart, ModelOutput, describeApproval, runChatLoop } from '../../chat/chatLoop';
 import { ModelToolDefinition, ToolCatalog, ToolSets, buildToolCatalog, describeCatalog, toolSetSelection } from '../../chat/toolCatalog';
-import type { NamedTool, ServerTool } from '../../chat/toolNames';
+import type { ServerTool } from '../../chat/toolNames';
 import { errorMessage } from '../../protocol/errors';
 import type { ServerHandle } from '../../registry/serverRegistry';
 import type { UseCaseContext } from '../usecases/context';
@@ -137,7 +137,7 @@ export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, r
     stream.markdown(servers.length ? describeCatalog(catalog) : 'No MCP server is running.');
     return {};
   }
-  let messages: ChatMessage[] = historyMessages(context);
+  const messages: ChatMessage[] = historyMessages(context);
   if (request.command === 'prompt') {
     const prompt = await promptMessages(ctx, servers, scope.prompt, stream);
     if (!prompt) return {};
@@ -191,7 +191,6 @@ export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, r
     return { errorDetails: { message: errorMessage(error) } };
   } finally {
     cancel.dispose();
-    messages = [];
   }
 }
 
@@ -254,4 +253,3 @@ async function promptMessages(ctx: UseCaseContext, servers: readonly ServerHandl
   return messages;
 }
 
-export type { NamedTool };

@@ -33,9 +33,14 @@ export function registerChatParticipant(ctx: UseCaseContext): { state: ChatState
   const state = new ChatState(ctx.extension);
   const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, async (request, context, stream, token) => (await loadHandler()).handleChatRequest(ctx, state, request, context, stream, token));
   participant.iconPath = new vscode.ThemeIcon('plug');
+  // A tools/list that changes a pinned tool is logged when it arrives, not only at the next call.
+  const logChangedTools = () => {
+    for (const h of ctx.deps.servers.list()) for (const tool of h.tools ?? []) state.pinChanges(h, tool, (text) => ctx.deps.log(h.id, 'warn', text));
+  };
   const disposable = vscode.Disposable.from(
     state,
     participant,
+    ...(ctx.deps.onDidChangeServers ? [ctx.deps.onDidChangeServers(logChangedTools)] : []),
     vscode.commands.registerCommand(ChatCommands.answerApproval, async (id: unknown, decision: unknown) => {
       if (!(await loadHandler()).answerApproval(id, decision)) void vscode.window.showInformationMessage('MCP Host: this approval was already answered or its request has ended.');
     }),
