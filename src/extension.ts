@@ -47,9 +47,10 @@ export function activate(context: vscode.ExtensionContext): void {
     redact: (text) => mcpHost.redact(text),
     setHealth: (id, health) => mcpHost.health.set(id, health),
     signInState: (id) => mcpHost.signIns.signInState(id),
+    startServers: (why) => mcpHost.startAutomatically(why),
     resolveUrlElicitation: (error, id) => mcpHost.serverRequests.handleUrlElicitationRequired(error, { id, name: mcpHost.registry.get(id)?.entry.name ?? id }),
   });
-  context.subscriptions.push(useCases, tree.showSubscriptions(useCases.subscriptions));
+  context.subscriptions.push(useCases, tree.showSubscriptions(useCases.subscriptions), tree.showChatMarks(useCases.chat));
 
   // "asked 12s ago" under Roots goes stale: redraw now and then while someone looks.
   const clock = setInterval(() => {

@@ -6,7 +6,6 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { EraStore } from '../client/era';
 import { PersistentEraStore } from '../registry/eraStore';
-import type { CliServer } from './arguments';
 
 /** The cache file, or undefined when no cache directory can be named. */
 export function eraCacheFile(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -30,7 +29,7 @@ export function cliEraStore(file = eraCacheFile()): EraStore | undefined {
 }
 
 /** The server's key: its command line (with the working directory: `node server.js` differs per folder), or its origin. */
-export function cliEraKey(server: CliServer, cwd: string): string {
+export function cliEraKey(server: { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[] } | { readonly kind: 'remote'; readonly url: string }, cwd: string): string {
   if (server.kind === 'stdio') return `stdio:${JSON.stringify([cwd, server.command, ...server.args])}`;
   try {
     return `http:${new URL(server.url).origin}`;

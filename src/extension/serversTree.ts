@@ -4,6 +4,7 @@
 // menus' `viewItem` clauses rely on them); server-provided text only reaches escaped Markdown.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { ChatState } from './chat/chatState';
 import type { Root } from '../client/client';
 import { describeSkippedItem, type Prompt, type Resource, type ResourceTemplate, type Tool } from '../client/schemas';
 import type { ConfigProblem, ConfigSource } from '../config';
@@ -110,6 +111,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   private model: ServersTreeModel | undefined;
   private timer: NodeJS.Timeout | undefined;
   private resourceSubscriptions: ResourceSubscriptions | undefined;
+  private chatMarks: ChatState | undefined;
   /** Rows the user expanded (true) or collapsed (false), by a key that survives restarts and reloads. */
   private expansion = new Map<string, boolean>();
   private memory: ExpansionMemory | undefined;
@@ -196,6 +198,17 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     }, 30);
   }
 
+  /** Marks tool rows switched off for language models or changed since the user approved them (from @mcp's state). */
+  showChatMarks(source: ChatState): vscode.Disposable {
+    this.chatMarks = source;
+    const sub = source.onDidChange(() => this.refresh());
+    this.refresh();
+    return new vscode.Disposable(() => {
+      sub.dispose();
+      if (this.chatMarks === source) this.chatMarks = undefined;
+    });
+  }
+
   /** Shows each resource row's subscription (and offers Subscribe / Unsubscribe) from `source`. */
   showSubscriptions(source: ResourceSubscriptions): vscode.Disposable {
     this.resourceSubscriptions = source;
@@ -263,6 +276,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         const t = node.tool;
         const item = this.leaf(leafId(node.serverId, 'tool', t.name, node.index), t.name, 'tool', 'tools');
         item.description = itemDescription(t.title ?? t.annotations?.title, t.description);
+        const handle = this.handle(node.serverId);
+        const chat = handle && this.chatMarks?.mark(handle, t);
+        if (chat?.changed) item.description = `⚠ changed since you approved it · ${item.description ?? ''}`;
+        if (chat?.disabled) item.description = `off for models · ${item.description ?? ''}`;
         item.tooltip = markdown(toolTooltip(t));
         item.command = { ...DEFAULT_ACTIONS.tool, arguments: [node] };
         return item;

@@ -15,6 +15,8 @@ import { PANEL_VIEW_TYPES, parseRestoreState } from './panelTabs';
 const PANEL_KIND_OF: Record<string, string> = { [PANEL_VIEW_TYPES.tool]: 'tool', [PANEL_VIEW_TYPES.prompt]: 'prompt', [PANEL_VIEW_TYPES.details]: 'details' };
 import { UseCaseDeps, CommandTarget, toTarget } from './types';
 import { errorMessage } from '../../protocol/errors';
+import { registerChatParticipant } from '../chat/chatParticipant';
+import type { ChatState } from '../chat/chatState';
 
 export type { UseCaseDeps, CommandTarget, ServerHandles, ServerHealth } from './types';
 
@@ -39,6 +41,8 @@ export const UseCaseCommands = {
 /** What the host gets back: dispose it on deactivation; show `subscriptions` in the tree. */
 export interface UseCases extends vscode.Disposable {
   readonly subscriptions: ResourceFeatures['subscriptionState'];
+  /** What @mcp keeps: the tree marks tools switched off for models or changed since approved. */
+  readonly chat: ChatState;
 }
 
 /**
@@ -159,8 +163,11 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
       }),
     ),
   ];
+  // @mcp: a language model uses the same servers, through the same tool-call use case.
+  const chat = registerChatParticipant(ctx);
+  disposables.push(chat.disposable);
   const all = vscode.Disposable.from(...disposables.reverse());
-  return { subscriptions: resources.subscriptionState, dispose: () => all.dispose() };
+  return { subscriptions: resources.subscriptionState, chat: chat.state, dispose: () => all.dispose() };
 }
 
 function isStringRecord(v: unknown): v is Record<string, string> {

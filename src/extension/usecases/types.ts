@@ -31,6 +31,8 @@ export interface UseCaseDeps {
   resolveUrlElicitation?(error: unknown, serverId: string): Promise<boolean>;
   /** The server's sign-in (MCP authorization) for Server Details; undefined when it never asked for one. */
   signInState?(serverId: string): (SignInState & { readonly required: boolean }) | undefined;
+  /** Starts the servers as the start policy would (a chat request needs them running). */
+  startServers?(why: string): void;
   /** Told when the health ping marks a server unresponsive or answering again (e.g. to show it in the tree). */
   setHealth?(serverId: string, health: ServerHealth): void;
 }

@@ -1,0 +1,69 @@
+// Registers @mcp and its commands at activation; the handler (and the chat core under it) loads
+// on the first request, so activation stays cheap.
+import * as vscode from 'vscode';
+import type { UseCaseContext } from '../usecases/context';
+import { toTarget } from '../usecases/types';
+import { ChatState } from './chatState';
+import type * as ChatHandlerModule from './chatHandler';
+
+export const CHAT_PARTICIPANT_ID = 'mcpHost.mcp';
+
+/** Command ids (also in package.json). */
+export const ChatCommands = {
+  answerApproval: 'mcpHost.chat.answerApproval',
+  toggleForModels: 'mcpHost.chat.toggleForModels',
+  clearPins: 'mcpHost.chat.clearPins',
+  addToChat: 'mcpHost.resource.addToChat',
+} as const;
+
+let handlerModule: Promise<typeof ChatHandlerModule> | undefined;
+const loadHandler = () => (handlerModule ??= import('./chatHandler.js'));
+
+/** From the command palette: which server or tool to switch (each item says its state). */
+async function pickForModels(ctx: UseCaseContext, state: ChatState): Promise<{ serverId: string; kind: 'server' | 'tool'; name?: string } | undefined> {
+  const items = ctx.deps.servers.list().flatMap((h) => [
+    { label: h.entry.name, description: state.isServerEnabled(h.id) ? 'offered to models' : 'off for models', target: { serverId: h.id, kind: 'server' as const } },
+    ...(h.tools ?? []).map((t) => ({ label: `${h.entry.name}/${t.name}`, description: state.isToolEnabled(h.id, t.name) ? 'offered to models' : 'off for models', target: { serverId: h.id, kind: 'tool' as const, name: t.name } })),
+  ]);
+  return (await vscode.window.showQuickPick(items, { title: 'Switch a server or tool on or off for language models (@mcp)' }))?.target;
+}
+
+/** The participant, its commands, and the state the tree shows (enablement, changed tools). */
+export function registerChatParticipant(ctx: UseCaseContext): { state: ChatState; disposable: vscode.Disposable } {
+  const state = new ChatState(ctx.extension);
+  const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, async (request, context, stream, token) => (await loadHandler()).handleChatRequest(ctx, state, request, context, stream, token));
+  participant.iconPath = new vscode.ThemeIcon('plug');
+  // A tools/list that changes a pinned tool is logged when it arrives, not only at the next call.
+  const logChangedTools = () => {
+    for (const h of ctx.deps.servers.list()) for (const tool of h.tools ?? []) state.pinChanges(h, tool, (text) => ctx.deps.log(h.id, 'warn', text));
+  };
+  const disposable = vscode.Disposable.from(
+    state,
+    participant,
+    ...(ctx.deps.onDidChangeServers ? [ctx.deps.onDidChangeServers(logChangedTools)] : []),
+    vscode.commands.registerCommand(ChatCommands.answerApproval, async (id: unknown, decision: unknown) => {
+      if (!(await loadHandler()).answerApproval(id, decision)) void vscode.window.showInformationMessage('MCP Host: this approval was already answered or its request has ended.');
+    }),
+    vscode.commands.registerCommand(ChatCommands.toggleForModels, async (arg: unknown) => {
+      const target = toTarget(arg) ?? (await pickForModels(ctx, state));
+      if (!target) return;
+      const tool = target.kind === 'tool' ? target.name : undefined;
+      const nowOn = await state.toggle(target.serverId, tool);
+      void vscode.window.setStatusBarMessage(`MCP Host: ${tool ?? ctx.serverName(target.serverId)} ${nowOn ? 'offered to' : 'switched off for'} language models`, 3000);
+    }),
+    vscode.commands.registerCommand(ChatCommands.clearPins, async () => {
+      await state.clearPins();
+      void vscode.window.showInformationMessage('MCP Host: forgot every approved tool definition (pins).');
+    }),
+    vscode.commands.registerCommand(ChatCommands.addToChat, async (arg: unknown) => {
+      const target = toTarget(arg);
+      if (target?.kind !== 'resource' || !target.uri) return;
+      const client = await ctx.client(target.serverId);
+      const result = await client.readResource(target.uri, { timeoutMs: ctx.timeoutMs(target.serverId) });
+      const text = result.contents.map((c) => ('text' in c ? c.text : `[${c.mimeType ?? 'binary'} data, not attached]`)).join('\n');
+      state.attachments.push({ serverId: target.serverId, uri: target.uri, text });
+      await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@mcp ', isPartialQuery: true });
+    }),
+  );
+  return { state, disposable };
+}

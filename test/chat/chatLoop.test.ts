@@ -1,0 +1,133 @@
+// The loop of @mcp without VS Code: a scripted model (this test's, a list of turns) asks for
+// tools; calls go through the tool-call use case to a real server-everything.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { McpClient, Tool } from '../../src/client';
+import { SessionGrants } from '../../src/chat/approval';
+import { ApprovalRequest, ChatLoopPorts, ChatMessage, DENIED_TEXT, ModelOutput, describeApproval, runChatLoop } from '../../src/chat/chatLoop';
+import { FIND_TOOLS, ModelToolDefinition, buildToolCatalog } from '../../src/chat/toolCatalog';
+import type { NewHistoryEntry } from '../../src/usecases/history';
+import { EVERYTHING, WireRecorder, connectStdio } from '../client/support';
+
+type Turn = (messages: readonly ChatMessage[], tools: readonly ModelToolDefinition[]) => ModelOutput[];
+
+describe('the @mcp loop (server-everything)', () => {
+  let client: McpClient;
+  let wire: WireRecorder;
+  let tools: Tool[];
+  before(async () => {
+    ({ client, wire } = await connectStdio(process.execPath, EVERYTHING));
+    tools = await client.listTools();
+  });
+  after(async () => client.close());
+
+  function setup(turns: Turn[], options: { decisions?: ('once' | 'session' | 'deny')[]; maxTools?: number; pinChanged?: boolean } = {}) {
+    const seen: string[][] = [];
+    const approvals: ApprovalRequest[] = [];
+    const history: NewHistoryEntry[] = [];
+    const texts: string[] = [];
+    const pinned: string[] = [];
+    const decisions = [...(options.decisions ?? [])];
+    let turn = 0;
+    const ports: ChatLoopPorts = {
+      async *send(messages, defs) {
+        seen.push(defs.map((d) => d.name));
+        const script = turns[Math.min(turn++, turns.length - 1)];
+        for (const part of script(messages, defs)) yield part;
+      },
+      catalog: (loaded) => buildToolCatalog({ tools: tools.map((tool) => ({ serverId: 'ev', serverName: 'everything', tool })), isServerEnabled: () => true, isToolEnabled: (_s, t) => t !== 'get-env', budget: { maxTools: options.maxTools ?? 128, maxTokens: 1e9 }, loaded }),
+      approve: async (request) => {
+        approvals.push(request);
+        return decisions.shift() ?? 'deny';
+      },
+      approvalSettings: () => ({ serverTrusted: false, autoApproveReadOnly: false }),
+      pinChanges: () => (options.pinChanged ? [{ field: 'description', before: 'old', after: 'new' }] : undefined),
+      pinApproved: (t) => pinned.push(t.modelName),
+      callPorts: () => ({ client: () => client, record: (e) => history.push(e) }),
+      onText: (t) => texts.push(t),
+    };
+    return { ports, seen, approvals, history, texts, pinned };
+  }
+  const lastResultText = (messages: readonly ChatMessage[]) => {
+    const last = messages[messages.length - 1];
+    return last.parts.flatMap((p) => (p.kind === 'result' ? p.parts.map((q) => (q.kind === 'text' ? q.text : '')) : [])).join('');
+  };
+
+  test('echo: approved once, called through the use case (history says chat), answer built from the result', async () => {
+    const s = setup(
+      [
+        () => [{ kind: 'call', callId: 'c1', name: 'everything_echo', input: { message: 'hello chat' } }],
+        (messages) => [{ kind: 'text', text: `The tool said: ${lastResultText(messages)}` }],
+      ],
+      { decisions: ['once'] },
+    );
+    const before = wire.sent('tools/call').length;
+    const end = await runChatLoop([{ role: 'user', parts: [{ kind: 'text', text: 'echo hello chat' }] }], s.ports, { maxRounds: 5, acceptsImages: false, grants: new SessionGrants() });
+    assert.deepEqual(end, { kind: 'answered', rounds: 2, calls: 1 });
+    assert.equal(s.texts.join(''), 'The tool said: Echo: hello chat');
+    assert.equal(s.approvals.length, 1);
+    assert.match(describeApproval(s.approvals[0]), /\*\*everything\*\* wants to run \*\*echo\*\*[\s\S]*"message": "hello chat"/);
+    assert.equal(wire.sent('tools/call').length, before + 1);
+    assert.equal(s.history[0].name, 'echo');
+    assert.equal(s.history[0].outcome, 'ok');
+    assert.deepEqual(s.pinned, ['everything_echo']);
+    assert.ok(!s.seen[0].includes('everything_get-env'), 'a disabled tool is never offered');
+  });
+
+  test('deny: nothing is sent, the model reads a refusal; a disabled tool called anyway is refused', async () => {
+    const s = setup([() => [{ kind: 'call', callId: 'c1', name: 'everything_echo', input: { message: 'x' } }, { kind: 'call', callId: 'c2', name: 'everything_get-env', input: {} }], (m) => [{ kind: 'text', text: lastResultText(m) }]], { decisions: ['deny'] });
+    const before = wire.sent('tools/call').length;
+    await runChatLoop([{ role: 'user', parts: [{ kind: 'text', text: 'x' }] }], s.ports, { maxRounds: 5, acceptsImages: false, grants: new SessionGrants() });
+    assert.equal(wire.sent('tools/call').length, before);
+    assert.equal(s.texts.join(''), DENIED_TEXT + 'There is no tool named everything_get-env.');
+  });
+
+  test('allow for the session: the second call does not ask; a changed pin asks again with the diff', async () => {
+    const grants = new SessionGrants();
+    const call = (): ModelOutput[] => [{ kind: 'call', callId: 'c', name: 'everything_echo', input: { message: 'a' } }];
+    const s = setup([call, call, () => [{ kind: 'text', text: 'done' }]], { decisions: ['session'] });
+    await runChatLoop([{ role: 'user', parts: [{ kind: 'text', text: 'x' }] }], s.ports, { maxRounds: 5, acceptsImages: false, grants });
+    assert.equal(s.approvals.length, 1);
+    assert.equal(s.history.length, 2);
+    const changed = setup([call, () => [{ kind: 'text', text: 'done' }]], { decisions: ['once'], pinChanged: true });
+    await runChatLoop([{ role: 'user', parts: [{ kind: 'text', text: 'x' }] }], changed.ports, { maxRounds: 5, acceptsImages: false, grants });
+    assert.equal(changed.approvals.length, 1);
+    assert.match(describeApproval(changed.approvals[0]), /Changed since you approved it:\n```diff\ndescription:\n- old\n\+ new/);
+  });
+
+  test('the round limit ends a model that keeps calling', async () => {
+    const s = setup([() => [{ kind: 'call', callId: 'c', name: 'everything_get-sum', input: { a: 1, b: 2 } }]], { decisions: ['session'] });
+    const end = await runChatLoop([{ role: 'user', parts: [{ kind: 'text', text: 'x' }] }], s.ports, { maxRounds: 3, acceptsImages: false, grants: new SessionGrants() });
+    assert.deepEqual(end, { kind: 'round-limit', rounds: 3, calls: 3 });
+  });
+
+  test('cancelling the request cancels the call in flight with notifications/cancelled', async () => {
+    const abort = new AbortController();
+    const s = setup([() => [{ kind: 'call', callId: 'c', name: 'everything_trigger-long-running-operation', input: { duration: 30, steps: 30 } }], () => [{ kind: 'text', text: 'after' }]], { decisions: ['once'] });
+    s.ports.onCallStart = () => setTimeout(() => abort.abort(), 300);
+    const end = await runChatLoop([{ role: 'user', parts: [{ kind: 'text', text: 'x' }] }], s.ports, { maxRounds: 5, acceptsImages: false, grants: new SessionGrants(), signal: abort.signal });
+    assert.equal(end.kind, 'cancelled');
+    assert.equal(s.history[0].outcome, 'cancelled');
+    const call = wire.sent('tools/call').at(-1) as { id: number };
+    assert.ok(wire.sent('notifications/cancelled').some((n) => (n as { params: { requestId: number } }).params.requestId === call.id));
+  });
+
+  test('over the budget: find_tools loads the right tool, which is offered and called next', async () => {
+    const s = setup(
+      [
+        () => [{ kind: 'call', callId: 'f', name: FIND_TOOLS, input: { query: 'add two numbers', limit: 2 } }],
+        (messages, defs) => {
+          assert.match(lastResultText(messages), /everything_get-sum/);
+          assert.ok(defs.some((d) => d.name === 'everything_get-sum'));
+          return [{ kind: 'call', callId: 'c', name: 'everything_get-sum', input: { a: 20, b: 22 } }];
+        },
+        (messages) => [{ kind: 'text', text: lastResultText(messages) }],
+      ],
+      { decisions: ['once'], maxTools: 3 },
+    );
+    await runChatLoop([{ role: 'user', parts: [{ kind: 'text', text: 'x' }] }], s.ports, { maxRounds: 5, acceptsImages: false, grants: new SessionGrants() });
+    assert.deepEqual(s.seen[0], [FIND_TOOLS]);
+    assert.ok(s.seen[1].length <= 3);
+    assert.match(s.texts.join(''), /42/);
+  });
+});
