@@ -10,7 +10,15 @@ export type CliCommand =
   | { readonly kind: 'call'; readonly tool: string; readonly args: Record<string, unknown> }
   | { readonly kind: 'read'; readonly uri: string }
   | { readonly kind: 'prompt'; readonly name: string; readonly args: Record<string, string> }
-  | { readonly kind: 'ping' };
+  | { readonly kind: 'ping' }
+  /** Compare a snapshot (`inspect --json`) with the live server. */
+  | { readonly kind: 'diff'; readonly before: string; readonly options: DiffOptions };
+
+/** `mcp-host diff`'s own options. */
+export interface DiffOptions {
+  /** `--server-version`: a changed server version counts as a change. */
+  readonly serverVersion: boolean;
+}
 
 export interface CliOptions {
   readonly command: CliCommand;
@@ -52,8 +60,11 @@ export interface CliSignIn {
   readonly scope?: readonly string[];
 }
 
-/** The result of parsing: run something, or print the usage. */
-export type ParsedArguments = { readonly kind: 'run'; readonly options: CliOptions } | { readonly kind: 'help' };
+/** The result of parsing: run something against a server, compare two snapshot files (no server), or print the usage. */
+export type ParsedArguments =
+  | { readonly kind: 'run'; readonly options: CliOptions }
+  | { readonly kind: 'diff-files'; readonly before: string; readonly after: string; readonly json: boolean; readonly options: DiffOptions }
+  | { readonly kind: 'help' };
 
 /** A mistake on the command line; exits with code 2 and a hint to `--help`. */
 export class UsageError extends Error {
@@ -76,6 +87,10 @@ Commands:
   read URI           read a resource and print its contents
   prompt NAME        get a prompt (arguments from --args) and print its messages
   ping               print the round-trip time of a ping
+  diff A.json [B.json]
+                     what changed between two \`inspect --json\` snapshots, or between a
+                     snapshot and the live server (exit 0 when nothing changed, 1 when
+                     something did); --server-version also compares the server's version
 
 Options:
   --args JSON              arguments for call/prompt, a JSON object: '{"a":1}'
@@ -118,15 +133,16 @@ Examples:
   mcp-host call echo --args '{"message":"hi"}' -- node server.js
   mcp-host call list_allowed_directories --roots . -- npx -y @modelcontextprotocol/server-filesystem
   mcp-host tools --url https://mcp.example.com/mcp --header "Authorization: Bearer $TOKEN"
-  mcp-host tools --url https://mcp.example.com/mcp --token-cache ~/.cache/mcp-host`;
+  mcp-host tools --url https://mcp.example.com/mcp --token-cache ~/.cache/mcp-host
+  mcp-host inspect --json -- node server.js > before.json; mcp-host diff before.json -- node server.js`;
 
-const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping'] as const;
+const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping', 'diff'] as const;
 type CommandName = (typeof COMMANDS)[number];
 const VALUE_FLAGS = ['--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--scope'] as const;
 /** Flags that may be given more than once. */
 const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header'];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
-const BOOLEAN_FLAGS = ['--json', '--trace', '--no-browser'] as const;
+const BOOLEAN_FLAGS = ['--json', '--trace', '--no-browser', '--server-version'] as const;
 /** The flags of sign-in, which only apply with --url. */
 const SIGN_IN_FLAGS = ['--no-browser', '--token-cache', '--client-id', '--client-secret-env', '--scope'] as const;
 
@@ -168,10 +184,19 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
     }
   }
 
-  if (positionals.length === 0) throw new UsageError('missing command (one of inspect, tools, call, read, prompt, ping)');
+  if (positionals.length === 0) throw new UsageError(`missing command (one of ${COMMANDS.join(', ')})`);
   const name = positionals[0];
   if (!(COMMANDS as readonly string[]).includes(name)) throw new UsageError(`unknown command ${JSON.stringify(name)} (expected one of ${COMMANDS.join(', ')})`);
-  const command = buildCommand(name as CommandName, positionals.slice(1), values.get('--args'));
+  if (booleans.has('--server-version') && name !== 'diff') throw new UsageError('--server-version only applies to diff');
+  const diffOptions: DiffOptions = { serverVersion: booleans.has('--server-version') };
+  if (name === 'diff' && positionals.length === 3) {
+    // Two snapshots: nothing to connect to.
+    if (dash >= 0 || values.has('--url')) throw new UsageError('diff compares two snapshot files, or one snapshot with a server: not two files and a server');
+    const stray = [...values.keys()].find((flag) => flag !== '--max-message-mb');
+    if (stray) throw new UsageError(`${stray} does not apply to diff of two files`);
+    return { kind: 'diff-files', before: positionals[1], after: positionals[2], json: booleans.has('--json'), options: diffOptions };
+  }
+  const command = buildCommand(name as CommandName, positionals.slice(1), values.get('--args'), diffOptions);
 
   const server = parseServer(dash >= 0, serverArgv, values.get('--url'), repeated['--header'] ?? [], values.get('--transport'));
   const signInFlags = SIGN_IN_FLAGS.filter((flag) => booleans.has(flag) || values.has(flag as ValueFlag));
@@ -256,7 +281,7 @@ function withSignIn(server: Extract<CliServer, { kind: 'remote' }>, values: Read
   return { ...server, signIn };
 }
 
-function buildCommand(name: CommandName, operands: string[], argsJson: string | undefined): CliCommand {
+function buildCommand(name: CommandName, operands: string[], argsJson: string | undefined, diffOptions: DiffOptions): CliCommand {
   const expect = (count: number, what?: string) => {
     if (operands.length < count) throw new UsageError(`${name} needs ${what}: mcp-host ${name} ${what?.toUpperCase()} ... -- SERVER_COMMAND`);
     if (operands.length > count) throw new UsageError(`unexpected argument ${JSON.stringify(operands[count])} (the server command goes after --)`);
@@ -277,6 +302,10 @@ function buildCommand(name: CommandName, operands: string[], argsJson: string | 
     case 'prompt':
       expect(1, 'a prompt name');
       return { kind: 'prompt', name: operands[0], args: promptArguments(parseArgsJson(argsJson)) };
+    case 'diff':
+      if (operands.length === 0) throw new UsageError('diff needs a snapshot: mcp-host diff A.json [B.json | -- SERVER_COMMAND | --url URL]');
+      expect(1);
+      return { kind: 'diff', before: operands[0], options: diffOptions };
     default: {
       const never: never = name;
       throw new UsageError(`unknown command ${String(never)}`);

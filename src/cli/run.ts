@@ -17,6 +17,8 @@ import { CliCommand, CliOptions, CliServer, USAGE, UsageError, parseArguments } 
 import { CUT_DEEP_NOTE, Inspection, printableJson, renderCallResult, renderInspection, renderLogMessage, renderProgress, renderPromptResult, renderReadResult, renderTools } from './render';
 import { formatBytes } from '../protocol/text';
 import { callTool } from '../usecases/callTool';
+import { diffOffers } from '../usecases/offerDiff';
+import { readOfferSnapshot, renderOfferChanges } from './diff';
 import { StatusLine } from './statusLine';
 import { terminalSafe } from './terminalText';
 import { cliSession } from './signIn';
@@ -65,6 +67,11 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     if (parsed.kind === 'help') {
       io.stdout(USAGE + '\n');
       return ExitCode.Ok;
+    }
+    if (parsed.kind === 'diff-files') {
+      const changes = diffOffers(readOfferSnapshot(parsed.before), readOfferSnapshot(parsed.after), parsed.options);
+      io.stdout(renderOfferChanges(changes, parsed.json) + '\n');
+      return changes.length ? ExitCode.ToolError : ExitCode.Ok;
     }
     options = parsed.options;
   } catch (error) {
@@ -236,6 +243,13 @@ async function execute(client: McpClient, command: CliCommand, json: boolean, io
       if (json) printJson(result);
       else print(renderPromptResult(result));
       return ExitCode.Ok;
+    }
+    case 'diff': {
+      // Read first: a wrong path fails before the server is asked anything.
+      const before = readOfferSnapshot(command.before);
+      const changes = diffOffers(before, await inspect(client, lists), command.options);
+      print(renderOfferChanges(changes, json));
+      return changes.length ? ExitCode.ToolError : ExitCode.Ok;
     }
     case 'ping': {
       const ms = await client.ping(req);
