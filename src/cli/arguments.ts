@@ -12,7 +12,9 @@ export type CliCommand =
   | { readonly kind: 'prompt'; readonly name: string; readonly args: Record<string, string> }
   | { readonly kind: 'ping' }
   /** Compare a snapshot (`inspect --json`) with the live server. */
-  | { readonly kind: 'diff'; readonly before: string; readonly options: DiffOptions };
+  | { readonly kind: 'diff'; readonly before: string; readonly options: DiffOptions }
+  /** Send the client's side of a recording again and compare the answers. */
+  | { readonly kind: 'replay'; readonly recording: string; readonly ignore: readonly string[] };
 
 /** `mcp-host diff`'s own options. */
 export interface DiffOptions {
@@ -34,6 +36,8 @@ export interface CliOptions {
   readonly logLevel: LoggingLevel;
   /** The server: a command and its arguments (everything after `--`), or a URL (`--url`). */
   readonly server: CliServer;
+  /** `--record FILE`: write the session's frames there (JSON Lines, secrets redacted). */
+  readonly record?: string;
 }
 
 /** How `--transport` picks the HTTP transport: `auto` tries Streamable HTTP, then HTTP+SSE. */
@@ -87,6 +91,9 @@ Commands:
   read URI           read a resource and print its contents
   prompt NAME        get a prompt (arguments from --args) and print its messages
   ping               print the round-trip time of a ping
+  replay FILE        send the requests of a recording (--record) to the server again and
+                     compare each answer with the recorded one (exit 1 on a difference);
+                     --ignore POINTER leaves a JSON Pointer of the answers out (repeatable)
   diff A.json [B.json]
                      what changed between two \`inspect --json\` snapshots, or between a
                      snapshot and the live server (exit 0 when nothing changed, 1 when
@@ -105,6 +112,8 @@ Options:
   --log-level LEVEL        print the server's log messages at this level or above to
                            stderr: ${LoggingLevels.join(', ')} (default info)
   --max-message-mb N       largest message accepted from the server, in MiB (default 128)
+  --record FILE            write every JSON-RPC frame of the session to FILE, one JSON
+                           object a line (direction, time, size; secrets redacted)
   --url URL                connect to a remote server instead of running a command
   --header "Name: value"   send this HTTP header with every request (repeatable);
                            values of Authorization-like headers never appear in the output
@@ -136,11 +145,11 @@ Examples:
   mcp-host tools --url https://mcp.example.com/mcp --token-cache ~/.cache/mcp-host
   mcp-host inspect --json -- node server.js > before.json; mcp-host diff before.json -- node server.js`;
 
-const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping', 'diff'] as const;
+const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping', 'diff', 'replay'] as const;
 type CommandName = (typeof COMMANDS)[number];
-const VALUE_FLAGS = ['--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--scope'] as const;
+const VALUE_FLAGS = ['--record', '--ignore', '--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--scope'] as const;
 /** Flags that may be given more than once. */
-const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header'];
+const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header', '--ignore'];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
 const BOOLEAN_FLAGS = ['--json', '--trace', '--no-browser', '--server-version'] as const;
 /** The flags of sign-in, which only apply with --url. */
@@ -196,7 +205,12 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
     if (stray) throw new UsageError(`${stray} does not apply to diff of two files`);
     return { kind: 'diff-files', before: positionals[1], after: positionals[2], json: booleans.has('--json'), options: diffOptions };
   }
-  const command = buildCommand(name as CommandName, positionals.slice(1), values.get('--args'), diffOptions);
+  const ignore = repeated['--ignore'] ?? [];
+  if (ignore.length && name !== 'replay') throw new UsageError('--ignore only applies to replay');
+  for (const pointer of ignore) if (!pointer.startsWith('/')) throw new UsageError(`--ignore takes a JSON Pointer such as /result/content/0/text, got ${JSON.stringify(pointer)}`);
+  const command = buildCommand(name as CommandName, positionals.slice(1), values.get('--args'), diffOptions, ignore);
+  const record = values.get('--record');
+  if (record !== undefined && record.trim() === '') throw new UsageError('--record needs a file');
 
   const server = parseServer(dash >= 0, serverArgv, values.get('--url'), repeated['--header'] ?? [], values.get('--transport'));
   const signInFlags = SIGN_IN_FLAGS.filter((flag) => booleans.has(flag) || values.has(flag as ValueFlag));
@@ -215,6 +229,7 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
       maxMessageBytes: parseMaxMessageBytes(values.get('--max-message-mb')),
       logLevel: parseLogLevel(values.get('--log-level')),
       server: signedIn,
+      ...(record !== undefined ? { record: resolve(record) } : {}),
     },
   };
 }
@@ -281,7 +296,7 @@ function withSignIn(server: Extract<CliServer, { kind: 'remote' }>, values: Read
   return { ...server, signIn };
 }
 
-function buildCommand(name: CommandName, operands: string[], argsJson: string | undefined, diffOptions: DiffOptions): CliCommand {
+function buildCommand(name: CommandName, operands: string[], argsJson: string | undefined, diffOptions: DiffOptions, ignore: readonly string[]): CliCommand {
   const expect = (count: number, what?: string) => {
     if (operands.length < count) throw new UsageError(`${name} needs ${what}: mcp-host ${name} ${what?.toUpperCase()} ... -- SERVER_COMMAND`);
     if (operands.length > count) throw new UsageError(`unexpected argument ${JSON.stringify(operands[count])} (the server command goes after --)`);
@@ -306,6 +321,9 @@ function buildCommand(name: CommandName, operands: string[], argsJson: string | 
       if (operands.length === 0) throw new UsageError('diff needs a snapshot: mcp-host diff A.json [B.json | -- SERVER_COMMAND | --url URL]');
       expect(1);
       return { kind: 'diff', before: operands[0], options: diffOptions };
+    case 'replay':
+      expect(1, 'a recording');
+      return { kind: 'replay', recording: operands[0], ignore };
     default: {
       const never: never = name;
       throw new UsageError(`unknown command ${String(never)}`);

@@ -19,6 +19,8 @@ import { formatBytes } from '../protocol/text';
 import { callTool } from '../usecases/callTool';
 import { diffOffers } from '../usecases/offerDiff';
 import { readOfferSnapshot, renderOfferChanges } from './diff';
+import { openRecordingFile, readRecording, recordedReplies, renderReplay, replaySteps } from './replay';
+import { RecordingWriter, ReplayStep, replayPlan } from '../usecases/recording';
 import { StatusLine } from './statusLine';
 import { terminalSafe } from './terminalText';
 import { cliSession } from './signIn';
@@ -101,6 +103,19 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     out.stderr(describeFailure(error).join('\n') + '\n');
     return ExitCode.Failure;
   }
+  // A replay gives the server the answers the recorded client gave (sampling, elicitation, roots).
+  let replay: { steps: ReplayStep[]; replies: ReturnType<typeof recordedReplies> } | undefined;
+  let recordingFile: ReturnType<typeof openRecordingFile> | undefined;
+  try {
+    if (options.command.kind === 'replay') {
+      const plan = replayPlan(readRecording(options.command.recording));
+      replay = { steps: plan.steps, replies: recordedReplies(plan.replies) };
+    }
+    if (options.record) recordingFile = openRecordingFile(options.record);
+  } catch (error) {
+    out.stderr(describeFailure(error).join('\n') + '\n');
+    return ExitCode.Failure;
+  }
   const transport = createTransport(options.server, options.maxMessageBytes, session && pausingTimeouts(session, () => client));
   // A second close() skips the grace periods and kills the tree.
   const force = () => void transport.close();
@@ -110,7 +125,15 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     protocol: options.protocolVersion ?? 'auto',
     requestTimeoutMs: options.timeoutMs,
     roots: options.roots.length ? directoryRoots(options.roots) : undefined,
+    ...(replay ? { capabilities: replay.replies.capabilities } : {}),
   });
+  if (replay) for (const [method, handler] of replay.replies.handlers) store.add(client.onRequest(method, handler));
+  if (recordingFile) {
+    const file = recordingFile;
+    const writer = new RecordingWriter(file.write, (text) => redactor.redact(text), { server: describeServer(options.server) });
+    store.add(client.onFrame((frame) => writer.frame(frame)));
+    store.add({ dispose: () => file.close() });
+  }
   if (options.trace) store.add(traceClient(client, (line) => status.printLine(line)));
   const minLevel = LoggingLevels.indexOf(options.logLevel);
   store.add(
@@ -134,7 +157,7 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     if (stop.signal.aborted) throw stop.signal.reason;
     await client.connect(transport, { timeoutMs: options.timeoutMs, signal: stop.signal });
     if (options.roots.length) await rootsApplied(rootsAsked, stop.signal);
-    return await execute(client, options.command, options.json, out, { signal: stop.signal }, status);
+    return await execute(client, options.command, options.json, out, { signal: stop.signal }, status, replay?.steps);
   } catch (error) {
     status.clear();
     // A cancelled request only says "cancelled"; the reason we stopped is the real story, and
@@ -186,6 +209,11 @@ function createTransport(server: CliServer, maxMessageBytes: number | undefined,
   return create({ type: server.mode === 'sse' ? 'sse' : 'http', url: server.url, headers: server.headers, secretValues: secret.values, secretHeaderNames: secret.names, warnings: [] });
 }
 
+/** The server as a recording names it: the command line, or the URL. */
+function describeServer(server: CliServer): string {
+  return server.kind === 'stdio' ? [server.command, ...server.args].join(' ') : server.url;
+}
+
 /** This process's environment, which a stdio server inherits as it is. */
 function inheritedEnv(): Record<string, string> {
   const env: Record<string, string> = {};
@@ -193,7 +221,8 @@ function inheritedEnv(): Record<string, string> {
   return env;
 }
 
-async function execute(client: McpClient, command: CliCommand, json: boolean, io: CliIo, req: RequestOptions, status: StatusLine): Promise<number> {
+/** Runs the command on a connected client; `steps` are the recording's requests, read before connecting. */
+async function execute(client: McpClient, command: CliCommand, json: boolean, io: CliIo, req: RequestOptions, status: StatusLine, steps: readonly ReplayStep[] = []): Promise<number> {
   const print = (text: string) => io.stdout(text.endsWith('\n') ? text : text + '\n');
   // Malformed items are left out of a list; each is named on stderr, the rest printed.
   const lists: ListOptions = { ...req, onSkipped: (skipped) => skipped.forEach((item) => io.stderr(`mcp-host: skipped a malformed item: ${describeSkippedItem(item)}\n`)) };
@@ -250,6 +279,11 @@ async function execute(client: McpClient, command: CliCommand, json: boolean, io
       const changes = diffOffers(before, await inspect(client, lists), command.options);
       print(renderOfferChanges(changes, json));
       return changes.length ? ExitCode.ToolError : ExitCode.Ok;
+    }
+    case 'replay': {
+      const replayed = await replaySteps(client, steps, command.ignore, req.signal);
+      print(renderReplay(replayed, json));
+      return replayed.some((r) => r.outcome === 'different') ? ExitCode.ToolError : ExitCode.Ok;
     }
     case 'ping': {
       const ms = await client.ping(req);

@@ -18,6 +18,7 @@ import { EditorServersTreeModel } from './serversTreeModel';
 import { EditorSignIns } from './signIns';
 import { StartGate } from './startGate';
 import { ServerRequests, createServerRequests } from './serverRequests';
+import { OfferChangeTracker, describeOfferChangeRecord } from '../usecases/offerChanges';
 
 export type StartPolicy = 'onViewVisible' | 'onStartup' | 'never';
 
@@ -43,6 +44,8 @@ export class McpHost implements vscode.Disposable {
   readonly serverRequests: ServerRequests;
   /** What the view and the status bar show. */
   readonly tree: EditorServersTreeModel;
+  /** What each server offers differently after a list change or a restart ("What changed"). */
+  readonly offerChanges = new OfferChangeTracker();
 
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   readonly onDidChange: vscode.Event<void> = this._onDidChange.event;
@@ -96,6 +99,7 @@ export class McpHost implements vscode.Disposable {
     this.tree = new EditorServersTreeModel(this.registry, this.gate, this.signIns, this.health, this.config, this.redactor, this.roots, this.onDidChange);
     this.disposables.push(
       this._onDidChange,
+      this.offerChanges,
       this.config,
       this.roots,
       this.health,
@@ -110,6 +114,8 @@ export class McpHost implements vscode.Disposable {
     );
     const subscriptions = [
       this.registry.onDidChange(changed),
+      this.registry.onDidChange((h) => this.offerChanges.observe(h)),
+      this.offerChanges.onDidRecord((record) => this.logs.get(record.serverId).write('info', describeOfferChangeRecord(record).join('\n'))),
       this.registry.onDidChangeServers(changed),
       this.health.onDidChange(changed),
       this.registry.onDidCreateClient(({ handle, client }) => {

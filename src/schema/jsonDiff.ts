@@ -82,6 +82,25 @@ export function formatJsonPath(path: readonly (string | number)[]): string {
   return out;
 }
 
+/** One line for a change: `content[0].text changed ("a" → "b")`; long text and structures only by path. */
+export function describeJsonChange(change: Pick<JsonChange, 'kind' | 'path' | 'before' | 'after'>): string {
+  const where = change.path.length ? `${formatJsonPath(change.path)} ` : '';
+  return `${where}${change.kind}${valueNote(change)}`;
+}
+
+/** A short "(a → b)" for small plain values; nothing for long text or structures, whose path says enough. */
+export function valueNote(change: Pick<JsonChange, 'kind' | 'before' | 'after'>): string {
+  const short = (v: unknown) => (v === undefined ? undefined : typeof v === 'object' && v !== null ? undefined : JSON.stringify(v));
+  const a = short(change.before);
+  const b = short(change.after);
+  const fits = (s: string | undefined) => s === undefined || s.length <= 40;
+  if (!fits(a) || !fits(b)) return '';
+  if (change.kind === 'changed' && a !== undefined && b !== undefined) return ` (${a} → ${b})`;
+  if (change.kind === 'added' && b !== undefined) return ` (${b})`;
+  if (change.kind === 'removed' && a !== undefined) return ` (was ${a})`;
+  return '';
+}
+
 function isContainer(value: unknown): boolean {
   return typeof value === 'object' && value !== null;
 }

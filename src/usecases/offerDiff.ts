@@ -3,7 +3,7 @@
 // after `list_changed`, a restart). Field-level: "tool echo: inputSchema.properties.message.description changed".
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '../client/schemas';
 import { isRecord } from '../protocol/jsonShape';
-import { JsonChange, formatJsonPath, jsonDiff, jsonEqual } from '../schema/jsonDiff';
+import { JsonChange, formatJsonPath, jsonDiff, jsonEqual, valueNote } from '../schema/jsonDiff';
 
 /** What a server offers, as `mcp-host inspect --json` prints it. Sections a server did not declare are absent. */
 export interface ServerOffer {
@@ -118,17 +118,4 @@ function byId(items: readonly unknown[] | undefined, id: (item: Record<string, u
 
 function fromJson(subject: OfferSubject, name: string | undefined, change: JsonChange): OfferChange {
   return { subject, kind: change.kind, path: change.path, before: change.before, after: change.after, ...(name !== undefined ? { name } : {}) };
-}
-
-/** A short "(a → b)" for small plain values; nothing for long text or structures, whose path says enough. */
-function valueNote(change: OfferChange): string {
-  const short = (v: unknown) => (v === undefined ? undefined : typeof v === 'object' && v !== null ? undefined : JSON.stringify(v));
-  const a = short(change.before);
-  const b = short(change.after);
-  const fits = (s: string | undefined) => s === undefined || s.length <= 40;
-  if (!fits(a) || !fits(b)) return '';
-  if (change.kind === 'changed' && a !== undefined && b !== undefined) return ` (${a} → ${b})`;
-  if (change.kind === 'added' && b !== undefined) return ` (${b})`;
-  if (change.kind === 'removed' && a !== undefined) return ` (was ${a})`;
-  return '';
 }
