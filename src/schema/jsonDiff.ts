@@ -1,6 +1,7 @@
 // A structural diff of two JSON values: what was added, removed or changed, and where.
 // Used to say what a server changed between two lists and what a replayed answer changed.
 import { isRecord } from '../protocol/jsonShape';
+import { jsonEqual } from './json';
 import { escapePointer } from './jsonPointer';
 
 /** One difference between two JSON values. `path` is the list of keys and indexes that lead to it. */
@@ -57,18 +58,6 @@ export function jsonDiff(before: unknown, after: unknown, options: JsonDiffOptio
   };
   walk(before, after, [], '');
   return changes;
-}
-
-/** Deep equality of JSON values (object key order does not matter). */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
-  if (isRecord(a) && isRecord(b)) {
-    const keys = Object.keys(a);
-    if (keys.length !== Object.keys(b).length) return false;
-    return keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && jsonEqual(a[key], b[key]));
-  }
-  return false;
 }
 
 /** A path as a reader writes it: `inputSchema.properties.message.description`, `content[0].text`, `["odd key"]`. */

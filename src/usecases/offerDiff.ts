@@ -3,7 +3,8 @@
 // after `list_changed`, a restart). Field-level: "tool echo: inputSchema.properties.message.description changed".
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '../client/schemas';
 import { isRecord } from '../protocol/jsonShape';
-import { JsonChange, formatJsonPath, jsonDiff, jsonEqual, valueNote } from '../schema/jsonDiff';
+import { jsonEqual } from '../schema/json';
+import { JsonChange, formatJsonPath, jsonDiff, valueNote } from '../schema/jsonDiff';
 
 /** What a server offers, as `mcp-host inspect --json` prints it. Sections a server did not declare are absent. */
 export interface ServerOffer {

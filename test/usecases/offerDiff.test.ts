@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { formatJsonPath, jsonDiff, jsonEqual } from '../../src/schema/jsonDiff';
+import { jsonEqual } from '../../src/schema/json';
+import { formatJsonPath, jsonDiff } from '../../src/schema/jsonDiff';
 import { ServerOffer, describeOfferChange, diffOffers, parseOfferSnapshot } from '../../src/usecases/offerDiff';
 
 const echo = (description: string) => ({
