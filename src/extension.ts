@@ -8,6 +8,7 @@ import { registerUseCases } from './extension/usecases';
 import { McpHost } from './extension/mcpHost';
 import { ServersTreeProvider } from './extension/serversTree';
 import { McpStatusBar } from './extension/statusBar';
+import { OfferChangesView } from './extension/offerChangesView';
 
 let host: McpHost | undefined;
 
@@ -26,6 +27,8 @@ export function activate(context: vscode.ExtensionContext): void {
   host = mcpHost;
   tree.attach(mcpHost.tree);
   const statusBar = new McpStatusBar(mcpHost.tree);
+  const changes = new OfferChangesView(mcpHost.offerChanges);
+  context.subscriptions.push(changes, vscode.window.createTreeView('mcpHost.changes', { treeDataProvider: changes }));
   context.subscriptions.push(mcpHost, statusBar, ...registerCommands(mcpHost, tree));
   // The view's toolbar offers only what applies (Start All once something can start, and so on).
   const updateContext = () => {

@@ -11,7 +11,17 @@ export type CliCommand =
   | { readonly kind: 'call'; readonly tool: string; readonly args: Record<string, unknown> }
   | { readonly kind: 'read'; readonly uri: string }
   | { readonly kind: 'prompt'; readonly name: string; readonly args: Record<string, string> }
-  | { readonly kind: 'ping' };
+  | { readonly kind: 'ping' }
+  /** Compare a snapshot (`inspect --json`) with the live server. */
+  | { readonly kind: 'diff'; readonly before: string; readonly options: DiffOptions }
+  /** Send the client's side of a recording again and compare the answers. */
+  | { readonly kind: 'replay'; readonly recording: string; readonly ignore: readonly string[] };
+
+/** `mcp-host diff`'s own options. */
+export interface DiffOptions {
+  /** `--server-version`: a changed server version counts as a change. */
+  readonly serverVersion: boolean;
+}
 
 export interface CliOptions {
   readonly command: CliCommand;
@@ -31,6 +41,8 @@ export interface CliOptions {
   readonly logLevel: LoggingLevel;
   /** `--pins FILE`: check each server's tools against the pins in FILE (new tools are pinned). */
   readonly pinsFile?: string;
+  /** `--record FILE`: write the session's frames there (JSON Lines, secrets redacted). */
+  readonly record?: string;
   /** The server: a command and its arguments (everything after `--`), a URL (`--url`), or servers of a config file (`--config`). */
   readonly server: CliServer | CliConfigServers;
 }
@@ -74,8 +86,11 @@ export interface CliSignIn {
   readonly scope?: readonly string[];
 }
 
-/** The result of parsing: run something, or print the usage. */
-export type ParsedArguments = { readonly kind: 'run'; readonly options: CliOptions } | { readonly kind: 'help' };
+/** The result of parsing: run something against a server, compare two snapshot files (no server), or print the usage. */
+export type ParsedArguments =
+  | { readonly kind: 'run'; readonly options: CliOptions }
+  | { readonly kind: 'diff-files'; readonly before: string; readonly after: string; readonly json: boolean; readonly options: DiffOptions }
+  | { readonly kind: 'help' };
 
 /** A mistake on the command line; exits with code 2 and a hint to `--help`. */
 export class UsageError extends Error {
@@ -102,6 +117,13 @@ Commands:
   read URI           read a resource and print its contents
   prompt NAME        get a prompt (arguments from --args) and print its messages
   ping               print the round-trip time of a ping
+  replay FILE        send the requests of a recording (--record) to the server again and
+                     compare each answer with the recorded one (exit 1 on a difference);
+                     --ignore POINTER leaves a JSON Pointer of the answers out (repeatable)
+  diff A.json [B.json]
+                     what changed between two \`inspect --json\` snapshots, or between a
+                     snapshot and the live server (exit 0 when nothing changed, 1 when
+                     something did); --server-version also compares the server's version
 
 Options:
   --args JSON              arguments for call/prompt, a JSON object: '{"a":1}'
@@ -122,6 +144,8 @@ Options:
   --log-level LEVEL        print the server's log messages at this level or above to
                            stderr: ${LoggingLevels.join(', ')} (default info)
   --max-message-mb N       largest message accepted from the server, in MiB (default 128)
+  --record FILE            write every JSON-RPC frame of the session to FILE, one JSON
+                           object a line (direction, time, size; secrets redacted)
   --url URL                connect to a remote server instead of running a command
   --header "Name: value"   send this HTTP header with every request (repeatable);
                            values of Authorization-like headers never appear in the output
@@ -163,15 +187,16 @@ Examples:
   mcp-host call list_allowed_directories --roots . -- npx -y @modelcontextprotocol/server-filesystem
   mcp-host tools --url https://mcp.example.com/mcp --header "Authorization: Bearer $TOKEN"
   mcp-host tools --url https://mcp.example.com/mcp --token-cache ~/.cache/mcp-host
-  mcp-host inspect --config .vscode/mcp.json --server notes`;
+  mcp-host inspect --config .vscode/mcp.json --server notes
+  mcp-host inspect --json -- node server.js > before.json; mcp-host diff before.json -- node server.js`;
 
-const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping'] as const;
+const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping', 'diff', 'replay'] as const;
 type CommandName = (typeof COMMANDS)[number];
-const VALUE_FLAGS = ['--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope', '--connect-timeout', '--config', '--server', '--search', '--limit', '--pins'] as const;
+const VALUE_FLAGS = ['--record', '--ignore', '--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope', '--connect-timeout', '--config', '--server', '--search', '--limit', '--pins'] as const;
 /** Flags that may be given more than once. */
-const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header', '--server'];
+const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header', '--server', '--ignore'];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
-const BOOLEAN_FLAGS = ['--json', '--trace', '--strict', '--no-browser'] as const;
+const BOOLEAN_FLAGS = ['--json', '--trace', '--strict', '--no-browser', '--server-version'] as const;
 /** The flags of sign-in, which only apply with --url. */
 const SIGN_IN_FLAGS = ['--no-browser', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope'] as const;
 
@@ -213,12 +238,26 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
     }
   }
 
-  if (positionals.length === 0) throw new UsageError('missing command (one of inspect, tools, call, read, prompt, ping)');
+  if (positionals.length === 0) throw new UsageError(`missing command (one of ${COMMANDS.join(', ')})`);
   const name = positionals[0];
   if (!(COMMANDS as readonly string[]).includes(name)) throw new UsageError(`unknown command ${JSON.stringify(name)} (expected one of ${COMMANDS.join(', ')})`);
-  const command = withSearch(buildCommand(name as CommandName, positionals.slice(1), values.get('--args')), values.get('--search'), values.get('--limit'));
+  if (booleans.has('--server-version') && name !== 'diff') throw new UsageError('--server-version only applies to diff');
+  const diffOptions: DiffOptions = { serverVersion: booleans.has('--server-version') };
+  if (name === 'diff' && positionals.length === 3) {
+    // Two snapshots: nothing to connect to.
+    if (dash >= 0 || values.has('--url') || values.has('--config')) throw new UsageError('diff compares two snapshot files, or one snapshot with a server: not two files and a server');
+    const stray = [...values.keys()].find((flag) => flag !== '--max-message-mb');
+    if (stray) throw new UsageError(`${stray} does not apply to diff of two files`);
+    return { kind: 'diff-files', before: positionals[1], after: positionals[2], json: booleans.has('--json'), options: diffOptions };
+  }
+  const ignore = repeated['--ignore'] ?? [];
+  if (ignore.length && name !== 'replay') throw new UsageError('--ignore only applies to replay');
+  for (const pointer of ignore) if (!pointer.startsWith('/')) throw new UsageError(`--ignore takes a JSON Pointer such as /result/content/0/text, got ${JSON.stringify(pointer)}`);
+  const command = withSearch(buildCommand(name as CommandName, positionals.slice(1), values.get('--args'), diffOptions, ignore), values.get('--search'), values.get('--limit'));
   const pinsFile = values.get('--pins');
   if (pinsFile !== undefined && pinsFile.trim() === '') throw new UsageError('--pins needs a file');
+  const record = values.get('--record');
+  if (record !== undefined && record.trim() === '') throw new UsageError('--record needs a file');
 
   const signInFlags = SIGN_IN_FLAGS.filter((flag) => booleans.has(flag) || values.has(flag as ValueFlag));
   const configFile = values.get('--config');
@@ -247,6 +286,7 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
       logLevel: parseLogLevel(values.get('--log-level')),
       ...(pinsFile !== undefined ? { pinsFile: resolve(pinsFile) } : {}),
       server: signedIn,
+      ...(record !== undefined ? { record: resolve(record) } : {}),
     },
   };
 }
@@ -335,7 +375,7 @@ function signInOptions(values: ReadonlyMap<ValueFlag, string>, noBrowser: boolea
   return signIn;
 }
 
-function buildCommand(name: CommandName, operands: string[], argsJson: string | undefined): CliCommand {
+function buildCommand(name: CommandName, operands: string[], argsJson: string | undefined, diffOptions: DiffOptions, ignore: readonly string[]): CliCommand {
   const expect = (count: number, what?: string) => {
     if (operands.length < count) throw new UsageError(`${name} needs ${what}: mcp-host ${name} ${what?.toUpperCase()} ... -- SERVER_COMMAND`);
     if (operands.length > count) throw new UsageError(`unexpected argument ${JSON.stringify(operands[count])} (the server command goes after --)`);
@@ -356,6 +396,13 @@ function buildCommand(name: CommandName, operands: string[], argsJson: string | 
     case 'prompt':
       expect(1, 'a prompt name');
       return { kind: 'prompt', name: operands[0], args: promptArguments(parseArgsJson(argsJson)) };
+    case 'diff':
+      if (operands.length === 0) throw new UsageError('diff needs a snapshot: mcp-host diff A.json [B.json | -- SERVER_COMMAND | --url URL]');
+      expect(1);
+      return { kind: 'diff', before: operands[0], options: diffOptions };
+    case 'replay':
+      expect(1, 'a recording');
+      return { kind: 'replay', recording: operands[0], ignore };
     default: {
       const never: never = name;
       throw new UsageError(`unknown command ${String(never)}`);

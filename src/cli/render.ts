@@ -1,34 +1,21 @@
+import type { ServerOffer } from '../usecases/offerDiff';
 import type { Progress } from '../protocol/connection';
 import type {
   CallToolResult,
   ContentBlock,
   GetPromptResult,
-  Implementation,
   LogMessage,
   Prompt,
   ReadResourceResult,
-  Resource,
   ResourceContents,
-  ResourceTemplate,
   ServerCapabilities,
   Tool,
 } from '../client/schemas';
 import { TOO_DEEP_MARKER, cutDeepJson } from '../protocol/jsonShape';
 import { formatBytes } from '../protocol/text';
 
-/** Everything `inspect` shows; also its `--json` document. */
-export interface Inspection {
-  readonly serverInfo: Implementation;
-  readonly protocolVersion: string;
-  /** `legacy` (initialize) or `modern` (server/discover, 2026-07-28). */
-  readonly era?: 'legacy' | 'modern';
-  readonly capabilities: ServerCapabilities;
-  readonly instructions?: string;
-  readonly tools?: readonly Tool[];
-  readonly resources?: readonly Resource[];
-  readonly resourceTemplates?: readonly ResourceTemplate[];
-  readonly prompts?: readonly Prompt[];
-}
+/** Everything `inspect` shows (what the server offers); also its `--json` document. */
+export type Inspection = ServerOffer;
 
 // ---- building blocks ----
 

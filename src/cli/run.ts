@@ -18,6 +18,10 @@ import { checkPinsFile, describeChangedPins, renderSearchResults, searchListedTo
 import { CUT_DEEP_NOTE, Inspection, printableJson, renderCallResult, renderInspection, renderLogMessage, renderProgress, renderPromptResult, renderReadResult, renderTools } from './render';
 import { formatBytes } from '../protocol/text';
 import { callTool } from '../usecases/callTool';
+import { diffOffers } from '../usecases/offerDiff';
+import { readOfferSnapshot, renderOfferChanges } from './diff';
+import { LoadedReplay, RecordedReplies, loadReplay, openRecordingFile, renderReplay, replaySteps } from './replay';
+import { RecordingWriter, ReplayStep } from '../usecases/recording';
 import { StatusLine } from './statusLine';
 import { EraMemory } from '../client/era';
 import { PROBE_RESTART_NOTE, exitedOnProbe } from '../client/eraProbe';
@@ -82,6 +86,11 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
       io.stdout(USAGE + '\n');
       return ExitCode.Ok;
     }
+    if (parsed.kind === 'diff-files') {
+      const changes = diffOffers(readOfferSnapshot(parsed.before), readOfferSnapshot(parsed.after), parsed.options);
+      io.stdout(renderOfferChanges(changes, parsed.json) + '\n');
+      return changes.length ? ExitCode.ToolError : ExitCode.Ok;
+    }
     options = parsed.options;
   } catch (error) {
     io.stderr(describeFailure(error).join('\n') + '\n');
@@ -100,7 +109,16 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
   }
   const command = options.command;
   const search = command.kind === 'tools' ? command.search : undefined;
-  if (targets.length === 1 && !search) return runOn(targets[0], options, io, terminal, signals, (client, out, req, status) => execute(client, options, out, req, status));
+  // A replay gives the server the answers the recorded client gave (sampling, elicitation, roots).
+  let replay: LoadedReplay | undefined;
+  try {
+    if (command.kind === 'replay') replay = loadReplay(command.recording);
+    if (options.record && (targets.length > 1 || search)) throw new UsageError('--record records one server: choose one with --server NAME');
+  } catch (error) {
+    io.stderr(describeFailure(error).join('\n') + '\n');
+    return ExitCode.Failure;
+  }
+  if (targets.length === 1 && !search) return runOn(targets[0], options, io, terminal, signals, (client, out, req, status) => execute(client, options, out, req, status, replay?.steps), replay?.replies);
 
   // `tools` over several servers of a config file, or a search: one server after another.
   const listed: { server: string; tools: Tool[] }[] = [];
@@ -129,7 +147,7 @@ type ConnectedAction = (client: McpClient, out: CliIo, req: ListOptions, status:
  * Connects to one server, runs `action` and shuts the server down. Never throws: a failure is one
  * `mcp-host: …` line on stderr (plus the server's last stderr lines when it died).
  */
-async function runOn(target: CliTarget, options: CliOptions, io: CliIo, terminal: CliIo, signals: CliSignals, action: ConnectedAction): Promise<number> {
+async function runOn(target: CliTarget, options: CliOptions, io: CliIo, terminal: CliIo, signals: CliSignals, action: ConnectedAction, replies?: RecordedReplies): Promise<number> {
   const signal = signals.interrupt;
   // Stops the current request (with notifications/cancelled) when interrupted or when the run cannot go on.
   const stop = new AbortController();
@@ -158,6 +176,16 @@ async function runOn(target: CliTarget, options: CliOptions, io: CliIo, terminal
     out.stderr(describeFailure(error).join('\n') + '\n');
     return ExitCode.Failure;
   }
+  let recordingFile: ReturnType<typeof openRecordingFile> | undefined;
+  try {
+    if (options.record) recordingFile = openRecordingFile(options.record);
+  } catch (error) {
+    out.stderr(describeFailure(error).join('\n') + '\n');
+    return ExitCode.Failure;
+  }
+  const file = recordingFile;
+  const recorder = file && new RecordingWriter(file.write, (text) => redactor.redact(text), { server: describeServer(target) });
+  if (file) store.add({ dispose: () => file.close() });
   // The era each server spoke is kept across runs: only the first run against a server probes.
   const eras = { memory: new EraMemory(cliEraStore()), key: cliEraKey(resolved.type === 'stdio' ? { kind: 'stdio', command: resolved.command, args: resolved.args } : { kind: 'remote', url: resolved.url }, process.cwd()) };
   let transport!: Transport;
@@ -174,11 +202,14 @@ async function runOn(target: CliTarget, options: CliOptions, io: CliIo, terminal
       roots: options.roots.length ? directoryRoots(options.roots) : undefined,
       eraMemory: eras,
       ...(options.connectTimeoutMs === undefined ? {} : { probeTimeoutMs: options.connectTimeoutMs }),
+      ...(replies ? { capabilities: replies.capabilities } : {}),
     });
+    const current = client;
+    if (replies) for (const [method, handler] of replies.handlers) store.add(current.onRequest(method, handler));
+    if (recorder) store.add(current.onFrame((frame) => recorder.frame(frame)));
     heads = { stdout: [], stderr: [] };
     watchClient(client, options, status, stop, heads, store);
     // Subscribed before connecting: the request can come right after `initialized`.
-    const current = client;
     rootsAsked = new Promise<void>((resolve) => store.add(current.onRootsListed(() => resolve())));
   };
   open();
@@ -285,7 +316,14 @@ function createTransport(target: CliTarget, maxMessageBytes: number | undefined,
   return create(target.resolved);
 }
 
-async function execute(client: McpClient, options: CliOptions, io: CliIo, req: RequestOptions, status: StatusLine): Promise<number> {
+/** The server as a recording names it: the command line, or the URL. */
+function describeServer(target: CliTarget): string {
+  const { resolved } = target;
+  return resolved.type === 'stdio' ? [resolved.command, ...resolved.args].join(' ') : resolved.url;
+}
+
+/** Runs the command on a connected client; `steps` are the requests of a recording to replay, read before connecting. */
+async function execute(client: McpClient, options: CliOptions, io: CliIo, req: RequestOptions, status: StatusLine, steps: readonly ReplayStep[] = []): Promise<number> {
   const { command, json } = options;
   const print = (text: string) => io.stdout(text.endsWith('\n') ? text : text + '\n');
   // Malformed items are left out of a list; each is named on stderr, the rest printed.
@@ -340,6 +378,18 @@ async function execute(client: McpClient, options: CliOptions, io: CliIo, req: R
       if (json) printJson(result);
       else print(renderPromptResult(result));
       return ExitCode.Ok;
+    }
+    case 'diff': {
+      // Read first: a wrong path fails before the server is asked anything.
+      const before = readOfferSnapshot(command.before);
+      const changes = diffOffers(before, await inspect(client, lists), command.options);
+      print(renderOfferChanges(changes, json));
+      return changes.length ? ExitCode.ToolError : ExitCode.Ok;
+    }
+    case 'replay': {
+      const replayed = await replaySteps(client, steps, command.ignore, req.signal);
+      print(renderReplay(replayed, json));
+      return replayed.some((r) => r.outcome === 'different') ? ExitCode.ToolError : ExitCode.Ok;
     }
     case 'ping': {
       const ms = await client.ping(req);

@@ -23,6 +23,7 @@ import { mcpHostSetting } from './restrictedSettings';
 
 /** The global-state key of the era each server spoke (see registry/eraStore.ts). */
 const ERA_STATE_KEY = 'mcpHost.serverEras';
+import { OfferChangeTracker, describeOfferChangeRecord } from '../usecases/offerChanges';
 
 export type StartPolicy = 'onViewVisible' | 'onStartup' | 'never';
 
@@ -45,6 +46,8 @@ export class McpHost implements vscode.Disposable {
   readonly serverRequests: ServerRequests;
   /** What the view and the status bar show. */
   readonly tree: EditorServersTreeModel;
+  /** What each server offers differently after a list change or a restart ("What changed"). */
+  readonly offerChanges = new OfferChangeTracker();
 
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   readonly onDidChange: vscode.Event<void> = this._onDidChange.event;
@@ -103,6 +106,7 @@ export class McpHost implements vscode.Disposable {
     this.tree = new EditorServersTreeModel(this.registry, this.gate, this.signIns, this.health, this.config, this.redactor, this.roots, this.onDidChange);
     this.disposables.push(
       this._onDidChange,
+      this.offerChanges,
       this.config,
       this.roots,
       this.health,
@@ -117,6 +121,8 @@ export class McpHost implements vscode.Disposable {
     );
     const subscriptions = [
       this.registry.onDidChange(changed),
+      this.registry.onDidChange((h) => this.offerChanges.observe(h)),
+      this.offerChanges.onDidRecord((record) => this.logs.get(record.serverId).write('info', describeOfferChangeRecord(record).join('\n'))),
       this.registry.onDidChangeServers(changed),
       this.health.onDidChange(changed),
       this.registry.onDidCreateClient(({ handle, client }) => {

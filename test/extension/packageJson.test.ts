@@ -49,7 +49,7 @@ describe('package.json contributions', () => {
 
   test('JSON validation points at schemas that exist', () => {
     for (const v of contributes.jsonValidation) assert.ok(existsSync(join(root, v.url)), v.url);
-    assert.deepEqual(contributes.jsonValidation.map((v: { fileMatch: string }) => v.fileMatch).sort(), ['**/.mcp.json', '**/.vscode/mcp.json']);
+    assert.deepEqual(contributes.jsonValidation.map((v: { fileMatch: string }) => v.fileMatch).sort(), ['**/.mcp.json', '**/.vscode/mcp-tests.json', '**/.vscode/mcp.json']);
   });
 
   test('activation is lazy, the extension runs where the workspace is, and trust is limited', () => {
@@ -64,7 +64,8 @@ describe('package.json contributions', () => {
     const [major, minor] = /^\^?(\d+)\.(\d+)/.exec(pkg.engines.vscode)!.slice(1).map(Number);
     assert.ok(major > 1 || minor >= 74, `engines.vscode ${pkg.engines.vscode}: implicit onView/onCommand activation needs 1.74`);
     // The config files the activation events name are the ones the reader loads and validates.
-    const watched = contributes.jsonValidation.map((v: { fileMatch: string }) => v.fileMatch.replace(/^\*\*\//, ''));
+    const configFiles = contributes.jsonValidation.filter((v: { url: string }) => !v.url.includes('mcp-tests'));
+    const watched = configFiles.map((v: { fileMatch: string }) => v.fileMatch.replace(/^\*\*\//, ''));
     assert.deepEqual(pkg.activationEvents.filter((e: string) => e.startsWith('workspaceContains:')).map((e: string) => e.replace(/^workspaceContains:/, '')).sort(), watched.sort());
     assert.deepEqual(pkg.extensionKind, ['workspace']);
     assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { ServerHandle } from '../../registry/serverRegistry';
 import { UseCaseContext } from './context';
+import { SavedTestsController } from './savedTests';
 import { getPrompt } from './getPrompt';
 import { ResourceFeatures } from './resources';
 import { DetailsPanel, HealthMonitor, NoiseRecorder, copyServerEntry, pingServer, setLogLevel, showCapabilities, showServerDetails } from './serverActions';
@@ -79,6 +80,7 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
 
   const disposables: vscode.Disposable[] = [
     ctx,
+    new SavedTestsController(ctx),
     resources,
     noise,
     health,

@@ -1,0 +1,33 @@
+// `mcp-host diff`: what changed between two `inspect --json` snapshots, or a snapshot and the live server.
+import { readFileSync } from 'node:fs';
+import { OfferChange, ServerOffer, describeOfferChange, parseOfferSnapshot } from '../usecases/offerDiff';
+import { errorMessage } from '../protocol/errors';
+import { UsageError } from './arguments';
+
+/** Reads a snapshot file; a missing file or one that is not a snapshot is a usage error naming it. */
+export function readOfferSnapshot(path: string): ServerOffer {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${errorMessage(error)}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${path} is not JSON: ${errorMessage(error)}`);
+  }
+  try {
+    return parseOfferSnapshot(value, path);
+  } catch (error) {
+    throw new UsageError(errorMessage(error));
+  }
+}
+
+/** The diff as printed: one line a change (or "no changes"), or `{"changes":[…]}` with --json. */
+export function renderOfferChanges(changes: readonly OfferChange[], json: boolean): string {
+  if (json) return JSON.stringify({ changes }, null, 2);
+  if (changes.length === 0) return 'no changes';
+  return changes.map(describeOfferChange).join('\n');
+}

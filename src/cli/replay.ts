@@ -1,0 +1,126 @@
+// `mcp-host replay FILE`: sends the client's side of a recording to a server again and compares
+// each answer with the recorded one; `--record FILE` writes recordings on any command.
+import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import type { McpClient } from '../client/client';
+import type { RequestHandler } from '../protocol/connection';
+import { ResponseError, errorMessage } from '../protocol/errors';
+import * as z from '../protocol/zod';
+import { JsonChange, describeJsonChange } from '../schema/jsonDiff';
+import { RecordedAnswer, RecordedReply, Recording, ReplayStep, compareAnswers, parseRecording, replayPlan } from '../usecases/recording';
+import { UsageError } from './arguments';
+
+/** Reads a recording file; a missing or malformed one is a usage error that names it. */
+export function readRecording(path: string): Recording {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${errorMessage(error)}`);
+  }
+  try {
+    return parseRecording(text, path);
+  } catch (error) {
+    throw new UsageError(errorMessage(error));
+  }
+}
+
+/** Opens FILE for a recording (created or emptied, mode 0600: frames hold the session's data). */
+export function openRecordingFile(path: string): { readonly write: (line: string) => void; readonly close: () => void } {
+  let fd: number;
+  try {
+    fd = openSync(path, 'w', 0o600);
+  } catch (error) {
+    throw new UsageError(`--record: cannot write ${path}: ${errorMessage(error)}`);
+  }
+  return {
+    write: (line) => void writeSync(fd, line + '\n'),
+    close: () => closeSync(fd),
+  };
+}
+
+/** The answers of a recording's client, ready to give a server: handlers by method and the capabilities they need. */
+export interface RecordedReplies {
+  readonly handlers: Map<string, RequestHandler>;
+  readonly capabilities: Record<string, unknown>;
+}
+
+/** A recording read for a replay: its requests in order, and the client's answers to the server's requests. */
+export interface LoadedReplay {
+  readonly steps: ReplayStep[];
+  readonly replies: RecordedReplies;
+}
+
+/** Reads a recording file for `mcp-host replay` (a usage error that names it when it cannot). */
+export function loadReplay(path: string): LoadedReplay {
+  const plan = replayPlan(readRecording(path));
+  return { steps: plan.steps, replies: recordedReplies(plan.replies) };
+}
+
+/**
+ * Handlers that give the server the answers the client gave in the recording, method by method in
+ * order (the last one again when the server asks more often), and the capabilities they need.
+ */
+export function recordedReplies(replies: readonly RecordedReply[]): RecordedReplies {
+  const byMethod = new Map<string, RecordedAnswer[]>();
+  for (const reply of replies) byMethod.set(reply.method, [...(byMethod.get(reply.method) ?? []), reply.answer]);
+  const handlers = new Map<string, RequestHandler>();
+  for (const [method, answers] of byMethod) {
+    let next = 0;
+    handlers.set(method, () => {
+      const answer = answers[Math.min(next++, answers.length - 1)];
+      if ('error' in answer) throw new ResponseError(method, Number(answer.error.code), String(answer.error.message), answer.error.data);
+      return answer.result;
+    });
+  }
+  const capabilities: Record<string, unknown> = {};
+  if (byMethod.has('sampling/createMessage')) capabilities.sampling = {};
+  if (byMethod.has('elicitation/create')) capabilities.elicitation = { form: {}, url: {} };
+  return { handlers, capabilities };
+}
+
+/** One replayed request and how its answer differs from the recorded one. */
+export interface ReplayedRequest {
+  readonly method: string;
+  /** The line of the request in the recording. */
+  readonly line: number;
+  /** `unrecorded`: the recording has no answer to compare with (the call was cancelled or cut). */
+  readonly outcome: 'same' | 'different' | 'unrecorded';
+  readonly changes: readonly JsonChange[];
+}
+
+const ANY = z.unknown();
+
+/** Sends each request of the plan in order and compares the answers. Notifications of the client are not sent again (they answer moments of the recorded session). */
+export async function replaySteps(client: McpClient, steps: readonly ReplayStep[], ignore: readonly string[], signal?: AbortSignal): Promise<ReplayedRequest[]> {
+  const out: ReplayedRequest[] = [];
+  for (const step of steps) {
+    if (step.kind !== 'request') continue;
+    let actual: RecordedAnswer;
+    try {
+      actual = { result: await client.request(step.method, step.params, ANY, signal ? { signal } : {}) };
+    } catch (error) {
+      if (!(error instanceof ResponseError)) throw error;
+      actual = { error: { code: error.code, message: error.wireMessage, ...(error.data !== undefined ? { data: error.data } : {}) } };
+    }
+    if (!step.expected) {
+      out.push({ method: step.method, line: step.line, outcome: 'unrecorded', changes: [] });
+      continue;
+    }
+    const changes = compareAnswers(step.expected, actual, ignore);
+    out.push({ method: step.method, line: step.line, outcome: changes.length ? 'different' : 'same', changes });
+  }
+  return out;
+}
+
+/** The report: one line a difference (as `diff` prints them), then a summary; or `{"requests":[…]}` with --json. */
+export function renderReplay(replayed: readonly ReplayedRequest[], json: boolean): string {
+  if (json) return JSON.stringify({ requests: replayed }, null, 2);
+  const lines: string[] = [];
+  for (const r of replayed) {
+    if (r.outcome === 'unrecorded') lines.push(`${r.method} (line ${r.line}): no recorded answer to compare with`);
+    for (const change of r.changes) lines.push(`${r.method} (line ${r.line}): ${describeJsonChange(change)}`);
+  }
+  const different = replayed.filter((r) => r.outcome === 'different').length;
+  lines.push(`${replayed.length} request${replayed.length === 1 ? '' : 's'} replayed, ${different} with different answers`);
+  return lines.join('\n');
+}

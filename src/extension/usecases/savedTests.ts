@@ -1,0 +1,174 @@
+// Saved calls as tests in VS Code's Testing view: each workspace folder's `.vscode/mcp-tests.json`
+// is a group, each test a row; running one calls the server as a hand call would (history, log)
+// and reports every failed assertion with what was expected and what came. "Save Call as Test…"
+// writes a call from the history into the file.
+import * as vscode from 'vscode';
+import { applyEdits, findNodeAtLocation, modify, parseTree } from 'jsonc-parser';
+import { errorMessage } from '../../protocol/errors';
+import type { ServerHandle } from '../../registry/serverRegistry';
+import { SAVED_TESTS_FILE, SavedTest, SavedTestFile, parseSavedTests, runSavedTest, testFromHistory } from '../../usecases/savedTests';
+import type { UseCaseContext } from './context';
+
+const HISTORY_KIND_LABEL = { tool: 'tool', prompt: 'prompt', resource: 'resource' } as const;
+
+/** The Testing view's tests of saved calls, and the command that saves one. */
+export class SavedTestsController implements vscode.Disposable {
+  private readonly controller = vscode.tests.createTestController('mcpHost.savedTests', 'MCP Host: saved calls');
+  private readonly tests = new Map<string, { test: SavedTest; folder: vscode.WorkspaceFolder }>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly ctx: UseCaseContext) {
+    this.controller.resolveHandler = async () => this.discover();
+    this.controller.refreshHandler = async () => this.discover();
+    this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, (request, token) => this.run(request, token), true);
+    const watcher = vscode.workspace.createFileSystemWatcher(`**/${SAVED_TESTS_FILE}`);
+    const rediscover = () => void this.discover();
+    this.disposables.push(
+      this.controller,
+      watcher,
+      watcher.onDidChange(rediscover),
+      watcher.onDidCreate(rediscover),
+      watcher.onDidDelete(rediscover),
+      vscode.workspace.onDidChangeWorkspaceFolders(rediscover),
+      vscode.commands.registerCommand('mcpHost.history.saveAsTest', () => this.saveFromHistory()),
+    );
+    void this.discover();
+  }
+
+  /** Reads every folder's test file into the tree; a broken file is one row with its error. */
+  async discover(): Promise<void> {
+    const items: vscode.TestItem[] = [];
+    this.tests.clear();
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      const uri = vscode.Uri.joinPath(folder.uri, SAVED_TESTS_FILE);
+      let text: string;
+      try {
+        text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      } catch {
+        continue; // no tests in this folder
+      }
+      const group = this.controller.createTestItem(uri.toString(), `${folder.name}: ${SAVED_TESTS_FILE}`, uri);
+      items.push(group);
+      let file: SavedTestFile;
+      try {
+        file = parseSavedTests(text, SAVED_TESTS_FILE);
+      } catch (error) {
+        group.error = errorMessage(error);
+        continue;
+      }
+      const tree = parseTree(text);
+      const document = await vscode.workspace.openTextDocument(uri);
+      file.tests.forEach((test, i) => {
+        const id = `${uri.toString()}#${test.name}`;
+        const item = this.controller.createTestItem(id, test.name, uri);
+        item.description = `${test.server} · ${test.action.kind === 'tool' ? test.action.tool : test.action.kind === 'read' ? test.action.uri : test.action.prompt}`;
+        const node = tree && findNodeAtLocation(tree, ['tests', i]);
+        if (node) item.range = new vscode.Range(document.positionAt(node.offset), document.positionAt(node.offset + node.length));
+        this.tests.set(id, { test, folder });
+        group.children.add(item);
+      });
+    }
+    this.controller.items.replace(items);
+  }
+
+  private async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+    const run = this.controller.createTestRun(request);
+    const queue: vscode.TestItem[] = [];
+    const add = (item: vscode.TestItem) => {
+      if (request.exclude?.includes(item)) return;
+      if (this.tests.has(item.id)) queue.push(item);
+      else item.children.forEach(add);
+    };
+    if (request.include) request.include.forEach(add);
+    else this.controller.items.forEach(add);
+    queue.forEach((item) => run.enqueued(item));
+    const abort = new AbortController();
+    const cancel = token.onCancellationRequested(() => abort.abort());
+    try {
+      for (const item of queue) {
+        if (token.isCancellationRequested) {
+          run.skipped(item);
+          continue;
+        }
+        const { test, folder } = this.tests.get(item.id)!;
+        run.started(item);
+        const server = this.serverFor(test.server, folder);
+        const result = await runSavedTest(test, {
+          origin: 'the Testing view',
+          signal: abort.signal,
+          client: async () => {
+            if (!server) throw new Error(`no server named ${JSON.stringify(test.server)} is configured in ${folder.name}`);
+            return server.whenReady({ start: true, signal: abort.signal });
+          },
+          ...(server ? { record: (entry) => this.ctx.history.add(entry), log: (level, text) => this.ctx.deps.log(server.id, level, text) } : {}),
+        });
+        if (result.outcome === 'passed') run.passed(item, result.ms);
+        else if (result.outcome === 'error') run.errored(item, new vscode.TestMessage(result.error ?? 'the test could not run'), result.ms);
+        else {
+          const messages = result.failures.map((f) => {
+            const message = vscode.TestMessage.diff(f.message, display(f.expected), display(f.actual));
+            if (item.uri && item.range) message.location = new vscode.Location(item.uri, item.range);
+            return message;
+          });
+          run.failed(item, messages, result.ms);
+        }
+      }
+    } finally {
+      cancel.dispose();
+      run.end();
+    }
+  }
+
+  /** The server a test names: of the test file's folder first, then any of that name. */
+  private serverFor(name: string, folder: vscode.WorkspaceFolder): ServerHandle | undefined {
+    const all = this.ctx.deps.servers.list().filter((h) => h.entry.name === name);
+    return all.find((h) => h.entry.source.folder?.fsPath === folder.uri.fsPath) ?? all[0];
+  }
+
+  /** Picks a call from the history and appends it, with what it got, to the folder's test file. */
+  private async saveFromHistory(): Promise<void> {
+    const entries = this.ctx.deps.servers
+      .list()
+      .flatMap((h) => this.ctx.history.list(h.id).map((entry) => ({ entry, server: h })))
+      .filter(({ entry }) => entry.arguments !== undefined || entry.kind === 'resource')
+      .sort((a, b) => b.entry.time - a.entry.time);
+    if (entries.length === 0) {
+      void vscode.window.showInformationMessage('MCP Host: the call history is empty. Call a tool, read a resource or get a prompt first.');
+      return;
+    }
+    const picked = await vscode.window.showQuickPick(
+      entries.map(({ entry, server }) => ({ label: `${server.entry.name} › ${entry.name}`, description: `${HISTORY_KIND_LABEL[entry.kind]} · ${entry.outcome} · ${new Date(entry.time).toLocaleTimeString()}`, detail: entry.summary, entry, server })),
+      { placeHolder: 'Save which call as a test?', matchOnDetail: true },
+    );
+    if (!picked) return;
+    const folder = (picked.server.entry.source.folder && vscode.workspace.getWorkspaceFolder(vscode.Uri.file(picked.server.entry.source.folder.fsPath))) ?? vscode.workspace.workspaceFolders?.[0];
+    if (!folder) {
+      void vscode.window.showWarningMessage('MCP Host: open a folder to save tests in its .vscode/mcp-tests.json.');
+      return;
+    }
+    const hasOutputSchema = picked.entry.kind === 'tool' && !!picked.server.tools?.find((t) => t.name === picked.entry.name)?.outputSchema;
+    const test = testFromHistory(picked.entry, picked.server.entry.name, hasOutputSchema);
+    const uri = vscode.Uri.joinPath(folder.uri, SAVED_TESTS_FILE);
+    let text = '{\n  "tests": []\n}\n';
+    try {
+      text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    } catch {
+      // a new file
+    }
+    const count = (findNodeAtLocation(parseTree(text) ?? { type: 'null', offset: 0, length: 0 }, ['tests'])?.children ?? []).length;
+    const edits = modify(text, ['tests', count], test, { formattingOptions: { insertSpaces: true, tabSize: 2 }, isArrayInsertion: true });
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(applyEdits(text, edits)));
+    await this.discover();
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document, { preview: true });
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+function display(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value, null, 2) ?? 'undefined';
+}

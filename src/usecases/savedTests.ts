@@ -1,0 +1,306 @@
+// Saved calls as tests: a file (`.vscode/mcp-tests.json`) of tool calls, reads and prompts with
+// what their answers must say. The editor's Testing view and `mcp-host test` run the same checks.
+import { parse as parseJsonc, ParseError, printParseErrorCode } from 'jsonc-parser';
+import type { CallToolResult, Tool } from '../client/schemas';
+import type { McpClient } from '../client/client';
+import { errorMessage } from '../protocol/errors';
+import { truncate } from '../protocol/text';
+import type { LogSeverity } from '../protocol/logging';
+import { isRecord } from '../protocol/jsonShape';
+import { jsonEqual } from '../schema/json';
+import { resolvePointer } from '../schema/jsonPointer';
+import { sharedSchemaValidator } from '../schema/validator';
+import { toolResultDisplay } from './resultModel';
+import { callTool } from './callTool';
+import type { HistoryEntry, NewHistoryEntry } from './history';
+
+/** What one test does. */
+export type SavedTestAction =
+  | { readonly kind: 'tool'; readonly tool: string; readonly arguments: Record<string, unknown> }
+  | { readonly kind: 'read'; readonly uri: string }
+  | { readonly kind: 'prompt'; readonly prompt: string; readonly arguments: Record<string, string> };
+
+/** A check on a value inside the answer, found by a JSON Pointer. */
+export interface JsonExpectation {
+  readonly pointer: string;
+  /** The value there equals this (deep equality). */
+  readonly equals?: unknown;
+  /** The pointer finds a value (true) or none (false). */
+  readonly exists?: boolean;
+  /** The value there is a string containing this. */
+  readonly contains?: string;
+}
+
+/** What the answer must say. Every field is optional; a test without any only checks that the request succeeds. */
+export interface Expectations {
+  readonly isError?: boolean;
+  /** Text the answer's text parts contain (all of them, when a list). */
+  readonly textContains?: string | readonly string[];
+  readonly json?: readonly JsonExpectation[];
+  /** The structured content matches the tool's outputSchema. */
+  readonly outputSchema?: boolean;
+  /** The answer comes within this many milliseconds. */
+  readonly maxMs?: number;
+}
+
+export interface SavedTest {
+  readonly name: string;
+  /** The server's name, as the workspace's config (or the file's own `servers`) names it. */
+  readonly server: string;
+  readonly action: SavedTestAction;
+  readonly expect: Expectations;
+}
+
+/** A test file: the tests, and optionally servers in the `.vscode/mcp.json` format. */
+export interface SavedTestFile {
+  readonly tests: readonly SavedTest[];
+  /** `servers` (and `inputs`) as `.vscode/mcp.json` writes them, when the file brings its own. */
+  readonly config?: { readonly servers: Record<string, unknown>; readonly inputs?: unknown[] };
+}
+
+/** One failed assertion: what was expected, what came. */
+export interface AssertionFailure {
+  readonly assertion: string;
+  readonly expected: unknown;
+  readonly actual: unknown;
+  readonly message: string;
+}
+
+/** How a test went. `error`: it could not run (server did not start, request failed). */
+export interface SavedTestResult {
+  readonly name: string;
+  readonly server: string;
+  readonly outcome: 'passed' | 'failed' | 'error';
+  readonly failures: readonly AssertionFailure[];
+  readonly ms: number;
+  readonly error?: string;
+}
+
+/** The file's default name in a workspace. */
+export const SAVED_TESTS_FILE = '.vscode/mcp-tests.json';
+
+/** Reads a test file (JSON with comments); throws an Error naming the test and field that is wrong. */
+export function parseSavedTests(text: string, where: string): SavedTestFile {
+  const errors: ParseError[] = [];
+  const root: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
+  if (errors.length) throw new Error(`${where}: ${printParseErrorCode(errors[0].error)} at offset ${errors[0].offset}`);
+  if (!isRecord(root) || !Array.isArray(root.tests)) throw new Error(`${where}: expected {"tests": [...]}`);
+  const seen = new Set<string>();
+  const tests = root.tests.map((value, i): SavedTest => {
+    const at = `${where}: tests[${i}]`;
+    if (!isRecord(value)) throw new Error(`${at} is not an object`);
+    const name = typeof value.name === 'string' && value.name.trim() ? value.name : undefined;
+    if (!name) throw new Error(`${at} needs a "name"`);
+    if (seen.has(name)) throw new Error(`${at}: the name ${JSON.stringify(name)} is used twice`);
+    seen.add(name);
+    if (typeof value.server !== 'string' || !value.server) throw new Error(`${at} (${name}) needs a "server"`);
+    return { name, server: value.server, action: actionOf(value, `${at} (${name})`), expect: expectationsOf(value.expect, `${at} (${name})`) };
+  });
+  let config: SavedTestFile['config'];
+  if (root.servers !== undefined) {
+    if (!isRecord(root.servers)) throw new Error(`${where}: "servers" must be an object (the .vscode/mcp.json format)`);
+    config = { servers: root.servers, ...(Array.isArray(root.inputs) ? { inputs: root.inputs } : {}) };
+  }
+  return { tests, ...(config ? { config } : {}) };
+}
+
+/** The text the answer shows: text parts of a result, text contents of a read, text messages of a prompt. */
+function answerText(answer: unknown): string {
+  const texts: string[] = [];
+  const visit = (v: unknown, depth: number) => {
+    if (depth > 8) return;
+    if (Array.isArray(v)) v.forEach((x) => visit(x, depth + 1));
+    else if (isRecord(v)) {
+      if (typeof v.text === 'string') texts.push(v.text);
+      for (const key of ['content', 'contents', 'messages', 'resource']) if (key in v) visit(v[key], depth + 1);
+    }
+  };
+  visit(answer, 0);
+  return texts.join('\n');
+}
+
+/**
+ * The assertions a test's answer breaks (none when it passes). `answer` is the result as the
+ * server sent it; `tool` the tool's definition when the server listed it (for `outputSchema`).
+ */
+export function checkExpectations(test: SavedTest, answer: unknown, ms: number, tool?: Tool): AssertionFailure[] {
+  const failures: AssertionFailure[] = [];
+  const fail = (assertion: string, expected: unknown, actual: unknown, message: string) => failures.push({ assertion, expected, actual, message });
+  const e = test.expect;
+  const isError = isRecord(answer) && answer.isError === true;
+  if (e.isError !== undefined && e.isError !== isError) fail('isError', e.isError, isError, e.isError ? 'the tool did not report an error' : `the tool reported an error: ${truncateText(answerText(answer))}`);
+  if (e.isError === undefined && isError) fail('isError', false, true, `the tool reported an error: ${truncateText(answerText(answer))}`);
+  const wanted = e.textContains === undefined ? [] : typeof e.textContains === 'string' ? [e.textContains] : e.textContains;
+  if (wanted.length) {
+    const text = answerText(answer);
+    for (const piece of wanted) if (!text.includes(piece)) fail('textContains', piece, truncateText(text), `the answer's text does not contain ${JSON.stringify(piece)}`);
+  }
+  for (const check of e.json ?? []) {
+    const value = resolvePointer(answer, `#${check.pointer}`);
+    const found = value !== undefined;
+    if (check.exists !== undefined && check.exists !== found) fail(`json ${check.pointer}`, check.exists ? 'a value' : 'no value', found ? value : 'nothing', check.exists ? `nothing at ${check.pointer}` : `a value at ${check.pointer}`);
+    if ('equals' in check && !jsonEqual(value, check.equals)) fail(`json ${check.pointer}`, check.equals, value, `${check.pointer} is ${found ? JSON.stringify(value) : 'absent'}, not ${JSON.stringify(check.equals)}`);
+    if (check.contains !== undefined && !(typeof value === 'string' && value.includes(check.contains))) fail(`json ${check.pointer}`, check.contains, value, `${check.pointer} does not contain ${JSON.stringify(check.contains)}`);
+  }
+  if (e.outputSchema && test.action.kind === 'tool') {
+    if (!tool?.outputSchema) fail('outputSchema', 'a tool with an outputSchema', tool ? 'no outputSchema' : 'the tool is not listed', `${test.action.tool} declares no outputSchema to check against`);
+    else {
+      const verdict = toolResultDisplay(answer as CallToolResult, tool.outputSchema, sharedSchemaValidator).verdict;
+      if (verdict.kind === 'missing') fail('outputSchema', 'structuredContent', 'none', 'the result has no structuredContent although the tool declares an outputSchema');
+      else if (verdict.kind === 'invalid') fail('outputSchema', 'matches the outputSchema', verdict.errors.map((x) => x.message), `the structured content does not match the outputSchema: ${verdict.errors.map((x) => x.message).join('; ')}`);
+    }
+  }
+  if (e.maxMs !== undefined && ms > e.maxMs) fail('maxMs', e.maxMs, Math.round(ms), `the answer took ${Math.round(ms)} ms, more than ${e.maxMs} ms`);
+  return failures;
+}
+
+/** What running a test needs from its caller. */
+export interface SavedTestPorts {
+  /** The server's client (started when needed); throws when the server cannot run. */
+  client(): Promise<McpClient>;
+  /** Who runs it, for the log and the history ("the Testing view", "mcp-host test"). */
+  readonly origin: string;
+  readonly signal?: AbortSignal;
+  /** Keeps tool calls in the call history, as a hand call is kept. */
+  record?(entry: NewHistoryEntry): void;
+  log?(level: LogSeverity, text: string): void;
+}
+
+/**
+ * Runs one test: the tool call through the one tool-call use case (history and log as for a
+ * hand call, nothing confirmed: running the test is the user's decision), a read or a prompt;
+ * then checks what came back.
+ */
+export async function runSavedTest(test: SavedTest, ports: SavedTestPorts): Promise<SavedTestResult> {
+  const started = performance.now();
+  const elapsed = () => performance.now() - started;
+  try {
+    const client = await ports.client();
+    const action = test.action;
+    if (action.kind === 'tool') {
+      // Listed for the outputSchema and so the arguments are checked as in the tool panel.
+      const tool = client.serverCapabilities?.tools ? (await client.listTools(ports.signal ? { signal: ports.signal } : {})).find((t) => t.name === action.tool) : undefined;
+      if (!tool) throw new Error(`the server does not list the tool ${action.tool}`);
+      const callStarted = performance.now();
+      const outcome = await callTool(
+        { serverId: test.server, tool, arguments: { mode: 'value', value: action.arguments }, origin: ports.origin, ...(ports.signal ? { signal: ports.signal } : {}) },
+        { client: () => client, ...(ports.record ? { record: ports.record } : {}), ...(ports.log ? { log: ports.log } : {}) },
+      );
+      if (outcome.kind === 'invalid') throw new Error(`the arguments do not fit the tool's inputSchema: ${outcome.errors.map((e) => `${e.path || '(root)'} ${e.message}`).join('; ')}`);
+      if (outcome.kind !== 'answered') throw outcome.kind === 'declined' ? new Error('the call was not confirmed') : outcome.error;
+      const ms = outcome.durationMs ?? performance.now() - callStarted;
+      return testResult(test, checkExpectations(test, outcome.result, ms, tool), ms);
+    }
+    const requestStarted = performance.now();
+    const answer = action.kind === 'read' ? await client.readResource(action.uri, ports.signal ? { signal: ports.signal } : {}) : await client.getPrompt(action.prompt, action.arguments, ports.signal ? { signal: ports.signal } : {});
+    const ms = performance.now() - requestStarted;
+    return testResult(test, checkExpectations(test, answer, ms), ms);
+  } catch (error) {
+    return testResult(test, [], elapsed(), error);
+  }
+}
+
+/**
+ * A test made from a call in the history: the same call, expecting what it got then (no error,
+ * or the error; the start of its text; its structured content against the outputSchema).
+ */
+export function testFromHistory(entry: HistoryEntry, serverName: string, hasOutputSchema: boolean): Record<string, unknown> {
+  const result = isRecord(entry.result) ? entry.result : undefined;
+  const text = result ? answerText(result) : '';
+  const firstLine = text.split('\n').find((line) => line.trim() !== '')?.trim();
+  const expect: Record<string, unknown> = {};
+  if (entry.kind === 'tool') expect.isError = result?.isError === true;
+  if (firstLine) expect.textContains = truncate(firstLine, 80).replace(/…$/, '');
+  if (entry.kind === 'tool' && hasOutputSchema && result && 'structuredContent' in result) expect.outputSchema = true;
+  const action = entry.kind === 'tool' ? { tool: entry.name, arguments: entry.arguments ?? {} } : entry.kind === 'prompt' ? { prompt: entry.name, arguments: entry.arguments ?? {} } : { read: entry.name };
+  return { name: `${entry.name} (${new Date(entry.time).toISOString().slice(0, 19).replace('T', ' ')})`, server: serverName, ...action, expect };
+}
+
+/** A result from a test that ran (or could not run). */
+export function testResult(test: SavedTest, failures: readonly AssertionFailure[], ms: number, error?: unknown): SavedTestResult {
+  if (error !== undefined) return { name: test.name, server: test.server, outcome: 'error', failures: [], ms, error: errorMessage(error) };
+  return { name: test.name, server: test.server, outcome: failures.length ? 'failed' : 'passed', failures, ms };
+}
+
+/** JUnit XML, as CI systems read it: one testsuite a server, one testcase a test. */
+export function junitXml(results: readonly SavedTestResult[], suiteName = 'mcp-host'): string {
+  const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+  const secs = (ms: number) => (ms / 1000).toFixed(3);
+  const servers = [...new Set(results.map((r) => r.server))];
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  const failed = results.filter((r) => r.outcome === 'failed').length;
+  const errored = results.filter((r) => r.outcome === 'error').length;
+  lines.push(`<testsuites name="${esc(suiteName)}" tests="${results.length}" failures="${failed}" errors="${errored}" time="${secs(results.reduce((a, r) => a + r.ms, 0))}">`);
+  for (const server of servers) {
+    const mine = results.filter((r) => r.server === server);
+    lines.push(`  <testsuite name="${esc(server)}" tests="${mine.length}" failures="${mine.filter((r) => r.outcome === 'failed').length}" errors="${mine.filter((r) => r.outcome === 'error').length}" time="${secs(mine.reduce((a, r) => a + r.ms, 0))}">`);
+    for (const r of mine) {
+      lines.push(`    <testcase classname="${esc(server)}" name="${esc(r.name)}" time="${secs(r.ms)}">`);
+      for (const f of r.failures) lines.push(`      <failure type="${esc(f.assertion)}" message="${esc(f.message)}">expected: ${esc(JSON.stringify(f.expected) ?? 'undefined')}\nactual: ${esc(JSON.stringify(f.actual) ?? 'undefined')}</failure>`);
+      if (r.outcome === 'error') lines.push(`      <error message="${esc(r.error ?? 'error')}"/>`);
+      lines.push('    </testcase>');
+    }
+    lines.push('  </testsuite>');
+  }
+  lines.push('</testsuites>');
+  return lines.join('\n') + '\n';
+}
+
+/** One line for a result, as the CLI prints it. */
+export function describeTestResult(r: SavedTestResult): string[] {
+  const head = `${r.outcome === 'passed' ? 'PASS' : r.outcome === 'failed' ? 'FAIL' : 'ERROR'} ${r.server} › ${r.name} (${Math.round(r.ms)} ms)`;
+  if (r.outcome === 'error') return [head, `  ${r.error}`];
+  return [head, ...r.failures.map((f) => `  ${f.message}`)];
+}
+
+function actionOf(value: Record<string, unknown>, at: string): SavedTestAction {
+  const kinds = ['tool', 'read', 'prompt'].filter((k) => value[k] !== undefined);
+  if (kinds.length !== 1) throw new Error(`${at} needs exactly one of "tool", "read" or "prompt"`);
+  const args = value.arguments ?? {};
+  if (!isRecord(args)) throw new Error(`${at}: "arguments" must be an object`);
+  if (typeof value.tool === 'string') return { kind: 'tool', tool: value.tool, arguments: args };
+  if (typeof value.read === 'string') return { kind: 'read', uri: value.read };
+  if (typeof value.prompt === 'string') {
+    for (const [key, v] of Object.entries(args)) if (typeof v !== 'string') throw new Error(`${at}: prompt arguments are strings; "${key}" is not`);
+    return { kind: 'prompt', prompt: value.prompt, arguments: args as Record<string, string> };
+  }
+  throw new Error(`${at}: "${kinds[0]}" must be a string`);
+}
+
+function expectationsOf(value: unknown, at: string): Expectations {
+  if (value === undefined) return {};
+  if (!isRecord(value)) throw new Error(`${at}: "expect" must be an object`);
+  const out: { -readonly [K in keyof Expectations]: Expectations[K] } = {};
+  if (value.isError !== undefined) {
+    if (typeof value.isError !== 'boolean') throw new Error(`${at}: expect.isError must be true or false`);
+    out.isError = value.isError;
+  }
+  if (value.textContains !== undefined) {
+    const t = value.textContains;
+    if (!(typeof t === 'string' || (Array.isArray(t) && t.every((x) => typeof x === 'string')))) throw new Error(`${at}: expect.textContains must be a string or a list of strings`);
+    out.textContains = t as string | string[];
+  }
+  if (value.json !== undefined) {
+    if (!Array.isArray(value.json)) throw new Error(`${at}: expect.json must be a list of {pointer, equals|exists|contains}`);
+    out.json = value.json.map((j, i) => {
+      if (!isRecord(j) || typeof j.pointer !== 'string' || !(j.pointer === '' || j.pointer.startsWith('/'))) throw new Error(`${at}: expect.json[${i}] needs a "pointer" such as "/structuredContent/count"`);
+      if (!('equals' in j) && j.exists === undefined && j.contains === undefined) throw new Error(`${at}: expect.json[${i}] needs "equals", "exists" or "contains"`);
+      if (j.exists !== undefined && typeof j.exists !== 'boolean') throw new Error(`${at}: expect.json[${i}].exists must be true or false`);
+      if (j.contains !== undefined && typeof j.contains !== 'string') throw new Error(`${at}: expect.json[${i}].contains must be a string`);
+      return { pointer: j.pointer, ...('equals' in j ? { equals: j.equals } : {}), ...(j.exists !== undefined ? { exists: j.exists as boolean } : {}), ...(j.contains !== undefined ? { contains: j.contains as string } : {}) };
+    });
+  }
+  if (value.outputSchema !== undefined) {
+    if (typeof value.outputSchema !== 'boolean') throw new Error(`${at}: expect.outputSchema must be true or false`);
+    out.outputSchema = value.outputSchema;
+  }
+  if (value.maxMs !== undefined) {
+    if (typeof value.maxMs !== 'number' || !(value.maxMs > 0)) throw new Error(`${at}: expect.maxMs must be a positive number`);
+    out.maxMs = value.maxMs;
+  }
+  return out;
+}
+
+function truncateText(text: string): string {
+  return truncate(text, 200);
+}

@@ -1,0 +1,59 @@
+// "What changed" in a real VS Code: a server under development is rebuilt (its build file
+// changes) and restarted; the view lists each change with its path, a click shows the old and
+// new values side by side, and the server's output channel logs the same lines.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { defaultVsixPath, launch, repoRoot, waitUntil, type Workbench } from './harness';
+
+let workbench: Workbench | undefined;
+const workspace = mkdtempSync(join(tmpdir(), 'mcp-host-changes-'));
+after(async () => {
+  await workbench?.close();
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+test('a restart into another build: the What Changed view lists the changes and diffs them', { timeout: 240_000 }, async () => {
+  const buildFile = join(workspace, 'build.txt');
+  writeFileSync(buildFile, '1');
+  mkdirSync(join(workspace, '.vscode'));
+  const server = { command: process.execPath, args: [join(repoRoot, 'test', 'fixtures', 'servers', 'evolving.mjs'), '--build-file', buildFile] };
+  writeFileSync(join(workspace, '.vscode', 'mcp.json'), JSON.stringify({ servers: { evolving: server } }, null, 2));
+  const wb = (workbench = await launch({ workspace, vsix: defaultVsixPath, settings: { 'chat.mcp.access': 'none', 'chat.mcp.autostart': 'never' } }));
+  await wb.openView('MCP Host');
+  await wb.waitForTreeItem('evolving', { view: 'Servers', timeoutMs: 30_000 });
+  const consent = await wb.dialog({ timeoutMs: 20_000 });
+  assert.ok(consent, 'a consent dialog');
+  await wb.answerDialog('Allow');
+  await wb.waitForTreeItem('Tools', { view: 'Servers', timeoutMs: 30_000 });
+  // The view starts collapsed below Servers: open it as a person would, by its header.
+  const header = wb.page.locator('.part.sidebar .pane-header').filter({ hasText: /What Changed/i }).first();
+  if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+  // Until something changed the view shows only its welcome text (no tree is drawn yet).
+  const pane = wb.page.locator('.part.sidebar .pane').filter({ has: header });
+  await waitUntil(async () => /Nothing changed yet/.test(await pane.locator('.welcome-view-content').first().innerText().catch(() => '')), 20_000, 'the empty view');
+  await wb.screenshot('what-changed-empty');
+
+  writeFileSync(buildFile, '2');
+  await wb.runCommand('MCP Host: Restart Server');
+  await wb.pickQuickItem('evolving');
+  await waitUntil(async () => (await wb.treeItems({ view: 'What Changed' })).some((i) => i.label === 'evolving'), 30_000, 'a record in What Changed');
+  const rows = await wb.treeItems({ view: 'What Changed' });
+  const record = rows.find((r) => r.level === 1)!;
+  assert.match(record.description, /after a restart · 5 changes/);
+  assert.deepEqual(
+    rows.filter((r) => r.level === 2).map((r) => `${r.label} | ${r.description}`),
+    ['instructions | changed', 'tool echo | inputSchema.properties.message.description changed', 'tool evolve | removed', 'tool retire | removed', 'tool shout | added'],
+  );
+  await wb.screenshot('what-changed-view');
+
+  await wb.clickTreeItem('tool echo', { view: 'What Changed' });
+  await waitUntil(async () => (await wb.page.locator('.monaco-diff-editor').count()) > 0, 20_000, 'a diff editor');
+  await waitUntil(async () => (await wb.page.locator('.monaco-diff-editor').innerText()).includes('Text to send back'), 20_000, 'the new value in the diff');
+  await wb.screenshot('what-changed-diff');
+
+  const log = await wb.outputChannelText('MCP: evolving', { contains: 'what changed since the last session', reveal: false });
+  assert.match(log, /tool echo: inputSchema\.properties\.message\.description changed \("Text to echo" → "Text to send back"\)/);
+});
