@@ -1,5 +1,5 @@
-import { statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { LoggingLevel, LoggingLevels } from '../client/schemas';
 import { PROTOCOL_PREFERENCES, ProtocolPreference, isProtocolPreference } from '../client/era';
 import { clientMetadataUrlProblem } from '../auth/clientMetadataUrl';
@@ -15,7 +15,9 @@ export type CliCommand =
   /** Compare a snapshot (`inspect --json`) with the live server. */
   | { readonly kind: 'diff'; readonly before: string; readonly options: DiffOptions }
   /** Send the client's side of a recording again and compare the answers. */
-  | { readonly kind: 'replay'; readonly recording: string; readonly ignore: readonly string[] };
+  | { readonly kind: 'replay'; readonly recording: string; readonly ignore: readonly string[] }
+  /** Run the saved calls of a test file (`.vscode/mcp-tests.json`); `junit`: write a JUnit XML report there. */
+  | { readonly kind: 'test'; readonly file: string; readonly junit?: string };
 
 /** `mcp-host diff`'s own options. */
 export interface DiffOptions {
@@ -117,6 +119,9 @@ Commands:
   read URI           read a resource and print its contents
   prompt NAME        get a prompt (arguments from --args) and print its messages
   ping               print the round-trip time of a ping
+  test FILE          run the saved calls of a test file (.vscode/mcp-tests.json) against
+                     the servers of --config, of the file's own "servers", or of the
+                     mcp.json beside it; one line a test, exit 1 when any fails
   replay FILE        send the requests of a recording (--record) to the server again and
                      compare each answer with the recorded one (exit 1 on a difference);
                      --ignore POINTER leaves a JSON Pointer of the answers out (repeatable)
@@ -144,6 +149,7 @@ Options:
   --log-level LEVEL        print the server's log messages at this level or above to
                            stderr: ${LoggingLevels.join(', ')} (default info)
   --max-message-mb N       largest message accepted from the server, in MiB (default 128)
+  --junit OUT.xml          test: also write the results as JUnit XML (for CI systems)
   --record FILE            write every JSON-RPC frame of the session to FILE, one JSON
                            object a line (direction, time, size; secrets redacted)
   --url URL                connect to a remote server instead of running a command
@@ -190,9 +196,9 @@ Examples:
   mcp-host inspect --config .vscode/mcp.json --server notes
   mcp-host inspect --json -- node server.js > before.json; mcp-host diff before.json -- node server.js`;
 
-const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping', 'diff', 'replay'] as const;
+const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping', 'diff', 'replay', 'test'] as const;
 type CommandName = (typeof COMMANDS)[number];
-const VALUE_FLAGS = ['--record', '--ignore', '--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope', '--connect-timeout', '--config', '--server', '--search', '--limit', '--pins'] as const;
+const VALUE_FLAGS = ['--record', '--ignore', '--junit', '--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope', '--connect-timeout', '--config', '--server', '--search', '--limit', '--pins'] as const;
 /** Flags that may be given more than once. */
 const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header', '--server', '--ignore'];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
@@ -253,14 +259,17 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   const ignore = repeated['--ignore'] ?? [];
   if (ignore.length && name !== 'replay') throw new UsageError('--ignore only applies to replay');
   for (const pointer of ignore) if (!pointer.startsWith('/')) throw new UsageError(`--ignore takes a JSON Pointer such as /result/content/0/text, got ${JSON.stringify(pointer)}`);
-  const command = withSearch(buildCommand(name as CommandName, positionals.slice(1), values.get('--args'), diffOptions, ignore), values.get('--search'), values.get('--limit'));
+    const junit = values.get('--junit');
+  if (junit !== undefined && name !== 'test') throw new UsageError('--junit only applies to test');
+  const command = withSearch(buildCommand(name as CommandName, positionals.slice(1), values.get('--args'), diffOptions, ignore, junit), values.get('--search'), values.get('--limit'));
   const pinsFile = values.get('--pins');
   if (pinsFile !== undefined && pinsFile.trim() === '') throw new UsageError('--pins needs a file');
   const record = values.get('--record');
   if (record !== undefined && record.trim() === '') throw new UsageError('--record needs a file');
 
   const signInFlags = SIGN_IN_FLAGS.filter((flag) => booleans.has(flag) || values.has(flag as ValueFlag));
-  const configFile = values.get('--config');
+  // A test file names its servers: those of --config, of the file itself (its own "servers"), or of the mcp.json beside it.
+  const configFile = values.get('--config') ?? (command.kind === 'test' && dash < 0 && !values.has('--url') ? testServersFile(command.file) : undefined);
   let signedIn: CliServer | CliConfigServers;
   if (configFile !== undefined) {
     signedIn = parseConfigServers(configFile, repeated['--server'] ?? [], dash >= 0, values, booleans.has('--no-browser'), repeated['--header'] ?? []);
@@ -289,6 +298,17 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
       ...(record !== undefined ? { record: resolve(record) } : {}),
     },
   };
+}
+
+/** Where `mcp-host test FILE` finds its servers without --config: FILE itself when it has a `servers` map, else the `mcp.json` beside it. */
+function testServersFile(file: string): string {
+  let text = '';
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read ${file}`);
+  }
+  return /"servers"\s*:/.test(text) ? file : join(dirname(file), 'mcp.json');
 }
 
 /** The server to talk to: the command after `--`, or `--url` with its headers and transport. */
@@ -375,7 +395,7 @@ function signInOptions(values: ReadonlyMap<ValueFlag, string>, noBrowser: boolea
   return signIn;
 }
 
-function buildCommand(name: CommandName, operands: string[], argsJson: string | undefined, diffOptions: DiffOptions, ignore: readonly string[]): CliCommand {
+function buildCommand(name: CommandName, operands: string[], argsJson: string | undefined, diffOptions: DiffOptions, ignore: readonly string[], junit: string | undefined): CliCommand {
   const expect = (count: number, what?: string) => {
     if (operands.length < count) throw new UsageError(`${name} needs ${what}: mcp-host ${name} ${what?.toUpperCase()} ... -- SERVER_COMMAND`);
     if (operands.length > count) throw new UsageError(`unexpected argument ${JSON.stringify(operands[count])} (the server command goes after --)`);
@@ -403,6 +423,10 @@ function buildCommand(name: CommandName, operands: string[], argsJson: string | 
     case 'replay':
       expect(1, 'a recording');
       return { kind: 'replay', recording: operands[0], ignore };
+    case 'test':
+      if (operands.length === 0) throw new UsageError('test needs a test file: mcp-host test .vscode/mcp-tests.json [--config FILE] [--junit OUT.xml]');
+      expect(1);
+      return { kind: 'test', file: resolve(operands[0]), ...(junit !== undefined ? { junit: resolve(junit) } : {}) };
     default: {
       const never: never = name;
       throw new UsageError(`unknown command ${String(never)}`);

@@ -12,7 +12,7 @@ import { Transport } from '../protocol/transport';
 import { Redactor } from '../registry/logText';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../transport/lineDecoder';
 import { transportFactory } from '../transport/transportFactory';
-import { CliOptions, USAGE, UsageError, parseArguments } from './arguments';
+import { CliCommand, CliOptions, USAGE, UsageError, parseArguments } from './arguments';
 import { CliTarget, cliTargets } from './configServers';
 import { checkPinsFile, describeChangedPins, renderSearchResults, searchListedTools } from './toolChecks';
 import { CUT_DEEP_NOTE, Inspection, printableJson, renderCallResult, renderInspection, renderLogMessage, renderProgress, renderPromptResult, renderReadResult, renderTools } from './render';
@@ -22,6 +22,8 @@ import { diffOffers } from '../usecases/offerDiff';
 import { readOfferSnapshot, renderOfferChanges } from './diff';
 import { LoadedReplay, RecordedReplies, loadReplay, openRecordingFile, renderReplay, replaySteps } from './replay';
 import { RecordingWriter, ReplayStep } from '../usecases/recording';
+import { SavedTestFile, SavedTestResult, describeTestResult, runSavedTest, testResult } from '../usecases/savedTests';
+import { readSavedTests, testSummary, writeJunit } from './savedTests';
 import { StatusLine } from './statusLine';
 import { EraMemory } from '../client/era';
 import { PROBE_RESTART_NOTE, exitedOnProbe } from '../client/eraProbe';
@@ -97,6 +99,8 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     return ExitCode.Failure;
   }
 
+  if (options.command.kind === 'test') return runSavedTestsCli(options.command, options, io, terminal, signals);
+
   let targets: CliTarget[];
   try {
     targets = await cliTargets(options.server);
@@ -138,6 +142,53 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
   } else if (options.json) io.stdout(printableJson({ servers: listed }).text + '\n');
   else io.stdout(listed.map((l) => `== ${l.server}\n${renderTools(l.tools)}`).join('\n') + '\n');
   return code;
+}
+
+/**
+ * `mcp-host test FILE`: each server the tests name is started once and its tests run in order;
+ * one line a test, a summary, JUnit XML when asked. Exit 0 when all pass, 1 when one fails, 2
+ * when one could not run (its server did not start, a request failed).
+ */
+async function runSavedTestsCli(command: Extract<CliCommand, { kind: 'test' }>, options: CliOptions, io: CliIo, terminal: CliIo, signals: CliSignals): Promise<number> {
+  let file: SavedTestFile;
+  let targets: CliTarget[];
+  try {
+    file = readSavedTests(command.file);
+    const names = [...new Set(file.tests.map((t) => t.server))];
+    targets = await cliTargets(options.server.kind === 'config' ? { ...options.server, names } : options.server);
+  } catch (error) {
+    io.stderr(describeFailure(error).join('\n') + '\n');
+    return ExitCode.Failure;
+  }
+  const results: SavedTestResult[] = [];
+  for (const target of targets) {
+    // A server given by `--` or `--url` has no name: every test runs against it.
+    const tests = target.name === undefined ? file.tests : file.tests.filter((t) => t.server === target.name);
+    const ran: SavedTestResult[] = [];
+    const named: CliIo = target.name === undefined ? io : { stdout: io.stdout, stderr: (text) => io.stderr(text.replace(/^mcp-host: /gm, `mcp-host: ${target.name}: `)) };
+    const code = await runOn(target, options, named, terminal, signals, async (client, out, req) => {
+      for (const test of tests) {
+        const result = await runSavedTest(test, { client: async () => client, origin: 'mcp-host test', ...(req.signal ? { signal: req.signal } : {}) });
+        ran.push(result);
+        out.stdout(describeTestResult(result).join('\n') + '\n');
+      }
+      return ExitCode.Ok;
+    });
+    results.push(...ran);
+    if (code === ExitCode.Interrupted) return code;
+    for (const test of tests.slice(ran.length)) {
+      const result = testResult(test, [], 0, new Error(`the server ${test.server} could not run (see above)`));
+      results.push(result);
+      io.stdout(describeTestResult(result).join('\n') + '\n');
+    }
+  }
+  io.stdout(testSummary(results) + '\n');
+  if (command.junit) {
+    const problem = writeJunit(command.junit, results);
+    if (problem) io.stderr(`mcp-host: ${problem}\n`);
+  }
+  if (results.some((r) => r.outcome === 'error')) return ExitCode.Failure;
+  return results.some((r) => r.outcome === 'failed') ? ExitCode.ToolError : ExitCode.Ok;
 }
 
 /** What a command does once connected; resolves with the exit status. */
@@ -386,6 +437,8 @@ async function execute(client: McpClient, options: CliOptions, io: CliIo, req: R
       print(renderOfferChanges(changes, json));
       return changes.length ? ExitCode.ToolError : ExitCode.Ok;
     }
+    case 'test':
+      throw new UsageError('test runs its own servers');
     case 'replay': {
       const replayed = await replaySteps(client, steps, command.ignore, req.signal);
       print(renderReplay(replayed, json));

@@ -39,6 +39,7 @@ describe('mcp-host diff', { timeout: 120_000 }, () => {
       'instructions changed',
       'tool echo: inputSchema.properties.message.description changed ("Text to echo" → "Text to send back")',
       'tool retire: removed',
+      'tool evolve: removed',
       'tool shout: added',
     ]);
     const withVersion = await runCli(['diff', '--server-version', snapshot('build1.json'), snapshot('build2.json')]);
