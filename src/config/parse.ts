@@ -6,7 +6,7 @@ import { PROTOCOL_PREFERENCES, ProtocolPreference, isProtocolPreference } from '
 import { Node, ParseError, SyntaxKind, createScanner, findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode } from 'jsonc-parser';
 import { fingerprintOf } from './fingerprint';
 import { entryId } from './sources';
-import { ConfigProblem, ConfigSource, InputDefinition, LoadedConfig, OAuthClientConfig, RemoteServerConfig, ServerConfig, ServerEntry, StdioServerConfig } from './types';
+import { ConfigProblem, ConfigSource, DevOptions, InputDefinition, LoadedConfig, OAuthClientConfig, RemoteServerConfig, ServerConfig, ServerEntry, StdioServerConfig } from './types';
 import { VariableDialect, checkVariableName, dialectFor, findVariables } from './variables';
 
 /**
@@ -174,7 +174,7 @@ const INPUT_KEYS = ['id', 'type', 'description', 'password', 'options', 'default
 // Properties other hosts define: never warned about, never near-miss matched.
 const FOREIGN_KEYS = new Set(['dev', 'gallery', 'version', 'disabled', 'autoApprove', 'alwaysAllow', 'timeout', 'transportType', 'description', 'name', 'oauth', 'enabled']);
 /** Keys of any server entry, whatever its kind, read apart from the transport's (readTimeout, readProtocol). */
-const ENTRY_KEYS = ['protocolVersion'];
+const ENTRY_KEYS = ['protocolVersion', 'dev'];
 
 /** Line starts of a text, for 1-based line/column of an offset. */
 class LineIndex {
@@ -381,6 +381,7 @@ class Reader {
       const usedDefs = referenced.filter((id) => inputs?.defs.has(id)).map((id) => inputs!.defs.get(id)!);
       const timeoutSeconds = this.readTimeout(value, at, name);
       const protocolVersion = this.readProtocol(value, at, name);
+      const dev = this.readDev(value, at, name);
       entries.push({
         id: entryId(this.source, name),
         name,
@@ -388,6 +389,7 @@ class Reader {
         config,
         ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}),
         ...(protocolVersion !== undefined ? { protocolVersion } : {}),
+        ...(dev !== undefined ? { dev } : {}),
         fingerprint: fingerprintOf(raw, usedDefs.map((d) => d.raw)),
         inputs: usedDefs.map((d) => d.def),
       });
@@ -427,6 +429,33 @@ class Reader {
     if (v.type === 'string' && isProtocolPreference(v.value)) return v.value;
     this.warning(v, child(path, 'protocolVersion'), `server "${name}": "protocolVersion" must be one of ${PROTOCOL_PREFERENCES.map((p) => JSON.stringify(p)).join(', ')}, found ${describe(v)}; it is ignored`, name);
     return undefined;
+  }
+
+  /** `dev`: `watch` (a glob) and `debug` (`{ "type": "node" }`); a malformed part is warned about and ignored. */
+  private readDev(node: Node, path: string, name: string): DevOptions | undefined {
+    const prop = this.properties(node, path, true).get('dev');
+    if (!prop) return undefined;
+    const at = child(path, 'dev');
+    if (prop.value.type !== 'object') {
+      this.warning(prop.value, at, `server "${name}": "dev" must be an object such as {"watch": "src/**/*.ts"}, found ${describe(prop.value)}; it is ignored`, name);
+      return undefined;
+    }
+    const fields = this.properties(prop.value, at, true);
+    const watch = fields.get('watch')?.value;
+    const debug = fields.get('debug')?.value;
+    let watchGlob: string | undefined;
+    if (watch) {
+      if (watch.type === 'string' && String(watch.value).trim() !== '') watchGlob = String(watch.value);
+      else this.warning(watch, child(at, 'watch'), `server "${name}": "dev.watch" must be a glob such as "src/**/*.js", found ${describe(watch)}; it is ignored`, name);
+    }
+    let debugType: string | undefined;
+    if (debug) {
+      const type = debug.type === 'object' ? this.properties(debug, child(at, 'debug'), true).get('type')?.value : undefined;
+      if (type?.type === 'string' && (type.value === 'node' || type.value === 'debugpy')) debugType = String(type.value);
+      else this.warning(debug, child(at, 'debug'), `server "${name}": "dev.debug" must be {"type": "node"} or {"type": "debugpy"}; it is ignored`, name);
+    }
+    if (watchGlob === undefined && debugType === undefined) return undefined;
+    return { ...(watchGlob !== undefined ? { watch: watchGlob } : {}), ...(debugType !== undefined ? { debug: { type: debugType } } : {}) };
   }
 
   /** One server entry: its kind (`type`, else `url` means http), then the reader of that kind. */

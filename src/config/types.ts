@@ -76,6 +76,16 @@ export interface ServerEntry {
   readonly timeoutSeconds?: number;
   /** The entry's `protocolVersion`: the era or version it is pinned to (else the host's setting applies). */
   readonly protocolVersion?: ProtocolPreference;
+  /** The entry's `dev` (VS Code's field): restart on changes of watched files, start under a debugger. */
+  readonly dev?: DevOptions;
+}
+
+/** `dev` of a server entry, for developing the server itself. */
+export interface DevOptions {
+  /** A glob, relative to the folder holding the config: a change of a matching file restarts the server. */
+  readonly watch?: string;
+  /** Start the server under a debugger: `node` (Node's inspector) or `debugpy` (Python). */
+  readonly debug?: { readonly type: string };
 }
 
 export interface InputDefinition {

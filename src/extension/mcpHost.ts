@@ -24,6 +24,8 @@ import { mcpHostSetting } from './restrictedSettings';
 /** The global-state key of the era each server spoke (see registry/eraStore.ts). */
 const ERA_STATE_KEY = 'mcpHost.serverEras';
 import { OfferChangeTracker, describeOfferChangeRecord } from '../usecases/offerChanges';
+import { DevMode } from './devMode';
+import type { ServerEntry } from '../config';
 
 export type StartPolicy = 'onViewVisible' | 'onStartup' | 'never';
 
@@ -48,6 +50,8 @@ export class McpHost implements vscode.Disposable {
   readonly tree: EditorServersTreeModel;
   /** What each server offers differently after a list change or a restart ("What changed"). */
   readonly offerChanges = new OfferChangeTracker();
+  /** `dev.watch` restarts and `dev.debug` attaches. */
+  readonly devMode: DevMode;
 
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   readonly onDidChange: vscode.Event<void> = this._onDidChange.event;
@@ -102,11 +106,18 @@ export class McpHost implements vscode.Disposable {
       serverRequests: (server) => serverRequests.handlersFor(server),
       log: (serverId, level, text) => this.registryLog(serverId, level, text),
     });
-    this.config = new ConfigReloader(this.registry, (entry) => this.gate.prepare(entry), log, (ids) => this.signIns.forget(ids), changed);
+    // A dev.debug server starts with the inspector on; the gate's answer is otherwise as it is.
+    const prepare = async (entry: ServerEntry) => {
+      const prepared = await this.gate.prepare(entry);
+      return 'blocked' in prepared ? prepared : DevMode.resolvedForDebug(entry, prepared);
+    };
+    this.devMode = new DevMode({ servers: () => this.registry.list(), restart: (id) => this.restart(id), log: (id, level, text) => this.logs.get(id).write(level, text) });
+    this.config = new ConfigReloader(this.registry, prepare, log, (ids) => this.signIns.forget(ids), changed);
     this.tree = new EditorServersTreeModel(this.registry, this.gate, this.signIns, this.health, this.config, this.redactor, this.roots, this.onDidChange);
     this.disposables.push(
       this._onDidChange,
       this.offerChanges,
+      this.devMode,
       this.config,
       this.roots,
       this.health,
@@ -125,8 +136,10 @@ export class McpHost implements vscode.Disposable {
       this.offerChanges.onDidRecord((record) => this.logs.get(record.serverId).write('info', describeOfferChangeRecord(record).join('\n'))),
       this.registry.onDidChangeServers(changed),
       this.health.onDidChange(changed),
+      this.registry.onDidChangeServers(() => this.devMode.sync()),
       this.registry.onDidCreateClient(({ handle, client }) => {
         this.logs.get(handle.id).attach(client);
+        this.devMode.attach(handle, client);
         serverRequests.configureClient(client, { id: handle.id, name: handle.entry.name });
         // The Roots node shows when the server last asked.
         client.onRootsListed(changed);

@@ -363,6 +363,25 @@ suite('parseConfigText: protocolVersion of an entry', () => {
   });
 });
 
+suite('parseConfigText: dev of an entry', () => {
+  test('watch and debug are read; malformed parts are warned about at the value and ignored', () => {
+    const text = `{
+  "servers": {
+    "dev": { "command": "node", "args": ["s.js"], "dev": { "watch": "src/**/*.js", "debug": { "type": "node" } } },
+    "watchOnly": { "command": "node", "dev": { "watch": "build.txt" } },
+    "odd": { "command": "node", "dev": { "watch": 3, "debug": { "type": "gdb" } } },
+    "plain": { "command": "node" }
+  }
+}`;
+    const loaded = parseConfigText(text, MCP_JSON);
+    assert.deepEqual(loaded.servers.map((s) => [s.name, s.dev]), [['dev', { watch: 'src/**/*.js', debug: { type: 'node' } }], ['watchOnly', { watch: 'build.txt' }], ['odd', undefined], ['plain', undefined]]);
+    const warnings = loaded.problems.filter((p) => p.serverName === 'odd');
+    assert.deepEqual(warnings.map((w) => [w.path, w.severity]), [['servers.odd.dev.watch', 'warning'], ['servers.odd.dev.debug', 'warning']]);
+    assert.deepEqual({ line: warnings[0].line, column: warnings[0].column }, at(text, '3,'));
+    assert.equal(loaded.problems.filter((p) => p.serverName !== 'odd').length, 0, 'dev is no unknown key');
+  });
+});
+
 suite('parseConfigText: "oauth" of a remote server (a pre-registered client)', () => {
   test('client id, secret from a password input, scopes and callback port are read; Copy-able as written', () => {
     const text = `{

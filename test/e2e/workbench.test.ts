@@ -1,6 +1,9 @@
-// "What changed" in a real VS Code: a server under development is rebuilt (its build file
-// changes) and restarted; the view lists each change with its path, a click shows the old and
-// new values side by side, and the server's output channel logs the same lines.
+// The server developer's workbench in a real VS Code, on one launch:
+// - Dev mode and "What changed": a server under development is rebuilt (its build file, which
+//   the entry's dev.watch names, changes), so MCP Host restarts it; the view lists each change with its path, a click shows the old and new values side by side,
+//   and the server's output channel logs the same lines.
+// - Saved calls as tests: .vscode/mcp-tests.json in the Testing view; Run All passes one test and
+//   fails another with the assertion's expected and actual values.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,12 +18,25 @@ after(async () => {
   rmSync(workspace, { recursive: true, force: true });
 });
 
-test('a restart into another build: the What Changed view lists the changes and diffs them', { timeout: 240_000 }, async () => {
+test('dev.watch restarts the server on a rebuild; the What Changed view lists the changes and diffs them', { timeout: 240_000 }, async () => {
   const buildFile = join(workspace, 'build.txt');
   writeFileSync(buildFile, '1');
   mkdirSync(join(workspace, '.vscode'));
-  const server = { command: process.execPath, args: [join(repoRoot, 'test', 'fixtures', 'servers', 'evolving.mjs'), '--build-file', buildFile] };
+  const server = { command: process.execPath, args: [join(repoRoot, 'test', 'fixtures', 'servers', 'evolving.mjs'), '--build-file', buildFile], dev: { watch: 'build.txt' } };
   writeFileSync(join(workspace, '.vscode', 'mcp.json'), JSON.stringify({ servers: { evolving: server } }, null, 2));
+  writeFileSync(
+    join(workspace, '.vscode', 'mcp-tests.json'),
+    JSON.stringify(
+      {
+        tests: [
+          { name: 'echo answers', server: 'evolving', tool: 'echo', arguments: { message: 'hi there' }, expect: { isError: false, textContains: 'hi there' } },
+          { name: 'shout shouts', server: 'evolving', tool: 'shout', arguments: { message: 'hey' }, expect: { json: [{ pointer: '/content/0/text', equals: 'hey!' }] } },
+        ],
+      },
+      null,
+      2,
+    ),
+  );
   const wb = (workbench = await launch({ workspace, vsix: defaultVsixPath, settings: { 'chat.mcp.access': 'none', 'chat.mcp.autostart': 'never' } }));
   await wb.openView('MCP Host');
   await wb.waitForTreeItem('evolving', { view: 'Servers', timeoutMs: 30_000 });
@@ -36,9 +52,8 @@ test('a restart into another build: the What Changed view lists the changes and 
   await waitUntil(async () => /Nothing changed yet/.test(await pane.locator('.welcome-view-content').first().innerText().catch(() => '')), 20_000, 'the empty view');
   await wb.screenshot('what-changed-empty');
 
+  // A "rebuild": dev.watch sees the file change and restarts the server, no command needed.
   writeFileSync(buildFile, '2');
-  await wb.runCommand('MCP Host: Restart Server');
-  await wb.pickQuickItem('evolving');
   await waitUntil(async () => (await wb.treeItems({ view: 'What Changed' })).some((i) => i.label === 'evolving'), 30_000, 'a record in What Changed');
   const rows = await wb.treeItems({ view: 'What Changed' });
   const record = rows.find((r) => r.level === 1)!;
@@ -55,5 +70,24 @@ test('a restart into another build: the What Changed view lists the changes and 
   await wb.screenshot('what-changed-diff');
 
   const log = await wb.outputChannelText('MCP: evolving', { contains: 'what changed since the last session', reveal: false });
+  assert.match(log, /dev: watching build\.txt/);
+  assert.match(log, /dev: build\.txt changed; restarting/);
   assert.match(log, /tool echo: inputSchema\.properties\.message\.description changed \("Text to echo" → "Text to send back"\)/);
+});
+
+test('saved calls as tests: the Testing view runs them; a failure shows expected and actual', { timeout: 240_000 }, async () => {
+  const wb = workbench!;
+  assert.ok(wb, 'the first test launched the workbench');
+  await wb.runCommand('Test: Run All Tests');
+  await wb.openView('Testing');
+  const row = (name: string) => wb.page.locator('.part.sidebar .monaco-list-row').filter({ hasText: name }).first();
+  await waitUntil(async () => /Passed/i.test((await row('echo answers').getAttribute('aria-label')) ?? ''), 60_000, 'echo answers passed');
+  await waitUntil(async () => /Failed/i.test((await row('shout shouts').getAttribute('aria-label')) ?? ''), 60_000, 'shout shouts failed');
+  await wb.screenshot('saved-tests-testing-view');
+  // The failure's message names the pointer and both values (the Test Results view shows it).
+  await wb.runCommand('Test: Show Output');
+  await waitUntil(async () => (await wb.page.locator('.part.panel').innerText()).includes('/content/0/text is "HEY", not "hey!"'), 30_000, 'the failure message in Test Results');
+  await wb.screenshot('saved-tests-failure');
+  // Both calls are in the server's log like hand calls.
+  await wb.outputChannelText('MCP: evolving', { contains: /shout/, reveal: false });
 });
