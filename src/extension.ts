@@ -50,6 +50,7 @@ export function activate(context: vscode.ExtensionContext): void {
     redact: (text) => mcpHost.redact(text),
     setHealth: (id, health) => mcpHost.health.set(id, health),
     signInState: (id) => mcpHost.signIns.signInState(id),
+    prepare: (id) => mcpHost.prepareForDiagnosis(id),
     startServers: (why) => mcpHost.startAutomatically(why),
     resolveUrlElicitation: (error, id) => mcpHost.serverRequests.handleUrlElicitationRequired(error, { id, name: mcpHost.registry.get(id)?.entry.name ?? id }),
   });

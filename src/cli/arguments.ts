@@ -17,7 +17,9 @@ export type CliCommand =
   /** Send the client's side of a recording again and compare the answers. */
   | { readonly kind: 'replay'; readonly recording: string; readonly ignore: readonly string[] }
   /** Run the saved calls of a test file (`.vscode/mcp-tests.json`); `junit`: write a JUnit XML report there. */
-  | { readonly kind: 'test'; readonly file: string; readonly junit?: string };
+  | { readonly kind: 'test'; readonly file: string; readonly junit?: string }
+  /** Walk the path to the server step by step and say where it breaks. */
+  | { readonly kind: 'doctor' };
 
 /** `mcp-host diff`'s own options. */
 export interface DiffOptions {
@@ -119,6 +121,9 @@ Commands:
   read URI           read a resource and print its contents
   prompt NAME        get a prompt (arguments from --args) and print its messages
   ping               print the round-trip time of a ping
+  doctor             walk the path to the server step by step (command on PATH, its exit
+                     and output; DNS, TCP, TLS, HTTP, sign-in metadata; the handshake)
+                     and say where it breaks and what to do (exit 2 when broken)
   test FILE          run the saved calls of a test file (.vscode/mcp-tests.json) against
                      the servers of --config, of the file's own "servers", or of the
                      mcp.json beside it; one line a test, exit 1 when any fails
@@ -196,7 +201,7 @@ Examples:
   mcp-host inspect --config .vscode/mcp.json --server notes
   mcp-host inspect --json -- node server.js > before.json; mcp-host diff before.json -- node server.js`;
 
-const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping', 'diff', 'replay', 'test'] as const;
+const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping', 'diff', 'replay', 'test', 'doctor'] as const;
 type CommandName = (typeof COMMANDS)[number];
 const VALUE_FLAGS = ['--record', '--ignore', '--junit', '--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope', '--connect-timeout', '--config', '--server', '--search', '--limit', '--pins'] as const;
 /** Flags that may be given more than once. */
@@ -405,6 +410,7 @@ function buildCommand(name: CommandName, operands: string[], argsJson: string | 
     case 'inspect':
     case 'tools':
     case 'ping':
+    case 'doctor':
       expect(0);
       return { kind: name };
     case 'call':

@@ -24,6 +24,7 @@ import { LoadedReplay, RecordedReplies, loadReplay, openRecordingFile, renderRep
 import { RecordingWriter, ReplayStep } from '../usecases/recording';
 import { SavedTestFile, SavedTestResult, describeTestResult, runSavedTest, testResult } from '../usecases/savedTests';
 import { readSavedTests, testSummary, writeJunit } from './savedTests';
+import { describeDiagnosis, diagnose } from '../usecases/doctor';
 import { StatusLine } from './statusLine';
 import { EraMemory } from '../client/era';
 import { PROBE_RESTART_NOTE, exitedOnProbe } from '../client/eraProbe';
@@ -100,6 +101,7 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
   }
 
   if (options.command.kind === 'test') return runSavedTestsCli(options.command, options, io, terminal, signals);
+  if (options.command.kind === 'doctor') return runDoctorCli(options, io);
 
   let targets: CliTarget[];
   try {
@@ -189,6 +191,31 @@ async function runSavedTestsCli(command: Extract<CliCommand, { kind: 'test' }>, 
   }
   if (results.some((r) => r.outcome === 'error')) return ExitCode.Failure;
   return results.some((r) => r.outcome === 'failed') ? ExitCode.ToolError : ExitCode.Ok;
+}
+
+/** `mcp-host doctor`: a diagnosis of each server named (no sign-in is started; a 401 is reported with its metadata). */
+async function runDoctorCli(options: CliOptions, io: CliIo): Promise<number> {
+  let targets: CliTarget[];
+  try {
+    targets = await cliTargets(options.server);
+  } catch (error) {
+    io.stderr(describeFailure(error).join('\n') + '\n');
+    return ExitCode.Failure;
+  }
+  let healthy = true;
+  for (const target of targets) {
+    const redactor = new Redactor(target.resolved.secretValues);
+    const diagnosis = await diagnose(target.resolved, {
+      createTransport: () => createTransport(target, options.maxMessageBytes, undefined),
+      clientInfo: { name: 'mcp-host-cli', version: cliVersion() },
+      timeoutMs: options.timeoutMs ?? 10_000,
+      tokenState: () => (target.resolved.type !== 'stdio' && target.signIn?.tokenCache ? `tokens are kept in ${target.signIn.tokenCache}` : undefined),
+    });
+    healthy &&= diagnosis.healthy;
+    const heading = target.name ? [`== ${target.name}`] : [];
+    io.stdout(redactor.redact([...heading, ...describeDiagnosis(diagnosis)].join('\n')) + '\n');
+  }
+  return healthy ? ExitCode.Ok : ExitCode.Failure;
 }
 
 /** What a command does once connected; resolves with the exit status. */
@@ -438,7 +465,8 @@ async function execute(client: McpClient, options: CliOptions, io: CliIo, req: R
       return changes.length ? ExitCode.ToolError : ExitCode.Ok;
     }
     case 'test':
-      throw new UsageError('test runs its own servers');
+    case 'doctor':
+      throw new UsageError(`${command.kind} runs its own servers`);
     case 'replay': {
       const replayed = await replaySteps(client, steps, command.ignore, req.signal);
       print(renderReplay(replayed, json));

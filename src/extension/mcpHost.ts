@@ -25,7 +25,7 @@ import { mcpHostSetting } from './restrictedSettings';
 const ERA_STATE_KEY = 'mcpHost.serverEras';
 import { OfferChangeTracker, describeOfferChangeRecord } from '../usecases/offerChanges';
 import { DevMode } from './devMode';
-import type { ServerEntry } from '../config';
+import type { ResolvedServer, ServerEntry } from '../config';
 
 export type StartPolicy = 'onViewVisible' | 'onStartup' | 'never';
 
@@ -218,6 +218,13 @@ export class McpHost implements vscode.Disposable {
         return this.stop(id);
       }),
     );
+  }
+
+  /** What a server would start with (trust, consent, inputs): for Diagnose, which runs it once. */
+  async prepareForDiagnosis(id: string): Promise<ResolvedServer | { readonly blocked: string }> {
+    const h = this.registry.get(id);
+    if (!h) return { blocked: 'it is no longer configured' };
+    return this.gate.prepare(h.entry);
   }
 
   // ---- logs ----

@@ -5,7 +5,7 @@
 // - Saved calls as tests: .vscode/mcp-tests.json in the Testing view; Run All passes one test and
 //   fails another with the assertion's expected and actual values.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -90,4 +90,25 @@ test('saved calls as tests: the Testing view runs them; a failure shows expected
   await wb.screenshot('saved-tests-failure');
   // Both calls are in the server's log like hand calls.
   await wb.outputChannelText('MCP: evolving', { contains: /shout/, reveal: false });
+});
+
+test('Diagnose on a broken entry: the report says where it breaks and what to do', { timeout: 240_000 }, async () => {
+  const wb = workbench!;
+  assert.ok(wb, 'the first test launched the workbench');
+  const configFile = join(workspace, '.vscode', 'mcp.json');
+  const config = JSON.parse(readFileSync(configFile, 'utf8')) as { servers: Record<string, unknown> };
+  config.servers.broken = { command: 'mcp-host-no-such-server', args: ['--port', '1'] };
+  writeFileSync(configFile, JSON.stringify(config, null, 2));
+  await wb.openView('MCP Host');
+  await wb.waitForTreeItem('broken', { view: 'Servers', timeoutMs: 30_000 });
+  const consent = await wb.dialog({ timeoutMs: 20_000 });
+  if (consent) await wb.answerDialog(consent.buttons.find((b) => /^Allow/.test(b)) ?? 'Allow');
+  await wb.runCommand('MCP Host: Diagnose Connection');
+  await wb.pickQuickItem('broken');
+  const editor = wb.page.locator('.editor-instance .view-lines').first();
+  await waitUntil(async () => /broken at: command/.test(await editor.innerText().catch(() => '')), 30_000, 'the diagnosis report');
+  const text = await editor.innerText();
+  assert.match(text, /✗ command: .*mcp-host-no-such-server/);
+  assert.match(text, /install mcp-host-no-such-server, or give its full path in "command"/);
+  await wb.screenshot('diagnose-broken-entry');
 });

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { ServerHandle } from '../../registry/serverRegistry';
 import { UseCaseContext } from './context';
+import { diagnoseServer } from './diagnose';
 import { SavedTestsController } from './savedTests';
 import { getPrompt } from './getPrompt';
 import { ResourceFeatures } from './resources';
@@ -36,6 +37,7 @@ export const UseCaseCommands = {
   copyEntry: 'mcpHost.server.copyEntry',
   showCapabilities: 'mcpHost.server.showCapabilities',
   details: 'mcpHost.server.details',
+  diagnose: 'mcpHost.server.diagnose',
   clearHistory: 'mcpHost.history.clear',
 } as const;
 
@@ -145,6 +147,10 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
     register(UseCaseCommands.details, async (arg) => {
       const s = await resolveServer(ctx, arg, 'Show the details of which MCP server?');
       if (s) showServerDetails(ctx, s, noise, health);
+    }),
+    register(UseCaseCommands.diagnose, async (arg) => {
+      const s = await resolveServer(ctx, arg, 'Diagnose which MCP server?');
+      if (s) await diagnoseServer(ctx, s);
     }),
     register(UseCaseCommands.clearHistory, async (arg) => {
       const t = toTarget(arg);

@@ -31,6 +31,11 @@ export interface UseCaseDeps {
   resolveUrlElicitation?(error: unknown, serverId: string): Promise<boolean>;
   /** The server's sign-in (MCP authorization) for Server Details; undefined when it never asked for one. */
   signInState?(serverId: string): (SignInState & { readonly required: boolean }) | undefined;
+  /**
+   * What a server would be started with, through trust, consent and inputs (Diagnose runs it);
+   * `{ blocked }` says why it may not start.
+   */
+  prepare?(serverId: string): Promise<import('../../config').ResolvedServer | { readonly blocked: string }>;
   /** Starts the servers as the start policy would (a chat request needs them running). */
   startServers?(why: string): void;
   /** Told when the health ping marks a server unresponsive or answering again (e.g. to show it in the tree). */
