@@ -25,6 +25,7 @@ import { mcpHostSetting } from './restrictedSettings';
 const ERA_STATE_KEY = 'mcpHost.serverEras';
 import { OfferChangeTracker, describeOfferChangeRecord } from '../usecases/offerChanges';
 import { DevMode } from './devMode';
+import { SessionRecorder } from './sessionRecorder';
 import type { ResolvedServer, ServerEntry } from '../config';
 
 export type StartPolicy = 'onViewVisible' | 'onStartup' | 'never';
@@ -52,6 +53,8 @@ export class McpHost implements vscode.Disposable {
   readonly offerChanges = new OfferChangeTracker();
   /** `dev.watch` restarts and `dev.debug` attaches. */
   readonly devMode: DevMode;
+  /** "Record Session": a server's frames in a JSON Lines recording. */
+  readonly recorder: SessionRecorder;
 
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   readonly onDidChange: vscode.Event<void> = this._onDidChange.event;
@@ -111,6 +114,7 @@ export class McpHost implements vscode.Disposable {
       const prepared = await this.gate.prepare(entry);
       return 'blocked' in prepared ? prepared : DevMode.resolvedForDebug(entry, prepared);
     };
+    this.recorder = new SessionRecorder(context.globalStorageUri, (text) => this.redactor.redact(text), (id, text) => this.logs.get(id).write('info', text));
     this.devMode = new DevMode({ servers: () => this.registry.list(), restart: (id) => this.restart(id), log: (id, level, text) => this.logs.get(id).write(level, text) });
     this.config = new ConfigReloader(this.registry, prepare, log, (ids) => this.signIns.forget(ids), changed);
     this.tree = new EditorServersTreeModel(this.registry, this.gate, this.signIns, this.health, this.config, this.redactor, this.roots, this.onDidChange);
@@ -118,6 +122,7 @@ export class McpHost implements vscode.Disposable {
       this._onDidChange,
       this.offerChanges,
       this.devMode,
+      this.recorder,
       this.config,
       this.roots,
       this.health,
@@ -140,6 +145,7 @@ export class McpHost implements vscode.Disposable {
       this.registry.onDidCreateClient(({ handle, client }) => {
         this.logs.get(handle.id).attach(client);
         this.devMode.attach(handle, client);
+        this.recorder.attach(handle.id, client);
         serverRequests.configureClient(client, { id: handle.id, name: handle.entry.name });
         // The Roots node shows when the server last asked.
         client.onRootsListed(changed);

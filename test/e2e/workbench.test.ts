@@ -5,7 +5,7 @@
 // - Saved calls as tests: .vscode/mcp-tests.json in the Testing view; Run All passes one test and
 //   fails another with the assertion's expected and actual values.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -78,6 +78,9 @@ test('dev.watch restarts the server on a rebuild; the What Changed view lists th
 test('saved calls as tests: the Testing view runs them; a failure shows expected and actual', { timeout: 240_000 }, async () => {
   const wb = workbench!;
   assert.ok(wb, 'the first test launched the workbench');
+  // Record the session while the tests run: the recording holds their calls.
+  await wb.runCommand('MCP Host: Record Session (start/stop)');
+  await wb.pickQuickItem('evolving');
   await wb.runCommand('Test: Run All Tests');
   await wb.openView('Testing');
   const row = (name: string) => wb.page.locator('.part.sidebar .monaco-list-row').filter({ hasText: name }).first();
@@ -90,6 +93,14 @@ test('saved calls as tests: the Testing view runs them; a failure shows expected
   await wb.screenshot('saved-tests-failure');
   // Both calls are in the server's log like hand calls.
   await wb.outputChannelText('MCP: evolving', { contains: /shout/, reveal: false });
+  await wb.runCommand('MCP Host: Record Session (start/stop)');
+  await wb.pickQuickItem('evolving');
+  const dir = join(wb.userDataDir, 'User', 'globalStorage', 'mcp-host.mcp-host', 'recordings');
+  const file = await waitUntil(async () => readdirSync(dir).find((f) => f.startsWith('evolving-') && f.endsWith('.jsonl')), 20_000, 'a recording file');
+  await wb.outputChannelText('MCP: evolving', { contains: 'recording stopped', reveal: false });
+  const frames = readFileSync(join(dir, file), 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as { dir: string; message: { method?: string; params?: { name?: string } } });
+  const called = frames.filter((f) => f.dir === 'send' && f.message.method === 'tools/call').map((f) => f.message.params?.name);
+  assert.deepEqual(called.sort(), ['echo', 'shout']);
 });
 
 test('Diagnose on a broken entry: the report says where it breaks and what to do', { timeout: 240_000 }, async () => {
