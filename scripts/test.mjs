@@ -1,5 +1,6 @@
 // The test command: type-checks and compiles to out/, builds the bundle and the VSIX when the
-// end-to-end suites run, then runs every suite in one `node --test` so CI reads one summary.
+// end-to-end suites run, then runs the suites with `node --test`: the fresh-clone suite first, on
+// its own, then every other suite in one run (one summary).
 //   node scripts/test.mjs            unit + integration + end-to-end
 //   node scripts/test.mjs --unit     without the end-to-end suites (no VS Code needed)
 //   node scripts/test.mjs --e2e      only the end-to-end suites
@@ -38,11 +39,15 @@ run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
 run(process.execPath, ['esbuild.mjs']);
 const all = findTests('out/test');
 const isE2e = (f) => f.includes(`${join('out', 'test', 'e2e')}`);
-// The README's commands in a fresh clone (e2e/freshClone) go first: with an empty MCP_HOST_CACHE
-// (as .ci/run gives) it is `npm run demo` that installs code-server, which the later suites reuse.
-const first = (f) => f.endsWith(join('e2e', 'freshClone.test.js'));
-const files = all.filter((f) => (unitOnly ? !isE2e(f) : e2eOnly ? isE2e(f) : true)).sort((a, b) => Number(first(b)) - Number(first(a)));
+// The README's commands in a fresh clone (e2e/freshClone) run first, on their own (node --test
+// orders the files it is given by name): with an empty MCP_HOST_CACHE, as .ci/run gives, it is
+// `npm run demo` that installs code-server, and the later suites reuse it.
+const isFirst = (f) => f.endsWith(join('e2e', 'freshClone.test.js'));
+const files = all.filter((f) => (unitOnly ? !isE2e(f) : e2eOnly ? isE2e(f) : true));
 if (files.some(isE2e)) run(process.execPath, ['scripts/package.mjs']);
 
-const r = spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...passThrough, ...files], { stdio: 'inherit' });
-process.exit(r.status ?? 1);
+const runTests = (list) => (list.length ? spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...passThrough, ...list], { stdio: 'inherit' }).status ?? 1 : 0);
+const firstStatus = runTests(files.filter(isFirst));
+const restStatus = runTests(files.filter((f) => !isFirst(f)));
+if (firstStatus !== 0) console.error('\nthe fresh-clone suite (test/e2e/freshClone.test.ts) failed; its report is above the others');
+process.exit(firstStatus || restStatus);

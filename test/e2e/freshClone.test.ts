@@ -186,6 +186,7 @@ async function openDemoServers(page: Page): Promise<string[]> {
     await page.waitForTimeout(300);
   };
   const entry = page.locator('.part.activitybar .action-item a.action-label[aria-label^="MCP Host"]');
+  let rows: string[] = [];
   await waitUntil(
     async () => {
       await press();
@@ -193,12 +194,20 @@ async function openDemoServers(page: Page): Promise<string[]> {
         if (await entry.isVisible().catch(() => false)) await entry.click();
         return false;
       }
-      const rows = (await page.locator('.part.sidebar .monaco-list-row').allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+      // Label and description, as the tree shows them ("Tools" "17").
+      rows = await page
+        .locator('.part.sidebar .monaco-list-row')
+        .evaluateAll((els) => els.map((r) => `${r.querySelector('.label-name')?.textContent?.trim() ?? ''}|${r.querySelector('.label-description')?.textContent?.trim() ?? ''}`));
       // Both servers listed, and both started: each shows its Tools group with the count listed.
-      return rows.some((r) => r.startsWith('everything')) && rows.some((r) => r.startsWith('notes')) && rows.filter((r) => /^Tools \d+$/.test(r)).length >= 2;
+      const labels = rows.map((r) => r.split('|')[0]);
+      return labels.includes('everything') && labels.includes('notes') && rows.filter((r) => /^Tools\|\d+$/.test(r)).length >= 2;
     },
     5 * MINUTE,
     'the MCP Host view listing the demo servers everything and notes, both started',
-  );
+  ).catch(async (error: unknown) => {
+    mkdirSync(screenshotDir, { recursive: true });
+    await page.screenshot({ path: join(screenshotDir, 'fresh-clone-demo-failed.png') }).catch(() => undefined);
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; rows: ${JSON.stringify(rows)}; pressed: ${JSON.stringify(pressed)}`);
+  });
   return pressed;
 }
