@@ -53,7 +53,7 @@ import {
 } from './schemas';
 import { measureJson } from '../protocol/jsonShape';
 import { EraMemory, EraPlan, ProtocolPreference, judgeProbeFailure, planEra } from './era';
-import { DEFAULT_CONNECT_TIMEOUT_MS, EXITED_ON_PROBE, waitForProbe } from './eraProbe';
+import { DEFAULT_CONNECT_TIMEOUT_MS, EXITED_ON_PROBE, discoveredVersion, waitForProbe } from './eraProbe';
 import { SubscriptionListener } from './listen';
 
 /** A root the client exposes to servers. */
@@ -404,8 +404,7 @@ export class McpClient implements Disposable {
   private rememberLateDiscover(late: Promise<Record<string, unknown>>): void {
     late.then(
       (raw) => {
-        const parsed = DiscoverResultSchema.safeParse(raw);
-        const version = parsed.success ? MODERN_PROTOCOL_VERSIONS.find((v) => parsed.data.supportedVersions.includes(v)) : undefined;
+        const version = discoveredVersion(raw);
         const memory = this.options.eraMemory;
         if (!version || !memory) return;
         memory.memory.remember(memory.key, { era: 'modern', version });
