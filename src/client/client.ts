@@ -52,8 +52,8 @@ import {
   schemasFor,
 } from './schemas';
 import { measureJson } from '../protocol/jsonShape';
-import { EraMemory, EraPlan, ProtocolPreference, judgeProbeFailure, planEra } from './era';
-import { DEFAULT_CONNECT_TIMEOUT_MS, EXITED_ON_PROBE, waitForProbe } from './eraProbe';
+import { EraMemory, EraPlan, ProtocolPreference, RememberedEra, judgeProbeFailure, planEra } from './era';
+import { DEFAULT_CONNECT_TIMEOUT_MS, EXITED_ON_PROBE, discoveredVersion, waitForProbe } from './eraProbe';
 import { SubscriptionListener } from './listen';
 
 /** A root the client exposes to servers. */
@@ -293,7 +293,8 @@ export class McpClient implements Disposable {
       const result = plan.era === 'modern' ? await this.discover(transport, connection, plan, options) : undefined;
       const offered = plan.era === 'legacy' ? (plan.version as ProtocolVersion) : (this.options.protocolVersion ?? LATEST_PROTOCOL_VERSION);
       const ready = result ?? (await this.initializeOrDiscover(transport, connection, offered, plan, preference === 'auto', options));
-      memory?.memory.remember(memory.key, { era: this.era!, version: ready.protocolVersion });
+      // A probe answered late says what the next start should speak, though this one went legacy.
+      memory?.memory.remember(memory.key, this.lateModernEra ?? { era: this.era!, version: ready.protocolVersion });
       return ready;
     } catch (error) {
       // A remembered era that did not work is forgotten: the next start finds out again.
@@ -400,15 +401,18 @@ export class McpClient implements Disposable {
     }
   }
 
+  /** The era a probe answered late showed (see rememberLateDiscover). */
+  private lateModernEra: RememberedEra | undefined;
+
   /** A probe answered after the fallback to initialize: a modern server, remembered so its next start speaks its era. */
   private rememberLateDiscover(late: Promise<Record<string, unknown>>): void {
     late.then(
       (raw) => {
-        const parsed = DiscoverResultSchema.safeParse(raw);
-        const version = parsed.success ? MODERN_PROTOCOL_VERSIONS.find((v) => parsed.data.supportedVersions.includes(v)) : undefined;
+        const version = discoveredVersion(raw);
         const memory = this.options.eraMemory;
         if (!version || !memory) return;
-        memory.memory.remember(memory.key, { era: 'modern', version });
+        this.lateModernEra = { era: 'modern', version };
+        memory.memory.remember(memory.key, this.lateModernEra);
         this.lifecycle(`server/discover was answered late: the server speaks ${version} (the modern era); its next start uses it`);
       },
       () => {},

@@ -5,6 +5,7 @@
 // the quiet time. The probe is never cancelled: an answer that comes after the client fell back
 // to `initialize` still tells the era (for the next start).
 import { Event } from '../protocol/events';
+import { DiscoverResultSchema, MODERN_PROTOCOL_VERSIONS, ModernProtocolVersion } from './schemas';
 
 /** The quiet time after the server's last sign of life before a silent probe means legacy (stdio). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 3000;
@@ -61,3 +62,9 @@ export function exitedOnProbe(error: unknown): boolean {
 
 /** The log line of that restart, one wording for the CLI and the editor. */
 export const PROBE_RESTART_NOTE = 'the server exited during the server/discover probe (as servers that allow nothing before initialize do); starting it once more with initialize';
+
+/** The newest modern version this client speaks that a `server/discover` result offers; undefined for anything else. */
+export function discoveredVersion(raw: unknown): ModernProtocolVersion | undefined {
+  const parsed = DiscoverResultSchema.safeParse(raw);
+  return parsed.success ? MODERN_PROTOCOL_VERSIONS.find((v) => parsed.data.supportedVersions.includes(v)) : undefined;
+}

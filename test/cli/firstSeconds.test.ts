@@ -69,6 +69,19 @@ describe('mcp-host: the era probe', { timeout: 120_000 }, () => {
     assert.deepEqual(Object.values(file).map((e) => [e.era, e.version]), [['modern', '2026-07-28']]);
   });
 
+  test('a server of both eras that starts after the probe gave up: legacy this run, the late answer makes the next run modern', async () => {
+    const cache = { XDG_CACHE_HOME: freshCacheDir() };
+    const server = PROBE_ERAS('slow-modern', '--delay', '4000', '--both');
+    const first = await runCli(['inspect', '--json', '--trace', '--connect-timeout', '500', '--', ...server], { env: cache, timeoutMs: 60_000 });
+    assert.equal(first.code, 0, first.stderr);
+    assert.equal((JSON.parse(first.stdout) as { era: string }).era, 'legacy');
+    assert.match(first.stderr, /\[lifecycle\] server\/discover was answered late: the server speaks 2026-07-28 \(the modern era\); its next start uses it/);
+    const second = await runCli(['inspect', '--json', '--trace', '--', ...server], { env: cache, timeoutMs: 60_000 });
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal((JSON.parse(second.stdout) as { era: string }).era, 'modern');
+    assert.match(second.stderr, /\[lifecycle\] era: modern \(2026-07-28\), as this server spoke before/);
+  });
+
   test('--connect-timeout must be a positive integer', async () => {
     const r = await runCli(['tools', '--connect-timeout', '0', '--', 'node', '-e', '']);
     assert.equal(r.code, 2);
