@@ -349,7 +349,7 @@ export class HttpChannel {
       if (value !== undefined) headers.authorization = value;
       if ((value !== undefined) !== this.sendsSignInAuthorization) {
         this.sendsSignInAuthorization = value !== undefined;
-        this.logHttp(value !== undefined ? 'requests carry Authorization from sign-in' : 'requests carry no Authorization from sign-in (no token)', 'debug');
+        this.logHttp(value !== undefined ? 'requests carry Authorization from sign-in' : 'requests carry no Authorization from sign-in (no token)');
       }
       const response = await this.fetchFollowing(exchange, { ...options, headers });
       if ((response.status !== 401 && response.status !== 403) || retried) return response;

@@ -30,7 +30,8 @@ const HELD_STREAM_MS = 10_000;
  * `Mcp-Session-Id` is kept from the initialize answer and sent with every later request,
  * `MCP-Protocol-Version` once the client told us the version. After `initialized`, a GET
  * stream carries server-initiated messages (405: the server offers none). A dropped stream is
- * resumed with `Last-Event-ID` after the server's `retry` (or a back-off): a dropped response
+ * resumed with `Last-Event-ID` after the server's `retry` (never below a minimum; a back-off and a cap
+ * for streams that end without a message): a dropped response
  * stream is not a cancellation. A 404 for a request carrying the session closes the transport
  * with `session-expired`; 401 (and 403 with a challenge) with `authorization-required`; an unreachable server with
  * `network-error`. Other failures fail the one message, with an error naming status and URL.
