@@ -13,7 +13,7 @@ import { Redactor } from './logFormat';
 import { UNTRUSTED_REASON } from './serversTree';
 
 export const DENIED_REASON = 'You denied this server permission to run — click to allow it';
-export const DISMISSED_REASON = 'Waiting for your consent — start the server to be asked again';
+export const DISMISSED_REASON = 'Waiting for your consent — click to be asked again';
 
 /**
  * How long a consent turn waits for other servers to queue before it asks: the servers started
