@@ -41,6 +41,10 @@ export function registerChatParticipant(ctx: UseCaseContext): { state: ChatState
     state,
     participant,
     ...(ctx.deps.onDidChangeServers ? [ctx.deps.onDidChangeServers(logChangedTools)] : []),
+    ctx.onDidApproveTool(({ serverId, tool }) => {
+      const h = ctx.server(serverId);
+      if (h) void state.pin(h, tool, { onlyIfNew: true });
+    }),
     vscode.commands.registerCommand(ChatCommands.answerApproval, async (id: unknown, decision: unknown) => {
       if (!(await loadHandler()).answerApproval(id, decision)) void vscode.window.showInformationMessage('MCP Host: this approval was already answered or its request has ended.');
     }),

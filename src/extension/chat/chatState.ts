@@ -84,8 +84,10 @@ export class ChatState implements vscode.Disposable {
     return changed.changes;
   }
 
-  async pin(server: ServerHandle, tool: Tool): Promise<void> {
+  /** Pins `tool` as approved now; `onlyIfNew` keeps an existing pin (a call by hand is not a review of a change). */
+  async pin(server: ServerHandle, tool: Tool, options: { onlyIfNew?: boolean } = {}): Promise<void> {
     if (!server.resolved) return;
+    if (options.onlyIfNew && this.pins()[serverIdentity(server.resolved)]?.[tool.name]) return;
     await this.extension.globalState.update(PINS_KEY, withPin(this.pins(), serverIdentity(server.resolved), tool, Date.now()));
     this._onDidChange.fire();
   }

@@ -3,6 +3,7 @@
 import { mcpHostSetting } from '../restrictedSettings';
 import * as vscode from 'vscode';
 import type { McpClient } from '../../client/client';
+import type { Tool } from '../../client/schemas';
 import { McpLocalError } from '../../protocol/errors';
 import { CallHistory } from '../../usecases/history';
 import { openableHref } from '../../usecases/markdown';
@@ -22,6 +23,9 @@ export class UseCaseContext implements vscode.Disposable {
   readonly documents = new VirtualDocuments();
   readonly files: ResourceDocuments;
   private saveTimer: NodeJS.Timeout | undefined;
+  private readonly _onDidApproveTool = new vscode.EventEmitter<{ readonly serverId: string; readonly tool: Tool }>();
+  /** A user ran a tool by hand (its definition as listed then): for tool pinning. */
+  readonly onDidApproveTool = this._onDidApproveTool.event;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -32,6 +36,10 @@ export class UseCaseContext implements vscode.Disposable {
     const sub = this.history.onDidChange(() => this.scheduleSave());
     this.disposables.push({ dispose: () => sub.dispose() });
     this.files = new ResourceDocuments(async (serverId, uri) => (await this.client(serverId)).readResource(uri, { timeoutMs: this.timeoutMs(serverId) }), extension.globalStorageUri);
+  }
+
+  toolApproved(serverId: string, tool: Tool): void {
+    this._onDidApproveTool.fire({ serverId, tool });
   }
 
   get extensionUri(): vscode.Uri {
@@ -115,6 +123,7 @@ export class UseCaseContext implements vscode.Disposable {
       void this.extension.workspaceState.update(HISTORY_KEY, this.history.toJSON());
     }
     for (const d of this.disposables) d.dispose();
+    this._onDidApproveTool.dispose();
     this.documents.dispose();
     this.files.dispose();
     this.history.dispose();

@@ -355,6 +355,8 @@ export class ToolPanel implements vscode.Disposable {
           validator: this.ctx.validator,
           confirm: (t, why, value) => this.confirm(t, why, value),
           onStart: (attempt) => {
+            // Running a tool by hand approves its definition as shown: @mcp pins it if not pinned yet.
+            this.ctx.toolApproved(this.serverId, tool);
             callId = this.results.add({ kind: 'tool', serverId: this.serverId, name: tool.name, result: { content: [] } });
             this.running = { callId, abort };
             this.post({ type: 'running', callId, startedAt: attempt.startedAt, arguments: JSON.stringify(attempt.arguments, null, 2) });
