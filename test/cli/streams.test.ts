@@ -106,7 +106,8 @@ describe('mcp-host against hostile streams and refusals', { timeout: 180_000 }, 
     const alive = await isPidAlive(worker);
     if (alive) process.kill(worker, 'SIGKILL');
     assert.equal(r.code, 2, r.stderr);
-    assert.match(r.stderr, /the server exited with code 1/);
+    // The probe restarts a server that exits on it once, so this says how the second start ended.
+    assert.match(r.stderr, /exited with code 1/);
     assert.equal(alive, false, `worker ${worker} outlived the CLI`);
   });
 });
