@@ -48,7 +48,7 @@ test('dev.watch restarts the server on a rebuild; the What Changed view lists th
   const header = wb.page.locator('.part.sidebar .pane-header').filter({ hasText: /What Changed/i }).first();
   if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
   // Until something changed the view shows only its welcome text (no tree is drawn yet).
-  const pane = wb.page.locator('.part.sidebar .pane').filter({ has: header });
+  const pane = wb.page.locator('.part.sidebar .pane').filter({ has: wb.page.locator('.pane-header', { hasText: /What Changed/i }) });
   await waitUntil(async () => /Nothing changed yet/.test(await pane.locator('.welcome-view-content').first().innerText().catch(() => '')), 20_000, 'the empty view');
   await wb.screenshot('what-changed-empty');
 
