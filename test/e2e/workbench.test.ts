@@ -18,108 +18,124 @@ after(async () => {
   rmSync(workspace, { recursive: true, force: true });
 });
 
+/** Runs a test's body; on failure a screenshot shows what the screen said. */
+async function shotOnFailure(name: string, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (error) {
+    await workbench?.screenshot(`${name}-failed`).catch(() => undefined);
+    throw error;
+  }
+}
+
 test('dev.watch restarts the server on a rebuild; the What Changed view lists the changes and diffs them', { timeout: 240_000 }, async () => {
-  const buildFile = join(workspace, 'build.txt');
-  writeFileSync(buildFile, '1');
-  mkdirSync(join(workspace, '.vscode'));
-  const server = { command: process.execPath, args: [join(repoRoot, 'test', 'fixtures', 'servers', 'evolving.mjs'), '--build-file', buildFile], dev: { watch: 'build.txt' } };
-  writeFileSync(join(workspace, '.vscode', 'mcp.json'), JSON.stringify({ servers: { evolving: server } }, null, 2));
-  writeFileSync(
-    join(workspace, '.vscode', 'mcp-tests.json'),
-    JSON.stringify(
-      {
-        tests: [
-          { name: 'echo answers', server: 'evolving', tool: 'echo', arguments: { message: 'hi there' }, expect: { isError: false, textContains: 'hi there' } },
-          { name: 'shout shouts', server: 'evolving', tool: 'shout', arguments: { message: 'hey' }, expect: { json: [{ pointer: '/content/0/text', equals: 'hey!' }] } },
-        ],
-      },
-      null,
-      2,
-    ),
-  );
-  const wb = (workbench = await launch({ workspace, vsix: defaultVsixPath, settings: { 'chat.mcp.access': 'none', 'chat.mcp.autostart': 'never' } }));
-  await wb.openView('MCP Host');
-  await wb.waitForTreeItem('evolving', { view: 'Servers', timeoutMs: 30_000 });
-  const consent = await wb.dialog({ timeoutMs: 20_000 });
-  assert.ok(consent, 'a consent dialog');
-  await wb.answerDialog('Allow');
-  await wb.waitForTreeItem('Tools', { view: 'Servers', timeoutMs: 30_000 });
-  // The view starts collapsed below Servers: open it as a person would, by its header.
-  const header = wb.page.locator('.part.sidebar .pane-header').filter({ hasText: /What Changed/i }).first();
-  if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
-  // Until something changed the view shows only its welcome text (no tree is drawn yet).
-  const pane = wb.page.locator('.part.sidebar .pane').filter({ has: wb.page.locator('.pane-header', { hasText: /What Changed/i }) });
-  await waitUntil(async () => /Nothing changed yet/.test(await pane.locator('.welcome-view-content').first().innerText().catch(() => '')), 20_000, 'the empty view');
-  await wb.screenshot('what-changed-empty');
+  await shotOnFailure('workbench-what-changed', async () => {
+    const buildFile = join(workspace, 'build.txt');
+    writeFileSync(buildFile, '1');
+    mkdirSync(join(workspace, '.vscode'));
+    const server = { command: process.execPath, args: [join(repoRoot, 'test', 'fixtures', 'servers', 'evolving.mjs'), '--build-file', buildFile], dev: { watch: 'build.txt' } };
+    writeFileSync(join(workspace, '.vscode', 'mcp.json'), JSON.stringify({ servers: { evolving: server } }, null, 2));
+    writeFileSync(
+      join(workspace, '.vscode', 'mcp-tests.json'),
+      JSON.stringify(
+        {
+          tests: [
+            { name: 'echo answers', server: 'evolving', tool: 'echo', arguments: { message: 'hi there' }, expect: { isError: false, textContains: 'hi there' } },
+            { name: 'shout shouts', server: 'evolving', tool: 'shout', arguments: { message: 'hey' }, expect: { json: [{ pointer: '/content/0/text', equals: 'hey!' }] } },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
+    const wb = (workbench = await launch({ workspace, vsix: defaultVsixPath, settings: { 'chat.mcp.access': 'none', 'chat.mcp.autostart': 'never' } }));
+    await wb.openView('MCP Host');
+    await wb.waitForTreeItem('evolving', { view: 'Servers', timeoutMs: 30_000 });
+    const consent = await wb.dialog({ timeoutMs: 20_000 });
+    assert.ok(consent, 'a consent dialog');
+    await wb.answerDialog('Allow');
+    await wb.waitForTreeItem('Tools', { view: 'Servers', timeoutMs: 30_000 });
+    // The view starts collapsed below Servers: open it as a person would, by its header.
+    const header = wb.page.locator('.part.sidebar .pane-header').filter({ hasText: /What Changed/i }).first();
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    // Until something changed the view shows only its welcome text (no tree is drawn yet).
+    const pane = wb.page.locator('.part.sidebar .pane').filter({ has: wb.page.locator('.pane-header', { hasText: /What Changed/i }) });
+    await waitUntil(async () => /Nothing changed yet/.test(await pane.locator('.welcome-view-content').first().innerText().catch(() => '')), 20_000, 'the empty view');
+    await wb.screenshot('what-changed-empty');
 
-  // A "rebuild": dev.watch sees the file change and restarts the server, no command needed.
-  writeFileSync(buildFile, '2');
-  await waitUntil(async () => (await wb.treeItems({ view: 'What Changed' })).some((i) => i.label === 'evolving'), 30_000, 'a record in What Changed');
-  const rows = await wb.treeItems({ view: 'What Changed' });
-  const record = rows.find((r) => r.level === 1)!;
-  assert.match(record.description, /after a restart · 5 changes/);
-  assert.deepEqual(
-    rows.filter((r) => r.level === 2).map((r) => `${r.label} | ${r.description}`),
-    ['instructions | changed', 'tool echo | inputSchema.properties.message.description changed', 'tool evolve | removed', 'tool retire | removed', 'tool shout | added'],
-  );
-  await wb.screenshot('what-changed-view');
+    // A "rebuild": dev.watch sees the file change and restarts the server, no command needed.
+    writeFileSync(buildFile, '2');
+    await waitUntil(async () => (await wb.treeItems({ view: 'What Changed' })).some((i) => i.label === 'evolving'), 30_000, 'a record in What Changed');
+    const rows = await wb.treeItems({ view: 'What Changed' });
+    const record = rows.find((r) => r.level === 1)!;
+    assert.match(record.description, /after a restart · 5 changes/);
+    assert.deepEqual(
+      rows.filter((r) => r.level === 2).map((r) => `${r.label} | ${r.description}`),
+      ['instructions | changed', 'tool echo | inputSchema.properties.message.description changed', 'tool evolve | removed', 'tool retire | removed', 'tool shout | added'],
+    );
+    await wb.screenshot('what-changed-view');
 
-  await wb.clickTreeItem('tool echo', { view: 'What Changed' });
-  await waitUntil(async () => (await wb.page.locator('.monaco-diff-editor').count()) > 0, 20_000, 'a diff editor');
-  await waitUntil(async () => (await wb.page.locator('.monaco-diff-editor').innerText()).includes('Text to send back'), 20_000, 'the new value in the diff');
-  await wb.screenshot('what-changed-diff');
+    await wb.clickTreeItem('tool echo', { view: 'What Changed' });
+    await waitUntil(async () => (await wb.page.locator('.monaco-diff-editor').count()) > 0, 20_000, 'a diff editor');
+    await waitUntil(async () => (await wb.page.locator('.monaco-diff-editor').innerText()).includes('Text to send back'), 20_000, 'the new value in the diff');
+    await wb.screenshot('what-changed-diff');
 
-  const log = await wb.outputChannelText('MCP: evolving', { contains: 'what changed since the last session', reveal: false });
-  assert.match(log, /dev: watching build\.txt/);
-  assert.match(log, /dev: build\.txt changed; restarting/);
-  assert.match(log, /tool echo: inputSchema\.properties\.message\.description changed \("Text to echo" → "Text to send back"\)/);
+    const log = await wb.outputChannelText('MCP: evolving', { contains: 'what changed since the last session', reveal: false });
+    assert.match(log, /dev: watching build\.txt/);
+    assert.match(log, /dev: build\.txt changed; restarting/);
+    assert.match(log, /tool echo: inputSchema\.properties\.message\.description changed \("Text to echo" → "Text to send back"\)/);
+  });
 });
 
 test('saved calls as tests: the Testing view runs them; a failure shows expected and actual', { timeout: 240_000 }, async () => {
-  const wb = workbench!;
-  assert.ok(wb, 'the first test launched the workbench');
-  // Record the session while the tests run: the recording holds their calls.
-  await wb.runCommand('MCP Host: Record Session (start/stop)');
-  await wb.pickQuickItem('evolving');
-  await wb.runCommand('Test: Run All Tests');
-  await wb.openView('Testing');
-  const row = (name: string) => wb.page.locator('.part.sidebar .monaco-list-row').filter({ hasText: name }).first();
-  await waitUntil(async () => /Passed/i.test((await row('echo answers').getAttribute('aria-label')) ?? ''), 60_000, 'echo answers passed');
-  await waitUntil(async () => /Failed/i.test((await row('shout shouts').getAttribute('aria-label')) ?? ''), 60_000, 'shout shouts failed');
-  await wb.screenshot('saved-tests-testing-view');
-  // The failure's message names the pointer and both values (the Test Results view shows it).
-  await wb.runCommand('Test: Show Output');
-  await waitUntil(async () => (await wb.page.locator('.part.panel').innerText()).includes('/content/0/text is "HEY", not "hey!"'), 30_000, 'the failure message in Test Results');
-  await wb.screenshot('saved-tests-failure');
-  // Both calls are in the server's log like hand calls.
-  await wb.outputChannelText('MCP: evolving', { contains: /shout/, reveal: false });
-  await wb.runCommand('MCP Host: Record Session (start/stop)');
-  await wb.pickQuickItem('evolving');
-  const dir = join(wb.userDataDir, 'User', 'globalStorage', 'mcp-host.mcp-host', 'recordings');
-  const file = await waitUntil(async () => readdirSync(dir).find((f) => f.startsWith('evolving-') && f.endsWith('.jsonl')), 20_000, 'a recording file');
-  await wb.outputChannelText('MCP: evolving', { contains: 'recording stopped', reveal: false });
-  const frames = readFileSync(join(dir, file), 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as { dir: string; message: { method?: string; params?: { name?: string } } });
-  const called = frames.filter((f) => f.dir === 'send' && f.message.method === 'tools/call').map((f) => f.message.params?.name);
-  assert.deepEqual(called.sort(), ['echo', 'shout']);
+  await shotOnFailure('workbench-saved-tests', async () => {
+    const wb = workbench!;
+    assert.ok(wb, 'the first test launched the workbench');
+    // Record the session while the tests run: the recording holds their calls.
+    await wb.runCommand('MCP Host: Record Session (start/stop)');
+    await wb.pickQuickItem('evolving');
+    await wb.runCommand('Test: Run All Tests');
+    await wb.openView('Testing');
+    const row = (name: string) => wb.page.locator('.part.sidebar .monaco-list-row').filter({ hasText: name }).first();
+    await waitUntil(async () => /Passed/i.test((await row('echo answers').getAttribute('aria-label')) ?? ''), 60_000, 'echo answers passed');
+    await waitUntil(async () => /Failed/i.test((await row('shout shouts').getAttribute('aria-label')) ?? ''), 60_000, 'shout shouts failed');
+    await wb.screenshot('saved-tests-testing-view');
+    // The failure's message names the pointer and both values (the Test Results view shows it).
+    await wb.runCommand('Test: Show Output');
+    await waitUntil(async () => (await wb.page.locator('.part.panel').innerText()).includes('/content/0/text is "HEY", not "hey!"'), 30_000, 'the failure message in Test Results');
+    await wb.screenshot('saved-tests-failure');
+    // Both calls are in the server's log like hand calls.
+    await wb.outputChannelText('MCP: evolving', { contains: /shout/, reveal: false });
+    await wb.runCommand('MCP Host: Record Session (start/stop)');
+    await wb.pickQuickItem('evolving');
+    const dir = join(wb.userDataDir, 'User', 'globalStorage', 'mcp-host.mcp-host', 'recordings');
+    const file = await waitUntil(async () => readdirSync(dir).find((f) => f.startsWith('evolving-') && f.endsWith('.jsonl')), 20_000, 'a recording file');
+    await wb.outputChannelText('MCP: evolving', { contains: 'recording stopped', reveal: false });
+    const frames = readFileSync(join(dir, file), 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as { dir: string; message: { method?: string; params?: { name?: string } } });
+    const called = frames.filter((f) => f.dir === 'send' && f.message.method === 'tools/call').map((f) => f.message.params?.name);
+    assert.deepEqual(called.sort(), ['echo', 'shout']);
+  });
 });
 
 test('Diagnose on a broken entry: the report says where it breaks and what to do', { timeout: 240_000 }, async () => {
-  const wb = workbench!;
-  assert.ok(wb, 'the first test launched the workbench');
-  const configFile = join(workspace, '.vscode', 'mcp.json');
-  const config = JSON.parse(readFileSync(configFile, 'utf8')) as { servers: Record<string, unknown> };
-  config.servers.broken = { command: 'mcp-host-no-such-server', args: ['--port', '1'] };
-  writeFileSync(configFile, JSON.stringify(config, null, 2));
-  await wb.openView('MCP Host');
-  await wb.waitForTreeItem('broken', { view: 'Servers', timeoutMs: 30_000 });
-  const consent = await wb.dialog({ timeoutMs: 20_000 });
-  if (consent) await wb.answerDialog(consent.buttons.find((b) => /^Allow/.test(b)) ?? 'Allow');
-  await wb.runCommand('MCP Host: Diagnose Connection');
-  await wb.pickQuickItem('broken');
-  const editor = wb.page.locator('.editor-instance .view-lines').first();
-  await waitUntil(async () => /broken at: command/.test(await editor.innerText().catch(() => '')), 30_000, 'the diagnosis report');
-  const text = await editor.innerText();
-  assert.match(text, /✗ command: .*mcp-host-no-such-server/);
-  assert.match(text, /install mcp-host-no-such-server, or give its full path in "command"/);
-  await wb.screenshot('diagnose-broken-entry');
+  await shotOnFailure('workbench-diagnose', async () => {
+    const wb = workbench!;
+    assert.ok(wb, 'the first test launched the workbench');
+    const configFile = join(workspace, '.vscode', 'mcp.json');
+    const config = JSON.parse(readFileSync(configFile, 'utf8')) as { servers: Record<string, unknown> };
+    config.servers.broken = { command: 'mcp-host-no-such-server', args: ['--port', '1'] };
+    writeFileSync(configFile, JSON.stringify(config, null, 2));
+    await wb.openView('MCP Host');
+    await wb.waitForTreeItem('broken', { view: 'Servers', timeoutMs: 30_000 });
+    const consent = await wb.dialog({ timeoutMs: 20_000 });
+    if (consent) await wb.answerDialog(consent.buttons.find((b) => /^Allow/.test(b)) ?? 'Allow');
+    await wb.runCommand('MCP Host: Diagnose Connection');
+    await wb.pickQuickItem('broken');
+    const editor = wb.page.locator('.editor-instance .view-lines').first();
+    await waitUntil(async () => /broken at: command/.test(await editor.innerText().catch(() => '')), 30_000, 'the diagnosis report');
+    const text = await editor.innerText();
+    assert.match(text, /✗ command: .*mcp-host-no-such-server/);
+    assert.match(text, /install mcp-host-no-such-server, or give its full path in "command"/);
+    await wb.screenshot('diagnose-broken-entry');
+  });
 });

@@ -47,25 +47,28 @@ export class SavedTestsController implements vscode.Disposable {
       } catch {
         continue; // no tests in this folder
       }
-      const group = this.controller.createTestItem(uri.toString(), `${folder.name}: ${SAVED_TESTS_FILE}`, uri);
-      items.push(group);
       let file: SavedTestFile;
       try {
         file = parseSavedTests(text, SAVED_TESTS_FILE);
       } catch (error) {
-        group.error = errorMessage(error);
+        // A broken file is one row with its error; the tests of other folders still show.
+        const broken = this.controller.createTestItem(uri.toString(), `${folder.name}: ${SAVED_TESTS_FILE}`, uri);
+        broken.error = errorMessage(error);
+        items.push(broken);
         continue;
       }
       const tree = parseTree(text);
       const document = await vscode.workspace.openTextDocument(uri);
+      const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
       file.tests.forEach((test, i) => {
         const id = `${uri.toString()}#${test.name}`;
         const item = this.controller.createTestItem(id, test.name, uri);
-        item.description = `${test.server} · ${test.action.kind === 'tool' ? test.action.tool : test.action.kind === 'read' ? test.action.uri : test.action.prompt}`;
+        const what = test.action.kind === 'tool' ? test.action.tool : test.action.kind === 'read' ? test.action.uri : test.action.prompt;
+        item.description = `${test.server} · ${what}${several ? ` · ${folder.name}` : ''}`;
         const node = tree && findNodeAtLocation(tree, ['tests', i]);
         if (node) item.range = new vscode.Range(document.positionAt(node.offset), document.positionAt(node.offset + node.length));
         this.tests.set(id, { test, folder });
-        group.children.add(item);
+        items.push(item);
       });
     }
     this.controller.items.replace(items);
