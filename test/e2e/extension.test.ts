@@ -152,24 +152,23 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
     await step(wb, 'everything-tree', async () => {
       await wb.openView('MCP Host');
       const consent = await wb.dialog({ timeoutMs: 30_000 });
-      assert.ok(consent, 'showing the view starts the servers, and a workspace server asks first');
-      assert.equal(consent.message, 'Start the MCP server "everything" defined in this workspace?');
+      assert.ok(consent, 'showing the view starts the servers, and the workspace servers ask first');
+      // Both start together: one dialog lists them, each with its exact command.
+      assert.equal(consent.message, 'Start 2 MCP servers defined in this workspace?');
       const detail = consent.detail.split('\n');
-      assert.ok(detail.includes('Defined in: .vscode/mcp.json (main)'), consent.detail);
+      assert.ok(detail.includes('everything — .vscode/mcp.json (main)'), consent.detail);
       // Shown normalised: the entry's `${workspaceFolder}/../../../../node_modules/…` without the `..`s.
       const script = join(repoRoot, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-      assert.ok(detail.includes(`Command: node ${script} stdio`), consent.detail);
-      assert.ok(detail.includes(`Working directory: ${WS}`), consent.detail);
-      assert.ok(detail.includes('Environment variables it sets: (none)'), consent.detail);
-      assert.ok(consent.buttons.includes('Allow') && consent.buttons.includes('Deny'), JSON.stringify(consent.buttons));
+      assert.ok(detail.includes(`  Command: node ${script} stdio`), consent.detail);
+      assert.ok(detail.includes(`  Working directory: ${WS}`), consent.detail);
+      assert.ok(detail.includes('  Environment variables it sets: (none)'), consent.detail);
+      assert.ok(detail.includes('leaky — .vscode/mcp.json (main)'), consent.detail);
+      assert.ok(detail.includes('  Environment variables it sets: API_TOKEN'), consent.detail);
+      assert.ok(consent.buttons.includes('Allow All') && consent.buttons.includes('Deny All'), JSON.stringify(consent.buttons));
       await wb.screenshot('e2e-consent-dialog');
-      await wb.answerDialog('Allow');
+      await wb.answerDialog('Allow All');
 
-      // One dialog at a time: the second workspace server asks next, then its password input.
-      const second = await wb.dialog({ timeoutMs: 30_000 });
-      assert.equal(second?.message, 'Start the MCP server "leaky" defined in this workspace?');
-      assert.ok(second.detail.split('\n').includes('Environment variables it sets: API_TOKEN'), second.detail);
-      await wb.answerDialog('Allow');
+      // Then leaky's password input.
       const password = wb.page.locator('.quick-input-widget .quick-input-box input[type="password"]');
       await password.waitFor({ state: 'visible', timeout: 30_000 });
       assert.match(await wb.page.locator('.quick-input-widget .quick-input-title').innerText(), /API token for leaky/);

@@ -40,7 +40,7 @@ test('start-up figures: activation as VS Code records it, and the time from init
   );
   const consent = await wb.dialog({ timeoutMs: 20_000 });
   assert.ok(consent, 'the consent dialog');
-  await wb.answerDialog('Allow');
+  await wb.answerDialog(consent.buttons.includes('Allow All') ? 'Allow All' : 'Allow');
   const shownAt = await toolsShown;
   const log = await wb.outputChannelText('MCP: everything', { contains: 'initialized: mcp-servers/everything', reveal: false });
   const initializedAt = lineTime(log, 'initialized: mcp-servers/everything');

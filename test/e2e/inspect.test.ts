@@ -128,7 +128,7 @@ describe('inspect features in a real VS Code', () => {
     await wb.openView('MCP Host');
     await wb.waitForTreeItem('everything', { timeoutMs: 30_000 });
     const consent = await wb.dialog({ timeoutMs: 20_000 });
-    if (consent) await wb.answerDialog('Allow');
+    if (consent) await wb.answerDialog(consent.buttons.includes('Allow All') ? 'Allow All' : 'Allow');
     await wb.waitForTreeItem('Tools', { timeoutMs: 30_000 });
     // The protocol log at Trace, as a person would set it; a ping shows the frames are logged.
     await wb.setLogLevel(CHANNEL, 'Trace');
@@ -703,7 +703,7 @@ function launchWithServer(prefix: string, name: string, args: (folder: string) =
     await wb.openView('MCP Host');
     await wb.waitForTreeItem(name, { timeoutMs: 30_000 });
     const consent = await wb.dialog({ timeoutMs: 20_000 });
-    if (consent) await wb.answerDialog('Allow');
+    if (consent) await wb.answerDialog(consent.buttons.includes('Allow All') ? 'Allow All' : 'Allow');
     await wb.waitForTreeItem('Tools', { timeoutMs: 30_000 });
   });
   after(async () => {

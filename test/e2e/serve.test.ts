@@ -156,11 +156,11 @@ describe('sampling and elicitation in a real VS Code', () => {
     await installTestModel();
     await wb.openView('MCP Host');
     await wb.waitForTreeItem('sampler', { timeoutMs: 30_000 });
-    // One consent dialog per server, one at a time.
+    // One consent dialog for the servers that start together (Allow All), or one per server.
     await poll(
       async () => {
         const consent = await wb.dialog({ timeoutMs: 1_000 });
-        if (consent) await wb.answerDialog('Allow');
+        if (consent) await wb.answerDialog(consent.buttons.includes('Allow All') ? 'Allow All' : 'Allow');
         return (await wb.treeItems()).filter((r) => r.label === 'Tools').length >= 3;
       },
       60_000,
