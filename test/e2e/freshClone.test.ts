@@ -205,7 +205,7 @@ async function openDemoServers(page: Page): Promise<string[]> {
         .evaluateAll((els) => els.map((r) => `${r.querySelector('.label-name')?.textContent?.trim() ?? ''}|${r.querySelector('.label-description')?.textContent?.trim() ?? ''}`));
       // Both servers listed, and both started: each shows its Tools group with the count listed.
       const labels = rows.map((r) => r.split('|')[0]);
-      return labels.includes('everything') && labels.includes('notes') && rows.filter((r) => /^Tools\|\d+$/.test(r)).length >= 2;
+      return labels.includes('everything') && labels.includes('notes') && rows.filter((r) => /^Tools\|\d+/.test(r)).length >= 2;
     },
     5 * MINUTE,
     'the MCP Host view listing the demo servers everything and notes, both started',
