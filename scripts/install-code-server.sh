@@ -11,12 +11,13 @@ mkdir -p "$CACHE"
 
 # The nested npm runs must not inherit the npm_* / npm_config_* variables of an outer `npm run`
 # (npm test, npm run demo): code-server's postinstall reads the Node version from
-# npm_config_user_agent, which then names the outer Node 20 and fails the install.
+# npm_config_user_agent, which then names the outer Node 20 and fails the install. NODE (the
+# outer npm's Node, which npm hands its scripts) goes too.
 clean_npm() {
   local unset_args=()
   local name
   for name in $(compgen -e); do
-    case "${name,,}" in npm_*) unset_args+=(-u "$name") ;; esac
+    case "${name,,}" in npm_* | node) unset_args+=(-u "$name") ;; esac
   done
   env "${unset_args[@]}" "$@"
 }

@@ -4,6 +4,7 @@
 //   node scripts/test.mjs            unit + integration + end-to-end
 //   node scripts/test.mjs --unit     without the end-to-end suites (no VS Code needed)
 //   node scripts/test.mjs --e2e      only the end-to-end suites
+//   node scripts/test.mjs --unit --only=client/,support/   only the files whose path contains one of these
 //   extra arguments after `--` go to node --test (for example --test-name-pattern)
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
@@ -14,6 +15,8 @@ const dash = argv.indexOf('--');
 const flags = dash >= 0 ? argv.slice(0, dash) : argv;
 const passThrough = dash >= 0 ? argv.slice(dash + 1) : [];
 const unitOnly = flags.includes('--unit');
+// --only=a,b: only the test files whose path (under out/test/) contains one of these.
+const only = flags.find((f) => f.startsWith('--only='))?.slice('--only='.length).split(',').filter(Boolean);
 const e2eOnly = flags.includes('--e2e');
 
 function run(cmd, args, opts = {}) {
@@ -43,7 +46,9 @@ const isE2e = (f) => f.includes(`${join('out', 'test', 'e2e')}`);
 // orders the files it is given by name): with an empty MCP_HOST_CACHE, as .ci/run gives, it is
 // `npm run demo` that installs code-server, and the later suites reuse it.
 const isFirst = (f) => f.endsWith(join('e2e', 'freshClone.test.js'));
-const files = all.filter((f) => (unitOnly ? !isE2e(f) : e2eOnly ? isE2e(f) : true));
+const files = all
+  .filter((f) => (unitOnly ? !isE2e(f) : e2eOnly ? isE2e(f) : true))
+  .filter((f) => !only || only.some((part) => f.slice(join('out', 'test').length + 1).includes(part)));
 if (files.some(isE2e)) run(process.execPath, ['scripts/package.mjs']);
 
 const runTests = (list) => (list.length ? spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...passThrough, ...list], { stdio: 'inherit' }).status ?? 1 : 0);

@@ -8,8 +8,8 @@
 //     the demo's two servers (trusted, allowed, running; screenshot
 //     test-results/screenshots/fresh-clone-demo.png), then Ctrl-C (SIGINT to its process group)
 //     and nothing it started is left running;
-//   - `npm run test:unit`: the unit and integration suites, which read their test data (the MCP
-//     schemas among it) from inside the clone.
+//   - `npm run test:unit -- --only=…`: the unit suites that read the repository's test data (every
+//     frame they record is checked against the MCP schemas in test/fixtures/mcp-schema).
 // A failure of the README's commands fails this suite, so it fails CI.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -24,6 +24,8 @@ import { CHROMIUM, CHROMIUM_ARGS, findProcesses, freePort, repoRoot, screenshotD
 /** The harness's marker variable: every process the demo starts inherits it, so survivors can be found. */
 const MARKER_VAR = 'MCP_HOST_E2E_LAUNCH';
 const MINUTE = 60_000;
+/** The unit suites run in the clone: the schema-checked wire recordings, the schema self-test, the scripts. */
+const CLONE_SUITES = ['client/', 'support/', 'serverRequests/', 'scripts/', 'architecture'];
 
 interface Run {
   readonly code: number | null;
@@ -160,12 +162,15 @@ describe("the README's commands in a fresh clone, with an empty cache and no ../
     }
   });
 
-  test('npm run test:unit: the unit and integration suites pass with only what the clone carries', { timeout: 40 * MINUTE }, async () => {
-    const r = await npm(['run', 'test:unit'], 40 * MINUTE);
+  // The suites that read the repository's test data (the MCP schemas every recorded frame is
+  // checked against, the fixture servers) and its scripts; the whole unit run in the clone would
+  // repeat the main run's for minutes of CI time without checking more of the clone.
+  test('npm run test:unit: the suites that read test data pass with only what the clone carries', { timeout: 40 * MINUTE }, async () => {
+    const r = await npm(['run', 'test:unit', '--', `--only=${CLONE_SUITES.join(',')}`], 40 * MINUTE);
     assert.equal(r.code, 0, `npm run test:unit failed in the fresh clone:\n${tail(r.output, 80)}`);
     assert.match(r.output, /^# fail 0$/m, tail(r.output));
     const passed = Number(/^# pass (\d+)$/m.exec(r.output)?.[1] ?? 0);
-    assert.ok(passed > 100, `${passed} tests passed in the clone: the suites ran`);
+    assert.ok(passed > 50, `${passed} tests passed in the clone: the suites ran`);
   });
 });
 
@@ -200,7 +205,7 @@ async function openDemoServers(page: Page): Promise<string[]> {
         .evaluateAll((els) => els.map((r) => `${r.querySelector('.label-name')?.textContent?.trim() ?? ''}|${r.querySelector('.label-description')?.textContent?.trim() ?? ''}`));
       // Both servers listed, and both started: each shows its Tools group with the count listed.
       const labels = rows.map((r) => r.split('|')[0]);
-      return labels.includes('everything') && labels.includes('notes') && rows.filter((r) => /^Tools\|\d+$/.test(r)).length >= 2;
+      return labels.includes('everything') && labels.includes('notes') && rows.filter((r) => /^Tools\|\d+/.test(r)).length >= 2;
     },
     5 * MINUTE,
     'the MCP Host view listing the demo servers everything and notes, both started',
