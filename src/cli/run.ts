@@ -19,7 +19,7 @@ import { formatBytes } from '../protocol/text';
 import { callTool } from '../usecases/callTool';
 import { StatusLine } from './statusLine';
 import { terminalSafe } from './terminalText';
-import { cliSession } from './signIn';
+import { cliSession, signInFailure } from './signIn';
 import { timestamp, traceClient } from './trace';
 import type { AuthProvider, OAuthSession } from '../auth';
 
@@ -132,9 +132,9 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     status.clear();
     // A cancelled request only says "cancelled"; the reason we stopped is the real story, and
     // for a server that still wants authorization, why sign-in stopped.
-    const signInFailure = !stop.signal.aborted && closedForAuthorization(error) ? session?.state().lastError : undefined;
+    const signIn = !stop.signal.aborted && closedForAuthorization(error) ? session?.state() : undefined;
     const reported = stop.signal.aborted ? stop.signal.reason : error;
-    out.stderr(describeFailure(signInFailure ? new Error(`sign-in failed: ${signInFailure}`) : reported).join('\n') + '\n');
+    out.stderr(describeFailure(signIn?.lastError ? new Error(signInFailure(signIn)) : reported).join('\n') + '\n');
     return reported instanceof Interrupted ? ExitCode.Interrupted : ExitCode.Failure;
   } finally {
     status.clear();

@@ -14,6 +14,7 @@ import { SecretTokenStore } from './secretTokenStore';
 import { ServerLogs } from './serverLogs';
 import { ServerSignIns } from './serverSignIns';
 import { editorRedirect } from './signInRedirect';
+import { assessSignInPage } from '../usecases/signInPage';
 
 export const SIGN_IN_REASON = 'Sign in required — click the server (or "Sign In") to sign in in your browser';
 
@@ -33,13 +34,16 @@ export class EditorSignIns {
       // Every token and client secret read or written is also hidden from every log line.
       store: new SecretTokenStore(secrets, (...values) => redactor.add(...values)),
       redirect: (id, port) => editorRedirect(port, (text) => this.logs.get(id).write('info', `sign-in: ${text}`)),
-      userAgent: async (url) => {
+      userAgent: async (url, target) => {
+        // The URL opened is judged like every external URL; the prompt already named its host.
+        const page = assessSignInPage({ url: url.href, issuer: target.issuer, serverUrl: target.resource });
+        if (page.kind === 'blocked') throw new AuthError('redirect', page.reason);
         if (!(await openExternalUrl(url.href))) throw new AuthError('redirect', 'the browser was not opened');
       },
       confirmStepUp: (id, request) => {
         const h = this.registry().get(id);
         const url = h?.resolved?.type === 'stdio' ? undefined : h?.resolved?.url;
-        return url ? askSignIn({ name: h!.entry.name, serverUrl: url, issuer: request.issuer, reason: 'step-up', ...(request.scopes ? { scopes: request.scopes } : {}) }) : Promise.resolve(false);
+        return url ? askSignIn({ name: h!.entry.name, serverUrl: url, issuer: request.issuer, authorizationEndpoint: request.authorizationEndpoint, reason: 'step-up', ...(request.scopes ? { scopes: request.scopes } : {}) }) : Promise.resolve(false);
       },
       log: (id, level, text) => this.logs.get(id).write(level, `sign-in: ${text}`),
       changed: () => this.changed(),
@@ -77,7 +81,7 @@ export class EditorSignIns {
     if (!resolved) throw new Error(`"${h.entry.name}" has not been started yet`);
     const channel = this.logs.get(id);
     const request = await this.signIns.signInRequest(id);
-    if (!(await askSignIn({ name: h.entry.name, serverUrl: resolved.url, issuer: request.issuer, reason: 'sign-in', ...(request.scopes ? { scopes: request.scopes } : {}) }))) {
+    if (!(await askSignIn({ name: h.entry.name, serverUrl: resolved.url, issuer: request.issuer, authorizationEndpoint: request.authorizationEndpoint, reason: 'sign-in', ...(request.scopes ? { scopes: request.scopes } : {}) }))) {
       channel.write('info', 'sign-in: cancelled before the browser opened');
       return;
     }
