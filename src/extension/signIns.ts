@@ -96,11 +96,19 @@ export class EditorSignIns {
         return true;
       } catch (error) {
         if (AuthError.is(error, 'cancelled')) return false;
+        if (AuthError.is(error, 'credential-required')) return error;
         throw error;
       } finally {
         cancelled.dispose();
       }
     });
+    if (signedIn instanceof AuthError) {
+      // No sign-in exists for this server: offer what does work, a token in the entry's headers.
+      channel.write('warn', `sign-in: ${signedIn.message}`);
+      const answer = await vscode.window.showErrorMessage(`MCP Host: ${signedIn.message}. "Set Token" puts it in the entry's headers as an \${input:…} password.`, 'Set Token');
+      if (answer === 'Set Token') await vscode.commands.executeCommand('mcpHost.server.setToken', id);
+      return;
+    }
     if (!signedIn) return;
     channel.write('info', 'sign-in: finished; starting the server with the new token');
     await (h.status.kind === 'running' ? registry.restart(id) : registry.start(id));
