@@ -42,6 +42,8 @@ export type CliServer =
 export interface CliSignIn {
   /** Only print the authorization URL (`--no-browser`). */
   readonly noBrowser: boolean;
+  /** Allow http and local or private addresses for a remote server's authorization (`--allow-local-auth`). */
+  readonly allowLocalAuth?: boolean;
   /** Keep tokens in this directory (`--token-cache`, absolute); none kept when absent. */
   readonly tokenCache?: string;
   /** A pre-registered client (`--client-id`). */
@@ -62,7 +64,7 @@ export class UsageError extends Error {
 
 export const USAGE = `Usage: mcp-host <command> [options] -- SERVER_COMMAND [SERVER_ARGS...]
        mcp-host <command> [options] --url URL [--header "Name: value"]... [--transport auto|http|sse]
-                                 [--no-browser] [--token-cache DIR] [--client-id ID
+                                 [--no-browser] [--allow-local-auth] [--token-cache DIR] [--client-id ID
                                  [--client-secret-env VAR]] [--scope SCOPES]
 
 Runs an MCP server over stdio (or connects to a remote one over HTTP), performs one
@@ -101,6 +103,8 @@ Sign-in (--url servers that answer 401; not with an Authorization header):
   set); the browser comes back to a one-time listener on 127.0.0.1 (5 minutes at most).
   No token, code or secret is ever printed, not with --trace either.
   --no-browser             only print the authorization URL
+  --allow-local-auth       let a remote server's metadata name http or local and private
+                           addresses for its authorization (refused by default)
   --token-cache DIR        keep tokens in DIR/mcp-host-tokens.json (mode 0600) for the
                            next runs, refreshed when expired; by default nothing is kept
   --client-id ID           a client registered beforehand with the authorization server
@@ -126,9 +130,9 @@ const VALUE_FLAGS = ['--args', '--roots', '--protocol-version', '--timeout', '--
 /** Flags that may be given more than once. */
 const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header'];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
-const BOOLEAN_FLAGS = ['--json', '--trace', '--no-browser'] as const;
+const BOOLEAN_FLAGS = ['--json', '--trace', '--no-browser', '--allow-local-auth'] as const;
 /** The flags of sign-in, which only apply with --url. */
-const SIGN_IN_FLAGS = ['--no-browser', '--token-cache', '--client-id', '--client-secret-env', '--scope'] as const;
+const SIGN_IN_FLAGS = ['--no-browser', '--allow-local-auth', '--token-cache', '--client-id', '--client-secret-env', '--scope'] as const;
 
 /** Parses `argv` (without `node` and the script). Throws UsageError on any mistake. */
 export function parseArguments(argv: readonly string[]): ParsedArguments {
@@ -175,7 +179,7 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
 
   const server = parseServer(dash >= 0, serverArgv, values.get('--url'), repeated['--header'] ?? [], values.get('--transport'));
   const signInFlags = SIGN_IN_FLAGS.filter((flag) => booleans.has(flag) || values.has(flag as ValueFlag));
-  const signedIn = server.kind === 'remote' ? withSignIn(server, values, booleans.has('--no-browser'), signInFlags) : server;
+  const signedIn = server.kind === 'remote' ? withSignIn(server, values, booleans, signInFlags) : server;
   if (server.kind === 'stdio' && signInFlags.length) throw new UsageError(`${signInFlags[0]} only applies with --url`);
 
   return {
@@ -228,7 +232,7 @@ function parseServer(hasDash: boolean, serverArgv: readonly string[], url: strin
 }
 
 /** Adds sign-in to a remote server, unless an Authorization header is its credential. */
-function withSignIn(server: Extract<CliServer, { kind: 'remote' }>, values: ReadonlyMap<ValueFlag, string>, noBrowser: boolean, given: readonly string[]): CliServer {
+function withSignIn(server: Extract<CliServer, { kind: 'remote' }>, values: ReadonlyMap<ValueFlag, string>, booleans: ReadonlySet<string>, given: readonly string[]): CliServer {
   const hasAuthorization = Object.keys(server.headers).some((name) => name.toLowerCase() === 'authorization');
   if (hasAuthorization) {
     if (given.length) throw new UsageError(`${given[0]} does not apply with an Authorization header (sign-in would replace it)`);
@@ -247,7 +251,8 @@ function withSignIn(server: Extract<CliServer, { kind: 'remote' }>, values: Read
   const scope = scopeText?.split(/[\s,]+/).filter(Boolean);
   if (scopeText !== undefined && !scope?.length) throw new UsageError('--scope needs at least one scope');
   const signIn: CliSignIn = {
-    noBrowser,
+    noBrowser: booleans.has('--no-browser'),
+    ...(booleans.has('--allow-local-auth') ? { allowLocalAuth: true } : {}),
     ...(cache !== undefined ? { tokenCache: resolve(cache) } : {}),
     ...(clientId !== undefined ? { clientId } : {}),
     ...(clientSecretEnv !== undefined ? { clientSecretEnv } : {}),

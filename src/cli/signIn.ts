@@ -52,6 +52,7 @@ export function cliSession(ctx: CliSignInContext): OAuthSession {
     confirmSignIn: async () => true,
     ...(signIn.clientId !== undefined ? { client: { clientId: signIn.clientId, ...(clientSecret ? { clientSecret } : {}) } } : {}),
     ...(signIn.scope ? { scope: signIn.scope } : {}),
+    ...(signIn.allowLocalAuth ? { allowLocalAuthorization: true } : {}),
     clientName: 'MCP Host (command line)',
     log: (text) => ctx.trace?.(text),
   });

@@ -106,12 +106,16 @@ describe('mcp-host --url: hostile authorization', { timeout: 240_000 }, () => {
     assert.match(r.stderr, new RegExp(`the resource_metadata of the challenge ${adminUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is on this machine or a private network, but the MCP server http://mcp\\.remote\\.test:\\d+ is not; refused before anything was sent`));
     assert.equal((await admin.stats()).adminHits, 0, 'the local service was never reached');
     assert.equal((await stats()).refused, 1, 'the server itself was reached (the resolver worked)');
+    // The user's explicit allowance: the same remote server's local metadata is fetched.
+    const allowed = await run(['tools', '--url', remoteUrl, '--allow-local-auth'], env);
+    assert.equal(allowed.r.code, 2, allowed.r.stderr);
+    assert.equal((await admin.stats()).adminHits, 1, 'fetched once allowed');
     // The same server reached as 127.0.0.1 is local itself: its metadata on this machine is fetched
     // (and then refused by the resource check, as it describes the other fixture).
     const local = await run(['tools', '--url', peer.url]);
     assert.equal(local.r.code, 2, local.r.stderr);
     assert.match(local.r.stderr, /the protected resource metadata at http:\/\/127\.0\.0\.1:\d+\/admin\/metadata is for http:\/\/127\.0\.0\.1:\d+\/mcp, not for/);
-    assert.equal((await admin.stats()).adminHits, 1);
+    assert.equal((await admin.stats()).adminHits, 2);
   });
 
   test('a local intruder at the redirect listener gets 400; the sign-in goes on and finishes', async () => {
