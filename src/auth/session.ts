@@ -272,11 +272,6 @@ export class OAuthSession implements AuthProvider {
     }
   }
 
-  /** The last 401 as the server sent it (status, WWW-Authenticate, the start of its body). */
-  refusal(): ServerRefusal | undefined {
-    return this.lastRefusal;
-  }
-
   private async confirm(reason: SignInRequest['reason'], found: DiscoveredAuthorization, scopes: readonly string[] | undefined): Promise<boolean> {
     const ask = this.options.confirmSignIn;
     if (!ask) return false;
