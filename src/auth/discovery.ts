@@ -5,11 +5,13 @@
 // checked against the identifier it was fetched for (by oauth4webapi). A server without resource
 // metadata gets the 2025-03-26 path: metadata at the server's origin, else default endpoints.
 import { AuthError, describeOAuthFailure } from './errors';
-import { AuthorizationServer, isLoopback, loadOAuth } from './oauth';
+import { AuthorizationServer, isLocalAddress, isLoopback, loadOAuth } from './oauth';
 
 /** What a `WWW-Authenticate: Bearer` challenge says. */
 export interface BearerChallenge {
   readonly error?: string;
+  /** The server's own words on the refusal (`error_description`), untrusted text. */
+  readonly errorDescription?: string;
   readonly scope?: readonly string[];
   readonly resourceMetadata?: string;
 }
@@ -31,7 +33,7 @@ export function parseBearerChallenge(header: string | undefined): BearerChalleng
     rest = rest.slice(match[0].length).replace(/^\s*,\s*/, '');
   }
   const scope = params.scope?.split(/\s+/).filter(Boolean);
-  return { ...(params.error ? { error: params.error } : {}), ...(scope?.length ? { scope } : {}), ...(params.resource_metadata ? { resourceMetadata: params.resource_metadata } : {}) };
+  return { ...(params.error ? { error: params.error } : {}), ...(params.error_description ? { errorDescription: params.error_description } : {}), ...(scope?.length ? { scope } : {}), ...(params.resource_metadata ? { resourceMetadata: params.resource_metadata } : {}) };
 }
 
 /** The parts of RFC 9728 metadata this client uses. */
@@ -50,12 +52,22 @@ export interface DiscoveredAuthorization {
   readonly metadataUrl?: string;
   /** True for the 2025-03-26 path (no resource metadata). */
   readonly legacy: boolean;
+  /** True when no metadata was found at all and the 2025-03-26 default endpoints are assumed. */
+  readonly defaultEndpoints?: boolean;
 }
 
 export interface DiscoveryContext {
   readonly fetch: typeof fetch;
   /** One line per step; never secret. */
   readonly log: (text: string) => void;
+  /** The user allowed http and local or private addresses for this server's authorization (see `checkEndpoint`). */
+  readonly allowLocal?: boolean;
+}
+
+/** Where authorization URLs may point for one MCP server (see `checkEndpoint`). */
+export interface EndpointPolicy {
+  readonly serverUrl: URL;
+  readonly allowLocal?: boolean;
 }
 
 /** The canonical URI of an MCP server (RFC 8707 §2): no fragment, no query. */
@@ -77,10 +89,26 @@ export async function discoverAuthorization(serverUrl: URL, challenge: BearerCha
   }
   const issuer = resourceMetadata.authorization_servers?.[0];
   if (!issuer) throw new AuthError('discovery', `the protected resource metadata of ${resourceMetadata.resource} names no authorization server`);
-  const issuerUrl = parseHttpUrl(issuer, 'the authorization server named by the protected resource metadata');
-  const found = await fetchServerMetadata(issuerUrl, serverMetadataUrls(issuerUrl), ctx);
+  const issuerUrl = parseHttpUrl(issuer, 'the authorization server named by the protected resource metadata', policy(serverUrl, ctx));
+  const found = await fetchServerMetadata(issuerUrl, serverMetadataUrls(issuerUrl), serverUrl, ctx);
   if (!found) throw new AuthError('discovery', `no authorization server metadata for ${issuer} (tried ${serverMetadataUrls(issuerUrl).map((u) => u.href).join(', ')})`);
-  return { resource: resourceMetadata.resource, resourceMetadata, authorizationServer: found.metadata, metadataUrl: found.url, legacy: false };
+  const discovered = { resource: resourceMetadata.resource, resourceMetadata, authorizationServer: found.metadata, metadataUrl: found.url, legacy: false };
+  checkEndpoints(discovered, policy(serverUrl, ctx));
+  return discovered;
+}
+
+function policy(serverUrl: URL, ctx: DiscoveryContext): EndpointPolicy {
+  return { serverUrl, ...(ctx.allowLocal ? { allowLocal: true } : {}) };
+}
+
+/**
+ * Checks every URL of a discovered authorization server (authorization, token, registration
+ * endpoints) against `checkEndpoint`, before any of them is used.
+ */
+export function checkEndpoints(found: DiscoveredAuthorization, rule: EndpointPolicy): void {
+  const as = found.authorizationServer;
+  const named: Array<[string, unknown]> = [['authorization endpoint', as.authorization_endpoint], ['token endpoint', as.token_endpoint], ['registration endpoint', as.registration_endpoint]];
+  for (const [what, value] of named) if (typeof value === 'string') parseHttpUrl(value, `the ${what} of ${as.issuer}`, rule);
 }
 
 /** RFC 9728 well-known URIs for a resource: path-aware first, then the root. */
@@ -102,9 +130,9 @@ export function serverMetadataUrls(issuer: URL): URL[] {
 }
 
 async function fetchResourceMetadata(serverUrl: URL, challenge: BearerChallenge, ctx: DiscoveryContext): Promise<ProtectedResourceMetadata | undefined> {
-  const candidates = challenge.resourceMetadata ? [parseHttpUrl(challenge.resourceMetadata, 'the resource_metadata of the challenge')] : resourceMetadataUrls(serverUrl);
+  const candidates = challenge.resourceMetadata ? [parseHttpUrl(challenge.resourceMetadata, 'the resource_metadata of the challenge', policy(serverUrl, ctx))] : resourceMetadataUrls(serverUrl);
   for (const url of candidates) {
-    const response = await get(url, ctx);
+    const response = await get(url, serverUrl, ctx);
     if (response.status === 404 && !challenge.resourceMetadata) {
       await response.body?.cancel();
       continue;
@@ -137,10 +165,10 @@ function checkResource(resource: string, serverUrl: URL, from: URL): void {
 }
 
 /** The first metadata document found among `urls` (404 and other 4xx move on), with its issuer checked. */
-async function fetchServerMetadata(issuer: URL, urls: URL[], ctx: DiscoveryContext): Promise<{ metadata: AuthorizationServer; url: string } | undefined> {
+async function fetchServerMetadata(issuer: URL, urls: URL[], serverUrl: URL, ctx: DiscoveryContext): Promise<{ metadata: AuthorizationServer; url: string } | undefined> {
   const oauth = await loadOAuth();
   for (const url of urls) {
-    const response = await get(url, ctx);
+    const response = await get(url, serverUrl, ctx);
     if (response.status >= 400 && response.status < 500) {
       await response.body?.cancel();
       continue;
@@ -165,8 +193,12 @@ async function fetchServerMetadata(issuer: URL, urls: URL[], ctx: DiscoveryConte
 async function legacyDiscovery(serverUrl: URL, ctx: DiscoveryContext): Promise<DiscoveredAuthorization> {
   const origin = new URL(serverUrl.origin);
   const resource = canonicalResource(serverUrl);
-  const found = await fetchServerMetadata(origin, [new URL('/.well-known/oauth-authorization-server', origin)], ctx);
-  if (found) return { resource, authorizationServer: found.metadata, metadataUrl: found.url, legacy: true };
+  const found = await fetchServerMetadata(origin, [new URL('/.well-known/oauth-authorization-server', origin)], serverUrl, ctx);
+  if (found) {
+    const discovered = { resource, authorizationServer: found.metadata, metadataUrl: found.url, legacy: true };
+    checkEndpoints(discovered, policy(serverUrl, ctx));
+    return discovered;
+  }
   ctx.log(`no authorization server metadata at ${origin.origin}: using the default endpoints /authorize, /token, /register`);
   const authorizationServer: AuthorizationServer = {
     issuer: origin.origin,
@@ -176,11 +208,11 @@ async function legacyDiscovery(serverUrl: URL, ctx: DiscoveryContext): Promise<D
     // 2025-03-26 requires PKCE of every server; with no metadata, S256 is what it requires.
     code_challenge_methods_supported: ['S256'],
   };
-  return { resource, authorizationServer, legacy: true };
+  return { resource, authorizationServer, legacy: true, defaultEndpoints: true };
 }
 
-async function get(url: URL, ctx: DiscoveryContext): Promise<Response> {
-  checkScheme(url);
+async function get(url: URL, serverUrl: URL, ctx: DiscoveryContext): Promise<Response> {
+  checkEndpoint(url, policy(serverUrl, ctx));
   try {
     return await ctx.fetch(url, { headers: { accept: 'application/json', 'mcp-protocol-version': '2025-11-25' }, redirect: 'error', signal: AbortSignal.timeout(30_000) });
   } catch (error) {
@@ -189,20 +221,39 @@ async function get(url: URL, ctx: DiscoveryContext): Promise<Response> {
   }
 }
 
-/** https, or http to this machine. */
-export function checkScheme(url: URL): void {
-  if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url))) return;
-  throw new AuthError('discovery', `${url.href}: authorization endpoints must use https`);
+/**
+ * Where a server's 401 and metadata may send this client (blind request forgery otherwise: a
+ * remote server could make the user's machine GET and POST to services on it or on its network
+ * without a click). Always: https on the MCP server's own host, and https to public hosts. Plain
+ * http, and loopback or private addresses, only when the MCP server itself is on loopback (a
+ * local server or test fixture, which could reach those anyway) or the user allowed it for this
+ * server (`allowLocal`). Plain http on the server's own host only when the server itself is http.
+ * Throws AuthError('discovery') naming the URL; nothing has been fetched then.
+ */
+export function checkEndpoint(url: URL, rule: EndpointPolicy, what?: string): void {
+  const named = what ? `${what} ${url.href}` : url.href;
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new AuthError('discovery', `${named}: authorization endpoints must use https; refused`);
+  const server = rule.serverUrl;
+  const relaxed = isLoopback(server) || rule.allowLocal === true;
+  if (url.hostname === server.hostname) {
+    if (url.protocol === 'http:' && server.protocol !== 'http:' && !relaxed) throw new AuthError('discovery', `${named}: plain http for authorization, though the MCP server ${server.origin} uses https; refused`);
+    return;
+  }
+  const local = isLocalAddress(url);
+  if (local && !relaxed) {
+    throw new AuthError('discovery', `${named} is on this machine or a private network, but the MCP server ${server.origin} is not; refused before anything was sent (allow local authorization for this server only if you trust it)`);
+  }
+  if (url.protocol === 'http:' && !(local && relaxed)) throw new AuthError('discovery', `${named}: authorization endpoints must use https; refused`);
 }
 
-function parseHttpUrl(text: string, what: string): URL {
+function parseHttpUrl(text: string, what: string, rule: EndpointPolicy): URL {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     throw new AuthError('discovery', `${what} is not a URL: ${JSON.stringify(text.slice(0, 200))}`);
   }
-  checkScheme(url);
+  checkEndpoint(url, rule, what);
   return url;
 }
 

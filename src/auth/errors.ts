@@ -2,7 +2,8 @@ import type { OAuthModule } from './oauth';
 import { errorMessage } from '../protocol/errors';
 
 /** Which step of authorization failed. */
-export type AuthErrorKind = 'discovery' | 'unsupported' | 'registration' | 'redirect' | 'token' | 'refused' | 'step-up-limit' | 'cancelled';
+/** `credential-required`: the server wants a credential but offers no sign-in (an API key); `sign-in-limit`: it kept refusing new tokens. */
+export type AuthErrorKind = 'discovery' | 'unsupported' | 'registration' | 'redirect' | 'token' | 'refused' | 'step-up-limit' | 'sign-in-limit' | 'credential-required' | 'cancelled';
 
 /** A sign-in that stopped. The message says where and why, and never holds a secret. */
 export class AuthError extends Error {

@@ -2,15 +2,22 @@
 // order, authorization code with PKCE S256 through a Redirect, the `resource` parameter
 // (RFC 8707) on the authorization and token requests, `state` and `iss` (RFC 9207) checked,
 // and refresh. Every step is logged; nothing secret is ever logged or put in an error.
-import { BearerChallenge, checkScheme, DiscoveredAuthorization, ProtectedResourceMetadata } from './discovery';
+import { BearerChallenge, checkEndpoints, DiscoveredAuthorization, ProtectedResourceMetadata } from './discovery';
 import { AuthError, describeOAuthFailure, redact } from './errors';
-import { AuthorizationServer, Client, ClientAuth, isLoopback, loadOAuth, OAuthModule, TokenEndpointResponse } from './oauth';
+import { AuthorizationServer, Client, ClientAuth, loadOAuth, OAuthModule, TokenEndpointResponse } from './oauth';
 import { limitedFetch } from './limitedFetch';
 import { RedirectFactory } from './loopback';
 import { ClientRegistrationKind, RegisteredClient, StoredGrant, TokenKey, TokenStore } from './tokenStore';
 
+/** Where a sign-in is going: the user agent names it to the user. */
+export interface SignInTarget {
+  readonly issuer: string;
+  /** The MCP server (the `resource`). */
+  readonly resource: string;
+}
+
 /** Opens the authorization page: the editor opens a browser after the user's click; tests fetch it. */
-export type UserAgent = (authorizationUrl: URL) => Promise<void>;
+export type UserAgent = (authorizationUrl: URL, target: SignInTarget) => Promise<void>;
 
 /** One line per step of the flow. Never given a secret. */
 export type AuthLogger = (text: string, level?: 'info' | 'warn') => void;
@@ -37,6 +44,11 @@ export interface OAuthFlowOptions {
   readonly log?: AuthLogger;
   readonly fetch?: typeof fetch;
   readonly now?: () => number;
+  /**
+   * The user allowed plain http and local or private addresses for this server's authorization
+   * even though the server is not on loopback (see `checkEndpoint`). Default false.
+   */
+  readonly allowLocalAuthorization?: boolean;
 }
 
 /** The scopes to ask for (spec §Scope Selection Strategy); undefined means omit `scope`. */
@@ -87,11 +99,11 @@ export class OAuthFlow {
       throw this.stop(new AuthError('unsupported', `the authorization server ${as.issuer} does not support PKCE S256 (${offered}); sign-in refused`));
     }
     if (!as.authorization_endpoint || !as.token_endpoint) throw this.stop(new AuthError('discovery', `the authorization server ${as.issuer} names no ${as.authorization_endpoint ? 'token' : 'authorization'} endpoint`));
-    // The page a browser will open comes from a server's metadata: https only (http to this machine).
+    // Every URL here came from a server's metadata: checked again before the first request.
     try {
-      checkScheme(new URL(as.authorization_endpoint));
+      checkEndpoints(found, { serverUrl: new URL(found.resource), ...(this.options.allowLocalAuthorization ? { allowLocal: true } : {}) });
     } catch (error) {
-      throw this.stop(AuthError.is(error) ? error : new AuthError('discovery', `the authorization endpoint of ${as.issuer} is not a URL`));
+      throw this.stop(AuthError.is(error) ? error : new AuthError('discovery', `the endpoints of ${as.issuer} are not URLs`));
     }
     const stored = await this.options.store.get(key);
     const redirect = await this.options.redirect({ preferredPort: registeredPort(stored?.client) });
@@ -114,9 +126,9 @@ export class OAuthFlow {
       const waiting = redirect.wait(state, signal);
       waiting.catch(() => {});
       try {
-        await this.options.userAgent(url);
+        await this.options.userAgent(url, { issuer: as.issuer, resource: found.resource });
       } catch (error) {
-        throw new AuthError('redirect', `the authorization page could not be opened: ${(error as Error).message}`);
+        throw AuthError.is(error) ? error : new AuthError('redirect', `the authorization page could not be opened: ${(error as Error).message}`);
       }
       const callback = await waiting;
       const code = callback.get('code');
@@ -211,6 +223,12 @@ export class OAuthFlow {
       }, this.requestOptions(oauth, endpoint));
       registered = await oauth.processDynamicClientRegistrationResponse(await withSecretExpiry(response));
     } catch (error) {
+      // No metadata anywhere and no registration endpoint either: not an OAuth server at all
+      // (an API-key server's 401), which a sign-in cannot satisfy.
+      const status = (error as { status?: unknown; cause?: unknown }).status ?? ((error as { cause?: unknown }).cause instanceof Response ? ((error as { cause: Response }).cause.status) : undefined);
+      if (found.defaultEndpoints && (status === 404 || status === 405)) {
+        throw new AuthError('credential-required', `${found.resource} publishes no OAuth metadata and has no registration endpoint (${endpoint} answered HTTP ${String(status)}): it requires a credential it does not offer to obtain by sign-in`);
+      }
       throw new AuthError('registration', `dynamic client registration failed: ${describeOAuthFailure(oauth, error, `the registration endpoint ${endpoint}`)}`);
     }
     const secret = typeof registered.client_secret === 'string' ? registered.client_secret : undefined;
@@ -232,8 +250,9 @@ export class OAuthFlow {
     };
   }
 
+  /** Options of every request to an endpoint; plain http reaches here only where `checkEndpoint` allowed it. */
   private requestOptions(oauth: OAuthModule, endpoint: string) {
-    return { [oauth.customFetch]: this.fetchFn, [oauth.allowInsecureRequests]: isLoopback(new URL(endpoint)), signal: AbortSignal.timeout(30_000) };
+    return { [oauth.customFetch]: this.fetchFn, [oauth.allowInsecureRequests]: new URL(endpoint).protocol === 'http:', signal: AbortSignal.timeout(30_000) };
   }
 
   private stop(error: AuthError): AuthError {

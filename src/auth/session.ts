@@ -4,7 +4,8 @@
 // `authorization-required` and the host offers "Sign in", which calls `signIn()`.
 import type { AuthChallenge, AuthProvider } from '../transport/httpChannel';
 import { BearerChallenge, discoverAuthorization, DiscoveredAuthorization, parseBearerChallenge } from './discovery';
-import { AuthError } from './errors';
+import { AuthError, AuthErrorKind } from './errors';
+import { truncate } from '../protocol/text';
 import { limitedFetch } from './limitedFetch';
 import { AuthLogger, chooseScopes, describeGrant, OAuthFlow, OAuthFlowOptions } from './flow';
 import { ClientRegistrationKind, StoredGrant, TokenKey } from './tokenStore';
@@ -16,8 +17,34 @@ export interface SignInRequest {
   readonly resource: string;
   readonly issuer: string;
   readonly scopes?: readonly string[];
+  /** The page the browser will open (without its query): the authorization endpoint, which the metadata may put on any host. */
+  readonly authorizationEndpoint: string;
   /** True when the authorization server is on another host than the MCP server (worth a warning). */
   readonly otherHost: boolean;
+}
+
+/** What a server said when it refused a request for want of authorization: quoted to the user, never trusted. */
+export interface ServerRefusal {
+  readonly status: number;
+  readonly wwwAuthenticate?: string;
+  /** The start of the body (capped by the transport). */
+  readonly body?: string;
+}
+
+/** How many characters of a server's header or body a message quotes. */
+const QUOTED_CHARS = 300;
+
+/** A server's words for a message: one line, capped, in JSON quotes (so escapes and control characters show as such). */
+export function quoteServerText(text: string): string {
+  return JSON.stringify(truncate(text.replace(/\s+/g, ' ').trim(), QUOTED_CHARS));
+}
+
+/** "HTTP 401, WWW-Authenticate: "…", body: "…"": the refusal as the server sent it. */
+export function describeRefusal(refusal: ServerRefusal): string {
+  const parts = [`HTTP ${refusal.status}`];
+  parts.push(refusal.wwwAuthenticate ? `WWW-Authenticate: ${quoteServerText(refusal.wwwAuthenticate)}` : 'no WWW-Authenticate');
+  if (refusal.body?.trim()) parts.push(`body: ${quoteServerText(refusal.body)}`);
+  return parts.join(', ');
 }
 
 /** What Server Details show: nothing secret. */
@@ -29,6 +56,8 @@ export interface SignInState {
   readonly registration?: ClientRegistrationKind;
   /** Why the last sign-in or refresh stopped. */
   readonly lastError?: string;
+  /** Which step stopped it; `credential-required` when no sign-in exists for the server. */
+  readonly lastErrorKind?: AuthErrorKind;
 }
 
 export interface OAuthSessionOptions extends OAuthFlowOptions {
@@ -38,6 +67,11 @@ export interface OAuthSessionOptions extends OAuthFlowOptions {
   readonly confirmSignIn?: (request: SignInRequest) => Promise<boolean>;
   /** Step-up sign-ins allowed in this session, so a server cannot loop the user. Default 2. */
   readonly maxStepUps?: number;
+  /**
+   * Sign-ins this session may start on its own (a 401) after one has already happened in it, so
+   * a server that refuses every token cannot loop the browser. Default 2.
+   */
+  readonly maxRepeatSignIns?: number;
   /** Refresh this long before the token expires. Default 30 s. */
   readonly refreshSkewMs?: number;
 }
@@ -53,7 +87,14 @@ export class OAuthSession implements AuthProvider {
   /** The challenge of the last 401, for a sign-in the host starts later. */
   private lastChallenge: BearerChallenge = {};
   private lastError: string | undefined;
+  private lastErrorKind: AuthErrorKind | undefined;
+  /** Step-ups in this session: never reset, whatever metadata or issuer later challenges name. */
   private stepUps = 0;
+  /** Interactive sign-ins in this session (the user's and its own), and its own after the first. */
+  private signIns = 0;
+  private repeatSignIns = 0;
+  /** The last 401 as the server sent it, for a message when no sign-in can satisfy it. */
+  private lastRefusal: ServerRefusal | undefined;
   /** One challenge handled at a time: concurrent 401s share one refresh or sign-in. */
   private handling: Promise<'retry' | 'fail'> | undefined;
   private refreshing: Promise<boolean> | undefined;
@@ -80,6 +121,7 @@ export class OAuthSession implements AuthProvider {
     if (this.handling) return this.handling;
     const run = this.handle(challenge).catch((error: unknown) => {
       this.lastError = errorMessage(error);
+      this.lastErrorKind = AuthError.is(error) ? error.kind : undefined;
       if (!AuthError.is(error)) this.log(`authorization failed: ${this.lastError}`, 'warn');
       return 'fail' as const;
     });
@@ -122,6 +164,7 @@ export class OAuthSession implements AuthProvider {
       ...(grant?.expiresAt !== undefined ? { expiresAt: grant.expiresAt } : {}),
       ...(grant ? { registration: grant.client.registration } : {}),
       ...(this.lastError ? { lastError: this.lastError } : {}),
+      ...(this.lastError && this.lastErrorKind ? { lastErrorKind: this.lastErrorKind } : {}),
     };
   }
 
@@ -129,6 +172,7 @@ export class OAuthSession implements AuthProvider {
     const bearer = parseBearerChallenge(challenge.wwwAuthenticate);
     if (challenge.status === 403) return this.stepUp(bearer);
     this.lastChallenge = bearer;
+    this.lastRefusal = { status: challenge.status, ...(challenge.wwwAuthenticate ? { wwwAuthenticate: challenge.wwwAuthenticate } : {}), ...(challenge.body ? { body: challenge.body } : {}) };
     const refused = challenge.refused;
     // The token this session sent was refused: the server may have moved to another
     // authorization server (SEP-2352), so its resource metadata is read again.
@@ -146,10 +190,22 @@ export class OAuthSession implements AuthProvider {
     if (stored?.refreshToken && (await this.renew(found, stored))) return 'retry';
     this.grant = stored?.client ? { client: stored.client } : undefined;
     const scopes = chooseScopes(this.options.scope, bearer, found.resourceMetadata, found.authorizationServer);
+    if (this.signIns > 0) {
+      // A token from this session's sign-in was refused: once or twice may be a revoked grant; more is a loop.
+      const limit = this.options.maxRepeatSignIns ?? 2;
+      if (this.repeatSignIns >= limit) {
+        const said = bearer.error ? `, ${bearer.error}${bearer.errorDescription ? ` ${quoteServerText(bearer.errorDescription)}` : ''}` : '';
+        this.lastErrorKind = 'sign-in-limit';
+        this.lastError = `the server refused the token again (HTTP 401${said}) after ${this.signIns} sign-ins in this session; stopped: it does not accept the tokens ${found.authorizationServer.issuer} issues for it`;
+        this.log(this.lastError, 'warn');
+        return 'fail';
+      }
+    }
     if (!(await this.confirm('sign-in', found, scopes))) {
       this.log(`${found.resource} needs sign-in at ${found.authorizationServer.issuer}`);
       return 'fail';
     }
+    if (this.signIns > 0) this.repeatSignIns++;
     await this.interactive(found, scopes);
     return 'retry';
   }
@@ -170,6 +226,7 @@ export class OAuthSession implements AuthProvider {
     }
     const limit = this.options.maxStepUps ?? 2;
     if (this.stepUps >= limit) {
+      this.lastErrorKind = 'step-up-limit';
       this.lastError = `the server asked for more scopes ${this.stepUps + 1} times; stopped after ${limit}`;
       this.log(this.lastError, 'warn');
       return 'fail';
@@ -198,12 +255,19 @@ export class OAuthSession implements AuthProvider {
   }
 
   private async interactive(found: DiscoveredAuthorization, scopes: readonly string[] | undefined, signal?: AbortSignal): Promise<void> {
+    this.signIns++;
     try {
       this.grant = await this.flow.signIn(found, scopes, signal);
       this.lastError = undefined;
-    } catch (error) {
+    } catch (caught) {
+      let error = caught;
+      // No sign-in exists for this server: what it said is the user's best clue to the credential it wants.
+      if (AuthError.is(error, 'credential-required') && this.lastRefusal) error = new AuthError('credential-required', `${error.message}. It answered ${describeRefusal(this.lastRefusal)}`);
       // A sign-in the user cancelled did not fail: the last failure stays what it was.
-      if (!AuthError.is(error, 'cancelled')) this.lastError = (error as Error).message;
+      if (!AuthError.is(error, 'cancelled')) {
+        this.lastError = (error as Error).message;
+        this.lastErrorKind = AuthError.is(error) ? error.kind : undefined;
+      }
       throw error;
     }
   }
@@ -216,7 +280,8 @@ export class OAuthSession implements AuthProvider {
 
   private request(reason: SignInRequest['reason'], found: DiscoveredAuthorization, scopes: readonly string[] | undefined): SignInRequest {
     const issuer = found.authorizationServer.issuer;
-    return { reason, resource: found.resource, issuer, ...(scopes ? { scopes } : {}), otherHost: new URL(issuer).hostname !== this.serverUrl.hostname };
+    const endpoint = found.authorizationServer.authorization_endpoint ?? issuer;
+    return { reason, resource: found.resource, issuer, ...(scopes ? { scopes } : {}), authorizationEndpoint: endpoint, otherHost: new URL(endpoint).origin !== this.serverUrl.origin || new URL(issuer).origin !== this.serverUrl.origin };
   }
 
   /** The Authorization value of the current grant, to compare with a refused one. */
@@ -233,7 +298,7 @@ export class OAuthSession implements AuthProvider {
     if (!again && this.found && (!bearer.resourceMetadata || bearer.resourceMetadata === this.metadataFrom)) return this.found;
     const previous = this.found;
     try {
-      this.found = await discoverAuthorization(this.serverUrl, bearer, { fetch: limitedFetch(this.options.fetch ?? fetch), log: this.log });
+      this.found = await discoverAuthorization(this.serverUrl, bearer, { fetch: limitedFetch(this.options.fetch ?? fetch), log: this.log, ...(this.options.allowLocalAuthorization ? { allowLocal: true } : {}) });
     } catch (error) {
       this.log(`sign-in stopped: ${(error as Error).message}`, 'warn');
       throw error;
@@ -241,8 +306,8 @@ export class OAuthSession implements AuthProvider {
     this.metadataFrom = bearer.resourceMetadata;
     if (previous && TokenKey.toString(OAuthFlow.key(previous)) !== TokenKey.toString(OAuthFlow.key(this.found))) {
       this.log(`the authorization server changed from ${previous.authorizationServer.issuer} to ${this.found.authorizationServer.issuer}: its own client and tokens are used`);
+      // The step-up count stays: a server alternating between two metadata documents must not reset it.
       this.grant = undefined;
-      this.stepUps = 0;
     }
     const stored = await this.options.store.get(OAuthFlow.key(this.found));
     if (stored && !this.grant) this.grant = stored;

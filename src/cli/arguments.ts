@@ -78,6 +78,8 @@ export type CliServer =
 export interface CliSignIn {
   /** Only print the authorization URL (`--no-browser`). */
   readonly noBrowser: boolean;
+  /** Allow http and local or private addresses for a remote server's authorization (`--allow-local-auth`). */
+  readonly allowLocalAuth?: boolean;
   /** Keep tokens in this directory (`--token-cache`, absolute); none kept when absent. */
   readonly tokenCache?: string;
   /** A pre-registered client (`--client-id`). */
@@ -103,7 +105,7 @@ export class UsageError extends Error {
 
 export const USAGE = `Usage: mcp-host <command> [options] -- SERVER_COMMAND [SERVER_ARGS...]
        mcp-host <command> [options] --url URL [--header "Name: value"]... [--transport auto|http|sse]
-                                 [--no-browser] [--token-cache DIR] [--client-id ID
+                                 [--no-browser] [--allow-local-auth] [--token-cache DIR] [--client-id ID
                                  [--client-secret-env VAR]] [--client-metadata-url URL]
                                  [--scope SCOPES]
        mcp-host <command> [options] --config FILE [--server NAME]...
@@ -176,6 +178,8 @@ Sign-in (--url servers that answer 401; not with an Authorization header):
   set); the browser comes back to a one-time listener on 127.0.0.1 (5 minutes at most).
   No token, code or secret is ever printed, not with --trace either.
   --no-browser             only print the authorization URL
+  --allow-local-auth       let a remote server's metadata name http or local and private
+                           addresses for its authorization (refused by default)
   --token-cache DIR        keep tokens in DIR/mcp-host-tokens.json (mode 0600) for the
                            next runs, refreshed when expired; by default nothing is kept
   --client-id ID           a client registered beforehand with the authorization server
@@ -207,9 +211,9 @@ const VALUE_FLAGS = ['--record', '--ignore', '--junit', '--args', '--roots', '--
 /** Flags that may be given more than once. */
 const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header', '--server', '--ignore'];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
-const BOOLEAN_FLAGS = ['--json', '--trace', '--strict', '--no-browser', '--server-version'] as const;
+const BOOLEAN_FLAGS = ['--json', '--trace', '--strict', '--no-browser', '--server-version', '--allow-local-auth'] as const;
 /** The flags of sign-in, which only apply with --url. */
-const SIGN_IN_FLAGS = ['--no-browser', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope'] as const;
+const SIGN_IN_FLAGS = ['--no-browser', '--allow-local-auth', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope'] as const;
 
 /** Parses `argv` (without `node` and the script). Throws UsageError on any mistake. */
 export function parseArguments(argv: readonly string[]): ParsedArguments {
@@ -277,11 +281,11 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   const configFile = values.get('--config') ?? (command.kind === 'test' && dash < 0 && !values.has('--url') ? testServersFile(command.file) : undefined);
   let signedIn: CliServer | CliConfigServers;
   if (configFile !== undefined) {
-    signedIn = parseConfigServers(configFile, repeated['--server'] ?? [], dash >= 0, values, booleans.has('--no-browser'), repeated['--header'] ?? []);
+    signedIn = parseConfigServers(configFile, repeated['--server'] ?? [], dash >= 0, values, booleans, repeated['--header'] ?? []);
   } else {
     if (repeated['--server']) throw new UsageError('--server only applies with --config FILE');
     const server = parseServer(dash >= 0, serverArgv, values.get('--url'), repeated['--header'] ?? [], values.get('--transport'));
-    signedIn = server.kind === 'remote' ? withSignIn(server, values, booleans.has('--no-browser'), signInFlags) : server;
+    signedIn = server.kind === 'remote' ? withSignIn(server, values, booleans, signInFlags) : server;
     if (server.kind === 'stdio' && signInFlags.length) throw new UsageError(`${signInFlags[0]} only applies with --url`);
   }
 
@@ -350,27 +354,27 @@ function parseServer(hasDash: boolean, serverArgv: readonly string[], url: strin
 }
 
 /** `--config FILE [--server NAME]...`: the file is read when the command runs. */
-function parseConfigServers(file: string, names: readonly string[], hasDash: boolean, values: ReadonlyMap<ValueFlag, string>, noBrowser: boolean, headers: readonly string[]): CliConfigServers {
+function parseConfigServers(file: string, names: readonly string[], hasDash: boolean, values: ReadonlyMap<ValueFlag, string>, booleans: ReadonlySet<string>, headers: readonly string[]): CliConfigServers {
   if (hasDash) throw new UsageError('give either --config or a server command after --, not both');
   if (headers.length) throw new UsageError('--header only applies with --url (a config file gives its servers\' headers)');
   for (const flag of ['--url', '--transport'] as const) if (values.has(flag)) throw new UsageError(`give either --config or ${flag}, not both`);
   if (file.trim() === '') throw new UsageError('--config needs a file');
   for (const name of names) if (name.trim() === '') throw new UsageError('--server needs a server name');
-  return { kind: 'config', file: resolve(file), names: [...new Set(names)], signIn: signInOptions(values, noBrowser) };
+  return { kind: 'config', file: resolve(file), names: [...new Set(names)], signIn: signInOptions(values, booleans) };
 }
 
 /** Adds sign-in to a remote server, unless an Authorization header is its credential. */
-function withSignIn(server: Extract<CliServer, { kind: 'remote' }>, values: ReadonlyMap<ValueFlag, string>, noBrowser: boolean, given: readonly string[]): CliServer {
+function withSignIn(server: Extract<CliServer, { kind: 'remote' }>, values: ReadonlyMap<ValueFlag, string>, booleans: ReadonlySet<string>, given: readonly string[]): CliServer {
   const hasAuthorization = Object.keys(server.headers).some((name) => name.toLowerCase() === 'authorization');
   if (hasAuthorization) {
     if (given.length) throw new UsageError(`${given[0]} does not apply with an Authorization header (sign-in would replace it)`);
     return server;
   }
-  return { ...server, signIn: signInOptions(values, noBrowser) };
+  return { ...server, signIn: signInOptions(values, booleans) };
 }
 
 /** The sign-in flags, checked. */
-function signInOptions(values: ReadonlyMap<ValueFlag, string>, noBrowser: boolean): CliSignIn {
+function signInOptions(values: ReadonlyMap<ValueFlag, string>, booleans: ReadonlySet<string>): CliSignIn {
   const clientId = values.get('--client-id');
   const clientSecretEnv = values.get('--client-secret-env');
   if (clientId !== undefined && clientId.trim() === '') throw new UsageError('--client-id must not be empty');
@@ -390,7 +394,8 @@ function signInOptions(values: ReadonlyMap<ValueFlag, string>, noBrowser: boolea
   const scope = scopeText?.split(/[\s,]+/).filter(Boolean);
   if (scopeText !== undefined && !scope?.length) throw new UsageError('--scope needs at least one scope');
   const signIn: CliSignIn = {
-    noBrowser,
+    noBrowser: booleans.has('--no-browser'),
+    ...(booleans.has('--allow-local-auth') ? { allowLocalAuth: true } : {}),
     ...(cache !== undefined ? { tokenCache: resolve(cache) } : {}),
     ...(clientId !== undefined ? { clientId } : {}),
     ...(clientSecretEnv !== undefined ? { clientSecretEnv } : {}),

@@ -31,7 +31,7 @@ import { PROBE_RESTART_NOTE, exitedOnProbe } from '../client/eraProbe';
 import { cliEraKey, cliEraStore } from './eraCache';
 import { outputSchemaProblem } from './outputCheck';
 import { terminalSafe } from './terminalText';
-import { cliSession } from './signIn';
+import { cliSession, signInFailure } from './signIn';
 import { timestamp, traceClient } from './trace';
 import type { AuthProvider, OAuthSession } from '../auth';
 
@@ -325,10 +325,10 @@ async function runOn(target: CliTarget, options: CliOptions, io: CliIo, terminal
     status.clear();
     // A cancelled request only says "cancelled"; the reason we stopped is the real story, and
     // for a server that still wants authorization, why sign-in stopped.
-    const signInFailure = !stop.signal.aborted && closedForAuthorization(error) ? session?.state().lastError : undefined;
+    const signIn = !stop.signal.aborted && closedForAuthorization(error) ? session?.state() : undefined;
     const reported = stop.signal.aborted ? stop.signal.reason : error;
     const beforeAnswering = client.era === undefined && resolved.type === 'stdio' ? heads : undefined;
-    out.stderr(describeFailure(signInFailure ? new Error(`sign-in failed: ${signInFailure}`) : reported, beforeAnswering).join('\n') + '\n');
+    out.stderr(describeFailure(signIn?.lastError ? new Error(signInFailure(signIn)) : reported, beforeAnswering).join('\n') + '\n');
     return reported instanceof Interrupted ? reported.exitCode : ExitCode.Failure;
   } finally {
     status.clear();

@@ -4,7 +4,8 @@
 // 401 starts the flow at once. Every value the flow handles that is secret goes to the redactor
 // before anything could print it.
 import { spawn } from 'node:child_process';
-import { FileTokenStore, loopbackRedirect, MemoryTokenStore, OAuthSession, StoredGrant, TokenKey, TokenStore } from '../auth';
+import { AuthError, FileTokenStore, loopbackRedirect, MemoryTokenStore, OAuthSession, SignInState, StoredGrant, TokenKey, TokenStore } from '../auth';
+import { assessSignInPage } from '../usecases/signInPage';
 import { Redactor } from '../registry/logText';
 import { CliSignIn, UsageError } from './arguments';
 
@@ -33,23 +34,39 @@ export function cliSession(ctx: CliSignInContext): OAuthSession {
     if (!clientSecret) throw new UsageError(`--client-secret-env: the environment variable ${signIn.clientSecretEnv} is not set`);
     redactor.add(clientSecret);
   }
-  const store = new RedactingStore(signIn.tokenCache !== undefined ? new FileTokenStore(signIn.tokenCache) : new MemoryTokenStore(), redactor);
+  const cache = signIn.tokenCache !== undefined ? new FileTokenStore(signIn.tokenCache, (text) => ctx.print(`mcp-host: ${text}`)) : new MemoryTokenStore();
+  const store = new RedactingStore(cache, redactor);
   return new OAuthSession({
     serverUrl: ctx.serverUrl,
     store,
     redirect: loopbackRedirect({ timeoutMs: SIGN_IN_TIMEOUT_MS }),
-    userAgent: async (url) => {
-      ctx.print(`mcp-host: sign in at ${url.host}${signIn.noBrowser ? '' : ' (opening the browser)'}; the authorization page:`);
+    userAgent: async (url, target) => {
+      // The host named is the one the browser opens, judged like any URL a server hands us.
+      const page = assessSignInPage({ url: url.href, issuer: target.issuer, serverUrl: ctx.serverUrl });
+      if (page.kind === 'blocked') throw new AuthError('redirect', page.reason);
+      ctx.print(`mcp-host: sign in at ${page.host}${signIn.noBrowser ? '' : ' (opening the browser)'}; the authorization page:`);
       ctx.print(`  ${url.href}`);
+      for (const warning of page.warnings) ctx.print(`mcp-host: warning: ${warning}`);
       if (!signIn.noBrowser) openBrowser(url, env, ctx.print);
     },
     confirmSignIn: async () => true,
     ...(signIn.clientId !== undefined ? { client: { clientId: signIn.clientId, ...(clientSecret ? { clientSecret } : {}) } } : {}),
     ...(signIn.clientMetadataUrl !== undefined ? { clientMetadataUrl: signIn.clientMetadataUrl } : {}),
     ...(signIn.scope ? { scope: signIn.scope } : {}),
+    ...(signIn.allowLocalAuth ? { allowLocalAuthorization: true } : {}),
     clientName: 'MCP Host (command line)',
     log: (text) => ctx.trace?.(text),
   });
+}
+
+/**
+ * The line for a `--url` run that ended for want of authorization: why sign-in stopped, and for
+ * a server that offers no sign-in, how to give it the credential it wants.
+ */
+export function signInFailure(state: SignInState): string {
+  // Printed through the redactor, which shows any Authorization value as ••••: a placeholder here.
+  if (state.lastErrorKind === 'credential-required') return `${state.lastError}. Give the credential as a header: --header "Authorization: Bearer …" (or the header the server's documentation names)`;
+  return `sign-in failed: ${state.lastError}`;
 }
 
 /**

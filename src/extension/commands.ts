@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { ConfigProblem } from '../config';
 import type { ServerHandle } from '../registry';
 import { EXAMPLE_MCP_JSON } from './exampleConfig';
+import { setToken } from './setToken';
 import { statusWord } from './format';
 import type { McpHost } from './mcpHost';
 import { problemRange } from './workspaceConfig';
@@ -43,6 +44,7 @@ export function registerCommands(host: McpHost, tree: ServersTreeProvider): vsco
     register('mcpHost.server.stop', withServer('Stop which MCP server?', (h) => host.stop(h.id), (h) => h.status.kind !== 'stopped')),
     register('mcpHost.server.restart', withServer('Restart which MCP server?', (h) => host.restart(h.id), (h) => h.entry.config.type === 'stdio')),
     register('mcpHost.server.signIn', withServer('Sign in to which MCP server?', (h) => host.signIns.signIn(h.id), (h) => h.entry.config.type !== 'stdio')),
+    register('mcpHost.server.setToken', withServer('Set a token for which MCP server?', (h) => setToken(h, host.inputs, (id) => host.restart(id)), (h) => h.entry.config.type !== 'stdio')),
     register('mcpHost.server.signOut', withServer('Sign out of which MCP server?', (h) => host.signIns.signOut(h.id), (h) => host.signIns.canSignOut(h.id))),
     register('mcpHost.server.recordSession', withServer('Record (or stop recording) which MCP server?', (h) => host.recorder.toggle(h))),
     register('mcpHost.server.showOutput', withServer('Show the output of which MCP server?', (h) => host.logs.get(h.id).show())),

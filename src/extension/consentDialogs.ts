@@ -77,6 +77,7 @@ export const SIGN_IN = 'Sign In';
 
 /** The modal asked before a sign-in opens the browser. True when the user chose Sign In. */
 export async function askSignIn(facts: SignInFacts): Promise<boolean> {
-  const { message, detail } = signInPrompt(facts);
-  return (await vscode.window.showWarningMessage(message, { modal: true, detail }, SIGN_IN)) === SIGN_IN;
+  const prompt = signInPrompt(facts);
+  if ('blocked' in prompt) throw new Error(prompt.blocked);
+  return (await vscode.window.showWarningMessage(prompt.message, { modal: true, detail: prompt.detail }, SIGN_IN)) === SIGN_IN;
 }

@@ -51,6 +51,12 @@ export class InputStore {
     return promise;
   }
 
+  /** Keeps `value` as the answer for `definition` of `scope` (Set Token), replacing a stored one. */
+  async remember(scope: string, definition: InputDefinition, value: string): Promise<void> {
+    this.onDidLearnValue(value);
+    await this.write(`${scope}#${definition.id}`, definition, value);
+  }
+
   private async lookupOrAsk(key: string, sourceLabel: string, definition: InputDefinition): Promise<string> {
     const stored = await this.read(key, definition);
     if (stored !== undefined && (definition.type !== 'pickString' || !definition.options || definition.options.includes(stored))) {

@@ -42,6 +42,8 @@ export class McpHost implements vscode.Disposable {
   readonly roots: EditorRoots;
   /** MCP authorization of remote servers; tokens in SecretStorage. */
   readonly signIns: EditorSignIns;
+  /** The `${input:…}` values (Set Token stores one). */
+  readonly inputs: InputStore;
   /** What the health ping last said of each server. */
   readonly health = new ServerHealthStore();
   readonly logs: ServerLogs;
@@ -64,7 +66,7 @@ export class McpHost implements vscode.Disposable {
     readonly log: vscode.LogOutputChannel,
   ) {
     const changed = () => this._onDidChange.fire();
-    const inputs = new InputStore(context.secrets, context.workspaceState, askForInput, (value) => this.redactor.add(value));
+    const inputs = (this.inputs = new InputStore(context.secrets, context.workspaceState, askForInput, (value) => this.redactor.add(value)));
     this.logs = new ServerLogs(
       this.redactor,
       () => mcpHostSetting('log.maxPayloadChars', 4000),

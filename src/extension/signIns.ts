@@ -15,6 +15,7 @@ import { SecretTokenStore } from './secretTokenStore';
 import { ServerLogs } from './serverLogs';
 import { ServerSignIns } from './serverSignIns';
 import { editorRedirect } from './signInRedirect';
+import { assessSignInPage } from '../usecases/signInPage';
 
 export const SIGN_IN_REASON = 'Sign in required — click the server (or "Sign In") to sign in in your browser';
 
@@ -34,13 +35,16 @@ export class EditorSignIns {
       // Every token and client secret read or written is also hidden from every log line.
       store: new SecretTokenStore(secrets, (...values) => redactor.add(...values)),
       redirect: (id, port) => editorRedirect(port, (text) => this.logs.get(id).write('info', `sign-in: ${text}`)),
-      userAgent: async (url) => {
+      userAgent: async (url, target) => {
+        // The URL opened is judged like every external URL; the prompt already named its host.
+        const page = assessSignInPage({ url: url.href, issuer: target.issuer, serverUrl: target.resource });
+        if (page.kind === 'blocked') throw new AuthError('redirect', page.reason);
         if (!(await openExternalUrl(url.href))) throw new AuthError('redirect', 'the browser was not opened');
       },
       confirmStepUp: (id, request) => {
         const h = this.registry().get(id);
         const url = h?.resolved?.type === 'stdio' ? undefined : h?.resolved?.url;
-        return url ? askSignIn({ name: h!.entry.name, serverUrl: url, issuer: request.issuer, reason: 'step-up', ...(request.scopes ? { scopes: request.scopes } : {}) }) : Promise.resolve(false);
+        return url ? askSignIn({ name: h!.entry.name, serverUrl: url, issuer: request.issuer, authorizationEndpoint: request.authorizationEndpoint, reason: 'step-up', ...(request.scopes ? { scopes: request.scopes } : {}) }) : Promise.resolve(false);
       },
       clientMetadataUrl: (id) => {
         const url = vscode.workspace.getConfiguration('mcpHost').get<string>('oauth.clientMetadataUrl', '').trim();
@@ -86,7 +90,7 @@ export class EditorSignIns {
     if (!resolved) throw new Error(`"${h.entry.name}" has not been started yet`);
     const channel = this.logs.get(id);
     const request = await this.signIns.signInRequest(id);
-    if (!(await askSignIn({ name: h.entry.name, serverUrl: resolved.url, issuer: request.issuer, reason: 'sign-in', ...(request.scopes ? { scopes: request.scopes } : {}) }))) {
+    if (!(await askSignIn({ name: h.entry.name, serverUrl: resolved.url, issuer: request.issuer, authorizationEndpoint: request.authorizationEndpoint, reason: 'sign-in', ...(request.scopes ? { scopes: request.scopes } : {}) }))) {
       channel.write('info', 'sign-in: cancelled before the browser opened');
       return;
     }
@@ -101,11 +105,19 @@ export class EditorSignIns {
         return true;
       } catch (error) {
         if (AuthError.is(error, 'cancelled')) return false;
+        if (AuthError.is(error, 'credential-required')) return error;
         throw error;
       } finally {
         cancelled.dispose();
       }
     });
+    if (signedIn instanceof AuthError) {
+      // No sign-in exists for this server: offer what does work, a token in the entry's headers.
+      channel.write('warn', `sign-in: ${signedIn.message}`);
+      const answer = await vscode.window.showErrorMessage(`MCP Host: ${signedIn.message}. "Set Token" puts it in the entry's headers as an \${input:…} password.`, 'Set Token');
+      if (answer === 'Set Token') await vscode.commands.executeCommand('mcpHost.server.setToken', id);
+      return;
+    }
     if (!signedIn) return;
     channel.write('info', 'sign-in: finished; starting the server with the new token');
     await (h.status.kind === 'running' ? registry.restart(id) : registry.start(id));

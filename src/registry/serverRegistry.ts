@@ -602,7 +602,7 @@ export class ServerRegistry {
         log('warn', `failed to start: ${message}`);
         this.handleCrash(h, message, tail);
       } else {
-        this.failStart(h, message, tail);
+        this.failStart(h, message, tail, error);
       }
       return;
     }
@@ -626,9 +626,12 @@ export class ServerRegistry {
     await Promise.all((['tools', 'resources', 'templates', 'prompts'] as const).map((kind) => this.refreshList(h, session, kind)));
   }
 
-  private failStart(h: ManagedServer, message: string, stderrTail: string[]): void {
+  private failStart(h: ManagedServer, message: string, stderrTail: string[], cause?: unknown): void {
     h.lastError = message;
-    this.options.log(h.id, 'error', h.redactor.redact(`failed to start: ${message}`));
+    // A server waiting for a sign-in or a credential did not fail: it is said as what it is.
+    const status = authorizationStatus(cause);
+    if (status !== undefined) this.options.log(h.id, status === 401 ? 'info' : 'warn', h.redactor.redact(`not started: ${message}; waiting for a sign-in or a credential`));
+    else this.options.log(h.id, 'error', h.redactor.redact(`failed to start: ${message}`));
     this.setStatus(h, { kind: 'error', message, stderrTail });
   }
 
@@ -687,7 +690,7 @@ export class ServerRegistry {
       const message = `the server ${TransportCloseReason.describe(reason)}`;
       void this.enqueue(h, async () => {
         await this.endSession(h, s);
-        if (!h.removed && !this.disposing) this.failStart(h, message, []);
+        if (!h.removed && !this.disposing) this.failStart(h, message, [], reason);
       });
       return;
     }
@@ -835,6 +838,12 @@ function eraKey(id: string, resolved: ResolvedServer): string {
 
 function describeExit(exit: { readonly code: number | null; readonly signal: string | null }): string {
   return exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
+}
+
+/** The HTTP status when `cause` (a start error or a close reason) is the server asking for authorization. */
+function authorizationStatus(cause: unknown): 401 | 403 | undefined {
+  const reason = McpLocalError.is(cause) ? (cause.details.reason as TransportCloseReason | undefined) : (cause as TransportCloseReason | undefined);
+  return reason?.kind === 'authorization-required' ? reason.status : undefined;
 }
 
 function describeStartError(error: unknown, timeoutMs: number): string {

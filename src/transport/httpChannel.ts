@@ -56,6 +56,8 @@ export interface AuthChallenge {
   readonly wwwAuthenticate?: string;
   /** The `Authorization` value the refused request carried, so a provider can tell a token renewed meanwhile. Secret: compare, never log. */
   readonly refused?: string;
+  /** The start of a 401's body (at most CHALLENGE_BODY_BYTES, decoded), for a message quoting the server. */
+  readonly body?: string;
 }
 
 /**
@@ -351,10 +353,12 @@ export class HttpChannel {
         this.sendsSignInAuthorization = value !== undefined;
         this.logHttp(value !== undefined ? 'requests carry Authorization from sign-in' : 'requests carry no Authorization from sign-in (no token)');
       }
-      const response = await this.fetchFollowing(exchange, { ...options, headers });
+      let response = await this.fetchFollowing(exchange, { ...options, headers });
       if ((response.status !== 401 && response.status !== 403) || retried) return response;
       const challenge = response.headers.get('www-authenticate');
-      const verdict = await auth.onChallenge({ status: response.status, url: this.displayUrl, ...(challenge ? { wwwAuthenticate: challenge } : {}), ...(value !== undefined ? { refused: value } : {}) });
+      let body: string | undefined;
+      if (response.status === 401) ({ response, text: body } = await readChallengeBody(response));
+      const verdict = await auth.onChallenge({ status: response.status as 401 | 403, url: this.displayUrl, ...(challenge ? { wwwAuthenticate: challenge } : {}), ...(value !== undefined ? { refused: value } : {}), ...(body ? { body } : {}) });
       if (verdict !== 'retry' || exchange.signal.aborted) return response;
       await discard(response);
       this.logHttp(`${options.method} answered ${response.status}: sent again with renewed authorization`);
@@ -624,6 +628,33 @@ export class HttpChannel {
  */
 export function demandsAuthorization(response: Response): boolean {
   return response.status === 401 || (response.status === 403 && response.headers.has('www-authenticate'));
+}
+
+/** How much of a 401's body is read for the auth provider: enough for a server's one-line reason. */
+const CHALLENGE_BODY_BYTES = 4096;
+
+/**
+ * The start of a 401's body, read once and at most CHALLENGE_BODY_BYTES (the rest is dropped
+ * unread), and a response standing in for the consumed one with that start as its body.
+ */
+async function readChallengeBody(response: Response): Promise<{ response: Response; text: string }> {
+  const reader = response.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (reader && size < CHALLENGE_BODY_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } catch {
+    // A body that breaks off is quoted as far as it came.
+  } finally {
+    await reader?.cancel().catch(() => {});
+  }
+  const text = Buffer.concat(chunks).subarray(0, CHALLENGE_BODY_BYTES).toString('utf8');
+  return { response: new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers }), text };
 }
 
 /** The close reason for a status that is not OK: `authorization-required` when it demands authorization. */

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { describe, test } from 'node:test';
-import { AuthError, canonicalResource, chooseRegistration, chooseScopes, discoverAuthorization, loopbackRedirect, MemoryTokenStore, OAuthFlow, parseBearerChallenge, resourceMetadataUrls, serverMetadataUrls } from '../../src/auth';
+import { AuthError, canonicalResource, checkEndpoint, chooseRegistration, chooseScopes, discoverAuthorization, loopbackRedirect, MemoryTokenStore, OAuthFlow, parseBearerChallenge, resourceMetadataUrls, serverMetadataUrls } from '../../src/auth';
 import type { AuthorizationServer } from '../../src/auth/oauth';
 
 const AS: AuthorizationServer = { issuer: 'https://as.example/', scopes_supported: ['read', 'write'] };
@@ -198,5 +198,33 @@ describe('the authorization page', () => {
       assert.deepEqual(opened, []);
       assert.equal(store.size, 0);
     }
+  });
+});
+
+describe('checkEndpoint: where a server\'s 401 and metadata may send this client', () => {
+  const refused = (url: string, server: string, allowLocal = false) => {
+    try {
+      checkEndpoint(new URL(url), { serverUrl: new URL(server), ...(allowLocal ? { allowLocal } : {}) });
+      return false;
+    } catch (error) {
+      assert.ok(AuthError.is(error, 'discovery'));
+      assert.ok(error.message.includes(new URL(url).href), error.message);
+      return true;
+    }
+  };
+  test('a remote server: https to public hosts only; no loopback, private, link-local or shared addresses, whatever their spelling', () => {
+    const remote = 'https://mcp.example.com/mcp';
+    assert.equal(refused('https://login.example.net/.well-known/oauth-authorization-server', remote), false);
+    assert.equal(refused('https://mcp.example.com/token', remote), false, 'its own host');
+    for (const url of ['http://login.example.net/token', 'http://mcp.example.com/token', 'https://127.0.0.1/admin', 'https://0x7f.1/admin', 'https://2130706433/admin', 'https://localhost/x', 'https://a.localhost/x', 'https://[::1]/x', 'https://[::ffff:127.0.0.1]/x', 'https://10.1.2.3/x', 'https://172.20.0.1/x', 'https://192.168.1.1/x', 'https://169.254.169.254/latest/meta-data', 'https://100.64.0.1/x', 'https://0.0.0.0/x', 'https://[fd00::1]/x', 'https://[fe80::1]/x', 'ftp://login.example.net/x']) {
+      assert.equal(refused(url, remote), true, url);
+    }
+    assert.equal(refused('https://172.32.0.1/x', remote), false, 'outside 172.16/12');
+  });
+  test('a server on loopback may name http and local addresses; the user may allow them for a remote one', () => {
+    assert.equal(refused('http://127.0.0.1:9/token', 'http://127.0.0.1:8/mcp'), false);
+    assert.equal(refused('http://192.168.1.1/token', 'http://localhost:8/mcp'), false);
+    assert.equal(refused('http://127.0.0.1:9/token', 'https://mcp.example.com/mcp', true), false);
+    assert.equal(refused('http://login.example.net/token', 'https://mcp.example.com/mcp', true), true, 'plain http to a public host stays refused');
   });
 });

@@ -319,10 +319,52 @@ describe('sign-in to a protected MCP server', () => {
     assert.equal(t.authorizationUrls[0].searchParams.get('scope'), 'mcp');
   });
 
+  test('a redirect with another state gets 400 and the listener keeps waiting (until its timeout here): nothing stored', async () => {
+    const t = await setUp(['--wrong-state'], { redirect: loopbackRedirect({ timeoutMs: 1500 }) });
+    const answers: number[] = [];
+    const session = new OAuthSession({
+      ...t.sessionOptions,
+      userAgent: async (url) => {
+        const location = (await fetch(url, { redirect: 'manual' })).headers.get('location')!;
+        const page = await fetch(location);
+        answers.push(page.status);
+        assert.match(page.headers.get('content-security-policy') ?? '', /^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'/);
+        assert.match(await page.text(), /does not belong to the sign-in MCP Host is waiting for/);
+        // Still listening: the right answer could still come.
+        const again = await fetch(location);
+        answers.push(again.status);
+        await again.text();
+      },
+    });
+    await assert.rejects(session.signIn(), (e: unknown) => AuthError.is(e, 'redirect') && /no answer from the browser within 2 s \(2 requests with another state refused\)/.test(e.message));
+    assert.deepEqual(answers, [400, 400]);
+    assert.equal(t.store.size, 0);
+  });
+
+  test('the page the browser lands on: styled, under a CSP whose hash matches its one stylesheet, saying the window can be closed', async () => {
+    const t = await setUp([]);
+    let html = '';
+    let csp = '';
+    const session = new OAuthSession({
+      ...t.sessionOptions,
+      userAgent: async (url) => {
+        const location = (await fetch(url, { redirect: 'manual' })).headers.get('location')!;
+        const page = await fetch(location);
+        csp = page.headers.get('content-security-policy') ?? '';
+        html = await page.text();
+      },
+    });
+    await session.signIn();
+    assert.match(html, /You can close this window and return to MCP Host/);
+    const style = /<style>([^<]*)<\/style>/.exec(html)?.[1] ?? '';
+    const { createHash } = await import('node:crypto');
+    assert.ok(csp.includes(`style-src 'sha256-${createHash('sha256').update(style).digest('base64')}'`), csp);
+    assert.doesNotMatch(html, /<script/);
+  });
+
   for (const [flag, message] of [
     ['--no-s256', /does not support PKCE S256/],
     ['--iss-mismatch', /names issuer "http:\/\/evil\.example\/", not http:\/\/127\.0\.0\.1:\d+\/ \(RFC 9207\)/],
-    ['--wrong-state', /state that does not belong to this sign-in/],
     ['--bad-issuer', /claims issuer "http:\/\/evil\.example\/", not http:\/\/127\.0\.0\.1:\d+\//],
     ['--html-token', /no token: the token endpoint http:\/\/127\.0\.0\.1:\d+\/token did not answer with JSON/],
     ['--huge-metadata', /GET http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-authorization-server failed: the answer is larger than 1 MiB; refused/],

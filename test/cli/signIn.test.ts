@@ -176,7 +176,6 @@ describe('mcp-host --url: sign-in', { timeout: 180_000 }, () => {
   for (const [flag, message, browsed] of [
     ['--no-s256', /does not support PKCE S256/, false],
     ['--bad-issuer', /the authorization server metadata at http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-authorization-server claims issuer "http:\/\/evil\.example\/"/, false],
-    ['--wrong-state', /the redirect carried a state that does not belong to this sign-in; refused/, true],
     ['--iss-mismatch', /names issuer "http:\/\/evil\.example\/", not http:\/\/127\.0\.0\.1:\d+\/ \(RFC 9207\); refused/, true],
     ['--html-token', /no token: the token endpoint http:\/\/127\.0\.0\.1:\d+\/token did not answer with JSON/, true],
   ] as const) {

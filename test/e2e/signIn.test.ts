@@ -198,9 +198,9 @@ describe('sign-in to protected remote servers in a real VS Code', { skip, timeou
       const ask = await wb.dialog({ timeoutMs: 30_000 });
       assert.ok(ask, 'the sign-in prompt');
       assert.equal(ask.message, `Sign in to "protected" at ${issuerHost}?`);
-      assert.match(ask.detail, new RegExp(`Your browser opens ${issuerHost.replace(/\./g, '\\.')} to sign in for ${protectedServer.url.replace(/[./]/g, '\\$&')}`));
+      assert.match(ask.detail, new RegExp(`Your browser opens http://${issuerHost.replace(/\./g, '\\.')}/authorize to sign in for ${protectedServer.url.replace(/[./]/g, '\\$&')}`));
       assert.match(ask.detail, /scopes\): mcp offline_access|scopes\): mcp/);
-      assert.doesNotMatch(ask.detail, /is not .* the MCP server's host/, 'same host: no warning');
+      assert.doesNotMatch(ask.detail, /The sign-in page is on/, 'same origin: no warning');
       await wb.screenshot('signin-prompt');
       const tab = watchAuthorize(protectedServer);
       await wb.answerDialog('Sign In');

@@ -37,8 +37,8 @@ afterEach(async () => {
   for (const p of peers.splice(0)) await p.close();
 });
 
-async function setUp(fixtureArgs: string[] = [], options: { callbackPort?: number; clientMetadataUrl?: (peerUrl: string) => string } = {}) {
-  const peer = await startFixture('authServer.mjs', fixtureArgs);
+async function setUp(fixture = 'authServer.mjs', fixtureArgs: string[] = [], options: { callbackPort?: number; clientMetadataUrl?: (peerUrl: string) => string } = {}) {
+  const peer = await startFixture(fixture, fixtureArgs);
   peers.push(peer);
   const secrets = secretStorage();
   const noted = new Set<string>();
@@ -110,7 +110,7 @@ describe('ServerSignIns over SecretTokenStore', () => {
 
   test('mcpHost.oauth.clientMetadataUrl: the sign-in uses the metadata document as client id where the authorization server supports it', async () => {
     const port = await freePort();
-    const t = await setUp(['--cimd'], { callbackPort: port, clientMetadataUrl: (url) => new URL(`/client-metadata/${port}`, url).href });
+    const t = await setUp('authServer.mjs', ['--cimd'], { callbackPort: port, clientMetadataUrl: (url) => new URL(`/client-metadata/${port}`, url).href });
     await assert.rejects(t.connect());
     await t.signIns.signIn('srv');
     assert.equal(t.opened[0].searchParams.get('client_id'), new URL(`/client-metadata/${port}`, t.peer.url).href);
@@ -177,15 +177,95 @@ describe('ServerSignIns over SecretTokenStore', () => {
   });
 });
 
+describe('ServerSignIns against hostile authorization servers (test/fixtures/servers/http/hostileAuth.mjs)', () => {
+  test('a sign-in page on another host:port than the issuer: the request and the prompt name the host the browser opens, with a warning', async () => {
+    const t = await setUp('hostileAuth.mjs', ['--page-elsewhere']);
+    await assert.rejects(t.connect());
+    const request = await t.signIns.signInRequest('srv');
+    const port = new URL(t.peer.url).port;
+    assert.equal(request.issuer, `http://127.0.0.1:${port}`);
+    assert.match(request.authorizationEndpoint, /^http:\/\/localhost:\d+\/authorize$/);
+    assert.equal(request.otherHost, true);
+    const prompt = signInPrompt({ name: 'docs', serverUrl: t.peer.url, issuer: request.issuer, authorizationEndpoint: request.authorizationEndpoint, reason: 'sign-in' });
+    assert.ok(!('blocked' in prompt));
+    const page = new URL(request.authorizationEndpoint);
+    assert.equal(prompt.message, `Sign in to "docs" at ${page.host}?`);
+    assert.match(prompt.detail, new RegExp(`The sign-in page is on http://${page.host}, not on the authorization server http://127\\.0\\.0\\.1:${port} nor on the MCP server http://127\\.0\\.0\\.1:${port}`));
+    await t.signIns.signIn('srv');
+    assert.equal(t.opened[0].host, page.host, 'the browser went where the prompt said');
+  });
+
+  test('step-ups stay counted across restarts when the 403s alternate between two authorization servers: two, then none', async () => {
+    const t = await setUp('hostileAuth.mjs', ['--alternate-metadata']);
+    await assert.rejects(t.connect());
+    await t.signIns.signIn('srv');
+    // Each start meets a 403 on its first list; the session (kept across restarts) asks at most twice in all.
+    for (let start = 0; start < 4; start++) {
+      const client = await t.connect().catch(() => undefined);
+      await client?.listTools().catch(() => {});
+      await client?.close().catch(() => {});
+    }
+    assert.equal(t.stepUps.length, 2, JSON.stringify(t.stepUps));
+    assert.match(t.logs.join('\n'), /the authorization server changed from http:\/\/127\.0\.0\.1:\d+\/as-a to http:\/\/127\.0\.0\.1:\d+\/as-b/);
+    assert.match(t.signIns.state('srv')?.lastError ?? '', /asked for more scopes 3 times; stopped after 2/);
+  });
+
+  test('an API-key server: Sign In ends before any browser, saying no sign-in exists and quoting the server', async () => {
+    const t = await setUp('hostileAuth.mjs', ['--api-key', 'key-4711-abcdef']);
+    await assert.rejects(t.connect());
+    assert.equal(t.signIns.needsSignIn('srv'), true);
+    await assert.rejects(t.signIns.signIn('srv'), /requires a credential it does not offer to obtain by sign-in\. It answered HTTP 401, WWW-Authenticate: "Bearer realm=\\"api\\"", body: "\{\\"error\\":\\"Missing bearer token\\"/);
+    assert.equal(t.opened.length, 0);
+    assert.equal(t.signIns.state('srv')?.lastErrorKind, 'credential-required');
+  });
+
+  test('a remote server whose 401 names a loopback metadata URL: refused by name, nothing fetched', async () => {
+    const admin = await startFixture('hostileAuth.mjs');
+    peers.push(admin);
+    const adminUrl = new URL('/admin/metadata', admin.url).href;
+    const t = await setUp('hostileAuth.mjs', ['--metadata-at', adminUrl]);
+    // The session's view of the server is a remote https URL; its requests still reach the fixture through this fetch.
+    const signIns = new ServerSignIns({
+      store: t.store,
+      redirect: () => loopbackRedirect({ timeoutMs: 10_000 }),
+      userAgent: async () => assert.fail('no browser'),
+      confirmStepUp: async () => false,
+      log: () => {},
+      changed: () => {},
+    });
+    const remote = await resolveRemoteServer({ type: 'http', url: 'https://mcp.example.com/mcp' }, { workspaceFolder: undefined, folders: {}, userHome: '/home/u', env: {}, resolveInput: async () => '' });
+    const provider = signIns.provider('remote', remote);
+    const answer = await fetch(t.peer.url, { method: 'POST', body: '{}' });
+    assert.equal(await provider.onChallenge({ status: 401, url: remote.url, wwwAuthenticate: answer.headers.get('www-authenticate') ?? '' }), 'fail');
+    assert.match(signIns.state('remote')?.lastError ?? '', new RegExp(`${adminUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is on this machine or a private network, but the MCP server https://mcp\\.example\\.com is not; refused`));
+    const stats = (await (await fetch(new URL('/control/stats', admin.url))).json()) as { adminHits: number };
+    assert.equal(stats.adminHits, 0);
+  });
+});
+
 describe('signInPrompt', () => {
-  test('names the authorization server; warns when it is another host than the MCP server', () => {
-    const same = signInPrompt({ name: 'docs', serverUrl: 'https://mcp.example.com/mcp', issuer: 'https://mcp.example.com/', scopes: ['read'], reason: 'sign-in' });
+  test('names the host the browser opens; warns when it is not the issuer\'s or the MCP server\'s origin; blocks a URL with userinfo', () => {
+    const same = signInPrompt({ name: 'docs', serverUrl: 'https://mcp.example.com/mcp', issuer: 'https://mcp.example.com/', authorizationEndpoint: 'https://mcp.example.com/authorize', scopes: ['read'], reason: 'sign-in' });
+    assert.ok(!('blocked' in same));
     assert.equal(same.message, 'Sign in to "docs" at mcp.example.com?');
     assert.match(same.detail, /scopes\): read/);
-    assert.doesNotMatch(same.detail, /is not/);
-    const other = signInPrompt({ name: 'docs', serverUrl: 'https://mcp.example.com/mcp', issuer: 'https://login.example.net/tenant', reason: 'step-up' });
+    assert.doesNotMatch(same.detail, /⚠/);
+    const other = signInPrompt({ name: 'docs', serverUrl: 'https://mcp.example.com/mcp', issuer: 'https://login.example.net/tenant', authorizationEndpoint: 'https://login.example.net/tenant/authorize', reason: 'step-up' });
+    assert.ok(!('blocked' in other));
     assert.equal(other.message, '"docs" asks for more access: sign in again at login.example.net?');
-    assert.match(other.detail, /Note: login\.example\.net is not mcp\.example\.com, the MCP server's host/);
+    assert.match(other.detail, /⚠ The sign-in page is on https:\/\/login\.example\.net, not on the MCP server https:\/\/mcp\.example\.com\./);
     assert.match(other.detail, /No scopes are named/);
+    // Same host, another port: a different origin.
+    const port = signInPrompt({ name: 'docs', serverUrl: 'https://mcp.example.com/mcp', issuer: 'https://mcp.example.com', authorizationEndpoint: 'https://mcp.example.com:8443/authorize', reason: 'sign-in' });
+    assert.ok(!('blocked' in port));
+    assert.equal(port.message, 'Sign in to "docs" at mcp.example.com:8443?');
+    assert.match(port.detail, /not on the authorization server https:\/\/mcp\.example\.com nor on the MCP server https:\/\/mcp\.example\.com/);
+    assert.match(port.detail, /unusual port 8443/);
+    const lookalike = signInPrompt({ name: 'docs', serverUrl: 'https://mcp.example.com/mcp', issuer: 'https://mcp.example.com', authorizationEndpoint: 'https://xn--exmple-4nf.com/authorize', reason: 'sign-in' });
+    assert.ok(!('blocked' in lookalike));
+    assert.match(lookalike.detail, /punycode/);
+    const userinfo = signInPrompt({ name: 'docs', serverUrl: 'https://mcp.example.com/mcp', issuer: 'https://mcp.example.com', authorizationEndpoint: 'https://mcp.example.com@evil.example/authorize', reason: 'sign-in' });
+    assert.ok('blocked' in userinfo);
+    assert.match(userinfo.blocked, /user name or other text before "@"/);
   });
 });
