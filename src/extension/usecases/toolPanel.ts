@@ -88,6 +88,8 @@ export class ToolPanel implements vscode.Disposable {
   private tab: PreviewTab | undefined;
   /** The server has not listed the tool since the panel opened (a panel restored after a reload). */
   private awaitingTool: boolean;
+  /** The user has typed in the form. */
+  private edited = false;
 
   private constructor(
     private readonly ctx: UseCaseContext,
@@ -168,7 +170,8 @@ export class ToolPanel implements vscode.Disposable {
       this.input = carried.exact ? { mode: 'form', state: carried.state } : { mode: 'json', text: JSON.stringify(previous ?? {}, null, 2) };
       this.panel.title = this.title();
       if (this.outbox.isReady) this.init();
-      if (!this.awaitingTool) this.post({ type: 'notice', level: 'info', text: 'The tool’s input schema changed on the server; the form was rebuilt.' });
+      // Said only when the user had typed something: a form nobody touched (one restored after a reload) just follows the server.
+      if (!this.awaitingTool && this.edited) this.post({ type: 'notice', level: 'info', text: 'The tool’s input schema changed on the server; the form was rebuilt.' });
       this.awaitingTool = false;
       return;
     }
@@ -228,6 +231,7 @@ export class ToolPanel implements vscode.Disposable {
         return;
       case 'edited':
         // Typed in: no longer a preview the next click may replace.
+        this.edited = true;
         this.tab?.keep();
         return;
       case 'validate': {
