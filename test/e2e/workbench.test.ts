@@ -71,7 +71,7 @@ test('dev.watch restarts the server on a rebuild; the What Changed view lists th
     assert.match(record.description, /after a restart · 5 changes/);
     assert.deepEqual(
       rows.filter((r) => r.level === 2).map((r) => `${r.label} | ${r.description}`),
-      ['instructions | changed', 'tool echo | inputSchema.properties.message.description changed', 'tool evolve | removed', 'tool retire | removed', 'tool shout | added'],
+      ['instructions | changed', 'tool echo | inputSchema.properties.message.description changed', 'tool retire | removed', 'tool evolve | removed', 'tool shout | added'],
     );
     await wb.screenshot('what-changed-view');
 
@@ -131,7 +131,7 @@ test('Diagnose on a broken entry: the report says where it breaks and what to do
     if (consent) await wb.answerDialog(consent.buttons.find((b) => /^Allow/.test(b)) ?? 'Allow');
     await wb.runCommand('MCP Host: Diagnose Connection');
     await wb.pickQuickItem('broken');
-    const editor = wb.page.locator('.editor-instance .view-lines').first();
+    const editor = wb.page.locator('.view-lines', { hasText: 'Diagnosis of broken' }).first();
     await waitUntil(async () => /broken at: command/.test(await editor.innerText().catch(() => '')), 30_000, 'the diagnosis report');
     const text = await editor.innerText();
     assert.match(text, /✗ command: .*mcp-host-no-such-server/);
