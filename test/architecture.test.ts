@@ -23,6 +23,7 @@ const LAYERS: Readonly<Record<string, number>> = {
   registry: 4,
   usecases: 5,
   serverRequests: 6,
+  gateway: 6,
   cli: 7,
   extension: 7,
 };
