@@ -142,8 +142,9 @@ export class McpGateway {
     const body = await readBody(req, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
     if (body === 'too-large') {
       this.options.log('warn', `gateway: refused a body over ${this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES} bytes`, relay.server.key);
+      // The rest of the body is not read: the connection closes once the answer is out.
+      res.once('finish', () => req.destroy());
       res.writeHead(413, { connection: 'close', 'content-type': 'text/plain' }).end('request body too large');
-      req.destroy();
       return;
     }
     let value: unknown;
