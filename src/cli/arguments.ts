@@ -24,8 +24,21 @@ export interface CliOptions {
   readonly maxMessageBytes?: number;
   /** The server's log messages (`notifications/message`) at this level or above go to stderr. */
   readonly logLevel: LoggingLevel;
-  /** The server: a command and its arguments (everything after `--`), or a URL (`--url`). */
-  readonly server: CliServer;
+  /** The server: a command and its arguments (everything after `--`), a URL (`--url`), or servers of a config file (`--config`). */
+  readonly server: CliServer | CliConfigServers;
+}
+
+/**
+ * `--config FILE [--server NAME]...`: servers of a `.vscode/mcp.json` or `.mcp.json` file (every
+ * server when no `--server` is given), read when the command runs. `signIn` applies to its remote
+ * servers that have no Authorization header.
+ */
+export interface CliConfigServers {
+  readonly kind: 'config';
+  /** Absolute path of the file. */
+  readonly file: string;
+  readonly names: readonly string[];
+  readonly signIn: CliSignIn;
 }
 
 /** How `--transport` picks the HTTP transport: `auto` tries Streamable HTTP, then HTTP+SSE. */
@@ -64,6 +77,7 @@ export const USAGE = `Usage: mcp-host <command> [options] -- SERVER_COMMAND [SER
        mcp-host <command> [options] --url URL [--header "Name: value"]... [--transport auto|http|sse]
                                  [--no-browser] [--token-cache DIR] [--client-id ID
                                  [--client-secret-env VAR]] [--scope SCOPES]
+       mcp-host <command> [options] --config FILE [--server NAME]...
 
 Runs an MCP server over stdio (or connects to a remote one over HTTP), performs one
 operation and shuts the server down (ends the HTTP session).
@@ -95,6 +109,11 @@ Options:
                            values of Authorization-like headers never appear in the output
   --transport MODE         auto (Streamable HTTP, falling back to HTTP+SSE; the default),
                            http (Streamable HTTP only) or sse (legacy HTTP+SSE)
+  --config FILE            the servers of a .vscode/mcp.json or .mcp.json file (either format),
+                           variables resolved as the extension resolves them; \${input:ID} is
+                           read from the environment variable MCP_HOST_INPUT_ID
+  --server NAME            with --config: this server of the file (repeatable); without it,
+                           every server (tools lists them all; other commands need exactly one)
 
 Sign-in (--url servers that answer 401; not with an Authorization header):
   The authorization URL is printed on stderr and opened in the browser ($BROWSER if
@@ -118,13 +137,14 @@ Examples:
   mcp-host call echo --args '{"message":"hi"}' -- node server.js
   mcp-host call list_allowed_directories --roots . -- npx -y @modelcontextprotocol/server-filesystem
   mcp-host tools --url https://mcp.example.com/mcp --header "Authorization: Bearer $TOKEN"
-  mcp-host tools --url https://mcp.example.com/mcp --token-cache ~/.cache/mcp-host`;
+  mcp-host tools --url https://mcp.example.com/mcp --token-cache ~/.cache/mcp-host
+  mcp-host inspect --config .vscode/mcp.json --server notes`;
 
 const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping'] as const;
 type CommandName = (typeof COMMANDS)[number];
-const VALUE_FLAGS = ['--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--scope'] as const;
+const VALUE_FLAGS = ['--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--scope', '--config', '--server'] as const;
 /** Flags that may be given more than once. */
-const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header'];
+const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header', '--server'];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
 const BOOLEAN_FLAGS = ['--json', '--trace', '--no-browser'] as const;
 /** The flags of sign-in, which only apply with --url. */
@@ -173,10 +193,17 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   if (!(COMMANDS as readonly string[]).includes(name)) throw new UsageError(`unknown command ${JSON.stringify(name)} (expected one of ${COMMANDS.join(', ')})`);
   const command = buildCommand(name as CommandName, positionals.slice(1), values.get('--args'));
 
-  const server = parseServer(dash >= 0, serverArgv, values.get('--url'), repeated['--header'] ?? [], values.get('--transport'));
   const signInFlags = SIGN_IN_FLAGS.filter((flag) => booleans.has(flag) || values.has(flag as ValueFlag));
-  const signedIn = server.kind === 'remote' ? withSignIn(server, values, booleans.has('--no-browser'), signInFlags) : server;
-  if (server.kind === 'stdio' && signInFlags.length) throw new UsageError(`${signInFlags[0]} only applies with --url`);
+  const configFile = values.get('--config');
+  let signedIn: CliServer | CliConfigServers;
+  if (configFile !== undefined) {
+    signedIn = parseConfigServers(configFile, repeated['--server'] ?? [], dash >= 0, values, booleans.has('--no-browser'), repeated['--header'] ?? []);
+  } else {
+    if (repeated['--server']) throw new UsageError('--server only applies with --config FILE');
+    const server = parseServer(dash >= 0, serverArgv, values.get('--url'), repeated['--header'] ?? [], values.get('--transport'));
+    signedIn = server.kind === 'remote' ? withSignIn(server, values, booleans.has('--no-browser'), signInFlags) : server;
+    if (server.kind === 'stdio' && signInFlags.length) throw new UsageError(`${signInFlags[0]} only applies with --url`);
+  }
 
   return {
     kind: 'run',
@@ -227,6 +254,16 @@ function parseServer(hasDash: boolean, serverArgv: readonly string[], url: strin
   return { kind: 'remote', url, headers: byName, mode: transport ?? 'auto' };
 }
 
+/** `--config FILE [--server NAME]...`: the file is read when the command runs. */
+function parseConfigServers(file: string, names: readonly string[], hasDash: boolean, values: ReadonlyMap<ValueFlag, string>, noBrowser: boolean, headers: readonly string[]): CliConfigServers {
+  if (hasDash) throw new UsageError('give either --config or a server command after --, not both');
+  if (headers.length) throw new UsageError('--header only applies with --url (a config file gives its servers\' headers)');
+  for (const flag of ['--url', '--transport'] as const) if (values.has(flag)) throw new UsageError(`give either --config or ${flag}, not both`);
+  if (file.trim() === '') throw new UsageError('--config needs a file');
+  for (const name of names) if (name.trim() === '') throw new UsageError('--server needs a server name');
+  return { kind: 'config', file: resolve(file), names: [...new Set(names)], signIn: signInOptions(values, noBrowser) };
+}
+
 /** Adds sign-in to a remote server, unless an Authorization header is its credential. */
 function withSignIn(server: Extract<CliServer, { kind: 'remote' }>, values: ReadonlyMap<ValueFlag, string>, noBrowser: boolean, given: readonly string[]): CliServer {
   const hasAuthorization = Object.keys(server.headers).some((name) => name.toLowerCase() === 'authorization');
@@ -234,6 +271,11 @@ function withSignIn(server: Extract<CliServer, { kind: 'remote' }>, values: Read
     if (given.length) throw new UsageError(`${given[0]} does not apply with an Authorization header (sign-in would replace it)`);
     return server;
   }
+  return { ...server, signIn: signInOptions(values, noBrowser) };
+}
+
+/** The sign-in flags, checked. */
+function signInOptions(values: ReadonlyMap<ValueFlag, string>, noBrowser: boolean): CliSignIn {
   const clientId = values.get('--client-id');
   const clientSecretEnv = values.get('--client-secret-env');
   if (clientId !== undefined && clientId.trim() === '') throw new UsageError('--client-id must not be empty');
@@ -253,7 +295,7 @@ function withSignIn(server: Extract<CliServer, { kind: 'remote' }>, values: Read
     ...(clientSecretEnv !== undefined ? { clientSecretEnv } : {}),
     ...(scope ? { scope } : {}),
   };
-  return { ...server, signIn };
+  return signIn;
 }
 
 function buildCommand(name: CommandName, operands: string[], argsJson: string | undefined): CliCommand {

@@ -2,18 +2,18 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ListOptions, McpClient, RootsProvider } from '../client/client';
-import { LoggingLevels, ResourceTemplate, describeSkippedItem } from '../client/schemas';
+import { LoggingLevels, ResourceTemplate, Tool, describeSkippedItem } from '../client/schemas';
 import { DisposableStore } from '../protocol/disposable';
 import { McpLocalError, ResponseError } from '../protocol/errors';
 import { ErrorCodes } from '../protocol/messages';
 import { TransportCloseReason } from '../protocol/transport';
 import { RequestOptions } from '../protocol/connection';
 import { Transport } from '../protocol/transport';
-import { headerSecrets } from '../config/variables';
 import { Redactor } from '../registry/logText';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../transport/lineDecoder';
 import { transportFactory } from '../transport/transportFactory';
-import { CliCommand, CliOptions, CliServer, USAGE, UsageError, parseArguments } from './arguments';
+import { CliCommand, CliOptions, USAGE, UsageError, parseArguments } from './arguments';
+import { CliTarget, cliTargets } from './configServers';
 import { CUT_DEEP_NOTE, Inspection, printableJson, renderCallResult, renderInspection, renderLogMessage, renderProgress, renderPromptResult, renderReadResult, renderTools } from './render';
 import { formatBytes } from '../protocol/text';
 import { callTool } from '../usecases/callTool';
@@ -58,7 +58,6 @@ export interface CliSignals {
 export async function runCli(argv: readonly string[], terminal: CliIo, signals: CliSignals = {}): Promise<number> {
   // The one place output leaves: server text (and our own) cannot drive the terminal.
   const io: CliIo = { stdout: (text) => terminal.stdout(terminalSafe(text)), stderr: (text) => terminal.stderr(terminalSafe(text)) };
-  const signal = signals.interrupt;
   let options: CliOptions;
   try {
     const parsed = parseArguments(argv);
@@ -72,6 +71,45 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     return ExitCode.Failure;
   }
 
+  let targets: CliTarget[];
+  try {
+    targets = await cliTargets(options.server);
+    if (targets.length > 1 && options.command.kind !== 'tools') {
+      throw new UsageError(`${options.command.kind} talks to one server; the config defines ${targets.map((t) => t.name).join(', ')}: choose one with --server NAME`);
+    }
+  } catch (error) {
+    io.stderr(describeFailure(error).join('\n') + '\n');
+    return ExitCode.Failure;
+  }
+  if (targets.length === 1) return runOn(targets[0], options, io, terminal, signals, (client, out, req, status) => execute(client, options.command, options.json, out, req, status));
+
+  // `tools` over several servers of a config file: one after another, each listed under its name.
+  const listed: { server: string; tools: Tool[] }[] = [];
+  let code: number = ExitCode.Ok;
+  for (const target of targets) {
+    const name = target.name!;
+    const named: CliIo = { stdout: io.stdout, stderr: (text) => io.stderr(text.replace(/^mcp-host: /gm, `mcp-host: ${name}: `)) };
+    const status = await runOn(target, options, named, terminal, signals, async (client, _out, req) => {
+      listed.push({ server: name, tools: await client.listTools(req) });
+      return ExitCode.Ok;
+    });
+    if (status === ExitCode.Interrupted) return status;
+    if (status !== ExitCode.Ok) code = status;
+  }
+  if (options.json) io.stdout(printableJson({ servers: listed }).text + '\n');
+  else io.stdout(listed.map((l) => `== ${l.server}\n${renderTools(l.tools)}`).join('\n') + '\n');
+  return code;
+}
+
+/** What a command does once connected; resolves with the exit status. */
+type ConnectedAction = (client: McpClient, out: CliIo, req: ListOptions, status: StatusLine) => Promise<number>;
+
+/**
+ * Connects to one server, runs `action` and shuts the server down. Never throws: a failure is one
+ * `mcp-host: …` line on stderr (plus the server's last stderr lines when it died).
+ */
+async function runOn(target: CliTarget, options: CliOptions, io: CliIo, terminal: CliIo, signals: CliSignals, action: ConnectedAction): Promise<number> {
+  const signal = signals.interrupt;
   // Stops the current request (with notifications/cancelled) when interrupted or when the run cannot go on.
   const stop = new AbortController();
   const store = new DisposableStore();
@@ -79,22 +117,22 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
 
-  // Values of Authorization-like headers, and everything sign-in obtains, never reach stdout or stderr.
-  const remote = options.server.kind === 'remote' ? options.server : undefined;
-  const redactor = new Redactor(remote ? headerSecrets(remote.headers).values : []);
-  const out: CliIo = remote ? { stdout: (text) => io.stdout(redactor.redact(text)), stderr: (text) => io.stderr(redactor.redact(text)) } : io;
+  // Values of Authorization-like headers and of secret variables, and everything sign-in obtains, never reach stdout or stderr.
+  const { resolved } = target;
+  const redactor = new Redactor(resolved.secretValues);
+  const out: CliIo = { stdout: (text) => io.stdout(redactor.redact(text)), stderr: (text) => io.stderr(redactor.redact(text)) };
   const status = new StatusLine(out.stderr, terminal.stderr, terminal.stderrColumns);
   let session: OAuthSession | undefined;
   try {
-    if (remote?.signIn) {
+    if (resolved.type !== 'stdio' && target.signIn) {
       const trace = options.trace ? (line: string) => status.printLine(`${timestamp(Date.now())} [auth] ${line}`) : undefined;
-      session = cliSession({ serverUrl: remote.url, signIn: remote.signIn, redactor, print: (line) => status.printLine(line), ...(trace ? { trace } : {}) });
+      session = cliSession({ serverUrl: resolved.url, signIn: target.signIn, redactor, print: (line) => status.printLine(line), ...(trace ? { trace } : {}) });
     }
   } catch (error) {
     out.stderr(describeFailure(error).join('\n') + '\n');
     return ExitCode.Failure;
   }
-  const transport = createTransport(options.server, options.maxMessageBytes, session && pausingTimeouts(session, () => client));
+  const transport = createTransport(target, options.maxMessageBytes, session && pausingTimeouts(session, () => client));
   // A second close() skips the grace periods and kills the tree.
   const force = () => void transport.close();
   signals.force?.addEventListener('abort', force, { once: true });
@@ -127,7 +165,7 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     if (stop.signal.aborted) throw stop.signal.reason;
     await client.connect(transport, { timeoutMs: options.timeoutMs, signal: stop.signal });
     if (options.roots.length) await rootsApplied(rootsAsked, stop.signal);
-    return await execute(client, options.command, options.json, out, { signal: stop.signal }, status);
+    return await action(client, out, { signal: stop.signal }, status);
   } catch (error) {
     status.clear();
     // A cancelled request only says "cancelled"; the reason we stopped is the real story, and
@@ -171,19 +209,10 @@ function closedForAuthorization(error: unknown): boolean {
   return reason?.kind === 'authorization-required';
 }
 
-/** The server's transport: a process for a command, HTTP for `--url` (through the product's one factory) with sign-in when given. */
-function createTransport(server: CliServer, maxMessageBytes: number | undefined, auth: AuthProvider | undefined): Transport {
-  const create = transportFactory({ stdio: { maxMessageBytes, stderrTailLines: STDERR_TAIL_SHOWN * 2 }, http: { maxMessageBytes, ...(auth ? { auth } : {}) }, httpMode: server.kind === 'remote' && server.mode === 'http' ? 'http' : 'auto' });
-  if (server.kind === 'stdio') return create({ type: 'stdio', command: server.command, args: [...server.args], env: inheritedEnv(), cwd: process.cwd(), secretValues: [], envNames: [], removedEnvNames: [], warnings: [] });
-  const secret = headerSecrets(server.headers);
-  return create({ type: server.mode === 'sse' ? 'sse' : 'http', url: server.url, headers: server.headers, secretValues: secret.values, secretHeaderNames: secret.names, warnings: [] });
-}
-
-/** This process's environment, which a stdio server inherits as it is. */
-function inheritedEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) env[name] = value;
-  return env;
+/** The server's transport (through the product's one factory), with sign-in when given. */
+function createTransport(target: CliTarget, maxMessageBytes: number | undefined, auth: AuthProvider | undefined): Transport {
+  const create = transportFactory({ stdio: { maxMessageBytes, stderrTailLines: STDERR_TAIL_SHOWN * 2 }, http: { maxMessageBytes, ...(auth ? { auth } : {}) }, httpMode: target.httpMode });
+  return create(target.resolved);
 }
 
 async function execute(client: McpClient, command: CliCommand, json: boolean, io: CliIo, req: RequestOptions, status: StatusLine): Promise<number> {
