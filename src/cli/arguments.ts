@@ -10,7 +10,9 @@ export type CliCommand =
   | { readonly kind: 'call'; readonly tool: string; readonly args: Record<string, unknown> }
   | { readonly kind: 'read'; readonly uri: string }
   | { readonly kind: 'prompt'; readonly name: string; readonly args: Record<string, string> }
-  | { readonly kind: 'ping' };
+  | { readonly kind: 'ping' }
+  /** Serve the servers to other MCP clients through the loopback gateway (`--port`: 0 picks one). */
+  | { readonly kind: 'gateway'; readonly port?: number };
 
 export interface CliOptions {
   readonly command: CliCommand;
@@ -90,6 +92,10 @@ Commands:
   read URI           read a resource and print its contents
   prompt NAME        get a prompt (arguments from --args) and print its messages
   ping               print the round-trip time of a ping
+  gateway            serve the server(s) to other MCP clients on 127.0.0.1 (Streamable HTTP,
+                     a secret header per run) until Ctrl-C or stdin closes; prints each
+                     server's URL and headers (the first stdout line with --json), and
+                     config snippets for .mcp.json and .vscode/mcp.json
 
 Options:
   --args JSON              arguments for call/prompt, a JSON object: '{"a":1}'
@@ -113,7 +119,8 @@ Options:
                            variables resolved as the extension resolves them; \${input:ID} is
                            read from the environment variable MCP_HOST_INPUT_ID
   --server NAME            with --config: this server of the file (repeatable); without it,
-                           every server (tools lists them all; other commands need exactly one)
+                           every server (tools and gateway take them all; other commands need one)
+  --port N                 gateway: the port to listen on (default: a free one)
 
 Sign-in (--url servers that answer 401; not with an Authorization header):
   The authorization URL is printed on stderr and opened in the browser ($BROWSER if
@@ -138,11 +145,12 @@ Examples:
   mcp-host call list_allowed_directories --roots . -- npx -y @modelcontextprotocol/server-filesystem
   mcp-host tools --url https://mcp.example.com/mcp --header "Authorization: Bearer $TOKEN"
   mcp-host tools --url https://mcp.example.com/mcp --token-cache ~/.cache/mcp-host
-  mcp-host inspect --config .vscode/mcp.json --server notes`;
+  mcp-host inspect --config .vscode/mcp.json --server notes
+  mcp-host gateway --json --config .mcp.json`;
 
-const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping'] as const;
+const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping', 'gateway'] as const;
 type CommandName = (typeof COMMANDS)[number];
-const VALUE_FLAGS = ['--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--scope', '--config', '--server'] as const;
+const VALUE_FLAGS = ['--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--scope', '--config', '--server', '--port'] as const;
 /** Flags that may be given more than once. */
 const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header', '--server'];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
@@ -188,10 +196,10 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
     }
   }
 
-  if (positionals.length === 0) throw new UsageError('missing command (one of inspect, tools, call, read, prompt, ping)');
+  if (positionals.length === 0) throw new UsageError(`missing command (one of ${COMMANDS.join(', ')})`);
   const name = positionals[0];
   if (!(COMMANDS as readonly string[]).includes(name)) throw new UsageError(`unknown command ${JSON.stringify(name)} (expected one of ${COMMANDS.join(', ')})`);
-  const command = buildCommand(name as CommandName, positionals.slice(1), values.get('--args'));
+  const command = buildCommand(name as CommandName, positionals.slice(1), values.get('--args'), values.get('--port'));
 
   const signInFlags = SIGN_IN_FLAGS.filter((flag) => booleans.has(flag) || values.has(flag as ValueFlag));
   const configFile = values.get('--config');
@@ -298,12 +306,13 @@ function signInOptions(values: ReadonlyMap<ValueFlag, string>, noBrowser: boolea
   return signIn;
 }
 
-function buildCommand(name: CommandName, operands: string[], argsJson: string | undefined): CliCommand {
+function buildCommand(name: CommandName, operands: string[], argsJson: string | undefined, port: string | undefined): CliCommand {
   const expect = (count: number, what?: string) => {
     if (operands.length < count) throw new UsageError(`${name} needs ${what}: mcp-host ${name} ${what?.toUpperCase()} ... -- SERVER_COMMAND`);
     if (operands.length > count) throw new UsageError(`unexpected argument ${JSON.stringify(operands[count])} (the server command goes after --)`);
   };
   if (argsJson !== undefined && name !== 'call' && name !== 'prompt') throw new UsageError(`--args only applies to call and prompt, not ${name}`);
+  if (port !== undefined && name !== 'gateway') throw new UsageError(`--port only applies to gateway, not ${name}`);
   switch (name) {
     case 'inspect':
     case 'tools':
@@ -316,6 +325,12 @@ function buildCommand(name: CommandName, operands: string[], argsJson: string | 
     case 'read':
       expect(1, 'a resource URI');
       return { kind: 'read', uri: operands[0] };
+    case 'gateway': {
+      expect(0);
+      const n = Number(port);
+      if (port !== undefined && (port.trim() === '' || !Number.isInteger(n) || n < 0 || n > 65535)) throw new UsageError(`--port must be a port number (0-65535), got ${JSON.stringify(port)}`);
+      return port === undefined ? { kind: 'gateway' } : { kind: 'gateway', port: n };
+    }
     case 'prompt':
       expect(1, 'a prompt name');
       return { kind: 'prompt', name: operands[0], args: promptArguments(parseArgsJson(argsJson)) };

@@ -14,6 +14,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from '../transport/lineDecoder';
 import { transportFactory } from '../transport/transportFactory';
 import { CliCommand, CliOptions, USAGE, UsageError, parseArguments } from './arguments';
 import { CliTarget, cliTargets } from './configServers';
+import { serveGateway } from './gateway';
 import { CUT_DEEP_NOTE, Inspection, printableJson, renderCallResult, renderInspection, renderLogMessage, renderProgress, renderPromptResult, renderReadResult, renderTools } from './render';
 import { formatBytes } from '../protocol/text';
 import { callTool } from '../usecases/callTool';
@@ -74,13 +75,14 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
   let targets: CliTarget[];
   try {
     targets = await cliTargets(options.server);
-    if (targets.length > 1 && options.command.kind !== 'tools') {
+    if (targets.length > 1 && options.command.kind !== 'tools' && options.command.kind !== 'gateway') {
       throw new UsageError(`${options.command.kind} talks to one server; the config defines ${targets.map((t) => t.name).join(', ')}: choose one with --server NAME`);
     }
   } catch (error) {
     io.stderr(describeFailure(error).join('\n') + '\n');
     return ExitCode.Failure;
   }
+  if (options.command.kind === 'gateway') return runGateway(targets, options, options.command.port, io, terminal, signals);
   if (targets.length === 1) return runOn(targets[0], options, io, terminal, signals, (client, out, req, status) => execute(client, options.command, options.json, out, req, status));
 
   // `tools` over several servers of a config file: one after another, each listed under its name.
@@ -99,6 +101,25 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
   if (options.json) io.stdout(printableJson({ servers: listed }).text + '\n');
   else io.stdout(listed.map((l) => `== ${l.server}\n${renderTools(l.tools)}`).join('\n') + '\n');
   return code;
+}
+
+/**
+ * `gateway`: connects to every target (each through runOn, nested, so each keeps its own sign-in
+ * and shutdown), serves them until interrupted, then ends the sessions and shuts the servers down.
+ */
+function runGateway(targets: readonly CliTarget[], options: CliOptions, port: number | undefined, io: CliIo, terminal: CliIo, signals: CliSignals): Promise<number> {
+  const names = targets.map((t, i) => t.name ?? (targets.length === 1 ? 'server' : `server-${i + 1}`));
+  const connect = async (index: number, clients: { name: string; client: McpClient }[]): Promise<number> => {
+    if (index === targets.length) {
+      const stop = signals.interrupt ?? new AbortController().signal;
+      await serveGateway({ servers: clients, port, json: options.json, trace: options.trace, stdout: io.stdout, stderr: io.stderr, signal: stop });
+      return ExitCode.Ok;
+    }
+    const name = names[index];
+    const named: CliIo = { stdout: io.stdout, stderr: (text) => io.stderr(targets.length > 1 ? text.replace(/^mcp-host: /gm, `mcp-host: ${name}: `) : text) };
+    return runOn(targets[index], options, named, terminal, signals, (client) => connect(index + 1, [...clients, { name, client }]));
+  };
+  return connect(0, []);
 }
 
 /** What a command does once connected; resolves with the exit status. */
@@ -272,6 +293,8 @@ async function execute(client: McpClient, command: CliCommand, json: boolean, io
       else print(`pong in ${round(ms)} ms`);
       return ExitCode.Ok;
     }
+    case 'gateway':
+      throw new UsageError('gateway serves every server at once (runGateway), not one connection');
     default: {
       const never: never = command;
       throw new UsageError(`unknown command ${JSON.stringify(never)}`);
