@@ -44,6 +44,7 @@ export function registerCommands(host: McpHost, tree: ServersTreeProvider): vsco
     register('mcpHost.server.restart', withServer('Restart which MCP server?', (h) => host.restart(h.id), (h) => h.entry.config.type === 'stdio')),
     register('mcpHost.server.signIn', withServer('Sign in to which MCP server?', (h) => host.signIns.signIn(h.id), (h) => h.entry.config.type !== 'stdio')),
     register('mcpHost.server.signOut', withServer('Sign out of which MCP server?', (h) => host.signIns.signOut(h.id), (h) => host.signIns.canSignOut(h.id))),
+    register('mcpHost.server.toggleShare', withServer('Share which MCP server with VS Code Chat (or stop sharing it)?', (h) => host.chatShare.toggle(h))),
     register('mcpHost.server.showOutput', withServer('Show the output of which MCP server?', (h) => host.logs.get(h.id).show())),
     register('mcpHost.server.openConfig', withServer('Open the configuration of which MCP server?', (h) => openServerConfig(h))),
     register('mcpHost.showLog', () => host.log.show(true)),

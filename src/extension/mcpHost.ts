@@ -7,6 +7,7 @@ import { isProtocolPreference } from '../client/era';
 import { ServerHealthStore, ServerRegistry } from '../registry';
 import { transportFactory } from '../transport/transportFactory';
 import type { LogSeverity } from '../protocol/logging';
+import { ChatShare } from './chatShare';
 import { ConfigReloader } from './configReloader';
 import { ConsentStore } from './consentStore';
 import { EditorRoots } from './editorRoots';
@@ -43,6 +44,8 @@ export class McpHost implements vscode.Disposable {
   readonly serverRequests: ServerRequests;
   /** What the view and the status bar show. */
   readonly tree: EditorServersTreeModel;
+  /** "Share with VS Code Chat": opted-in servers offered to VS Code's MCP through the gateway. */
+  readonly chatShare: ChatShare;
 
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   readonly onDidChange: vscode.Event<void> = this._onDidChange.event;
@@ -121,6 +124,8 @@ export class McpHost implements vscode.Disposable {
     ];
     for (const s of subscriptions) this.disposables.push({ dispose: () => s.dispose() });
     void inputs.storedValues().then((values) => this.redactor.add(...values));
+    this.chatShare = new ChatShare(this);
+    this.disposables.push(this.chatShare);
   }
 
   // ---- start policy ----
