@@ -78,6 +78,8 @@ describe('Share with VS Code Chat', { skip, timeout: 400_000 }, () => {
       const enable = quickRows().filter({ hasText: /^\s*Enable Server/ }).first();
       if (await enable.isVisible({ timeout: 5_000 }).catch(() => false)) {
         await enable.click();
+        // The palette closes and VS Code redraws its list; open it again once it is gone.
+        await waitUntil(async () => !(await wb.page.locator('.quick-input-widget').isVisible()), 10_000, 'the quick pick to close');
         await wb.runCommand('MCP: List Servers');
         await waitUntil(async () => (await quickRows().filter({ hasText: 'MCP Host' }).count()) > 0, 30_000, "MCP Host's definition in MCP: List Servers");
         await quickRows().filter({ hasText: 'MCP Host' }).first().click();
