@@ -58,10 +58,14 @@ export class McpGateway {
         else res.end();
       });
     });
+    // fetch-based clients open a socket per request in flight and keep them pooled between
+    // bursts: a short keep-alive would close a socket just as the client reuses it ("fetch
+    // failed"), and a small backlog drops a burst of connections.
+    server.keepAliveTimeout = 60_000;
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(this.options.port ?? 0, '127.0.0.1', () => {
+      server.listen({ port: this.options.port ?? 0, host: '127.0.0.1', backlog: 4096 }, () => {
         server.off('error', reject);
         resolve();
       });
