@@ -24,6 +24,7 @@ const LAYERS: Readonly<Record<string, number>> = {
   usecases: 5,
   serverRequests: 6,
   chat: 6,
+  gateway: 6,
   cli: 7,
   extension: 7,
 };

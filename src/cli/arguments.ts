@@ -19,7 +19,9 @@ export type CliCommand =
   /** Run the saved calls of a test file (`.vscode/mcp-tests.json`); `junit`: write a JUnit XML report there. */
   | { readonly kind: 'test'; readonly file: string; readonly junit?: string }
   /** Walk the path to the server step by step and say where it breaks. */
-  | { readonly kind: 'doctor' };
+  | { readonly kind: 'doctor' }
+  /** Serve the servers to other MCP clients through the loopback gateway (`--port`: 0 picks one). */
+  | { readonly kind: 'gateway'; readonly port?: number };
 
 /** `mcp-host diff`'s own options. */
 export interface DiffOptions {
@@ -123,6 +125,10 @@ Commands:
   read URI           read a resource and print its contents
   prompt NAME        get a prompt (arguments from --args) and print its messages
   ping               print the round-trip time of a ping
+  gateway            serve the server(s) to other MCP clients on 127.0.0.1 (Streamable HTTP,
+                     a secret header per run) until Ctrl-C or stdin closes; prints each
+                     server's URL and headers (the first stdout line with --json), and
+                     config snippets for .mcp.json and .vscode/mcp.json
   doctor             walk the path to the server step by step (command on PATH, its exit
                      and output; DNS, TCP, TLS, HTTP, sign-in metadata; the handshake)
                      and say where it breaks and what to do (exit 2 when broken)
@@ -171,7 +177,8 @@ Options:
                            definition changed since it was pinned exits 2 naming it; tools not
                            pinned yet are added to FILE
   --server NAME            with --config: this server of the file (repeatable); without it,
-                           every server (tools lists them all; other commands need exactly one)
+                           every server (tools and gateway take them all; other commands need one)
+  --port N                 gateway: the port to listen on (default: a free one)
 
 Sign-in (--url servers that answer 401; not with an Authorization header):
   The authorization URL is printed on stderr and opened in the browser ($BROWSER if
@@ -203,11 +210,12 @@ Examples:
   mcp-host tools --url https://mcp.example.com/mcp --header "Authorization: Bearer $TOKEN"
   mcp-host tools --url https://mcp.example.com/mcp --token-cache ~/.cache/mcp-host
   mcp-host inspect --config .vscode/mcp.json --server notes
+  mcp-host gateway --json --config .mcp.json
   mcp-host inspect --json -- node server.js > before.json; mcp-host diff before.json -- node server.js`;
 
-const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping', 'diff', 'replay', 'test', 'doctor'] as const;
+const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping', 'diff', 'replay', 'test', 'doctor', 'gateway'] as const;
 type CommandName = (typeof COMMANDS)[number];
-const VALUE_FLAGS = ['--record', '--ignore', '--junit', '--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope', '--connect-timeout', '--config', '--server', '--search', '--limit', '--pins'] as const;
+const VALUE_FLAGS = ['--port', '--record', '--ignore', '--junit', '--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope', '--connect-timeout', '--config', '--server', '--search', '--limit', '--pins'] as const;
 /** Flags that may be given more than once. */
 const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header', '--server', '--ignore'];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
@@ -270,7 +278,7 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   for (const pointer of ignore) if (!pointer.startsWith('/')) throw new UsageError(`--ignore takes a JSON Pointer such as /result/content/0/text, got ${JSON.stringify(pointer)}`);
     const junit = values.get('--junit');
   if (junit !== undefined && name !== 'test') throw new UsageError('--junit only applies to test');
-  const command = withSearch(buildCommand(name as CommandName, positionals.slice(1), values.get('--args'), diffOptions, ignore, junit), values.get('--search'), values.get('--limit'));
+  const command = withSearch(buildCommand(name as CommandName, positionals.slice(1), values.get('--args'), diffOptions, ignore, junit, values.get('--port')), values.get('--search'), values.get('--limit'));
   const pinsFile = values.get('--pins');
   if (pinsFile !== undefined && pinsFile.trim() === '') throw new UsageError('--pins needs a file');
   const record = values.get('--record');
@@ -405,12 +413,13 @@ function signInOptions(values: ReadonlyMap<ValueFlag, string>, booleans: Readonl
   return signIn;
 }
 
-function buildCommand(name: CommandName, operands: string[], argsJson: string | undefined, diffOptions: DiffOptions, ignore: readonly string[], junit: string | undefined): CliCommand {
+function buildCommand(name: CommandName, operands: string[], argsJson: string | undefined, diffOptions: DiffOptions, ignore: readonly string[], junit: string | undefined, port: string | undefined): CliCommand {
   const expect = (count: number, what?: string) => {
     if (operands.length < count) throw new UsageError(`${name} needs ${what}: mcp-host ${name} ${what?.toUpperCase()} ... -- SERVER_COMMAND`);
     if (operands.length > count) throw new UsageError(`unexpected argument ${JSON.stringify(operands[count])} (the server command goes after --)`);
   };
   if (argsJson !== undefined && name !== 'call' && name !== 'prompt') throw new UsageError(`--args only applies to call and prompt, not ${name}`);
+  if (port !== undefined && name !== 'gateway') throw new UsageError(`--port only applies to gateway, not ${name}`);
   switch (name) {
     case 'inspect':
     case 'tools':
@@ -424,6 +433,12 @@ function buildCommand(name: CommandName, operands: string[], argsJson: string | 
     case 'read':
       expect(1, 'a resource URI');
       return { kind: 'read', uri: operands[0] };
+    case 'gateway': {
+      expect(0);
+      const n = Number(port);
+      if (port !== undefined && (port.trim() === '' || !Number.isInteger(n) || n < 0 || n > 65535)) throw new UsageError(`--port must be a port number (0-65535), got ${JSON.stringify(port)}`);
+      return port === undefined ? { kind: 'gateway' } : { kind: 'gateway', port: n };
+    }
     case 'prompt':
       expect(1, 'a prompt name');
       return { kind: 'prompt', name: operands[0], args: promptArguments(parseArgsJson(argsJson)) };

@@ -26,6 +26,11 @@ function main(): void {
   });
   process.stderr.on('error', () => {});
 
+  // The gateway serves until Ctrl-C or until whoever started it closes its stdin.
+  if (process.argv.slice(2).includes('gateway')) {
+    process.stdin.on('end', () => interrupt.abort(new Interrupted('stdin was closed'))).resume();
+  }
+
   const io = {
     stdout: (text: string) => void process.stdout.write(text),
     stderr: (text: string) => void process.stderr.write(text),

@@ -14,6 +14,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from '../transport/lineDecoder';
 import { transportFactory } from '../transport/transportFactory';
 import { CliCommand, CliOptions, USAGE, UsageError, parseArguments } from './arguments';
 import { CliTarget, cliTargets } from './configServers';
+import { serveGateway } from './gateway';
 import { checkPinsFile, describeChangedPins, renderSearchResults, searchListedTools } from './toolChecks';
 import { CUT_DEEP_NOTE, Inspection, printableJson, renderCallResult, renderInspection, renderLogMessage, renderProgress, renderPromptResult, renderReadResult, renderTools } from './render';
 import { formatBytes } from '../protocol/text';
@@ -106,13 +107,14 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
   let targets: CliTarget[];
   try {
     targets = await cliTargets(options.server);
-    if (targets.length > 1 && options.command.kind !== 'tools') {
+    if (targets.length > 1 && options.command.kind !== 'tools' && options.command.kind !== 'gateway') {
       throw new UsageError(`${options.command.kind} talks to one server; the config defines ${targets.map((t) => t.name).join(', ')}: choose one with --server NAME`);
     }
   } catch (error) {
     io.stderr(describeFailure(error).join('\n') + '\n');
     return ExitCode.Failure;
   }
+  if (options.command.kind === 'gateway') return runGateway(targets, options, options.command.port, io, terminal, signals);
   const command = options.command;
   const search = command.kind === 'tools' ? command.search : undefined;
   // A replay gives the server the answers the recorded client gave (sampling, elicitation, roots).
@@ -216,6 +218,25 @@ async function runDoctorCli(options: CliOptions, io: CliIo): Promise<number> {
     io.stdout(redactor.redact([...heading, ...describeDiagnosis(diagnosis)].join('\n')) + '\n');
   }
   return healthy ? ExitCode.Ok : ExitCode.Failure;
+}
+
+/**
+ * `gateway`: connects to every target (each through runOn, nested, so each keeps its own sign-in
+ * and shutdown), serves them until interrupted, then ends the sessions and shuts the servers down.
+ */
+function runGateway(targets: readonly CliTarget[], options: CliOptions, port: number | undefined, io: CliIo, terminal: CliIo, signals: CliSignals): Promise<number> {
+  const names = targets.map((t, i) => t.name ?? (targets.length === 1 ? 'server' : `server-${i + 1}`));
+  const connect = async (index: number, clients: { name: string; client: McpClient }[]): Promise<number> => {
+    if (index === targets.length) {
+      const stop = signals.interrupt ?? new AbortController().signal;
+      await serveGateway({ servers: clients, port, json: options.json, trace: options.trace, stdout: io.stdout, stderr: io.stderr, signal: stop });
+      return ExitCode.Ok;
+    }
+    const name = names[index];
+    const named: CliIo = { stdout: io.stdout, stderr: (text) => io.stderr(targets.length > 1 ? text.replace(/^mcp-host: /gm, `mcp-host: ${name}: `) : text) };
+    return runOn(targets[index], options, named, terminal, signals, (client) => connect(index + 1, [...clients, { name, client }]));
+  };
+  return connect(0, []);
 }
 
 /** What a command does once connected; resolves with the exit status. */
@@ -466,6 +487,7 @@ async function execute(client: McpClient, options: CliOptions, io: CliIo, req: R
     }
     case 'test':
     case 'doctor':
+    case 'gateway':
       throw new UsageError(`${command.kind} runs its own servers`);
     case 'replay': {
       const replayed = await replaySteps(client, steps, command.ignore, req.signal);

@@ -599,6 +599,16 @@ export class McpClient implements Disposable {
   }
 
   /**
+   * Sends a request as another client wrote it (the gateway relays this way): the result is not
+   * checked here (the asking client checks it), and a modern server's input requests go to
+   * `inputHandlers` first, then to this client's own handlers.
+   */
+  relay(method: string, params: Record<string, unknown> | undefined, options?: RequestOptions, inputHandlers?: ServerRequestHandlers): Promise<Record<string, unknown>> {
+    this.requireReady(method);
+    return this.send(method, params, undefined, { ...options, mayAskUser: true }, inputHandlers);
+  }
+
+  /**
    * Answers requests the server sends for `method` (sampling, elicitation, ...). May be called
    * before `connect()`, so a handler is in place before the server can send its first request.
    */
@@ -762,8 +772,8 @@ export class McpClient implements Disposable {
   }
 
   /** The one way requests leave a ready client: as they are to a legacy server, through the input rounds to a modern one. */
-  private send<T>(method: string, params: Record<string, unknown> | undefined, schema: z.ZodMiniType<T>, options?: RequestOptions): Promise<T> {
-    if (this._state.kind === 'ready' && this._state.era === 'modern') return this.sendModern(method, params ?? {}, schema, this._state.version, options);
+  private send<T>(method: string, params: Record<string, unknown> | undefined, schema: z.ZodMiniType<T> | undefined, options?: RequestOptions, inputHandlers?: ServerRequestHandlers): Promise<T> {
+    if (this._state.kind === 'ready' && this._state.era === 'modern') return this.sendModern(method, params ?? {}, schema, this._state.version, options, inputHandlers);
     return this.connection!.request(method, params, schema, options);
   }
 
@@ -773,7 +783,7 @@ export class McpClient implements Disposable {
    * legacy server's requests, and the request is sent again under a new id with `inputResponses`
    * and `requestState` as they came, for at most `maxInputRounds` rounds; any other type is an error.
    */
-  private async sendModern<T>(method: string, params: Record<string, unknown>, schema: z.ZodMiniType<T>, version: SessionVersion, options: RequestOptions = {}): Promise<T> {
+  private async sendModern<T>(method: string, params: Record<string, unknown>, schema: z.ZodMiniType<T> | undefined, version: SessionVersion, options: RequestOptions = {}, inputHandlers?: ServerRequestHandlers): Promise<T> {
     const maxRounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
     const { _meta, inputResponses: _ir, requestState: _rs, ...rest } = params;
     let answers: Record<string, unknown> | undefined;
@@ -785,6 +795,7 @@ export class McpClient implements Disposable {
       const raw = await this.connection!.request<Record<string, unknown>>(method, sent, undefined, options);
       const resultType = raw.resultType;
       if (resultType === undefined || resultType === 'complete') {
+        if (!schema) return raw as T;
         const parsed = schema.safeParse(raw);
         if (!parsed.success) throw new McpLocalError('invalid-result', `${method}: ${formatZodIssues(parsed.error, 'result', raw)}`, { result: raw });
         // An answer reached through input rounds belongs to those answers: never reuse it.
@@ -802,13 +813,13 @@ export class McpClient implements Disposable {
       if (round >= maxRounds) {
         throw new McpLocalError('invalid-result', `${method}: the server still asked for input after ${maxRounds} rounds; stopped (the limit is ${maxRounds})`, { rounds: round });
       }
-      answers = input.data.inputRequests === undefined ? undefined : await this.answerInput(method, rest, round + 1, input.data.inputRequests, options.signal);
+      answers = input.data.inputRequests === undefined ? undefined : await this.answerInput(method, rest, round + 1, input.data.inputRequests, options.signal, inputHandlers);
       state = input.data.requestState;
     }
   }
 
   /** Answers one round of input requests, all at once, through the server-request handlers. */
-  private async answerInput(method: string, params: Record<string, unknown>, round: number, requests: Record<string, InputRequest>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+  private async answerInput(method: string, params: Record<string, unknown>, round: number, requests: Record<string, InputRequest>, signal?: AbortSignal, inputHandlers?: ServerRequestHandlers): Promise<Record<string, unknown>> {
     const target = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
     const methods = Object.fromEntries(Object.entries(requests).map(([key, r]) => [key, r.method]));
     const info = { method, ...(target === undefined ? {} : { target }), round, requests: methods };
@@ -820,7 +831,7 @@ export class McpClient implements Disposable {
     try {
       const entries = await Promise.all(
         Object.entries(requests).map(async ([key, request]) => {
-          const handler = this.handlerFor(request.method);
+          const handler = inputHandlers?.[request.method] ?? this.handlerFor(request.method);
           if (!handler) {
             throw new McpLocalError('capability', `${method}: the server asked for ${request.method} (input ${JSON.stringify(key)}), which this client does not answer`, { inputMethod: request.method });
           }

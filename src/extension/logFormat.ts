@@ -62,8 +62,8 @@ export function cutPayload(text: string, maxChars: number): string {
  * One trace line for a JSON-RPC frame: `[editor → server] 123 B {json}`. Secrets are removed
  * before the payload is cut, so a cut can never leave half a secret behind.
  */
-export function formatFrame(frame: Pick<Frame, 'direction' | 'message' | 'bytes'> & { readonly omitted?: boolean }, maxChars: number, redactor?: Redactor): string {
-  const arrow = frame.direction === 'send' ? '[editor → server]' : '[server → editor]';
+export function formatFrame(frame: Pick<Frame, 'direction' | 'message' | 'bytes'> & { readonly omitted?: boolean }, maxChars: number, redactor?: Redactor, label?: string): string {
+  const arrow = label ?? (frame.direction === 'send' ? '[editor → server]' : '[server → editor]');
   if (frame.omitted) return `${arrow} ${formatBytes(frame.bytes)} (payload not kept: larger than the frames kept from before Trace)`;
   let json: string;
   try {

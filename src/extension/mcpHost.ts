@@ -8,6 +8,7 @@ import { ServerHealthStore, ServerRegistry } from '../registry';
 import { transportFactory } from '../transport/transportFactory';
 import { PersistentEraStore } from '../registry/eraStore';
 import type { LogSeverity } from '../protocol/logging';
+import { ChatShare } from './chatShare';
 import { ConfigReloader } from './configReloader';
 import { ConsentStore } from './consentStore';
 import { EditorRoots } from './editorRoots';
@@ -57,6 +58,8 @@ export class McpHost implements vscode.Disposable {
   readonly devMode: DevMode;
   /** "Record Session": a server's frames in a JSON Lines recording. */
   readonly recorder: SessionRecorder;
+  /** "Share with VS Code Chat": opted-in servers offered to VS Code's MCP through the gateway. */
+  readonly chatShare: ChatShare;
 
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   readonly onDidChange: vscode.Event<void> = this._onDidChange.event;
@@ -155,6 +158,8 @@ export class McpHost implements vscode.Disposable {
     ];
     for (const s of subscriptions) this.disposables.push({ dispose: () => s.dispose() });
     void inputs.storedValues().then((values) => this.redactor.add(...values));
+    this.chatShare = new ChatShare(this);
+    this.disposables.push(this.chatShare);
   }
 
   // ---- start policy ----

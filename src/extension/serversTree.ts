@@ -45,6 +45,8 @@ export interface ServersTreeModel {
   displayStatus(handle: ServerHandle): { kind: StatusKind; reason?: string };
   /** True when the server holds a sign-in (tokens or a registered client) that Sign Out would delete. */
   canSignOut?(serverId: string): boolean;
+  /** Opted in to "Share with VS Code Chat". */
+  isShared?(handle: ServerHandle): boolean;
   /** ".vscode/mcp.json", ".mcp.json", "User settings" (with the folder in a multi-root window). */
   originLabel(source: ConfigSource): string;
   /** The roots servers get right now. */
@@ -370,6 +372,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
       item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
       item.description = `unresponsive · ${item.description}`;
     }
+    if (this.m.isShared?.(h)) item.description = `shared with chat · ${item.description}`;
     // `.auth`: a remote server with something to sign out of (its menu offers Sign Out).
     item.contextValue = `server.${shown.kind}${this.m.canSignOut?.(h.id) ? '.auth' : ''}`;
     const commandLine =

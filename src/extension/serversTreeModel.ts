@@ -11,6 +11,7 @@ import type { Redactor } from './logFormat';
 import type { EditorRoots } from './editorRoots';
 import { SIGN_IN_REASON, type EditorSignIns } from './signIns';
 import type { StartGate } from './startGate';
+import { sharedWithChat } from './chatShare';
 import { ServersTreeModel, UNTRUSTED_REASON, WAITING_CONSENT_REASON, WAITING_INPUT_REASON } from './serversTree';
 
 export class EditorServersTreeModel implements ServersTreeModel {
@@ -47,6 +48,10 @@ export class EditorServersTreeModel implements ServersTreeModel {
 
   serverHealth(id: string): ServerHealth | undefined {
     return this.health.get(id);
+  }
+
+  isShared(h: ServerHandle): boolean {
+    return sharedWithChat(h);
   }
 
   canSignOut(id: string): boolean {

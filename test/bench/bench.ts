@@ -26,6 +26,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { hostileInputTimes } from './hostileInput';
+import { gatewayBench } from './gatewayBench';
 
 /** Present when the worker runs with --expose-gc (the parent starts it so). */
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -734,6 +735,19 @@ if (argv[0] === '--load-extension') {
   const only = i >= 0 ? argv[i + 1]?.split(',') : undefined;
   if (!only || only.includes('footprint')) process.stdout.write(footprint().join('\n') + '\n');
   if (!only || only.includes('hostile')) process.stdout.write(hostileInputTimes().join('\n') + '\n');
-  const scenarios = only?.filter((name) => name !== 'footprint' && name !== 'hostile');
+  const scenarios = only?.filter((name) => name !== 'footprint' && name !== 'hostile' && name !== 'gateway');
   if (!only || (scenarios && scenarios.length > 0)) parent(scenarios);
+  // The gateway's own measurement (test/bench/gatewayBench.ts), after the others.
+  if (!only || only.includes('gateway')) {
+    void gatewayBench(startHttpServer).then(
+      ({ lines, ok }) => {
+        process.stdout.write(lines.join('\n') + '\n');
+        if (!ok) process.exitCode = 1;
+      },
+      (error: unknown) => {
+        process.stderr.write(`gateway bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exitCode = 1;
+      },
+    );
+  }
 }

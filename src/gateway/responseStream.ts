@@ -1,0 +1,52 @@
+// The answer to one POSTed request: plain JSON when the answer is all there is, switched to an
+// SSE stream the moment something has to go out before it (progress, a request to the client),
+// so the common call costs one JSON body and a long one still streams.
+import type { ServerResponse } from 'node:http';
+
+/** Writes `message` as one SSE event. */
+export function writeSseEvent(res: ServerResponse, message: unknown): void {
+  res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+}
+
+export class ResponseStream {
+  private streaming = false;
+  private ended = false;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly headers: Readonly<Record<string, string>>,
+  ) {
+    res.once('close', () => {
+      this.ended = true;
+    });
+  }
+
+  /** False once the answer went out or the client went away: whatever comes later is dropped. */
+  get open(): boolean {
+    return !this.ended;
+  }
+
+  /** A message that belongs to this request but is not its answer (progress, a request to the client). */
+  sendBefore(message: unknown): void {
+    if (this.ended) return;
+    if (!this.streaming) {
+      this.streaming = true;
+      this.res.writeHead(200, { ...this.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    }
+    writeSseEvent(this.res, message);
+  }
+
+  /** The answer: the last message; ends the response. */
+  answer(message: unknown): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.streaming) {
+      writeSseEvent(this.res, message);
+      this.res.end();
+      return;
+    }
+    const body = JSON.stringify(message);
+    this.res.writeHead(200, { ...this.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+    this.res.end(body);
+  }
+}

@@ -1,0 +1,224 @@
+// One gateway client's session (one `Mcp-Session-Id`): what it declared, its log level and
+// subscriptions, the requests it has in flight (so its `notifications/cancelled` reaches the
+// server) and the requests the gateway sent it (a modern server's input requests, forwarded).
+// Sessions never share ids or streams, so one client never sees another's traffic.
+import type { ServerResponse } from 'node:http';
+import type { McpClient, ServerRequestHandlers } from '../client/client';
+import { LoggingLevel, LoggingLevels } from '../client/schemas';
+import { McpLocalError, ResponseError, WireError, errorMessage } from '../protocol/errors';
+import { ErrorCodes, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/messages';
+import { legacyResult } from './eraBridge';
+import { ResponseStream, writeSseEvent } from './responseStream';
+
+/** What a session needs from the server it belongs to. */
+export interface SessionHost {
+  /** MCP Host's client of the server, started if need be. */
+  upstream(signal: AbortSignal): Promise<McpClient>;
+  subscribe(session: GatewaySession, uri: string, signal: AbortSignal): Promise<void>;
+  unsubscribe(session: GatewaySession, uri: string, signal: AbortSignal): Promise<void>;
+  /** A frame this session received (`from-client`) or sent (`to-client`), for the server's trace. */
+  trace(session: GatewaySession, direction: 'from-client' | 'to-client', message: unknown): void;
+}
+
+/** Client capabilities that let the gateway forward an input request of that method. */
+const FORWARDABLE: Readonly<Record<string, string>> = {
+  'sampling/createMessage': 'sampling',
+  'elicitation/create': 'elicitation',
+  'roots/list': 'roots',
+};
+
+interface Outbound {
+  readonly resolve: (result: unknown) => void;
+  readonly reject: (error: Error) => void;
+}
+
+export class GatewaySession {
+  readonly subscriptions = new Set<string>();
+  /** The standalone GET stream, where notifications not tied to a request go. */
+  private standalone: ServerResponse | undefined;
+  private logLevel: LoggingLevel | undefined;
+  private readonly inflight = new Map<RequestId, AbortController>();
+  private readonly outbound = new Map<RequestId, Outbound>();
+  private nextOutboundId = 1;
+  private closed = false;
+
+  constructor(
+    readonly id: string,
+    /** `clientInfo.name` from its `initialize` (or "a gateway client"). */
+    readonly clientName: string,
+    readonly clientCapabilities: Readonly<Record<string, unknown>>,
+    readonly protocolVersion: string,
+    private readonly host: SessionHost,
+  ) {}
+
+  /** Takes the GET stream; false when the session has one already (a second would be ambiguous). */
+  attachStream(res: ServerResponse): boolean {
+    if (this.standalone && !this.standalone.writableEnded) return false;
+    this.standalone = res;
+    res.once('close', () => {
+      if (this.standalone === res) this.standalone = undefined;
+    });
+    return true;
+  }
+
+  /** A notification not tied to a request: on the GET stream when there is one, else dropped (as the transport allows). */
+  notify(method: string, params?: Record<string, unknown>): void {
+    const stream = this.standalone;
+    if (this.closed || !stream || stream.writableEnded) return;
+    const message = params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+    this.host.trace(this, 'to-client', message);
+    writeSseEvent(stream, message);
+  }
+
+  /** A server log message, when at or above the level this client set. */
+  log(level: LoggingLevel, params: Record<string, unknown>): void {
+    if (this.logLevel && LoggingLevels.indexOf(level) < LoggingLevels.indexOf(this.logLevel)) return;
+    this.notify('notifications/message', params);
+  }
+
+  /** A request from the client; its answer goes to `stream`. */
+  async handleRequest(request: JsonRpcRequest, stream: ResponseStream): Promise<void> {
+    this.host.trace(this, 'from-client', request);
+    const answer = (message: JsonRpcResponse) => {
+      this.host.trace(this, 'to-client', message);
+      stream.answer(message);
+    };
+    const abort = new AbortController();
+    this.inflight.set(request.id, abort);
+    try {
+      const result = await this.dispatch(request, stream, abort.signal);
+      answer({ jsonrpc: '2.0', id: request.id, result: result as Record<string, unknown> });
+    } catch (error) {
+      answer({ jsonrpc: '2.0', id: request.id, error: wireErrorOf(request.method, error) });
+    } finally {
+      this.inflight.delete(request.id);
+    }
+  }
+
+  /** A notification from the client. */
+  handleNotification(method: string, params: Record<string, unknown> | undefined): void {
+    this.host.trace(this, 'from-client', params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
+    if (method === 'notifications/cancelled') {
+      const id = params?.requestId;
+      if (typeof id === 'string' || typeof id === 'number') this.inflight.get(id)?.abort(new McpLocalError('cancelled', `the gateway client cancelled: ${typeof params?.reason === 'string' ? params.reason : 'no reason given'}`));
+    }
+    // initialized, roots/list_changed (MCP Host owns the roots it gives servers) and the rest need nothing.
+  }
+
+  /** An answer from the client to a request the gateway sent it; false when no such request is waiting. */
+  handleResponse(response: JsonRpcResponse): boolean {
+    const waiting = response.id === null ? undefined : this.outbound.get(response.id);
+    if (!waiting) return false;
+    this.host.trace(this, 'from-client', response);
+    this.outbound.delete(response.id!);
+    if ('error' in response) waiting.reject(new WireError(response.error.code, response.error.message, response.error.data));
+    else waiting.resolve(response.result);
+    return true;
+  }
+
+  /** Ends the session: requests in flight are cancelled upstream, requests to the client fail, streams close. */
+  close(why: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const abort of this.inflight.values()) abort.abort(new McpLocalError('cancelled', why));
+    for (const waiting of this.outbound.values()) waiting.reject(new McpLocalError('closed', why));
+    this.outbound.clear();
+    this.standalone?.end();
+  }
+
+  private async dispatch(request: JsonRpcRequest, stream: ResponseStream, signal: AbortSignal): Promise<unknown> {
+    const params = request.params;
+    switch (request.method) {
+      case 'ping':
+        return {};
+      case 'logging/setLevel': {
+        const level = params?.level;
+        if (!(LoggingLevels as readonly unknown[]).includes(level)) throw new WireError(ErrorCodes.InvalidParams, `logging/setLevel: unknown level ${JSON.stringify(level)}`);
+        this.logLevel = level as LoggingLevel;
+        return {};
+      }
+      case 'resources/subscribe':
+      case 'resources/unsubscribe': {
+        const uri = params?.uri;
+        if (typeof uri !== 'string') throw new WireError(ErrorCodes.InvalidParams, `${request.method}: params.uri must be a string`);
+        if (request.method === 'resources/subscribe') await this.host.subscribe(this, uri, signal);
+        else await this.host.unsubscribe(this, uri, signal);
+        return {};
+      }
+      case 'initialize':
+        throw new WireError(ErrorCodes.InvalidRequest, 'initialize: this session is initialized already');
+    }
+    const upstream = await this.host.upstream(signal);
+    const meta = params?._meta as Record<string, unknown> | undefined;
+    const token = meta?.progressToken;
+    let sent = params;
+    if (token !== undefined) {
+      // MCP Host's connection gives the request its own token; progress goes back under the client's.
+      const { progressToken: _token, ...restMeta } = meta!;
+      sent = { ...params, _meta: restMeta };
+      if (Object.keys(restMeta).length === 0) delete sent._meta;
+    }
+    const onProgress =
+      token === undefined || (typeof token !== 'string' && typeof token !== 'number')
+        ? undefined
+        : (p: { progress: number; total?: number; message?: string }) => {
+            const message = { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: token, ...p } };
+            this.host.trace(this, 'to-client', message);
+            stream.sendBefore(message);
+          };
+    const result = await upstream.relay(request.method, sent, { signal, onProgress, resetTimeoutOnProgress: onProgress !== undefined }, this.inputHandlers(stream));
+    return legacyResult(upstream, result);
+  }
+
+  /**
+   * A modern server's input requests this client can answer itself, forwarded to it as legacy
+   * requests on the stream of the request that caused them; the rest fall to MCP Host's own
+   * dialogs and policies (the upstream client's handlers).
+   */
+  private inputHandlers(stream: ResponseStream): ServerRequestHandlers {
+    const handlers: Record<string, (params: Record<string, unknown> | undefined, context: { signal: AbortSignal }) => Promise<unknown>> = {};
+    for (const [method, capability] of Object.entries(FORWARDABLE)) {
+      if (this.clientCapabilities[capability] === undefined) continue;
+      handlers[method] = (params, context) => this.requestClient(method, params, stream, context.signal);
+    }
+    return handlers;
+  }
+
+  /** Sends the client a request and waits for its answer (POSTed back as a response). */
+  private requestClient(method: string, params: Record<string, unknown> | undefined, stream: ResponseStream, signal: AbortSignal): Promise<unknown> {
+    const id = `gateway-${this.nextOutboundId++}`;
+    const message = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
+    return new Promise((resolve, reject) => {
+      if (this.closed) return reject(new McpLocalError('closed', `${method}: the gateway session is closed`));
+      const done = () => signal.removeEventListener('abort', onAbort);
+      const onAbort = () => {
+        this.outbound.delete(id);
+        done();
+        this.notify('notifications/cancelled', { requestId: id, reason: errorMessage(signal.reason) });
+        reject(signal.reason instanceof Error ? signal.reason : new McpLocalError('cancelled', `${method}: cancelled`));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.outbound.set(id, {
+        resolve: (r) => (done(), resolve(r)),
+        reject: (e) => (done(), reject(e)),
+      });
+      this.host.trace(this, 'to-client', message);
+      if (stream.open) stream.sendBefore(message);
+      else if (this.standalone && !this.standalone.writableEnded) writeSseEvent(this.standalone, message);
+      else {
+        this.outbound.delete(id);
+        done();
+        reject(new McpLocalError('closed', `${method}: the gateway client has no open stream to receive it`));
+      }
+    });
+  }
+}
+
+/** A failure as the error object a gateway client gets: the server's own error as it came, ours with a code that says what kind. */
+function wireErrorOf(method: string, error: unknown): { code: number; message: string; data?: unknown } {
+  if (error instanceof ResponseError) return error.toWire();
+  if (error instanceof WireError) return error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data };
+  if (McpLocalError.is(error, 'capability')) return { code: ErrorCodes.MethodNotFound, message: error.message };
+  if (McpLocalError.is(error, 'not-initialized') || McpLocalError.is(error, 'closed')) return { code: ErrorCodes.InternalError, message: `${method}: the server is not available through the gateway: ${error.message}` };
+  return { code: ErrorCodes.InternalError, message: errorMessage(error) };
+}
