@@ -21,10 +21,12 @@ const loadHandler = () => (handlerModule ??= import('./chatHandler.js'));
 
 /** From the command palette: which server or tool to switch (each item says its state). */
 async function pickForModels(ctx: UseCaseContext, state: ChatState): Promise<{ serverId: string; kind: 'server' | 'tool'; name?: string } | undefined> {
-  const items = ctx.deps.servers.list().flatMap((h) => [
-    { label: h.entry.name, description: state.isServerEnabled(h.id) ? 'offered to models' : 'off for models', target: { serverId: h.id, kind: 'server' as const } },
-    ...(h.tools ?? []).map((t) => ({ label: `${h.entry.name}/${t.name}`, description: state.isToolEnabled(h.id, t.name) ? 'offered to models' : 'off for models', target: { serverId: h.id, kind: 'tool' as const, name: t.name } })),
-  ]);
+  // Servers first: a server of hundreds of tools must not push the next server out of sight.
+  const servers = ctx.deps.servers.list();
+  const items = [
+    ...servers.map((h) => ({ label: h.entry.name, description: state.isServerEnabled(h.id) ? 'offered to models' : 'off for models', target: { serverId: h.id, kind: 'server' as const } })),
+    ...servers.flatMap((h) => (h.tools ?? []).map((t) => ({ label: `${h.entry.name}/${t.name}`, description: state.isToolEnabled(h.id, t.name) ? 'offered to models' : 'off for models', target: { serverId: h.id, kind: 'tool' as const, name: t.name } }))),
+  ];
   return (await vscode.window.showQuickPick(items, { title: 'Switch a server or tool on or off for language models (@mcp)' }))?.target;
 }
 
