@@ -1,3 +1,8 @@
+// NOT RUN by `npm test` (the file is not named *.test.ts): in code-server 4.139.1 without Copilot the
+// chat answers "Language model unavailable" to @mcp before the scripted model is asked; until that
+// is understood (issue 20 stays open) this suite would only fail. Run it by hand with
+// `node --test out/test/e2e/chat.notYetPassing.js`.
+//
 // @mcp in a real VS Code (code-server, no Copilot): a scripted tool-calling language model
 // (fixtures/lm-tool-provider, packaged and installed by this test, never shipped) is the only
 // model, so it is the one `request.model` gives. The workspace runs server-everything, a server
