@@ -51,7 +51,10 @@ const files = all
   .filter((f) => !only || only.some((part) => f.slice(join('out', 'test').length + 1).includes(part)));
 if (files.some(isE2e)) run(process.execPath, ['scripts/package.mjs']);
 
-const runTests = (list) => (list.length ? spawnSync(process.execPath, ['--test', '--test-concurrency=1', ...passThrough, ...list], { stdio: 'inherit' }).status ?? 1 : 0);
+// A test without a timeout of its own that never ends fails after this long instead of holding CI
+// until its limit (a test waiting on a promise that cannot settle once hung the whole run).
+const TEST_TIMEOUT_MS = 10 * 60_000;
+const runTests = (list) => (list.length ? spawnSync(process.execPath, ['--test', '--test-concurrency=1', `--test-timeout=${TEST_TIMEOUT_MS}`, ...passThrough, ...list], { stdio: 'inherit' }).status ?? 1 : 0);
 const firstStatus = runTests(files.filter(isFirst));
 const restStatus = runTests(files.filter((f) => !isFirst(f)));
 if (firstStatus !== 0) console.error('\nthe fresh-clone suite (test/e2e/freshClone.test.ts) failed; its report is above the others');
