@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { McpClient } from '../../src/client';
-import { SavedTest, checkExpectations, junitXml, parseSavedTests, runSavedTest, testFromHistory } from '../../src/usecases/savedTests';
+import { SavedTest, checkExpectations, junitXml, parseSavedTests } from '../../src/usecases/savedTests';
+import { runSavedTest, testFromHistory } from '../../src/usecases/savedTestRunner';
 import { CallHistory } from '../../src/usecases/history';
 import { EVERYTHING, connectStdio } from '../client/support';
 

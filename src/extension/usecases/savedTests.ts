@@ -6,7 +6,12 @@ import * as vscode from 'vscode';
 import { applyEdits, findNodeAtLocation, modify, parseTree } from 'jsonc-parser';
 import { errorMessage } from '../../protocol/errors';
 import type { ServerHandle } from '../../registry/serverRegistry';
-import { SAVED_TESTS_FILE, SavedTest, SavedTestFile, parseSavedTests, runSavedTest, testFromHistory } from '../../usecases/savedTests';
+import { SAVED_TESTS_FILE, SavedTest, SavedTestFile, parseSavedTests } from '../../usecases/savedTests';
+import type * as SavedTestRunner from '../../usecases/savedTestRunner';
+
+/** The runner (and the tool-call use case under it) loads with the first run, not at activation. */
+let runner: Promise<typeof SavedTestRunner> | undefined;
+const loadRunner = () => (runner ??= import('../../usecases/savedTestRunner.js'));
 import type { UseCaseContext } from './context';
 
 const HISTORY_KIND_LABEL = { tool: 'tool', prompt: 'prompt', resource: 'resource' } as const;
@@ -96,6 +101,7 @@ export class SavedTestsController implements vscode.Disposable {
         const { test, folder } = this.tests.get(item.id)!;
         run.started(item);
         const server = this.serverFor(test.server, folder);
+        const { runSavedTest } = await loadRunner();
         const result = await runSavedTest(test, {
           origin: 'the Testing view',
           signal: abort.signal,
@@ -150,6 +156,7 @@ export class SavedTestsController implements vscode.Disposable {
       return;
     }
     const hasOutputSchema = picked.entry.kind === 'tool' && !!picked.server.tools?.find((t) => t.name === picked.entry.name)?.outputSchema;
+    const { testFromHistory } = await loadRunner();
     const test = testFromHistory(picked.entry, picked.server.entry.name, hasOutputSchema);
     const uri = vscode.Uri.joinPath(folder.uri, SAVED_TESTS_FILE);
     let text = '{\n  "tests": []\n}\n';
