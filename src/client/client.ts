@@ -250,6 +250,8 @@ export class McpClient implements Disposable {
     const caps: Record<string, unknown> = { ...this.options.capabilities };
     // Modern servers learn of root changes by asking again: there is no list_changed to promise.
     if (this.options.roots || this.options.handlers?.['roots/list']) caps.roots = era === 'modern' ? {} : { listChanged: true };
+    // 2025-11-25 tasks: this client calls tools as tasks (client/tasks.ts); it runs none of its own, so no list/cancel/requests.
+    if (era === 'legacy' && caps.tasks === undefined) caps.tasks = {};
     return caps;
   }
 
@@ -507,6 +509,19 @@ export class McpClient implements Disposable {
       await this.listTools({ signal: options?.signal });
       return call();
     }
+  }
+
+  /**
+   * A task request (tasks/get, tasks/result, tasks/list, tasks/cancel) or a task-augmented
+   * tools/call, sent as it is and its result checked against `schema`: client/tasks.ts owns them.
+   */
+  taskRequest<T>(method: string, params: Record<string, unknown>, schema: z.ZodMiniType<T>, options?: RequestOptions): Promise<T> {
+    try {
+      this.requireReady(method);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.send(method, params, schema, options);
   }
 
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
