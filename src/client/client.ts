@@ -761,7 +761,8 @@ export class McpClient implements Disposable {
     }
   }
 
-  private missing(method: string, capability: string): McpLocalError {
+  /** The error for a request not sent because the server did not declare `capability` (client/tasks.ts uses it too). */
+  missing(method: string, capability: string): McpLocalError {
     const server = this.serverInfo?.name ?? 'the server';
     return new McpLocalError('capability', `${method}: ${server} did not declare the ${capability} capability, so the request was not sent`, { capability });
   }

@@ -211,13 +211,13 @@ export function getTask(client: McpClient, taskId: string, options?: RequestOpti
 
 /** `tasks/cancel`: asks the server to stop the task; answers with its state after. */
 export function cancelTask(client: McpClient, taskId: string, options?: RequestOptions): Promise<Task> {
-  if (serverTasks(client)?.cancel === undefined) return Promise.reject(missing(client, 'tasks/cancel', 'tasks.cancel'));
+  if (serverTasks(client)?.cancel === undefined) return Promise.reject(client.missing('tasks/cancel', 'tasks.cancel'));
   return client.taskRequest('tasks/cancel', { taskId }, GetTaskResultSchema, options);
 }
 
 /** `tasks/list`, every page: the tasks the server holds for this client. */
 export async function listTasks(client: McpClient, options?: RequestOptions): Promise<Task[]> {
-  if (serverTasks(client)?.list === undefined) throw missing(client, 'tasks/list', 'tasks.list');
+  if (serverTasks(client)?.list === undefined) throw client.missing('tasks/list', 'tasks.list');
   const tasks: Task[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
@@ -230,8 +230,4 @@ export async function listTasks(client: McpClient, options?: RequestOptions): Pr
     if (cursor !== undefined) seen.add(cursor);
   } while (cursor !== undefined);
   return tasks;
-}
-
-function missing(client: McpClient, method: string, capability: string): McpLocalError {
-  return new McpLocalError('capability', `${method}: ${client.serverInfo?.name ?? 'the server'} did not declare the ${capability} capability, so the request was not sent`, { capability });
 }

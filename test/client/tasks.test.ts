@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { McpClient, McpLocalError } from '../../src/client';
 import { TaskUpdate, callToolAsTask, listTasks, taskSupportOf } from '../../src/client/tasks';
 import { callTool } from '../../src/usecases/callTool';
-import { EVERYTHING, WireRecorder, connectStdio } from './support';
+import { EVERYTHING, WireRecorder, connectStdio, fixture } from './support';
 
 const RESEARCH = 'simulate-research-query';
 
@@ -105,6 +105,49 @@ describe('tasks (2025-11-25) with server-everything', () => {
     assert.equal(elicitations.length, 1);
     assert.match(elicitations[0].message, /multiple interpretations/);
     assert.match(JSON.stringify(result.content), /Clarification\*\*: historical/);
+  });
+
+  test('every frame is valid against the 2025-11-25 schema', () => {
+    assert.deepEqual(wire.problems('2025-11-25'), []);
+  });
+});
+
+describe('tasks (2025-11-25): a tool that may run as a task (SDK fixture, taskSupport "optional")', () => {
+  let client: McpClient;
+  let wire: WireRecorder;
+
+  before(async () => {
+    ({ client, wire } = await connectStdio('node', [fixture('optionalTask.mjs')]));
+  });
+
+  after(async () => {
+    await client.close();
+  });
+
+  const brew = async (task: boolean) => {
+    const tool = (await client.listTools()).find((t) => t.name === 'brew')!;
+    assert.equal(taskSupportOf(tool), 'optional');
+    const messages: string[] = [];
+    const outcome = await callTool(
+      { serverId: 's', tool, arguments: { mode: 'value', value: { what: task ? 'tea' : 'coffee' } }, origin: 'a test', task },
+      { client: () => client, onTaskStatus: (u) => u.task.statusMessage && messages.push(u.task.statusMessage) },
+    );
+    assert.equal(outcome.kind, 'answered');
+    return { text: outcome.kind === 'answered' ? JSON.stringify(outcome.result.content) : '', messages };
+  };
+
+  test('with the task option the use case calls it as a task and follows its status', async () => {
+    const { text, messages } = await brew(true);
+    assert.match(text, /brewed tea/);
+    assert.ok(messages.includes('heating') && messages.includes('steeping'), JSON.stringify(messages));
+    assert.ok(wire.sent('tools/call').some((m) => m.params.arguments.what === 'tea' && m.params.task !== undefined));
+  });
+
+  test('without it the tool is called directly (no task on the wire)', async () => {
+    const { text, messages } = await brew(false);
+    assert.match(text, /brewed coffee/);
+    assert.deepEqual(messages, []);
+    assert.ok(wire.sent('tools/call').some((m) => m.params.arguments.what === 'coffee' && m.params.task === undefined));
   });
 
   test('every frame is valid against the 2025-11-25 schema', () => {
