@@ -1,9 +1,10 @@
 // `mcp-host call` on a task tool (server-everything's simulate-research-query requires a task),
 // `mcp-host tasks`, and Ctrl-C cancelling a running task.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { afterEach, before, describe, test } from 'node:test';
 import { runCli as runInProcess } from '../../src/cli/run';
-import { EVERYTHING, ensureBuilt, expectUsageErrors, isAlive, killQuietly, runCli, waitForNoLeftovers } from './cliProcess';
+import { EVERYTHING, ROOT, ensureBuilt, expectUsageErrors, isAlive, killQuietly, runCli, waitForNoLeftovers } from './cliProcess';
 
 before(() => ensureBuilt());
 
@@ -62,6 +63,19 @@ describe('mcp-host CLI: tasks (2025-11-25) with server-everything', { timeout: 1
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Echo: hi/);
     assert.doesNotMatch(r.stderr, /"task":\{/);
+  });
+
+  test('--task runs a tool that allows a task (taskSupport optional) as one; without it the tool is called directly', async () => {
+    const server = ['node', join(ROOT, 'test', 'fixtures', 'servers', 'optionalTask.mjs')];
+    const asTask = await runCli(['call', 'brew', '--task', '--args', '{"what":"tea"}', '--trace', '--', ...server]);
+    assert.equal(asTask.code, 0, asTask.stderr);
+    assert.match(asTask.stdout, /brewed tea/);
+    assert.match(asTask.stderr, /→ \d+ B .*"method":"tools\/call".*"task":\{/);
+    assert.match(asTask.stderr, /→ \d+ B .*"method":"tasks\/result"/);
+    const direct = await runCli(['call', 'brew', '--args', '{"what":"coffee"}', '--trace', '--', ...server]);
+    assert.equal(direct.code, 0, direct.stderr);
+    assert.match(direct.stdout, /brewed coffee/);
+    assert.doesNotMatch(direct.stderr, /"task":\{|tasks\/result/);
   });
 
   test('tasks lists what the server holds (tasks/list), as text and --json', async () => {
