@@ -6,6 +6,7 @@
 import { Disposable } from '../protocol/disposable';
 import { McpLocalError } from '../protocol/errors';
 import type { Progress, RequestOptions } from '../protocol/connection';
+import type { RequestId } from '../protocol/messages';
 import type { McpClient } from './client';
 import { CallToolResult, CreateTaskResultSchema, GetTaskResultSchema, LATEST_PROTOCOL_VERSION, ListTasksResultSchema, Task, TaskStatus, Tool, schemasFor } from './schemas';
 
@@ -63,36 +64,56 @@ export interface TaskCallResult {
   readonly task: Task;
 }
 
-/** Routes `notifications/tasks/status` of one client to the calls waiting on each task. */
-class StatusRouter {
-  private readonly waiting = new Map<string, (task: Task) => void>();
-  private readonly registration: Disposable;
+/** What a running task call listens for: its task's status, and progress under its request's token. */
+interface TaskListener {
+  readonly taskId: string;
+  readonly progressToken: RequestId | undefined;
+  status(task: Task): void;
+  progress(progress: Progress): void;
+}
+
+/**
+ * Routes `notifications/tasks/status` of one client to the calls waiting on each task, and
+ * `notifications/progress` that goes on after the task-augmented tools/call was answered (the
+ * specification keeps the request's progress token alive until the task ends; the connection
+ * forgets it with the answer).
+ */
+class TaskEvents {
+  private readonly waiting = new Set<TaskListener>();
+  private readonly registrations: Disposable[];
 
   constructor(private readonly client: McpClient) {
-    this.registration = client.onNotification('notifications/tasks/status', (params) => {
-      const parsed = GetTaskResultSchema.safeParse(params);
-      if (parsed.success) this.waiting.get(parsed.data.taskId)?.(parsed.data);
-    });
+    this.registrations = [
+      client.onNotification('notifications/tasks/status', (params) => {
+        const parsed = GetTaskResultSchema.safeParse(params);
+        if (parsed.success) for (const l of this.waiting) if (l.taskId === parsed.data.taskId) l.status(parsed.data);
+      }),
+      client.onNotification('notifications/progress', (params) => {
+        if (typeof params?.progress !== 'number' || params.progressToken === undefined) return;
+        const progress: Progress = { progress: params.progress, total: typeof params.total === 'number' ? params.total : undefined, message: typeof params.message === 'string' ? params.message : undefined };
+        for (const l of this.waiting) if (l.progressToken === params.progressToken) l.progress(progress);
+      }),
+    ];
   }
 
-  watch(taskId: string, listener: (task: Task) => void): Disposable {
-    this.waiting.set(taskId, listener);
+  watch(listener: TaskListener): Disposable {
+    this.waiting.add(listener);
     return Disposable.from(() => {
-      this.waiting.delete(taskId);
+      this.waiting.delete(listener);
       if (this.waiting.size === 0) {
-        this.registration.dispose();
+        for (const r of this.registrations) r.dispose();
         routers.delete(this.client);
       }
     });
   }
 }
 
-const routers = new WeakMap<McpClient, StatusRouter>();
+const routers = new WeakMap<McpClient, TaskEvents>();
 
-function router(client: McpClient): StatusRouter {
+function router(client: McpClient): TaskEvents {
   let found = routers.get(client);
   if (!found) {
-    found = new StatusRouter(client);
+    found = new TaskEvents(client);
     routers.set(client, found);
   }
   return found;
@@ -107,9 +128,12 @@ export async function callToolAsTask(client: McpClient, name: string, args: Reco
   const { ttlMs, onTask, onStatus, signal, ...request } = options;
   const started = performance.now();
   let progress: Progress | undefined;
+  // The connection sends the request's id as its progress token.
+  let progressToken: RequestId | undefined;
   const created = await client.taskRequest('tools/call', { name, arguments: args, task: ttlMs === undefined ? {} : { ttl: ttlMs } }, CreateTaskResultSchema, {
     ...request,
     ...(signal ? { signal } : {}),
+    onRequestId: (id) => (progressToken = id),
     onProgress: (p) => {
       progress = p;
       request.onProgress?.(p);
@@ -129,7 +153,16 @@ export async function callToolAsTask(client: McpClient, name: string, args: Reco
     if (changed) tell();
     wake?.();
   };
-  const watching = router(client).watch(task.taskId, update);
+  const watching = router(client).watch({
+    taskId: task.taskId,
+    progressToken,
+    status: update,
+    progress: (p) => {
+      progress = p;
+      request.onProgress?.(p);
+      tell();
+    },
+  });
   const cancel = new AbortController();
   const onAbort = () => cancel.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });

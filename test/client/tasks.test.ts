@@ -128,18 +128,28 @@ describe('tasks (2025-11-25): a tool that may run as a task (SDK fixture, taskSu
     const tool = (await client.listTools()).find((t) => t.name === 'brew')!;
     assert.equal(taskSupportOf(tool), 'optional');
     const messages: string[] = [];
+    const progress: string[] = [];
     const outcome = await callTool(
       { serverId: 's', tool, arguments: { mode: 'value', value: { what: task ? 'tea' : 'coffee' } }, origin: 'a test', task },
-      { client: () => client, onTaskStatus: (u) => u.task.statusMessage && messages.push(u.task.statusMessage) },
+      {
+        client: () => client,
+        onProgress: () => {},
+        onTaskStatus: (u) => {
+          if (u.task.statusMessage && messages.at(-1) !== u.task.statusMessage) messages.push(u.task.statusMessage);
+          if (u.progress && progress.at(-1) !== `${u.progress.progress}/${u.progress.total}`) progress.push(`${u.progress.progress}/${u.progress.total}`);
+        },
+      },
     );
     assert.equal(outcome.kind, 'answered');
-    return { text: outcome.kind === 'answered' ? JSON.stringify(outcome.result.content) : '', messages };
+    return { text: outcome.kind === 'answered' ? JSON.stringify(outcome.result.content) : '', messages, progress };
   };
 
-  test('with the task option the use case calls it as a task and follows its status', async () => {
-    const { text, messages } = await brew(true);
+  test('with the task option the use case calls it as a task and follows its status and progress', async () => {
+    const { text, messages, progress } = await brew(true);
     assert.match(text, /brewed tea/);
     assert.ok(messages.includes('heating') && messages.includes('steeping'), JSON.stringify(messages));
+    // The progress the server sent after creating the task reached the status callback.
+    assert.deepEqual(progress, ['1/2', '2/2']);
     assert.ok(wire.sent('tools/call').some((m) => m.params.arguments.what === 'tea' && m.params.task !== undefined));
   });
 
