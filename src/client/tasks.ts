@@ -66,7 +66,8 @@ export interface TaskCallResult {
 
 /** What a running task call listens for: its task's status, and progress under its request's token. */
 interface TaskListener {
-  readonly taskId: string;
+  /** Unknown until tools/call is answered; notifications of no known task go to `status` meanwhile. */
+  readonly taskId: string | undefined;
   readonly progressToken: RequestId | undefined;
   status(task: Task): void;
   progress(progress: Progress): void;
@@ -86,7 +87,7 @@ class TaskEvents {
     this.registrations = [
       client.onNotification('notifications/tasks/status', (params) => {
         const parsed = GetTaskResultSchema.safeParse(params);
-        if (parsed.success) for (const l of this.waiting) if (l.taskId === parsed.data.taskId) l.status(parsed.data);
+        if (parsed.success) for (const l of this.waiting) if (l.taskId === undefined || l.taskId === parsed.data.taskId) l.status(parsed.data);
       }),
       client.onNotification('notifications/progress', (params) => {
         if (typeof params?.progress !== 'number' || params.progressToken === undefined) return;
@@ -128,41 +129,49 @@ export async function callToolAsTask(client: McpClient, name: string, args: Reco
   const { ttlMs, onTask, onStatus, signal, ...request } = options;
   const started = performance.now();
   let progress: Progress | undefined;
-  // The connection sends the request's id as its progress token.
-  let progressToken: RequestId | undefined;
-  const created = await client.taskRequest('tools/call', { name, arguments: args, task: ttlMs === undefined ? {} : { ttl: ttlMs } }, CreateTaskResultSchema, {
-    ...request,
-    ...(signal ? { signal } : {}),
-    onRequestId: (id) => (progressToken = id),
-    onProgress: (p) => {
-      progress = p;
-      request.onProgress?.(p);
-    },
-  });
-  let task: Task = created.task;
-  onTask?.(task);
-  const tell = () => onStatus?.({ task, elapsedMs: performance.now() - started, ...(progress ? { progress } : {}) });
-  tell();
-
+  /** Set once tools/call is answered (`known`). */
+  let task!: Task;
+  let known = false;
+  /** Status notifications that came before the task's id was known (one read with the answer may carry them). */
+  const early: Task[] = [];
+  const tell = () => known && onStatus?.({ task, elapsedMs: performance.now() - started, ...(progress ? { progress } : {}) });
   // A notification or a tasks/get answer moves the task on; stale ones (older lastUpdatedAt) are ignored.
   let wake: (() => void) | undefined;
   const update = (next: Task) => {
+    if (!known) return void early.push(next);
     if (next.taskId !== task.taskId || next.lastUpdatedAt < task.lastUpdatedAt) return;
     const changed = next.status !== task.status || next.statusMessage !== task.statusMessage;
     task = next;
     if (changed) tell();
     wake?.();
   };
-  const watching = router(client).watch({
-    taskId: task.taskId,
-    progressToken,
-    status: update,
-    progress: (p) => {
-      progress = p;
-      request.onProgress?.(p);
-      tell();
-    },
-  });
+  const onProgress = (p: Progress) => {
+    progress = p;
+    request.onProgress?.(p);
+    tell();
+  };
+  // Listening starts before the request leaves: progress and status may come in the same read as the answer.
+  const listener: { taskId: string | undefined; progressToken: RequestId | undefined; status: (t: Task) => void; progress: (p: Progress) => void } = { taskId: undefined, progressToken: undefined, status: update, progress: onProgress };
+  const watching = router(client).watch(listener);
+  let created;
+  try {
+    created = await client.taskRequest('tools/call', { name, arguments: args, task: ttlMs === undefined ? {} : { ttl: ttlMs } }, CreateTaskResultSchema, {
+      ...request,
+      ...(signal ? { signal } : {}),
+      // The connection sends the request's id as its progress token.
+      onRequestId: (id) => (listener.progressToken = id),
+      onProgress,
+    });
+  } catch (error) {
+    watching.dispose();
+    throw error;
+  }
+  task = created.task;
+  known = true;
+  listener.taskId = task.taskId;
+  onTask?.(task);
+  tell();
+  for (const next of early.splice(0)) update(next);
   const cancel = new AbortController();
   const onAbort = () => cancel.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });

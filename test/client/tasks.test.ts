@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { McpClient, McpLocalError } from '../../src/client';
 import { TaskUpdate, callToolAsTask, listTasks, taskSupportOf } from '../../src/client/tasks';
 import { callTool } from '../../src/usecases/callTool';
+import { EverythingPeer, everythingPeer } from '../transport/httpPeers';
 import { EVERYTHING, WireRecorder, connectStdio, fixture } from './support';
 
 const RESEARCH = 'simulate-research-query';
@@ -158,6 +159,52 @@ describe('tasks (2025-11-25): a tool that may run as a task (SDK fixture, taskSu
     assert.match(text, /brewed coffee/);
     assert.deepEqual(messages, []);
     assert.ok(wire.sent('tools/call').some((m) => m.params.arguments.what === 'coffee' && m.params.task === undefined));
+  });
+
+  test('every frame is valid against the 2025-11-25 schema', () => {
+    assert.deepEqual(wire.problems('2025-11-25'), []);
+  });
+});
+
+describe('tasks (2025-11-25) with server-everything over Streamable HTTP', () => {
+  let client: McpClient;
+  let wire: WireRecorder;
+  let peer: EverythingPeer;
+  const elicited: any[] = [];
+
+  before(async () => {
+    peer = await everythingPeer('streamableHttp');
+    client = new McpClient({
+      clientInfo: { name: 'mcp-host-tests', version: '0.0.0' },
+      capabilities: { elicitation: { form: {} } },
+      handlers: {
+        'elicitation/create': (params) => {
+          elicited.push(params);
+          return { action: 'accept', content: { interpretation: 'current' } };
+        },
+      },
+    });
+    wire = new WireRecorder(client);
+    await client.connect(peer.transport);
+  });
+
+  after(async () => {
+    await client.close();
+    await peer.stop();
+  });
+
+  test('a task runs to completion, its clarification answered while tasks/result is open; cancel and list work', async () => {
+    const { result, task } = await callToolAsTask(client, RESEARCH, { topic: 'comets', ambiguous: true });
+    assert.equal(task.status, 'completed');
+    assert.equal(elicited.length, 1);
+    assert.match(JSON.stringify(result.content), /Clarification\*\*: current/);
+    const stop = new AbortController();
+    await assert.rejects(
+      callToolAsTask(client, RESEARCH, { topic: 'moons' }, { signal: stop.signal, onStatus: (u) => u.task.statusMessage?.startsWith('Analyzing') && stop.abort() }),
+      (error) => McpLocalError.is(error, 'cancelled'),
+    );
+    const statuses = (await listTasks(client)).map((t) => t.status);
+    assert.ok(statuses.includes('completed') && statuses.includes('cancelled'), JSON.stringify(statuses));
   });
 
   test('every frame is valid against the 2025-11-25 schema', () => {
