@@ -8,7 +8,9 @@ import { clientMetadataUrlProblem } from '../auth/clientMetadataUrl';
 export type CliCommand =
   | { readonly kind: 'inspect' }
   | { readonly kind: 'tools'; /** `--search`: rank the tools by this query instead of listing them. */ readonly search?: { readonly query: string; readonly limit: number } }
-  | { readonly kind: 'call'; readonly tool: string; readonly args: Record<string, unknown> }
+  | { readonly kind: 'call'; readonly tool: string; readonly args: Record<string, unknown>; /** `--task`: run as a task where the tool allows one. */ readonly task?: boolean }
+  /** The tasks the server holds (2025-11-25 `tasks/list`). */
+  | { readonly kind: 'tasks' }
   | { readonly kind: 'read'; readonly uri: string }
   | { readonly kind: 'prompt'; readonly name: string; readonly args: Record<string, string> }
   | { readonly kind: 'ping' }
@@ -129,6 +131,7 @@ Commands:
                      a secret header per run) until Ctrl-C or stdin closes; prints each
                      server's URL and headers (the first stdout line with --json), and
                      config snippets for .mcp.json and .vscode/mcp.json
+  tasks              list the tasks the server holds (2025-11-25 tasks/list)
   doctor             walk the path to the server step by step (command on PATH, its exit
                      and output; DNS, TCP, TLS, HTTP, sign-in metadata; the handshake)
                      and say where it breaks and what to do (exit 2 when broken)
@@ -157,6 +160,9 @@ Options:
                            before an unanswered server/discover means the legacy era
                            (default 3000); the era found is kept in the user's cache
                            directory, so later runs do not probe
+  --task                   call: run the tool as a task where it allows one (taskSupport
+                           optional); a tool that requires a task always runs as one, with
+                           its status on stderr; Ctrl-C cancels it (tasks/cancel)
   --strict                 a call result that breaks the tool's outputSchema fails (exit 1)
                            instead of a warning on stderr
   --log-level LEVEL        print the server's log messages at this level or above to
@@ -213,13 +219,13 @@ Examples:
   mcp-host gateway --json --config .mcp.json
   mcp-host inspect --json -- node server.js > before.json; mcp-host diff before.json -- node server.js`;
 
-const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping', 'diff', 'replay', 'test', 'doctor', 'gateway'] as const;
+const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping', 'diff', 'replay', 'test', 'doctor', 'gateway', 'tasks'] as const;
 type CommandName = (typeof COMMANDS)[number];
 const VALUE_FLAGS = ['--port', '--record', '--ignore', '--junit', '--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope', '--connect-timeout', '--config', '--server', '--search', '--limit', '--pins'] as const;
 /** Flags that may be given more than once. */
 const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header', '--server', '--ignore'];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
-const BOOLEAN_FLAGS = ['--json', '--trace', '--strict', '--no-browser', '--server-version', '--allow-local-auth'] as const;
+const BOOLEAN_FLAGS = ['--json', '--trace', '--strict', '--no-browser', '--server-version', '--allow-local-auth', '--task'] as const;
 /** The flags of sign-in, which only apply with --url. */
 const SIGN_IN_FLAGS = ['--no-browser', '--allow-local-auth', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope'] as const;
 
@@ -265,6 +271,7 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   const name = positionals[0];
   if (!(COMMANDS as readonly string[]).includes(name)) throw new UsageError(`unknown command ${JSON.stringify(name)} (expected one of ${COMMANDS.join(', ')})`);
   if (booleans.has('--server-version') && name !== 'diff') throw new UsageError('--server-version only applies to diff');
+  if (booleans.has('--task') && name !== 'call') throw new UsageError('--task only applies to call');
   const diffOptions: DiffOptions = { serverVersion: booleans.has('--server-version') };
   if (name === 'diff' && positionals.length === 3) {
     // Two snapshots: nothing to connect to.
@@ -278,7 +285,8 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   for (const pointer of ignore) if (!pointer.startsWith('/')) throw new UsageError(`--ignore takes a JSON Pointer such as /result/content/0/text, got ${JSON.stringify(pointer)}`);
     const junit = values.get('--junit');
   if (junit !== undefined && name !== 'test') throw new UsageError('--junit only applies to test');
-  const command = withSearch(buildCommand(name as CommandName, positionals.slice(1), values.get('--args'), diffOptions, ignore, junit, values.get('--port')), values.get('--search'), values.get('--limit'));
+  const built = withSearch(buildCommand(name as CommandName, positionals.slice(1), values.get('--args'), diffOptions, ignore, junit, values.get('--port')), values.get('--search'), values.get('--limit'));
+  const command = built.kind === 'call' && booleans.has('--task') ? { ...built, task: true } : built;
   const pinsFile = values.get('--pins');
   if (pinsFile !== undefined && pinsFile.trim() === '') throw new UsageError('--pins needs a file');
   const record = values.get('--record');
@@ -424,6 +432,7 @@ function buildCommand(name: CommandName, operands: string[], argsJson: string | 
     case 'inspect':
     case 'tools':
     case 'ping':
+    case 'tasks':
     case 'doctor':
       expect(0);
       return { kind: name };

@@ -9,8 +9,10 @@ import type {
   ReadResourceResult,
   ResourceContents,
   ServerCapabilities,
+  Task,
   Tool,
 } from '../client/schemas';
+import type { TaskUpdate } from '../client/tasks';
 import { TOO_DEEP_MARKER, cutDeepJson } from '../protocol/jsonShape';
 import { formatBytes } from '../protocol/text';
 
@@ -145,12 +147,11 @@ function schemaType(prop: unknown, root: unknown, depth = 0, seen: ReadonlySet<s
   return 'any';
 }
 
-/** What a tool's `execution.taskSupport` asks for, while MCP Host does not run tasks. */
+/** What a tool's `execution.taskSupport` means for `mcp-host call`. */
 export function taskNote(tool: Tool): string | undefined {
-  const execution = (tool as { execution?: unknown }).execution;
-  const support = execution && typeof execution === 'object' ? (execution as { taskSupport?: unknown }).taskSupport : undefined;
-  if (support === 'required') return 'Needs a task (execution.taskSupport: required): MCP Host does not run tasks yet, so a call may be refused';
-  if (support === 'optional') return 'May run as a task (execution.taskSupport: optional): MCP Host calls it directly';
+  const support = tool.execution?.taskSupport;
+  if (support === 'required') return 'Runs as a task (execution.taskSupport: required): call waits for it with its status on stderr; Ctrl-C cancels it';
+  if (support === 'optional') return 'May run as a task (execution.taskSupport: optional): call --task runs it as one';
   return undefined;
 }
 
@@ -306,6 +307,22 @@ export function renderProgress(progress: Progress): string {
   const total = progress.total !== undefined && progress.total > 0 ? progress.total : undefined;
   const amount = total !== undefined ? `${progress.progress}/${total} (${Math.round(Math.min(1, progress.progress / total) * 100)}%)` : String(progress.progress);
   return `progress ${amount}${progress.message ? ` ${firstLine(progress.message)}` : ''}`;
+}
+
+/** The state of a running task, for the status line: `task working: Analyzing content… · 3 s · progress 1/4 (25%)`. */
+export function renderTaskStatus(update: TaskUpdate): string {
+  const { task } = update;
+  const parts = [`task ${task.status}${task.statusMessage ? `: ${firstLine(task.statusMessage)}` : ''}`, `${Math.floor(update.elapsedMs / 1000)} s`];
+  if (update.progress) parts.push(renderProgress(update.progress));
+  return parts.join(' · ');
+}
+
+/** `mcp-host tasks`: one line a task (id, status, message, times). */
+export function renderTasks(tasks: readonly Task[]): string {
+  if (tasks.length === 0) return '(no tasks)';
+  return tasks
+    .map((t) => `${t.taskId}  ${t.status}${t.statusMessage ? `  ${firstLine(t.statusMessage)}` : ''}  (created ${t.createdAt}, updated ${t.lastUpdatedAt}${t.ttl === null ? '' : `, kept ${Math.round(t.ttl / 1000)} s`})`)
+    .join('\n');
 }
 
 /** A log message of the server (`notifications/message`), one line: `[server warning] logger: text`. */

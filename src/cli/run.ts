@@ -16,7 +16,7 @@ import { CliCommand, CliOptions, USAGE, UsageError, parseArguments } from './arg
 import { CliTarget, cliTargets } from './configServers';
 import { serveGateway } from './gateway';
 import { checkPinsFile, describeChangedPins, renderSearchResults, searchListedTools } from './toolChecks';
-import { CUT_DEEP_NOTE, Inspection, printableJson, renderCallResult, renderInspection, renderLogMessage, renderProgress, renderPromptResult, renderReadResult, renderTools } from './render';
+import { CUT_DEEP_NOTE, Inspection, printableJson, renderCallResult, renderInspection, renderLogMessage, renderProgress, renderPromptResult, renderReadResult, renderTaskStatus, renderTasks, renderTools } from './render';
 import { formatBytes } from '../protocol/text';
 import { callTool } from '../usecases/callTool';
 import { diffOffers } from '../usecases/offerDiff';
@@ -30,6 +30,7 @@ import { describeDiagnosis, diagnose } from '../usecases/doctor';
 import { StatusLine } from './statusLine';
 import { EraMemory } from '../client/era';
 import { PROBE_RESTART_NOTE, exitedOnProbe } from '../client/eraProbe';
+import { listTasks } from '../client/tasks';
 import { cliEraKey, cliEraStore } from './eraCache';
 import { outputSchemaProblem } from './outputCheck';
 import { terminalSafe } from './terminalText';
@@ -450,8 +451,9 @@ async function execute(client: McpClient, options: CliOptions, io: CliIo, req: R
       // The editor's use case: the CLI does not list tools first, so the server checks the
       // arguments; progress is shown on a terminal and restarts the timeout, as in the editor.
       const outcome = await callTool(
-        { serverId: 'cli', tool: { name: command.tool }, arguments: { mode: 'value', value: command.args }, origin: 'the CLI', ...(req.signal ? { signal: req.signal } : {}) },
-        { client: () => client, onProgress: (p) => status.show(renderProgress(p)) },
+        { serverId: 'cli', tool: { name: command.tool }, arguments: { mode: 'value', value: command.args }, origin: 'the CLI', ...(req.signal ? { signal: req.signal } : {}), ...(command.task ? { task: true } : {}) },
+        // A task's status line (status message, elapsed, progress) replaces the plain progress line.
+        { client: () => client, onProgress: (p) => status.show(renderProgress(p)), onTaskStatus: (update) => status.show(renderTaskStatus(update)) },
       );
       status.clear();
       if (outcome.kind === 'failed' || outcome.kind === 'unavailable') throw outcome.error;
@@ -494,6 +496,12 @@ async function execute(client: McpClient, options: CliOptions, io: CliIo, req: R
       const replayed = await replaySteps(client, steps, command.ignore, req.signal);
       print(renderReplay(replayed, json));
       return replayed.some((r) => r.outcome === 'different') ? ExitCode.ToolError : ExitCode.Ok;
+    }
+    case 'tasks': {
+      const tasks = await listTasks(client, req);
+      if (json) printJson({ tasks });
+      else print(renderTasks(tasks));
+      return ExitCode.Ok;
     }
     case 'ping': {
       const ms = await client.ping(req);

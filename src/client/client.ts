@@ -250,6 +250,8 @@ export class McpClient implements Disposable {
     const caps: Record<string, unknown> = { ...this.options.capabilities };
     // Modern servers learn of root changes by asking again: there is no list_changed to promise.
     if (this.options.roots || this.options.handlers?.['roots/list']) caps.roots = era === 'modern' ? {} : { listChanged: true };
+    // 2025-11-25 tasks: this client calls tools as tasks (client/tasks.ts); it runs none of its own, so no list/cancel/requests.
+    if (era === 'legacy' && caps.tasks === undefined) caps.tasks = {};
     return caps;
   }
 
@@ -509,6 +511,19 @@ export class McpClient implements Disposable {
     }
   }
 
+  /**
+   * A task request (tasks/get, tasks/result, tasks/list, tasks/cancel) or a task-augmented
+   * tools/call, sent as it is and its result checked against `schema`: client/tasks.ts owns them.
+   */
+  taskRequest<T>(method: string, params: Record<string, unknown>, schema: z.ZodMiniType<T>, options?: RequestOptions): Promise<T> {
+    try {
+      this.requireReady(method);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.send(method, params, schema, options);
+  }
+
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
     return this.gated('resources/read', 'resources', { uri }, ReadResourceResultSchema as z.ZodMiniType<ReadResourceResult>, { ...options, mayAskUser: true });
   }
@@ -756,7 +771,8 @@ export class McpClient implements Disposable {
     }
   }
 
-  private missing(method: string, capability: string): McpLocalError {
+  /** The error for a request not sent because the server did not declare `capability` (client/tasks.ts uses it too). */
+  missing(method: string, capability: string): McpLocalError {
     const server = this.serverInfo?.name ?? 'the server';
     return new McpLocalError('capability', `${method}: ${server} did not declare the ${capability} capability, so the request was not sent`, { capability });
   }

@@ -148,9 +148,38 @@ export const ToolSchema = obj({
   inputSchema: JsonSchemaObject,
   outputSchema: z.optional(JsonSchemaObject),
   annotations: z.optional(ToolAnnotationsSchema),
+  /** 2025-11-25: whether the tool runs as a task ("forbidden" when absent). A value we do not know is kept, and read as "forbidden". */
+  execution: z.optional(obj({ taskSupport: z.optional(z.string()) })),
   _meta: meta,
 });
 export type Tool = z.infer<typeof ToolSchema>;
+
+// ---- tasks (2025-11-25) ----
+
+/** The states of a task; the last three are terminal. */
+export const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+export const TaskSchema = obj({
+  taskId: z.string(),
+  status: z.enum(TASK_STATUSES),
+  statusMessage: z.optional(z.string()),
+  createdAt: z.string(),
+  lastUpdatedAt: z.string(),
+  ttl: z.nullable(z.number()),
+  pollInterval: z.optional(z.number()),
+});
+export type Task = z.infer<typeof TaskSchema>;
+
+/** The answer to a task-augmented request (tools/call with `task`). */
+export const CreateTaskResultSchema = obj({ task: TaskSchema, _meta: meta });
+export type CreateTaskResult = z.infer<typeof CreateTaskResultSchema>;
+
+/** tasks/get and tasks/cancel answer with the task itself. */
+export const GetTaskResultSchema = obj({ ...TaskSchema.shape, _meta: meta });
+
+export const ListTasksResultSchema = obj({ tasks: z.array(TaskSchema), nextCursor: z.optional(z.string()), _meta: meta });
+export type ListTasksResult = z.infer<typeof ListTasksResultSchema>;
 
 export const ResourceSchema = obj({
   uri: z.string(),

@@ -4,7 +4,8 @@
 // with -32042 "URL elicitation required" is offered to the user and, when they say so, the whole
 // call runs again. No `vscode`: the caller passes ports for what it shows and asks.
 import type { InputRound, McpClient, Progress } from '../client/client';
-import type { CallToolResult, Tool } from '../client/schemas';
+import type { CallToolResult, Task, Tool } from '../client/schemas';
+import { TaskUpdate, callToolAsTask, serverRunsToolTasks, taskSupportOf } from '../client/tasks';
 import { FieldError, FieldModel, FormState, buildFormModel } from '../forms/model';
 import { checkForm, validate } from '../forms/fieldChecks';
 import { parseJsonInput } from '../forms/state';
@@ -61,8 +62,10 @@ export interface ToolCallRequest {
   readonly timeout?: { readonly seconds: number; /** Where it comes from, for the log ("the server's setting"). */ readonly note?: string };
   /** Who calls, for the log: "the tool panel". */
   readonly origin: string;
-  /** Cancels the call (and any retry). */
+  /** Cancels the call (and any retry); a running task is cancelled with tasks/cancel. */
   readonly signal?: AbortSignal;
+  /** Run as a task a tool that allows one (`execution.taskSupport: "optional"`); a "required" one always is. */
+  readonly task?: boolean;
 }
 
 /** One attempt as it starts (a retry after a URL elicitation is another attempt). */
@@ -103,6 +106,8 @@ export interface ToolCallPorts {
   onTimeoutPaused?(paused: boolean): void;
   /** A modern server asked for input during the call (multi round-trip): `waiting` while it is answered. */
   onInputRound?(round: InputRound): void;
+  /** The call runs as a task: its state changed (status, message, progress). */
+  onTaskStatus?(update: TaskUpdate): void;
   /** An attempt ended (before any retry). */
   onEnd?(end: ToolCallEnd): void;
   /** Keeps each attempt in the call history. */
@@ -141,15 +146,30 @@ export async function callTool(request: ToolCallRequest, ports: ToolCallPorts): 
   ports.log?.('info', `Calling tool ${name} from ${request.origin}${timeout ? ` (timeout ${timeout.seconds} s${timeout.note ? `, ${timeout.note}` : ''})` : ''}.`);
   let end: ToolCallEnd;
   const inputRounds = ports.onInputRound ? client.onInputRound((r) => r.method === 'tools/call' && r.target === name && ports.onInputRound!(r)) : undefined;
+  let task: Task | undefined;
   try {
-    const result = await client.callTool(name, args, {
+    const options = {
       ...(timeout ? { timeoutMs: Math.round(timeout.seconds * 1000) } : {}),
       // Each progress report restarts the timeout: a long call that keeps reporting is not cut off.
       resetTimeoutOnProgress: true,
       ...(request.signal ? { signal: request.signal } : {}),
       ...(ports.onTimeoutPaused ? { onTimeoutPaused: ports.onTimeoutPaused } : {}),
       ...(ports.onProgress ? { onProgress: ports.onProgress } : {}),
-    });
+    };
+    const asTask = await runsAsTask(client, request, tool);
+    if (asTask) ports.log?.('info', `Tool ${name} runs as a task.`);
+    const result = asTask
+      ? (
+          await callToolAsTask(client, name, args, {
+            ...options,
+            onTask: (t) => (task = t),
+            onStatus: (update) => {
+              task = update.task;
+              ports.onTaskStatus?.(update);
+            },
+          })
+        ).result
+      : await client.callTool(name, args, options);
     const durationMs = performance.now() - started;
     // Building the display checks structuredContent and may render Markdown: only when someone shows or keeps it.
     const display = ports.onEnd || ports.record || ports.log ? toolResultDisplay(result, tool?.outputSchema, validator) : undefined;
@@ -166,7 +186,7 @@ export async function callTool(request: ToolCallRequest, ports: ToolCallPorts): 
     ports.onEnd?.(end);
     const outcome: HistoryOutcome = McpLocalError.is(error, 'cancelled') ? 'cancelled' : McpLocalError.is(error, 'timeout') ? 'timeout' : 'error';
     ports.record?.({ serverId: request.serverId, kind: 'tool', name, arguments: args, outcome, summary: summarizeFailure(failure), durationMs, time: startedAt, failure });
-    ports.log?.(outcome === 'cancelled' ? 'info' : 'warn', `Tool ${name}: ${summarizeFailure(failure)}`);
+    ports.log?.(outcome === 'cancelled' ? 'info' : 'warn', `Tool ${name}: ${summarizeFailure(failure)}${task ? ` (task ${task.taskId}, ${task.status})` : ''}`);
     // The server needs the user to visit a URL first: offer it, then run the same call again.
     if (error instanceof ResponseError && error.code === ErrorCodes.UrlElicitationRequired && ports.resolveUrlElicitation && (await ports.resolveUrlElicitation(error))) {
       ports.log?.('info', `Retrying tool ${name} after URL elicitation.`);
@@ -177,6 +197,17 @@ export async function callTool(request: ToolCallRequest, ports: ToolCallPorts): 
     inputRounds?.dispose();
   }
   return end;
+}
+
+/**
+ * A tool the server lists with taskSupport "required" runs as a task; "optional" when asked. A tool
+ * known only by name (the CLI) is looked up in the server's list when the server runs tool tasks.
+ */
+async function runsAsTask(client: McpClient, request: ToolCallRequest, listed: Tool | undefined): Promise<boolean> {
+  if (!serverRunsToolTasks(client)) return false;
+  const tool = listed ?? (await client.listTools(request.signal ? { signal: request.signal } : {})).find((t) => t.name === request.tool.name);
+  const support = tool ? taskSupportOf(tool) : 'forbidden';
+  return support === 'required' || (support === 'optional' && request.task === true) || (!tool && request.task === true);
 }
 
 function logAnswer(ports: ToolCallPorts, name: string, display: ToolResultDisplay, durationMs: number): void {

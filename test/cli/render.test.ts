@@ -152,8 +152,8 @@ describe('CLI rendering', () => {
 
   test('tools that need a task say so (execution.taskSupport)', () => {
     const tool = (taskSupport?: string) => ({ name: 't', inputSchema: { type: 'object' as const }, ...(taskSupport ? { execution: { taskSupport } } : {}) });
-    assert.match(renderTools([tool('required')]), /^ {2}Needs a task \(execution\.taskSupport: required\): MCP Host does not run tasks yet/m);
-    assert.match(renderTools([tool('optional')]), /^ {2}May run as a task \(execution\.taskSupport: optional\): MCP Host calls it directly$/m);
+    assert.match(renderTools([tool('required')]), /^ {2}Runs as a task \(execution\.taskSupport: required\): call waits for it/m);
+    assert.match(renderTools([tool('optional')]), /^ {2}May run as a task \(execution\.taskSupport: optional\): call --task runs it as one$/m);
     assert.doesNotMatch(renderTools([tool('forbidden'), tool()]), /task/);
   });
 

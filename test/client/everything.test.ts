@@ -35,7 +35,7 @@ for (const kind of ['stdio', 'streamableHttp', 'sse'] satisfies EverythingKind[]
     assert.equal(sent[0].method, 'server/discover');
     assert.ok(!wire.received().some((m) => m.id === sent[0].id && m.result), 'the probe got no result');
     assert.equal(sent[1].method, 'initialize');
-    assert.deepEqual(sent[1].params.capabilities, {});
+    assert.deepEqual(sent[1].params.capabilities, { tasks: {} });
     assert.equal(sent[2].method, 'notifications/initialized');
     assert.equal(client.era, 'legacy');
   });

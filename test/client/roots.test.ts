@@ -20,7 +20,7 @@ describe('roots with server-filesystem started without directories', () => {
     let roots: Root[] = [{ uri: pathToFileURL(a).href, name: 'alpha' }];
     const { client, wire } = await connectStdio(process.execPath, [FILESYSTEM], { roots: { listRoots: () => roots } });
     try {
-      assert.deepEqual(wire.sent('initialize')[0].params.capabilities, { roots: { listChanged: true } });
+      assert.deepEqual(wire.sent('initialize')[0].params.capabilities, { roots: { listChanged: true }, tasks: {} });
       await waitFor(() => client.rootsListed, 5000, 'the server to ask for roots');
       const allowed = async () => {
         const r = await client.callTool('list_allowed_directories', {});

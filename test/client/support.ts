@@ -31,17 +31,20 @@ export class WireRecorder {
    */
   problems(version: SchemaVersion, directions: Array<'send' | 'receive'> = ['send', 'receive']): string[] {
     const methods = new Map<string, string>(); // request id (by direction) -> method
+    const augmented = new Set<string>(); // request ids (by direction) sent with `task`
     const out: string[] = [];
     for (const f of this.frames) {
       const messages = Array.isArray(f.message) ? f.message : [f.message];
       for (const m of messages as any[]) {
         if (m && typeof m.method === 'string' && m.id !== undefined) methods.set(`${f.direction}:${m.id}`, m.method);
+        if (m && typeof m.method === 'string' && m.id !== undefined && m.params?.task !== undefined) augmented.add(`${f.direction}:${m.id}`);
         if (!directions.includes(f.direction)) continue;
         const requestMethod = m && m.id !== undefined && !('method' in m) ? methods.get(`${f.direction === 'send' ? 'receive' : 'send'}:${m.id}`) : undefined;
         const probe = m?.method === 'server/discover' || requestMethod === 'server/discover';
         // A legacy server's error answer to the probe is valid in either era; its result never is.
         if (probe && version !== '2026-07-28' && 'error' in m) continue;
-        const check = validateMessage(probe ? '2026-07-28' : version, m, f.direction === 'send' ? 'outbound' : 'inbound', requestMethod);
+        const asked = `${f.direction === 'send' ? 'receive' : 'send'}:${m?.id}`;
+        const check = validateMessage(probe ? '2026-07-28' : version, m, f.direction === 'send' ? 'outbound' : 'inbound', requestMethod, requestMethod !== undefined && augmented.has(asked));
         if (!check.ok) out.push(`${f.direction} ${JSON.stringify(m).slice(0, 200)}: ${check.errors}`);
       }
     }

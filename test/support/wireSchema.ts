@@ -91,7 +91,7 @@ export function definitionFor(message: unknown, direction: WireDirection, reques
  * the method belongs in that direction in that version (e.g. `ping` is gone in 2026-07-28, and
  * batches exist only in 2025-03-26).
  */
-export function validateMessage(version: SchemaVersion, message: unknown, direction: WireDirection, requestMethod?: string): WireCheck {
+export function validateMessage(version: SchemaVersion, message: unknown, direction: WireDirection, requestMethod?: string, /** The request carried `task` (2025-11-25): its answer is a CreateTaskResult. */ taskAugmented = false): WireCheck {
   if (Array.isArray(message)) return validateBatch(version, message, direction);
   const kind = kindOf(message);
   if (kind === undefined) return validateWire(version, 'JSONRPCMessage', message);
@@ -107,7 +107,9 @@ export function validateMessage(version: SchemaVersion, message: unknown, direct
     const result = msg.result as Record<string, unknown>;
     const definition = isObject(result) && result.resultType === 'input_required' && hasDefinition(version, 'InputRequiredResult')
       ? 'InputRequiredResult'
-      : (target?.definition ?? (direction === 'outbound' ? 'ClientResult' : 'ServerResult'));
+      : taskAugmented
+        ? 'CreateTaskResult'
+        : (target?.definition ?? (direction === 'outbound' ? 'ClientResult' : 'ServerResult'));
     return validateWire(version, definition, msg.result);
   }
 
