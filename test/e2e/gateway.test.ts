@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { defaultVsixPath, launch, repoRoot, step as runStep, waitUntil, type Workbench } from './harness';
+import { allowServers } from './treeRows';
 
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
 const skip = existsSync(VSIX) ? false : `${VSIX} is missing; run \`node scripts/package.mjs\``;
@@ -52,9 +53,7 @@ describe('Share with VS Code Chat', { skip, timeout: 400_000 }, () => {
     await step('start', async () => {
       await wb.openView('MCP Host');
       await wb.waitForTreeItem('notes', { timeoutMs: 30_000 });
-      const consent = await wb.dialog({ timeoutMs: 20_000 });
-      assert.ok(consent, 'consent for the workspace server');
-      await wb.answerDialog('Allow');
+      await allowServers(wb, 1);
       await wb.waitForTreeItem('Tools', { timeoutMs: 30_000 });
       pid = await waitUntil(async () => notesPids()[0], 10_000, 'the notes server process');
       await wb.setLogLevel(CHANNEL, 'Trace');

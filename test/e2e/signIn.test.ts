@@ -17,6 +17,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Locator, Request } from 'playwright-core';
 import { freePort, HttpPeer, startFixture } from '../transport/httpPeers';
 import { channelLogFileName, defaultVsixPath, filesUnder, launch, poll, step as runStep, type Workbench, waitUntil } from './harness';
+import { allowServers } from './treeRows';
 
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
 const skip = existsSync(VSIX) ? false : `${VSIX} is missing; run \`node scripts/package.mjs\``;
@@ -129,12 +130,9 @@ describe('sign-in to protected remote servers in a real VS Code', { skip, timeou
     await step('consent', async () => {
       await wb.openView('MCP Host');
       await wb.waitForTreeItem('protected', { timeoutMs: 30_000 });
-      for (const name of ['protected', 'partner']) {
-        const ask = await wb.dialog({ timeoutMs: 30_000 });
-        assert.ok(ask, `a consent dialog for ${name}`);
-        assert.match(ask.message, new RegExp(`"${name}"`));
-        await wb.answerDialog('Allow');
-      }
+      const asked = await allowServers(wb, 2);
+      const shown = asked.map((a) => `${a.message}\n${a.detail}`).join('\n');
+      for (const name of ['protected', 'partner']) assert.match(shown, new RegExp(`"?${name}"?`), `consent names ${name}`);
       // The partner's client secret, asked once and kept in secret storage.
       const input = wb.page.locator('.quick-input-widget .quick-input-box input');
       await input.waitFor({ state: 'visible', timeout: 20_000 });

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { HttpPeer, startFixture } from '../transport/httpPeers';
 import { defaultVsixPath, launch, step as runStep, type Workbench, waitUntil } from './harness';
+import { allowServers } from './treeRows';
 
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
 const skip = existsSync(VSIX) ? false : `${VSIX} is missing; run \`node scripts/package.mjs\``;
@@ -46,11 +47,7 @@ describe('the sign-in prompt names the host the browser opens', { skip, timeout:
     await runStep(wb, 'signin-elsewhere-failed', async () => {
       await wb.openView('MCP Host');
       await wb.waitForTreeItem('elsewhere', { timeoutMs: 30_000 });
-      for (let i = 0; i < 2; i++) {
-        const consent = await wb.dialog({ timeoutMs: 30_000 });
-        assert.ok(consent, 'a consent dialog');
-        await wb.answerDialog('Allow');
-      }
+      await allowServers(wb, 2);
       await waitUntil(async () => (await wb.treeItems()).find((i) => i.label === 'elsewhere' && /^sign in required/.test(i.description)), 60_000, 'the row to say sign in required');
       await wb.clickTreeItem('elsewhere');
       const ask = await wb.dialog({ timeoutMs: 30_000 });

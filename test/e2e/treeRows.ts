@@ -25,3 +25,33 @@ export async function waitForTree(wb: Workbench, what: string, check: (items: Tr
   );
   return items;
 }
+
+/** A consent dialog as the harness reads it. */
+export interface ConsentDialog {
+  readonly message: string;
+  readonly detail: string;
+  readonly buttons: string[];
+}
+
+/**
+ * Allows `count` workspace servers, however the consent comes: one dialog for several servers
+ * that start together ("Start 2 MCP servers …", Allow All) or one dialog a server (Allow).
+ * Returns the dialogs seen, for checks of what they showed.
+ */
+export async function allowServers(wb: Workbench, count: number): Promise<ConsentDialog[]> {
+  const seen: ConsentDialog[] = [];
+  let allowed = 0;
+  while (allowed < count) {
+    const dialog = await wb.dialog({ timeoutMs: 30_000 });
+    if (!dialog) throw new Error(`no consent dialog after ${allowed} of ${count} servers were allowed`);
+    seen.push(dialog);
+    if (dialog.buttons.includes('Allow All')) {
+      await wb.answerDialog('Allow All');
+      allowed += Number(/Start (\d+) MCP servers/.exec(dialog.message)?.[1] ?? 1);
+    } else {
+      await wb.answerDialog('Allow');
+      allowed += 1;
+    }
+  }
+  return seen;
+}
