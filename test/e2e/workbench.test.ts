@@ -77,7 +77,7 @@ test('dev.watch restarts the server on a rebuild; the What Changed view lists th
 
     await wb.clickTreeItem('tool echo', { view: 'What Changed' });
     await waitUntil(async () => (await wb.page.locator('.monaco-diff-editor').count()) > 0, 20_000, 'a diff editor');
-    await waitUntil(async () => (await wb.page.locator('.monaco-diff-editor').innerText()).includes('Text to send back'), 20_000, 'the new value in the diff');
+    await waitUntil(async () => (await wb.page.locator('.monaco-diff-editor').innerText()).replace(/\u00a0/g, ' ').includes('Text to send back'), 20_000, 'the new value in the diff');
     await wb.screenshot('what-changed-diff');
 
     const log = await wb.outputChannelText('MCP: evolving', { contains: 'what changed since the last session', reveal: false });
@@ -131,9 +131,11 @@ test('Diagnose on a broken entry: the report says where it breaks and what to do
     if (consent) await wb.answerDialog(consent.buttons.find((b) => /^Allow/.test(b)) ?? 'Allow');
     await wb.runCommand('MCP Host: Diagnose Connection');
     await wb.pickQuickItem('broken');
-    const editor = wb.page.locator('.view-lines', { hasText: 'Diagnosis of broken' }).first();
-    await waitUntil(async () => /broken at: command/.test(await editor.innerText().catch(() => '')), 30_000, 'the diagnosis report');
-    const text = await editor.innerText();
+    // Monaco draws spaces as no-break spaces: read the text with plain ones.
+    const editor = wb.page.locator('.view-lines', { hasText: /Diagnosis\s+of\s+broken/ }).first();
+    const read = async () => (await editor.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+    await waitUntil(async () => /broken at: command/.test(await read()), 30_000, 'the diagnosis report');
+    const text = await read();
     assert.match(text, /✗ command: .*mcp-host-no-such-server/);
     assert.match(text, /install mcp-host-no-such-server, or give its full path in "command"/);
     await wb.screenshot('diagnose-broken-entry');
