@@ -594,14 +594,17 @@ describe('a folder with no config: lazy activation, the welcome view, startPolic
   const rowOf = (items: TreeItem[], name: string) => items.find((i) => i.level === 1 && i.label === name);
   const isRunning = (items: TreeItem[], name: string) => new RegExp(`^${name} 1\\.0\\.0 · .* · MCP 2025-11-25$`).test(rowOf(items, name)?.description ?? '');
   /** Answers the consent dialogs that come, one per name, in any order; returns the names asked about. */
+  // Allows the servers named, whichever way consent comes: one dialog a server, or one dialog for
+  // the servers that start together (their names lead the lines of its detail).
   const allowEach = async (names: string[]): Promise<string[]> => {
     const asked: string[] = [];
-    for (let i = 0; i < names.length; i++) {
+    while (asked.length < names.length) {
       const d = await wb.dialog({ timeoutMs: 30_000 });
-      const name = /^Start the MCP server "(.+)" defined in this workspace\?$/.exec(d?.message ?? '')?.[1];
-      assert.ok(name && names.includes(name) && !asked.includes(name), `a consent dialog for one of ${JSON.stringify(names)}: ${JSON.stringify(d)}`);
-      asked.push(name);
-      await wb.answerDialog('Allow');
+      const single = /^Start the MCP server "(.+)" defined in this workspace\?$/.exec(d?.message ?? '')?.[1];
+      const listed = single ? [single] : /^Start \d+ MCP servers/.test(d?.message ?? '') ? [...(d?.detail ?? '').matchAll(/^(\S+) — /gm)].map((m) => m[1]) : [];
+      assert.ok(listed.length > 0 && listed.every((n) => names.includes(n) && !asked.includes(n)), `a consent dialog for ${JSON.stringify(names)}: ${JSON.stringify(d)}`);
+      asked.push(...listed);
+      await wb.answerDialog(single ? 'Allow' : 'Allow All');
     }
     return asked.sort();
   };

@@ -461,7 +461,12 @@ class Launched implements Workbench {
         }
         continue;
       }
-      await row.click();
+      await row.click({ timeout: 10_000 }).catch(async () => {
+        // A list that keeps settling (a loaded machine) is "not stable" for a click: the focused
+        // row runs on Enter, as a person would press it; another row takes a click without waiting.
+        if (await row.evaluate((el) => el.classList.contains('focused')).catch(() => false)) await page.keyboard.press('Enter');
+        else await row.click({ force: true });
+      });
       return;
     }
   }
