@@ -97,6 +97,9 @@ describe('Share with VS Code Chat', { skip, timeout: 400_000 }, () => {
     });
 
     await step('un-share', async () => {
+      // The trace left the focus in the read-only Output editor: back to the view first.
+      await wb.page.keyboard.press('Escape');
+      await wb.openView('MCP Host');
       await wb.runCommand('MCP Host: Share with VS Code Chat (On/Off)');
       await wb.pickQuickItem('notes');
       await waitUntil(async () => (await wb.treeItems()).find((i) => i.label === 'notes' && !/shared with chat/.test(i.description)), 10_000, 'the row no longer shared');

@@ -487,7 +487,15 @@ class Launched implements Workbench {
       const shown = await page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name').allTextContents();
       throw new Error(`no quick pick item "${label}"; shown: ${JSON.stringify(shown)}`);
     });
-    await row.click();
+    await row.click({ timeout: 10_000 }).catch(async () => {
+      // A list that keeps re-rendering on a loaded machine never holds still for a click: move the
+      // list's focus onto the row with the keyboard, as a person would, and press Enter.
+      const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+      const count = await rows.count();
+      for (let i = 0; i < count && !(await row.evaluate((el) => el.classList.contains('focused')).catch(() => false)); i++) await page.keyboard.press('Down');
+      if (!(await row.evaluate((el) => el.classList.contains('focused')).catch(() => false))) throw new Error(`the quick pick item "${label}" could not be picked`);
+      await page.keyboard.press('Enter');
+    });
   }
 
   async treeItems(query: TreeQuery = {}): Promise<TreeItem[]> {
