@@ -1,28 +1,19 @@
 // `mcp-host diff`: what changed between two `inspect --json` snapshots, or a snapshot and the live server.
-import { readFileSync } from 'node:fs';
 import { OfferChange, ServerOffer, describeOfferChange, parseOfferSnapshot } from '../usecases/offerDiff';
 import { errorMessage } from '../protocol/errors';
-import { UsageError } from './arguments';
+import { readInputFile } from './inputFiles';
 
 /** Reads a snapshot file; a missing file or one that is not a snapshot is a usage error naming it. */
 export function readOfferSnapshot(path: string): ServerOffer {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${errorMessage(error)}`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`${path} is not JSON: ${errorMessage(error)}`);
-  }
-  try {
+  return readInputFile(path, (text) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new Error(`${path} is not JSON: ${errorMessage(error)}`);
+    }
     return parseOfferSnapshot(value, path);
-  } catch (error) {
-    throw new UsageError(errorMessage(error));
-  }
+  });
 }
 
 /** The diff as printed: one line a change (or "no changes"), or `{"changes":[…]}` with --json. */

@@ -1,6 +1,6 @@
 // `mcp-host replay FILE`: sends the client's side of a recording to a server again and compares
 // each answer with the recorded one; `--record FILE` writes recordings on any command.
-import { closeSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import type { McpClient } from '../client/client';
 import type { RequestHandler } from '../protocol/connection';
 import { ResponseError, errorMessage } from '../protocol/errors';
@@ -8,20 +8,11 @@ import * as z from '../protocol/zod';
 import { JsonChange, describeJsonChange } from '../schema/jsonDiff';
 import { RecordedAnswer, RecordedReply, Recording, ReplayStep, compareAnswers, parseRecording, replayPlan } from '../usecases/recording';
 import { UsageError } from './arguments';
+import { readInputFile } from './inputFiles';
 
 /** Reads a recording file; a missing or malformed one is a usage error that names it. */
 export function readRecording(path: string): Recording {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${errorMessage(error)}`);
-  }
-  try {
-    return parseRecording(text, path);
-  } catch (error) {
-    throw new UsageError(errorMessage(error));
-  }
+  return readInputFile(path, (text) => parseRecording(text, path));
 }
 
 /** Opens FILE for a recording (created or emptied, mode 0600: frames hold the session's data). */

@@ -1,25 +1,17 @@
 // `mcp-host test FILE`: the saved calls of a test file, run headless for CI (one line a test,
 // a summary, JUnit XML on request).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { errorMessage } from '../protocol/errors';
 import { SavedTestFile, SavedTestResult, junitXml, parseSavedTests } from '../usecases/savedTests';
-import { UsageError } from './arguments';
+import { readInputFile } from './inputFiles';
 
-/** Reads a test file; a missing or malformed one is a usage error that names it. */
+/** Reads a test file; a missing or malformed one (or one without tests) is a usage error that names it. */
 export function readSavedTests(path: string): SavedTestFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${errorMessage(error)}`);
-  }
-  try {
+  return readInputFile(path, (text) => {
     const file = parseSavedTests(text, path);
     if (file.tests.length === 0) throw new Error(`${path} has no tests`);
     return file;
-  } catch (error) {
-    throw new UsageError(errorMessage(error));
-  }
+  });
 }
 
 /** The closing line: counts of each outcome. */
