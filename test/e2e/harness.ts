@@ -492,7 +492,7 @@ class Launched implements Workbench {
       // list's focus onto the row with the keyboard, as a person would, and press Enter.
       const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
       const count = await rows.count();
-      for (let i = 0; i < count && !(await row.evaluate((el) => el.classList.contains('focused')).catch(() => false)); i++) await page.keyboard.press('Down');
+      for (let i = 0; i < count && !(await row.evaluate((el) => el.classList.contains('focused')).catch(() => false)); i++) await page.keyboard.press('ArrowDown');
       if (!(await row.evaluate((el) => el.classList.contains('focused')).catch(() => false))) throw new Error(`the quick pick item "${label}" could not be picked`);
       await page.keyboard.press('Enter');
     });

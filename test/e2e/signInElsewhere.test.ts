@@ -82,7 +82,8 @@ describe('the sign-in prompt names the host the browser opens', { skip, timeout:
       await wb.pickQuickItem('apikey');
       const input = wb.page.locator('.quick-input-widget .quick-input-box input');
       await input.waitFor({ state: 'visible', timeout: 20_000 });
-      assert.equal(await input.getAttribute('type'), 'password');
+      // The same quick input turns from the server pick into the token box: wait for the change.
+      await waitUntil(async () => (await input.getAttribute('type')) === 'password', 20_000, 'the token box (a password input)');
       await input.fill(API_KEY);
       await wb.page.keyboard.press('Enter');
       // The edited entry is a changed entry: consent is asked again, naming the header by its variable.
