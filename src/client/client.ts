@@ -88,6 +88,17 @@ export interface InputRound {
   readonly waiting: boolean;
 }
 
+/**
+ * What one modern request declares beyond the client's own capabilities: the requests of an
+ * extension the client speaks only where it is ready for its results (client/modernTasks.ts).
+ */
+export interface ExtensionScope {
+  /** Declared in this request's `clientCapabilities.extensions`, beside the client's own. */
+  readonly extensions: Readonly<Record<string, object>>;
+  /** The result types these extensions add (`task`): such a result is returned as it came, unparsed. */
+  readonly resultTypes?: readonly string[];
+}
+
 export interface McpClientOptions {
   readonly clientInfo: Implementation;
   /** The version offered in `initialize`. Setting it pins the legacy era at that version unless `protocol` says otherwise. */
@@ -451,10 +462,13 @@ export class McpClient implements Disposable {
   }
 
   /** The `_meta` every modern request carries: version, capabilities, client, and the log level when one was set. */
-  private requestMeta(version: SessionVersion, extra?: unknown): Record<string, unknown> {
+  private requestMeta(version: SessionVersion, extra?: unknown, extensions?: Readonly<Record<string, object>>): Record<string, unknown> {
     const meta: Record<string, unknown> = typeof extra === 'object' && extra !== null ? { ...(extra as Record<string, unknown>) } : {};
     meta[META.protocolVersion] = version;
-    meta[META.clientCapabilities] = this.capabilitiesFor('modern');
+    const caps = this.capabilitiesFor('modern');
+    // Extensions declared for this request alone (ExtensionScope) join the client's own.
+    if (extensions) caps.extensions = { ...(caps.extensions as Record<string, object> | undefined), ...extensions };
+    meta[META.clientCapabilities] = caps;
     meta[META.clientInfo] = this.options.clientInfo;
     if (this.logLevel !== undefined) meta[META.logLevel] = this.logLevel;
     return meta;
@@ -522,6 +536,46 @@ export class McpClient implements Disposable {
       return Promise.reject(error);
     }
     return this.send(method, params, schema, options);
+  }
+
+  /**
+   * A modern request that declares the extensions of `scope` in its own capabilities; the result
+   * comes back unparsed (its caller knows the extension's shapes). client/modernTasks.ts sends the
+   * tasks extension's requests so.
+   */
+  extensionRequest(method: string, params: Record<string, unknown>, scope: ExtensionScope, options?: RequestOptions): Promise<Record<string, unknown>> {
+    try {
+      this.requireReady(method);
+      if (this.era !== 'modern') throw new McpLocalError('capability', `${method}: extensions are declared per request in protocol 2026-07-28; this session speaks ${this.protocolVersion}`);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.send(method, params, undefined, options, undefined, scope);
+  }
+
+  /**
+   * Answers input requests a modern server asked for outside a request's own rounds (the input
+   * requests of a task, client/modernTasks.ts): through the same handlers, firing onInputRound
+   * for `method` and its `params` target as a request's rounds do.
+   */
+  answerInputRequests(method: string, params: Record<string, unknown>, round: number, requests: Record<string, InputRequest>, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    return this.answerInput(method, params, round, requests, signal);
+  }
+
+  /**
+   * Modern era: asks the subscriptions/listen stream for `notifications/tasks` of `taskId` (the
+   * tasks extension) until disposed. The stream is opened anew with the id, and again without it.
+   */
+  listenToTask(taskId: string, scope: ExtensionScope): Disposable {
+    if (this.era !== 'modern') return Disposable.None;
+    const listener = this.listener();
+    listener.watchTask(taskId, scope);
+    return Disposable.from(() => listener.unwatchTask(taskId));
+  }
+
+  /** True once the server acknowledged sending `notifications/tasks` of `taskId` on the current stream. */
+  isTaskListened(taskId: string): boolean {
+    return this.subscriptionListener?.isTaskAcknowledged(taskId) ?? false;
   }
 
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
@@ -732,7 +786,7 @@ export class McpClient implements Disposable {
       const lists = { toolsListChanged: caps?.tools?.listChanged === true, resourcesListChanged: caps?.resources?.listChanged === true, promptsListChanged: caps?.prompts?.listChanged === true };
       this.subscriptionListener = new SubscriptionListener(
         lists,
-        (params, options) => this.send('subscriptions/listen', params, EmptyResultSchema, options),
+        (params, options, scope) => this.send('subscriptions/listen', params, EmptyResultSchema, options, undefined, scope),
         (text) => this._onTransportLog.fire({ kind: 'lifecycle', text }),
       );
       this.store.add(this.subscriptionListener);
@@ -788,8 +842,8 @@ export class McpClient implements Disposable {
   }
 
   /** The one way requests leave a ready client: as they are to a legacy server, through the input rounds to a modern one. */
-  private send<T>(method: string, params: Record<string, unknown> | undefined, schema: z.ZodMiniType<T> | undefined, options?: RequestOptions, inputHandlers?: ServerRequestHandlers): Promise<T> {
-    if (this._state.kind === 'ready' && this._state.era === 'modern') return this.sendModern(method, params ?? {}, schema, this._state.version, options, inputHandlers);
+  private send<T>(method: string, params: Record<string, unknown> | undefined, schema: z.ZodMiniType<T> | undefined, options?: RequestOptions, inputHandlers?: ServerRequestHandlers, scope?: ExtensionScope): Promise<T> {
+    if (this._state.kind === 'ready' && this._state.era === 'modern') return this.sendModern(method, params ?? {}, schema, this._state.version, options, inputHandlers, scope);
     return this.connection!.request(method, params, schema, options);
   }
 
@@ -797,15 +851,17 @@ export class McpClient implements Disposable {
    * A modern request: `_meta` added; a result without `resultType` or with "complete" is the
    * answer; "input_required" has its input requests answered by the same handlers that answer a
    * legacy server's requests, and the request is sent again under a new id with `inputResponses`
-   * and `requestState` as they came, for at most `maxInputRounds` rounds; any other type is an error.
+   * and `requestState` as they came, for at most `maxInputRounds` rounds; a type an extension of
+   * `scope` adds is returned as it came; any other type is an error.
    */
-  private async sendModern<T>(method: string, params: Record<string, unknown>, schema: z.ZodMiniType<T> | undefined, version: SessionVersion, options: RequestOptions = {}, inputHandlers?: ServerRequestHandlers): Promise<T> {
+  private async sendModern<T>(method: string, params: Record<string, unknown>, schema: z.ZodMiniType<T> | undefined, version: SessionVersion, options: RequestOptions = {}, inputHandlers?: ServerRequestHandlers, scope?: ExtensionScope): Promise<T> {
     const maxRounds = this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS;
-    const { _meta, inputResponses: _ir, requestState: _rs, ...rest } = params;
-    let answers: Record<string, unknown> | undefined;
-    let state: string | undefined;
+    const { _meta, inputResponses: ownResponses, requestState: ownState, ...rest } = params;
+    // The caller's own inputResponses go out once (tasks/update carries them); later rounds carry the answers of the rounds.
+    let answers = typeof ownResponses === 'object' && ownResponses !== null ? (ownResponses as Record<string, unknown>) : undefined;
+    let state = typeof ownState === 'string' ? ownState : undefined;
     for (let round = 0; ; round++) {
-      const sent: Record<string, unknown> = { ...rest, _meta: this.requestMeta(version, _meta) };
+      const sent: Record<string, unknown> = { ...rest, _meta: this.requestMeta(version, _meta, scope?.extensions) };
       if (answers !== undefined) sent.inputResponses = answers;
       if (state !== undefined) sent.requestState = state;
       const raw = await this.connection!.request<Record<string, unknown>>(method, sent, undefined, options);
@@ -818,6 +874,7 @@ export class McpClient implements Disposable {
         if (round > 0) retriedResults.add(parsed.data as object);
         return parsed.data;
       }
+      if (typeof resultType === 'string' && scope?.resultTypes?.includes(resultType)) return raw as T;
       if (resultType !== 'input_required') {
         throw new McpLocalError('invalid-result', `${method}: the server answered with resultType ${JSON.stringify(resultType)}, which this client does not know (it knows "complete" and "input_required")`, { result: raw });
       }

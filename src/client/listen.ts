@@ -1,10 +1,12 @@
 // The modern era's notification stream: one `subscriptions/listen` request that stays open while
 // the server sends the list changes and resource updates asked for, each marked with the
-// stream's id. Changing what is asked for opens a new stream and ends the old one.
+// stream's id. Changing what is asked for opens a new stream and ends the old one. The status of
+// tasks (the tasks extension's `taskIds`) is asked for on the same stream.
 import type { RequestOptions } from '../protocol/connection';
 import { Disposable } from '../protocol/disposable';
 import { McpLocalError } from '../protocol/errors';
 import type { RequestId } from '../protocol/messages';
+import type { ExtensionScope } from './client';
 import { META } from './schemas';
 
 /** What the stream asks for (the specification's SubscriptionFilter). */
@@ -13,10 +15,12 @@ export interface ListenFilter {
   resourcesListChanged?: boolean;
   promptsListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** The tasks extension: `notifications/tasks` for these tasks. */
+  taskIds?: string[];
 }
 
-/** How the listener sends: the client's modern request path (with `_meta`). */
-export type ListenSend = (params: Record<string, unknown>, options: RequestOptions) => Promise<unknown>;
+/** How the listener sends: the client's modern request path (with `_meta`; `scope` declares the extension asked of). */
+export type ListenSend = (params: Record<string, unknown>, options: RequestOptions, scope?: ExtensionScope) => Promise<unknown>;
 
 /** Pause before a stream that ended is opened again, and how many times in a row. */
 const REOPEN_DELAY_MS = 1000;
@@ -33,6 +37,11 @@ interface Stream {
 
 export class SubscriptionListener implements Disposable {
   private readonly uris = new Set<string>();
+  private readonly taskIds = new Set<string>();
+  /** What asking for task ids declares (the tasks extension), from the last watchTask. */
+  private taskScope: ExtensionScope | undefined;
+  /** The task ids the server agreed to in the current stream's acknowledgement. */
+  private acknowledgedTasks = new Set<string>();
   private current: Stream | undefined;
   /** Ids of streams ended by us whose last notifications may still arrive. */
   private readonly ending = new Set<RequestId>();
@@ -41,7 +50,7 @@ export class SubscriptionListener implements Disposable {
   private reopenTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly lists: Omit<ListenFilter, 'resourceSubscriptions'>,
+    private readonly lists: Omit<ListenFilter, 'resourceSubscriptions' | 'taskIds'>,
     private readonly send: ListenSend,
     private readonly log: (text: string) => void,
   ) {}
@@ -63,6 +72,25 @@ export class SubscriptionListener implements Disposable {
     else this.end(this.current);
   }
 
+  /** Adds a task to the stream (opened anew); its status comes as `notifications/tasks`. Failures are the stream's to log. */
+  watchTask(taskId: string, scope: ExtensionScope): void {
+    this.taskScope = scope;
+    this.taskIds.add(taskId);
+    void this.open().catch(() => {});
+  }
+
+  unwatchTask(taskId: string): void {
+    if (!this.taskIds.delete(taskId)) return;
+    this.acknowledgedTasks.delete(taskId);
+    if (this.hasInterest()) void this.open().catch(() => {});
+    else this.end(this.current);
+  }
+
+  /** True when the current stream's acknowledgement lists `taskId`. */
+  isTaskAcknowledged(taskId: string): boolean {
+    return this.acknowledgedTasks.has(taskId);
+  }
+
   /** True for a notification that came on the current stream (or one just replaced), or carries no stream id. */
   accepts(params: Record<string, unknown> | undefined): boolean {
     const meta = params?._meta as Record<string, unknown> | undefined;
@@ -76,6 +104,8 @@ export class SubscriptionListener implements Disposable {
     const id = (params?._meta as Record<string, unknown> | undefined)?.[META.subscriptionId];
     if (this.current && (id === undefined || id === this.current.id)) {
       this.reopens = 0;
+      const agreed = (params?.notifications as Record<string, unknown> | undefined)?.taskIds;
+      this.acknowledgedTasks = new Set(Array.isArray(agreed) ? agreed.filter((t): t is string => typeof t === 'string' && this.taskIds.has(t)) : []);
       this.current.acknowledge();
     }
   }
@@ -87,13 +117,14 @@ export class SubscriptionListener implements Disposable {
   }
 
   private hasInterest(): boolean {
-    return this.uris.size > 0 || Object.values(this.lists).some(Boolean);
+    return this.uris.size > 0 || this.taskIds.size > 0 || Object.values(this.lists).some(Boolean);
   }
 
   private filter(): ListenFilter {
     const filter: ListenFilter = {};
-    for (const [key, on] of Object.entries(this.lists)) if (on) filter[key as keyof Omit<ListenFilter, 'resourceSubscriptions'>] = true;
+    for (const [key, on] of Object.entries(this.lists)) if (on) filter[key as keyof Omit<ListenFilter, 'resourceSubscriptions' | 'taskIds'>] = true;
     if (this.uris.size > 0) filter.resourceSubscriptions = [...this.uris];
+    if (this.taskIds.size > 0) filter.taskIds = [...this.taskIds];
     return filter;
   }
 
@@ -111,7 +142,8 @@ export class SubscriptionListener implements Disposable {
     const stream: Stream = { abort: new AbortController(), acknowledged, acknowledge, fail };
     this.current = stream;
     // No timeout: the stream is meant to stay open. Aborting it sends notifications/cancelled.
-    this.send({ notifications: this.filter() }, { timeoutMs: 0, signal: stream.abort.signal, onRequestId: (id) => (stream.id = id) }).then(
+    const filter = this.filter();
+    this.send({ notifications: filter }, { timeoutMs: 0, signal: stream.abort.signal, onRequestId: (id) => (stream.id = id) }, filter.taskIds ? this.taskScope : undefined).then(
       () => this.ended(stream, undefined),
       (error: Error) => this.ended(stream, error),
     );

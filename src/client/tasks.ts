@@ -16,9 +16,9 @@ export type TaskSupport = 'required' | 'optional' | 'forbidden';
 /** Polling bounds: a server's pollInterval is honoured within them (a 0 would spin, an hour would stall). */
 const DEFAULT_POLL_MS = 1000;
 const MIN_POLL_MS = 100;
-const MAX_POLL_MS = 30_000;
+export const MAX_POLL_MS = 30_000;
 /** How long tasks/cancel may take when the caller gives up (the connection closes after). */
-const CANCEL_TIMEOUT_MS = 5000;
+export const CANCEL_TIMEOUT_MS = 5000;
 
 export function taskSupportOf(tool: Pick<Tool, 'execution'>): TaskSupport {
   const support = tool.execution?.taskSupport;
@@ -191,7 +191,7 @@ export async function callToolAsTask(client: McpClient, name: string, args: Reco
   };
   try {
     for (;;) {
-      if (cancel.signal.aborted) throw cancelled(task);
+      if (cancel.signal.aborted) throw taskCancelledError(task);
       if (task.status === 'cancelled') throw new McpLocalError('cancelled', `task ${task.taskId} of ${name} was cancelled by the server${task.statusMessage ? `: ${task.statusMessage}` : ''}`);
       if (task.status === 'completed' || task.status === 'failed' || task.status === 'input_required') fetchResult();
       if (resultSettled && resultRequest) {
@@ -215,7 +215,7 @@ export async function callToolAsTask(client: McpClient, name: string, args: Reco
           tell();
         })
         .catch(() => {});
-      throw cancelled(task);
+      throw taskCancelledError(task);
     }
     throw error;
   } finally {
@@ -224,16 +224,18 @@ export async function callToolAsTask(client: McpClient, name: string, args: Reco
   }
 }
 
-function cancelled(task: Task): McpLocalError {
+/** The error of a call given up while its task ran: what the server said of the task after tasks/cancel. */
+export function taskCancelledError(task: Task): McpLocalError {
   return new McpLocalError('cancelled', `cancelled task ${task.taskId} (tasks/cancel sent; the server says ${task.status})`);
 }
 
-function pollDelay(task: Task): number {
+/** The pause before the next tasks/get: the task's pollInterval, within the bounds. */
+export function pollDelay(task: Task): number {
   return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, task.pollInterval ?? DEFAULT_POLL_MS));
 }
 
 /** Waits `ms`, or less when woken (a status notification, the result) or aborted. */
-function pause(ms: number, signal: AbortSignal, setWake: (wake: () => void) => void): Promise<void> {
+export function pause(ms: number, signal: AbortSignal, setWake: (wake: () => void) => void): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
@@ -259,6 +261,10 @@ export function cancelTask(client: McpClient, taskId: string, options?: RequestO
 
 /** `tasks/list`, every page: the tasks the server holds for this client. */
 export async function listTasks(client: McpClient, options?: RequestOptions): Promise<Task[]> {
+  if (client.era === 'modern') {
+    // SEP-2663 dropped tasks/list: a server cannot tell whose tasks are whose without sessions.
+    throw new McpLocalError('capability', `tasks/list: ${client.serverInfo?.name ?? 'the server'} speaks protocol 2026-07-28, whose tasks extension (io.modelcontextprotocol/tasks) has no tasks/list: a client follows only the tasks it started`, { capability: 'tasks.list' });
+  }
   if (serverTasks(client)?.list === undefined) throw client.missing('tasks/list', 'tasks.list');
   const tasks: Task[] = [];
   const seen = new Set<string>();

@@ -6,6 +6,7 @@
 import type { InputRound, McpClient, Progress } from '../client/client';
 import type { CallToolResult, Task, Tool } from '../client/schemas';
 import { TaskUpdate, callToolAsTask, serverRunsToolTasks, taskSupportOf } from '../client/tasks';
+import { callToolWithTasks, offersTasksExtension } from '../client/modernTasks';
 import { FieldError, FieldModel, FormState, buildFormModel } from '../forms/model';
 import { checkForm, validate } from '../forms/fieldChecks';
 import { parseJsonInput } from '../forms/state';
@@ -156,20 +157,26 @@ export async function callTool(request: ToolCallRequest, ports: ToolCallPorts): 
       ...(ports.onTimeoutPaused ? { onTimeoutPaused: ports.onTimeoutPaused } : {}),
       ...(ports.onProgress ? { onProgress: ports.onProgress } : {}),
     };
-    const asTask = await runsAsTask(client, request, tool);
+    // 2026-07-28 tasks extension: the server decides per call whether it answers with a task.
+    const modernTasks = offersTasksExtension(client);
+    const asTask = !modernTasks && (await runsAsTask(client, request, tool));
     if (asTask) ports.log?.('info', `Tool ${name} runs as a task.`);
-    const result = asTask
-      ? (
-          await callToolAsTask(client, name, args, {
-            ...options,
-            onTask: (t) => (task = t),
-            onStatus: (update) => {
-              task = update.task;
-              ports.onTaskStatus?.(update);
-            },
-          })
-        ).result
-      : await client.callTool(name, args, options);
+    const taskOptions = {
+      ...options,
+      onTask: (t: Task) => {
+        task = t;
+        if (modernTasks) ports.log?.('info', `Tool ${name} runs as a task (${t.taskId}): the server chose to.`);
+      },
+      onStatus: (update: TaskUpdate) => {
+        task = update.task;
+        ports.onTaskStatus?.(update);
+      },
+    };
+    const result = modernTasks
+      ? (await callToolWithTasks(client, name, args, taskOptions)).result
+      : asTask
+        ? (await callToolAsTask(client, name, args, taskOptions)).result
+        : await client.callTool(name, args, options);
     const durationMs = performance.now() - started;
     // Building the display checks structuredContent and may render Markdown: only when someone shows or keeps it.
     const display = ports.onEnd || ports.record || ports.log ? toolResultDisplay(result, tool?.outputSchema, validator) : undefined;
