@@ -190,12 +190,11 @@ export async function callToolWithTasks(client: McpClient, name: string, args: R
         }
       }
       const poll = pollDelay(asTask(task));
+      const seen = task.lastUpdatedAt;
       await pause(client.isTaskListened(taskId) ? Math.min(MAX_POLL_MS, Math.max(MIN_BACKUP_MS, poll * BACKUP_POLLS)) : poll, cancel.signal, (w) => (wake = w));
       wake = undefined;
-      // A notification may have ended the task while it waited.
-      if (cancel.signal.aborted || isTerminal(task.status)) continue;
-      // A notification may have brought new input requests: answer them before asking again.
-      if (task.status === 'input_required' && Object.keys(task.inputRequests ?? {}).some((key) => !answered.has(key))) continue;
+      // A notification woke the loop: it carries the whole task, so no tasks/get is needed now.
+      if (cancel.signal.aborted || task.lastUpdatedAt !== seen) continue;
       try {
         update(readTask('tasks/get', await client.extensionRequest('tasks/get', { taskId }, TASKS_SCOPE, { signal: cancel.signal })));
       } catch (error) {

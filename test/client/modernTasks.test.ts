@@ -118,8 +118,10 @@ for (const kind of ['stdio', 'http'] as const) {
       const taskId = created.result.taskId as string;
       const calls = s.wire.sent('tools/call');
       assert.ok(declares(calls.at(-1)), 'tools/call declares the extension in its own capabilities');
+      // With notifications acknowledged, tasks/get only backs them up (a notification carries the whole task).
       const gets = s.wire.sent('tasks/get').filter((m) => m.params.taskId === taskId);
-      assert.ok(gets.length >= 1 && gets.every(declares), 'tasks/get, declaring the extension');
+      assert.ok(gets.every(declares), 'tasks/get declares the extension');
+      assert.ok(gets.length <= 2, `tasks/get ${gets.length} times although notifications came`);
       // Status through subscriptions/listen: asked for by task id, acknowledged, delivered.
       const listen = s.wire.sent('subscriptions/listen').find((m) => m.params.notifications.taskIds?.includes(taskId));
       assert.ok(listen && declares(listen), 'a listen stream asked for the task, declaring the extension');
@@ -237,6 +239,29 @@ for (const kind of ['stdio', 'http'] as const) {
     });
   });
 }
+
+describe('the tasks extension with a server that pushes no task status', { timeout: 60_000 }, () => {
+  test('the task is followed with tasks/get at its pollIntervalMs, each answer in the status updates', async () => {
+    const client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' }, protocol: 'modern' });
+    const wire = new WireRecorder(client);
+    await client.connect(new StdioTransport({ command: process.execPath, args: [fixture('modernTasks.mjs'), '--no-task-notifications'], closeGraceMs: 500, termGraceMs: 500 }));
+    try {
+      const s = { client } as Session;
+      const { outcome, updates } = await call(s, 'long', { steps: 5, stepMs: 500 });
+      assert.equal(textOf(outcome), 'long done after 5 steps');
+      assert.equal(wire.received('notifications/tasks').length, 0);
+      assert.ok(wire.received('notifications/subscriptions/acknowledged').every((m) => !m.params.notifications.taskIds?.length), 'no task ids acknowledged');
+      const gets = wire.sent('tasks/get');
+      // 2.5 s of work at a 200 ms poll interval (the server's): several polls, not a spin.
+      assert.ok(gets.length >= 5 && gets.length <= 20, `tasks/get ${gets.length} times`);
+      assert.ok(gets.every(declares));
+      for (const step of [2, 3, 4, 5]) assert.ok(updates.some((u) => u.task.statusMessage === `step ${step} of 5`), JSON.stringify(updates.map((u) => u.task.statusMessage)));
+    } finally {
+      await client.close();
+      assert.deepEqual(tasksWireProblems(wire.frames), []);
+    }
+  });
+});
 
 describe('the tasks extension schema check itself', () => {
   test('refuses a task without its required fields, and a completed task without its result', () => {
