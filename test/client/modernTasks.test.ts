@@ -134,6 +134,7 @@ for (const kind of ['stdio', 'http'] as const) {
       await waitFor(() => s.wire.sent('subscriptions/listen').at(-1)!.params.notifications.taskIds?.includes(taskId) !== true, 5000, 'a stream without the task');
       if (kind === 'http') {
         // Routing: tasks/get carries Mcp-Name = the task id.
+        await getModernTask(s.client, taskId, { timeoutMs: 5000 });
         const seen = (await (await fetch(s.peer!.url.replace('/mcp', '/control/requests'))).json()) as { headers: Record<string, string> }[];
         assert.ok(seen.some((r) => r.headers['mcp-method'] === 'tasks/get' && r.headers['mcp-name'] === taskId), JSON.stringify(seen.slice(-3)));
       }
