@@ -12,9 +12,11 @@ import type { RequestHandler } from '../../src/protocol/connection';
 import { StdioTransport } from '../../src/transport/stdio';
 import { createHttpTransport } from '../../src/transport/httpTransport';
 import { ToolCallOutcome, ToolCallPorts, callTool } from '../../src/usecases/callTool';
-import { tasksWireProblems, validateTasksWire } from '../support/tasksSchema';
+import { loadTasksSchemas, tasksWireProblems, validateTasksWire } from '../support/tasksSchema';
 import { HttpPeer, startFixture } from '../transport/httpPeers';
 import { WireRecorder, fixture, waitFor } from './support';
+
+before(loadTasksSchemas);
 
 type Kind = 'stdio' | 'http';
 

@@ -1,30 +1,32 @@
 // Checks the frames of a 2026-07-28 session that speaks the tasks extension: the extension's own
 // messages (tasks/get, tasks/update, tasks/cancel, their results, a CreateTaskResult answering
-// tools/call, notifications/tasks) against the extension's JSON Schema
-// (test/fixtures/mcp-schema/ext-tasks, see its README), everything else (the listen request with
-// `taskIds` included, whose filter the core schema leaves open) against 2026-07-28 itself.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import Ajv2020 from 'ajv/dist/2020';
+// tools/call, notifications/tasks) against the schemas the extension's maintainers generate from
+// its specification (the official `@modelcontextprotocol/ext-tasks` package, `core/v2`), everything
+// else (the listen request with `taskIds` included, whose filter the core schema leaves open)
+// against 2026-07-28 itself.
+import type * as TasksV2 from '@modelcontextprotocol/ext-tasks/core/v2' with { 'resolution-mode': 'import' };
 import type { Frame } from '../../src/protocol/connection';
-import { schemaDir, validateMessage, validateWire } from './wireSchema';
+import { validateMessage, validateWire } from './wireSchema';
 
 const REQUESTS: Readonly<Record<string, string>> = { 'tasks/get': 'GetTaskRequest', 'tasks/update': 'UpdateTaskRequest', 'tasks/cancel': 'CancelTaskRequest' };
 const RESULTS: Readonly<Record<string, string>> = { 'tasks/get': 'GetTaskResult', 'tasks/update': 'UpdateTaskResult', 'tasks/cancel': 'CancelTaskResult' };
 const NOTIFICATIONS: Readonly<Record<string, string>> = { 'notifications/tasks': 'TaskStatusNotification' };
 
-let ajv: Ajv2020 | undefined;
+let schemas: typeof TasksV2 | undefined;
 
-/** Validates `value` against a definition of the extension's schema. */
+/** Loads the extension's schemas (an ESM-only package); await it (in a `before`) before validating. */
+export async function loadTasksSchemas(): Promise<void> {
+  schemas ??= await import('@modelcontextprotocol/ext-tasks/core/v2');
+}
+
+/** Validates `value` against a definition of the extension's schema (`CreateTaskResult` is `CreateTaskResultV2Schema`). */
 export function validateTasksWire(definition: string, value: unknown): { ok: true } | { ok: false; errors: string } {
-  if (!ajv) {
-    ajv = new Ajv2020({ strict: false, allErrors: true });
-    ajv.addSchema(JSON.parse(fs.readFileSync(path.join(schemaDir(), 'ext-tasks', 'schema.json'), 'utf8')), 'ext-tasks');
-  }
-  const validate = ajv.getSchema(`ext-tasks#/$defs/${definition}`);
-  if (!validate) return { ok: false, errors: `${definition} is not defined in the tasks extension's schema` };
-  if (validate(value)) return { ok: true };
-  return { ok: false, errors: (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`).join('; ') };
+  if (!schemas) throw new Error('validateTasksWire: await loadTasksSchemas() first');
+  const schema = (schemas as unknown as Record<string, { safeParse(v: unknown): { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } } } | undefined>)[`${definition}V2Schema`];
+  if (!schema) return { ok: false, errors: `${definition} is not defined in the tasks extension's schemas` };
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return { ok: true };
+  return { ok: false, errors: (parsed.error?.issues ?? []).map((i) => `/${i.path.map(String).join('/')} ${i.message}`).join('; ') };
 }
 
 /** Every problem in `frames` (empty when all are valid), one readable line each. */
