@@ -48,12 +48,13 @@ describe('MCP Apps in a real VS Code', () => {
     await wb.page.keyboard.press('Enter');
   }
 
-  /** Opens the tool's panel from the palette (retried when a webview takes the focus back). */
-  async function openTool(name: string): Promise<Frame> {
+  /** Opens the tool's panel from the palette: the server, then the tool (retried when a webview takes the focus back). */
+  async function openTool(server: string, name: string): Promise<Frame> {
     const input = wb.page.locator('.quick-input-widget .quick-input-box input');
     for (let attempt = 1; ; attempt++) {
       await command('MCP Host: Call Tool…');
       try {
+        await pick(server);
         await pick(name);
         break;
       } catch (error) {
@@ -127,7 +128,7 @@ describe('MCP Apps in a real VS Code', () => {
   });
 
   test('basic-vanillajs: renders, a button calls get-time, theme, message, own tab, teardown', { timeout: 240_000 }, async () => {
-    const panel = await openTool('get-time');
+    const panel = await openTool('basic', 'get-time');
     let first = '';
     await step('render', async () => {
       await panel.locator('#run').click();
@@ -196,7 +197,7 @@ describe('MCP Apps in a real VS Code', () => {
   });
 
   test('budget-allocator: the chart and sliders render from the tool result', { timeout: 120_000 }, async () => {
-    const panel = await openTool('get-budget-data');
+    const panel = await openTool('budget', 'get-budget-data');
     await step('budget', async () => {
       await panel.locator('#run').click();
       await approve(/Run get-budget-data/, 'Run');
@@ -207,7 +208,7 @@ describe('MCP Apps in a real VS Code', () => {
   });
 
   test('system-monitor: Start polls an app-only tool; the figures show in the view', { timeout: 120_000 }, async () => {
-    const panel = await openTool('get-system-info');
+    const panel = await openTool('monitor', 'get-system-info');
     await step('monitor', async () => {
       await panel.locator('#run').click();
       await approve(/Run get-system-info/, 'Run');
@@ -222,7 +223,7 @@ describe('MCP Apps in a real VS Code', () => {
   });
 
   test('a hostile view is refused everything, and the log says so', { timeout: 120_000 }, async () => {
-    const panel = await openTool('hostile-app');
+    const panel = await openTool('hostile', 'hostile-app');
     const pagesBefore = wb.page.context().pages().length;
     const urlBefore = wb.page.url();
     await step('probes', async () => {
