@@ -11,7 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Frame, FrameLocator } from 'playwright-core';
+import type { Frame, FrameLocator, Locator } from 'playwright-core';
 import { defaultVsixPath, launch, repoRoot, step as runStep, traceFrames, type Workbench, waitUntil } from './harness';
 
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
@@ -76,6 +76,31 @@ describe('MCP Apps in a real VS Code', () => {
     return `${dialog.message}\n${dialog.detail}`;
   }
 
+  /**
+   * Runs the tool of an open panel (approving the call first when `confirm` names its dialog) and
+   * returns the panel's frame holding the view: the page is built again for its first view (its
+   * policy then admits the app's code), so the frame before Run is gone.
+   */
+  async function runWithView(name: string, confirm?: RegExp): Promise<Frame> {
+    await (await webview(name)).locator('#run').click();
+    if (confirm) await approve(confirm, 'Run');
+    return poll(async () => {
+      for (const f of await wb.webviewFrames(name)) if (await f.locator('#mcp-app iframe.mcp-app-frame').count().catch(() => 0)) return f;
+      return undefined;
+    }, 30_000, `the view in the panel of ${name}`);
+  }
+
+  /**
+   * Clicks a button in a view that asks for approval: the modal dialog can come up before the
+   * click has settled, so the click is not awaited before the dialog is answered.
+   */
+  async function clickAndApprove(button: Locator, message: RegExp, answer: string): Promise<string> {
+    const clicking = button.click({ timeout: 15_000 }).catch(() => undefined);
+    const asked = await approve(message, answer);
+    await clicking;
+    return asked;
+  }
+
   /** The view inside a panel's webview (a nested, sandboxed iframe). */
   function view(frame: Frame): FrameLocator {
     return frame.frameLocator('#mcp-app iframe.mcp-app-frame');
@@ -128,11 +153,11 @@ describe('MCP Apps in a real VS Code', () => {
   });
 
   test('basic-vanillajs: renders, a button calls get-time, theme, message, own tab, teardown', { timeout: 240_000 }, async () => {
-    const panel = await openTool('basic', 'get-time');
+    await openTool('basic', 'get-time');
     let first = '';
+    let panel!: Frame;
     await step('render', async () => {
-      await panel.locator('#run').click();
-      await approve(/Run get-time/, 'Run');
+      panel = await runWithView('get-time', /Run get-time/);
       const time = view(panel).locator('#server-time');
       first = await poll(async () => {
         const t = ((await time.innerText().catch(() => '')) || '').trim();
@@ -148,8 +173,7 @@ describe('MCP Apps in a real VS Code', () => {
       await wb.screenshot('apps-basic-rendered');
     });
     await step('button', async () => {
-      await view(panel).locator('#get-time-btn').click();
-      const asked = await approve(/The app of get-time asks to run get-time/, 'Run');
+      const asked = await clickAndApprove(view(panel).locator('#get-time-btn'), /The app of get-time asks to run get-time/, 'Run');
       assert.match(asked, /server's content/);
       await poll(async () => {
         const t = ((await view(panel).locator('#server-time').innerText().catch(() => '')) || '').trim();
@@ -166,16 +190,16 @@ describe('MCP Apps in a real VS Code', () => {
       await logText('MCP: basic', /the app of get-time log info.*This is log text\./);
     });
     await step('theme', async () => {
-      await command('Preferences: Color Theme');
-      await pick('Light Modern');
-      const log = await logText('MCP: basic', (t) => traceFrames(t).length >= 0 && /\[host → app\] .*"method":"ui\/notifications\/host-context-changed".*"theme":"light"/.test(t));
-      assert.match(log, /host-context-changed/);
-      // The view applied it: the SDK marks the document with the theme.
-      await poll(async () => (await view(panel).locator('html').getAttribute('data-theme').catch(() => null)) === 'light' || /color-scheme:\s*light/.test((await view(panel).locator('html').getAttribute('style').catch(() => '')) ?? ''), 15_000, 'the light theme in the view');
-      await wb.screenshot('apps-basic-light-theme');
+      // The launch's theme is a light one: switching to a dark one changes the view's theme.
       await command('Preferences: Color Theme');
       await pick('Dark Modern');
-      await logText('MCP: basic', /"method":"ui\/notifications\/host-context-changed".*"theme":"dark"/);
+      await logText('MCP: basic', /\[host → app\] .*"method":"ui\/notifications\/host-context-changed".*"theme":"dark"/);
+      // The view applied it: the SDK marks the document with the theme.
+      await poll(async () => (await view(panel).locator('html').getAttribute('data-theme').catch(() => null)) === 'dark' || /color-scheme:\s*dark/.test((await view(panel).locator('html').getAttribute('style').catch(() => '')) ?? ''), 15_000, 'the dark theme in the view');
+      await wb.screenshot('apps-basic-dark-theme');
+      await command('Preferences: Color Theme');
+      await pick('Light Modern');
+      await logText('MCP: basic', /"method":"ui\/notifications\/host-context-changed".*"theme":"light"/);
     });
     await step('fullscreen', async () => {
       await panel.locator('#mcp-app-fullscreen').click();
@@ -197,10 +221,9 @@ describe('MCP Apps in a real VS Code', () => {
   });
 
   test('budget-allocator: the chart and sliders render from the tool result', { timeout: 120_000 }, async () => {
-    const panel = await openTool('budget', 'get-budget-data');
+    await openTool('budget', 'get-budget-data');
     await step('budget', async () => {
-      await panel.locator('#run').click();
-      await approve(/Run get-budget-data/, 'Run');
+      const panel = await runWithView('get-budget-data', /Run get-budget-data/);
       await poll(async () => (await view(panel).locator('#sliders-container > *').count()) > 0, 30_000, 'the sliders');
       await poll(async () => /Allocated: \$[1-9]/.test((await view(panel).locator('#status-bar').innerText().catch(() => '')) || ''), 15_000, 'the allocation');
       await wb.screenshot('apps-budget');
@@ -208,13 +231,11 @@ describe('MCP Apps in a real VS Code', () => {
   });
 
   test('system-monitor: Start polls an app-only tool; the figures show in the view', { timeout: 120_000 }, async () => {
-    const panel = await openTool('monitor', 'get-system-info');
+    await openTool('monitor', 'get-system-info');
     await step('monitor', async () => {
-      await panel.locator('#run').click();
-      await approve(/Run get-system-info/, 'Run');
+      const panel = await runWithView('get-system-info', /Run get-system-info/);
       await poll(async () => ((await view(panel).locator('#info-hostname').innerText().catch(() => '--')) || '--').trim() !== '--', 30_000, 'the host name');
-      await view(panel).locator('#poll-toggle-btn').click();
-      await approve(/asks to run poll-system-stats/, 'Run, and allow it for this app view');
+      await clickAndApprove(view(panel).locator('#poll-toggle-btn'), /asks to run poll-system-stats/, 'Run, and allow it for this app view');
       await poll(async () => /\d+%/.test((await view(panel).locator('#memory-percent').innerText().catch(() => '')) || ''), 30_000, 'the memory figure');
       await logText('MCP: monitor', /Calling tool poll-system-stats from the app of get-system-info \(from app\)/);
       await wb.screenshot('apps-system-monitor');
@@ -223,11 +244,12 @@ describe('MCP Apps in a real VS Code', () => {
   });
 
   test('a hostile view is refused everything, and the log says so', { timeout: 120_000 }, async () => {
-    const panel = await openTool('hostile', 'hostile-app');
+    await openTool('hostile', 'hostile-app');
     const pagesBefore = wb.page.context().pages().length;
     const urlBefore = wb.page.url();
+    let panel!: Frame;
     await step('probes', async () => {
-      await panel.locator('#run').click();
+      panel = await runWithView('hostile-app');
       const hostile = view(panel);
       await poll(async () => (await hostile.locator('body').getAttribute('data-probed').catch(() => null)) === 'yes', 40_000, 'the probes to finish');
       const row = async (probe: string) => ((await hostile.locator(`#r-${probe}`).innerText()) || '').trim();
@@ -249,8 +271,7 @@ describe('MCP Apps in a real VS Code', () => {
       await wb.screenshot('apps-hostile-refused');
     });
     await step('destructive', async () => {
-      await view(panel).locator('#wipe').click();
-      const asked = await approve(/The app of hostile-app asks to run wipe/, 'Cancel');
+      const asked = await clickAndApprove(view(panel).locator('#wipe'), /The app of hostile-app asks to run wipe/, 'Cancel');
       assert.match(asked, /server's content/);
       await poll(async () => /^destructive: refused/.test(((await view(panel).locator('#r-destructive').innerText().catch(() => '')) || '').trim()), 15_000, 'the refused wipe in the view');
       const log = await logText('MCP: hostile', /the user declined its call of wipe/);
