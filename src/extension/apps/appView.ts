@@ -51,6 +51,8 @@ export class AppView implements vscode.Disposable {
   private closed = false;
   /** Tools the user let this view call without asking again (per view, never kept). */
   private readonly allowedTools = new Set<string>();
+  /** The approval being asked, if any (see confirm). */
+  private confirming: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly ctx: UseCaseContext,
@@ -222,8 +224,16 @@ export class AppView implements vscode.Disposable {
    * The approval a call by hand needs (mcpHost.confirmDestructiveTools), asked in the app's name:
    * the view is the server's content, so the dialog says which app asks and offers no "don't ask again".
    */
-  private async confirm(tool: Tool, why: string, value: Record<string, unknown>): Promise<boolean> {
-    if (!this.ctx.setting('confirmDestructiveTools', true) || this.allowedTools.has(tool.name)) return true;
+  private confirm(tool: Tool, why: string, value: Record<string, unknown>): Promise<boolean> {
+    // One question at a time per view: calls that arrive while one is asked wait, then see its answer
+    // (a view that polls would otherwise stack a dialog per call).
+    const answer = this.confirming.then(() => this.ask(tool, why, value));
+    this.confirming = answer.catch(() => false);
+    return answer;
+  }
+
+  private async ask(tool: Tool, why: string, value: Record<string, unknown>): Promise<boolean> {
+    if (this.closed || !this.ctx.setting('confirmDestructiveTools', true) || this.allowedTools.has(tool.name)) return !this.closed;
     const run = 'Run';
     const forView = 'Run, and allow it for this app view';
     const answer = await vscode.window.showWarningMessage(
