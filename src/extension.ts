@@ -53,6 +53,8 @@ export function activate(context: vscode.ExtensionContext): void {
     prepare: (id) => mcpHost.prepareForDiagnosis(id),
     startServers: (why) => mcpHost.startAutomatically(why),
     resolveUrlElicitation: (error, id) => mcpHost.serverRequests.handleUrlElicitationRequired(error, { id, name: mcpHost.registry.get(id)?.entry.name ?? id }),
+    openAppLink: (id, url, message, signal) => mcpHost.serverRequests.openLinkWithConsent(url, { id, name: mcpHost.registry.get(id)?.entry.name ?? id }, message, signal),
+    traceOn: (id) => mcpHost.logs.get(id).traceOn,
   });
   context.subscriptions.push(useCases, tree.showSubscriptions(useCases.subscriptions), tree.showChatMarks(useCases.chat));
 

@@ -47,14 +47,25 @@ const McpWebview = (function () {
   }
 
   /** Calls `handle` with every message from the extension that has a string `type`. */
+  /**
+   * True for a message VS Code delivered from the extension: it comes from this page's own origin.
+   * An MCP App's view (an iframe on an opaque origin, appFrame.js) and anything it nests can post
+   * to this window too; they must never pass for the extension.
+   */
+  function fromExtension(event) {
+    return event.origin === window.origin;
+  }
+
   // What the panel shows, kept by VS Code so the panel comes back after a window reload (panelTabs.ts).
   window.addEventListener('message', (event) => {
+    if (!fromExtension(event)) return;
     const msg = event.data;
     if (isObj(msg) && msg.type === 'remember' && isObj(msg.state)) vscode.setState(msg.state);
   });
 
   function onMessage(handle) {
     window.addEventListener('message', (event) => {
+      if (!fromExtension(event)) return;
       const msg = event.data;
       if (isObj(msg) && typeof msg.type === 'string') handle(msg);
     });

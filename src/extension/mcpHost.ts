@@ -4,6 +4,7 @@
 // those owns its job; this class builds them, runs the user's start/stop commands and disposes them.
 import * as vscode from 'vscode';
 import { isProtocolPreference } from '../client/era';
+import { appsClientCapabilities } from '../client/apps';
 import { ServerHealthStore, ServerRegistry } from '../registry';
 import { transportFactory } from '../transport/transportFactory';
 import { PersistentEraStore } from '../registry/eraStore';
@@ -101,7 +102,8 @@ export class McpHost implements vscode.Disposable {
       },
       // Servers start when the start policy says so (`startAutomatically`) or the user starts them.
       autoStart: false,
-      capabilities: serverRequests.capabilities,
+      // MCP Apps (client/apps.ts): servers may offer tools with an interactive view, shown in the tool panel.
+      capabilities: { ...serverRequests.capabilities, ...appsClientCapabilities() },
       get protocol() {
         const pinned = mcpHostSetting<string>('protocolVersion', 'auto');
         return isProtocolPreference(pinned) ? pinned : 'auto';

@@ -39,6 +39,11 @@ export class ServerLog implements vscode.Disposable {
 
   private disposed = false;
 
+  /** Whether the channel shows Trace now (callers build trace lines only then). */
+  get traceOn(): boolean {
+    return isTraceOn(this.channel.logLevel);
+  }
+
   write(level: LogSeverity, text: string): void {
     // A server that is still shutting down may log after the channel is gone.
     if (this.disposed) return;

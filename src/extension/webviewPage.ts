@@ -3,6 +3,7 @@
 // nothing remote. The shared base (media/webview/common.css and common.js) comes first, then the
 // feature's own files. No `vscode` import, so node --test can load it.
 import { randomBytes } from 'node:crypto';
+import { PageCspAdditions, mergeCsp } from '../usecases/apps/appCsp';
 
 /** A feature's files, as paths under media/. */
 export interface WebviewFeature {
@@ -20,6 +21,12 @@ export const PANEL_ASSETS: WebviewFeature = { style: 'webview/toolCall.css', scr
 export const DETAILS_FEATURE: WebviewFeature = { style: 'webview/toolCall.css', script: 'webview/details.js' };
 /** Sampling and elicitation dialogs. */
 export const DIALOG_ASSETS: WebviewFeature = { style: 'dialogs/dialogs.css', script: 'dialogs/dialogs.js' };
+
+/** What a page that holds an MCP App's view adds: its frame script and what the app's policy needs (appCsp.ts). */
+export const APP_FRAME_ASSETS = { style: 'webview/appFrame.css', script: 'webview/appFrame.js' } as const;
+export interface AppPageOptions {
+  readonly csp: PageCspAdditions;
+}
 
 /** A nonce for `script-src 'nonce-…'`: 128 random bits from the OS. */
 export function makeNonce(): string {
@@ -49,7 +56,7 @@ function escapeHtml(text: string): string {
  * The page: an empty body the scripts fill from the extension's messages. `styles` and
  * `scripts` are webview URIs, in load order; every script tag carries the nonce.
  */
-export function pageHtml(page: { cspSource: string; nonce: string; title: string; styles: readonly string[]; scripts: readonly string[] }): string {
+export function pageHtml(page: { cspSource: string; nonce: string; title: string; styles: readonly string[]; scripts: readonly string[]; cspAdditions?: PageCspAdditions }): string {
   const { nonce } = page;
   const links = page.styles.map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`).join('\n');
   const scripts = page.scripts.map((src) => `<script nonce="${nonce}" src="${escapeHtml(src)}"></script>`).join('\n');
@@ -57,7 +64,7 @@ export function pageHtml(page: { cspSource: string; nonce: string; title: string
 <html lang="en">
 <head>
 <meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(page.cspSource, nonce)}">
+<meta http-equiv="Content-Security-Policy" content="${mergeCsp(contentSecurityPolicy(page.cspSource, nonce), page.cspAdditions)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 ${links}
 <title>${escapeHtml(page.title)}</title>

@@ -2,7 +2,7 @@
 // from media/), its page (webviewPage.ts), and the outbox that holds messages until the page's
 // script has said `ready`.
 import * as vscode from 'vscode';
-import { COMMON_SCRIPT, COMMON_STYLE, WebviewFeature, makeNonce, pageHtml } from './webviewPage';
+import { APP_FRAME_ASSETS, AppPageOptions, COMMON_SCRIPT, COMMON_STYLE, WebviewFeature, makeNonce, pageHtml } from './webviewPage';
 
 /** Webview options: scripts on, forms and command links off, resources only from media/. */
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
@@ -15,15 +15,20 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOpt
   };
 }
 
-/** The page of a feature: the common base, then the feature's stylesheet and script. */
-export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, feature: WebviewFeature): string {
+/**
+ * The page of a feature: the common base, then the feature's stylesheet and script; with `app`,
+ * also the frame of an MCP App's view and what the app's policy needs (appCsp.ts).
+ */
+export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, feature: WebviewFeature, app?: AppPageOptions): string {
   const media = (path: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', ...path.split('/'))).toString();
   return pageHtml({
     cspSource: webview.cspSource,
     nonce: makeNonce(),
     title,
-    styles: [media(COMMON_STYLE), media(feature.style)],
-    scripts: [media(COMMON_SCRIPT), media(feature.script)],
+    // A page of only a view has the frame assets as its feature: each file is loaded once.
+    styles: [...new Set([media(COMMON_STYLE), media(feature.style), ...(app ? [media(APP_FRAME_ASSETS.style)] : [])])],
+    scripts: [...new Set([media(COMMON_SCRIPT), media(feature.script), ...(app ? [media(APP_FRAME_ASSETS.script)] : [])])],
+    ...(app ? { cspAdditions: app.csp } : {}),
   });
 }
 
@@ -44,6 +49,11 @@ export class WebviewOutbox<T> {
   post(message: T): void {
     if (this.ready) void this.webview.postMessage(message);
     else this.queue.push(message);
+  }
+
+  /** The page is being built again (new HTML): messages wait for its `ready` once more. */
+  reset(): void {
+    this.ready = false;
   }
 
   /** The page is ready: `first` (if any) goes out before everything that waited. */

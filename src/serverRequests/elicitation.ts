@@ -475,6 +475,30 @@ export class ElicitationService {
   }
 
   /**
+   * Opens a link something other than an elicitation asks for (an MCP App's `ui/open-link`) after
+   * the same consent dialog: the URL assessed (refused when parsers could read it differently),
+   * the domain highlighted, opened only on "Open". `message` says who asks.
+   */
+  async openLinkWithConsent(server: ServerIdentity, url: string, message: string, signal: AbortSignal): Promise<'opened' | 'declined' | { readonly refused: string }> {
+    const assessment = assessUrl(url);
+    const say = (level: Parameters<ServerRequestLog>[1], text: string) => this.options.log(server.id, level, `open link: ${text}`);
+    if (assessment.kind === 'blocked') {
+      say('warn', `refused ${JSON.stringify(url.slice(0, 300))}: ${assessment.reason}`);
+      return { refused: assessment.reason };
+    }
+    return this.options.queue.run(server.id, signal, async (laneSignal) => {
+      const answer = await untilCancelled(this.options.prompter.url(server, { requestId: 'open-link', message, elicitationId: '', url: assessment }, laneSignal), laneSignal);
+      if (answer !== 'open') {
+        say('info', `${answer === 'decline' ? 'declined' : 'cancelled'} by the user; ${assessment.href} was not opened`);
+        return 'declined' as const;
+      }
+      const opened = await this.options.openUrl(assessment.href).catch(() => false);
+      say('info', opened ? `the user opened ${assessment.href}` : `the user agreed, but VS Code did not open ${assessment.href}`);
+      return opened ? ('opened' as const) : ('declined' as const);
+    });
+  }
+
+  /**
    * A tool call failed with -32042 "URL elicitation required": offers each listed URL with the
    * same consent UI, then waits for the server to report completion (or the user's "retry now").
    * Resolves true when the caller should retry the tool call, false otherwise (not that error,

@@ -44,6 +44,8 @@ export interface ServerRequests extends vscode.Disposable {
   configureClient(client: McpClient, server: ServerIdentity): vscode.Disposable;
   /** See the file comment. */
   handleUrlElicitationRequired(error: unknown, server: ServerIdentity): Promise<boolean>;
+  /** Opens a link an MCP App asks for, after the URL consent dialog (elicitation's). */
+  openLinkWithConsent(url: string, server: ServerIdentity, message: string, signal: AbortSignal): Promise<'opened' | 'declined' | { readonly refused: string }>;
 }
 
 export const COMMAND_RESET_SAMPLING = 'mcpHost.sampling.resetPermissions';
@@ -134,6 +136,9 @@ export function createServerRequests(context: vscode.ExtensionContext, deps: Ser
     },
     handleUrlElicitationRequired(error: unknown, server: ServerIdentity): Promise<boolean> {
       return elicitation.handleUrlElicitationRequired(server, error);
+    },
+    openLinkWithConsent(url, server, message, signal) {
+      return elicitation.openLinkWithConsent(server, url, message, signal);
     },
     dispose() {
       for (const p of DialogPanel.all()) p.dispose();

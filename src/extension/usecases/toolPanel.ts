@@ -23,6 +23,9 @@ import { PANEL_ASSETS } from '../webviewPage';
 import { truncate } from '../../protocol/text';
 import { onDidChangeOpenDialogs, openDialogCount } from '../openDialogs';
 import { PANEL_VIEW_TYPES, PreviewTab, openAsPreview, rememberForRestore } from './panelTabs';
+import { ToolPanelApp } from '../apps/toolPanelApp';
+import type { PageCspAdditions } from '../../usecases/apps/appCsp';
+import { summarizeFailure } from '../../usecases/resultModel';
 
 export const TOOL_PANEL_VIEW_TYPE = PANEL_VIEW_TYPES.tool;
 
@@ -90,6 +93,12 @@ export class ToolPanel implements vscode.Disposable {
   private awaitingTool: boolean;
   /** The user has typed in the form. */
   private edited = false;
+  /** The MCP App view of a tool that names one (apps/toolPanelApp.ts). */
+  private readonly app: ToolPanelApp;
+  /** What the page's policy admits for the app it holds (none until a view is shown). */
+  private appCsp: PageCspAdditions | undefined;
+  /** Resolves when the rebuilt page says `ready`. */
+  private pageReady: (() => void) | undefined;
 
   private constructor(
     private readonly ctx: UseCaseContext,
@@ -109,6 +118,12 @@ export class ToolPanel implements vscode.Disposable {
     if (restored) restored.webview.options = webviewOptions(ctx.extensionUri);
     this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, this.title(), PANEL_ASSETS);
     this.outbox = new WebviewOutbox(this.panel.webview);
+    this.app = new ToolPanelApp(ctx, serverId, {
+      post: (m) => this.outbox.post(m as unknown as OutboundMessage),
+      currentCsp: () => this.appCsp,
+      rebuild: (csp) => this.rebuildPage(csp),
+      notice: (level, text) => this.post({ type: 'notice', level, text }),
+    });
     this.disposables.push(
       this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
       this.panel.onDidDispose(() => this.dispose()),
@@ -217,7 +232,17 @@ export class ToolPanel implements vscode.Disposable {
 
   // ---- messages ----
 
+  /** Builds the page again so its policy admits an app's view (appCsp.ts); resolves when it is ready. */
+  private rebuildPage(csp: PageCspAdditions): Promise<void> {
+    this.appCsp = csp;
+    this.outbox.reset();
+    const ready = new Promise<void>((resolve) => (this.pageReady = resolve));
+    this.panel.webview.html = webviewHtml(this.panel.webview, this.ctx.extensionUri, this.title(), PANEL_ASSETS, { csp });
+    return ready;
+  }
+
   private receive(raw: unknown): Promise<void> {
+    if (ToolPanelApp.accepts(raw)) return Promise.resolve(this.app.receive(raw));
     const panel = { ctx: this.ctx, results: this.results, serverId: this.serverId, openResource: this.openResource, description: 'the tool panel', post: (m: OutboundMessage) => this.post(m) };
     return receivePanelMessage(panel, raw, (m) => this.handle(m));
   }
@@ -227,6 +252,8 @@ export class ToolPanel implements vscode.Disposable {
     switch (m.type) {
       case 'ready':
         this.outbox.open(() => this.init());
+        this.pageReady?.();
+        this.pageReady = undefined;
         rememberForRestore(this.panel, { kind: 'tool', serverId: this.serverId, name: this.toolName });
         return;
       case 'edited':
@@ -352,6 +379,8 @@ export class ToolPanel implements vscode.Disposable {
       notification?.dispose();
     };
     try {
+      // A tool with an MCP App: its view is read and shown first, then told the call's input and end.
+      const view = await this.app.prepare(tool);
       const outcome = await callTool(
         { serverId: this.serverId, tool, model: this.model, arguments: input, timeout: { seconds: timeout.seconds, note: describeTimeoutSource(timeout.source) }, origin: 'the tool panel', signal: abort.signal },
         {
@@ -364,6 +393,7 @@ export class ToolPanel implements vscode.Disposable {
             callId = this.results.add({ kind: 'tool', serverId: this.serverId, name: tool.name, result: { content: [] } });
             this.running = { callId, abort };
             this.post({ type: 'running', callId, startedAt: attempt.startedAt, arguments: JSON.stringify(attempt.arguments, null, 2) });
+            view?.toolInput(attempt.arguments);
             // The notification (with its Cancel button) appears when the call takes longer than a moment.
             notification = new ProgressNotification(`${tool.name} (${serverName})`, abort);
             // A server may send progress far faster than anyone can read it: the panel and the
@@ -381,8 +411,10 @@ export class ToolPanel implements vscode.Disposable {
             endAttempt();
             if (end.kind === 'failed') {
               this.post({ type: 'failure', callId, failure: end.failure, durationMs: end.durationMs });
+              view?.toolCancelled(summarizeFailure(end.failure));
               return;
             }
+            view?.toolResult(end.result);
             this.results.replace(callId, { kind: 'tool', serverId: this.serverId, name: tool.name, result: end.result });
             if (end.display) this.post({ type: 'toolResult', callId, display: end.display, durationMs: end.durationMs });
           },
@@ -422,6 +454,7 @@ export class ToolPanel implements vscode.Disposable {
 
   dispose(): void {
     this.running?.abort.abort(PANEL_CLOSED);
+    this.app.dispose();
     const disposables = this.disposables.splice(0);
     for (const d of disposables) d.dispose();
     this.panel.dispose();

@@ -29,6 +29,13 @@ export interface UseCaseDeps {
    * Resolves true when the call should be retried.
    */
   resolveUrlElicitation?(error: unknown, serverId: string): Promise<boolean>;
+  /**
+   * Opens a link an MCP App asks for (`ui/open-link`) after the URL-safety dialog; `message` says
+   * which app asks. Absent: apps cannot open links.
+   */
+  openAppLink?(serverId: string, url: string, message: string, signal: AbortSignal): Promise<'opened' | 'declined' | { readonly refused: string }>;
+  /** Whether the server's log shows Trace now (an app's traffic is formatted only then). */
+  traceOn?(serverId: string): boolean;
   /** The server's sign-in (MCP authorization) for Server Details; undefined when it never asked for one. */
   signInState?(serverId: string): (SignInState & { readonly required: boolean }) | undefined;
   /**
