@@ -5,7 +5,7 @@
 // under `npm test` — the nested npm of an npm script). Then, in the clone:
 //   - `npm ci`;
 //   - `npm run demo` until the URL it prints serves the workbench with the MCP Host view listing
-//     the demo's two servers (trusted, allowed, running; screenshot
+//     the demo's three servers (trusted, allowed, running; screenshot
 //     test-results/screenshots/fresh-clone-demo.png), then Ctrl-C (SIGINT to its process group)
 //     and nothing it started is left running;
 //   - `npm run test:unit -- --only=…`: the unit suites that read the repository's test data (every
@@ -128,10 +128,10 @@ describe("the README's commands in a fresh clone, with an empty cache and no ../
       await page.goto(url);
       await page.locator('.monaco-workbench .part.activitybar .action-item').first().waitFor({ timeout: 2 * MINUTE });
       // The demo asks about trust on opening (its servers are the workspace's), then one consent
-      // dialog that lists both servers.
+      // dialog that lists the three servers.
       const answered = await openDemoServers(page);
       assert.ok(answered.some((a) => /trust/i.test(a)), `the trust question was asked: ${JSON.stringify(answered)}`);
-      assert.deepEqual(answered.filter((a) => a.startsWith('Allow')), ['Allow All'], `one consent for both demo servers: ${JSON.stringify(answered)}`);
+      assert.deepEqual(answered.filter((a) => a.startsWith('Allow')), ['Allow All'], `one consent for the demo servers: ${JSON.stringify(answered)}`);
       mkdirSync(screenshotDir, { recursive: true });
       await page.screenshot({ path: join(screenshotDir, 'fresh-clone-demo.png') });
       await browser.close();
@@ -177,7 +177,7 @@ describe("the README's commands in a fresh clone, with an empty cache and no ../
 
 /**
  * Opens the MCP Host view as a new user would: trusts the workspace, allows each server's consent,
- * and waits until both demo servers are listed and started. Returns the dialog buttons it pressed.
+ * and waits until the three demo servers are listed and started. Returns the dialog buttons it pressed.
  */
 async function openDemoServers(page: Page): Promise<string[]> {
   const pressed: string[] = [];
@@ -204,12 +204,12 @@ async function openDemoServers(page: Page): Promise<string[]> {
       rows = await page
         .locator('.part.sidebar .monaco-list-row')
         .evaluateAll((els) => els.map((r) => `${r.querySelector('.label-name')?.textContent?.trim() ?? ''}|${r.querySelector('.label-description')?.textContent?.trim() ?? ''}`));
-      // Both servers listed, and both started: each shows its Tools group with the count listed.
+      // The three servers listed and started: each shows its Tools group with the count listed.
       const labels = rows.map((r) => r.split('|')[0]);
-      return labels.includes('everything') && labels.includes('notes') && rows.filter((r) => /^Tools\|\d+/.test(r)).length >= 2;
+      return ['everything', 'notes', 'clock-app'].every((name) => labels.includes(name)) && rows.filter((r) => /^Tools\|\d+/.test(r)).length >= 3;
     },
     5 * MINUTE,
-    'the MCP Host view listing the demo servers everything and notes, both started',
+    'the MCP Host view listing the demo servers everything, notes and clock-app, all started',
   ).catch(async (error: unknown) => {
     mkdirSync(screenshotDir, { recursive: true });
     await page.screenshot({ path: join(screenshotDir, 'fresh-clone-demo-failed.png') }).catch(() => undefined);
