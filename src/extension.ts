@@ -53,6 +53,7 @@ export function activate(context: vscode.ExtensionContext): void {
     prepare: (id) => mcpHost.prepareForDiagnosis(id),
     startServers: (why) => mcpHost.startAutomatically(why),
     resolveUrlElicitation: (error, id) => mcpHost.serverRequests.handleUrlElicitationRequired(error, { id, name: mcpHost.registry.get(id)?.entry.name ?? id }),
+    hostLog: (text) => log.info(text),
   });
   context.subscriptions.push(useCases, tree.showSubscriptions(useCases.subscriptions), tree.showChatMarks(useCases.chat));
 
