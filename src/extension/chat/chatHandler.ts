@@ -106,11 +106,21 @@ function toModelMessages(messages: readonly ChatMessage[]): vscode.LanguageModel
         case 'call':
           return new vscode.LanguageModelToolCallPart(p.callId, p.name, p.input);
         case 'result':
-          return new vscode.LanguageModelToolResultPart(p.callId, p.parts.map((q) => new vscode.LanguageModelTextPart(q.kind === 'text' ? q.text : `[${q.mimeType} data]`)));
+          return new vscode.LanguageModelToolResultPart(p.callId, p.parts.map((q) => (q.kind === 'text' ? new vscode.LanguageModelTextPart(q.text) : new vscode.LanguageModelDataPart(q.bytes, q.mimeType))));
       }
     });
     return m.role === 'user' ? vscode.LanguageModelChatMessage.User(parts as (vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart)[]) : vscode.LanguageModelChatMessage.Assistant(parts as (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart)[]);
   });
+}
+
+/**
+ * Whether the model takes images. `LanguageModelChat.capabilities` is proposed API, not in the
+ * stable typings, so it is read as the extension host hands it out (VS Code 1.139 does); absent
+ * means no, and images are described.
+ */
+function takesImages(model: vscode.LanguageModelChat): boolean {
+  const capabilities = (model as { readonly capabilities?: { readonly supportsImageToText?: unknown } }).capabilities;
+  return capabilities?.supportsImageToText === true;
 }
 
 /** The earlier turns of this conversation with @mcp, as text. */
@@ -182,7 +192,8 @@ export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, r
     onToolsFound: (query, found) => stream.markdown(`\n\n> 🔎 find_tools "${query}": loaded ${found.map((t) => `\`${t.modelName}\``).join(', ')}\n\n`),
   };
   try {
-    const end = await runChatLoop(messages, ports, { maxRounds: settings.maxRounds, acceptsImages: false, grants: state.grants, signal: abort.signal, loaded: state.loaded });
+    // Audio stays described: VS Code's API has no way for a model to say it takes audio.
+    const end = await runChatLoop(messages, ports, { maxRounds: settings.maxRounds, acceptsImages: takesImages(model), acceptsAudio: false, grants: state.grants, signal: abort.signal, loaded: state.loaded });
     if (end.kind === 'round-limit') stream.markdown(`\n\n_Stopped after ${end.rounds} rounds of tool calls (\`mcpHost.chat.maxRounds\`)._`);
     return { metadata: { rounds: end.rounds, calls: end.calls, end: end.kind } };
   } catch (error) {
