@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { defaultVsixPath, installCodeServer, launch, poll as pollFor, repoRoot, type Workbench, waitUntil } from './harness';
+import { defaultVsixPath, installCodeServer, launch, poll as pollFor, repoRoot, screenshotDir, type Workbench, waitUntil } from './harness';
 import { allowServers, waitForTree } from './treeRows';
 
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
@@ -46,11 +46,42 @@ describe('@mcp in a real VS Code', { skip: existsSync(VSIX) ? false : `${VSIX} i
     await poll(async () => (await wb.outputChannelText(MODEL_CHANNEL, { contains: 'registered the scripted tool model', timeoutMs: 10_000, reveal: false }).catch(() => undefined)) !== undefined, 90_000, 'the scripted model to register');
   }
 
+  /** The chat view alone (for README's figures): test-results/screenshots/<name>.png. */
+  async function chatShot(name: string): Promise<void> {
+    mkdirSync(screenshotDir, { recursive: true });
+    await wb.page.locator('.part.auxiliarybar').screenshot({ path: join(screenshotDir, `${name}.png`) });
+  }
+
+  let widened = false;
+  /** Once: drags the chat's edge left, so the screenshots show the approval's JSON and diff whole (best effort). */
+  async function widenChat(): Promise<void> {
+    if (widened) return;
+    widened = true;
+    const bar = await wb.page.locator('.part.auxiliarybar').boundingBox();
+    if (!bar) return;
+    // The vertical sash on the chat's left edge.
+    const sash = await wb.page.locator('.monaco-sash.vertical').evaluateAll(
+      (els, left) =>
+        els
+          .map((e) => e.getBoundingClientRect())
+          .filter((r) => r.height > 200 && Math.abs(r.left + r.width / 2 - left) < 6)
+          .map((r) => ({ x: r.left + r.width / 2, y: r.top + r.height / 2 }))[0],
+      bar.x,
+    );
+    if (!sash) return;
+    await wb.page.mouse.move(sash.x, sash.y);
+    await wb.page.mouse.down();
+    await wb.page.mouse.move(sash.x - 130, sash.y, { steps: 4 });
+    await wb.page.mouse.move(sash.x - 260, sash.y, { steps: 4 });
+    await wb.page.mouse.up();
+  }
+
   /** Sends `@mcp <text>` from the chat input, once the model picker shows the scripted model. */
   async function ask(text: string): Promise<void> {
     await wb.runCommand('Chat: Open Chat');
     const input = wb.page.locator('.interactive-input-editor').last();
     await input.waitFor({ timeout: 20_000 });
+    await widenChat();
     // Each question in a conversation of its own (New Chat is Ctrl+L in the chat; the palette
     // does not offer it there): an approval left open by a failed step cannot hold the next.
     if ((await wb.page.locator('.interactive-response').count()) > 0) {
@@ -154,12 +185,21 @@ describe('@mcp in a real VS Code', { skip: existsSync(VSIX) ? false : `${VSIX} i
       assert.match(asked, /everything wants to run echo/);
       assert.match(asked, /"message": "hello from chat"/);
       await wb.screenshot('chat-approval');
+      await chatShot('chat-approval-panel');
       await clickButton('Allow once');
       const answer = await response(/Tool result: Echo: hello from chat/);
       assert.match(answer, /✓ everything · echo: answered/);
       await wb.screenshot('chat-answer');
+      await chatShot('chat-answer-panel');
       const log = await wb.outputChannelText('MCP: everything', { contains: 'Calling tool echo from chat (@mcp)', reveal: false });
       assert.match(log, /Tool echo answered/);
+      // The call history (the tool panel's, and the one "Save Call as Test…" offers) has it, marked from chat.
+      await wb.runCommand('MCP Host: Save Call as Test…');
+      const entry = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row').filter({ hasText: 'everything › echo' }).first();
+      await entry.waitFor({ timeout: 20_000 });
+      assert.match(await entry.innerText(), /from chat: /);
+      await wb.screenshot('chat-history');
+      await wb.page.keyboard.press('Escape');
     });
   });
 
@@ -169,8 +209,20 @@ describe('@mcp in a real VS Code', { skip: existsSync(VSIX) ? false : `${VSIX} i
       await response(/wants to run echo/);
       await clickButton('Deny');
       const answer = await response(/Tool result: The user denied this tool call/);
-      assert.match(answer, /🚫 everything · echo: denied by the user/);
+      assert.match(answer, /✗ everything · echo: denied by the user/);
       await wb.screenshot('chat-denied');
+    });
+  });
+
+  test('an image result reaches a model that takes images as a data part (the PNG bytes)', { timeout: 120_000 }, async () => {
+    await step('image', async () => {
+      await ask('call get-tiny-image with x');
+      await response(/wants to run get-tiny-image/);
+      await clickButton('Allow once');
+      // The scripted model reports what it received: the image as bytes, not a description.
+      const answer = await response(/Tool result: [\s\S]*\[image\/png data, \d+ bytes, starts 89504e47\][\s\S]*MCP logo/);
+      assert.doesNotMatch(answer, /does not take images/);
+      await wb.screenshot('chat-image');
     });
   });
 
