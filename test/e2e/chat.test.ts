@@ -1,7 +1,10 @@
 // @mcp in a real VS Code (code-server, no Copilot): a scripted tool-calling language model
 // (fixtures/lm-tool-provider, packaged and installed by this test, never shipped) is the only
-// model, so it is the one `request.model` gives. The workspace runs server-everything, a server
-// of 300 tools and a "shifty" server that changes its tool after the first call.
+// model, so it is the one the picker selects and `request.model` gives. (Before MCP Host asked
+// VS Code to list the models, the picker stayed on "Models" and VS Code answered "Language model
+// unavailable" before @mcp was called: README, "What you need for @mcp".) The workspace runs
+// server-everything, a server of 300 tools and a "shifty" server that changes its tool after the
+// first call.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,6 +49,9 @@ describe('@mcp in a real VS Code', { skip: existsSync(VSIX) ? false : `${VSIX} i
     await poll(async () => (await wb.outputChannelText(MODEL_CHANNEL, { contains: 'registered the scripted tool model', timeoutMs: 10_000, reveal: false }).catch(() => undefined)) !== undefined, 90_000, 'the scripted model to register');
   }
 
+  /** The responses of the chat shown (VS Code keeps an earlier chat's rows in the page, hidden). */
+  const responses = () => wb.page.locator('.interactive-response:visible');
+
   /** The chat view alone (for README's figures): test-results/screenshots/<name>.png. */
   async function chatShot(name: string): Promise<void> {
     mkdirSync(screenshotDir, { recursive: true });
@@ -84,10 +90,13 @@ describe('@mcp in a real VS Code', { skip: existsSync(VSIX) ? false : `${VSIX} i
     await widenChat();
     // Each question in a conversation of its own (New Chat is Ctrl+L in the chat; the palette
     // does not offer it there): an approval left open by a failed step cannot hold the next.
-    if ((await wb.page.locator('.interactive-response').count()) > 0) {
+    for (let attempt = 1; (await responses().count()) > 0; attempt++) {
       await input.click({ force: true });
       await wb.page.keyboard.press('Control+L');
-      await poll(async () => (await wb.page.locator('.interactive-response').count()) === 0, 20_000, 'a new, empty chat');
+      const emptied = await poll(async () => (await responses().count()) === 0, 15_000, 'a new, empty chat').catch((error: unknown) => {
+        if (attempt >= 3) throw error;
+      });
+      if (emptied) break;
     }
     // Without Copilot the picker selects a model only once VS Code has listed the providers'
     // models (MCP Host asks for them after activation: src/extension/chat/chatModelList.ts).
@@ -112,20 +121,19 @@ describe('@mcp in a real VS Code', { skip: existsSync(VSIX) ? false : `${VSIX} i
   /** The text of the last chat response, once it matches `pattern`. */
   async function response(pattern: RegExp, timeoutMs = 60_000): Promise<string> {
     let text = '';
-    await poll(
+    await pollFor(
       async () => {
         // Code blocks are Monaco editors, which render spaces as no-break spaces.
-        text = (await wb.page.locator('.interactive-response').last().innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+        text = (await responses().last().innerText().catch(() => '')).replace(/\u00a0/g, ' ');
         return pattern.test(text);
       },
-      timeoutMs,
-      `a chat response matching ${pattern} (last: ${JSON.stringify(text.slice(-400))})`,
+      { timeoutMs, what: `a chat response matching ${pattern}`, detail: () => `the last response reads ${JSON.stringify(text.slice(-400))}` },
     );
     return text;
   }
 
   async function clickButton(title: string): Promise<void> {
-    const button = wb.page.locator('.interactive-response').last().getByRole('button', { name: title }).last();
+    const button = responses().last().getByRole('button', { name: title }).last();
     await button.waitFor({ timeout: 30_000 });
     await button.click();
   }
@@ -180,6 +188,8 @@ describe('@mcp in a real VS Code', { skip: existsSync(VSIX) ? false : `${VSIX} i
 
   test('echo: the approval shows in the response, Allow runs the call through MCP Host, the answer has its output', { timeout: 180_000 }, async () => {
     await step('allow', async () => {
+      // MCP Host asked VS Code for the models after it started, which is what lets the picker select one.
+      await wb.outputChannelText('MCP Host', { contains: /Language models listed \([^)]*\): .*mcp-host-tool-test\/mcp-host-tool-model/, timeoutMs: 60_000, reveal: false });
       await ask('call echo with hello from chat');
       const asked = await response(/wants to run echo/);
       assert.match(asked, /everything wants to run echo/);
