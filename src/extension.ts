@@ -55,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): void {
     resolveUrlElicitation: (error, id) => mcpHost.serverRequests.handleUrlElicitationRequired(error, { id, name: mcpHost.registry.get(id)?.entry.name ?? id }),
     openAppLink: (id, url, message, signal) => mcpHost.serverRequests.openLinkWithConsent(url, { id, name: mcpHost.registry.get(id)?.entry.name ?? id }, message, signal),
     traceOn: (id) => mcpHost.logs.get(id).traceOn,
+    hostLog: (text) => log.info(text),
   });
   context.subscriptions.push(useCases, tree.showSubscriptions(useCases.subscriptions), tree.showChatMarks(useCases.chat));
 

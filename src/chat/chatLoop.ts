@@ -70,7 +70,9 @@ export interface ChatLoopPorts {
 export interface ChatLoopOptions {
   /** At most this many model requests (each may make several tool calls). */
   readonly maxRounds: number;
+  /** The model takes images (and audio): tool results pass them as data, else describe them. */
   readonly acceptsImages: boolean;
+  readonly acceptsAudio?: boolean;
   readonly grants: SessionGrants;
   /** Cancels the request: the model request, and the tool call in flight (notifications/cancelled). */
   readonly signal?: AbortSignal;
@@ -151,7 +153,7 @@ async function runOneCall(call: Extract<ChatPart, { kind: 'call' }>, catalog: To
     case 'answered': {
       const result: CallToolResult = outcome.result;
       ports.onCallEnd?.({ tool, outcome: result.isError ? 'tool-error' : 'answered', summary: result.isError ? 'the tool reported an error' : 'answered' });
-      return toolResultForModel(result, { acceptsImages: options.acceptsImages });
+      return toolResultForModel(result, { acceptsImages: options.acceptsImages, acceptsAudio: options.acceptsAudio === true });
     }
     case 'invalid': {
       const problems = outcome.errors.map((e) => `${e.path || '(arguments)'}: ${e.message}`).join('; ');

@@ -1,26 +1,44 @@
-// A tool's result as a language model reads it: text parts, and images where the model takes
-// them. Model-independent: the VS Code layer turns these into LanguageModel…Parts.
+// A tool's result as a language model reads it: text parts, and images or audio as data where
+// the model takes them. Model-independent: the VS Code layer turns these into LanguageModel…Parts.
 import type { CallToolResult, ContentBlock } from '../client/schemas';
 import { formatBytes } from '../protocol/text';
+import { base64Bytes, normalizeMimeType } from '../usecases/resultModel';
 
 /** One part of a tool result for the model. */
 export type ModelResultPart =
   | { readonly kind: 'text'; readonly text: string }
-  /** Binary data (an image) for a model that takes it; `data` is base64 as the server sent it. */
-  | { readonly kind: 'data'; readonly mimeType: string; readonly data: string };
+  /** Binary data (an image or audio) for a model that takes it, decoded from the server's base64. */
+  | { readonly kind: 'data'; readonly mimeType: string; readonly bytes: Uint8Array };
 
 export interface ModelResultOptions {
-  /** The model takes images (`capabilities.imageInput`); otherwise they are described. */
+  /** The model takes images (VS Code: `capabilities.supportsImageToText`); otherwise they are described. */
   readonly acceptsImages: boolean;
+  /** The model takes audio; otherwise it is described (VS Code's API has no way to say so yet). */
+  readonly acceptsAudio?: boolean;
   /** Text longer than this is cut, with a note (a result must not overflow the model's window). */
   readonly maxTextChars?: number;
 }
 
 const DEFAULT_MAX_TEXT = 60_000;
+/** Larger media are described: model APIs refuse them (5 MB is a common per-image limit). */
+export const MAX_MEDIA_BYTES = 5 * 1024 * 1024;
+/** The media types models commonly take; others are described rather than sent to fail there. */
+const MODEL_MEDIA_TYPES: Readonly<Record<'image' | 'audio', readonly string[]>> = {
+  image: ['image/png', 'image/jpeg', 'image/gif', 'image/webp'],
+  audio: ['audio/wav', 'audio/x-wav', 'audio/mpeg', 'audio/mp3', 'audio/ogg', 'audio/webm', 'audio/flac', 'audio/aac', 'audio/mp4'],
+};
 
-/** The approximate decoded size of base64 `data`. */
-function base64Bytes(data: string): number {
-  return Math.floor((data.length * 3) / 4) - (data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0);
+/** An image or audio block: data for the model when it takes it and the data is sound, else a description that says why not. */
+function mediaPart(kind: 'image' | 'audio', block: { data: string; mimeType: string }, accepted: boolean): ModelResultPart {
+  const size = base64Bytes(block.data);
+  const mimeType = normalizeMimeType(block.mimeType);
+  const shown = mimeType ?? JSON.stringify(block.mimeType);
+  if (size === undefined) return { kind: 'text', text: `[${kind}: ${shown}; the server sent data that is not valid base64]` };
+  const about = `[${kind}: ${shown}, ${formatBytes(size)}`;
+  if (!accepted) return { kind: 'text', text: `${about}; ${kind === 'image' ? 'this model does not take images' : 'not passed to the model'}]` };
+  if (!mimeType || !MODEL_MEDIA_TYPES[kind].includes(mimeType)) return { kind: 'text', text: `${about}; a type models do not take]` };
+  if (size > MAX_MEDIA_BYTES) return { kind: 'text', text: `${about}; larger than the ${formatBytes(MAX_MEDIA_BYTES)} passed to a model]` };
+  return { kind: 'data', mimeType, bytes: new Uint8Array(Buffer.from(block.data.replace(/\s+/g, ''), 'base64')) };
 }
 
 function describeBlock(block: ContentBlock, options: ModelResultOptions): ModelResultPart {
@@ -28,16 +46,16 @@ function describeBlock(block: ContentBlock, options: ModelResultOptions): ModelR
     case 'text':
       return { kind: 'text', text: block.text };
     case 'image':
-      if (options.acceptsImages) return { kind: 'data', mimeType: block.mimeType, data: block.data };
-      return { kind: 'text', text: `[image: ${block.mimeType}, ${formatBytes(base64Bytes(block.data))}; this model does not take images]` };
+      return mediaPart('image', block, options.acceptsImages);
     case 'audio':
-      return { kind: 'text', text: `[audio: ${block.mimeType}, ${formatBytes(base64Bytes(block.data))}; not passed to the model]` };
+      return mediaPart('audio', block, options.acceptsAudio === true);
     case 'resource_link':
       return { kind: 'text', text: `[resource link: ${block.uri}${block.name ? ` "${block.title ?? block.name}"` : ''}${block.mimeType ? `, ${block.mimeType}` : ''}${block.description ? ` — ${block.description}` : ''}]` };
     case 'resource': {
       const r = block.resource;
       if ('text' in r) return { kind: 'text', text: `[embedded resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ''}]\n${r.text}` };
-      return { kind: 'text', text: `[embedded resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ''}, ${formatBytes(base64Bytes(r.blob))} of binary data]` };
+      const size = base64Bytes(r.blob);
+      return { kind: 'text', text: `[embedded resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ''}, ${size === undefined ? 'data that is not valid base64' : `${formatBytes(size)} of binary data`}]` };
     }
     default: {
       const unknown = block as { type?: unknown };
@@ -47,8 +65,8 @@ function describeBlock(block: ContentBlock, options: ModelResultOptions): ModelR
 }
 
 /**
- * The parts the model gets for `result`: each content block (text as it is; images as data when
- * the model takes them, else described; audio described; resource links and embedded resources
+ * The parts the model gets for `result`: each content block (text as it is; images and audio as
+ * data when the model takes them, else described; resource links and embedded resources
  * with their URI), then structured content as JSON, and an error result said as one.
  */
 export function toolResultForModel(result: CallToolResult, options: ModelResultOptions): ModelResultPart[] {

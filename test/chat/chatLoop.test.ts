@@ -95,6 +95,24 @@ describe('the @mcp loop (server-everything)', () => {
     assert.match(describeApproval(changed.approvals[0]), /Changed since you approved it:\n```diff\ndescription:\n- old\n\+ new/);
   });
 
+  test('images: a model that takes them gets the PNG bytes of get-tiny-image as data; another gets a description', async () => {
+    const received: ChatMessage[][] = [];
+    const call = (): ModelOutput[] => [{ kind: 'call', callId: 'i', name: 'everything_get-tiny-image', input: {} }];
+    const keep = (messages: readonly ChatMessage[]): ModelOutput[] => (received.push([...messages]), [{ kind: 'text', text: 'seen' }]);
+    const taking = setup([call, keep], { decisions: ['once'] });
+    await runChatLoop([{ role: 'user', parts: [{ kind: 'text', text: 'x' }] }], taking.ports, { maxRounds: 5, acceptsImages: true, grants: new SessionGrants() });
+    const not = setup([call, keep], { decisions: ['once'] });
+    await runChatLoop([{ role: 'user', parts: [{ kind: 'text', text: 'x' }] }], not.ports, { maxRounds: 5, acceptsImages: false, grants: new SessionGrants() });
+    const resultParts = (messages: ChatMessage[]) => messages.at(-1)!.parts.flatMap((p) => (p.kind === 'result' ? p.parts : []));
+    const image = resultParts(received[0]).find((p) => p.kind === 'data');
+    assert.ok(image?.kind === 'data', 'the image goes as data');
+    assert.equal(image.mimeType, 'image/png');
+    assert.deepEqual([...image.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'the PNG signature');
+    const described = resultParts(received[1]);
+    assert.ok(described.every((p) => p.kind === 'text'));
+    assert.ok(described.some((p) => p.kind === 'text' && /^\[image: image\/png, [\d.]+ (B|KiB); this model does not take images\]$/.test(p.text)), JSON.stringify(described));
+  });
+
   test('the round limit ends a model that keeps calling', async () => {
     const s = setup([() => [{ kind: 'call', callId: 'c', name: 'everything_get-sum', input: { a: 1, b: 2 } }]], { decisions: ['session'] });
     const end = await runChatLoop([{ role: 'user', parts: [{ kind: 'text', text: 'x' }] }], s.ports, { maxRounds: 3, acceptsImages: false, grants: new SessionGrants() });

@@ -5,7 +5,7 @@ import { suite, test } from 'node:test';
 import type { Tool } from '../../src/client/schemas';
 import { SessionGrants, approvalNeed, maskedArguments } from '../../src/chat/approval';
 import { changedTools, definitionChanges, formatChanges, parsePinStore, serverIdentity, toolPinHash, withPin } from '../../src/chat/pins';
-import { toolResultForModel } from '../../src/chat/resultParts';
+import { MAX_MEDIA_BYTES, toolResultForModel } from '../../src/chat/resultParts';
 import { FIND_TOOLS, buildToolCatalog, describeCatalog, estimateDefinitionTokens, toolSetSelection } from '../../src/chat/toolCatalog';
 import { MODEL_TOOL_NAME, ServerTool, nameToolsForModel } from '../../src/chat/toolNames';
 
@@ -52,8 +52,30 @@ suite('tool results for the model', () => {
       '[embedded resource mem://b (application/octet-stream), 10 B of binary data]',
       'Structured content (JSON): {"n":1}',
     ]);
-    const withImages = toolResultForModel({ content: [{ type: 'image', data: png, mimeType: 'image/png' }] }, { acceptsImages: true });
-    assert.deepEqual(withImages, [{ kind: 'data', mimeType: 'image/png', data: png }]);
+  });
+  test('images and audio go as data (decoded bytes) to a model that takes them', () => {
+    const bytes = Buffer.from('0123456789');
+    const result = { content: [{ type: 'image' as const, data: png, mimeType: 'image/PNG; x=y' }, { type: 'audio' as const, data: png, mimeType: 'audio/wav' }] };
+    const parts = toolResultForModel(result, { acceptsImages: true, acceptsAudio: true });
+    assert.deepEqual(parts, [
+      { kind: 'data', mimeType: 'image/png', bytes: new Uint8Array(bytes) },
+      { kind: 'data', mimeType: 'audio/wav', bytes: new Uint8Array(bytes) },
+    ]);
+    // Images only: the audio is described.
+    assert.deepEqual(
+      toolResultForModel(result, { acceptsImages: true }).map((p) => p.kind),
+      ['data', 'text'],
+    );
+  });
+  test('media a model cannot take are described, never sent: bad base64, unusual types, too large', () => {
+    const taking = { acceptsImages: true, acceptsAudio: true };
+    const text = (r: Parameters<typeof toolResultForModel>[0]) => toolResultForModel(r, taking).map((p) => (p.kind === 'text' ? p.text : `data ${p.mimeType}`));
+    assert.deepEqual(text({ content: [{ type: 'image', data: 'not base64!', mimeType: 'image/png' }] }), ['[image: image/png; the server sent data that is not valid base64]']);
+    assert.deepEqual(text({ content: [{ type: 'image', data: png, mimeType: 'image/tiff' }] }), ['[image: image/tiff, 10 B; a type models do not take]']);
+    assert.deepEqual(text({ content: [{ type: 'audio', data: png, mimeType: 'bogus' }] }), ['[audio: "bogus", 10 B; a type models do not take]']);
+    const big = Buffer.alloc(MAX_MEDIA_BYTES + 3).toString('base64');
+    assert.match(text({ content: [{ type: 'image', data: big, mimeType: 'image/jpeg' }] })[0], /^\[image: image\/jpeg, 5\.0 MiB; larger than the 5\.0 MiB passed to a model\]$/);
+    assert.deepEqual(text({ content: [{ type: 'resource', resource: { uri: 'mem://b', blob: '@@', mimeType: 'image/png' } }] }), ['[embedded resource mem://b (image/png), data that is not valid base64]']);
   });
   test('an error is said as one; empty results and long text', () => {
     const parts = toolResultForModel({ content: [{ type: 'text', text: 'boom' }], isError: true }, { acceptsImages: false });

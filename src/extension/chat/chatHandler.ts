@@ -106,11 +106,22 @@ function toModelMessages(messages: readonly ChatMessage[]): vscode.LanguageModel
         case 'call':
           return new vscode.LanguageModelToolCallPart(p.callId, p.name, p.input);
         case 'result':
-          return new vscode.LanguageModelToolResultPart(p.callId, p.parts.map((q) => new vscode.LanguageModelTextPart(q.kind === 'text' ? q.text : `[${q.mimeType} data]`)));
+          return new vscode.LanguageModelToolResultPart(p.callId, p.parts.map((q) => (q.kind === 'text' ? new vscode.LanguageModelTextPart(q.text) : new vscode.LanguageModelDataPart(q.bytes, q.mimeType))));
       }
     });
     return m.role === 'user' ? vscode.LanguageModelChatMessage.User(parts as (vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart)[]) : vscode.LanguageModelChatMessage.Assistant(parts as (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart)[]);
   });
+}
+
+/**
+ * What the model says it can do. `LanguageModelChat.capabilities` is proposed API, not in the
+ * stable typings, so it is read as the extension host hands it out (VS Code 1.139 does); absent
+ * means unknown: images are then described, and tools offered anyway.
+ */
+function modelCapabilities(model: vscode.LanguageModelChat): { images: boolean; tools: boolean | undefined } {
+  const capabilities = (model as { readonly capabilities?: { readonly supportsImageToText?: unknown; readonly supportsToolCalling?: unknown } }).capabilities;
+  const tools = capabilities?.supportsToolCalling;
+  return { images: capabilities?.supportsImageToText === true, tools: typeof tools === 'boolean' ? tools : undefined };
 }
 
 /** The earlier turns of this conversation with @mcp, as text. */
@@ -148,6 +159,8 @@ export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, r
     messages.push({ role: 'user', parts: [{ kind: 'text', text: context + scope.prompt }] });
   }
   if (servers.length === 0) stream.markdown('_No MCP server is running: the model answers without tools._\n\n');
+  const capabilities = modelCapabilities(request.model);
+  if (servers.length > 0 && capabilities.tools === false) stream.markdown(`_${request.model.name} does not call tools, so it cannot use your servers: pick a model that does (Agent mode lists them)._\n\n`);
 
   const abort = new AbortController();
   const cancel = token.onCancellationRequested(() => abort.abort());
@@ -178,11 +191,13 @@ export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, r
     }),
     onText: (text) => stream.markdown(text),
     onCallStart: (tool) => stream.progress(`Running ${tool.tool.name} on ${tool.serverName}…`),
-    onCallEnd: (report) => stream.markdown(`\n\n> ${report.outcome === 'denied' ? '🚫' : report.outcome === 'answered' ? '✓' : '⚠'} \`${report.tool.serverName}\` · \`${report.tool.tool.name}\`: ${report.summary}\n\n`),
-    onToolsFound: (query, found) => stream.markdown(`\n\n> 🔎 find_tools "${query}": loaded ${found.map((t) => `\`${t.modelName}\``).join(', ')}\n\n`),
+    // Marks every font has (an emoji shows as a box where there is no emoji font).
+    onCallEnd: (report) => stream.markdown(`\n\n> ${report.outcome === 'denied' ? '✗' : report.outcome === 'answered' ? '✓' : '⚠'} \`${report.tool.serverName}\` · \`${report.tool.tool.name}\`: ${report.summary}\n\n`),
+    onToolsFound: (query, found) => stream.markdown(`\n\n> find_tools "${query}": loaded ${found.map((t) => `\`${t.modelName}\``).join(', ')}\n\n`),
   };
   try {
-    const end = await runChatLoop(messages, ports, { maxRounds: settings.maxRounds, acceptsImages: false, grants: state.grants, signal: abort.signal, loaded: state.loaded });
+    // Audio stays described: VS Code's API has no way for a model to say it takes audio.
+    const end = await runChatLoop(messages, ports, { maxRounds: settings.maxRounds, acceptsImages: capabilities.images, acceptsAudio: false, grants: state.grants, signal: abort.signal, loaded: state.loaded });
     if (end.kind === 'round-limit') stream.markdown(`\n\n_Stopped after ${end.rounds} rounds of tool calls (\`mcpHost.chat.maxRounds\`)._`);
     return { metadata: { rounds: end.rounds, calls: end.calls, end: end.kind } };
   } catch (error) {

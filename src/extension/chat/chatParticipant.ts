@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { UseCaseContext } from '../usecases/context';
 import { toTarget } from '../usecases/types';
+import { keepChatModelsListed } from './chatModelList';
 import { ChatState } from './chatState';
 import type * as ChatHandlerModule from './chatHandler';
 
@@ -42,6 +43,7 @@ export function registerChatParticipant(ctx: UseCaseContext): { state: ChatState
   const disposable = vscode.Disposable.from(
     state,
     participant,
+    keepChatModelsListed((text) => ctx.deps.hostLog?.(text)),
     ...(ctx.deps.onDidChangeServers ? [ctx.deps.onDidChangeServers(logChangedTools)] : []),
     ctx.onDidApproveTool(({ serverId, tool }) => {
       const h = ctx.server(serverId);

@@ -47,6 +47,8 @@ export interface UseCaseDeps {
   startServers?(why: string): void;
   /** Told when the health ping marks a server unresponsive or answering again (e.g. to show it in the tree). */
   setHealth?(serverId: string, health: ServerHealth): void;
+  /** A line in the "MCP Host" output channel (what concerns no one server). */
+  hostLog?(text: string): void;
 }
 
 /**
