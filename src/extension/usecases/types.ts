@@ -5,6 +5,7 @@ import type { SignInState } from '../../auth/session';
 import type { LogSeverity } from '../../protocol/logging';
 import type { ServerHandle } from '../../registry/serverRegistry';
 import type { ServerHealth } from '../../registry/health';
+import type { DebuggedServer } from '../devMode';
 
 /** The configured servers, as the registry keeps them: a feature asks the handle for its client (`whenReady`). */
 export interface ServerHandles {
@@ -40,6 +41,11 @@ export interface UseCaseDeps {
   startServers?(why: string): void;
   /** Told when the health ping marks a server unresponsive or answering again (e.g. to show it in the tree). */
   setHealth?(serverId: string, health: ServerHealth): void;
+  /**
+   * Puts a server under dev mode's debugger (a Debug run of saved tests): restarts it so unless
+   * a debugger is attached already; resolves once one is, rejects with what to do otherwise.
+   */
+  debugServer?(serverId: string, signal: AbortSignal): Promise<DebuggedServer>;
 }
 
 /**
