@@ -59,6 +59,8 @@ export class DevMode implements vscode.Disposable {
   private readonly debugpyPorts = new Map<string, number>();
   /** The debug session attached to each server. */
   private readonly sessions = new Map<string, vscode.DebugSession>();
+  /** The server each attach is for, by the session name it was given ("MCP: <name>"). */
+  private readonly attaching = new Map<string, string>();
   private readonly _onDidStartSession = new vscode.EventEmitter<string>();
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -66,19 +68,28 @@ export class DevMode implements vscode.Disposable {
     this.disposables.push(
       this._onDidStartSession,
       vscode.debug.onDidStartDebugSession((session) => {
-        const id = session.configuration[SERVER_KEY];
-        if (typeof id !== 'string') return;
+        // A debugger may pass its own copy of the configuration on (without our key): the
+        // session's name, given when attaching, says which server it is then.
+        if (session.parentSession) return;
+        const id = this.serverOf(session);
+        if (id === undefined) return;
         this.sessions.set(id, session);
         this._onDidStartSession.fire(id);
       }),
       vscode.debug.onDidTerminateDebugSession((session) => {
-        const id = session.configuration[SERVER_KEY];
-        if (typeof id !== 'string' || this.sessions.get(id) !== session) return;
+        const id = this.serverOf(session);
+        if (id === undefined || this.sessions.get(id) !== session) return;
         this.sessions.delete(id);
         // The debugger let go: the next start of the server is as configured again.
         this.forced.delete(id);
       }),
     );
+  }
+
+  /** The server a debug session was started for, by the configuration's key or the name it was given. */
+  private serverOf(session: vscode.DebugSession): string | undefined {
+    const id: unknown = session.configuration[SERVER_KEY];
+    return typeof id === 'string' ? id : this.attaching.get(session.name);
   }
 
   /** Follows the configuration: a watcher for each entry with `dev.watch`, none for the others. */
@@ -206,7 +217,9 @@ export class DevMode implements vscode.Disposable {
 
   private startDebugging(h: ServerHandle, configuration: { readonly type: string; readonly request: 'attach'; readonly [key: string]: unknown }, hint: string): void {
     const folder = h.entry.source.folder ? vscode.workspace.getWorkspaceFolder(vscode.Uri.file(h.entry.source.folder.fsPath)) : undefined;
-    void vscode.debug.startDebugging(folder, { ...configuration, name: `MCP: ${h.entry.name}`, [SERVER_KEY]: h.id }).then(
+    const name = `MCP: ${h.entry.name}`;
+    this.attaching.set(name, h.id);
+    void vscode.debug.startDebugging(folder, { ...configuration, name, [SERVER_KEY]: h.id }).then(
       (ok) => ok || this.host.log(h.id, 'warn', `dev: the debugger did not attach (${hint})`),
       (error: unknown) => this.host.log(h.id, 'warn', `dev: the debugger did not attach: ${String(error)}`),
     );
