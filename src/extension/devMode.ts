@@ -17,8 +17,8 @@ import type { ServerHandle } from '../registry/serverRegistry';
 const DEBOUNCE_MS = 300;
 /** What Node prints when its inspector listens. */
 const INSPECTOR_LISTENING = /Debugger listening on ws:\/\/(127\.0\.0\.1|\[::1\]|localhost):(\d+)\//;
-/** How long a Debug run waits for the debugger to attach to a restarted server. */
-const ATTACH_TIMEOUT_MS = 30_000;
+/** How long a Debug run waits for the debugger to attach to a restarted server (the first attach also activates the JavaScript debugger, which takes a while on a busy machine). */
+const ATTACH_TIMEOUT_MS = 90_000;
 /** The debug types of the Python Debugger extension (ms-python.debugpy) and of the older Python extension. */
 const PYTHON_DEBUGGERS = [
   { extension: 'ms-python.debugpy', type: 'debugpy' },
@@ -61,6 +61,8 @@ export class DevMode implements vscode.Disposable {
   private readonly sessions = new Map<string, vscode.DebugSession>();
   /** The server each attach is for, by the session name it was given ("MCP: <name>"). */
   private readonly attaching = new Map<string, string>();
+  /** The last debug sessions that started, named when an attach is not seen (what did start instead). */
+  private readonly recentSessions: string[] = [];
   private readonly _onDidStartSession = new vscode.EventEmitter<string>();
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -69,11 +71,16 @@ export class DevMode implements vscode.Disposable {
       this._onDidStartSession,
       vscode.debug.onDidStartDebugSession((session) => {
         // A debugger may pass its own copy of the configuration on (without our key): the
-        // session's name, given when attaching, says which server it is then.
-        if (session.parentSession) return;
-        const id = this.serverOf(session);
+        // session's name, given when attaching, says which server it is then. A child session
+        // (the debugger's own, for the process it found) belongs to its parent's server.
+        let root: vscode.DebugSession = session;
+        while (root.parentSession) root = root.parentSession;
+        const id = this.serverOf(root) ?? this.serverOf(session);
+        this.recentSessions.push(`${session.name} (${session.type}${session.parentSession ? `, child of ${session.parentSession.name}` : ''})`);
+        if (this.recentSessions.length > 10) this.recentSessions.shift();
         if (id === undefined) return;
-        this.sessions.set(id, session);
+        this.host.log(id, 'info', `dev: debug session "${session.name}" (${session.type}) started`);
+        if (!this.sessions.has(id) || this.sessions.get(id) === session.parentSession) this.sessions.set(id, root);
         this._onDidStartSession.fire(id);
       }),
       vscode.debug.onDidTerminateDebugSession((session) => {
@@ -229,7 +236,7 @@ export class DevMode implements vscode.Disposable {
    * Puts a server under the debugger (a Debug run of saved tests): a server already attached
    * stays as it is; any other is restarted under its `dev.debug` debugger, or Node's inspector
    * when it has none, and stays so until the debug session ends. Resolves once the debugger
-   * attached; rejects with what to do when it does not within 30 s.
+   * attached; rejects with what to do when it does not within 90 s.
    */
   async debugWhile(id: string, signal?: AbortSignal): Promise<DebuggedServer> {
     const h = this.host.servers().find((s) => s.id === id);
@@ -255,7 +262,7 @@ export class DevMode implements vscode.Disposable {
   private nextSession(id: string, signal?: AbortSignal): { session: Promise<vscode.DebugSession>; cancel(): void } {
     let cancel = () => undefined as void;
     const session = new Promise<vscode.DebugSession>((resolve, reject) => {
-      const timer = setTimeout(() => done(new Error(`the debugger did not attach within ${ATTACH_TIMEOUT_MS / 1000} s`)), ATTACH_TIMEOUT_MS);
+      const timer = setTimeout(() => done(new Error(`the debugger did not attach within ${ATTACH_TIMEOUT_MS / 1000} s (debug sessions that started: ${this.recentSessions.join(', ') || 'none'})`)), ATTACH_TIMEOUT_MS);
       const started = this._onDidStartSession.event((started) => {
         const s = started === id ? this.sessions.get(id) : undefined;
         if (s) done(undefined, s);

@@ -149,6 +149,7 @@ export class SavedTestsController implements vscode.Disposable {
     } catch (error) {
       const message = `${server.entry.name} could not be put under the debugger: ${errorMessage(error)}`;
       run.appendOutput(`${message}\r\n`);
+      this.ctx.deps.log(server.id, 'warn', `Debug run: ${message}`);
       return message;
     }
   }
