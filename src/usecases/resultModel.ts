@@ -19,8 +19,8 @@ export const AUDIO_TYPES: ReadonlySet<string> = new Set(['audio/wav', 'audio/x-w
 export const MAX_INLINE_BYTES = 16 * 1024 * 1024;
 /** Most characters of one text part sent to the webview; the rest opens in an editor. */
 export const MAX_TEXT_CHARS = 500_000;
-/** Longest text still parsed as JSON to show as a (folded) tree. */
-export const MAX_JSON_TEXT_CHARS = 64 * 1024 * 1024;
+/** Longest text still parsed as JSON to show as a (folded) tree; a longer one shows its start as text (parsing 20 MiB again costs the extension host seconds under load). */
+export const MAX_JSON_TEXT_CHARS = 8 * 1024 * 1024;
 
 /**
  * How much of a JSON value the panel gets: the webview draws it as a tree, and everything posted
