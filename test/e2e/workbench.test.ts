@@ -130,7 +130,10 @@ test('the Debug profile runs the saved tests with their server under the debugge
     await wb.outputChannelText('MCP: evolving', { contains: /dev: attaching the debugger to the inspector on port \d+/, reveal: false, timeoutMs: 30_000 });
     await wb.openView('Testing');
     const row = (name: string) => wb.page.locator('.part.sidebar .monaco-list-row').filter({ hasText: name }).first();
-    await waitUntil(async () => /Passed/i.test((await row('echo answers').getAttribute('aria-label')) ?? ''), 60_000, 'echo answers passed under the debugger');
+    await waitUntil(async () => /Passed/i.test((await row('echo answers').getAttribute('aria-label')) ?? ''), 60_000, 'echo answers passed under the debugger').catch(async (error: Error) => {
+      const log = await wb.outputChannelText('MCP: evolving', { reveal: false });
+      throw new Error(`${error.message}; the server's log ends:\n${log.split('\n').slice(-15).join('\n')}`);
+    });
     await waitUntil(async () => /Failed/i.test((await row('shout shouts').getAttribute('aria-label')) ?? ''), 60_000, 'shout shouts failed under the debugger');
     // The Call Stack names the server's session.
     await wb.runCommand('View: Show Run and Debug');
