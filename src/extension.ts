@@ -51,6 +51,7 @@ export function activate(context: vscode.ExtensionContext): void {
     setHealth: (id, health) => mcpHost.health.set(id, health),
     signInState: (id) => mcpHost.signIns.signInState(id),
     prepare: (id) => mcpHost.prepareForDiagnosis(id),
+    debugServer: (id, signal) => mcpHost.devMode.debugWhile(id, signal),
     startServers: (why) => mcpHost.startAutomatically(why),
     resolveUrlElicitation: (error, id) => mcpHost.serverRequests.handleUrlElicitationRequired(error, { id, name: mcpHost.registry.get(id)?.entry.name ?? id }),
     openAppLink: (id, url, message, signal) => mcpHost.serverRequests.openLinkWithConsent(url, { id, name: mcpHost.registry.get(id)?.entry.name ?? id }, message, signal),

@@ -395,7 +395,7 @@
   /** A part worth its own editor: cut for display, or longer than a screen. */
   function isLarge(p) {
     const text = str(p.text);
-    return !!p.truncated || text.length > 4000 || text.split('\n').length > 40;
+    return !!p.truncated || !!p.folded || text.length > 4000 || text.split('\n').length > 40;
   }
 
   function renderPart(p, callId) {
@@ -429,6 +429,7 @@
             } }, [label]));
         box.append(partToolbar(p, callId, views.length > 1 ? [switcher] : []), content);
         if (p.truncated) box.append(h('div', { class: 'muted', text: 'Cut for display — open it in an editor to see all of it.' }));
+        if (p.folded) box.append(h('div', { class: 'muted folded-note', text: FOLDED_NOTE }));
         if (p.cutDeep) box.append(h('div', { class: 'muted', text: TOO_DEEP_NOTE }));
         draw();
         return box;
@@ -504,6 +505,7 @@
     for (const note of Array.isArray(verdict.unchecked) ? verdict.unchecked : []) v.append(h('div', { class: 'muted', text: '⚠ ' + str(note) }));
     box.append(v);
     if (structured) {
+      if (structured.folded) box.append(h('div', { class: 'muted folded-note', text: FOLDED_NOTE }));
       box.append(jsonTree(structured.value));
       if (structured.cutDeep) box.append(h('div', { class: 'muted', text: TOO_DEEP_NOTE }));
     }
@@ -511,8 +513,10 @@
   }
 
   const TOO_DEEP_NOTE = 'Nested too deeply to show as a tree: the deepest levels are left out.';
+  const FOLDED_NOTE = 'Large: folded for display (the first items of long lists, the start of long strings) — Open in editor shows all of it.';
 
-  // A collapsible JSON tree; values inserted as text.
+  // A collapsible JSON tree; values inserted as text. A closed node's children are drawn when it
+  // is first opened, so a large value costs only what is on screen.
   function jsonTree(value, key, depth) {
     depth = depth || 0;
     const keyEl = key !== undefined ? h('span', { class: 'json-key', text: key + ': ' }) : null;
@@ -520,11 +524,18 @@
       const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
       const label = Array.isArray(value) ? '[' + entries.length + ']' : '{' + entries.length + '}';
       const details = h('details', { class: 'json-node', open: depth < 2 ? '' : null }, [h('summary', {}, [keyEl, h('span', { class: 'muted', text: label })])]);
-      const children = h('div', { class: 'json-children' });
-      const limit = 500;
-      entries.slice(0, limit).forEach(([k, v]) => children.append(jsonTree(v, k, depth + 1)));
-      if (entries.length > limit) children.append(h('div', { class: 'muted', text: '… ' + (entries.length - limit) + ' more' }));
-      details.append(children);
+      let drawn = false;
+      const draw = () => {
+        if (drawn) return;
+        drawn = true;
+        const children = h('div', { class: 'json-children' });
+        const limit = 500;
+        entries.slice(0, limit).forEach(([k, v]) => children.append(jsonTree(v, k, depth + 1)));
+        if (entries.length > limit) children.append(h('div', { class: 'muted', text: '… ' + (entries.length - limit) + ' more' }));
+        details.append(children);
+      };
+      if (depth < 2) draw();
+      else details.addEventListener('toggle', () => details.open && draw());
       return details;
     }
     const type = value === null ? 'null' : typeof value;

@@ -8,6 +8,7 @@ import { fingerprintOf } from './fingerprint';
 import { entryId } from './sources';
 import { ConfigProblem, ConfigSource, DevOptions, InputDefinition, LoadedConfig, OAuthClientConfig, RemoteServerConfig, ServerConfig, ServerEntry, StdioServerConfig } from './types';
 import { VariableDialect, checkVariableName, dialectFor, findVariables } from './variables';
+import { debugTypeOf } from './debugLaunch';
 
 /**
  * Parses the text of a config file: `.vscode/mcp.json` (`{ servers, inputs }`) or `.mcp.json`
@@ -451,8 +452,8 @@ class Reader {
     let debugType: string | undefined;
     if (debug) {
       const type = debug.type === 'object' ? this.properties(debug, child(at, 'debug'), true).get('type')?.value : undefined;
-      if (type?.type === 'string' && (type.value === 'node' || type.value === 'debugpy')) debugType = String(type.value);
-      else this.warning(debug, child(at, 'debug'), `server "${name}": "dev.debug" must be {"type": "node"} or {"type": "debugpy"}; it is ignored`, name);
+      if (type?.type === 'string' && debugTypeOf(String(type.value)) !== undefined) debugType = String(type.value);
+      else this.warning(debug, child(at, 'debug'), `server "${name}": "dev.debug" must be {"type": "node"}, {"type": "debugpy"} or {"type": "python"}; it is ignored`, name);
     }
     if (watchGlob === undefined && debugType === undefined) return undefined;
     return { ...(watchGlob !== undefined ? { watch: watchGlob } : {}), ...(debugType !== undefined ? { debug: { type: debugType } } : {}) };

@@ -119,10 +119,15 @@ export class McpHost implements vscode.Disposable {
     // A dev.debug server starts with the inspector on; the gate's answer is otherwise as it is.
     const prepare = async (entry: ServerEntry) => {
       const prepared = await this.gate.prepare(entry);
-      return 'blocked' in prepared ? prepared : DevMode.resolvedForDebug(entry, prepared);
+      return 'blocked' in prepared ? prepared : this.devMode.prepare(entry, prepared);
     };
     this.recorder = new SessionRecorder(context.globalStorageUri, (text) => this.redactor.redact(text), (id, text) => this.logs.get(id).write('info', text));
-    this.devMode = new DevMode({ servers: () => this.registry.list(), restart: (id) => this.restart(id), log: (id, level, text) => this.logs.get(id).write(level, text) });
+    this.devMode = new DevMode({
+      servers: () => this.registry.list(),
+      restart: (id) => this.restart(id),
+      log: (id, level, text) => this.logs.get(id).write(level, text),
+      warn: (text) => void vscode.window.showWarningMessage(text),
+    });
     this.config = new ConfigReloader(this.registry, prepare, log, (ids) => this.signIns.forget(ids), changed);
     this.tree = new EditorServersTreeModel(this.registry, this.gate, this.signIns, this.health, this.config, this.redactor, this.roots, this.onDidChange);
     this.disposables.push(

@@ -10,6 +10,15 @@ import { FrameRing } from '../protocol/frameRing';
 import { Redactor, formatEarlierFrames, formatFrame, formatLogData, isTraceOn, logLevelToMcpLevel, mcpLevelToLogMethod } from './logFormat';
 import { errorMessage } from '../protocol/errors';
 import type { LogSeverity } from '../protocol/logging';
+import type { Frame } from '../protocol/connection';
+
+/** Lines written per turn of the event loop: a flood of frames never holds the extension host for long. */
+const LINES_PER_TURN = 200;
+/** Lines that may wait; past this the oldest trace lines are dropped (and counted), so a flood cannot grow memory. */
+const MAX_WAITING_LINES = 10_000;
+
+/** A line waiting to be written: text, or a frame formatted when it is written. */
+type WaitingLine = { readonly level: LogSeverity; readonly text: string } | { readonly frame: Frame };
 
 export class ServerLog implements vscode.Disposable {
   readonly channel: vscode.LogOutputChannel;
@@ -38,6 +47,15 @@ export class ServerLog implements vscode.Disposable {
   }
 
   private disposed = false;
+  /**
+   * Lines on their way to the channel, written LINES_PER_TURN at a time: VS Code's log call costs
+   * more than everything else a frame costs, so a server that floods (100,000 notifications at
+   * Trace) would otherwise hold the extension host for whole chunks of its output at once.
+   */
+  private readonly waiting: WaitingLine[] = [];
+  private waitingHead = 0;
+  private droppedTraceLines = 0;
+  private writer: ReturnType<typeof setImmediate> | undefined;
 
   /** Whether the channel shows Trace now (callers build trace lines only then). */
   get traceOn(): boolean {
@@ -47,7 +65,54 @@ export class ServerLog implements vscode.Disposable {
   write(level: LogSeverity, text: string): void {
     // A server that is still shutting down may log after the channel is gone.
     if (this.disposed) return;
-    this.channel[level](this.redactor.redact(text));
+    this.enqueue({ level, text });
+  }
+
+  private enqueue(line: WaitingLine): void {
+    this.waiting.push(line);
+    if (this.waiting.length - this.waitingHead > MAX_WAITING_LINES) this.dropOldestTrace();
+    this.writer ??= setImmediate(() => this.writeSome());
+  }
+
+  /** Drops the older half of the waiting frame lines (never a lifecycle or server log line), counting them: one pass for many lines. */
+  private dropOldestTrace(): void {
+    let toDrop = Math.floor(MAX_WAITING_LINES / 2);
+    const kept: WaitingLine[] = [];
+    for (let i = this.waitingHead; i < this.waiting.length; i++) {
+      const line = this.waiting[i];
+      if (toDrop > 0 && 'frame' in line) {
+        toDrop--;
+        this.droppedTraceLines++;
+      } else kept.push(line);
+    }
+    this.waiting.length = 0;
+    this.waiting.push(...kept);
+    this.waitingHead = 0;
+  }
+
+  private writeSome(): void {
+    this.writer = undefined;
+    if (this.disposed) return;
+    const end = Math.min(this.waiting.length, this.waitingHead + LINES_PER_TURN);
+    if (this.droppedTraceLines > 0) {
+      this.channel.warn(`${this.droppedTraceLines} frame line(s) were not written: the server sent frames faster than the log could take them (Record Session keeps every frame)`);
+      this.droppedTraceLines = 0;
+    }
+    for (; this.waitingHead < end; this.waitingHead++) {
+      const line = this.waiting[this.waitingHead];
+      if ('frame' in line) this.channel.trace(formatFrame(line.frame, this.maxPayloadChars(), this.redactor));
+      else this.channel[line.level](this.redactor.redact(line.text));
+    }
+    if (this.waitingHead === this.waiting.length) {
+      this.waiting.length = 0;
+      this.waitingHead = 0;
+    } else {
+      if (this.waitingHead > 4096) {
+        this.waiting.splice(0, this.waitingHead);
+        this.waitingHead = 0;
+      }
+      this.writer = setImmediate(() => this.writeSome());
+    }
   }
 
   /** Follows a new client of this server (called before it connects, so the handshake is traced). */
@@ -72,7 +137,7 @@ export class ServerLog implements vscode.Disposable {
       client.onFrame((frame) => {
         const seq = this.frames.push(frame);
         if (!isTraceOn(this.channel.logLevel) || this.disposed) return;
-        this.channel.trace(formatFrame(frame, this.maxPayloadChars(), this.redactor));
+        this.enqueue({ frame });
         this.shownFrame = seq;
       }),
     );
@@ -82,7 +147,7 @@ export class ServerLog implements vscode.Disposable {
   private showEarlierFrames(): void {
     const earlier = this.frames.since(this.shownFrame);
     if (earlier.length === 0 || this.disposed) return;
-    for (const line of formatEarlierFrames(earlier, this.maxPayloadChars(), this.redactor)) this.channel.trace(line);
+    for (const line of formatEarlierFrames(earlier, this.maxPayloadChars(), this.redactor)) this.enqueue({ level: 'trace', text: line });
     this.shownFrame = earlier[earlier.length - 1].seq;
   }
 
@@ -110,6 +175,8 @@ export class ServerLog implements vscode.Disposable {
 
   dispose(): void {
     this.disposed = true;
+    if (this.writer) clearImmediate(this.writer);
+    this.waiting.length = 0;
     this.detach();
     this.levelSubscription.dispose();
     this.channel.dispose();

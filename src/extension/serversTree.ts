@@ -99,6 +99,8 @@ const DEFAULT_ACTIONS = {
   prompt: { command: 'mcpHost.prompt.get', title: 'Get Prompt…' },
   /** A server waiting for the user to sign in: the click signs in. */
   signin: { command: 'mcpHost.server.signIn', title: 'Sign In' },
+  /** The error row of a server that failed: the click walks the path to it (the connection doctor). */
+  error: { command: 'mcpHost.server.diagnose', title: 'Diagnose Connection' },
 } as const;
 
 const EXPANSION_KEY = 'mcpHost.tree.expansion';
@@ -282,7 +284,6 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         const chat = handle && this.chatMarks?.mark(handle, t);
         if (chat?.changed) item.description = `⚠ changed since you approved it · ${item.description ?? ''}`;
         if (chat?.disabled) item.description = `off for models · ${item.description ?? ''}`;
-        item.tooltip = markdown(toolTooltip(t));
         item.command = { ...DEFAULT_ACTIONS.tool, arguments: [node] };
         return item;
       }
@@ -293,7 +294,6 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         const item = this.leaf(leafId(node.serverId, 'resource', r.uri, node.index), r.name, mark.contextValue, mark.icon);
         item.command = { ...DEFAULT_ACTIONS.resource, arguments: [node] };
         item.description = mark.badge ? `${mark.badge} · ${r.uri}` : r.uri;
-        item.tooltip = markdown(resourceTooltip(r) + (mark.note ? `\n\n${escapeMarkdown(truncate(mark.note, 500))}` : ''));
         return item;
       }
       case 'resourceTemplate': {
@@ -301,7 +301,6 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         const item = this.leaf(leafId(node.serverId, 'template', t.uriTemplate, node.index), t.name, 'resourceTemplate', 'file-code');
         item.command = { ...DEFAULT_ACTIONS.resourceTemplate, arguments: [node] };
         item.description = t.uriTemplate;
-        item.tooltip = markdown(templateTooltip(t));
         return item;
       }
       case 'prompt': {
@@ -309,7 +308,6 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         const item = this.leaf(leafId(node.serverId, 'prompt', p.name, node.index), p.name, 'prompt', 'comment-discussion');
         item.command = { ...DEFAULT_ACTIONS.prompt, arguments: [node] };
         item.description = itemDescription(p.title, p.description);
-        item.tooltip = markdown(promptTooltip(p));
         return item;
       }
       case 'root': {
@@ -339,6 +337,34 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         return never;
       }
     }
+  }
+
+  /**
+   * The tooltip of a tool, resource, template or prompt row, built when the row is hovered: a
+   * server may list thousands, and building every tooltip up front (VS Code parses each Markdown
+   * tooltip it is given) was most of the cost of opening a group.
+   */
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'tool':
+        item.tooltip = markdown(toolTooltip(node.tool));
+        break;
+      case 'resource': {
+        const canSubscribe = this.handle(node.serverId)?.client?.serverCapabilities?.resources?.subscribe === true;
+        const mark = resourceRowMark(canSubscribe, this.resourceSubscriptions?.state(node.serverId, node.resource.uri));
+        item.tooltip = markdown(resourceTooltip(node.resource) + (mark.note ? `\n\n${escapeMarkdown(truncate(mark.note, 500))}` : ''));
+        break;
+      }
+      case 'resourceTemplate':
+        item.tooltip = markdown(templateTooltip(node.template));
+        break;
+      case 'prompt':
+        item.tooltip = markdown(promptTooltip(node.prompt));
+        break;
+      default:
+        break;
+    }
+    return item;
   }
 
   // ---- servers ----
@@ -420,7 +446,15 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         const status = h.status.kind === 'error' ? h.status : undefined;
         const message = this.m.redact(status?.message ?? h.lastError ?? 'unknown error');
         const out: TreeNode[] = [
-          { kind: 'detail', serverId: id, key: 'error', label: truncate(message, 300), tooltip: message, icon: new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')) },
+          {
+            kind: 'detail',
+            serverId: id,
+            key: 'error',
+            label: truncate(message, 300),
+            tooltip: `${message}\n\nClick to diagnose the connection step by step.`,
+            icon: new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')),
+            command: { ...DEFAULT_ACTIONS.error, arguments: [id] },
+          },
         ];
         if (status?.restart) {
           const r = status.restart;

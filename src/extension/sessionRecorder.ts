@@ -13,8 +13,15 @@ interface Recording {
   readonly file: string;
   readonly fd: number;
   readonly writer: RecordingWriter;
+  /** Lines not yet on disk: written together once per turn of the event loop. */
+  readonly pending: string[];
+  pendingChars: number;
+  flush?: ReturnType<typeof setImmediate>;
   subscription?: Disposable;
 }
+
+/** Pending lines past this many characters are written at once, without waiting for the turn's end. */
+const MAX_PENDING_CHARS = 1024 * 1024;
 
 export class SessionRecorder implements vscode.Disposable {
   private readonly recordings = new Map<string, Recording>();
@@ -44,7 +51,8 @@ export class SessionRecorder implements vscode.Disposable {
     const file = join(dir, `${h.entry.name.replace(/[^\w.-]+/g, '_')}-${stamp}.jsonl`);
     const fd = openSync(file, 'w', 0o600);
     const command = h.resolved ? (h.resolved.type === 'stdio' ? [h.resolved.command, ...h.resolved.args].join(' ') : h.resolved.url) : h.entry.name;
-    const recording: Recording = { file, fd, writer: new RecordingWriter((line) => void writeSync(fd, line + '\n'), this.redact, { server: command }) };
+    // A flood of frames (100,000 notifications) is a write per batch, not a system call per frame.
+    const recording: Recording = { file, fd, pending: [], pendingChars: 0, writer: new RecordingWriter((line) => this.append(recording, line), this.redact, { server: command }) };
     this.recordings.set(h.id, recording);
     if (h.client) this.attach(h.id, h.client);
     this.log(h.id, `recording this server's frames to ${file}`);
@@ -59,10 +67,28 @@ export class SessionRecorder implements vscode.Disposable {
     recording.subscription = client.onFrame((frame) => recording.writer.frame(frame));
   }
 
+  private append(recording: Recording, line: string): void {
+    recording.pending.push(line);
+    recording.pendingChars += line.length + 1;
+    if (recording.pendingChars >= MAX_PENDING_CHARS) this.flush(recording);
+    else recording.flush ??= setImmediate(() => this.flush(recording));
+  }
+
+  private flush(recording: Recording): void {
+    if (recording.flush) clearImmediate(recording.flush);
+    recording.flush = undefined;
+    if (recording.pending.length === 0) return;
+    const text = recording.pending.join('\n') + '\n';
+    recording.pending.length = 0;
+    recording.pendingChars = 0;
+    writeSync(recording.fd, text);
+  }
+
   private stop(id: string): string {
     const recording = this.recordings.get(id)!;
     this.recordings.delete(id);
     recording.subscription?.dispose();
+    this.flush(recording);
     closeSync(recording.fd);
     this.log(id, `recording stopped: ${recording.file}`);
     return recording.file;

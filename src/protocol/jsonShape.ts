@@ -62,3 +62,122 @@ export function cutDeepJson(value: unknown, maxDepth: number): { readonly value:
   };
   return { value: copy(value, 0), cut: true };
 }
+
+/** How far `foldJson` keeps a value. */
+export interface FoldLimits {
+  /** About how many characters of JSON the copy keeps; what comes after is folded. */
+  readonly maxChars: number;
+  /** Longest string kept whole; a longer one keeps its start. */
+  readonly maxStringChars: number;
+  /** Most items of an array (or keys of an object) kept. */
+  readonly maxItems: number;
+  /** Deepest nesting kept; deeper parts become TOO_DEEP_MARKER. */
+  readonly maxDepth: number;
+  /** Keys whose long string values are emptied rather than cut (base64 cut short is garbage). */
+  readonly emptyKeys?: ReadonlySet<string>;
+}
+
+/** A value folded by `foldJson`: `value` is the original when nothing was folded. */
+export interface FoldedJson {
+  readonly value: unknown;
+  /** Something was left out (strings cut, items or keys folded, the budget spent). */
+  readonly folded: boolean;
+  /** Something nested deeper than `maxDepth` was replaced by TOO_DEEP_MARKER. */
+  readonly cutDeep: boolean;
+}
+
+/** The end of a string cut by `foldJson`. */
+export function cutStringMarker(more: number): string {
+  return `… [cut: ${more} more characters]`;
+}
+
+/** The last item of an array folded by `foldJson`. */
+export function moreItemsMarker(more: number): string {
+  return `… [${more.toLocaleString('en-US')} more item${more === 1 ? '' : 's'} folded]`;
+}
+
+/** The key (with `moreItemsMarker` as its value) that ends an object folded by `foldJson`. */
+export const MORE_KEYS_KEY = '…';
+
+/**
+ * A copy of `value` of about `maxChars` characters of JSON at most, however large the value: long
+ * strings keep their start, long arrays their first items, deep parts a marker, and once the
+ * budget is spent the rest of each array or object is one marker. It visits only what it keeps,
+ * so folding 50 MiB costs what the kept part costs. Throws a TypeError on what JSON cannot hold
+ * (a BigInt, a cycle).
+ */
+export function foldJson(value: unknown, limits: FoldLimits): FoldedJson {
+  let left = limits.maxChars;
+  let folded = false;
+  let cutDeep = false;
+  const ancestors = new Set<object>();
+  const fold = (v: unknown, depth: number, key: string | undefined): unknown => {
+    switch (typeof v) {
+      case 'string': {
+        const room = Math.min(limits.maxStringChars, Math.max(0, left - 2));
+        if (v.length <= room) {
+          left -= v.length + 2;
+          return v;
+        }
+        folded = true;
+        if (key !== undefined && limits.emptyKeys?.has(key)) return '';
+        left -= room + 40;
+        return v.slice(0, room) + cutStringMarker(v.length - room);
+      }
+      case 'number':
+      case 'boolean':
+        left -= String(v).length;
+        return v;
+      case 'bigint':
+        throw new TypeError('a BigInt is not JSON');
+      case 'object':
+        break;
+      default:
+        // undefined, functions and symbols: JSON.stringify leaves them out.
+        return v;
+    }
+    if (v === null) {
+      left -= 4;
+      return v;
+    }
+    if (ancestors.has(v)) throw new TypeError('a cyclic value is not JSON');
+    if (depth >= limits.maxDepth) {
+      cutDeep = true;
+      return TOO_DEEP_MARKER;
+    }
+    ancestors.add(v);
+    left -= 2;
+    try {
+      if (Array.isArray(v)) {
+        const out: unknown[] = [];
+        for (let i = 0; i < v.length; i++) {
+          if (left <= 0 || i >= limits.maxItems) {
+            folded = true;
+            out.push(moreItemsMarker(v.length - i));
+            break;
+          }
+          out.push(fold(v[i], depth + 1, undefined));
+          left -= 1;
+        }
+        return out;
+      }
+      const out: Record<string, unknown> = {};
+      const keys = Object.keys(v);
+      for (let i = 0; i < keys.length; i++) {
+        if (left <= 0 || i >= limits.maxItems) {
+          folded = true;
+          out[MORE_KEYS_KEY] = moreItemsMarker(keys.length - i);
+          break;
+        }
+        const k = keys[i];
+        left -= k.length + 4;
+        out[k] = fold((v as Record<string, unknown>)[k], depth + 1, k);
+      }
+      return out;
+    } finally {
+      ancestors.delete(v);
+    }
+  };
+  const copy = fold(value, 0, undefined);
+  return { value: folded || cutDeep ? copy : value, folded, cutDeep };
+}

@@ -5,6 +5,7 @@
 import * as z from '../protocol/zod';
 import { Emitter, Event } from '../protocol/events';
 import type { CallFailure } from './resultModel';
+import { foldJson } from '../protocol/jsonShape';
 
 export type HistoryKind = 'tool' | 'prompt' | 'resource';
 
@@ -84,46 +85,29 @@ export interface SerializedHistory {
 
 let counter = 0;
 
-/** Keys whose string values are base64 payloads: cutting them leaves garbage, so they are dropped. */
+/** Keys whose string values are base64 payloads: cutting them leaves garbage, so they are emptied. */
 const BINARY_KEYS = new Set(['data', 'blob']);
 
-function stringify(value: unknown): string | undefined {
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return undefined;
-  }
-}
-
-function shrink(value: unknown, limit: number, key?: string): unknown {
-  if (typeof value === 'string') {
-    if (value.length <= limit) return value;
-    if (key !== undefined && BINARY_KEYS.has(key)) return '';
-    return `${value.slice(0, limit)}… [cut: ${value.length - limit} more characters]`;
-  }
-  if (Array.isArray(value)) return value.map((v) => shrink(v, limit));
-  if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = shrink(v, limit, k);
-    return out;
-  }
-  return value;
-}
-
 /**
- * A JSON copy of `value` of at most `maxChars` characters: as it is when it fits, else with its
- * long strings shortened (binary payloads emptied), halving the allowance per string until it
- * fits; undefined when nothing fits (or it is not JSON).
+ * A JSON copy of `value` of at most `maxChars` characters: as it is when it fits, else folded —
+ * long strings keep their start (the allowance per string halving until the copy fits), binary
+ * payloads are emptied, and once `maxChars` is spent the rest of each array or object is one
+ * marker. Only the kept part is visited, so a 50 MiB result costs what its first `maxChars`
+ * cost. Undefined when nothing fits (or it is not JSON).
  */
 export function capJson(value: unknown, maxChars: number): { value: unknown; chars: number; cut: boolean } | undefined {
-  const json = stringify(value);
-  if (json === undefined) return undefined;
-  if (json.length <= maxChars) return { value: JSON.parse(json) as unknown, chars: json.length, cut: false };
-  const parsed = JSON.parse(json) as unknown;
-  for (let limit = Math.floor(maxChars / 2); limit >= 16; limit = Math.floor(limit / 2)) {
-    const shrunk = shrink(parsed, limit);
-    const text = JSON.stringify(shrunk);
-    if (text.length <= maxChars) return { value: shrunk, chars: text.length, cut: true };
+  for (let perString = maxChars; perString >= 16; perString = perString === maxChars ? Math.floor(maxChars / 2) : Math.floor(perString / 2)) {
+    let text: string | undefined;
+    let cut: boolean;
+    try {
+      const folded = foldJson(value, { maxChars, maxStringChars: perString, maxItems: Number.MAX_SAFE_INTEGER, maxDepth: 256, emptyKeys: BINARY_KEYS });
+      cut = folded.folded || folded.cutDeep;
+      text = JSON.stringify(folded.value);
+    } catch {
+      return undefined;
+    }
+    if (text === undefined) return undefined;
+    if (text.length <= maxChars) return { value: JSON.parse(text) as unknown, chars: text.length, cut };
   }
   return undefined;
 }

@@ -7,7 +7,7 @@ import { McpLocalError, ResponseError, errorMessage, explainWireError } from '..
 import { Json } from '../schema/json';
 import { looksLikeMarkdown, renderMarkdown } from './markdown';
 import { SchemaCheck, SchemaValidator } from '../schema/validator';
-import { cutDeepJson } from '../protocol/jsonShape';
+import { FoldedJson, cutDeepJson, foldJson } from '../protocol/jsonShape';
 import { formatBytes } from '../protocol/text';
 
 /** Image types shown inline. SVG is left out on purpose: it is a document that can run script. */
@@ -19,6 +19,15 @@ export const AUDIO_TYPES: ReadonlySet<string> = new Set(['audio/wav', 'audio/x-w
 export const MAX_INLINE_BYTES = 16 * 1024 * 1024;
 /** Most characters of one text part sent to the webview; the rest opens in an editor. */
 export const MAX_TEXT_CHARS = 500_000;
+/** Longest text still parsed as JSON to show as a (folded) tree; a longer one shows its start as text (parsing 20 MiB again costs the extension host seconds under load). */
+export const MAX_JSON_TEXT_CHARS = 8 * 1024 * 1024;
+
+/**
+ * How much of a JSON value the panel gets: the webview draws it as a tree, and everything posted
+ * to it is serialised on the way, so a large value is folded here (its first items, the start of
+ * long strings, a marker for the rest) and opens whole in an editor.
+ */
+export const SHOWN_JSON_LIMITS = { maxChars: 512 * 1024, maxStringChars: 10_000, maxItems: 500 } as const;
 
 /** Where a part came from, so "open in editor" / "save" can find the original content. */
 export interface PartOrigin {
@@ -62,6 +71,8 @@ export type DisplayPart =
       readonly json?: Json;
       /** Parts of `json` nested deeper than MAX_SHOWN_DEPTH were replaced by a marker. */
       readonly cutDeep?: true;
+      /** `json` is large and was folded for display (SHOWN_JSON_LIMITS): the editor shows all of it. */
+      readonly folded?: true;
       /** For embedded resources: where it came from. */
       readonly uri?: string;
       readonly mimeType?: string;
@@ -101,7 +112,7 @@ export interface ToolResultDisplay {
   /** The tool reported an error in its result (`isError: true`), as opposed to a protocol error. */
   readonly isError: boolean;
   readonly parts: readonly DisplayPart[];
-  readonly structured?: { readonly value: Json; readonly verdict: StructuredVerdict; readonly cutDeep?: true };
+  readonly structured?: { readonly value: Json; readonly verdict: StructuredVerdict; readonly cutDeep?: true; readonly folded?: true };
   /** `missing` (when an outputSchema exists and nothing came) is reported here too. */
   readonly verdict: StructuredVerdict;
 }
@@ -155,11 +166,12 @@ function isTextLike(mimeType: string | undefined): boolean {
 function textPart(index: number, text: string, extra: { uri?: string; mimeType?: string } = {}): DisplayPart {
   const truncated = text.length > MAX_TEXT_CHARS;
   const shown = truncated ? text.slice(0, MAX_TEXT_CHARS) : text;
-  let json: { value: Json; cutDeep?: true } | undefined;
-  const trimmed = shown.trim();
-  if (!truncated && (trimmed.startsWith('{') || trimmed.startsWith('[')) && extra.mimeType !== 'text/markdown') {
+  let json: ShownJson | undefined;
+  const start = shown.trimStart();
+  // JSON too long to show as text in full is still a tree: folded, so the panel gets its start.
+  if (text.length <= MAX_JSON_TEXT_CHARS && (start.startsWith('{') || start.startsWith('[')) && extra.mimeType !== 'text/markdown') {
     try {
-      const parsed = JSON.parse(trimmed) as unknown;
+      const parsed = JSON.parse(text) as unknown;
       if (typeof parsed === 'object' && parsed !== null) json = shownJson(parsed);
     } catch {
       // Not JSON after all: shown as text.
@@ -171,7 +183,8 @@ function textPart(index: number, text: string, extra: { uri?: string; mimeType?:
     kind: 'text',
     text: shown,
     truncated,
-    ...(json === undefined ? { html: renderMarkdown(shown) } : { json: json.value, ...(json.cutDeep ? { cutDeep: true as const } : {}) }),
+    // The Markdown view is offered only for text that looks like Markdown: no HTML for the rest.
+    ...(json === undefined ? (preferMarkdown ? { html: renderMarkdown(shown) } : {}) : { json: json.value, ...(json.cutDeep ? { cutDeep: true as const } : {}), ...(json.folded ? { folded: true as const } : {}) }),
     preferMarkdown,
     ...(extra.uri !== undefined ? { uri: extra.uri } : {}),
     ...(extra.mimeType !== undefined ? { mimeType: extra.mimeType } : {}),
@@ -185,9 +198,23 @@ function textPart(index: number, text: string, extra: { uri?: string; mimeType?:
  */
 export const MAX_SHOWN_DEPTH = 64;
 
-function shownJson(value: unknown): { value: Json; cutDeep?: true } {
-  const cut = cutDeepJson(value, MAX_SHOWN_DEPTH);
-  return cut.cut ? { value: cut.value as Json, cutDeep: true } : { value: value as Json };
+interface ShownJson {
+  readonly value: Json;
+  readonly cutDeep?: true;
+  readonly folded?: true;
+}
+
+/** A JSON value as the panel gets it: folded when large (SHOWN_JSON_LIMITS), cut when deep. */
+function shownJson(value: unknown): ShownJson {
+  let shown: FoldedJson;
+  try {
+    shown = foldJson(value, { ...SHOWN_JSON_LIMITS, maxDepth: MAX_SHOWN_DEPTH });
+  } catch {
+    // Not JSON (a cycle, a BigInt: never from the wire): only the depth is made safe.
+    const cut = cutDeepJson(value, MAX_SHOWN_DEPTH);
+    return cut.cut ? { value: cut.value as Json, cutDeep: true } : { value: value as Json };
+  }
+  return { value: shown.value as Json, ...(shown.cutDeep ? { cutDeep: true as const } : {}), ...(shown.folded ? { folded: true as const } : {}) };
 }
 
 /** An image/audio block or a blob: a data URI when the type is allowed and the data sound. */

@@ -382,6 +382,18 @@ suite('parseConfigText: dev of an entry', () => {
   });
 });
 
+suite('parseConfigText: dev.debug of a Python server', () => {
+  test('debugpy and python (its older name) are read as written, without a warning', () => {
+    const text = `{ "servers": {
+      "a": { "command": "python3", "args": ["s.py"], "dev": { "debug": { "type": "debugpy" } } },
+      "b": { "command": "python3", "args": ["s.py"], "dev": { "debug": { "type": "python" } } }
+    } }`;
+    const loaded = parseConfigText(text, MCP_JSON);
+    assert.deepEqual(loaded.servers.map((s) => s.dev?.debug?.type), ['debugpy', 'python']);
+    assert.deepEqual(loaded.problems, []);
+  });
+});
+
 suite('parseConfigText: "oauth" of a remote server (a pre-registered client)', () => {
   test('client id, secret from a password input, scopes and callback port are read; Copy-able as written', () => {
     const text = `{

@@ -120,6 +120,8 @@ export interface LaunchOptions {
   workspace: string | { folders: string[] };
   /** The VSIX to install (default dist/mcp-host.vsix). */
   vsix?: string;
+  /** More VSIX files installed beside it (test-only extensions, e.g. fixtures/host-probe). */
+  extensions?: string[];
   /** Trust the workspace (default true). `false` opens it in Restricted Mode, without the prompt. */
   trust?: boolean;
   /** User settings, merged over the harness's quiet defaults. */
@@ -283,12 +285,14 @@ class Launched implements Workbench {
     // --install-extension runs the CLI against the same folders and exits.
     const vsix = resolve(this.options.vsix ?? defaultVsixPath);
     if (!existsSync(vsix)) throw new Error(`${vsix} does not exist; run \`node scripts/package.mjs\` first`);
-    const installed = await runBounded(this.install.node, [this.install.entry, ...this.commonArgs(), '--install-extension', vsix], {
-      timeoutMs: remaining(deadline),
-      env: this.env(),
-    });
-    if (installed.code !== 0 || !/successfully installed/i.test(installed.stdout + installed.stderr)) {
-      throw new Error(`installing ${vsix} failed:\n${tail(installed.stdout + installed.stderr, 20)}`);
+    for (const file of [vsix, ...(this.options.extensions ?? []).map((f) => resolve(f))]) {
+      const installed = await runBounded(this.install.node, [this.install.entry, ...this.commonArgs(), '--install-extension', file], {
+        timeoutMs: remaining(deadline),
+        env: this.env(),
+      });
+      if (installed.code !== 0 || !/successfully installed/i.test(installed.stdout + installed.stderr)) {
+        throw new Error(`installing ${file} failed:\n${tail(installed.stdout + installed.stderr, 20)}`);
+      }
     }
 
     const folderQuery = this.workspaceQuery();

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { defaultVsixPath, launch, repoRoot, waitUntil, type Workbench } from './harness';
+import { childrenOf, waitForTree } from './treeRows';
 
 let workbench: Workbench | undefined;
 const workspace = mkdtempSync(join(tmpdir(), 'mcp-host-changes-'));
@@ -117,6 +118,35 @@ test('saved calls as tests: the Testing view runs them; a failure shows expected
   });
 });
 
+test('the Debug profile runs the saved tests with their server under the debugger', { timeout: 240_000 }, async () => {
+  await shotOnFailure('workbench-debug-tests', async () => {
+    const wb = workbench!;
+    assert.ok(wb, 'the first test launched the workbench');
+    await wb.runCommand('Test: Clear All Results');
+    await wb.runCommand('Test: Debug All Tests');
+    // The server (no dev.debug of its own) restarts with the inspector, and VS Code's JavaScript
+    // debugger attaches: the debug toolbar shows, and the Testing view has the run's results.
+    await waitUntil(async () => wb.page.locator('.debug-toolbar').isVisible(), 90_000, 'the debug toolbar');
+    await wb.outputChannelText('MCP: evolving', { contains: /dev: attaching the debugger to the inspector on port \d+/, reveal: false, timeoutMs: 30_000 });
+    await wb.openView('Testing');
+    const row = (name: string) => wb.page.locator('.part.sidebar .monaco-list-row').filter({ hasText: name }).first();
+    await waitUntil(async () => /Passed/i.test((await row('echo answers').getAttribute('aria-label')) ?? ''), 60_000, 'echo answers passed under the debugger').catch(async (error: Error) => {
+      const log = await wb.outputChannelText('MCP: evolving', { reveal: false });
+      throw new Error(`${error.message}; the server's log ends:\n${log.split('\n').slice(-15).join('\n')}`);
+    });
+    await waitUntil(async () => /Failed/i.test((await row('shout shouts').getAttribute('aria-label')) ?? ''), 60_000, 'shout shouts failed under the debugger');
+    // The Call Stack names the server's session.
+    await wb.runCommand('View: Show Run and Debug');
+    await waitUntil(async () => (await wb.page.locator('.part.sidebar').innerText()).includes('MCP: evolving'), 30_000, 'the session in the Call Stack');
+    await wb.screenshot('saved-tests-debug');
+    // Stopping the debugger leaves the server running (it detaches).
+    await wb.runCommand('Debug: Stop');
+    await waitUntil(async () => !(await wb.page.locator('.debug-toolbar').isVisible()), 30_000, 'the debug toolbar to go');
+    await wb.openView('MCP Host');
+    await wb.waitForTreeItem('Tools', { view: 'Servers', timeoutMs: 30_000 });
+  });
+});
+
 test('Diagnose on a broken entry: the report says where it breaks and what to do', { timeout: 240_000 }, async () => {
   await shotOnFailure('workbench-diagnose', async () => {
     const wb = workbench!;
@@ -125,19 +155,32 @@ test('Diagnose on a broken entry: the report says where it breaks and what to do
     const config = JSON.parse(readFileSync(configFile, 'utf8')) as { servers: Record<string, unknown> };
     config.servers.broken = { command: 'mcp-host-no-such-server', args: ['--port', '1'] };
     writeFileSync(configFile, JSON.stringify(config, null, 2));
+    // The new entry may ask for consent at once (servers start as they come), before the view shows.
+    const early = await wb.dialog({ timeoutMs: 10_000 });
+    if (early) await wb.answerDialog(early.buttons.find((b) => /^Allow/.test(b)) ?? 'Allow');
     await wb.openView('MCP Host');
     await wb.waitForTreeItem('broken', { view: 'Servers', timeoutMs: 30_000 });
-    const consent = await wb.dialog({ timeoutMs: 20_000 });
+    const consent = early ? undefined : await wb.dialog({ timeoutMs: 20_000 });
     if (consent) await wb.answerDialog(consent.buttons.find((b) => /^Allow/.test(b)) ?? 'Allow');
-    await wb.runCommand('MCP Host: Diagnose Connection');
-    await wb.pickQuickItem('broken');
     // Monaco draws spaces as no-break spaces: read the text with plain ones.
     const editor = wb.page.locator('.view-lines', { hasText: /Diagnosis\s+of\s+broken/ }).first();
     const read = async () => (await editor.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
-    await waitUntil(async () => /broken at: command/.test(await read()), 30_000, 'the diagnosis report');
-    const text = await read();
-    assert.match(text, /✗ command: .*mcp-host-no-such-server/);
-    assert.match(text, /install mcp-host-no-such-server, or give its full path in "command"/);
+    const report = async () => {
+      await waitUntil(async () => /broken at: command/.test(await read()), 30_000, 'the diagnosis report');
+      const text = await read();
+      assert.match(text, /✗ command: .*mcp-host-no-such-server/);
+      assert.match(text, /install mcp-host-no-such-server, or give its full path in "command"/);
+    };
+    // A click on the failed server's error row diagnoses it.
+    const rows = await waitForTree(wb, 'the error row of broken', (items) => childrenOf(items, 'broken').length > 0, 30_000);
+    const errorRow = childrenOf(rows, 'broken')[0];
+    await wb.clickTreeItem(errorRow.label, { view: 'Servers' });
+    await report();
     await wb.screenshot('diagnose-broken-entry');
+    // The command palette's Diagnose, with the server picked, says the same.
+    await wb.runCommand('View: Close All Editors');
+    await wb.runCommand('MCP Host: Diagnose Connection');
+    await wb.pickQuickItem('broken');
+    await report();
   });
 });

@@ -50,7 +50,7 @@ describe('result model against server-everything', () => {
     const text = only(display.parts[0], 'text');
     assert.equal(text.text, 'Echo: hello <b>world</b>');
     assert.equal(text.preferMarkdown, false);
-    assert.ok(text.html && !text.html.includes('<b>'), 'markup in the text is escaped in the Markdown view');
+    assert.equal(text.html, undefined, 'plain text gets no Markdown view, so no HTML is built or posted');
     assert.deepEqual(display.verdict, { kind: 'no-schema' });
     assert.equal(summarizeResult(display), 'Echo: hello <b>world</b>');
   });
@@ -186,6 +186,33 @@ describe('result model: every content type, by hand', () => {
     const text = only(contentToPart({ type: 'text', text: '# x\n' + 'a'.repeat(600_000) }, 0), 'text');
     assert.equal(text.truncated, true);
     assert.equal(text.text.length, 500_000);
+  });
+
+  test('a large result is folded for the panel: JSON text and structuredContent as trees of their first items', () => {
+    const records = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i, name: `record ${i}`, tags: ['a', 'b'], note: 'x'.repeat(80) }));
+    const result: CallToolResult = {
+      content: [
+        { type: 'text', text: Array.from({ length: 10_000 }, (_, i) => `line ${i}: some plain text`).join('\n') },
+        { type: 'text', text: JSON.stringify(records(50_000)) },
+      ],
+      structuredContent: { records: records(50_000) },
+    };
+    const display = toolResultDisplay(result, undefined, validator);
+    const [plain, jsonText] = display.parts.map((p) => only(p, 'text'));
+    assert.equal(plain.truncated, false);
+    assert.equal(plain.html, undefined, 'no Markdown rendered for plain text');
+    // Over MAX_TEXT_CHARS as text, the JSON is still parsed, and shown folded.
+    assert.equal(jsonText.truncated, true);
+    assert.equal(jsonText.folded, true);
+    const shown = jsonText.json as unknown[];
+    assert.equal(shown.length, 501);
+    assert.equal(shown[500], '… [49,500 more items folded]');
+    assert.deepEqual(shown[0], records(1)[0]);
+    assert.equal(display.structured?.folded, true);
+    assert.equal(((display.structured?.value as { records: unknown[] }).records).length, 501);
+    // What is posted to the webview stays small, whatever the result's size.
+    const posted = JSON.stringify(display).length;
+    assert.ok(posted < 2 * 1024 * 1024, `posted ${posted} characters`);
   });
 
   test('outputSchema verdicts: valid, invalid (paths), missing, missing but isError, a remote $ref never fetched and reported not checked', () => {

@@ -25,7 +25,9 @@ export class SavedTestsController implements vscode.Disposable {
   constructor(private readonly ctx: UseCaseContext) {
     this.controller.resolveHandler = async () => this.discover();
     this.controller.refreshHandler = async () => this.discover();
-    this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, (request, token) => this.run(request, token), true);
+    this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, (request, token) => this.run(request, token, false), true);
+    // Debug: each test's server under dev mode's debugger (restarted so unless one is attached), then the same run.
+    if (ctx.deps.debugServer) this.controller.createRunProfile('Debug', vscode.TestRunProfileKind.Debug, (request, token) => this.run(request, token, true), true);
     const watcher = vscode.workspace.createFileSystemWatcher(`**/${SAVED_TESTS_FILE}`);
     const rediscover = () => void this.discover();
     this.disposables.push(
@@ -79,7 +81,7 @@ export class SavedTestsController implements vscode.Disposable {
     this.controller.items.replace(items);
   }
 
-  private async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+  private async run(request: vscode.TestRunRequest, token: vscode.CancellationToken, debug: boolean): Promise<void> {
     const run = this.controller.createTestRun(request);
     const queue: vscode.TestItem[] = [];
     const add = (item: vscode.TestItem) => {
@@ -92,6 +94,8 @@ export class SavedTestsController implements vscode.Disposable {
     queue.forEach((item) => run.enqueued(item));
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
+    /** A Debug run's servers under the debugger: each one once, whatever the number of its tests. */
+    const debugged = new Map<string, Promise<string | undefined>>();
     try {
       for (const item of queue) {
         if (token.isCancellationRequested) {
@@ -101,6 +105,14 @@ export class SavedTestsController implements vscode.Disposable {
         const { test, folder } = this.tests.get(item.id)!;
         run.started(item);
         const server = this.serverFor(test.server, folder);
+        if (debug && server) {
+          if (!debugged.has(server.id)) debugged.set(server.id, this.underDebugger(server, run, abort.signal));
+          const failed = await debugged.get(server.id);
+          if (failed !== undefined) {
+            run.errored(item, new vscode.TestMessage(failed));
+            continue;
+          }
+        }
         const { runSavedTest } = await loadRunner();
         const result = await runSavedTest(test, {
           origin: 'the Testing view',
@@ -125,6 +137,20 @@ export class SavedTestsController implements vscode.Disposable {
     } finally {
       cancel.dispose();
       run.end();
+    }
+  }
+
+  /** Puts a test's server under the debugger for a Debug run; resolves with why it could not (undefined when it is). */
+  private async underDebugger(server: ServerHandle, run: vscode.TestRun, signal: AbortSignal): Promise<string | undefined> {
+    try {
+      const debugged = await this.ctx.deps.debugServer!(server.id, signal);
+      run.appendOutput(`${server.entry.name} runs under the debugger (session "${debugged.session.name}")\r\n`);
+      return undefined;
+    } catch (error) {
+      const message = `${server.entry.name} could not be put under the debugger: ${errorMessage(error)}`;
+      run.appendOutput(`${message}\r\n`);
+      this.ctx.deps.log(server.id, 'warn', `Debug run: ${message}`);
+      return message;
     }
   }
 

@@ -5,6 +5,7 @@ import type { SignInState } from '../../auth/session';
 import type { LogSeverity } from '../../protocol/logging';
 import type { ServerHandle } from '../../registry/serverRegistry';
 import type { ServerHealth } from '../../registry/health';
+import type { DebuggedServer } from '../devMode';
 
 /** The configured servers, as the registry keeps them: a feature asks the handle for its client (`whenReady`). */
 export interface ServerHandles {
@@ -49,6 +50,11 @@ export interface UseCaseDeps {
   setHealth?(serverId: string, health: ServerHealth): void;
   /** A line in the "MCP Host" output channel (what concerns no one server). */
   hostLog?(text: string): void;
+  /**
+   * Puts a server under dev mode's debugger (a Debug run of saved tests): restarts it so unless
+   * a debugger is attached already; resolves once one is, rejects with what to do otherwise.
+   */
+  debugServer?(serverId: string, signal: AbortSignal): Promise<DebuggedServer>;
 }
 
 /**
