@@ -7,7 +7,7 @@
 (function () {
   'use strict';
   /* global McpWebview */
-  const { h, post, onMessage, isObj, str, formatBytes, formatMs, isImageDataUri, isAudioDataUri, placeErrors } = McpWebview;
+  const { h, post, onMessage, isObj, str, formatBytes, formatMs, isImageDataUri, isAudioDataUri, placeErrors, jsonTree } = McpWebview;
   const app = /** @type {HTMLElement} */ (document.getElementById('app'));
 
   /** @type {any} */
@@ -511,25 +511,6 @@
   }
 
   const TOO_DEEP_NOTE = 'Nested too deeply to show as a tree: the deepest levels are left out.';
-
-  // A collapsible JSON tree; values inserted as text.
-  function jsonTree(value, key, depth) {
-    depth = depth || 0;
-    const keyEl = key !== undefined ? h('span', { class: 'json-key', text: key + ': ' }) : null;
-    if (Array.isArray(value) || isObj(value)) {
-      const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
-      const label = Array.isArray(value) ? '[' + entries.length + ']' : '{' + entries.length + '}';
-      const details = h('details', { class: 'json-node', open: depth < 2 ? '' : null }, [h('summary', {}, [keyEl, h('span', { class: 'muted', text: label })])]);
-      const children = h('div', { class: 'json-children' });
-      const limit = 500;
-      entries.slice(0, limit).forEach(([k, v]) => children.append(jsonTree(v, k, depth + 1)));
-      if (entries.length > limit) children.append(h('div', { class: 'muted', text: '… ' + (entries.length - limit) + ' more' }));
-      details.append(children);
-      return details;
-    }
-    const type = value === null ? 'null' : typeof value;
-    return h('div', { class: 'json-leaf' }, [keyEl, h('span', { class: 'json-' + type, text: type === 'string' ? JSON.stringify(value) : String(value) })]);
-  }
 
   // ---------------------------------------------------------------------------------------------
   // History

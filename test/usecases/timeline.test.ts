@@ -234,7 +234,7 @@ describe('timeline: what a page is sent', () => {
     const rows = decode(batch);
     assert.equal(rows.length, 9);
     assert.deepEqual(batch.servers, [{ index: 0, id: 's', name: 'name of s' }]);
-    assert.deepEqual(rows.at(-1), { server: 0, id: 9, kind: 'call', status: 'open', shown: 1, lane: 0, start: T0 + 10, end: NaN, method: 'tools/call', name: 'echo', parent: -1, progress: NaN });
+    assert.deepEqual(rows.at(-1), { server: 0, id: 9, kind: 'call', status: 'open', shown: 1, lane: 0, start: T0 + 10, end: NaN, method: 'tools/call', name: 'echo', parent: -1, progress: NaN, direction: 0 });
     assert.equal(view.take(), undefined);
 
     t.push('s', frame('receive', result(1, {}), 14));

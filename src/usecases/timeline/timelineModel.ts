@@ -65,7 +65,7 @@ export interface TimelineLimits {
   readonly maxPayloadBytes: number;
 }
 
-export const DEFAULT_TIMELINE_LIMITS: TimelineLimits = { maxFrames: 100_000, maxPayloadBytes: 32 * 1024 * 1024 };
+export const DEFAULT_TIMELINE_LIMITS: TimelineLimits = { maxFrames: 100_000, maxPayloadBytes: 16 * 1024 * 1024 };
 
 /** Told about every item that is new or changed, and when a server's oldest items left the ring. */
 export interface TimelineObserver {

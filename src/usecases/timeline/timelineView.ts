@@ -5,8 +5,8 @@
 import { isEmptyFilter, itemFilter, NO_FILTER, TimelineFilter } from './timelineFilter';
 import type { ItemKind, ItemStatus, Timeline, TimelineItem, TimelineObserver } from './timelineModel';
 
-/** The columns of an item row, in order. */
-export const ITEM_FIELDS = ['server', 'id', 'kind', 'status', 'shown', 'lane', 'start', 'end', 'method', 'name', 'parent', 'progress'] as const;
+/** The columns of an item row, in order; `direction` is 0 for the editor's frames, 1 for the server's. */
+export const ITEM_FIELDS = ['server', 'id', 'kind', 'status', 'shown', 'lane', 'start', 'end', 'method', 'name', 'parent', 'progress', 'direction'] as const;
 export const ITEM_KINDS: readonly ItemKind[] = ['call', 'serverCall', 'notification', 'progress', 'session'];
 export const ITEM_STATUSES: readonly ItemStatus[] = ['open', 'ok', 'error', 'cancelled', 'input', 'task', 'unanswered', 'none'];
 const STRIDE = ITEM_FIELDS.length;
@@ -157,6 +157,7 @@ export class TimelineView implements TimelineObserver {
       rows[o + 9] = item.name === undefined ? -1 : this.stringIndex(item.name);
       rows[o + 10] = item.parent ?? -1;
       rows[o + 11] = item.progress ?? NaN;
+      rows[o + 12] = item.direction === 'send' ? 0 : 1;
       if (!this.methods.has(item.method) && item.kind !== 'session') {
         this.methods.add(item.method);
         this.methodsChanged = true;
