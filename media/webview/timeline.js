@@ -41,7 +41,9 @@
   /** Extension clock minus page clock, so open spans reach the extension's "now". */
   let clockOffset = 0;
   let recordingEnd = 0;
+  /** `fitted`: showing everything (a following page then grows with the data instead of sliding). */
   const view = { start: 0, end: 1, follow: true, scrollY: 0, fitted: false };
+  let autoFitted = false;
   /** @type {{ server: number, id: number } | null} */
   let selected = null;
   /** Items picked for export (Ctrl/Cmd+click, Space), by "server:id". */
@@ -219,7 +221,7 @@
     toolbar: h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Timeline filters and actions' }),
     serverChips: h('div', { class: 'server-chips', role: 'group', 'aria-label': 'Servers shown' }),
     method: /** @type {HTMLSelectElement} */ (h('select', { id: 'method-filter', 'aria-label': 'Method' })),
-    text: /** @type {HTMLInputElement} */ (h('input', { id: 'text-filter', type: 'search', placeholder: 'Method or name contains…', 'aria-label': 'Show items whose method or name contains', spellcheck: 'false' })),
+    text: /** @type {HTMLInputElement} */ (h('input', { id: 'text-filter', type: 'search', placeholder: 'Method or name…', 'aria-label': 'Show items whose method or name contains', spellcheck: 'false' })),
     direction: /** @type {HTMLSelectElement} */ (h('select', { id: 'direction-filter', 'aria-label': 'Direction' }, [h('option', { value: 'all', text: 'Both directions' }), h('option', { value: 'send', text: 'Editor → server' }), h('option', { value: 'receive', text: 'Server → editor' })])),
     errors: h('button', { id: 'errors-filter', class: 'toggle', 'aria-pressed': 'false', title: 'Only failed items: error answers, results with isError, frames that answer nothing known' }, ['Errors']),
     slow: h('button', { id: 'slow-filter', class: 'toggle', 'aria-pressed': 'false', title: 'Only answered calls slower than the 95th percentile of their method' }, ['Slow (> p95)']),
@@ -508,8 +510,17 @@
     const t0 = performance.now();
     if (view.follow && mode === 'live') {
       const span = view.end - view.start;
-      view.end = now() + span * 0.02;
-      view.start = view.end - span;
+      const e = view.fitted ? extent() : undefined;
+      if (e) {
+        // Fitted: everything stays in view as it grows.
+        const pad = Math.max(1, (e.to - e.from) * 0.02);
+        view.start = e.from - pad;
+        view.end = e.to + pad;
+      } else {
+        // Zoomed in: a window of the same width slides with the clock.
+        view.end = now() + span * 0.02;
+        view.start = view.end - span;
+      }
     }
     layout();
     const maxScroll = Math.max(0, contentHeight - (height - RULER));
@@ -654,9 +665,13 @@
           return;
         }
         const lane = Math.max(0, s.lane[i]);
-        let x0 = xOf(s.start[i]);
-        let x1 = Math.max(xOf(endT), x0 + 2);
-        // Covered by what this lane already drew, in the same color: nothing new to draw.
+        const x0 = xOf(s.start[i]);
+        const x1 = Math.max(xOf(endT), x0 + 2);
+        if (fromLongList) {
+          drawSpan(s, i, x0, x1, laneY + lane * LANE);
+          return;
+        }
+        // Covered by what this lane already drew in time order, in the same color: nothing new to draw.
         if (x1 <= lastX[lane] && lastStatus[lane] === s.status[i]) return;
         drawSpan(s, i, x0, x1, laneY + lane * LANE);
         lastX[lane] = Math.max(lastX[lane], x1);
@@ -762,9 +777,11 @@
     const x = Math.round(xOf(s.start[i]));
     const y = laneY + Math.max(0, s.lane[p]) * LANE;
     ctx.fillStyle = textOn(statusColor(s.status[p]));
-    ctx.globalAlpha = 0.8;
-    ctx.fillRect(x, y + 4, 1, LANE - 9);
+    // A mark on the call's lower edge, under its label.
+    ctx.globalAlpha = 0.9;
+    ctx.fillRect(x, y + LANE - 8, 1, 5);
     ctx.globalAlpha = 1;
+    addHit(x - 1, x + 2, y + LANE - 8, y + LANE - 3, s.index, i);
   }
 
   function spanLabel(s, i) {
@@ -878,14 +895,23 @@
   // ---------------------------------------------------------------------------------------------
   // Pointer: wheel zooms (Shift+wheel pans), drag pans, Shift+drag selects a time range, click selects
 
+  /** The item under a point: a call or tick first; the progress marks drawn on a call only when nothing else is there. */
   function hitAt(x, y) {
+    let progress;
     for (let n = hit.n - 1; n >= 0; n--) {
-      if (x >= hit.x0[n] - 2 && x <= hit.x1[n] + 2 && y >= hit.y0[n] && y <= hit.y1[n]) return { server: hit.server[n], index: hit.index[n] };
+      if (x < hit.x0[n] - 2 || x > hit.x1[n] + 2 || y < hit.y0[n] || y > hit.y1[n]) continue;
+      const s = servers[hit.server[n]];
+      if (s && s.kind[hit.index[n]] === K.progress) {
+        progress = progress || { server: hit.server[n], index: hit.index[n] };
+        continue;
+      }
+      return { server: hit.server[n], index: hit.index[n] };
     }
-    return undefined;
+    return progress;
   }
 
   function zoomAt(x, factor) {
+    view.fitted = false;
     const anchor = view.follow ? view.end : timeAt(x);
     const span = Math.min(Math.max((view.end - view.start) * factor, 0.05), 1000 * 60 * 60 * 24 * 30);
     const ratio = view.follow ? 1 : (anchor - view.start) / (view.end - view.start);
@@ -895,6 +921,7 @@
   }
 
   function panBy(ms) {
+    view.fitted = false;
     view.start += ms;
     view.end += ms;
     setFollow(false);
@@ -951,6 +978,7 @@
       return;
     }
     const ms = (dx / plotWidth()) * (drag.end - drag.start);
+    if (Math.abs(dx) > 3) view.fitted = false;
     view.start = drag.start - ms;
     view.end = drag.end - ms;
     view.scrollY = drag.scrollY - dy;
@@ -1066,6 +1094,7 @@
     const end = Number.isNaN(s.end[i]) ? now() : s.end[i];
     const span = view.end - view.start;
     if (start < view.start || Math.min(end, start + span * 0.5) > view.end) {
+      view.fitted = false;
       view.start = start - span * 0.3;
       view.end = view.start + span;
       setFollow(false);
@@ -1110,6 +1139,7 @@
         if (mode === 'live') {
           setFollow(true);
         } else {
+          view.fitted = false;
           view.end = now() + span * 0.02;
           view.start = view.end - span;
           requestDraw();
@@ -1118,6 +1148,7 @@
       case 'Home': {
         const ex = extent();
         if (ex) {
+          view.fitted = false;
           view.start = ex.from - span * 0.02;
           view.end = view.start + span;
           setFollow(false);
@@ -1258,7 +1289,7 @@
     if (f.dropped) box.append(h('p', { class: 'muted', text: 'The payload of this frame was let go to stay within mcpHost.timeline.maxPayloadMiB; its place on the timeline is kept.' }));
     else {
       if (f.cut) box.append(h('p', { class: 'muted folded-note', text: 'A large frame: long strings and arrays are folded (their start is shown, with how much more there is).' }));
-      box.append(h('div', { class: 'json' }, [jsonTree(f.json, undefined, 0, { openDepth: 3, openEntries: 40 })]));
+      box.append(h('div', { class: 'json' }, [jsonTree(f.json, undefined, 0, { openDepth: 6, openEntries: 40 })]));
     }
     return box;
   }
@@ -1367,6 +1398,7 @@
 
   function applyBatch(msg) {
     if (msg.reset) {
+      autoFitted = false;
       servers.length = 0;
       strings.length = 0;
       picked.clear();
@@ -1400,7 +1432,11 @@
     }
     if (serversChanged) renderServerChips();
     recount();
-    if (!view.fitted && counts.items > 0) fit();
+    // The first items a page gets are fitted; later ones keep the user's view.
+    if (!autoFitted && counts.items > 0) {
+      autoFitted = true;
+      fit();
+    }
     requestDraw();
   }
 

@@ -82,6 +82,8 @@ async function pickRecording(context: vscode.ExtensionContext): Promise<vscode.U
     title: 'Open a recording in the timeline',
     openLabel: 'Open in Timeline',
     canSelectMany: false,
+    canSelectFiles: true,
+    canSelectFolders: false,
     filters: { 'MCP Host recordings': ['jsonl'], 'All files': ['*'] },
     defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.joinPath(context.globalStorageUri, 'recordings'),
   });

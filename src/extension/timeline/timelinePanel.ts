@@ -98,8 +98,9 @@ export class TimelinePanel implements vscode.Disposable {
     );
   }
 
+  /** A server as the page names it: a recording's one server by its file (its command line can be long). */
   private serverName(id: string): string {
-    return this.source.kind === 'recording' ? (this.source.recording.header.server ?? basename(this.source.file)) : this.host.serverName(id);
+    return this.source.kind === 'recording' ? basename(this.source.file, '.jsonl') : this.host.serverName(id);
   }
 
   private post(message: TimelineOutbound): void {

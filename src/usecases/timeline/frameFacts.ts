@@ -4,12 +4,45 @@
 // state). Reads a few fields only, never walks the payload: a 50 MiB result costs what a ping does.
 import { isRecord } from '../../protocol/jsonShape';
 
-/** The facts of one frame. `idKey` is the JSON text of the id, so 1 and "1" stay apart. */
-export type FrameFacts =
-  | { readonly kind: 'request'; readonly method: string; readonly idKey: string; readonly name?: string; readonly progressToken?: string; readonly taskId?: string; readonly continuesInput?: string | true }
-  | { readonly kind: 'notification'; readonly method: string; readonly name?: string; readonly progressToken?: string; readonly progress?: number; readonly total?: number; readonly cancels?: string; readonly taskId?: string; readonly taskStatus?: string }
-  | { readonly kind: 'response'; readonly idKey: string; readonly failed: boolean; readonly errorText?: string; readonly createdTaskId?: string; readonly inputRequired?: { readonly requestState?: string }; readonly protocolVersion?: string }
-  | { readonly kind: 'invalid'; readonly method: string };
+interface RequestFacts {
+  readonly kind: 'request';
+  readonly method: string;
+  readonly idKey: string;
+  readonly name?: string;
+  readonly progressToken?: string;
+  readonly taskId?: string;
+  readonly continuesInput?: string | true;
+}
+
+interface NotificationFacts {
+  readonly kind: 'notification';
+  readonly method: string;
+  readonly name?: string;
+  readonly progressToken?: string;
+  readonly progress?: number;
+  readonly total?: number;
+  readonly cancels?: string;
+  readonly taskId?: string;
+  readonly taskStatus?: string;
+}
+
+interface ResponseFacts {
+  readonly kind: 'response';
+  readonly idKey: string;
+  readonly failed: boolean;
+  readonly errorText?: string;
+  readonly createdTaskId?: string;
+  readonly inputRequired?: { readonly requestState?: string };
+  readonly protocolVersion?: string;
+}
+
+/**
+ * The facts of one frame. `idKey` is the id as text: a number's digits, a string's JSON (quoted),
+ * so 1 and "1" stay apart.
+ */
+export type FrameFacts = RequestFacts | NotificationFacts | ResponseFacts | { readonly kind: 'invalid'; readonly method: string };
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Longest name kept (a URI or an elicitation message can be long). */
 const MAX_NAME = 120;
@@ -22,66 +55,71 @@ export function frameFacts(message: unknown): FrameFacts {
   const params = isRecord(message.params) ? message.params : undefined;
   if (typeof method === 'string') {
     if (id === undefined || id === null) return notificationFacts(method, params);
-    const meta = params && isRecord(params._meta) ? params._meta : undefined;
+    // Built field by field: a literal with spreads of optional fields costs an object per field.
+    const facts: Writable<RequestFacts> = { kind: 'request', method, idKey: typeof id === 'number' ? String(id) : JSON.stringify(id) };
+    if (!params) return facts;
+    const name = requestName(method, params);
+    if (name !== undefined) facts.name = name;
+    const meta = isRecord(params._meta) ? params._meta : undefined;
     const progressToken = meta ? tokenKey(meta.progressToken) : undefined;
-    const taskId = method.startsWith('tasks/') && params && typeof params.taskId === 'string' ? params.taskId : undefined;
+    if (progressToken !== undefined) facts.progressToken = progressToken;
+    if (method.startsWith('tasks/') && typeof params.taskId === 'string') facts.taskId = params.taskId;
     // A modern request sent again with the answers to an input round (`inputResponses`, `requestState`).
-    const continuesInput: string | true | undefined = !params ? undefined : typeof params.requestState === 'string' ? params.requestState : params.inputResponses !== undefined ? true : undefined;
-    return {
-      kind: 'request',
-      method,
-      idKey: JSON.stringify(id),
-      ...optional('name', requestName(method, params)),
-      ...optional('progressToken', progressToken),
-      ...optional('taskId', taskId),
-      ...optional('continuesInput', continuesInput),
-    };
+    if (typeof params.requestState === 'string') facts.continuesInput = params.requestState;
+    else if (params.inputResponses !== undefined) facts.continuesInput = true;
+    return facts;
   }
   if (id !== undefined && ('result' in message || 'error' in message)) {
-    const idKey = JSON.stringify(id);
+    const idKey = typeof id === 'number' ? String(id) : JSON.stringify(id);
     if ('error' in message) {
       const error = isRecord(message.error) ? message.error : {};
       return { kind: 'response', idKey, failed: true, errorText: clip(`${typeof error.code === 'number' ? `${error.code} ` : ''}${typeof error.message === 'string' ? error.message : 'error'}`) };
     }
     const result = isRecord(message.result) ? message.result : undefined;
-    const task = result && isRecord(result.task) ? result.task : undefined;
-    return {
-      kind: 'response',
-      idKey,
-      failed: result?.isError === true,
-      ...(result?.isError === true ? { errorText: 'the result has isError: true' } : {}),
-      ...optional('createdTaskId', task && typeof task.taskId === 'string' ? task.taskId : undefined),
-      ...(result?.resultType === 'input_required' ? { inputRequired: typeof result.requestState === 'string' ? { requestState: result.requestState } : {} } : {}),
-      ...optional('protocolVersion', typeof result?.protocolVersion === 'string' ? result.protocolVersion : undefined),
-    };
+    const facts: Writable<ResponseFacts> = { kind: 'response', idKey, failed: result?.isError === true };
+    if (!result) return facts;
+    if (result.isError === true) facts.errorText = 'the result has isError: true';
+    if (isRecord(result.task) && typeof result.task.taskId === 'string') facts.createdTaskId = result.task.taskId;
+    if (result.resultType === 'input_required') facts.inputRequired = typeof result.requestState === 'string' ? { requestState: result.requestState } : {};
+    if (typeof result.protocolVersion === 'string') facts.protocolVersion = result.protocolVersion;
+    return facts;
   }
   return { kind: 'invalid', method: '(not JSON-RPC)' };
 }
 
 function notificationFacts(method: string, params: Record<string, unknown> | undefined): FrameFacts {
+  const facts: Writable<NotificationFacts> = { kind: 'notification', method };
+  if (!params) return facts;
   switch (method) {
     case 'notifications/progress': {
-      const progress = typeof params?.progress === 'number' ? params.progress : undefined;
-      const total = typeof params?.total === 'number' ? params.total : undefined;
-      return { kind: 'notification', method, ...optional('progressToken', tokenKey(params?.progressToken)), ...optional('progress', progress), ...optional('total', total), ...optional('name', typeof params?.message === 'string' ? clip(params.message) : undefined) };
+      const token = tokenKey(params.progressToken);
+      if (token !== undefined) facts.progressToken = token;
+      if (typeof params.progress === 'number') facts.progress = params.progress;
+      if (typeof params.total === 'number') facts.total = params.total;
+      if (typeof params.message === 'string') facts.name = clip(params.message);
+      break;
     }
     case 'notifications/cancelled':
-      return { kind: 'notification', method, ...optional('cancels', params && params.requestId !== undefined ? JSON.stringify(params.requestId) : undefined), ...optional('name', typeof params?.reason === 'string' ? clip(params.reason) : undefined) };
-    case 'notifications/tasks/status': {
-      const taskId = typeof params?.taskId === 'string' ? params.taskId : undefined;
-      const status = typeof params?.status === 'string' ? params.status : undefined;
-      return { kind: 'notification', method, ...optional('taskId', taskId), ...optional('taskStatus', status), ...optional('name', status) };
-    }
+      if (params.requestId !== undefined && params.requestId !== null) facts.cancels = typeof params.requestId === 'number' ? String(params.requestId) : JSON.stringify(params.requestId);
+      if (typeof params.reason === 'string') facts.name = clip(params.reason);
+      break;
+    case 'notifications/tasks/status':
+      if (typeof params.taskId === 'string') facts.taskId = params.taskId;
+      if (typeof params.status === 'string') facts.taskStatus = facts.name = params.status;
+      break;
     case 'notifications/message': {
-      const level = typeof params?.level === 'string' ? params.level : undefined;
-      const logger = typeof params?.logger === 'string' ? params.logger : undefined;
-      return { kind: 'notification', method, ...optional('name', level && logger ? `${level} [${clip(logger)}]` : level) };
+      const level = typeof params.level === 'string' ? params.level : undefined;
+      const logger = typeof params.logger === 'string' ? params.logger : undefined;
+      if (level !== undefined) facts.name = logger !== undefined ? `${level} [${clip(logger)}]` : level;
+      break;
     }
     case 'notifications/resources/updated':
-      return { kind: 'notification', method, ...optional('name', typeof params?.uri === 'string' ? clip(params.uri) : undefined) };
+      if (typeof params.uri === 'string') facts.name = clip(params.uri);
+      break;
     default:
-      return { kind: 'notification', method };
+      break;
   }
+  return facts;
 }
 
 /** The name a person knows a request by, where the method has one. */
@@ -118,8 +156,4 @@ function tokenKey(token: unknown): string | undefined {
 function clip(text: string): string {
   const line = text.replace(/\s+/g, ' ');
   return line.length <= MAX_NAME ? line : `${line.slice(0, MAX_NAME - 1)}…`;
-}
-
-function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
-  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }

@@ -93,8 +93,8 @@ export class TimelineView implements TimelineObserver {
     this.methods.clear();
     this.newServers = [];
     this.newStrings = [];
-    const items: TimelineItem[] = [];
-    for (const server of this.timeline.servers()) items.push(...this.timeline.items(server));
+    // Concatenated, not pushed with spread: a ring may hold more items than a call takes arguments.
+    const items = ([] as TimelineItem[]).concat(...this.timeline.servers().map((server) => this.timeline.items(server)));
     return this.encode(items, true);
   }
 
