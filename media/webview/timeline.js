@@ -52,7 +52,8 @@
   let range = null;
   const filter = { servers: /** @type {string[] | undefined} */ (undefined), methods: /** @type {string[]} */ ([]), text: '', direction: 'all', errors: false, slow: false };
   const counts = { items: 0, shown: 0, errors: 0 };
-  const perf = { firstPaintMs: 0, draws: /** @type {number[]} */ ([]) };
+  /** What the page measures of itself (window.mcpTimeline.stats()): when it first drew items, each draw's time, the largest batch's. */
+  const perf = { firstPaintMs: 0, firstBatchAt: 0, draws: /** @type {number[]} */ ([]), batchMs: 0, batchItems: 0 };
 
   /**
    * One server's items from `firstId` on, in typed arrays (index = head + id - firstId).
@@ -410,8 +411,15 @@
     colors.mono = v('--vscode-editor-font-family', 'monospace');
   }
 
-  /** Black or white, whichever reads better on `color` (a hex or rgb() string). */
+  const textOnCache = new Map();
+  /** Black or white, whichever reads better on `color` (a hex or rgb() string); remembered per color. */
   function textOn(color) {
+    let text = textOnCache.get(color);
+    if (text === undefined) textOnCache.set(color, (text = contrastOn(color)));
+    return text;
+  }
+
+  function contrastOn(color) {
     const m = /^#([0-9a-f]{6})/i.exec(color) || /^#([0-9a-f]{3})$/i.exec(color);
     let r = 128;
     let g = 128;
@@ -446,6 +454,7 @@
   }
 
   new MutationObserver(() => {
+    textOnCache.clear();
     readColors();
     requestDraw();
   }).observe(document.body, { attributes: true, attributeFilter: ['class'] });
@@ -454,6 +463,12 @@
   // Layout and drawing
 
   const ctx = /** @type {CanvasRenderingContext2D} */ (els.canvas.getContext('2d', { alpha: false }));
+  /** The fill color last set: setting a canvas color parses it, so it is set only when it changes. */
+  let lastFill = '';
+  function setFill(color) {
+    if (color === lastFill) return;
+    ctx.fillStyle = lastFill = color;
+  }
   let width = 0;
   let height = 0;
   /** Groups on screen: a server and the y of its rows (content coordinates). */
@@ -525,7 +540,7 @@
     layout();
     const maxScroll = Math.max(0, contentHeight - (height - RULER));
     view.scrollY = Math.min(Math.max(0, view.scrollY), maxScroll);
-    ctx.fillStyle = colors.bg;
+    setFill(colors.bg);
     ctx.fillRect(0, 0, width, height);
     hit.n = 0;
     drawGrid();
@@ -544,7 +559,7 @@
       const x1 = Math.min(width, xOf(range.to));
       if (x1 > x0) {
         ctx.globalAlpha = 0.35;
-        ctx.fillStyle = colors.range;
+        setFill(colors.range);
         ctx.fillRect(x0, RULER, x1 - x0, height - RULER);
         ctx.globalAlpha = 1;
       }
@@ -562,6 +577,7 @@
       }
     }
     ctx.restore();
+    lastFill = '';
     drawRuler();
     const ms = performance.now() - t0;
     perf.draws.push(ms);
@@ -600,7 +616,7 @@
   }
 
   function drawRuler() {
-    ctx.fillStyle = colors.bg;
+    setFill(colors.bg);
     ctx.fillRect(0, 0, width, RULER);
     ctx.strokeStyle = colors.border;
     ctx.beginPath();
@@ -611,7 +627,7 @@
     ctx.stroke();
     const step = niceStep(((view.end - view.start) * 110) / plotWidth());
     ctx.font = `11px ${colors.font}`;
-    ctx.fillStyle = colors.muted;
+    setFill(colors.muted);
     ctx.textBaseline = 'middle';
     for (let t = Math.ceil(view.start / step) * step; t <= view.end; t += step) {
       const x = Math.round(xOf(t));
@@ -619,7 +635,7 @@
       ctx.fillRect(x, RULER - 5, 1, 5);
       ctx.fillText(clockText(t, step), x + 3, RULER / 2);
     }
-    ctx.fillStyle = colors.fg;
+    setFill(colors.fg);
     ctx.fillText(`${formatDuration(view.end - view.start)} shown`, 8, RULER / 2);
   }
 
@@ -629,16 +645,16 @@
     const laneY = tickY + TICK_ROW;
     const bottom = top + (g.bottom - g.top);
     // Band and name.
-    ctx.fillStyle = colors.band;
+    setFill(colors.band);
     ctx.fillRect(0, top, width, HEADER_ROW);
-    ctx.fillStyle = colors.border;
+    setFill(colors.border);
     ctx.fillRect(0, bottom + GROUP_GAP / 2, width, 1);
     ctx.font = `600 12px ${colors.font}`;
-    ctx.fillStyle = colors.fg;
+    setFill(colors.fg);
     ctx.textBaseline = 'middle';
     clipText(s.name, 8, top + HEADER_ROW / 2, GUTTER - 14);
     ctx.font = `11px ${colors.font}`;
-    ctx.fillStyle = colors.muted;
+    setFill(colors.muted);
     ctx.fillText('notifications', 8, tickY + TICK_ROW / 2);
     if (s.maxLane >= 0) ctx.fillText(`calls (${s.maxLane + 1} lane${s.maxLane === 0 ? '' : 's'})`, 8, laneY + LANE / 2);
 
@@ -651,12 +667,14 @@
     const lastX = new Float64Array(Math.max(1, s.maxLane + 1)).fill(-Infinity);
     const lastStatus = new Int16Array(Math.max(1, s.maxLane + 1)).fill(-1);
     let lastTick = -Infinity;
+    const lastProgress = new Float64Array(Math.max(1, s.maxLane + 1)).fill(-Infinity);
     const errors = [];
     const nowT = now();
     const visit = (i, fromLongList) => {
       const k = s.kind[i];
       if (k === UNKNOWN_KIND || !s.shown[i]) return;
-      if (!fromLongList && s.long.has(s.firstId + (i - s.head))) return;
+      // Long spans are drawn from their own list; the arithmetic first, the set only for candidates.
+      if (!fromLongList && (k === K.call || k === K.serverCall) && !(s.end[i] - s.start[i] <= LONG_MS) && s.long.has(s.firstId + (i - s.head))) return;
       if (k === K.call) {
         const endT = Number.isNaN(s.end[i]) ? nowT : s.end[i];
         if (endT < view.start) return;
@@ -671,14 +689,22 @@
           drawSpan(s, i, x0, x1, laneY + lane * LANE);
           return;
         }
-        // Covered by what this lane already drew in time order, in the same color: nothing new to draw.
-        if (x1 <= lastX[lane] && lastStatus[lane] === s.status[i]) return;
+        // On whole pixels: what this lane already covered in time order, in the same color, is not
+        // drawn again (zoomed out, thousands of calls share a few pixels).
+        const right = Math.ceil(x1);
+        if (right <= lastX[lane] && lastStatus[lane] === s.status[i]) return;
         drawSpan(s, i, x0, x1, laneY + lane * LANE);
-        lastX[lane] = Math.max(lastX[lane], x1);
+        lastX[lane] = Math.max(lastX[lane], right);
         lastStatus[lane] = s.status[i];
       } else if (k === K.serverCall) {
         drawServerCall(s, i, tickY, nowT);
       } else if (k === K.progress) {
+        const x = Math.round(xOf(s.start[i]));
+        const p = indexOf(s, s.parent[i]);
+        const lane = p >= 0 ? Math.max(0, s.lane[p]) : 0;
+        // One mark a pixel of a lane.
+        if (x === lastProgress[lane]) return;
+        lastProgress[lane] = x;
         drawProgress(s, i, laneY);
       } else if (k === K.session) {
         const x = Math.round(xOf(s.start[i])) + 0.5;
@@ -689,14 +715,15 @@
         ctx.lineTo(x, bottom);
         ctx.stroke();
         ctx.setLineDash([]);
-        ctx.fillStyle = colors.muted;
+        setFill(colors.muted);
         ctx.font = `10px ${colors.font}`;
         ctx.fillText('new session', x + 3, top + HEADER_ROW / 2);
       } else {
         const x = Math.round(xOf(s.start[i]));
         if (x === lastTick && s.status[i] !== S.error) return;
         lastTick = x;
-        ctx.fillStyle = s.status[i] === S.error ? colors.error : s.direction[i] === 1 ? colors.received : colors.muted;
+        const color = s.status[i] === S.error ? colors.error : s.direction[i] === 1 ? colors.received : colors.muted;
+        setFill(color);
         ctx.fillRect(x, tickY + 3, 2, TICK_ROW - 6);
         addHit(x - 3, x + 5, tickY, tickY + TICK_ROW, s.index, i);
       }
@@ -713,13 +740,14 @@
       drawSpan(s, i, x0, Math.max(xOf(endT), x0 + 3), laneY + Math.max(0, s.lane[i]) * LANE);
     }
     ctx.restore();
+    lastFill = '';
   }
 
   function drawSpan(s, i, x0, x1, y) {
     const color = statusColor(s.status[i]);
     const w = Math.max(1, x1 - x0);
     const open = Number.isNaN(s.end[i]);
-    ctx.fillStyle = color;
+    setFill(color);
     ctx.globalAlpha = STATUSES[s.status[i]] === 'unanswered' ? 0.5 : 1;
     ctx.fillRect(x0, y + 2, w, LANE - 5);
     ctx.globalAlpha = 1;
@@ -729,16 +757,17 @@
       grad.addColorStop(0, 'rgba(0,0,0,0)');
       grad.addColorStop(1, colors.bg);
       ctx.fillStyle = grad;
+      lastFill = '';
       ctx.fillRect(Math.max(x0, x1 - 24), y + 2, Math.min(24, w), LANE - 5);
     }
     if (!Number.isNaN(s.progress[i]) && w > 4) {
-      ctx.fillStyle = textOn(color);
+      setFill(textOn(color));
       ctx.globalAlpha = 0.55;
       ctx.fillRect(x0, y + LANE - 6, w * s.progress[i], 2);
       ctx.globalAlpha = 1;
     }
     if (w > 36) {
-      ctx.fillStyle = textOn(color);
+      setFill(textOn(color));
       ctx.font = `11px ${colors.font}`;
       ctx.textBaseline = 'middle';
       const label = spanLabel(s, i);
@@ -760,7 +789,7 @@
     ctx.lineTo(Math.max(x1, x0 + 1), cy);
     ctx.stroke();
     ctx.lineWidth = 1;
-    ctx.fillStyle = color;
+    setFill(color);
     ctx.beginPath();
     ctx.moveTo(x0, cy - 6);
     ctx.lineTo(x0 + 5, cy);
@@ -776,7 +805,7 @@
     if (p < 0 || !s.shown[p]) return;
     const x = Math.round(xOf(s.start[i]));
     const y = laneY + Math.max(0, s.lane[p]) * LANE;
-    ctx.fillStyle = textOn(statusColor(s.status[p]));
+    setFill(textOn(statusColor(s.status[p])));
     // A mark on the call's lower edge, under its label.
     ctx.globalAlpha = 0.9;
     ctx.fillRect(x, y + LANE - 8, 1, 5);
@@ -1397,8 +1426,10 @@
   });
 
   function applyBatch(msg) {
+    const t0 = performance.now();
+    if (!perf.firstBatchAt) perf.firstBatchAt = t0;
     if (msg.reset) {
-      autoFitted = false;
+      // A reset (a page that opens, or the extension's string table starting over) keeps the view.
       servers.length = 0;
       strings.length = 0;
       picked.clear();
@@ -1432,6 +1463,11 @@
     }
     if (serversChanged) renderServerChips();
     recount();
+    const rowsIn = rows.length / Math.max(1, stride);
+    if (rowsIn >= perf.batchItems) {
+      perf.batchItems = rowsIn;
+      perf.batchMs = performance.now() - t0;
+    }
     // The first items a page gets are fitted; later ones keep the user's view.
     if (!autoFitted && counts.items > 0) {
       autoFitted = true;
@@ -1449,7 +1485,7 @@
   /** For benchmarks and tests: what the page holds and how fast it draws, and where an item is drawn. */
   // @ts-ignore
   window.mcpTimeline = Object.freeze({
-    stats: () => ({ items: counts.items, shown: counts.shown, errors: counts.errors, firstPaintMs: perf.firstPaintMs, draws: perf.draws.slice(), view: { start: view.start, end: view.end, follow: view.follow } }),
+    stats: () => ({ items: counts.items, shown: counts.shown, errors: counts.errors, firstPaintMs: perf.firstPaintMs, firstBatchAt: perf.firstBatchAt, batchMs: perf.batchMs, batchItems: perf.batchItems, draws: perf.draws.slice(), view: { start: view.start, end: view.end, follow: view.follow } }),
     drawn: () => {
       const out = [];
       for (let n = 0; n < hit.n; n++) {

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
+import { answerFileDialog } from './fileDialog';
 import { defaultVsixPath, launch, repoRoot, step as runStep, waitUntil, type Workbench } from './harness';
 
 const EVERYTHING = join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
@@ -71,24 +72,6 @@ describe('the protocol timeline in a real VS Code', () => {
     return runStep(wb, `timeline-failed-${name}`, fn, async () => {
       await wb.page.keyboard.press('Escape');
     });
-  }
-
-  /** The workbench's simple file dialog (code-server has no native one): types the path and accepts. */
-  async function answerFileDialog(path: string): Promise<void> {
-    const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-    await input.waitFor({ state: 'visible', timeout: 15_000 });
-    await waitUntil(async () => (await input.isEditable()) && !(await input.inputValue()).startsWith('>'), 10_000, 'the file dialog');
-    await input.fill(path);
-    // The dialog completes paths as one types: wait until it holds exactly ours, then accept. An
-    // Enter that only took a completion leaves the dialog open with our path: press it again.
-    await waitUntil(async () => (await input.inputValue()) === path, 10_000, 'the typed path');
-    for (let attempt = 1; ; attempt++) {
-      await wb.page.keyboard.press('Enter');
-      const closed = await input.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false);
-      if (closed) return;
-      if (attempt >= 3) throw new Error(`the file dialog stayed open with ${await input.inputValue()}`);
-      if ((await input.inputValue()) !== path) await input.fill(path);
-    }
   }
 
   async function callTool(name: string, fill: (frame: Frame) => Promise<void>): Promise<Frame> {
@@ -222,7 +205,7 @@ describe('the protocol timeline in a real VS Code', () => {
       await clickItem(page, /^tools\/call echo · /);
       await waitUntil(async () => /Export item/.test(await page.locator('#export').innerText()), 10_000, 'Export offers the item');
       await page.locator('#export').click();
-      await answerFileDialog(exported);
+      await answerFileDialog(wb, exported);
       await waitUntil(async () => existsSync(exported) && readFileSync(exported, 'utf8').includes('Echo: hello timeline'), 20_000, 'the exported file');
       assert.equal(statSync(exported).mode & 0o777, 0o600, 'readable by its owner only');
       const lines = readFileSync(exported, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
@@ -238,7 +221,7 @@ describe('the protocol timeline in a real VS Code', () => {
 
       await wb.page.locator('.part.sidebar .composite.title').first().click();
       await wb.runCommand('MCP Host: Open Recording in Timeline…');
-      await answerFileDialog(exported);
+      await answerFileDialog(wb, exported);
       const recording = await timelinePage('Timeline — echo-bug-report.jsonl');
       await waitUntil(async () => (await drawn(recording)).some((d) => /^tools\/call echo · /.test(d.label)), 20_000, 'the recorded echo span');
       const labels = (await drawn(recording)).map((d) => d.label);

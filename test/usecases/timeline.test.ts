@@ -253,6 +253,28 @@ describe('timeline: what a page is sent', () => {
     view.dispose();
   });
 
+  test('the page’s string table stays bounded: past 50,000 names the view starts over with a full batch; methods offered are capped', () => {
+    const t = new Timeline(() => ({ maxFrames: 1000, maxPayloadBytes: 1 << 20 }));
+    const view = new TimelineView(t, (id) => id);
+    view.snapshot();
+    let resets = 0;
+    let largest = 0;
+    for (let i = 0; i < 61_000; i++) {
+      const method = i < 60_000 ? 'notifications/message' : `custom/n${i}`;
+      t.push('s', frame('receive', notification(method, { level: 'info', logger: `l${i}` }), i));
+      if (i % 500 === 499) {
+        const batch = view.take()!;
+        if (batch.reset) resets++;
+        largest = Math.max(largest, batch.methods?.length ?? 0);
+        // A full batch holds what the ring holds, never more.
+        if (batch.reset) assert.ok(batch.items.length / ITEM_FIELDS.length <= 1000);
+      }
+    }
+    assert.ok(resets >= 1, 'the table started over');
+    assert.equal(largest, 500);
+    view.dispose();
+  });
+
   // Decodes a batch with its own string table (the page keeps one across batches; these tests start fresh each time).
   const strings: string[] = [];
   function decode(batch: TimelineBatch) {

@@ -6,7 +6,7 @@
 // bounded ring: at most `maxFrames` frames (the oldest items go first) and at most
 // `maxPayloadBytes` of payloads (older payloads are let go, their items stay). No `vscode`.
 import type { Frame } from '../../protocol/connection';
-import { percentile } from '../../protocol/stats';
+import { LatencySamples, percentile } from '../../protocol/stats';
 import { frameFacts } from './frameFacts';
 
 /** What an item is: a span of the editor's request, a span of the server's, a tick, progress along a call, the start of a session. */
@@ -158,7 +158,7 @@ class ServerRing {
 export class Timeline {
   private readonly rings = new Map<string, ServerRing>();
   private readonly observers = new Set<TimelineObserver>();
-  private readonly samples = new Map<string, { values: number[]; next: number; p95?: number }>();
+  private readonly samples = new Map<string, { readonly latencies: LatencySamples; p95?: number }>();
   /** Grows with every latency sample: a view re-checks "slow" only when it moved. */
   sampleVersion = 0;
 
@@ -197,8 +197,8 @@ export class Timeline {
   /** The 95th percentile of a method's latency (ms) over its recent answered calls. */
   p95(method: string): number | undefined {
     const s = this.samples.get(method);
-    if (!s || s.values.length === 0) return undefined;
-    s.p95 ??= percentile([...s.values].sort((a, b) => a - b), 95);
+    if (!s) return undefined;
+    s.p95 ??= percentile([...s.latencies.values()].sort((a, b) => a - b), 95);
     return s.p95;
   }
 
@@ -458,12 +458,8 @@ export class Timeline {
 
   private sample(method: string, ms: number): void {
     let s = this.samples.get(method);
-    if (!s) this.samples.set(method, (s = { values: [], next: 0 }));
-    if (s.values.length < SAMPLES) s.values.push(ms);
-    else {
-      s.values[s.next] = ms;
-      s.next = (s.next + 1) % SAMPLES;
-    }
+    if (!s) this.samples.set(method, (s = { latencies: new LatencySamples(SAMPLES) }));
+    s.latencies.add(ms);
     s.p95 = undefined;
     this.sampleVersion++;
   }

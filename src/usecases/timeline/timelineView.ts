@@ -10,6 +10,14 @@ export const ITEM_FIELDS = ['server', 'id', 'kind', 'status', 'shown', 'lane', '
 export const ITEM_KINDS: readonly ItemKind[] = ['call', 'serverCall', 'notification', 'progress', 'session'];
 export const ITEM_STATUSES: readonly ItemStatus[] = ['open', 'ok', 'error', 'cancelled', 'input', 'task', 'unanswered', 'none'];
 const STRIDE = ITEM_FIELDS.length;
+/**
+ * Strings the page keeps (methods, names) before the view starts over with a full batch: names
+ * can be unique per frame (a progress message, a resource URI), and the table must not outgrow
+ * the ring it describes.
+ */
+const MAX_STRINGS = 50_000;
+/** Methods offered in the page's method filter at most (a hostile server can invent any number). */
+const MAX_METHODS = 500;
 const KIND_CODE = new Map(ITEM_KINDS.map((k, i) => [k, i]));
 const STATUS_CODE = new Map(ITEM_STATUSES.map((s, i) => [s, i]));
 
@@ -101,6 +109,7 @@ export class TimelineView implements TimelineObserver {
   /** What changed since the last batch; undefined when nothing did. */
   take(): TimelineBatch | undefined {
     if (this.pending.size === 0 && this.evictions.size === 0) return undefined;
+    if (this.stringIndexes.size > MAX_STRINGS) return this.snapshot();
     const items = [...this.pending];
     this.pending = new Set();
     return this.encode(items, false);
@@ -158,7 +167,7 @@ export class TimelineView implements TimelineObserver {
       rows[o + 10] = item.parent ?? -1;
       rows[o + 11] = item.progress ?? NaN;
       rows[o + 12] = item.direction === 'send' ? 0 : 1;
-      if (!this.methods.has(item.method) && item.kind !== 'session') {
+      if (!this.methods.has(item.method) && item.kind !== 'session' && this.methods.size < MAX_METHODS) {
         this.methods.add(item.method);
         this.methodsChanged = true;
       }
@@ -181,25 +190,25 @@ export class TimelineView implements TimelineObserver {
   }
 
   private serverIndex(id: string): number {
-    let index = this.serverIndexes.get(id);
-    if (index === undefined) {
-      this.serverIndexes.set(id, (index = this.serverIndexes.size));
-      this.newServers.push(id);
-    }
-    return index;
+    return indexIn(this.serverIndexes, id, this.newServers);
   }
 
   private stringIndex(text: string): number {
-    let index = this.stringIndexes.get(text);
-    if (index === undefined) {
-      this.stringIndexes.set(text, (index = this.stringIndexes.size));
-      this.newStrings.push(text);
-    }
-    return index;
+    return indexIn(this.stringIndexes, text, this.newStrings);
   }
 
   dispose(): void {
     this.subscription.dispose();
     this.pending.clear();
   }
+}
+
+/** The index of `key` in a table the page keeps too: a new key gets the next one and is noted as `fresh`. */
+function indexIn(indexes: Map<string, number>, key: string, fresh: string[]): number {
+  let index = indexes.get(key);
+  if (index === undefined) {
+    indexes.set(key, (index = indexes.size));
+    fresh.push(key);
+  }
+  return index;
 }
