@@ -8,10 +8,19 @@ export async function answerFileDialog(wb: Workbench, path: string): Promise<num
   const input = wb.page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor({ state: 'visible', timeout: 15_000 });
   await waitUntil(async () => (await input.isEditable()) && !(await input.inputValue()).startsWith('>'), 10_000, 'the file dialog');
-  await input.fill(path);
-  // The dialog completes paths as one types: wait until it holds exactly ours, then accept. An
-  // Enter that only took a completion leaves the dialog open with our path: press it again.
-  await waitUntil(async () => (await input.inputValue()) === path, 10_000, 'the typed path');
+  // The dialog fills in its own starting path once it has read the folder, possibly after our
+  // typing, and completes paths as one types: type again until it holds exactly ours. An Enter
+  // that only took a completion leaves the dialog open with our path: press it again.
+  await waitUntil(
+    async () => {
+      if ((await input.inputValue()) === path) return true;
+      await input.fill(path);
+      await new Promise((r) => setTimeout(r, 300));
+      return (await input.inputValue()) === path;
+    },
+    15_000,
+    'the typed path',
+  );
   for (let attempt = 1; ; attempt++) {
     const pressed = Date.now();
     await wb.page.keyboard.press('Enter');
