@@ -9,6 +9,7 @@ import { McpHost } from './extension/mcpHost';
 import { ServersTreeProvider } from './extension/serversTree';
 import { McpStatusBar } from './extension/statusBar';
 import { OfferChangesView } from './extension/offerChangesView';
+import { registerTimeline } from './extension/timeline/timelineFeed';
 
 let host: McpHost | undefined;
 
@@ -59,6 +60,8 @@ export function activate(context: vscode.ExtensionContext): void {
     hostLog: (text) => log.info(text),
   });
   context.subscriptions.push(useCases, tree.showSubscriptions(useCases.subscriptions), tree.showChatMarks(useCases.chat));
+  // Every server's frames on one time axis ("Open Timeline"); recordings open there too.
+  context.subscriptions.push(registerTimeline(context, mcpHost, useCases.history));
 
   // "asked 12s ago" under Roots goes stale: redraw now and then while someone looks.
   const clock = setInterval(() => {

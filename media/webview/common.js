@@ -536,5 +536,44 @@ const McpWebview = (function () {
     return unplaced;
   }
 
-  return Object.freeze({ h, post, onMessage, isObj, str, pointer, formatBytes, formatMs, isImageDataUri, isAudioDataUri, notice, formRenderer, errorGate, placeErrors, showSuggestions });
+  /**
+   * A collapsible JSON tree; values inserted as text. A node opens by itself above `openDepth`
+   * (2) when it has at most `openEntries` children (any number by default): a large payload shows
+   * folded. At most 500 children of a node are drawn.
+   * @param {unknown} value
+   * @param {string} [key]
+   * @param {number} [depth]
+   * @param {{ openDepth?: number, openEntries?: number }} [options]
+   */
+  function jsonTree(value, key, depth, options) {
+    depth = depth || 0;
+    const openDepth = options && typeof options.openDepth === 'number' ? options.openDepth : 2;
+    const openEntries = options && typeof options.openEntries === 'number' ? options.openEntries : Infinity;
+    const keyEl = key !== undefined ? h('span', { class: 'json-key', text: key + ': ' }) : null;
+    if (Array.isArray(value) || isObj(value)) {
+      const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+      const label = Array.isArray(value) ? '[' + entries.length + ']' : '{' + entries.length + '}';
+      const open = depth < openDepth && entries.length <= openEntries;
+      const details = h('details', { class: 'json-node', open: open ? '' : null }, [h('summary', {}, [keyEl, h('span', { class: 'muted', text: label })])]);
+      // A closed node's children are drawn when it is first opened, so a large value costs only
+      // what is on screen.
+      let drawn = false;
+      const draw = () => {
+        if (drawn) return;
+        drawn = true;
+        const children = h('div', { class: 'json-children' });
+        const limit = 500;
+        entries.slice(0, limit).forEach(([k, v]) => children.append(jsonTree(v, k, depth + 1, options)));
+        if (entries.length > limit) children.append(h('div', { class: 'muted', text: '… ' + (entries.length - limit) + ' more' }));
+        details.append(children);
+      };
+      if (open) draw();
+      else details.addEventListener('toggle', () => details.open && draw());
+      return details;
+    }
+    const type = value === null ? 'null' : typeof value;
+    return h('div', { class: 'json-leaf' }, [keyEl, h('span', { class: 'json-' + type, text: type === 'string' ? JSON.stringify(value) : String(value) })]);
+  }
+
+  return Object.freeze({ h, post, onMessage, isObj, str, pointer, formatBytes, formatMs, isImageDataUri, isAudioDataUri, notice, formRenderer, errorGate, placeErrors, showSuggestions, jsonTree });
 })();

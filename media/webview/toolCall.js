@@ -7,7 +7,7 @@
 (function () {
   'use strict';
   /* global McpWebview */
-  const { h, post, onMessage, isObj, str, formatBytes, formatMs, isImageDataUri, isAudioDataUri, placeErrors } = McpWebview;
+  const { h, post, onMessage, isObj, str, formatBytes, formatMs, isImageDataUri, isAudioDataUri, placeErrors, jsonTree } = McpWebview;
   const app = /** @type {HTMLElement} */ (document.getElementById('app'));
 
   /** @type {any} */
@@ -514,33 +514,6 @@
 
   const TOO_DEEP_NOTE = 'Nested too deeply to show as a tree: the deepest levels are left out.';
   const FOLDED_NOTE = 'Large: folded for display (the first items of long lists, the start of long strings) — Open in editor shows all of it.';
-
-  // A collapsible JSON tree; values inserted as text. A closed node's children are drawn when it
-  // is first opened, so a large value costs only what is on screen.
-  function jsonTree(value, key, depth) {
-    depth = depth || 0;
-    const keyEl = key !== undefined ? h('span', { class: 'json-key', text: key + ': ' }) : null;
-    if (Array.isArray(value) || isObj(value)) {
-      const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
-      const label = Array.isArray(value) ? '[' + entries.length + ']' : '{' + entries.length + '}';
-      const details = h('details', { class: 'json-node', open: depth < 2 ? '' : null }, [h('summary', {}, [keyEl, h('span', { class: 'muted', text: label })])]);
-      let drawn = false;
-      const draw = () => {
-        if (drawn) return;
-        drawn = true;
-        const children = h('div', { class: 'json-children' });
-        const limit = 500;
-        entries.slice(0, limit).forEach(([k, v]) => children.append(jsonTree(v, k, depth + 1)));
-        if (entries.length > limit) children.append(h('div', { class: 'muted', text: '… ' + (entries.length - limit) + ' more' }));
-        details.append(children);
-      };
-      if (depth < 2) draw();
-      else details.addEventListener('toggle', () => details.open && draw());
-      return details;
-    }
-    const type = value === null ? 'null' : typeof value;
-    return h('div', { class: 'json-leaf' }, [keyEl, h('span', { class: 'json-' + type, text: type === 'string' ? JSON.stringify(value) : String(value) })]);
-  }
 
   // ---------------------------------------------------------------------------------------------
   // History

@@ -40,8 +40,9 @@ export class SessionRecorder implements vscode.Disposable {
   async toggle(h: ServerHandle): Promise<void> {
     if (this.recordings.has(h.id)) {
       const file = this.stop(h.id);
-      const choice = await vscode.window.showInformationMessage(`MCP Host: the recording of ${h.entry.name} is saved (${file}). Replay it against a build with \`mcp-host replay\`.`, 'Open', 'Copy Path');
+      const choice = await vscode.window.showInformationMessage(`MCP Host: the recording of ${h.entry.name} is saved (${file}). Replay it against a build with \`mcp-host replay\`.`, 'Open', 'Open in Timeline', 'Copy Path');
       if (choice === 'Open') await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
+      if (choice === 'Open in Timeline') await vscode.commands.executeCommand('mcpHost.timeline.openRecording', vscode.Uri.file(file));
       if (choice === 'Copy Path') await vscode.env.clipboard.writeText(file);
       return;
     }

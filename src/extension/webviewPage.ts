@@ -19,6 +19,8 @@ export const COMMON_SCRIPT = 'webview/common.js';
 export const PANEL_ASSETS: WebviewFeature = { style: 'webview/toolCall.css', script: 'webview/toolCall.js' };
 /** Server Details: the panels' look, its own script. */
 export const DETAILS_FEATURE: WebviewFeature = { style: 'webview/toolCall.css', script: 'webview/details.js' };
+/** The protocol timeline: a canvas of every server's frames, its own look and script. */
+export const TIMELINE_FEATURE: WebviewFeature = { style: 'webview/timeline.css', script: 'webview/timeline.js' };
 /** Sampling and elicitation dialogs. */
 export const DIALOG_ASSETS: WebviewFeature = { style: 'dialogs/dialogs.css', script: 'dialogs/dialogs.js' };
 

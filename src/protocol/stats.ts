@@ -38,30 +38,41 @@ export interface ConnectionStats extends TransportStats {
 /** Latency samples kept per method; older ones are overwritten (a ring). */
 const SAMPLES = 512;
 
-class MethodCounter {
+/** The newest `capacity` latencies of something, older ones overwritten (a ring). */
+export class LatencySamples {
+  private readonly samples: number[] = [];
+  private next = 0;
+
+  constructor(private readonly capacity = SAMPLES) {}
+
+  add(ms: number): void {
+    if (this.samples.length < this.capacity) this.samples.push(ms);
+    else {
+      this.samples[this.next] = ms;
+      this.next = (this.next + 1) % this.capacity;
+    }
+  }
+
+  /** The samples kept, in no particular order. */
+  values(): readonly number[] {
+    return this.samples;
+  }
+}
+
+class MethodCounter extends LatencySamples {
   requests = 0;
   errors = 0;
   timeouts = 0;
   cancelled = 0;
   userWaits = 0;
   userWaitMs = 0;
-  private readonly samples: number[] = [];
-  private next = 0;
 
   record(ms: number, userMs: number): void {
     if (userMs > 0) {
       this.userWaits++;
       this.userWaitMs += userMs;
     }
-    if (this.samples.length < SAMPLES) this.samples.push(ms);
-    else {
-      this.samples[this.next] = ms;
-      this.next = (this.next + 1) % SAMPLES;
-    }
-  }
-
-  values(): readonly number[] {
-    return this.samples;
+    this.add(ms);
   }
 }
 

@@ -8,6 +8,7 @@
 //   node dist/bench.js --only pipelined,blob9  a subset of scenarios (`--only http`: one transport)
 //   node dist/bench.js --worker <client> <scenario>   one measurement, printed as JSON (internal)
 //   node dist/bench.js --only footprint        only the extension's footprint (bundle size, load + activate)
+//   node dist/bench.js --only timeline         only the protocol timeline's model at 100,000 frames
 //
 // Footprint: the size of dist/extension.js (and the files it loads later, dist/vendor/), and the
 // time to require() the bundle and run activate() in a fresh node process, with a minimal stand-in
@@ -27,6 +28,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { hostileInputTimes } from './hostileInput';
 import { gatewayBench } from './gatewayBench';
+import { timelineModelTimes } from './timelineBench';
 
 /** Present when the worker runs with --expose-gc (the parent starts it so). */
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -735,7 +737,8 @@ if (argv[0] === '--load-extension') {
   const only = i >= 0 ? argv[i + 1]?.split(',') : undefined;
   if (!only || only.includes('footprint')) process.stdout.write(footprint().join('\n') + '\n');
   if (!only || only.includes('hostile')) process.stdout.write(hostileInputTimes().join('\n') + '\n');
-  const scenarios = only?.filter((name) => name !== 'footprint' && name !== 'hostile' && name !== 'gateway');
+  if (!only || only.includes('timeline')) process.stdout.write(timelineModelTimes().join('\n') + '\n');
+  const scenarios = only?.filter((name) => name !== 'footprint' && name !== 'hostile' && name !== 'gateway' && name !== 'timeline');
   if (!only || (scenarios && scenarios.length > 0)) parent(scenarios);
   // The gateway's own measurement (test/bench/gatewayBench.ts), after the others.
   if (!only || only.includes('gateway')) {

@@ -17,6 +17,7 @@ import { PANEL_VIEW_TYPES, parseRestoreState } from './panelTabs';
 const PANEL_KIND_OF: Record<string, string> = { [PANEL_VIEW_TYPES.tool]: 'tool', [PANEL_VIEW_TYPES.prompt]: 'prompt', [PANEL_VIEW_TYPES.details]: 'details' };
 import { UseCaseDeps, CommandTarget, toTarget } from './types';
 import { errorMessage } from '../../protocol/errors';
+import type { CallHistory } from '../../usecases/history';
 import { registerChatParticipant } from '../chat/chatParticipant';
 import type { ChatState } from '../chat/chatState';
 
@@ -39,6 +40,7 @@ export const UseCaseCommands = {
   details: 'mcpHost.server.details',
   diagnose: 'mcpHost.server.diagnose',
   clearHistory: 'mcpHost.history.clear',
+  showHistory: 'mcpHost.history.show',
 } as const;
 
 /** What the host gets back: dispose it on deactivation; show `subscriptions` in the tree. */
@@ -46,6 +48,8 @@ export interface UseCases extends vscode.Disposable {
   readonly subscriptions: ResourceFeatures['subscriptionState'];
   /** What @mcp keeps: the tree marks tools switched off for models or changed since approved. */
   readonly chat: ChatState;
+  /** The call history (the timeline finds a call's entry in it). */
+  readonly history: CallHistory;
 }
 
 /**
@@ -157,6 +161,11 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
       ctx.history.clear(t?.serverId);
       void vscode.window.setStatusBarMessage('MCP Host: call history cleared', 3000);
     }),
+    // `{ historyId }`: the tool panel of a history entry, showing it (the timeline's "Show in History").
+    register(UseCaseCommands.showHistory, async (arg) => {
+      const historyId = typeof arg === 'object' && arg !== null && typeof (arg as { historyId?: unknown }).historyId === 'string' ? (arg as { historyId: string }).historyId : undefined;
+      if (!historyId || !(await loadToolPanel()).showHistoryEntry(ctx, historyId, openResource)) void vscode.window.showInformationMessage('MCP Host: that call is no longer in the history.');
+    }),
     { dispose: () => (disposeLoadedPanels(), DetailsPanel.disposeAll()) },
     // The panels open when the window reloaded come back (panelTabs.ts).
     ...Object.values(PANEL_VIEW_TYPES).map((viewType) =>
@@ -175,7 +184,7 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
   const chat = registerChatParticipant(ctx);
   disposables.push(chat.disposable);
   const all = vscode.Disposable.from(...disposables.reverse());
-  return { subscriptions: resources.subscriptionState, chat: chat.state, dispose: () => all.dispose() };
+  return { subscriptions: resources.subscriptionState, chat: chat.state, history: ctx.history, dispose: () => all.dispose() };
 }
 
 function isStringRecord(v: unknown): v is Record<string, string> {

@@ -307,6 +307,16 @@ export class ToolPanel implements vscode.Disposable {
     }
   }
 
+  /** Opens the panel of a history entry's tool and shows the entry (the timeline's "Show in History"). */
+  static showHistoryEntry(ctx: UseCaseContext, historyId: string, openResource: OpenResource): boolean {
+    const entry = ctx.history.get(historyId);
+    if (!entry || entry.kind !== 'tool') return false;
+    const panel = ToolPanel.show(ctx, entry.serverId, entry.name, openResource);
+    panel.tab?.keep();
+    panel.showHistory(historyId);
+    return true;
+  }
+
   /** Shows a history entry's kept result (or failure) as a fresh one is shown, marked as from the history. */
   private showHistory(historyId: string): void {
     const entry = this.ctx.history.get(historyId);

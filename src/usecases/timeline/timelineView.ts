@@ -1,0 +1,214 @@
+// What a timeline page is sent: the items as rows of numbers in one Float64Array (a field list in
+// the page's first message names the columns), the strings they refer to once each, and a filter
+// mask when the filter changes. Items that are new or changed since the last batch go out
+// together, however many frames arrived meanwhile; the page draws only what is on screen.
+import { isEmptyFilter, itemFilter, NO_FILTER, TimelineFilter } from './timelineFilter';
+import type { ItemKind, ItemStatus, Timeline, TimelineItem, TimelineObserver } from './timelineModel';
+
+/** The columns of an item row, in order; `direction` is 0 for the editor's frames, 1 for the server's. */
+export const ITEM_FIELDS = ['server', 'id', 'kind', 'status', 'shown', 'lane', 'start', 'end', 'method', 'name', 'parent', 'progress', 'direction'] as const;
+export const ITEM_KINDS: readonly ItemKind[] = ['call', 'serverCall', 'notification', 'progress', 'session'];
+export const ITEM_STATUSES: readonly ItemStatus[] = ['open', 'ok', 'error', 'cancelled', 'input', 'task', 'unanswered', 'none'];
+const STRIDE = ITEM_FIELDS.length;
+/**
+ * Strings the page keeps (methods, names) before the view starts over with a full batch: names
+ * can be unique per frame (a progress message, a resource URI), and the table must not outgrow
+ * the ring it describes.
+ */
+const MAX_STRINGS = 50_000;
+/** Methods offered in the page's method filter at most (a hostile server can invent any number). */
+const MAX_METHODS = 500;
+const KIND_CODE = new Map(ITEM_KINDS.map((k, i) => [k, i]));
+const STATUS_CODE = new Map(ITEM_STATUSES.map((s, i) => [s, i]));
+
+/** The page's vocabulary, sent once before any batch. */
+export interface TimelineSchema {
+  readonly fields: typeof ITEM_FIELDS;
+  readonly kinds: readonly ItemKind[];
+  readonly statuses: readonly ItemStatus[];
+}
+
+export const TIMELINE_SCHEMA: TimelineSchema = { fields: ITEM_FIELDS, kinds: ITEM_KINDS, statuses: ITEM_STATUSES };
+
+export interface TimelineBatch {
+  readonly type: 'batch';
+  /** Servers seen since the last batch: their index in the rows, id and display name. */
+  readonly servers?: ReadonlyArray<{ readonly index: number; readonly id: string; readonly name: string }>;
+  /** Appended to the page's string table (methods and names are indexes into it). */
+  readonly strings?: readonly string[];
+  /** New and changed items, ITEM_FIELDS.length numbers each (NaN for none). */
+  readonly items: Float64Array;
+  /** [server index, first id kept]: the server's items below it left the ring. */
+  readonly evicted?: ReadonlyArray<readonly [number, number]>;
+  /** Every method seen so far, when a new one came (the method filter's choices). */
+  readonly methods?: readonly string[];
+  /** True for the first batch of a page: it replaces whatever the page holds. */
+  readonly reset?: boolean;
+}
+
+/** Which items pass a new filter: per server, a byte per item from `firstId` on (1 = shown). */
+export interface TimelineMask {
+  readonly type: 'mask';
+  readonly servers: ReadonlyArray<{ readonly index: number; readonly firstId: number; readonly shown: Uint8Array }>;
+}
+
+/**
+ * One page's view of a Timeline: collects what changed between batches, encodes it, and applies
+ * the page's filter. `schedule` is called when something is waiting to be sent (the caller
+ * batches: it calls `take()` on its own clock).
+ */
+export class TimelineView implements TimelineObserver {
+  private pending = new Set<TimelineItem>();
+  private evictions = new Map<string, number>();
+  private readonly serverIndexes = new Map<string, number>();
+  private newServers: string[] = [];
+  private readonly stringIndexes = new Map<string, number>();
+  private newStrings: string[] = [];
+  private readonly methods = new Set<string>();
+  private methodsChanged = false;
+  private filter: TimelineFilter = NO_FILTER;
+  private test: (item: TimelineItem) => boolean = () => true;
+  private maskedAtSamples = -1;
+  private readonly subscription: { dispose(): void };
+
+  constructor(
+    private readonly timeline: Timeline,
+    private readonly serverName: (id: string) => string,
+    private readonly schedule: () => void = () => {},
+  ) {
+    this.subscription = timeline.observe(this);
+  }
+
+  changed(item: TimelineItem): void {
+    const first = this.pending.size === 0 && this.evictions.size === 0;
+    this.pending.add(item);
+    if (first) this.schedule();
+  }
+
+  evicted(server: string, firstId: number): void {
+    const first = this.pending.size === 0 && this.evictions.size === 0;
+    this.evictions.set(server, firstId);
+    if (first) this.schedule();
+  }
+
+  /** Everything the timeline holds now (a page that opens, or comes back). */
+  snapshot(): TimelineBatch {
+    this.pending.clear();
+    this.evictions.clear();
+    // A new page knows nothing: every server, string and method goes again.
+    this.serverIndexes.clear();
+    this.stringIndexes.clear();
+    this.methods.clear();
+    this.newServers = [];
+    this.newStrings = [];
+    // Concatenated, not pushed with spread: a ring may hold more items than a call takes arguments.
+    const items = ([] as TimelineItem[]).concat(...this.timeline.servers().map((server) => this.timeline.items(server)));
+    return this.encode(items, true);
+  }
+
+  /** What changed since the last batch; undefined when nothing did. */
+  take(): TimelineBatch | undefined {
+    if (this.pending.size === 0 && this.evictions.size === 0) return undefined;
+    if (this.stringIndexes.size > MAX_STRINGS) return this.snapshot();
+    const items = [...this.pending];
+    this.pending = new Set();
+    return this.encode(items, false);
+  }
+
+  /**
+   * A new filter: the mask of every kept item. Later batches carry each item's `shown` under it.
+   * With "slow" on, `remaskIfSlower()` follows the p95 as answers come.
+   */
+  setFilter(filter: TimelineFilter): TimelineMask {
+    this.filter = filter;
+    this.test = isEmptyFilter(filter) ? () => true : itemFilter(filter, (m) => this.timeline.p95(m), (item) => (item.parent !== undefined ? this.timeline.item(item.server, item.parent) : undefined));
+    return this.mask();
+  }
+
+  /** With the slow filter on, a new mask when latencies changed since the last one (the p95 moved). */
+  remaskIfSlower(): TimelineMask | undefined {
+    if (!this.filter.slow || this.maskedAtSamples === this.timeline.sampleVersion) return undefined;
+    return this.mask();
+  }
+
+  /** Whether an item passes the current filter. */
+  shows(item: TimelineItem): boolean {
+    return this.test(item);
+  }
+
+  private mask(): TimelineMask {
+    this.maskedAtSamples = this.timeline.sampleVersion;
+    const servers = this.timeline.servers().map((id) => {
+      const items = this.timeline.items(id);
+      const shown = new Uint8Array(items.length);
+      for (let i = 0; i < items.length; i++) shown[i] = this.test(items[i]) ? 1 : 0;
+      return { index: this.serverIndex(id), firstId: items[0]?.id ?? 0, shown };
+    });
+    return { type: 'mask', servers };
+  }
+
+  private encode(items: readonly TimelineItem[], reset: boolean): TimelineBatch {
+    const rows = new Float64Array(items.length * STRIDE);
+    let n = 0;
+    for (const item of items) {
+      // An item that changed and then left the ring in the same batch is not sent.
+      if (this.timeline.item(item.server, item.id) !== item) continue;
+      const o = n++ * STRIDE;
+      rows[o] = this.serverIndex(item.server);
+      rows[o + 1] = item.id;
+      rows[o + 2] = KIND_CODE.get(item.kind)!;
+      rows[o + 3] = STATUS_CODE.get(item.status)!;
+      rows[o + 4] = this.test(item) ? 1 : 0;
+      rows[o + 5] = item.lane;
+      rows[o + 6] = item.start;
+      rows[o + 7] = item.end ?? NaN;
+      rows[o + 8] = this.stringIndex(item.method);
+      rows[o + 9] = item.name === undefined ? -1 : this.stringIndex(item.name);
+      rows[o + 10] = item.parent ?? -1;
+      rows[o + 11] = item.progress ?? NaN;
+      rows[o + 12] = item.direction === 'send' ? 0 : 1;
+      if (!this.methods.has(item.method) && item.kind !== 'session' && this.methods.size < MAX_METHODS) {
+        this.methods.add(item.method);
+        this.methodsChanged = true;
+      }
+    }
+    const evicted = [...this.evictions].map(([server, firstId]) => [this.serverIndex(server), firstId] as const);
+    this.evictions.clear();
+    const batch: TimelineBatch = {
+      type: 'batch',
+      items: n * STRIDE === rows.length ? rows : rows.slice(0, n * STRIDE),
+      ...(this.newServers.length ? { servers: this.newServers.map((id) => ({ index: this.serverIndexes.get(id)!, id, name: this.serverName(id) })) } : {}),
+      ...(this.newStrings.length ? { strings: this.newStrings } : {}),
+      ...(evicted.length ? { evicted } : {}),
+      ...(this.methodsChanged ? { methods: [...this.methods].sort() } : {}),
+      ...(reset ? { reset } : {}),
+    };
+    this.newServers = [];
+    this.newStrings = [];
+    this.methodsChanged = false;
+    return batch;
+  }
+
+  private serverIndex(id: string): number {
+    return indexIn(this.serverIndexes, id, this.newServers);
+  }
+
+  private stringIndex(text: string): number {
+    return indexIn(this.stringIndexes, text, this.newStrings);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.pending.clear();
+  }
+}
+
+/** The index of `key` in a table the page keeps too: a new key gets the next one and is noted as `fresh`. */
+function indexIn(indexes: Map<string, number>, key: string, fresh: string[]): number {
+  let index = indexes.get(key);
+  if (index === undefined) {
+    indexes.set(key, (index = indexes.size));
+    fresh.push(key);
+  }
+  return index;
+}

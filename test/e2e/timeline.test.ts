@@ -1,0 +1,250 @@
+// The protocol timeline in a real VS Code (code-server), on one launch with server-everything:
+// - calls made from the editor appear as spans (echo, a long-running call with its progress
+//   linked to it), next to the handshake and the list requests;
+// - the text filter narrows what is drawn; a click on a span shows both frames; "Show in
+//   History" opens the tool panel on that call; the keyboard steps through the items;
+// - Export writes the selected call as a recording that `mcp-host replay` replays against the
+//   server (exit 0), and "Open Recording in Timeline…" shows that file's spans;
+// - screenshots in the dark and the light theme (test-results/screenshots/timeline-*.png).
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Frame } from 'playwright-core';
+import { answerFileDialog } from './fileDialog';
+import { defaultVsixPath, launch, repoRoot, step as runStep, waitUntil, type Workbench } from './harness';
+
+const EVERYTHING = join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const CLI = join(repoRoot, 'dist', 'cli.js');
+
+interface Drawn {
+  readonly server: string;
+  readonly label: string;
+  readonly kind: string;
+  readonly x: number;
+  readonly y: number;
+  readonly w: number;
+}
+
+interface Stats {
+  readonly items: number;
+  readonly shown: number;
+  readonly errors: number;
+  readonly firstPaintMs: number;
+  readonly draws: number[];
+}
+
+describe('the protocol timeline in a real VS Code', () => {
+  let wb: Workbench;
+  const workspace = mkdtempSync(join(tmpdir(), 'mcp-host-timeline-'));
+  const exported = join(workspace, 'echo-bug-report.jsonl');
+
+  /** The timeline page whose title starts with `title` (its own document inside the webview). */
+  function timelinePage(title: string, timeoutMs = 30_000): Promise<Frame> {
+    return waitUntil(
+      async () => {
+        for (const frame of wb.page.frames()) {
+          const found = await frame.evaluate((t) => document.title.startsWith(t) && 'mcpTimeline' in window, title).catch(() => false);
+          if (found) return frame;
+        }
+        return undefined;
+      },
+      timeoutMs,
+      `the timeline page "${title}"`,
+    );
+  }
+
+  const drawn = (frame: Frame) => frame.evaluate(() => (window as unknown as { mcpTimeline: { drawn(): Drawn[] } }).mcpTimeline.drawn());
+  const stats = (frame: Frame) => frame.evaluate(() => (window as unknown as { mcpTimeline: { stats(): Stats } }).mcpTimeline.stats());
+
+  /** Clicks the drawn item whose label matches (with Follow off: a following view moves under the pointer). */
+  async function clickItem(frame: Frame, label: RegExp): Promise<Drawn> {
+    const follow = frame.locator('#follow');
+    if ((await follow.count()) > 0 && (await follow.getAttribute('aria-pressed')) === 'true') await follow.click();
+    const item = await waitUntil(async () => (await drawn(frame)).find((d) => label.test(d.label)), 20_000, `a drawn item ${label}`);
+    await frame.locator('#timeline-canvas').click({ position: { x: Math.max(1, item.x), y: item.y } });
+    return item;
+  }
+
+  function step(name: string, fn: () => Promise<void>): Promise<void> {
+    return runStep(wb, `timeline-failed-${name}`, fn, async () => {
+      await wb.page.keyboard.press('Escape');
+    });
+  }
+
+  async function callTool(name: string, fill: (frame: Frame) => Promise<void>): Promise<Frame> {
+    // A webview that had the focus may take it back and close the pick under the test: then both run again.
+    const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await wb.page.locator('.part.sidebar .composite.title').first().click();
+        await wb.runCommand('MCP Host: Call Tool…');
+        // Typed first: the list of tools is long and virtualised; the filtered list's first row is the one.
+        await waitUntil(async () => (await input.isEditable()) && !(await input.inputValue()).startsWith('>'), 10_000, 'the tool pick');
+        await input.fill(name, { timeout: 5_000 });
+        const first = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first();
+        await waitUntil(async () => ((await first.innerText().catch(() => '')) || '').trim() === name, 10_000, `"${name}" first in the pick`);
+        await wb.page.keyboard.press('Enter');
+        break;
+      } catch (error) {
+        if (attempt >= 3) throw error;
+      }
+    }
+    const frame = await waitUntil(async () => (await wb.webviewFrames(name))[0], 20_000, `the tool panel of ${name}`);
+    await frame.locator('#run').waitFor({ state: 'visible', timeout: 10_000 });
+    await fill(frame);
+    await waitUntil(async () => !(await frame.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
+    await frame.locator('#run').click();
+    return frame;
+  }
+
+  before(async () => {
+    mkdirSync(join(workspace, '.vscode'));
+    writeFileSync(join(workspace, '.vscode', 'mcp.json'), JSON.stringify({ servers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }, null, 2));
+    wb = await launch({ workspace, vsix: defaultVsixPath, timeoutMs: 150_000, viewport: { width: 1500, height: 950 }, settings: { 'chat.mcp.access': 'none', 'chat.mcp.autostart': 'never', 'workbench.colorTheme': 'Default Dark Modern' } });
+    await wb.openView('MCP Host');
+    await wb.waitForTreeItem('everything', { timeoutMs: 30_000 });
+    const consent = await wb.dialog({ timeoutMs: 20_000 });
+    if (consent) await wb.answerDialog(consent.buttons.includes('Allow All') ? 'Allow All' : 'Allow');
+    await wb.waitForTreeItem('Tools', { timeoutMs: 30_000 });
+  });
+
+  after(async () => {
+    if (wb) {
+      await wb.close();
+      assert.deepEqual(wb.leftoverProcesses(), [], 'nothing of the launch outlives it');
+    }
+    rmSync(workspace, { recursive: true, force: true });
+  });
+
+  test('calls from the editor are spans on the timeline; progress is linked to its call', { timeout: 180_000 }, async () => {
+    await step('spans', async () => {
+      const echo = await callTool('echo', (frame) => frame.locator('.field[data-path="/message"] textarea, .field[data-path="/message"] input').first().fill('hello timeline'));
+      await waitUntil(async () => ((await echo.locator('.result').innerText().catch(() => '')) || '').includes('Echo: hello timeline'), 20_000, 'the echo result');
+      const long = await callTool('trigger-long-running-operation', async (frame) => {
+        await frame.locator('.field[data-path="/duration"] input').fill('2');
+        await frame.locator('.field[data-path="/steps"] input').fill('4');
+      });
+      await waitUntil(async () => /OK/.test(await long.locator('.result .status').innerText().catch(() => '')), 30_000, 'the long call to finish');
+
+      await wb.runCommand('MCP Host: Open Timeline');
+      const page = await timelinePage('Timeline');
+      await waitUntil(async () => (await drawn(page)).some((d) => /^tools\/call echo · /.test(d.label)), 20_000, 'the echo span');
+      const items = await drawn(page);
+      const labels = items.map((d) => d.label);
+      for (const expected of [/^initialize · \d/, /^tools\/list · \d/, /^tools\/call echo · \d/, /^tools\/call trigger-long-running-operation · \d/]) {
+        assert.ok(labels.some((l) => expected.test(l)), `${expected} in ${JSON.stringify(labels)}`);
+      }
+      assert.ok(items.every((d) => d.server === 'everything'));
+      // Progress is drawn along its call (4 steps), not as loose ticks.
+      assert.equal(items.filter((d) => d.kind === 'progress').length, 4, JSON.stringify(items.filter((d) => d.kind !== 'call')));
+      // The one error is the era probe: a legacy server answers server/discover with an error.
+      assert.match(await page.locator('#summary').innerText(), /^1 server · \d+ items · 1 error$/);
+      const errors = await page.evaluate(() => {
+        const canvasItems = (window as unknown as { mcpTimeline: { drawn(): { label: string }[] } }).mcpTimeline.drawn();
+        return canvasItems.filter((d) => /error/.test(d.label)).map((d) => d.label);
+      });
+      assert.deepEqual(errors.map((l) => l.split(' · ')[0]), ['server/discover']);
+      await wb.screenshot('timeline-dark');
+    });
+  });
+
+  test('a filter narrows the spans; a click shows both frames; Show in History opens the call', { timeout: 180_000 }, async () => {
+    await step('filter-details', async () => {
+      const page = await timelinePage('Timeline');
+      const before = await stats(page);
+      await page.locator('#text-filter').fill('echo');
+      await waitUntil(async () => (await stats(page)).shown < before.shown, 10_000, 'fewer items shown');
+      await waitUntil(async () => {
+        const now = await drawn(page);
+        return now.length > 0 && now.every((d) => /echo/.test(d.label)) && now;
+      }, 10_000, 'only echo drawn');
+      assert.match(await page.locator('#summary').innerText(), / shown/);
+      await wb.screenshot('timeline-filtered');
+
+      await clickItem(page, /^tools\/call echo · /);
+      const details = page.locator('#details');
+      await waitUntil(async () => (await details.locator('.frame').count()) === 2, 10_000, 'two frames in the details');
+      const frames = details.locator('.frame');
+      assert.match(await frames.nth(0).innerText(), /Request · editor → server/);
+      assert.match(await frames.nth(0).innerText(), /hello timeline/);
+      assert.match(await frames.nth(1).innerText(), /Answer · server → editor/);
+      assert.match(await frames.nth(1).innerText(), /Echo: hello timeline/);
+      assert.match(await details.locator('.details-facts').innerText(), /answered/);
+      await wb.screenshot('timeline-details');
+
+      await details.locator('#show-history').click();
+      const panel = await waitUntil(async () => (await wb.webviewFrames('echo'))[0], 20_000, 'the tool panel');
+      await waitUntil(async () => /From the history: the call of/.test(await panel.locator('.from-history').innerText().catch(() => '')), 20_000, 'the history entry shown');
+      assert.match(await panel.locator('.result').innerText(), /Echo: hello timeline/);
+      await wb.screenshot('timeline-show-in-history');
+
+      // Back to the timeline; the filter cleared, the keyboard steps through the items.
+      await wb.runCommand('MCP Host: Open Timeline');
+      await page.locator('#text-filter').fill('');
+      await waitUntil(async () => (await stats(page)).shown === before.shown, 10_000, 'every item shown again');
+      await page.locator('#timeline-canvas').focus();
+      await wb.page.keyboard.press('Escape');
+      await wb.page.keyboard.press('Home');
+      await wb.page.keyboard.press('ArrowDown');
+      await waitUntil(async () => (await page.locator('#announce').innerText()).length > 0, 10_000, 'the selected item announced');
+      const first = await page.locator('#announce').innerText();
+      await wb.page.keyboard.press('ArrowDown');
+      await waitUntil(async () => (await page.locator('#announce').innerText()) !== first, 10_000, 'the next item announced');
+      assert.match(await page.locator('#announce').innerText(), /everything, at \d\d:\d\d:\d\d/);
+    });
+  });
+
+  test('Export writes the selected call as a recording that replays; the recording opens in the timeline', { timeout: 180_000 }, async () => {
+    await step('export', async () => {
+      const page = await timelinePage('Timeline');
+      await page.locator('#text-filter').fill('echo');
+      await waitUntil(async () => (await drawn(page)).every((d) => /echo/.test(d.label)), 10_000, 'only echo drawn');
+      await clickItem(page, /^tools\/call echo · /);
+      await waitUntil(async () => /Export item/.test(await page.locator('#export').innerText()), 10_000, 'Export offers the item');
+      await page.locator('#export').click();
+      await answerFileDialog(wb, exported);
+      await waitUntil(async () => existsSync(exported) && readFileSync(exported, 'utf8').includes('Echo: hello timeline'), 20_000, 'the exported file');
+      assert.equal(statSync(exported).mode & 0o777, 0o600, 'readable by its owner only');
+      const lines = readFileSync(exported, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+      assert.equal(lines[0].mcpHostRecording, 1);
+      assert.match(String(lines[0].server), /server-everything/);
+      const methods = lines.slice(1).map((l) => l.message.method ?? 'answer');
+      assert.deepEqual(methods.filter((m) => m === 'tools/call'), ['tools/call']);
+      assert.ok(methods.includes('initialize'), 'the handshake comes with it');
+      // The bug report replays against the server.
+      const replay = spawnSync(process.execPath, [CLI, 'replay', exported, '--', process.execPath, EVERYTHING, 'stdio'], { encoding: 'utf8', timeout: 60_000 });
+      assert.equal(replay.status, 0, replay.stdout + replay.stderr);
+      assert.match(replay.stdout, /^1 request replayed, 0 with different answers$/m);
+
+      await wb.page.locator('.part.sidebar .composite.title').first().click();
+      await wb.runCommand('MCP Host: Open Recording in Timeline…');
+      await answerFileDialog(wb, exported);
+      const recording = await timelinePage('Timeline — echo-bug-report.jsonl');
+      await waitUntil(async () => (await drawn(recording)).some((d) => /^tools\/call echo · /.test(d.label)), 20_000, 'the recorded echo span');
+      const labels = (await drawn(recording)).map((d) => d.label);
+      assert.ok(labels.some((l) => /^initialize · /.test(l)), JSON.stringify(labels));
+      assert.equal(await recording.locator('#follow').count(), 0, 'a recording does not follow');
+      await clickItem(recording, /^tools\/call echo · /);
+      await waitUntil(async () => (await recording.locator('#details .frame').count()) === 2, 10_000, 'both recorded frames');
+      await wb.screenshot('timeline-recording');
+    });
+  });
+
+  test('the light theme', { timeout: 120_000 }, async () => {
+    await step('light', async () => {
+      await wb.page.locator('.part.sidebar .composite.title').first().click();
+      await wb.runCommand('Preferences: Toggle between Light/Dark Themes');
+      await waitUntil(async () => wb.page.locator('.monaco-workbench.vs').count(), 20_000, 'the light theme');
+      await wb.runCommand('MCP Host: Open Timeline');
+      const page = await timelinePage('Timeline');
+      await page.locator('#text-filter').fill('');
+      await clickItem(page, /^tools\/call trigger-long-running-operation · /);
+      await waitUntil(async () => (await page.locator('#details .links .link-button').count()) >= 4, 10_000, 'the linked progress');
+      await waitUntil(async () => page.evaluate(() => document.body.classList.contains('vscode-light')), 10_000, 'the page in the light theme');
+      await wb.screenshot('timeline-light');
+    });
+  });
+});
