@@ -55,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): void {
     resolveUrlElicitation: (error, id) => mcpHost.serverRequests.handleUrlElicitationRequired(error, { id, name: mcpHost.registry.get(id)?.entry.name ?? id }),
   });
   context.subscriptions.push(useCases, tree.showSubscriptions(useCases.subscriptions), tree.showChatMarks(useCases.chat));
+  context.subscriptions.push(tree.showTasks(useCases.tasks));
 
   // "asked 12s ago" under Roots goes stale: redraw now and then while someone looks.
   const clock = setInterval(() => {

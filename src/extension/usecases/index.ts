@@ -12,6 +12,7 @@ import { ResourceFeatures } from './resources';
 import { DetailsPanel, HealthMonitor, NoiseRecorder, copyServerEntry, pingServer, setLogLevel, showCapabilities, showServerDetails } from './serverActions';
 import { disposeLoadedPanels, loadPromptPanel, loadToolPanel } from './panels';
 import { PANEL_VIEW_TYPES, parseRestoreState } from './panelTabs';
+import { registerTaskFeatures } from './tasks';
 
 /** Which kind of kept state belongs to which panel type. */
 const PANEL_KIND_OF: Record<string, string> = { [PANEL_VIEW_TYPES.tool]: 'tool', [PANEL_VIEW_TYPES.prompt]: 'prompt', [PANEL_VIEW_TYPES.details]: 'details' };
@@ -46,6 +47,8 @@ export interface UseCases extends vscode.Disposable {
   readonly subscriptions: ResourceFeatures['subscriptionState'];
   /** What @mcp keeps: the tree marks tools switched off for models or changed since approved. */
   readonly chat: ChatState;
+  /** Running and recent tasks of every server: the tree's Tasks group. */
+  readonly tasks: UseCaseContext['tasks'];
 }
 
 /**
@@ -158,6 +161,7 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
       void vscode.window.setStatusBarMessage('MCP Host: call history cleared', 3000);
     }),
     { dispose: () => (disposeLoadedPanels(), DetailsPanel.disposeAll()) },
+    registerTaskFeatures(ctx, openResource),
     // The panels open when the window reloaded come back (panelTabs.ts).
     ...Object.values(PANEL_VIEW_TYPES).map((viewType) =>
       vscode.window.registerWebviewPanelSerializer(viewType, {
@@ -175,7 +179,7 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
   const chat = registerChatParticipant(ctx);
   disposables.push(chat.disposable);
   const all = vscode.Disposable.from(...disposables.reverse());
-  return { subscriptions: resources.subscriptionState, chat: chat.state, dispose: () => all.dispose() };
+  return { subscriptions: resources.subscriptionState, chat: chat.state, tasks: ctx.tasks, dispose: () => all.dispose() };
 }
 
 function isStringRecord(v: unknown): v is Record<string, string> {
