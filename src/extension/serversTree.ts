@@ -596,7 +596,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     item.id = tasks.length ? `${node.serverId}/tasks` : `${node.serverId}/tasks:empty`;
     item.iconPath = new vscode.ThemeIcon('tasklist');
     item.contextValue = 'group.tasks';
-    item.description = tasks.length === 0 ? 'none' : running ? `${running} running · ${tasks.length - running} recent` : `${tasks.length} recent`;
+    item.description = tasks.length === 0 ? 'none' : running ? `${running} running${tasks.length > running ? ` · ${tasks.length - running} recent` : ''}` : `${tasks.length} recent`;
     item.tooltip = 'Tool calls the server runs as tasks (2025-11-25): running ones first, then recent ones. Refresh lists what the server holds (tasks/list).';
     return item;
   }

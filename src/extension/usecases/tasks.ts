@@ -91,7 +91,8 @@ class ServerTaskListing implements vscode.Disposable {
 function notifyWhenUnwatched(ctx: UseCaseContext, openResource: OpenResource): vscode.Disposable {
   const sub = ctx.tasks.onDidEnd((entry) => {
     if (entry.watched || entry.origin !== TOOL_PANEL_ORIGIN || !ctx.setting('tasks.notifyOnCompletion', true)) return;
-    const what = `Task ${entry.toolName ?? entry.taskId} on ${ctx.serverName(entry.serverId)}`;
+    // The id keeps two notices of the same tool apart (VS Code shows a repeated message only once).
+    const what = `Task ${entry.toolName ?? 'of'} (${entry.taskId.slice(0, 8)}) on ${ctx.serverName(entry.serverId)}`;
     const action = entry.status === 'completed' ? 'Open Result' : 'Show';
     const text = entry.status === 'completed' ? `${what} completed.` : `${what} ${entry.status}${entry.statusMessage ? `: ${entry.statusMessage}` : ''}.`;
     const shown = entry.status === 'completed' ? vscode.window.showInformationMessage(`MCP Host: ${text}`, action) : vscode.window.showWarningMessage(`MCP Host: ${text}`, action);
