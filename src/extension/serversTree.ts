@@ -231,8 +231,15 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   showTasks(source: ServerTasks): vscode.Disposable {
     this.serverTasks = source;
     const sub = source.onDidChange(() => this.refresh());
+    // Only the Tasks groups with a running task are redrawn (the rest of the tree holds still).
     const clock = setInterval(() => {
-      if (source.hasRunning()) this.refresh();
+      if (!source.hasRunning() || !this.model) return;
+      for (const h of this.model.servers()) {
+        if (!source.list(h.id).some((t) => t.status === 'working' || t.status === 'input_required')) continue;
+        const group = this.latest.get(`tasks:${h.id}`);
+        if (group) this._onDidChangeTreeData.fire(group);
+        else this.refresh();
+      }
     }, 1000);
     this.refresh();
     return new vscode.Disposable(() => {

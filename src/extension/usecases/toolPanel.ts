@@ -416,7 +416,8 @@ export class ToolPanel implements vscode.Disposable {
           // The call runs as a task: the panel shows it from the task store (the tree shows the same).
           tasks: this.ctx.tasks,
           onTaskStatus: (u) => {
-            if (this.task?.taskId !== u.task.taskId) this.showTask(u.task.taskId, true, callId);
+            // Once the panel is closed the task goes on unwatched (its end is then told in a notice).
+            if (!this.disposed && this.task?.taskId !== u.task.taskId) this.showTask(u.task.taskId, true, callId);
           },
           onEnd: (end) => {
             endAttempt();
@@ -481,6 +482,7 @@ export class ToolPanel implements vscode.Disposable {
    */
   private showTask(taskId: string, own: boolean, callId: string): void {
     this.stopShowingTask();
+    if (this.disposed) return;
     const watch = this.ctx.tasks.watch(this.serverId, taskId);
     const throttle = new LatestValueThrottle<string, TaskEntry>((_id, entry) => this.postTaskState(entry, callId, own), PROGRESS_INTERVAL_MS);
     let ended = false;
