@@ -62,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(useCases, tree.showSubscriptions(useCases.subscriptions), tree.showChatMarks(useCases.chat));
   // Every server's frames on one time axis ("Open Timeline"); recordings open there too.
   context.subscriptions.push(registerTimeline(context, mcpHost, useCases.history));
+  context.subscriptions.push(tree.showTasks(useCases.tasks));
 
   // "asked 12s ago" under Roots goes stale: redraw now and then while someone looks.
   const clock = setInterval(() => {

@@ -275,6 +275,42 @@
     statusNote(msg, 'waiting-for-input', msg.waiting ? text : null);
   }
 
+  /**
+   * The running call is a task (or the panel follows one from the MCP Host view): its id, status
+   * and message, what it waits for, and that closing the panel does not lose it.
+   */
+  function showTaskStatus(msg) {
+    if (!running || msg.callId !== running.callId || !isObj(msg.task)) return;
+    const t = msg.task;
+    let box = els.progress.querySelector('.task-status');
+    if (!box) {
+      box = h('div', { class: 'task-status', role: 'status', 'aria-live': 'polite' });
+      els.progress.append(box);
+    }
+    box.textContent = '';
+    const status = str(t.status);
+    box.append(
+      h('div', { class: 'task-line' }, [
+        h('span', { class: 'task-badge ' + status, text: status === 'input_required' ? 'waiting for input' : status }),
+        h('span', { class: 'task-id muted', title: str(t.taskId), text: 'task ' + str(t.taskId).slice(0, 12) }),
+        typeof t.progress === 'number' ? h('span', { class: 'task-progress muted', text: t.progress + (typeof t.total === 'number' ? ' / ' + t.total : '') }) : null,
+      ]),
+    );
+    if (t.statusMessage) box.append(h('div', { class: 'task-message', text: str(t.statusMessage) }));
+    if (status === 'input_required') box.append(h('div', { class: 'task-input', text: 'The server waits for your input: answer the form MCP Host opened for it. The task goes on once you answer.' }));
+    else if (status === 'working') box.append(h('div', { class: 'task-note muted', text: t.followed ? 'Followed from the MCP Host view.' : 'The server runs this call as a task: you can close this panel, it goes on (the MCP Host view shows it, and you are told when it ends).' }));
+    const text = els.progress.querySelector('.progress-text');
+    if (text && typeof t.progress !== 'number') text.textContent = 'Task ' + (status === 'input_required' ? 'waiting for input' : status) + '…';
+    const cancel = document.getElementById('cancel');
+    if (cancel) cancel.hidden = !t.canCancel;
+  }
+
+  /** The line under a result's header that names the task it came from. */
+  function taskLine(task) {
+    if (!isObj(task)) return null;
+    return h('div', { class: 'task-of-result muted', text: 'From task ' + str(task.id) + ' (' + str(task.status) + ')' });
+  }
+
   function stopRunning() {
     running = null;
     clearInterval(timer);
@@ -314,6 +350,8 @@
     const banner = historyBanner(msg.fromHistory);
     if (banner) els.result.append(banner);
     els.result.append(resultHeader(d.isError ? 'tool-error' : 'ok', d.isError ? 'Tool error' : 'OK', msg.durationMs, msg.callId));
+    const fromTask = taskLine(msg.task);
+    if (fromTask) els.result.append(fromTask);
     if (d.isError) els.result.append(h('div', { class: 'muted', text: 'The tool ran and reported an error in its result (isError). The request itself succeeded.' }));
     const parts = Array.isArray(d.parts) ? d.parts : [];
     if (!parts.length) els.result.append(h('div', { class: 'muted', text: 'No content.' }));
@@ -338,6 +376,8 @@
     } else if (f.kind === 'local' && f.reason === 'timeout') title = 'Timed out';
     else if (f.kind === 'local') title = 'Failed (' + f.reason + ')';
     els.result.append(resultHeader(kind, title, msg.durationMs, null));
+    const fromTask = taskLine(msg.task);
+    if (fromTask) els.result.append(fromTask);
     // A cancelled call is no error: its reason reads as a plain note, not in red.
     els.result.append(h('pre', { class: kind === 'cancelled' ? 'cancel-message' : 'error-message', text: str(f.message) }));
     if (f.kind === 'protocol' && f.meaning) els.result.append(h('div', { class: 'error-meaning', text: str(f.meaning) }));
@@ -535,6 +575,7 @@
         h('span', { class: 'outcome', title: e.outcome, text: icon }),
         h('span', { class: 'time muted', text: new Date(e.time).toLocaleTimeString() }),
         h('span', { class: 'summary', title: e.arguments || '', text: e.summary }),
+        isObj(e.task) ? h('span', { class: 'history-task muted', title: 'Ran as task ' + str(e.task.id), text: 'task ' + str(e.task.id).slice(0, 8) + ' · ' + str(e.task.status) }) : h('span', { class: 'history-task' }),
         h('span', { class: 'muted duration', text: formatMs(e.durationMs) }),
         h('button', { class: 'link-button show-history', title: e.canShow ? 'Show the result of this call again' : 'The result of this call was not kept', disabled: !e.canShow, onclick: () => post({ type: 'showHistory', historyId: e.id }) }, ['Show']),
         h('button', { class: 'link-button load-history', title: 'Put these arguments into the form', disabled: !e.canRerun, onclick: () => post({ type: 'loadHistory', historyId: e.id }) }, ['Load']),
@@ -605,6 +646,9 @@
         break;
       case 'waitingForInput':
         showWaitingForInput(msg);
+        break;
+      case 'taskStatus':
+        showTaskStatus(msg);
         break;
       case 'toolResult':
         showToolResult(msg);

@@ -261,8 +261,10 @@ export class McpClient implements Disposable {
     const caps: Record<string, unknown> = { ...this.options.capabilities };
     // Modern servers learn of root changes by asking again: there is no list_changed to promise.
     if (this.options.roots || this.options.handlers?.['roots/list']) caps.roots = era === 'modern' ? {} : { listChanged: true };
-    // 2025-11-25 tasks: this client calls tools as tasks (client/tasks.ts); it runs none of its own, so no list/cancel/requests.
-    if (era === 'legacy' && caps.tasks === undefined) caps.tasks = {};
+    // 2025-11-25 tasks are of the legacy era: this client calls tools as tasks (client/tasks.ts), and
+    // declares more when its options say so (the host as receiver: serverRequests/taskReceiver.ts).
+    if (era === 'modern') delete caps.tasks;
+    else if (caps.tasks === undefined) caps.tasks = {};
     return caps;
   }
 
@@ -656,6 +658,12 @@ export class McpClient implements Disposable {
   async rootsChanged(): Promise<void> {
     if (!this.options.roots || this._state.kind !== 'ready' || this._state.era === 'modern') return;
     await this.connection!.notify('notifications/roots/list_changed');
+  }
+
+  /** Sends a notification to a legacy server (the status of a task it asked this host to run). */
+  async notify(method: string, params?: Record<string, unknown>): Promise<void> {
+    if (this._state.kind !== 'ready' || this._state.era !== 'legacy') return;
+    await this.connection!.notify(method, params);
   }
 
   /**

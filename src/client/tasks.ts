@@ -279,3 +279,18 @@ export async function listTasks(client: McpClient, options?: RequestOptions): Pr
   } while (cursor !== undefined);
   return tasks;
 }
+
+/** True when the server answers `tasks/list` (2025-11-25 `tasks.list`). */
+export function serverListsTasks(client: McpClient): boolean {
+  return client.era === 'legacy' && serverTasks(client)?.list !== undefined;
+}
+
+/** True when the server answers `tasks/cancel` (2025-11-25 `tasks.cancel`). */
+export function serverCancelsTasks(client: McpClient): boolean {
+  return client.era === 'legacy' && serverTasks(client)?.cancel !== undefined;
+}
+
+/** `tasks/result` of a tool task: waits until the task ends, then its tool result (for a task this window did not call). */
+export function toolTaskResult(client: McpClient, taskId: string, options?: RequestOptions): Promise<CallToolResult> {
+  return client.taskRequest('tasks/result', { taskId }, schemasFor(client.protocolVersion ?? LATEST_PROTOCOL_VERSION).callToolResult, { timeoutMs: 0, mayAskUser: true, ...options });
+}

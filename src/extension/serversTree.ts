@@ -30,11 +30,20 @@ import { truncate } from '../protocol/text';
 import { displayCommandLine, formatCommandLine } from '../registry/logText';
 import type { Event } from '../protocol/events';
 import { SubscriptionState, resourceRowMark } from '../usecases/subscriptions';
+import type { TaskEntry } from '../usecases/taskStore';
+import { describeTaskState } from '../usecases/taskText';
 
 /** The subscription state of resources (the use cases' `SubscriptionSet`). */
 export interface ResourceSubscriptions {
   state(serverId: string, uri: string): SubscriptionState | undefined;
   readonly onDidChange: Event<void>;
+}
+
+/** The running and recent tasks of each server (the use cases' TaskStore). */
+export interface ServerTasks {
+  list(serverId: string): readonly TaskEntry[];
+  hasRunning(): boolean;
+  readonly onDidChange: Event<string>;
 }
 
 /** What the tree shows; implemented by the host. */
@@ -88,6 +97,8 @@ export type TreeNode =
   | { readonly kind: 'prompt'; readonly serverId: string; readonly prompt: Prompt; readonly index: number }
   | { readonly kind: 'root'; readonly serverId: string; readonly root: Root; readonly index: number }
   | { readonly kind: 'stderr'; readonly serverId: string; readonly lines: readonly string[] }
+  | { readonly kind: 'tasks'; readonly serverId: string }
+  | { readonly kind: 'task'; readonly serverId: string; readonly task: TaskEntry }
   | { readonly kind: 'detail'; readonly serverId: string; readonly key: string; readonly label: string; readonly icon?: vscode.ThemeIcon; readonly tooltip?: string; readonly command?: vscode.Command; readonly description?: string };
 
 /** A row's default action (click, double-click, Enter), by the kind of row. */
@@ -106,6 +117,7 @@ const DEFAULT_ACTIONS = {
 const EXPANSION_KEY = 'mcpHost.tree.expansion';
 
 const GROUP_LABELS: Record<ListKind, string> = { tools: 'Tools', resources: 'Resources', templates: 'Resource Templates', prompts: 'Prompts' };
+const TASK_ICONS: Record<TaskEntry['status'], string> = { working: 'loading~spin', input_required: 'bell-dot', completed: 'pass', failed: 'error', cancelled: 'circle-slash' };
 const GROUP_ICONS: Record<ListKind, string> = { tools: 'tools', resources: 'files', templates: 'file-code', prompts: 'comment-discussion' };
 
 export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
@@ -116,6 +128,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   private timer: NodeJS.Timeout | undefined;
   private resourceSubscriptions: ResourceSubscriptions | undefined;
   private chatMarks: ChatState | undefined;
+  private serverTasks: ServerTasks | undefined;
   /** Rows the user expanded (true) or collapsed (false), by a key that survives restarts and reloads. */
   private expansion = new Map<string, boolean>();
   private memory: ExpansionMemory | undefined;
@@ -213,6 +226,31 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     });
   }
 
+  /**
+   * Shows a Tasks group under each running server that runs tasks (or has some), from `source`;
+   * while a task runs the rows are redrawn every second, so their elapsed time moves.
+   */
+  showTasks(source: ServerTasks): vscode.Disposable {
+    this.serverTasks = source;
+    const sub = source.onDidChange(() => this.refresh());
+    // Only the Tasks groups with a running task are redrawn (the rest of the tree holds still).
+    const clock = setInterval(() => {
+      if (!source.hasRunning() || !this.model) return;
+      for (const h of this.model.servers()) {
+        if (!source.list(h.id).some((t) => t.status === 'working' || t.status === 'input_required')) continue;
+        const group = this.latest.get(`tasks:${h.id}`);
+        if (group) this._onDidChangeTreeData.fire(group);
+        else this.refresh();
+      }
+    }, 1000);
+    this.refresh();
+    return new vscode.Disposable(() => {
+      sub.dispose();
+      clearInterval(clock);
+      if (this.serverTasks === source) this.serverTasks = undefined;
+    });
+  }
+
   /** Shows each resource row's subscription (and offers Subscribe / Unsubscribe) from `source`. */
   showSubscriptions(source: ResourceSubscriptions): vscode.Disposable {
     this.resourceSubscriptions = source;
@@ -248,6 +286,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
       }
       case 'stderr':
         return node.lines.map((line, i) => ({ kind: 'detail', serverId: handle.id, key: `stderr:${i}`, label: truncate(this.m.redact(line), 300), tooltip: this.m.redact(line) }));
+      case 'tasks':
+        return (this.serverTasks?.list(handle.id) ?? []).map((task) => ({ kind: 'task', serverId: handle.id, task }));
       default:
         return [];
     }
@@ -324,6 +364,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         item.contextValue = 'stderr';
         return item;
       }
+      case 'tasks':
+        return this.tasksItem(node);
+      case 'task':
+        return this.taskItem(node.serverId, node.task);
       case 'detail': {
         const item = this.leaf(`${node.serverId}/detail/${node.key}`, node.label, 'detail', undefined);
         item.iconPath = node.icon;
@@ -439,6 +483,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         if (caps?.tools) out.push({ kind: 'group', serverId: id, list: 'tools' });
         if (caps?.resources) out.push({ kind: 'group', serverId: id, list: 'resources' }, { kind: 'group', serverId: id, list: 'templates' });
         if (caps?.prompts) out.push({ kind: 'group', serverId: id, list: 'prompts' });
+        if (this.serverTasks && (caps?.tasks !== undefined || this.serverTasks.list(id).length > 0)) out.push({ kind: 'tasks', serverId: id });
         out.push({ kind: 'roots', serverId: id });
         return out;
       }
@@ -582,6 +627,44 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     return item;
   }
 
+  // ---- tasks ----
+
+  private tasksItem(node: TreeNode & { kind: 'tasks' }): vscode.TreeItem {
+    const tasks = this.serverTasks?.list(node.serverId) ?? [];
+    const running = tasks.filter((t) => t.status === 'working' || t.status === 'input_required').length;
+    // Opens by itself once a task appears (unless the user closed it); empty, it has nothing to open.
+    const item = new vscode.TreeItem('Tasks', this.collapsibleState(node, tasks.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None));
+    item.id = tasks.length ? `${node.serverId}/tasks` : `${node.serverId}/tasks:empty`;
+    item.iconPath = new vscode.ThemeIcon('tasklist');
+    item.contextValue = 'group.tasks';
+    item.description = tasks.length === 0 ? 'none' : running ? `${running} running${tasks.length > running ? ` · ${tasks.length - running} recent` : ''}` : `${tasks.length} recent`;
+    item.tooltip = 'Tool calls the server runs as tasks (2025-11-25): running ones first, then recent ones. Refresh lists what the server holds (tasks/list).';
+    return item;
+  }
+
+  private taskItem(serverId: string, t: TaskEntry): vscode.TreeItem {
+    const now = Date.now();
+    const running = t.status === 'working' || t.status === 'input_required';
+    const item = this.leaf(`${serverId}/task/${t.taskId}`, t.toolName ?? `task ${t.taskId.slice(0, 8)}`, running ? 'task.running' : 'task.ended', TASK_ICONS[t.status]);
+    if (t.status === 'input_required') item.iconPath = new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('list.warningForeground'));
+    if (t.status === 'failed') item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+    item.description = describeTaskState({ status: t.status, ...(t.statusMessage !== undefined ? { statusMessage: t.statusMessage } : {}), elapsedMs: (t.endedAt ?? now) - t.createdAt, ...(t.progress ? { progress: t.progress } : {}) });
+    item.tooltip = markdown(
+      [
+        `**${escapeMarkdown(t.toolName ?? 'task')}** · ${escapeMarkdown(t.status)}`,
+        t.statusMessage ? escapeMarkdown(truncate(t.statusMessage, 500)) : undefined,
+        `Task id: \`${escapeMarkdown(t.taskId)}\``,
+        `Started ${new Date(t.createdAt).toLocaleTimeString()} from ${escapeMarkdown(t.origin === 'tasks/list' ? 'another session (listed by tasks/list)' : t.origin)}`,
+        t.ttlMs ? `Kept by the server ${Math.round(t.ttlMs / 1000)} s` : undefined,
+        running ? 'Click to follow it in its tool panel; Cancel sends tasks/cancel.' : t.status === 'completed' ? 'Click to open its result.' : undefined,
+      ]
+        .filter((line): line is string => line !== undefined)
+        .join('\n\n'),
+    );
+    item.command = { command: 'mcpHost.task.open', title: 'Open Task', arguments: [{ kind: 'task', serverId, taskId: t.taskId }] };
+    return item;
+  }
+
   // ---- problems ----
 
   private problemItem(p: ConfigProblem, index: number): vscode.TreeItem {
@@ -625,6 +708,8 @@ function expansionKey(node: TreeNode): string | undefined {
       return `roots:${node.serverId}`;
     case 'stderr':
       return `stderr:${node.serverId}`;
+    case 'tasks':
+      return `tasks:${node.serverId}`;
     default:
       return undefined;
   }

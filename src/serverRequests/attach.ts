@@ -6,8 +6,9 @@ import type { McpClient, ServerRequestHandlers } from '../client/client';
 import type { RequestContext, RequestHandler } from '../protocol/connection';
 import { Disposable, DisposableStore } from '../protocol/disposable';
 import type { ElicitationService } from './elicitation';
+import { ReceivedTasks, receivedTasksCapability } from './taskReceiver';
 import type { SamplingService } from './sampling';
-import type { ServerIdentity } from './types';
+import type { ServerIdentity, ServerRequestLog } from './types';
 
 export const ELICITATION_COMPLETE = 'notifications/elicitation/complete';
 
@@ -21,6 +22,9 @@ export function clientCapabilitiesFor(services: ServerRequestServices): Record<s
   const caps: Record<string, unknown> = {};
   if (services.sampling) caps.sampling = {};
   if (services.elicitation) caps.elicitation = services.elicitation.capability();
+  // A legacy server may ask for these as tasks (2025-11-25); attachServerRequests serves them.
+  const tasks = receivedTasksCapability({ sampling: !!services.sampling, elicitation: !!services.elicitation });
+  if (tasks) caps.tasks = tasks;
   return caps;
 }
 
@@ -47,18 +51,20 @@ export function requestHandlersFor(server: ServerIdentity, services: ServerReque
 }
 
 /**
- * Wires what the client's handlers cannot: `notifications/elicitation/complete`, and forgetting
- * the server's URL elicitations when it goes away (call before `connect()`). With `handlers`
- * true it also registers the request handlers on `client`, for a client created without them
- * (requestHandlersFor). It all goes away when the client closes, or when the Disposable is disposed.
+ * Wires onto `client` (call before `connect()`): the request handlers, task-aware (a legacy server
+ * may ask for sampling or elicitation as a task: taskReceiver.ts, with tasks/get, tasks/result,
+ * tasks/list and tasks/cancel), `notifications/elicitation/complete`, and forgetting the server's
+ * URL elicitations when it goes away. A client given requestHandlersFor() at construction gets
+ * the same answers from these. It all goes away when the client closes, or when the Disposable is disposed.
  */
-export function attachServerRequests(client: McpClient, server: ServerIdentity, services: ServerRequestServices, options: { handlers?: boolean } = {}): Disposable {
+export function attachServerRequests(client: McpClient, server: ServerIdentity, services: ServerRequestServices, options: { readonly log?: ServerRequestLog } = {}): Disposable {
   const store = new DisposableStore();
   const { elicitation } = services;
-  if (options.handlers !== false) {
-    for (const [method, handler] of Object.entries(requestHandlersFor(server, services))) store.add(client.onRequest(method, handler));
-  }
   if (elicitation) store.add(client.onNotification(ELICITATION_COMPLETE, (params) => elicitation.onCompleteNotification(server, params)));
+  // Requests the server asks for as tasks: answered at once, run through the same handlers, followed with tasks/*.
+  const received = store.add(new ReceivedTasks({ notify: (method, params) => client.notify(method, params), pauseTimeouts: () => client.pauseTimeouts(), log: (level, text) => options.log?.(server.id, level, text) }));
+  for (const [method, handler] of Object.entries(requestHandlersFor(server, services))) store.add(client.onRequest(method, received.augment(method, handler)));
+  for (const [method, handler] of Object.entries(received.handlers())) store.add(client.onRequest(method, handler));
   store.add(
     client.onClose(() => {
       // The next process of this server will not know this one's elicitation ids.

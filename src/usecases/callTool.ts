@@ -18,6 +18,7 @@ import { SchemaValidator, sharedSchemaValidator } from '../schema/validator';
 import type { HistoryOutcome, NewHistoryEntry } from './history';
 import { CallFailure, ToolResultDisplay, describeFailure, summarizeFailure, summarizeResult, toolResultDisplay } from './resultModel';
 import { confirmationReason, needsConfirmation } from './toolPolicy';
+import type { TaskFollower, TaskStore } from './taskStore';
 
 /** The arguments as the user gave them. */
 export type ToolArguments =
@@ -109,6 +110,8 @@ export interface ToolCallPorts {
   onInputRound?(round: InputRound): void;
   /** The call runs as a task: its state changed (status, message, progress). */
   onTaskStatus?(update: TaskUpdate): void;
+  /** Where running and recent tasks are kept (the tree and the panels show them; Cancel there cancels the call). */
+  readonly tasks?: Pick<TaskStore, 'follow'>;
   /** An attempt ended (before any retry). */
   onEnd?(end: ToolCallEnd): void;
   /** Keeps each attempt in the call history. */
@@ -148,12 +151,18 @@ export async function callTool(request: ToolCallRequest, ports: ToolCallPorts): 
   let end: ToolCallEnd;
   const inputRounds = ports.onInputRound ? client.onInputRound((r) => r.method === 'tools/call' && r.target === name && ports.onInputRound!(r)) : undefined;
   let task: Task | undefined;
+  let follower: TaskFollower | undefined;
+  // The caller's signal, and the task store's Cancel (the tree's, a panel's that did not start the call).
+  const abort = new AbortController();
+  const forward = () => abort.abort(request.signal?.reason);
+  if (request.signal?.aborted) forward();
+  else request.signal?.addEventListener('abort', forward, { once: true });
   try {
     const options = {
       ...(timeout ? { timeoutMs: Math.round(timeout.seconds * 1000) } : {}),
       // Each progress report restarts the timeout: a long call that keeps reporting is not cut off.
       resetTimeoutOnProgress: true,
-      ...(request.signal ? { signal: request.signal } : {}),
+      signal: abort.signal,
       ...(ports.onTimeoutPaused ? { onTimeoutPaused: ports.onTimeoutPaused } : {}),
       ...(ports.onProgress ? { onProgress: ports.onProgress } : {}),
     };
@@ -169,6 +178,8 @@ export async function callTool(request: ToolCallRequest, ports: ToolCallPorts): 
       },
       onStatus: (update: TaskUpdate) => {
         task = update.task;
+        follower ??= ports.tasks?.follow(request.serverId, name, request.origin, (reason) => abort.abort(reason));
+        follower?.update(update);
         ports.onTaskStatus?.(update);
       },
     };
@@ -181,18 +192,20 @@ export async function callTool(request: ToolCallRequest, ports: ToolCallPorts): 
     // Building the display checks structuredContent and may render Markdown: only when someone shows or keeps it.
     const display = ports.onEnd || ports.record || ports.log ? toolResultDisplay(result, tool?.outputSchema, validator) : undefined;
     end = { kind: 'answered', result, durationMs, ...(display ? { display } : {}) };
+    follower?.end({ kind: 'answered', result });
     ports.onEnd?.(end);
     if (display) {
-      ports.record?.({ serverId: request.serverId, kind: 'tool', name, arguments: args, outcome: display.isError ? 'tool-error' : 'ok', summary: summarizeResult(display), durationMs, time: startedAt, result });
+      ports.record?.({ serverId: request.serverId, kind: 'tool', name, arguments: args, outcome: display.isError ? 'tool-error' : 'ok', summary: summarizeResult(display), durationMs, time: startedAt, result, ...taskOf(task) });
       logAnswer(ports, name, display, durationMs);
     }
   } catch (error) {
     const durationMs = performance.now() - started;
     const failure = describeFailure(error);
     end = { kind: 'failed', error, failure, durationMs };
+    follower?.end({ kind: 'failed', failure });
     ports.onEnd?.(end);
     const outcome: HistoryOutcome = McpLocalError.is(error, 'cancelled') ? 'cancelled' : McpLocalError.is(error, 'timeout') ? 'timeout' : 'error';
-    ports.record?.({ serverId: request.serverId, kind: 'tool', name, arguments: args, outcome, summary: summarizeFailure(failure), durationMs, time: startedAt, failure });
+    ports.record?.({ serverId: request.serverId, kind: 'tool', name, arguments: args, outcome, summary: summarizeFailure(failure), durationMs, time: startedAt, failure, ...taskOf(task) });
     ports.log?.(outcome === 'cancelled' ? 'info' : 'warn', `Tool ${name}: ${summarizeFailure(failure)}${task ? ` (task ${task.taskId}, ${task.status})` : ''}`);
     // The server needs the user to visit a URL first: offer it, then run the same call again.
     if (error instanceof ResponseError && error.code === ErrorCodes.UrlElicitationRequired && ports.resolveUrlElicitation && (await ports.resolveUrlElicitation(error))) {
@@ -202,8 +215,14 @@ export async function callTool(request: ToolCallRequest, ports: ToolCallPorts): 
     }
   } finally {
     inputRounds?.dispose();
+    request.signal?.removeEventListener('abort', forward);
   }
   return end;
+}
+
+/** The history's note of the task a call ran as: its id and the status it ended in. */
+function taskOf(task: Task | undefined): Pick<NewHistoryEntry, 'task'> {
+  return task ? { task: { id: task.taskId, status: task.status } } : {};
 }
 
 /**

@@ -6,6 +6,7 @@ import * as z from '../protocol/zod';
 import { Emitter, Event } from '../protocol/events';
 import type { CallFailure } from './resultModel';
 import { foldJson } from '../protocol/jsonShape';
+import { TASK_STATUSES, type TaskStatus } from '../client/schemas';
 
 export type HistoryKind = 'tool' | 'prompt' | 'resource';
 
@@ -35,6 +36,8 @@ export interface HistoryEntry {
   readonly resultOmitted?: boolean;
   /** How a call that did not return a result failed. */
   readonly failure?: CallFailure;
+  /** The call ran as a task: its id, and the status it ended in. */
+  readonly task?: { readonly id: string; readonly status: TaskStatus };
 }
 
 export type NewHistoryEntry = Omit<HistoryEntry, 'id' | 'argumentsOmitted' | 'resultCut' | 'resultOmitted'>;
@@ -75,6 +78,7 @@ const EntrySchema = z.lazy(() => z.object({
   resultCut: z.optional(z.boolean()),
   resultOmitted: z.optional(z.boolean()),
   failure: z.optional(FailureSchema),
+  task: z.optional(z.object({ id: z.string().check(z.minLength(1), z.maxLength(500)), status: z.enum(TASK_STATUSES) })),
 }));
 
 /** The serialised form: a version and every server's entries, newest first. */
@@ -222,6 +226,7 @@ export class CallHistory {
       time: entry.time,
       ...(entry.result !== undefined ? { result: entry.result } : {}),
       ...(entry.failure !== undefined ? { failure: entry.failure } : {}),
+      ...(entry.task !== undefined ? { task: { id: entry.task.id, status: entry.task.status } } : {}),
     });
     const list = this.servers.get(entry.serverId) ?? [];
     list.unshift(stored);

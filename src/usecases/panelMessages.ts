@@ -112,6 +112,21 @@ export interface HistoryItem {
   readonly canRerun: boolean;
   /** Its result (or failure) was kept and can be shown again. */
   readonly canShow: boolean;
+  /** The call ran as a task: its id and the status it ended in. */
+  readonly task?: { readonly id: string; readonly status: string };
+}
+
+/** A task the panel shows: its call's, or one opened from the tree. */
+export interface TaskStatusView {
+  readonly taskId: string;
+  readonly status: string;
+  readonly statusMessage?: string;
+  readonly progress?: number;
+  readonly total?: number;
+  /** Cancel reaches it (its call, or tasks/cancel). */
+  readonly canCancel: boolean;
+  /** Not this panel's own call (opened from the tree or a notification). */
+  readonly followed: boolean;
 }
 
 /** Marks a result shown from the history rather than from a call just made. */
@@ -143,8 +158,10 @@ export type OutboundMessage =
   | { readonly type: 'timeoutPaused'; readonly callId: string; readonly paused: boolean }
   /** A modern server asked for input (multi round-trip): the call waits while the host answers `requests` (their methods). */
   | { readonly type: 'waitingForInput'; readonly callId: string; readonly waiting: boolean; readonly round: number; readonly requests: readonly string[] }
-  | { readonly type: 'toolResult'; readonly callId: string; readonly display: ToolResultDisplay; readonly durationMs: number; readonly fromHistory?: FromHistory }
-  | { readonly type: 'failure'; readonly callId: string; readonly failure: CallFailure; readonly durationMs: number; readonly fromHistory?: FromHistory }
+  /** The running call is a task (or the panel follows one): its state. */
+  | { readonly type: 'taskStatus'; readonly callId: string; readonly task: TaskStatusView }
+  | { readonly type: 'toolResult'; readonly callId: string; readonly display: ToolResultDisplay; readonly durationMs: number; readonly fromHistory?: FromHistory; readonly task?: { readonly id: string; readonly status: string } }
+  | { readonly type: 'failure'; readonly callId: string; readonly failure: CallFailure; readonly durationMs: number; readonly fromHistory?: FromHistory; readonly task?: { readonly id: string; readonly status: string } }
   | { readonly type: 'promptResult'; readonly callId: string; readonly display: PromptDisplay; readonly descriptionHtml?: string }
   | { readonly type: 'resourceResult'; readonly callId: string; readonly uri: string; readonly parts: readonly DisplayPart[] }
   | { readonly type: 'history'; readonly entries: readonly HistoryItem[] }

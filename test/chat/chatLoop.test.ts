@@ -7,6 +7,8 @@ import { SessionGrants } from '../../src/chat/approval';
 import { ApprovalRequest, ChatLoopPorts, ChatMessage, DENIED_TEXT, ModelOutput, describeApproval, runChatLoop } from '../../src/chat/chatLoop';
 import { FIND_TOOLS, ModelToolDefinition, buildToolCatalog } from '../../src/chat/toolCatalog';
 import type { NewHistoryEntry } from '../../src/usecases/history';
+import { TaskStore } from '../../src/usecases/taskStore';
+import { describeTaskState, taskStateOf } from '../../src/usecases/taskText';
 import { EVERYTHING, WireRecorder, connectStdio } from '../client/support';
 
 type Turn = (messages: readonly ChatMessage[], tools: readonly ModelToolDefinition[]) => ModelOutput[];
@@ -128,6 +130,32 @@ describe('the @mcp loop (server-everything)', () => {
     assert.equal(s.history[0].outcome, 'cancelled');
     const call = wire.sent('tools/call').at(-1) as { id: number };
     assert.ok(wire.sent('notifications/cancelled').some((n) => (n as { params: { requestId: number } }).params.requestId === call.id));
+  });
+
+  test('a task tool: its status reaches the response while it runs, and the chat’s cancel cancels the task (tasks/cancel)', { timeout: 30_000 }, async () => {
+    const abort = new AbortController();
+    const s = setup([() => [{ kind: 'call', callId: 't', name: 'everything_simulate-research-query', input: { topic: 'tides' } }], () => [{ kind: 'text', text: 'after' }]], { decisions: ['once'] });
+    const shown: string[] = [];
+    const store = new TaskStore();
+    s.ports.callPorts = () => ({
+      client: () => client,
+      record: (e) => s.history.push(e),
+      tasks: store,
+      // As the chat handler shows it: one progress line per change.
+      onTaskStatus: (u) => {
+        shown.push(describeTaskState(taskStateOf(u)));
+        if (u.task.statusMessage?.startsWith('Analyzing')) abort.abort();
+      },
+    });
+    const end = await runChatLoop([{ role: 'user', parts: [{ kind: 'text', text: 'research tides' }] }], s.ports, { maxRounds: 5, acceptsImages: false, grants: new SessionGrants(), signal: abort.signal });
+    assert.equal(end.kind, 'cancelled');
+    assert.match(shown[0], /^working · /);
+    assert.ok(shown.some((line) => /Gathering sources/.test(line)), JSON.stringify(shown));
+    const [task] = store.list('ev');
+    assert.equal(task.status, 'cancelled');
+    assert.equal(task.origin, 'chat (@mcp)');
+    assert.ok(wire.sent('tasks/cancel').some((m) => (m as { params: { taskId: string } }).params.taskId === task.taskId), 'tasks/cancel was sent');
+    assert.deepEqual(s.history.at(-1)!.task, { id: task.taskId, status: 'cancelled' });
   });
 
   test('over the budget: find_tools loads the right tool, which is offered and called next', async () => {

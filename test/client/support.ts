@@ -9,6 +9,9 @@ export const EVERYTHING = [path.join(REPO, 'node_modules/@modelcontextprotocol/s
 export const FILESYSTEM = path.join(REPO, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 export const fixture = (name: string) => path.join(REPO, 'test/fixtures/servers', name);
 
+/** The requests a 2025-11-25 peer may send with `task` (answered with a CreateTaskResult). */
+const TASK_AUGMENTABLE = new Set(['tools/call', 'sampling/createMessage', 'elicitation/create']);
+
 /** Records every frame of a client and checks each against the official JSON Schema of the negotiated version. */
 export class WireRecorder {
   readonly frames: Frame[] = [];
@@ -37,7 +40,8 @@ export class WireRecorder {
       const messages = Array.isArray(f.message) ? f.message : [f.message];
       for (const m of messages as any[]) {
         if (m && typeof m.method === 'string' && m.id !== undefined) methods.set(`${f.direction}:${m.id}`, m.method);
-        if (m && typeof m.method === 'string' && m.id !== undefined && m.params?.task !== undefined) augmented.add(`${f.direction}:${m.id}`);
+        // Only these may be task-augmented; the SDK also copies `task` into the tasks/get and tasks/result it follows a task with.
+        if (m && TASK_AUGMENTABLE.has(m.method) && m.id !== undefined && m.params?.task !== undefined) augmented.add(`${f.direction}:${m.id}`);
         if (!directions.includes(f.direction)) continue;
         const requestMethod = m && m.id !== undefined && !('method' in m) ? methods.get(`${f.direction === 'send' ? 'receive' : 'send'}:${m.id}`) : undefined;
         const probe = m?.method === 'server/discover' || requestMethod === 'server/discover';

@@ -208,7 +208,7 @@ async function main(): Promise<void> {
     modes: ['form'],
   });
   const client = new McpClient({ clientInfo: CLIENT_INFO, capabilities: clientCapabilitiesFor({ elicitation }), handlers: requestHandlersFor(SERVER, { elicitation }), requestTimeoutMs: 45_000 });
-  attachServerRequests(client, SERVER, { elicitation }, { handlers: false });
+  attachServerRequests(client, SERVER, { elicitation });
   client.onTransportLog((entry) => log(`${entry.kind}: ${entry.text}`));
   try {
     const init = await client.connect(createHttpTransport({ url, headers: {}, mode: 'auto', auth: signIn(url) }));

@@ -107,7 +107,7 @@ for (const kind of ['stdio', 'streamableHttp', 'sse'] satisfies EverythingKind[]
   });
 
   test('declares sampling and both elicitation modes; the server offers its trigger tools', async () => {
-    assert.deepEqual(wire.sent('initialize')[0].params.capabilities, { sampling: {}, elicitation: { form: {}, url: {} }, tasks: {} });
+    assert.deepEqual(wire.sent('initialize')[0].params.capabilities, { sampling: {}, elicitation: { form: {}, url: {} }, tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } } });
     const tools = (await client.listTools()).map((t) => t.name);
     for (const t of ['trigger-sampling-request', 'trigger-elicitation-request', 'trigger-url-elicitation']) assert.ok(tools.includes(t), t);
   });

@@ -48,7 +48,7 @@ function host() {
 async function session(protocol: ProtocolPreference, args: string[]) {
   const h = host();
   const client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' }, capabilities: clientCapabilitiesFor(h.services), handlers: requestHandlersFor(SERVER, h.services), protocol });
-  attachServerRequests(client, SERVER, h.services, { handlers: false });
+  attachServerRequests(client, SERVER, h.services);
   const wire = new WireRecorder(client);
   await client.connect(new StdioTransport({ command: process.execPath, args: [fixture('eras.mjs'), ...args], closeGraceMs: 500, termGraceMs: 500 }));
   return { ...h, client, wire };

@@ -2,6 +2,7 @@
 // loop's messages into LanguageModelChatMessages for `request.model`, asks approval with buttons
 // in the response, shows progress, and records every call (through the one tool-call use case)
 // in the same history and output channel as a call made by hand, marked "from chat".
+import { describeTaskState, taskStateOf } from '../../usecases/taskText';
 import * as vscode from 'vscode';
 import type { GetPromptResult } from '../../client/schemas';
 import { ApprovalDecision } from '../../chat/approval';
@@ -185,6 +186,9 @@ export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, r
       client: () => ctx.client(tool.serverId),
       validator: ctx.validator,
       onProgress: (p) => stream.progress(`${tool.serverName} · ${tool.tool.name}: ${p.message ?? `${p.progress}${p.total ? ` of ${p.total}` : ''}`}`),
+      // A task tool: its status in the response while it runs (the chat's Stop cancels it: tasks/cancel); the tree shows it too.
+      onTaskStatus: (u) => stream.progress(`${tool.serverName} · ${tool.tool.name}: task ${describeTaskState(taskStateOf(u))}`),
+      tasks: ctx.tasks,
       record: (entry) => ctx.history.add({ ...entry, summary: `from chat: ${entry.summary}` }),
       log: (level, text) => ctx.deps.log(tool.serverId, level, text),
       ...(ctx.deps.resolveUrlElicitation ? { resolveUrlElicitation: (error) => ctx.deps.resolveUrlElicitation!(error, tool.serverId) } : {}),

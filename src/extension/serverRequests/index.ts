@@ -131,7 +131,7 @@ export function createServerRequests(context: vscode.ExtensionContext, deps: Ser
     },
     configureClient(client: McpClient, server: ServerIdentity): vscode.Disposable {
       known.set(server.id, server.name);
-      const attached = attachServerRequests(client, server, services, { handlers: false });
+      const attached = attachServerRequests(client, server, services, { log: deps.log });
       return new vscode.Disposable(() => attached.dispose());
     },
     handleUrlElicitationRequired(error: unknown, server: ServerIdentity): Promise<boolean> {

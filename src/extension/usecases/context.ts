@@ -6,6 +6,7 @@ import type { McpClient } from '../../client/client';
 import type { Tool } from '../../client/schemas';
 import { McpLocalError } from '../../protocol/errors';
 import { CallHistory } from '../../usecases/history';
+import { TaskStore } from '../../usecases/taskStore';
 import { openableHref } from '../../usecases/markdown';
 import { sharedSchemaValidator } from '../../schema/validator';
 import { TimeoutChoice, resolveTimeout } from '../../usecases/timeouts';
@@ -20,6 +21,8 @@ const HISTORY_KEY = 'mcpHost.inspect.history';
 export class UseCaseContext implements vscode.Disposable {
   readonly validator = sharedSchemaValidator;
   readonly history: CallHistory;
+  /** Running and recent tasks of every server (the tree's Tasks group, the panels). */
+  readonly tasks = new TaskStore();
   readonly documents = new VirtualDocuments();
   readonly files: ResourceDocuments;
   private saveTimer: NodeJS.Timeout | undefined;
@@ -127,5 +130,6 @@ export class UseCaseContext implements vscode.Disposable {
     this.documents.dispose();
     this.files.dispose();
     this.history.dispose();
+    this.tasks.dispose();
   }
 }

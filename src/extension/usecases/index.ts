@@ -12,6 +12,7 @@ import { ResourceFeatures } from './resources';
 import { DetailsPanel, HealthMonitor, NoiseRecorder, copyServerEntry, pingServer, setLogLevel, showCapabilities, showServerDetails } from './serverActions';
 import { disposeLoadedPanels, loadPromptPanel, loadToolPanel } from './panels';
 import { PANEL_VIEW_TYPES, parseRestoreState } from './panelTabs';
+import { registerTaskFeatures } from './tasks';
 
 /** Which kind of kept state belongs to which panel type. */
 const PANEL_KIND_OF: Record<string, string> = { [PANEL_VIEW_TYPES.tool]: 'tool', [PANEL_VIEW_TYPES.prompt]: 'prompt', [PANEL_VIEW_TYPES.details]: 'details' };
@@ -50,6 +51,8 @@ export interface UseCases extends vscode.Disposable {
   readonly chat: ChatState;
   /** The call history (the timeline finds a call's entry in it). */
   readonly history: CallHistory;
+  /** Running and recent tasks of every server: the tree's Tasks group. */
+  readonly tasks: UseCaseContext['tasks'];
 }
 
 /**
@@ -167,6 +170,7 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
       if (!historyId || !(await loadToolPanel()).showHistoryEntry(ctx, historyId, openResource)) void vscode.window.showInformationMessage('MCP Host: that call is no longer in the history.');
     }),
     { dispose: () => (disposeLoadedPanels(), DetailsPanel.disposeAll()) },
+    registerTaskFeatures(ctx, openResource),
     // The panels open when the window reloaded come back (panelTabs.ts).
     ...Object.values(PANEL_VIEW_TYPES).map((viewType) =>
       vscode.window.registerWebviewPanelSerializer(viewType, {
@@ -184,7 +188,7 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
   const chat = registerChatParticipant(ctx);
   disposables.push(chat.disposable);
   const all = vscode.Disposable.from(...disposables.reverse());
-  return { subscriptions: resources.subscriptionState, chat: chat.state, history: ctx.history, dispose: () => all.dispose() };
+  return { subscriptions: resources.subscriptionState, chat: chat.state, history: ctx.history, tasks: ctx.tasks, dispose: () => all.dispose() };
 }
 
 function isStringRecord(v: unknown): v is Record<string, string> {

@@ -26,6 +26,10 @@ import { PANEL_VIEW_TYPES, PreviewTab, openAsPreview, rememberForRestore } from 
 import { ToolPanelApp } from '../apps/toolPanelApp';
 import type { PageCspAdditions } from '../../usecases/apps/appCsp';
 import { summarizeFailure } from '../../usecases/resultModel';
+import type { TaskEntry } from '../../usecases/taskStore';
+import { isTerminal, toolTaskResult } from '../../client/tasks';
+import { describeFailure } from '../../usecases/resultModel';
+import { TOOL_PANEL_ORIGIN } from './tasks';
 
 export const TOOL_PANEL_VIEW_TYPE = PANEL_VIEW_TYPES.tool;
 
@@ -33,6 +37,7 @@ export const TOOL_PANEL_VIEW_TYPE = PANEL_VIEW_TYPES.tool;
 const CANCELLED_IN_PANEL = 'you pressed Cancel in the panel';
 const CANCELLED_IN_NOTIFICATION = 'you pressed Cancel in the notification';
 const PANEL_CLOSED = 'the panel was closed';
+const CANCELLED_TASK_IN_PANEL = 'you pressed Cancel in the panel that follows the task';
 
 export class ToolPanel implements vscode.Disposable {
   private static readonly panels = new Map<string, ToolPanel>();
@@ -47,6 +52,30 @@ export class ToolPanel implements vscode.Disposable {
     const panel = ToolPanel.track(new ToolPanel(ctx, serverId, toolName, openResource));
     panel.tab = openAsPreview(panel.panel, TOOL_PANEL_VIEW_TYPE);
     return panel;
+  }
+
+  /**
+   * Shows a task (the tree's row, the completion notice): its tool's panel follows its status
+   * while it runs, then shows its result. A task of no known tool (only listed by its server)
+   * shows its result as a read-only document once it has one.
+   */
+  static showTask(ctx: UseCaseContext, task: TaskEntry, openResource: OpenResource): void {
+    if (task.toolName === undefined) {
+      void ToolPanel.showUnnamedTask(ctx, task);
+      return;
+    }
+    const panel = ToolPanel.show(ctx, task.serverId, task.toolName, openResource);
+    panel.follow(task.taskId);
+  }
+
+  private static async showUnnamedTask(ctx: UseCaseContext, task: TaskEntry): Promise<void> {
+    const client = ctx.runningClient(task.serverId);
+    if (task.status !== 'completed' || !client) {
+      void vscode.window.showInformationMessage(`MCP Host: task ${task.taskId} of ${ctx.serverName(task.serverId)} is ${task.status}${task.statusMessage ? `: ${task.statusMessage}` : ''}.`);
+      return;
+    }
+    const result = await toolTaskResult(client, task.taskId, { timeoutMs: ctx.timeoutMs(task.serverId) });
+    await ctx.documents.open(`task-${task.taskId.slice(0, 8)}-result.json`, JSON.stringify(result, null, 2), { language: 'json' });
   }
 
   /** Builds the panel of a tool again in a panel VS Code restored after a reload. */
@@ -83,6 +112,8 @@ export class ToolPanel implements vscode.Disposable {
   private input: Input;
   private tool: Tool;
   private running: { callId: string; abort: AbortController } | undefined;
+  /** The task the panel shows: its own call's (`own`), or one it follows (opened from the tree). */
+  private task: { readonly taskId: string; readonly own: boolean; readonly callId: string; readonly shown: vscode.Disposable } | undefined;
   /** The last serverState posted since the page was (re)built. */
   private lastServerState: string | undefined;
   private readonly outbox: WebviewOutbox<OutboundMessage>;
@@ -99,6 +130,7 @@ export class ToolPanel implements vscode.Disposable {
   private appCsp: PageCspAdditions | undefined;
   /** Resolves when the rebuilt page says `ready`. */
   private pageReady: (() => void) | undefined;
+  private disposed = false;
 
   private constructor(
     private readonly ctx: UseCaseContext,
@@ -144,6 +176,8 @@ export class ToolPanel implements vscode.Disposable {
   }
 
   private post(message: OutboundMessage): void {
+    // A task's call outlives a closed panel: what it would show goes nowhere.
+    if (this.disposed) return;
     this.outbox.post(message);
   }
 
@@ -276,7 +310,8 @@ export class ToolPanel implements vscode.Disposable {
         await this.run(m.input, m.timeoutSeconds);
         return;
       case 'cancel':
-        this.running?.abort.abort(CANCELLED_IN_PANEL);
+        if (this.running) this.running.abort.abort(CANCELLED_IN_PANEL);
+        else if (this.task) void this.ctx.tasks.cancel(this.serverId, this.task.taskId, CANCELLED_TASK_IN_PANEL);
         return;
       case 'loadHistory':
       case 'rerun': {
@@ -392,7 +427,7 @@ export class ToolPanel implements vscode.Disposable {
       // A tool with an MCP App: its view is read and shown first, then told the call's input and end.
       const view = await this.app.prepare(tool);
       const outcome = await callTool(
-        { serverId: this.serverId, tool, model: this.model, arguments: input, timeout: { seconds: timeout.seconds, note: describeTimeoutSource(timeout.source) }, origin: 'the tool panel', signal: abort.signal },
+        { serverId: this.serverId, tool, model: this.model, arguments: input, timeout: { seconds: timeout.seconds, note: describeTimeoutSource(timeout.source) }, origin: TOOL_PANEL_ORIGIN, signal: abort.signal },
         {
           client: () => this.ctx.client(this.serverId),
           validator: this.ctx.validator,
@@ -400,6 +435,7 @@ export class ToolPanel implements vscode.Disposable {
           onStart: (attempt) => {
             // Running a tool by hand approves its definition as shown: @mcp pins it if not pinned yet.
             this.ctx.toolApproved(this.serverId, tool);
+            this.stopShowingTask();
             callId = this.results.add({ kind: 'tool', serverId: this.serverId, name: tool.name, result: { content: [] } });
             this.running = { callId, abort };
             this.post({ type: 'running', callId, startedAt: attempt.startedAt, arguments: JSON.stringify(attempt.arguments, null, 2) });
@@ -417,16 +453,24 @@ export class ToolPanel implements vscode.Disposable {
           onTimeoutPaused: (paused) => this.post({ type: 'timeoutPaused', callId, paused }),
           // A modern server asks for input by answering "input required": the panel says the call waits on it.
           onInputRound: (r) => this.post({ type: 'waitingForInput', callId, waiting: r.waiting, round: r.round, requests: Object.values(r.requests) }),
+          // The call runs as a task: the panel shows it from the task store (the tree shows the same).
+          tasks: this.ctx.tasks,
+          onTaskStatus: (u) => {
+            // Once the panel is closed the task goes on unwatched (its end is then told in a notice).
+            if (!this.disposed && this.task?.taskId !== u.task.taskId) this.showTask(u.task.taskId, true, callId);
+          },
           onEnd: (end) => {
             endAttempt();
+            const task = this.task?.own ? this.taskNote() : undefined;
+            this.stopShowingTask();
             if (end.kind === 'failed') {
-              this.post({ type: 'failure', callId, failure: end.failure, durationMs: end.durationMs });
+              this.post({ type: 'failure', callId, failure: end.failure, durationMs: end.durationMs, ...(task ? { task } : {}) });
               view?.toolCancelled(summarizeFailure(end.failure));
               return;
             }
             view?.toolResult(end.result);
             this.results.replace(callId, { kind: 'tool', serverId: this.serverId, name: tool.name, result: end.result });
-            if (end.display) this.post({ type: 'toolResult', callId, display: end.display, durationMs: end.durationMs });
+            if (end.display) this.post({ type: 'toolResult', callId, display: end.display, durationMs: end.durationMs, ...(task ? { task } : {}) });
           },
           record: (entry) => this.ctx.history.add(entry),
           log: (level, text) => this.ctx.deps.log(this.serverId, level, text),
@@ -457,13 +501,113 @@ export class ToolPanel implements vscode.Disposable {
     return true;
   }
 
+  // ---- tasks ----
+
+  /** Follows a task opened from the tree or a notice: its status while it runs, then its result. */
+  private follow(taskId: string): void {
+    if (this.task?.taskId === taskId) return;
+    const entry = this.ctx.tasks.get(this.serverId, taskId);
+    if (!entry) return;
+    if (this.running) {
+      this.post({ type: 'notice', level: 'info', text: `A call of ${this.toolName} is running in this panel; task ${taskId} is shown in the MCP Host view.` });
+      return;
+    }
+    const callId = this.results.add({ kind: 'tool', serverId: this.serverId, name: this.toolName, result: { content: [] } });
+    this.post({ type: 'running', callId, startedAt: entry.createdAt, arguments: '' });
+    this.showTask(taskId, false, callId);
+  }
+
+  /**
+   * Shows a task's state in the status area as the store reports it (at most every
+   * PROGRESS_INTERVAL_MS), and marks it watched so its end needs no notice while the panel is open.
+   * A followed task's end shows its result here.
+   */
+  private showTask(taskId: string, own: boolean, callId: string): void {
+    this.stopShowingTask();
+    if (this.disposed) return;
+    const watch = this.ctx.tasks.watch(this.serverId, taskId);
+    const throttle = new LatestValueThrottle<string, TaskEntry>((_id, entry) => this.postTaskState(entry, callId, own), PROGRESS_INTERVAL_MS);
+    let ended = false;
+    const changes = this.ctx.tasks.onDidChange((serverId) => {
+      const entry = serverId === this.serverId ? this.ctx.tasks.get(this.serverId, taskId) : undefined;
+      if (!entry || ended) return;
+      throttle.push(taskId, entry);
+      if (!own && isEnded(entry)) {
+        ended = true;
+        throttle.flush(taskId);
+        void this.showFollowedEnd(entry, callId);
+      }
+    });
+    this.task = { taskId, own, callId, shown: vscode.Disposable.from(watch, { dispose: () => (changes.dispose(), throttle.dispose()) }) };
+    const entry = this.ctx.tasks.get(this.serverId, taskId);
+    if (!entry) return;
+    this.postTaskState(entry, callId, own);
+    if (!own && isEnded(entry)) {
+      ended = true;
+      void this.showFollowedEnd(entry, callId);
+    }
+  }
+
+  private postTaskState(entry: TaskEntry, callId: string, own: boolean): void {
+    const running = !isEnded(entry);
+    this.post({
+      type: 'taskStatus',
+      callId,
+      task: {
+        taskId: entry.taskId,
+        status: entry.status,
+        ...(entry.statusMessage !== undefined ? { statusMessage: entry.statusMessage } : {}),
+        ...(entry.progress ? { progress: entry.progress.progress, ...(entry.progress.total !== undefined ? { total: entry.progress.total } : {}) } : {}),
+        canCancel: running && (own || entry.followed || entry.origin === 'tasks/list'),
+        followed: !own,
+      },
+    });
+  }
+
+  /** A followed task ended: its outcome as this window saw it, else tasks/result for a completed one. */
+  private async showFollowedEnd(entry: TaskEntry, callId: string): Promise<void> {
+    const task = { id: entry.taskId, status: entry.status };
+    const durationMs = (entry.endedAt ?? Date.now()) - entry.createdAt;
+    const tool = this.lookupTool() ?? this.tool;
+    const show = (result: CallToolResult) => {
+      this.results.replace(callId, { kind: 'tool', serverId: this.serverId, name: this.toolName, result });
+      this.post({ type: 'toolResult', callId, display: toolResultDisplay(result, tool.outputSchema, this.ctx.validator), durationMs, task });
+    };
+    try {
+      if (entry.outcome?.kind === 'answered') show(entry.outcome.result);
+      else if (entry.outcome?.kind === 'failed') this.post({ type: 'failure', callId, failure: entry.outcome.failure, durationMs, task });
+      else if (entry.status === 'completed') show(await toolTaskResult(await this.ctx.client(this.serverId), entry.taskId, { timeoutMs: this.ctx.timeoutMs(this.serverId) }));
+      else this.post({ type: 'failure', callId, failure: { kind: 'other', message: `The task ${entry.status === 'cancelled' ? 'was cancelled' : 'failed'}${entry.statusMessage ? `: ${entry.statusMessage}` : ''}.` }, durationMs, task });
+    } catch (error) {
+      this.post({ type: 'failure', callId, failure: describeFailure(error), durationMs, task });
+    } finally {
+      if (this.task?.callId === callId) this.stopShowingTask();
+    }
+  }
+
+  /** The task of the panel's own call as the result header names it. */
+  private taskNote(): { id: string; status: string } | undefined {
+    const entry = this.task && this.ctx.tasks.get(this.serverId, this.task.taskId);
+    return entry ? { id: entry.taskId, status: entry.status } : undefined;
+  }
+
+  private stopShowingTask(): void {
+    this.task?.shown.dispose();
+    this.task = undefined;
+  }
+
   /** For tests and commands: whether a call is in flight, and its abort. */
   get isRunning(): boolean {
     return this.running !== undefined;
   }
 
   dispose(): void {
-    this.running?.abort.abort(PANEL_CLOSED);
+    if (this.disposed) return;
+    this.disposed = true;
+    // A call that runs as a task goes on without the panel (the tree shows it, a notice tells of its end).
+    if (this.running && this.task?.own) this.ctx.deps.log(this.serverId, 'info', `The panel of ${this.toolName} was closed; task ${this.task.taskId} goes on (see the MCP Host view).`);
+    else this.running?.abort.abort(PANEL_CLOSED);
+    this.stopShowingTask();
     this.app.dispose();
     const disposables = this.disposables.splice(0);
     for (const d of disposables) d.dispose();
@@ -471,6 +615,10 @@ export class ToolPanel implements vscode.Disposable {
   }
 }
 
+
+function isEnded(entry: TaskEntry): boolean {
+  return isTerminal(entry.status);
+}
 
 export function toHistoryItem(e: HistoryEntry): HistoryItem {
   return {
@@ -482,6 +630,7 @@ export function toHistoryItem(e: HistoryEntry): HistoryItem {
     ...(e.arguments !== undefined ? { arguments: truncate(JSON.stringify(e.arguments), 2000) } : {}),
     canRerun: !e.argumentsOmitted,
     canShow: e.result !== undefined || e.failure !== undefined,
+    ...(e.task ? { task: { id: e.task.id, status: e.task.status } } : {}),
   };
 }
 

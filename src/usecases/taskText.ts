@@ -1,0 +1,40 @@
+// How a task's state reads in one line, wherever the editor shows it (the tree row, the chat's
+// progress line, the completion notice): `working · Gathering sources… · 12 s · 2/4`.
+import type { Progress } from '../protocol/connection';
+import type { TaskStatus } from '../client/schemas';
+import type { TaskUpdate } from '../client/tasks';
+import { truncate } from '../protocol/text';
+
+/** What a line about a task says. */
+export interface TaskState {
+  readonly status: TaskStatus;
+  readonly statusMessage?: string;
+  readonly elapsedMs: number;
+  readonly progress?: Progress;
+}
+
+/** The state a task call reports (client/tasks.ts). */
+export function taskStateOf(update: TaskUpdate): TaskState {
+  const { status, statusMessage } = update.task;
+  return { status, ...(statusMessage !== undefined ? { statusMessage } : {}), elapsedMs: update.elapsedMs, ...(update.progress ? { progress: update.progress } : {}) };
+}
+
+/** `status · message · elapsed · progress`, each part only when known. */
+export function describeTaskState(state: TaskState): string {
+  const parts: string[] = [state.status === 'input_required' ? 'waiting for input' : state.status];
+  if (state.statusMessage) parts.push(truncate(state.statusMessage.trim().split(/\r?\n/, 1)[0], 120));
+  parts.push(formatElapsed(state.elapsedMs));
+  const p = state.progress;
+  if (p) parts.push(p.total !== undefined && p.total > 0 ? `${p.progress}/${p.total}` : String(p.progress));
+  return parts.join(' · ');
+}
+
+/** `850 ms`, `12 s`, `3 min 5 s`, `2 h 4 min`. */
+export function formatElapsed(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${s % 60} s`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}

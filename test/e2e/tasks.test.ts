@@ -1,0 +1,272 @@
+// End-to-end: 2025-11-25 tasks in a real VS Code (code-server) with server-everything's
+// `simulate-research-query` (it requires a task and walks through four stages, one a second).
+// The Tasks group under the server shows a running task's status as it changes; the tool panel
+// shows the task's status; Cancel from the panel and from the tree sends tasks/cancel (read from
+// "MCP: everything" at Trace); a panel closed while its task runs does not lose it, and the
+// completion notice opens the result; the history notes the task id and final status; the
+// `ambiguous` mode waits for input and its form is answered. Screenshots: test-results/screenshots/tasks-*.png.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Frame } from 'playwright-core';
+import { defaultVsixPath, launch, repoRoot, step as runStep, traceFrames, type TraceFrame, type Workbench, waitUntil as poll } from './harness';
+import { childrenOf, waitForTree } from './treeRows';
+
+const WORKSPACE = join(repoRoot, 'test', 'e2e', 'workspaces', 'basic');
+const CHANNEL = 'MCP: everything';
+const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
+const TOOL = 'simulate-research-query';
+const STAGES = /Gathering sources|Analyzing content|Synthesizing findings|Generating report/;
+
+describe('tasks in a real VS Code', () => {
+  let wb: Workbench;
+
+  function step(name: string, fn: () => Promise<void>): Promise<void> {
+    return runStep(wb, `tasks-failed-${name}`, fn, async () => {
+      await wb.page.keyboard.press('Escape');
+    });
+  }
+
+  /** Runs a command from the palette with the focus on the side bar first (a webview may hold it). */
+  async function command(title: string): Promise<void> {
+    await wb.page.locator('.part.sidebar .composite.title').first().click({ timeout: 5_000 }).catch(() => undefined);
+    await wb.runCommand(title);
+  }
+
+  async function webview(title: string, timeoutMs = 20_000): Promise<Frame> {
+    return poll(async () => (await wb.webviewFrames(title))[0], timeoutMs, `the webview of ${title}`);
+  }
+
+  /** Opens the task tool's panel (a fresh one), fills the topic (and ambiguous), runs it. */
+  async function runResearch(topic: string, ambiguous = false): Promise<Frame> {
+    await command('View: Close All Editors');
+    await poll(async () => (await wb.page.locator('.tabs-container .tab').count()) === 0, 10_000, 'the editors to close');
+    const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+    const first = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await command('MCP Host: Call Tool…');
+        await poll(async () => (await input.isVisible()) && ((await input.getAttribute('placeholder')) ?? '').startsWith('Which tool'), 10_000, 'the tool pick');
+        await input.fill(TOOL, { timeout: 5_000 });
+        await poll(async () => ((await first.innerText().catch(() => '')) || '').trim() === TOOL, 10_000, `"${TOOL}" first in the quick pick`);
+        await wb.page.keyboard.press('Enter');
+        break;
+      } catch (error) {
+        if (attempt >= 3) throw error;
+        await wb.page.keyboard.press('Escape');
+      }
+    }
+    const panel = await webview(TOOL);
+    await panel.locator('.field[data-path="/topic"] input, .field[data-path="/topic"] textarea').first().fill(topic);
+    if (ambiguous) {
+      const field = panel.locator('.field[data-path="/ambiguous"]');
+      if ((await field.locator('select').count()) > 0) await field.locator('select').first().selectOption('true');
+      else await field.locator('input[type="checkbox"]').first().check();
+    }
+    await poll(async () => !(await panel.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
+    await panel.locator('#run').click();
+    return panel;
+  }
+
+  /** The panel's task status area, once it shows `status`. */
+  async function taskStatus(panel: Frame, status: RegExp, timeoutMs = 20_000): Promise<{ badge: string; id: string; message: string }> {
+    return poll(
+      async () => {
+        const badge = ((await panel.locator('#progress .task-status .task-badge').innerText().catch(() => '')) || '').trim();
+        if (!status.test(badge)) return undefined;
+        const id = ((await panel.locator('#progress .task-status .task-id').getAttribute('title').catch(() => '')) || '').trim();
+        const message = ((await panel.locator('#progress .task-status .task-message').innerText().catch(() => '')) || '').trim();
+        return { badge, id, message };
+      },
+      timeoutMs,
+      `the panel's task status ${status}`,
+    );
+  }
+
+  /** The task rows under the server's Tasks group. */
+  async function taskRows(check: (rows: { label: string; description: string }[]) => boolean, what: string, timeoutMs = 60_000) {
+    const items = await waitForTree(wb, what, (all) => check(childrenOf(all, 'Tasks')), timeoutMs);
+    return childrenOf(items, 'Tasks');
+  }
+
+  /** The frames of "MCP: everything" once `check` holds for them. */
+  async function framesWhen(check: (frames: TraceFrame[]) => boolean, timeoutMs = 20_000): Promise<TraceFrame[]> {
+    return traceFrames(await wb.outputChannelText(CHANNEL, { contains: (t) => check(traceFrames(t)), timeoutMs }));
+  }
+
+  const cancelSentFor = (taskId: string) => (frames: TraceFrame[]) => frames.some((f) => f.direction === 'send' && f.message?.method === 'tasks/cancel' && f.message.params?.taskId === taskId);
+
+  async function resultText(panel: Frame, pattern: RegExp, timeoutMs = 40_000): Promise<string> {
+    let text = '';
+    await poll(
+      async () => {
+        text = ((await panel.locator('.result').innerText().catch(() => '')) || '').trim();
+        return pattern.test(text);
+      },
+      timeoutMs,
+      `a result matching ${pattern}`,
+    );
+    return text;
+  }
+
+  before(async () => {
+    wb = await launch({ workspace: WORKSPACE, vsix: VSIX, timeoutMs: 150_000 });
+    await wb.openView('MCP Host');
+    await wb.waitForTreeItem('everything', { timeoutMs: 30_000 });
+    const consent = await wb.dialog({ timeoutMs: 20_000 });
+    if (consent) await wb.answerDialog(consent.buttons.includes('Allow All') ? 'Allow All' : 'Allow');
+    await wb.waitForTreeItem('Tools', { timeoutMs: 30_000 });
+    await wb.setLogLevel(CHANNEL, 'Trace');
+    await command('MCP Host: Ping Server');
+    await wb.outputChannelText(CHANNEL, { contains: (t) => traceFrames(t).some((f) => f.direction === 'send' && f.message?.method === 'ping'), timeoutMs: 20_000 });
+    await command('View: Hide Panel');
+  });
+
+  after(async () => {
+    if (!wb) return;
+    await wb.close();
+    assert.deepEqual(wb.leftoverProcesses(), [], 'nothing of the launch outlives it');
+  });
+
+  /** The task rows as drawn now (a direct read, fast enough to catch a stage that lasts a second). */
+  async function taskRowsNow(): Promise<{ label: string; description: string }[]> {
+    return wb.page
+      .locator('.part.sidebar .monaco-list[role="tree"] .monaco-list-row')
+      .evaluateAll((rows) =>
+        rows.map((row) => ({ label: row.querySelector('.label-name')?.textContent?.trim() ?? '', description: row.querySelector('.label-description')?.textContent?.trim() ?? '' })),
+      )
+      .then((rows) => rows.filter((r) => r.label === 'simulate-research-query'));
+  }
+
+  /** Runs the ambiguous query: the task waits for input with the server's form open; returns the panel, the form and the task id. */
+  async function waitingTask(topic: string): Promise<{ panel: Frame; form: Frame; id: string }> {
+    const panel = await runResearch(topic, true);
+    const form = await webview('asks you for information', 90_000);
+    // The form opened in the panel's editor group: bring the panel back to the front.
+    await wb.page.locator('.tabs-container .tab', { hasText: 'Simulate Research Query' }).first().click();
+    const { id } = await taskStatus(panel, /^waiting for input$/, 60_000);
+    return { panel, form, id };
+  }
+
+  test('the Tasks group is there for a server that runs tasks; a task shows its changing status there and in the panel, then its result; the history notes it', { timeout: 240_000 }, async () => {
+    await step('run', async () => {
+      const items = await wb.treeItems();
+      assert.ok(items.some((i) => i.label === 'Tasks' && /none/.test(i.description)), `an empty Tasks group: ${JSON.stringify(items.map((i) => [i.label, i.description]))}`);
+      const panel = await runResearch('tides');
+      // The run takes four seconds, a stage a second: the tree's row is read as it changes.
+      const seen: string[] = [];
+      let shot = false;
+      await poll(
+        async () => {
+          for (const row of await taskRowsNow()) if (!seen.includes(row.description)) seen.push(row.description);
+          if (!shot && seen.some((d) => /^working · /.test(d))) {
+            shot = true;
+            await wb.screenshot('tasks-tree-running');
+          }
+          return seen.some((d) => /^completed · /.test(d));
+        },
+        40_000,
+        'the task row to reach completed',
+      );
+      const working = seen.filter((d) => /^working · /.test(d));
+      assert.ok(working.some((d) => STAGES.test(d)), `a stage in the row: ${JSON.stringify(seen)}`);
+      assert.ok(seen.findIndex((d) => /^completed · /.test(d)) > seen.findIndex((d) => /^working · /.test(d)), `working, then completed: ${JSON.stringify(seen)}`);
+      const text = await resultText(panel, /Research Report: tides/);
+      const id = /From task (\S+) \(completed\)/.exec(text)?.[1];
+      assert.ok(id, `the result names its task: ${text.slice(0, 300)}`);
+      await poll(async () => /task .* · completed/.test(((await panel.locator('.history-item .history-task').first().innerText().catch(() => '')) || '')), 10_000, 'the history entry with the task');
+      assert.equal(await panel.locator('.history-item .history-task').first().getAttribute('title'), `Ran as task ${id}`);
+      await taskRows((rows) => rows.some((r) => r.label === TOOL && /^completed · /.test(r.description)), 'the completed task in the tree');
+      await wb.screenshot('tasks-completed');
+    });
+  });
+
+  test('Cancel in the panel sends tasks/cancel; the task is cancelled in the panel, the tree and the history; its form closes', { timeout: 240_000 }, async () => {
+    await step('cancel-panel', async () => {
+      const { panel, id } = await waitingTask('glaciers');
+      assert.match(await panel.locator('#progress .task-status .task-input').innerText(), /The server waits for your input/);
+      await wb.screenshot('tasks-panel-waiting');
+      await panel.locator('#cancel').click();
+      await poll(async () => /Cancelled/.test(await panel.locator('.result .status').innerText().catch(() => '')), 20_000, 'the cancelled result');
+      await framesWhen(cancelSentFor(id));
+      await poll(async () => (await wb.webviewFrames('asks you for information')).length === 0, 15_000, 'the form to close');
+      await taskRows((rows) => rows.some((r) => r.label === TOOL && /^cancelled · /.test(r.description)), 'the cancelled task in the tree');
+      await poll(async () => /· cancelled/.test(((await panel.locator('.history-item .history-task').first().innerText().catch(() => '')) || '')), 10_000, 'the cancelled history entry');
+    });
+  });
+
+  test('Cancel on the task row in the tree sends tasks/cancel; the panel shows it cancelled', { timeout: 240_000 }, async () => {
+    await step('cancel-tree', async () => {
+      const { panel, id } = await waitingTask('python');
+      await taskRows((rows) => rows.some((r) => r.label === TOOL && /^waiting for input/.test(r.description)), 'the waiting task in the tree');
+      // The group is redrawn every second (elapsed time): find the running row again each try,
+      // and try again until tasks/cancel for this task is in the log (a click on a row being
+      // replaced is lost).
+      await poll(
+        async () => {
+          const row = wb.page
+            .locator('.part.sidebar .monaco-list[role="tree"] .monaco-list-row')
+            .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${TOOL}$`) }) })
+            .filter({ has: wb.page.locator('.label-description', { hasText: /^waiting for input/ }) })
+            .first();
+          // A focused row shows its inline actions without a hover (a hover-only button is a flaky
+          // target in a loaded browser); the click itself opens the task's panel, already open.
+          await row.locator('.label-name').click({ timeout: 2_000 }).catch(() => undefined);
+          await row.hover({ timeout: 2_000 }).catch(() => undefined);
+          const clicked = await row
+            .locator('.actions .action-label[aria-label^="Cancel Task"]')
+            .click({ timeout: 2_000 })
+            .then(() => true, () => false);
+          if (!clicked) return false;
+          return framesWhen(cancelSentFor(id), 5_000).then(() => true, () => false);
+        },
+        60_000,
+        'tasks/cancel after Cancel Task on the running task',
+      );
+      await poll(async () => /Cancelled/.test(await panel.locator('.result .status').innerText().catch(() => '')), 20_000, 'the panel to show the task cancelled');
+      assert.match(await panel.locator('.result').innerText(), new RegExp(`cancelled task ${id} \\(tasks/cancel sent; the server says cancelled\\)`));
+      await taskRows((rows) => rows.some((r) => r.label === TOOL && /^cancelled · /.test(r.description)), 'the cancelled task in the tree');
+      await wb.screenshot('tasks-tree-cancelled');
+    });
+  });
+
+  test('a panel closed while its task runs does not lose it: the completion notice opens the result', { timeout: 240_000 }, async () => {
+    await step('closed-panel', async () => {
+      const { form, id } = await waitingTask('python');
+      // Close the tool panel's tab only: the form stays.
+      const tab = wb.page.locator('.tabs-container .tab', { hasText: 'Simulate Research Query' }).first();
+      await tab.hover();
+      await tab.locator('.tab-actions .action-label').first().click();
+      await tab.waitFor({ state: 'detached', timeout: 10_000 });
+      await form.locator('.field[data-path="/interpretation"] select').first().selectOption({ label: 'Python programming language' });
+      await form.locator('#accept').click();
+      const message = `Task ${TOOL} (${id.slice(0, 8)}) on everything completed`;
+      const notice = await poll(async () => (await wb.notifications()).find((n) => n.includes(message)), 40_000, 'the completion notice');
+      assert.ok(notice);
+      await wb.screenshot('tasks-completion-notice');
+      assert.equal(cancelSentFor(id)(traceFrames(await wb.outputChannelText(CHANNEL))), false, 'closing the panel did not cancel the task');
+      await wb.answerNotification(message, 'Open Result');
+      const reopened = await webview(TOOL);
+      const text = await resultText(reopened, /Research Report: python/);
+      assert.match(text, new RegExp(`From task ${id} \\(completed\\)`));
+      await wb.screenshot('tasks-result-from-notice');
+    });
+  });
+
+  test('ambiguous: the task waits for input, the panel says so, the form opens and its answer reaches the result', { timeout: 240_000 }, async () => {
+    await step('ambiguous', async () => {
+      const panel = await runResearch('python', true);
+      await taskStatus(panel, /^waiting for input$/, 30_000);
+      assert.match(await panel.locator('#progress .task-status .task-input').innerText(), /The server waits for your input/);
+      await taskRows((rows) => rows.some((r) => r.label === TOOL && /^waiting for input · Found multiple interpretations/.test(r.description)), 'the task waiting for input in the tree');
+      const form = await webview('asks you for information', 90_000);
+      await wb.screenshot('tasks-input-required');
+      const field = form.locator('.field[data-path="/interpretation"]');
+      await field.locator('select').first().selectOption({ label: 'Python programming language' });
+      await form.locator('#accept').click();
+      const text = await resultText(panel, /Clarification:?\s*programming/);
+      assert.match(text, /Research Report: python/);
+      await wb.screenshot('tasks-ambiguous-answered');
+    });
+  });
+});
