@@ -108,7 +108,15 @@ export class ChatShare implements vscode.Disposable {
     this.starting ??= (async () => {
       const gateway = new McpGateway({
         servers: () =>
-          this.shared().map(({ key, handle }): SharedServer => ({ key, name: handle.entry.name, acquire: (signal) => this.upstream(handle, signal) })),
+          this.shared().map(
+            ({ key, handle }): SharedServer => ({
+              key,
+              name: handle.entry.name,
+              acquire: (signal) => this.upstream(handle, signal),
+              // Frames are relayed to the output channel only at Trace: below it none is built.
+              traced: () => this.host.logs.get(handle.id).channel.logLevel === vscode.LogLevel.Trace,
+            }),
+          ),
         notServing: () => (vscode.workspace.isTrusted ? undefined : 'the workspace is not trusted: MCP Host serves nothing to other clients until it is'),
         log: (level, text, key) => {
           const h = key === undefined ? undefined : this.shared().find((s) => s.key === key)?.handle;
