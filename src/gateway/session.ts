@@ -4,6 +4,7 @@
 // Sessions never share ids or streams, so one client never sees another's traffic.
 import type { ServerResponse } from 'node:http';
 import type { McpClient, ServerRequestHandlers } from '../client/client';
+import type { RequestHandler } from '../protocol/connection';
 import { LoggingLevel, LoggingLevels } from '../client/schemas';
 import { McpLocalError, ResponseError, WireError, errorMessage } from '../protocol/errors';
 import { ErrorCodes, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/messages';
@@ -186,21 +187,31 @@ export class GatewaySession {
             this.host.trace(this, 'to-client', message);
             stream.sendBefore(message);
           };
-    const result = await upstream.relay(request.method, sent, { signal, onProgress, resetTimeoutOnProgress: onProgress !== undefined }, this.inputHandlers(stream));
+    const handlers = this.forwardedRequests(stream);
+    const result = await upstream.relay(request.method, sent, { signal, onProgress, resetTimeoutOnProgress: onProgress !== undefined, ...(handlers ? { peerRequestHandlers: { owner: this, handlers } } : {}) });
     return legacyResult(upstream, result);
   }
 
   /**
-   * A modern server's input requests this client can answer itself, forwarded to it as legacy
-   * requests on the stream of the request that caused them; the rest fall to MCP Host's own
-   * dialogs and policies (the upstream client's handlers).
+   * The server's requests this client can answer itself, forwarded to it as legacy requests on the
+   * stream of the request that caused them: a modern server's input requests, and a legacy
+   * server's own sampling, elicitation and roots requests that belong to the relayed call. The
+   * rest fall to MCP Host's own dialogs and policies (the upstream client's handlers). While the
+   * client answers, MCP Host's timeouts wait (its user may be answering a form).
    */
-  private inputHandlers(stream: ResponseStream): ServerRequestHandlers | undefined {
+  private forwardedRequests(stream: ResponseStream): ServerRequestHandlers | undefined {
     if (!this.forwardsAny) return undefined;
-    const handlers: Record<string, (params: Record<string, unknown> | undefined, context: { signal: AbortSignal }) => Promise<unknown>> = {};
+    const handlers: Record<string, RequestHandler> = {};
     for (const [method, capability] of Object.entries(FORWARDABLE)) {
       if (this.clientCapabilities[capability] === undefined) continue;
-      handlers[method] = (params, context) => this.requestClient(method, params, stream, context.signal);
+      handlers[method] = async (params, context) => {
+        const hold = context.waitOnUser();
+        try {
+          return await this.requestClient(method, params, stream, context.signal);
+        } finally {
+          hold.dispose();
+        }
+      };
     }
     return handlers;
   }

@@ -76,6 +76,8 @@ export interface AuthProvider {
 export interface InboundMessage {
   readonly message: unknown;
   readonly bytes: number;
+  /** The id of our request on whose response stream it came (a server's request caused by it); null when it came on the GET stream. */
+  readonly relatedRequestId?: string | number | null;
 }
 
 type EventSourceModule = typeof import('eventsource-parser', { with: { 'resolution-mode': 'import' } });

@@ -291,7 +291,9 @@ export class StreamableHttpTransport implements Transport {
           if (answers(inbound.message, pending.id)) pending.answered = true;
         }
         onMessage?.();
-        this.deliver(inbound);
+        // A request of the server's on a request's own stream belongs to that request (it may go to
+        // whoever made it); one on the GET stream belongs to none.
+        this.deliver(isRequest(inbound.message) ? { ...inbound, relatedRequestId: pending ? pending.id : null } : inbound);
       },
       onId: (id) => {
         if (pending) pending.lastEventId = id;
@@ -529,4 +531,9 @@ export class StreamableHttpTransport implements Transport {
 
 function isOversize(error: unknown): boolean {
   return McpLocalError.is(error, 'transport') && error.details.limitBytes !== undefined;
+}
+
+function isRequest(message: unknown): boolean {
+  const m = message as { id?: unknown; method?: unknown } | null;
+  return typeof m === 'object' && m !== null && typeof m.method === 'string' && m.id !== undefined;
 }
