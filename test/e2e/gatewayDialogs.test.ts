@@ -61,8 +61,10 @@ describe('a gateway client without elicitation gets MCP Host\'s dialog', { skip,
       const origin = new URL(wb.page.url()).origin;
       await wb.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
       await wb.runCommand('MCP Host: Copy Gateway Entry for Another MCP Client');
-      // One shared server: the quick pick may still ask which.
-      if (await wb.page.locator('.quick-input-widget .quick-input-box input').isVisible({ timeout: 3_000 }).catch(() => false)) await wb.pickQuickItem('everything');
+      // The palette asks which shared server (even for one): wait for that question, however late it comes.
+      const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+      await waitUntil(async () => (await input.isVisible()) && ((await input.getAttribute('placeholder')) ?? '').startsWith('Copy the gateway entry'), 30_000, 'the quick pick of shared servers');
+      await wb.pickQuickItem('everything');
       const copied = await waitUntil(
         async () => {
           const text = await wb.page.evaluate(() => navigator.clipboard.readText()).catch(() => '');
