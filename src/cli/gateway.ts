@@ -1,7 +1,7 @@
 // `mcp-host gateway`: the servers of the command line served to other MCP clients through the
 // loopback gateway until Ctrl-C or stdin closes. The first stdout line (with --json) says where.
 import type { McpClient } from '../client/client';
-import { GatewayEndpoint, GatewayFrame, McpGateway } from '../gateway';
+import { GatewayEndpoint, GatewayFrame, McpGateway, SharedServer } from '../gateway';
 import { cutDeepJson } from '../protocol/jsonShape';
 import { MAX_PRINTED_DEPTH } from './render';
 import { timestamp } from './trace';
@@ -19,10 +19,11 @@ export interface GatewayRun {
 
 /** Serves `servers` until `signal` aborts, then closes every client session and stops listening. */
 export async function serveGateway(run: GatewayRun): Promise<void> {
-  const byName = new Map(run.servers.map((s) => [s.name, s]));
+  // The set never changes in a run: built once, not on every request.
+  const shared: readonly SharedServer[] = run.servers.map((s) => ({ key: s.name, name: s.name, acquire: () => Promise.resolve(s.client) }));
   const gateway = new McpGateway({
     ...(run.port !== undefined ? { port: run.port } : {}),
-    servers: () => run.servers.map((s) => ({ key: s.name, name: s.name, acquire: async () => byName.get(s.name)!.client })),
+    servers: () => shared,
     log: (level, text, key) => {
       if (level !== 'debug' && level !== 'trace') run.stderr(`mcp-host: ${key ? `${key}: ` : ''}${text}\n`);
     },

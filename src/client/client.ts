@@ -677,12 +677,13 @@ export class McpClient implements Disposable {
 
   /**
    * Sends a request as another client wrote it (the gateway relays this way): the result is not
-   * checked here (the asking client checks it), and a modern server's input requests go to
-   * `inputHandlers` first, then to this client's own handlers.
+   * checked here (the asking client checks it). The server's requests it causes go to
+   * `options.peerRequestHandlers` first, then to this client's own handlers: a modern server's input
+   * requests, and a legacy server's own requests (sampling, elicitation, roots) that belong to it.
    */
-  relay(method: string, params: Record<string, unknown> | undefined, options?: RequestOptions, inputHandlers?: ServerRequestHandlers): Promise<Record<string, unknown>> {
+  relay(method: string, params: Record<string, unknown> | undefined, options?: RequestOptions): Promise<Record<string, unknown>> {
     this.requireReady(method);
-    return this.send(method, params, undefined, { ...options, mayAskUser: true }, inputHandlers);
+    return this.send(method, params, undefined, { ...options, mayAskUser: true }, options?.peerRequestHandlers?.handlers);
   }
 
   /**

@@ -53,6 +53,24 @@ export class ChatShare implements vscode.Disposable {
     if (sharing) await this.offerToAvoidSecondCopy(h);
   }
 
+  /**
+   * Copies what another MCP client (Claude Code, Cursor, a script) needs to use MCP Host's
+   * connection to a shared server: its gateway URL and the secret header, as a `.mcp.json` entry.
+   * Only on the user's command, to the clipboard; valid while this window's gateway runs.
+   */
+  async copyClientConfig(h: ServerHandle): Promise<void> {
+    const entry = this.shared().find(({ handle }) => handle === h);
+    if (!entry) {
+      void vscode.window.showInformationMessage(`MCP Host: ${h.entry.name} is not shared; share it with "Share with VS Code Chat" first.`);
+      return;
+    }
+    const endpoint = (await this.ensureGateway()).endpoint({ key: entry.key, name: h.entry.name });
+    const config = { mcpServers: { [h.entry.name]: { type: 'http', url: endpoint.url, headers: { ...endpoint.headers } } } };
+    await vscode.env.clipboard.writeText(JSON.stringify(config, null, 2) + '\n');
+    this.host.serverLog(h.id, 'info', 'the gateway address for another MCP client was copied to the clipboard (its secret header is valid while this window runs)');
+    void vscode.window.showInformationMessage(`MCP Host: copied the gateway entry for ${h.entry.name} (URL and secret header) for another MCP client's .mcp.json. It is valid while this window is open.`);
+  }
+
   dispose(): void {
     for (const d of this.disposables) d.dispose();
     void this.gateway?.close();
@@ -108,7 +126,15 @@ export class ChatShare implements vscode.Disposable {
     this.starting ??= (async () => {
       const gateway = new McpGateway({
         servers: () =>
-          this.shared().map(({ key, handle }): SharedServer => ({ key, name: handle.entry.name, acquire: (signal) => this.upstream(handle, signal) })),
+          this.shared().map(
+            ({ key, handle }): SharedServer => ({
+              key,
+              name: handle.entry.name,
+              acquire: (signal) => this.upstream(handle, signal),
+              // Frames are relayed to the output channel only at Trace: below it none is built.
+              traced: () => this.host.logs.get(handle.id).channel.logLevel === vscode.LogLevel.Trace,
+            }),
+          ),
         notServing: () => (vscode.workspace.isTrusted ? undefined : 'the workspace is not trusted: MCP Host serves nothing to other clients until it is'),
         log: (level, text, key) => {
           const h = key === undefined ? undefined : this.shared().find((s) => s.key === key)?.handle;

@@ -16,12 +16,20 @@ import { GatewayFrame, ServerRelay, SharedServer } from './serverRelay';
 export const GATEWAY_SECRET_HEADER = 'x-mcp-host-gateway-secret';
 const SESSION_HEADER = 'mcp-session-id';
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** See McpGatewayOptions.sessionIdleMs. */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
 export interface McpGatewayOptions {
   /** 0 (the default) picks a free port. */
   readonly port?: number;
   /** Largest request body accepted, bytes (4 MiB); larger ones get 413. */
   readonly maxBodyBytes?: number;
+  /**
+   * A session with nothing in flight and no GET stream open for this long is closed, its
+   * subscriptions and requests freed; its client then gets 404 and initializes again, as the
+   * Streamable HTTP transport says. 30 minutes by default; 0 never expires sessions.
+   */
+  readonly sessionIdleMs?: number;
   /** The servers shared now; asked on every request, so un-sharing takes effect at once. */
   servers(): readonly SharedServer[];
   /** Undefined while the gateway may serve; otherwise why not (the workspace is untrusted). */
@@ -44,7 +52,11 @@ export class McpGateway {
   private server: Server | undefined;
   private boundPort = 0;
   private readonly secret = randomBytes(32).toString('base64url');
+  private readonly secretBytes = Buffer.from(this.secret);
   private readonly relays = new Map<string, ServerRelay>();
+  /** The Host values a request may carry (and `http://` + one of them as its Origin); set once listening. */
+  private allowedHosts: readonly string[] = [];
+  private expiryTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: McpGatewayOptions) {}
 
@@ -71,6 +83,13 @@ export class McpGateway {
       });
     });
     this.boundPort = (server.address() as AddressInfo).port;
+    this.allowedHosts = [`127.0.0.1:${this.boundPort}`, `localhost:${this.boundPort}`];
+    const idleMs = this.options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+    if (idleMs > 0 && Number.isFinite(idleMs)) {
+      // One sweep for every session: a session expires at most a quarter of the idle time late (a minute at most).
+      this.expiryTimer = setInterval(() => this.expireIdle(idleMs), Math.min(60_000, Math.max(50, idleMs / 4)));
+      this.expiryTimer.unref();
+    }
     return this.boundPort;
   }
 
@@ -105,6 +124,8 @@ export class McpGateway {
 
   /** Ends every session and stops listening. */
   async close(): Promise<void> {
+    if (this.expiryTimer) clearInterval(this.expiryTimer);
+    this.expiryTimer = undefined;
     for (const relay of this.relays.values()) relay.dispose('the gateway stopped');
     this.relays.clear();
     const server = this.server;
@@ -114,9 +135,14 @@ export class McpGateway {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
+  private expireIdle(idleMs: number): void {
+    const now = Date.now();
+    for (const relay of this.relays.values()) relay.expireIdle(idleMs, now);
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // DNS rebinding: a page on evil.example resolving to 127.0.0.1 still sends its own Host and Origin.
-    const allowed = [`127.0.0.1:${this.boundPort}`, `localhost:${this.boundPort}`];
+    const allowed = this.allowedHosts;
     if (!allowed.includes(req.headers.host ?? '')) return this.refuse(req, res, 403, `Host ${JSON.stringify(req.headers.host ?? '')} is not the gateway's loopback address`);
     const origin = req.headers.origin;
     if (origin !== undefined && !allowed.some((a) => origin === `http://${a}`)) return this.refuse(req, res, 403, `Origin ${JSON.stringify(origin)} may not use the gateway`);
@@ -160,10 +186,12 @@ export class McpGateway {
     if (Array.isArray(value)) return jsonError(res, 400, ErrorCodes.InvalidRequest, 'JSON-RPC batches are not accepted (removed in protocol 2025-06-18); send one message per POST');
     const classified = Message.classify(value);
     if (classified.kind === 'invalid') return jsonError(res, 400, ErrorCodes.InvalidRequest, classified.reason);
-    const abort = new AbortController();
     if (classified.kind === 'request' && classified.message.method === 'initialize') {
+      // The wait for MCP Host's connection (a start, consent, a sign-in) ends if the client goes away.
+      const gone = new AbortController();
+      res.once('close', () => gone.abort(new McpLocalError('cancelled', 'the gateway client went away')));
       try {
-        const { session, result } = await relay.initialize(classified.message.params, abort.signal);
+        const { session, result } = await relay.initialize(classified.message.params, gone.signal);
         relay.trace(session, 'from-client', classified.message);
         const answer = { jsonrpc: '2.0', id: classified.message.id, result };
         relay.trace(session, 'to-client', answer);
@@ -225,8 +253,7 @@ export class McpGateway {
     const given = req.headers[GATEWAY_SECRET_HEADER];
     if (typeof given !== 'string') return false;
     const a = Buffer.from(given);
-    const b = Buffer.from(this.secret);
-    return a.length === b.length && timingSafeEqual(a, b);
+    return a.length === this.secretBytes.length && timingSafeEqual(a, this.secretBytes);
   }
 
   /** Refuses a request with a log line that names what was wrong (never the secret or the headers' values beyond Host/Origin). */
@@ -267,7 +294,8 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | 'too-larg
       chunks.push(chunk);
     };
     req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks, size)));
+    // The usual small body is one chunk: used where it lies, not copied.
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)));
     req.once('error', reject);
   });
 }

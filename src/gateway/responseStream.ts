@@ -15,20 +15,17 @@ export class ResponseStream {
   constructor(
     private readonly res: ServerResponse,
     private readonly headers: Readonly<Record<string, string>>,
-  ) {
-    res.once('close', () => {
-      this.ended = true;
-    });
-  }
+  ) {}
 
   /** False once the answer went out or the client went away: whatever comes later is dropped. */
   get open(): boolean {
-    return !this.ended;
+    // Read from the response rather than from a 'close' listener: no listener per request.
+    return !this.ended && !this.res.destroyed;
   }
 
   /** A message that belongs to this request but is not its answer (progress, a request to the client). */
   sendBefore(message: unknown): void {
-    if (this.ended) return;
+    if (!this.open) return;
     if (!this.streaming) {
       this.streaming = true;
       this.res.writeHead(200, { ...this.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -38,7 +35,7 @@ export class ResponseStream {
 
   /** The answer: the last message; ends the response. */
   answer(message: unknown): void {
-    if (this.ended) return;
+    if (!this.open) return;
     this.ended = true;
     if (this.streaming) {
       writeSseEvent(this.res, message);

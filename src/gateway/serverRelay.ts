@@ -10,6 +10,11 @@ import type { LogSeverity } from '../protocol/logging';
 import { GatewaySession, SessionHost } from './session';
 import { initializeResultFor } from './eraBridge';
 
+/** "42 s", "30 min". */
+function formatDuration(ms: number): string {
+  return ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`;
+}
+
 /** A server the gateway serves, as its owner describes it. */
 export interface SharedServer {
   /** The id in the endpoint's path (`/mcp/<key>`). */
@@ -18,6 +23,8 @@ export interface SharedServer {
   readonly name: string;
   /** MCP Host's client of the server, started (with trust and consent as usual) when it is not running. */
   acquire(signal: AbortSignal): Promise<McpClient>;
+  /** False while nobody reads this server's relayed frames: they are then not handed to `onFrame` at all. */
+  traced?(): boolean;
 }
 
 /** A relayed frame, for the server's trace: which gateway client, which way. */
@@ -76,7 +83,22 @@ export class ServerRelay implements SessionHost {
     return true;
   }
 
+  /** Closes the sessions idle for `idleMs` or longer (their clients then get 404 and initialize again); returns how many. */
+  expireIdle(idleMs: number, now = Date.now()): number {
+    let expired = 0;
+    for (const [id, session] of this.sessions) {
+      const since = session.idleSince();
+      if (since === undefined || now - since < idleMs) continue;
+      this.closeSession(id, `idle for ${formatDuration(now - since)}; the session expired`);
+      expired++;
+    }
+    return expired;
+  }
+
   async upstream(signal: AbortSignal): Promise<McpClient> {
+    // The connection the sessions already follow, while it is up: no round through the owner per call.
+    const wired = this.wired;
+    if (wired?.state.kind === 'ready') return wired;
     const client = await this.server.acquire(signal);
     if (client !== this.wired) this.wire(client);
     return client;
@@ -104,7 +126,8 @@ export class ServerRelay implements SessionHost {
   }
 
   trace(session: GatewaySession, direction: 'from-client' | 'to-client', message: unknown): void {
-    this.options.onFrame?.({ serverKey: this.server.key, clientName: session.clientName, sessionId: session.id, direction, message });
+    if (!this.options.onFrame || this.server.traced?.() === false) return;
+    this.options.onFrame({ serverKey: this.server.key, clientName: session.clientName, sessionId: session.id, direction, message });
   }
 
   /** Closes every session (the server is no longer shared, or the gateway stops). */

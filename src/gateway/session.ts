@@ -4,6 +4,7 @@
 // Sessions never share ids or streams, so one client never sees another's traffic.
 import type { ServerResponse } from 'node:http';
 import type { McpClient, ServerRequestHandlers } from '../client/client';
+import type { RequestHandler } from '../protocol/connection';
 import { LoggingLevel, LoggingLevels } from '../client/schemas';
 import { McpLocalError, ResponseError, WireError, errorMessage } from '../protocol/errors';
 import { ErrorCodes, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/messages';
@@ -41,6 +42,10 @@ export class GatewaySession {
   private readonly outbound = new Map<RequestId, Outbound>();
   private nextOutboundId = 1;
   private closed = false;
+  /** Whether the client declared any capability whose requests the gateway forwards to it. */
+  private readonly forwardsAny: boolean;
+  /** When the client last sent anything or had anything in flight (epoch ms), for the idle expiry. */
+  private lastActive = Date.now();
 
   constructor(
     readonly id: string,
@@ -49,16 +54,31 @@ export class GatewaySession {
     readonly clientCapabilities: Readonly<Record<string, unknown>>,
     readonly protocolVersion: string,
     private readonly host: SessionHost,
-  ) {}
+  ) {
+    this.forwardsAny = Object.values(FORWARDABLE).some((capability) => clientCapabilities[capability] !== undefined);
+  }
 
   /** Takes the GET stream; false when the session has one already (a second would be ambiguous). */
   attachStream(res: ServerResponse): boolean {
     if (this.standalone && !this.standalone.writableEnded) return false;
     this.standalone = res;
+    this.lastActive = Date.now();
     res.once('close', () => {
-      if (this.standalone === res) this.standalone = undefined;
+      if (this.standalone !== res) return;
+      this.standalone = undefined;
+      this.lastActive = Date.now();
     });
     return true;
+  }
+
+  /**
+   * Since when the session has been idle (epoch ms), or undefined while it is in use: a request
+   * in flight either way, or the GET stream open (a client that holds it is still there).
+   */
+  idleSince(): number | undefined {
+    if (this.inflight.size > 0 || this.outbound.size > 0) return undefined;
+    if (this.standalone && !this.standalone.writableEnded && !this.standalone.destroyed) return undefined;
+    return this.lastActive;
   }
 
   /** A notification not tied to a request: on the GET stream when there is one, else dropped (as the transport allows). */
@@ -79,24 +99,24 @@ export class GatewaySession {
   /** A request from the client; its answer goes to `stream`. */
   async handleRequest(request: JsonRpcRequest, stream: ResponseStream): Promise<void> {
     this.host.trace(this, 'from-client', request);
-    const answer = (message: JsonRpcResponse) => {
-      this.host.trace(this, 'to-client', message);
-      stream.answer(message);
-    };
     const abort = new AbortController();
     this.inflight.set(request.id, abort);
+    let answer: JsonRpcResponse;
     try {
       const result = await this.dispatch(request, stream, abort.signal);
-      answer({ jsonrpc: '2.0', id: request.id, result: result as Record<string, unknown> });
+      answer = { jsonrpc: '2.0', id: request.id, result: result as Record<string, unknown> };
     } catch (error) {
-      answer({ jsonrpc: '2.0', id: request.id, error: wireErrorOf(request.method, error) });
-    } finally {
-      this.inflight.delete(request.id);
+      answer = { jsonrpc: '2.0', id: request.id, error: wireErrorOf(request.method, error) };
     }
+    this.inflight.delete(request.id);
+    this.lastActive = Date.now();
+    this.host.trace(this, 'to-client', answer);
+    stream.answer(answer);
   }
 
   /** A notification from the client. */
   handleNotification(method: string, params: Record<string, unknown> | undefined): void {
+    this.lastActive = Date.now();
     this.host.trace(this, 'from-client', params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
     if (method === 'notifications/cancelled') {
       const id = params?.requestId;
@@ -109,6 +129,7 @@ export class GatewaySession {
   handleResponse(response: JsonRpcResponse): boolean {
     const waiting = response.id === null ? undefined : this.outbound.get(response.id);
     if (!waiting) return false;
+    this.lastActive = Date.now();
     this.host.trace(this, 'from-client', response);
     this.outbound.delete(response.id!);
     if ('error' in response) waiting.reject(new WireError(response.error.code, response.error.message, response.error.data));
@@ -166,20 +187,31 @@ export class GatewaySession {
             this.host.trace(this, 'to-client', message);
             stream.sendBefore(message);
           };
-    const result = await upstream.relay(request.method, sent, { signal, onProgress, resetTimeoutOnProgress: onProgress !== undefined }, this.inputHandlers(stream));
+    const handlers = this.forwardedRequests(stream);
+    const result = await upstream.relay(request.method, sent, { signal, onProgress, resetTimeoutOnProgress: onProgress !== undefined, ...(handlers ? { peerRequestHandlers: { owner: this, handlers } } : {}) });
     return legacyResult(upstream, result);
   }
 
   /**
-   * A modern server's input requests this client can answer itself, forwarded to it as legacy
-   * requests on the stream of the request that caused them; the rest fall to MCP Host's own
-   * dialogs and policies (the upstream client's handlers).
+   * The server's requests this client can answer itself, forwarded to it as legacy requests on the
+   * stream of the request that caused them: a modern server's input requests, and a legacy
+   * server's own sampling, elicitation and roots requests that belong to the relayed call. The
+   * rest fall to MCP Host's own dialogs and policies (the upstream client's handlers). While the
+   * client answers, MCP Host's timeouts wait (its user may be answering a form).
    */
-  private inputHandlers(stream: ResponseStream): ServerRequestHandlers {
-    const handlers: Record<string, (params: Record<string, unknown> | undefined, context: { signal: AbortSignal }) => Promise<unknown>> = {};
+  private forwardedRequests(stream: ResponseStream): ServerRequestHandlers | undefined {
+    if (!this.forwardsAny) return undefined;
+    const handlers: Record<string, RequestHandler> = {};
     for (const [method, capability] of Object.entries(FORWARDABLE)) {
       if (this.clientCapabilities[capability] === undefined) continue;
-      handlers[method] = (params, context) => this.requestClient(method, params, stream, context.signal);
+      handlers[method] = async (params, context) => {
+        const hold = context.waitOnUser();
+        try {
+          return await this.requestClient(method, params, stream, context.signal);
+        } finally {
+          hold.dispose();
+        }
+      };
     }
     return handlers;
   }

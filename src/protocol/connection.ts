@@ -52,6 +52,20 @@ export interface RequestOptions {
   onTimeoutPaused?: (paused: boolean) => void;
   /** Told the request's id as it is sent (a `subscriptions/listen` id names its notifications). */
   onRequestId?: (id: RequestId) => void;
+  /**
+   * Answers for the peer's requests (by method) that this one causes, and whose they are. A peer
+   * request goes to them rather than to the connection's own handler when it belongs to this
+   * request: the transport says it came with it, or every request in flight that may have caused
+   * it (`mayAskUser`) has handlers of the same `owner`. Otherwise the connection's handler answers.
+   */
+  peerRequestHandlers?: PeerRequestHandlers;
+}
+
+/** See RequestOptions.peerRequestHandlers. */
+export interface PeerRequestHandlers {
+  /** Whose the handlers are (a gateway client's session): requests of one owner may share them. */
+  readonly owner: object;
+  readonly handlers: Readonly<Record<string, RequestHandler>>;
 }
 
 /** Context handed to handlers of requests the peer sends us. */
@@ -102,6 +116,8 @@ class Pending {
   /** Milliseconds spent waiting on the user so far: counted apart from the server's latency. */
   userWaitMs = 0;
   cleanup: (() => void) | undefined = undefined;
+  /** RequestOptions.peerRequestHandlers. */
+  peerHandlers: PeerRequestHandlers | undefined = undefined;
   resolve: (value: unknown) => void = noop;
   reject: (error: Error) => void = noop;
 
@@ -151,6 +167,19 @@ class Inbound {
 
 function noop(): void {}
 
+/** The handler the requests that may have caused a peer's request give for `method`, when they all belong to one owner. */
+function peerHandlerOf(origins: ReadonlySet<Pending>, method: string): RequestHandler | undefined {
+  let owner: object | undefined;
+  let handler: RequestHandler | undefined;
+  for (const origin of origins) {
+    const own = origin.peerHandlers;
+    if (!own || (owner !== undefined && own.owner !== owner)) return undefined;
+    owner ??= own.owner;
+    handler ??= own.handlers[method];
+  }
+  return handler;
+}
+
 const DEFAULT_TIMEOUT_MS = 60_000;
 /** How many abandoned ids we remember, to tell a late answer from a stray one. */
 const ABANDONED_MEMORY = 1024;
@@ -198,7 +227,7 @@ export class JsonRpcConnection implements Disposable {
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.uncancellable = new Set(options.uncancellableMethods ?? []);
     this.onTransportLog = transport.onLog;
-    this.store.add(transport.onMessage(({ message, bytes }) => this.receive(message, bytes)));
+    this.store.add(transport.onMessage(({ message, bytes, relatedRequestId }) => this.receive(message, bytes, relatedRequestId)));
     this.store.add(transport.onClose((info) => this.handleClose(info)));
   }
 
@@ -244,6 +273,7 @@ export class JsonRpcConnection implements Disposable {
       entry.resolve = resolve as (value: unknown) => void;
       entry.reject = reject;
     });
+    if (options.peerRequestHandlers) entry.peerHandlers = options.peerRequestHandlers;
     this.pending.set(id, entry);
     if (entry.onProgress) this.progressRoutes.set(id, entry);
     this.statsCollector.requestSent(method);
@@ -463,7 +493,7 @@ export class JsonRpcConnection implements Disposable {
 
   // ---- inbound ----
 
-  private receive(value: unknown, bytes: number): void {
+  private receive(value: unknown, bytes: number, relatedRequestId?: RequestId | null): void {
     if (this._onFrame.hasListeners) this._onFrame.fire({ direction: 'receive', message: value, bytes, time: Date.now() });
     if (Array.isArray(value)) {
       // JSON-RPC batches (allowed by 2025-03-26 only): unpack and handle each member in order.
@@ -475,17 +505,17 @@ export class JsonRpcConnection implements Disposable {
       for (const item of value) this.dispatch(item);
       return;
     }
-    this.dispatch(value);
+    this.dispatch(value, relatedRequestId);
   }
 
-  private dispatch(value: unknown): void {
+  private dispatch(value: unknown, relatedRequestId?: RequestId | null): void {
     const c = Message.classify(value);
     switch (c.kind) {
       case 'response':
         this.handleResponse(c.message);
         return;
       case 'request':
-        this.handleRequest(c.message);
+        this.handleRequest(c.message, relatedRequestId);
         return;
       case 'notification':
         this.handleNotification(c.message);
@@ -582,15 +612,18 @@ export class JsonRpcConnection implements Disposable {
     }
   }
 
-  private handleRequest(message: JsonRpcRequest): void {
-    const handler = this.requestHandlers.get(message.method);
+  /** `relatedRequestId`: see Transport.onMessage (null: it came with none of our requests). */
+  private handleRequest(message: JsonRpcRequest, relatedRequestId?: RequestId | null): void {
+    const origins = new Set<Pending>();
+    const related = relatedRequestId === undefined || relatedRequestId === null ? undefined : this.pending.get(relatedRequestId);
+    if (related?.mayAskUser) origins.add(related);
+    else for (const entry of this.pending.values()) if (entry.mayAskUser) origins.add(entry);
+    const handler = (relatedRequestId === null ? undefined : peerHandlerOf(origins, message.method)) ?? this.requestHandlers.get(message.method);
     if (!handler) {
       this.respondError(message.id, ErrorCodes.MethodNotFound, `Method not found: ${message.method}`);
       return;
     }
     const controller = new AbortController();
-    const origins = new Set<Pending>();
-    for (const entry of this.pending.values()) if (entry.mayAskUser) origins.add(entry);
     const inbound = new Inbound(controller, origins);
     this.inbound.set(message.id, inbound);
     const holds = new DisposableStore();

@@ -152,8 +152,13 @@ export interface Transport extends Disposable {
   setToolHeaders?(declarations: ReadonlyMap<string, readonly ToolHeaderDeclaration[]>): void;
   /** Closes gracefully (for stdio: end stdin, SIGTERM, SIGKILL of the tree). Idempotent. */
   close(): Promise<void>;
-  /** One parsed JSON value per inbound frame (an object, or an array for a batch), with its size in bytes. */
-  readonly onMessage: Event<{ readonly message: unknown; readonly bytes: number }>;
+  /**
+   * One parsed JSON value per inbound frame (an object, or an array for a batch), with its size in
+   * bytes; `relatedRequestId` when the transport knows the frame came with one of our requests (on
+   * Streamable HTTP: on that request's own response stream), null when it knows it came with none
+   * (the GET stream), undefined when it cannot tell (stdio).
+   */
+  readonly onMessage: Event<{ readonly message: unknown; readonly bytes: number; readonly relatedRequestId?: RequestId | null }>;
   /** Fires once. */
   readonly onClose: Event<TransportCloseInfo>;
   readonly onLog: Event<TransportLog>;

@@ -8,6 +8,7 @@ import { Emitter } from '../protocol/events';
 import { HttpTransportStats, TransportCloseInfo, TransportCloseReason, TransportLog, TransportStats } from '../protocol/transport';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './lineDecoder';
 import { formatByteLimit } from '../protocol/text';
+import { HttpRequestFn, HttpResponse, NodeHttpClient, withBody } from './nodeHttpClient';
 
 /** What both HTTP transports are configured with. */
 export interface HttpTransportOptions {
@@ -41,7 +42,7 @@ export interface HttpTransportOptions {
    * never wait). Without a cap, a burst opens a connection per request. Default 64.
    */
   readonly maxConcurrentRequests?: number;
-  /** The fetch to use; Node's global fetch (keep-alive through its dispatcher) by default. */
+  /** A fetch to use instead of the transport's own keep-alive requests on Node's http/https (tests record or fail exchanges with it). */
   readonly fetch?: typeof fetch;
   /** Supplies `Authorization` per request and hears 401/403 challenges (MCP authorization). */
   readonly auth?: AuthProvider;
@@ -75,6 +76,8 @@ export interface AuthProvider {
 export interface InboundMessage {
   readonly message: unknown;
   readonly bytes: number;
+  /** The id of our request on whose response stream it came (a server's request caused by it); null when it came on the GET stream. */
+  readonly relatedRequestId?: string | number | null;
 }
 
 type EventSourceModule = typeof import('eventsource-parser', { with: { 'resolution-mode': 'import' } });
@@ -155,7 +158,7 @@ export class HttpChannel {
   readonly maxMessageBytes: number;
   readonly connectTimeoutMs: number;
   readonly closeTimeoutMs: number;
-  private readonly fetchFn: typeof fetch;
+  private readonly requestFn: HttpRequestFn;
   private readonly baseHeaders: Readonly<Record<string, string>>;
   private readonly exchanges = new Set<Exchange>();
   /** Notifications and responses being POSTed: close() lets them finish briefly (cancellations must arrive). */
@@ -185,7 +188,14 @@ export class HttpChannel {
     this.maxMessageBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
     this.connectTimeoutMs = options.connectTimeoutMs ?? 30_000;
     this.closeTimeoutMs = options.closeTimeoutMs ?? 2000;
-    this.fetchFn = options.fetch ?? fetch;
+    const given = options.fetch;
+    if (given) this.requestFn = (url, init) => given(url, { ...init, redirect: 'manual' });
+    else {
+      const client = new NodeHttpClient();
+      this.requestFn = client.request;
+      // The transport has closed (DELETE sent, streams aborted): its kept-alive sockets go too.
+      this.closes.event(() => client.close());
+    }
     this.baseHeaders = { ...(options.headers ?? {}) };
     this.maxConcurrentRequests = Math.max(1, options.maxConcurrentRequests ?? 64);
   }
@@ -337,14 +347,14 @@ export class HttpChannel {
    * Rejects with McpLocalError('transport') naming the URL for a network failure, a timeout or
    * a redirect that is not followed; with the exchange's abort reason when it was aborted.
    */
-  fetch(exchange: Exchange, options: FetchOptions): Promise<Response> {
+  fetch(exchange: Exchange, options: FetchOptions): Promise<HttpResponse> {
     // Not async itself: without auth the request's promise is fetchFollowing's own, one layer less per request.
     const auth = this.options.auth;
     return auth ? this.fetchAuthorized(exchange, options, auth) : this.fetchFollowing(exchange, options);
   }
 
   /** `fetch()` with the provider's `Authorization`, sent once more when a 401/403 challenge is answered `retry`. */
-  private async fetchAuthorized(exchange: Exchange, options: FetchOptions, auth: AuthProvider): Promise<Response> {
+  private async fetchAuthorized(exchange: Exchange, options: FetchOptions, auth: AuthProvider): Promise<HttpResponse> {
     for (let retried = false; ; retried = true) {
       const headers = withoutHeader(options.headers, 'authorization');
       const value = await auth.authorization();
@@ -365,7 +375,7 @@ export class HttpChannel {
     }
   }
 
-  private async fetchFollowing(exchange: Exchange, options: FetchOptions): Promise<Response> {
+  private async fetchFollowing(exchange: Exchange, options: FetchOptions): Promise<HttpResponse> {
     let url = options.url ?? this.url;
     const body = options.body;
     if (body !== undefined) this.counters.bytesSent += Buffer.byteLength(body);
@@ -377,9 +387,9 @@ export class HttpChannel {
     }
     try {
       for (let hop = 0; ; hop++) {
-        let response: Response;
+        let response: HttpResponse;
         try {
-          response = await this.fetchFn(url, { method: options.method, headers: options.headers, body, signal: exchange.signal, redirect: 'manual' });
+          response = await this.requestFn(url, { method: options.method, headers: options.headers, body, signal: exchange.signal });
         } catch (error) {
           throw this.networkError(exchange, options.method, url, error);
         }
@@ -414,7 +424,9 @@ export class HttpChannel {
       const reason: unknown = exchange.signal.reason;
       return reason instanceof Error ? reason : new McpLocalError('closed', `${method} ${displayUrl(url)}: aborted`);
     }
-    const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+    // fetch wraps the socket's error as its cause; Node's http gives it as it is.
+    const failure = error as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } } | undefined;
+    const cause = failure?.cause ?? failure;
     const code = typeof cause?.code === 'string' ? cause.code : undefined;
     const detail = describeNetworkCause(code, typeof cause?.message === 'string' ? cause.message : errorMessage(error), url);
     return new McpLocalError('transport', `${method} ${displayUrl(url)}: ${detail}`, { url: displayUrl(url), detail, ...(code ? { code } : {}), unreachable: code !== undefined && UNREACHABLE_CODES.has(code) });
@@ -425,7 +437,7 @@ export class HttpChannel {
    * what was sent), the URL, the status, and the server's own message when it sent a JSON-RPC
    * error or plain text (quoted briefly).
    */
-  async statusError(label: string, response: Response, url: URL = this.url): Promise<McpLocalError> {
+  async statusError(label: string, response: HttpResponse, url: URL = this.url): Promise<McpLocalError> {
     return this.statusErrorFrom(label, response, await this.readErrorBody(response), url);
   }
 
@@ -434,7 +446,7 @@ export class HttpChannel {
    * waited for, nor kept): undefined for a body that is neither JSON nor plain text (HTML is not
    * quoted), which is dropped unread.
    */
-  async readErrorBody(response: Response, limit = QUOTED_BODY_LIMIT): Promise<ErrorBody | undefined> {
+  async readErrorBody(response: HttpResponse, limit = QUOTED_BODY_LIMIT): Promise<ErrorBody | undefined> {
     const type = HttpChannel.mediaType(response);
     if (type !== 'application/json' && type !== 'text/plain') {
       await discard(response);
@@ -469,7 +481,7 @@ export class HttpChannel {
   }
 
   /** `statusError()` for a body already read with `readErrorBody()`. */
-  statusErrorFrom(label: string, response: Response, body: ErrorBody | undefined, url: URL = this.url): McpLocalError {
+  statusErrorFrom(label: string, response: HttpResponse, body: ErrorBody | undefined, url: URL = this.url): McpLocalError {
     const said = body && briefBody(body);
     const text = `${label} ${displayUrl(url)} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${said ? `: ${said.text}${said.jsonRpcCode !== undefined ? ` (JSON-RPC error ${said.jsonRpcCode})` : ''}` : ''}`;
     return new McpLocalError('transport', text, {
@@ -481,11 +493,11 @@ export class HttpChannel {
   }
 
   /** The media type of a response, lower case, without parameters. */
-  static mediaType(response: Response): string {
+  static mediaType(response: HttpResponse): string {
     return (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
   }
 
-  wrongContentType(label: string, response: Response, expected: string): McpLocalError {
+  wrongContentType(label: string, response: HttpResponse, expected: string): McpLocalError {
     const type = response.headers.get('content-type') ?? '(none)';
     return new McpLocalError('transport', `${label} ${this.displayUrl} answered HTTP ${response.status} with content type ${quote(type)}; expected ${expected}`, { url: this.displayUrl, status: response.status, contentType: type });
   }
@@ -494,7 +506,7 @@ export class HttpChannel {
    * Reads a JSON body whole, refusing more than `maxMessageBytes` (the read stops there), and
    * parses it once. Rejects with McpLocalError('transport') for an oversize or non-JSON body.
    */
-  async readJson(exchange: Exchange, label: string, response: Response): Promise<InboundMessage> {
+  async readJson(exchange: Exchange, label: string, response: HttpResponse): Promise<InboundMessage> {
     const chunks: Uint8Array[] = [];
     let bytes = 0;
     const body = response.body;
@@ -543,7 +555,7 @@ export class HttpChannel {
    * ended; rejects with the exchange's abort reason, a network error, or an oversize event
    * (McpLocalError('transport'), also logged as `oversize`).
    */
-  async readEvents(exchange: Exchange, what: string, response: Response, handlers: EventStreamHandlers): Promise<void> {
+  async readEvents(exchange: Exchange, what: string, response: HttpResponse, handlers: EventStreamHandlers): Promise<void> {
     const { createParser } = await loadEventSourceParser();
     let oversize = false;
     const limit = this.maxMessageBytes;
@@ -626,7 +638,7 @@ export class HttpChannel {
  * (`insufficient_scope`). A 403 without one is a refusal (the server's policy, an origin or host
  * check): asking for sign-in cannot help, so it fails like any other status, in the server's words.
  */
-export function demandsAuthorization(response: Response): boolean {
+export function demandsAuthorization(response: HttpResponse): boolean {
   return response.status === 401 || (response.status === 403 && response.headers.has('www-authenticate'));
 }
 
@@ -637,7 +649,7 @@ const CHALLENGE_BODY_BYTES = 4096;
  * The start of a 401's body, read once and at most CHALLENGE_BODY_BYTES (the rest is dropped
  * unread), and a response standing in for the consumed one with that start as its body.
  */
-async function readChallengeBody(response: Response): Promise<{ response: Response; text: string }> {
+async function readChallengeBody(response: HttpResponse): Promise<{ response: HttpResponse; text: string }> {
   const reader = response.body?.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -654,11 +666,11 @@ async function readChallengeBody(response: Response): Promise<{ response: Respon
     await reader?.cancel().catch(() => {});
   }
   const text = Buffer.concat(chunks).subarray(0, CHALLENGE_BODY_BYTES).toString('utf8');
-  return { response: new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers }), text };
+  return { response: withBody(response, text), text };
 }
 
 /** The close reason for a status that is not OK: `authorization-required` when it demands authorization. */
-export function statusCloseReason(response: Response, url: string, message: string): TransportCloseReason {
+export function statusCloseReason(response: HttpResponse, url: string, message: string): TransportCloseReason {
   if (demandsAuthorization(response)) {
     const challenge = response.headers.get('www-authenticate');
     return { kind: 'authorization-required', status: response.status as 401 | 403, url, ...(challenge ? { wwwAuthenticate: challenge } : {}) };
@@ -704,7 +716,7 @@ export function displayUrl(url: URL): string {
   return shown.href;
 }
 
-function redirectTarget(response: Response, from: URL): URL | undefined {
+function redirectTarget(response: HttpResponse, from: URL): URL | undefined {
   const location = response.headers.get('location');
   if (!location) return undefined;
   try {
@@ -776,7 +788,7 @@ function withoutHeader(headers: Readonly<Record<string, string>>, name: string):
 }
 
 /** Drops a response body we do not read, so its connection goes back to the pool. */
-export async function discard(response: Response): Promise<void> {
+export async function discard(response: HttpResponse): Promise<void> {
   try {
     await response.body?.cancel();
   } catch {

@@ -2,6 +2,7 @@ import { McpLocalError, toError } from '../protocol/errors';
 import { Event } from '../protocol/events';
 import { OutboundFrame, Transport, TransportCloseInfo, TransportCloseReason, TransportLog, TransportStats } from '../protocol/transport';
 import { demandsAuthorization, discard, Exchange, HttpChannel, HttpTransportOptions, InboundMessage, displayUrl, statusCloseReason } from './httpChannel';
+import type { HttpResponse } from './nodeHttpClient';
 
 /**
  * The legacy HTTP+SSE transport (protocol 2024-11-05): `start()` GETs the URL and waits for
@@ -125,7 +126,7 @@ export class SseTransport implements Transport {
    * from the first `endpoint` event. Rejects when the stream ends first, the endpoint is on
    * another origin, or it does not come within `connectTimeoutMs`.
    */
-  private readUntilEndpoint(exchange: Exchange, response: Response): Promise<URL> {
+  private readUntilEndpoint(exchange: Exchange, response: HttpResponse): Promise<URL> {
     return new Promise<URL>((resolve, reject) => {
       let endpoint: URL | undefined;
       const timer = setTimeout(() => {

@@ -3,6 +3,7 @@ import { Event } from '../protocol/events';
 import { paramHeaders, standardHeaders, ToolHeaderDeclaration } from '../protocol/httpHeaders';
 import { isModernProtocolVersion, OutboundFrame, Transport, TransportCloseInfo, TransportCloseReason, TransportLog, TransportStats } from '../protocol/transport';
 import { answers, demandsAuthorization, discard, ERROR_BODY_LIMIT, ErrorBody, Exchange, HttpChannel, HttpTransportOptions, InboundMessage, isJsonRpcPayload, statusCloseReason } from './httpChannel';
+import type { HttpResponse } from './nodeHttpClient';
 
 const JSON_OR_SSE = 'application/json, text/event-stream';
 
@@ -216,9 +217,9 @@ export class StreamableHttpTransport implements Transport {
    * stream that ends at once without a message is a failed attempt: after `maxReconnectAttempts`
    * of them the request fails with an error that says its answer cannot come.
    */
-  private async readAnswerStream(pending: PendingAnswer, first: Response): Promise<void> {
+  private async readAnswerStream(pending: PendingAnswer, first: HttpResponse): Promise<void> {
     const { method, exchange } = pending;
-    let response: Response | undefined = first;
+    let response: HttpResponse | undefined = first;
     let failures = 0;
     for (;;) {
       let dropped: unknown;
@@ -254,9 +255,9 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** GET with `Last-Event-ID`; undefined when this attempt failed but another may work. */
-  private async resume(exchange: Exchange, method: string, lastEventId: string): Promise<Response | undefined> {
+  private async resume(exchange: Exchange, method: string, lastEventId: string): Promise<HttpResponse | undefined> {
     const sentSession = this._sessionId !== undefined;
-    let response: Response;
+    let response: HttpResponse;
     try {
       response = await this.channel.fetch(exchange, { method: 'GET', headers: this.getHeaders(lastEventId), headersTimeoutMs: this.channel.connectTimeoutMs });
     } catch (error) {
@@ -279,7 +280,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** Reads one SSE stream, delivering messages; notes event ids and `retry`, and an awaited answer. */
-  private readStream(exchange: Exchange, what: string, response: Response, pending: PendingAnswer | undefined, onId?: (id: string) => void, onMessage?: () => void): Promise<void> {
+  private readStream(exchange: Exchange, what: string, response: HttpResponse, pending: PendingAnswer | undefined, onId?: (id: string) => void, onMessage?: () => void): Promise<void> {
     return this.channel.readEvents(exchange, what, response, {
       onEvent: (event) => {
         if (event.data === '' || (event.event !== undefined && event.event !== 'message')) return;
@@ -290,7 +291,9 @@ export class StreamableHttpTransport implements Transport {
           if (answers(inbound.message, pending.id)) pending.answered = true;
         }
         onMessage?.();
-        this.deliver(inbound);
+        // A request of the server's on a request's own stream belongs to that request (it may go to
+        // whoever made it); one on the GET stream belongs to none.
+        this.deliver(isRequest(inbound.message) ? { ...inbound, relatedRequestId: pending ? pending.id : null } : inbound);
       },
       onId: (id) => {
         if (pending) pending.lastEventId = id;
@@ -418,7 +421,7 @@ export class StreamableHttpTransport implements Transport {
     return this.channel.headers({ accept: 'text/event-stream', 'mcp-session-id': this._sessionId, 'mcp-protocol-version': this.protocolVersion, 'last-event-id': lastEventId });
   }
 
-  private keepSession(response: Response, what: string): void {
+  private keepSession(response: HttpResponse, what: string): void {
     // The modern era has no sessions: an `Mcp-Session-Id` from the server is ignored.
     if (this._sessionId !== undefined || this.modern) return;
     const id = response.headers.get('mcp-session-id');
@@ -433,7 +436,7 @@ export class StreamableHttpTransport implements Transport {
    * a demand for authorization (401, 403 with a challenge), also close the transport (nothing
    * else can work), so pending requests fail too. Another 403 fails its message, in the server's words.
    */
-  private async failure(what: string, response: Response, sentSession: boolean, read?: { readonly body: ErrorBody | undefined }): Promise<Error> {
+  private async failure(what: string, response: HttpResponse, sentSession: boolean, read?: { readonly body: ErrorBody | undefined }): Promise<Error> {
     const error = read ? this.channel.statusErrorFrom(what, response, read.body) : await this.channel.statusError(what, response);
     const url = this.channel.displayUrl;
     if (response.status === 404 && sentSession) {
@@ -452,7 +455,7 @@ export class StreamableHttpTransport implements Transport {
    * without an id is taken as this POST's answer. 401/403 stay with the auth handling. Returns
    * false, with the body left to read, when there is no such error.
    */
-  private deliverErrorAnswer(body: ErrorBody, response: Response, pending: PendingAnswer): boolean {
+  private deliverErrorAnswer(body: ErrorBody, response: HttpResponse, pending: PendingAnswer): boolean {
     if (body.type !== 'application/json' || body.cut) return false;
     let message: { id?: unknown; error?: { code?: unknown } };
     try {
@@ -528,4 +531,9 @@ export class StreamableHttpTransport implements Transport {
 
 function isOversize(error: unknown): boolean {
   return McpLocalError.is(error, 'transport') && error.details.limitBytes !== undefined;
+}
+
+function isRequest(message: unknown): boolean {
+  const m = message as { id?: unknown; method?: unknown } | null;
+  return typeof m === 'object' && m !== null && typeof m.method === 'string' && m.id !== undefined;
 }

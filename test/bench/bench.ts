@@ -748,7 +748,7 @@ if (argv[0] === '--load-extension') {
         if (!ok) process.exitCode = 1;
       },
       (error: unknown) => {
-        process.stderr.write(`gateway bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.stderr.write(`gateway bench failed: ${error instanceof Error ? error.message : String(error)}${error instanceof Error && error.cause ? ` (${String((error.cause as Error).message ?? error.cause)})` : ''}\n`);
         process.exitCode = 1;
       },
     );

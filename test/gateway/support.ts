@@ -14,7 +14,7 @@ export interface TestGateway {
 }
 
 /** A gateway sharing `servers` (key → name and client); `trusted` is read on every request. */
-export async function openGateway(servers: Record<string, { name: string; client: McpClient }>, options: { trusted?: () => boolean; maxBodyBytes?: number } = {}): Promise<TestGateway> {
+export async function openGateway(servers: Record<string, { name: string; client: McpClient }>, options: { trusted?: () => boolean; maxBodyBytes?: number; sessionIdleMs?: number } = {}): Promise<TestGateway> {
   const frames: GatewayFrame[] = [];
   const logs: string[] = [];
   const shared = () =>
@@ -27,6 +27,7 @@ export async function openGateway(servers: Record<string, { name: string; client
     servers: shared,
     notServing: () => (options.trusted?.() === false ? 'the workspace is not trusted' : undefined),
     maxBodyBytes: options.maxBodyBytes,
+    sessionIdleMs: options.sessionIdleMs,
     log: (level, text, key) => logs.push(`${level} ${key ?? '-'} ${text}`),
     onFrame: (f) => frames.push(f),
   });
