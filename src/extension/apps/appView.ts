@@ -11,7 +11,8 @@ import { truncate } from '../../protocol/text';
 import { callTool } from '../../usecases/callTool';
 import { describeTimeoutSource } from '../../usecases/timeouts';
 import { summarizeFailure } from '../../usecases/resultModel';
-import { AppConversation, AppConversationMessage, AppHostSession } from '../../usecases/apps/appHost';
+import { AppHostSession } from '../../usecases/apps/appHost';
+import { AppConversation, AppConversationMessage, describeConversationMessage } from '../../usecases/apps/appConversation';
 import type { AppDocument } from '../../usecases/apps/appResource';
 import { allowedPermissions, grantPermissions } from '../../usecases/apps/appPermissions';
 import { refuseAppResourceRead, refuseAppToolCall } from '../../usecases/apps/appPolicy';
@@ -274,11 +275,4 @@ export class AppView implements vscode.Disposable {
     this.log('info', `${this.label} ${m.kind === 'message' ? 'sent a message' : 'updated its model context'}: ${text}`);
     this.post({ type: 'appNote', viewId: this.id, level: 'info', text: `${m.kind === 'message' ? 'Message from the app' : 'Model context from the app'} (shown here, not sent to a model): ${text}` });
   }
-}
-
-/** A view's message or context as one line of text (text blocks as they are, other blocks by type). */
-export function describeConversationMessage(m: AppConversationMessage): string {
-  const parts = (m.content ?? []).map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : `[${String(b.type)}]`));
-  if (m.kind === 'context' && m.structuredContent) parts.push(truncate(JSON.stringify(m.structuredContent), 500));
-  return truncate(parts.join(' ') || '(empty)', 2000);
 }
