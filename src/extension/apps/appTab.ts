@@ -77,6 +77,7 @@ export class AppTab implements vscode.Disposable {
       tool,
       document,
       mode: 'fullscreen',
+      inlineAvailable: !!this.options.backInline,
       page: { post: (m) => this.outbox.post(m) },
       ...(this.options.conversation ? { conversation: this.options.conversation } : {}),
       onDisplayMode: (mode) => this.displayMode(mode),

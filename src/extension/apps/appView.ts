@@ -31,6 +31,8 @@ export interface AppViewOptions {
   readonly tool: Tool;
   readonly document: AppDocument;
   readonly mode: 'inline' | 'fullscreen';
+  /** False when the view has no panel to show it inline (opened from chat): it stays in its tab. */
+  readonly inlineAvailable?: boolean;
   readonly page: AppViewPage;
   /** Where `ui/message` and `ui/update-model-context` go; by default they are shown under the view and logged. */
   readonly conversation?: AppConversation;
@@ -79,7 +81,7 @@ export class AppView implements vscode.Disposable {
           toolInfo: { tool: tool as never },
           theme: vscode.window.activeColorTheme.kind === vscode.ColorThemeKind.Light || vscode.window.activeColorTheme.kind === vscode.ColorThemeKind.HighContrastLight ? 'light' : 'dark',
           displayMode: options.mode,
-          availableDisplayModes: [...HOST_DISPLAY_MODES],
+          availableDisplayModes: options.inlineAvailable === false ? ['fullscreen'] : [...HOST_DISPLAY_MODES],
           locale: vscode.env.language,
           timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
           userAgent: `MCP Host/${version} (VS Code ${vscode.version})`,
@@ -114,6 +116,7 @@ export class AppView implements vscode.Disposable {
       title: tool.title ?? tool.name,
       subtitle: `${ctx.serverName(serverId)} · ${document.uri}`,
       mode: options.mode,
+      ...(options.inlineAvailable === false ? { inlineAvailable: false } : {}),
       ...(document.prefersBorder !== undefined ? { prefersBorder: document.prefersBorder } : {}),
       themeVariables: THEME_VARIABLES as Record<string, readonly string[]>,
     });
