@@ -83,7 +83,7 @@
       h('span', { class: 'muted mcp-app-subtitle', text: str(msg.subtitle) }),
       h('span', { class: 'spacer' }),
       fullscreen ? null : h('button', { class: 'secondary', id: 'mcp-app-fullscreen', title: 'Show the app in its own tab', onclick: () => current && post({ type: 'appDisplayMode', viewId: current.id, mode: 'fullscreen' }) }, ['Open in Tab']),
-      fullscreen ? h('button', { class: 'secondary', id: 'mcp-app-inline', title: 'Show the app in its tool panel again', onclick: () => current && post({ type: 'appDisplayMode', viewId: current.id, mode: 'inline' }) }, ['Back to Panel']) : null,
+      fullscreen && msg.inlineAvailable !== false ? h('button', { class: 'secondary', id: 'mcp-app-inline', title: 'Show the app in its tool panel again', onclick: () => current && post({ type: 'appDisplayMode', viewId: current.id, mode: 'inline' }) }, ['Back to Panel']) : null,
       fullscreen ? null : h('button', { class: 'secondary', id: 'mcp-app-close', title: 'Close the app view', onclick: () => current && post({ type: 'appClose', viewId: current.id }) }, ['Close']),
     ]);
     const border = msg.prefersBorder === false ? ' borderless' : '';

@@ -41,6 +41,8 @@ export interface ChatCallReport {
   readonly tool: NamedTool;
   readonly outcome: 'answered' | 'tool-error' | 'denied' | 'failed' | 'invalid';
   readonly summary: string;
+  /** The call as it ran and what the server answered (answered and tool-error only): what an app view is told. */
+  readonly call?: { readonly arguments: Record<string, unknown>; readonly result: CallToolResult };
 }
 
 export interface ChatLoopPorts {
@@ -152,7 +154,7 @@ async function runOneCall(call: Extract<ChatPart, { kind: 'call' }>, catalog: To
   switch (outcome.kind) {
     case 'answered': {
       const result: CallToolResult = outcome.result;
-      ports.onCallEnd?.({ tool, outcome: result.isError ? 'tool-error' : 'answered', summary: result.isError ? 'the tool reported an error' : 'answered' });
+      ports.onCallEnd?.({ tool, outcome: result.isError ? 'tool-error' : 'answered', summary: result.isError ? 'the tool reported an error' : 'answered', call: { arguments: args, result } });
       return toolResultForModel(result, { acceptsImages: options.acceptsImages, acceptsAudio: options.acceptsAudio === true });
     }
     case 'invalid': {

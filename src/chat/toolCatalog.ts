@@ -1,6 +1,7 @@
 // Which tools a chat request offers the model: the enabled tools of the running servers (narrowed
 // by /servers or a tool set), all of them while they fit the budget, else `find_tools` plus the
-// tools already loaded. Also what `/tools` shows: what is offered and why the rest is left out.
+// tools already loaded; never a tool its server offers to apps only. Also what `/tools` shows: what is offered and why the rest is left out.
+import { toolVisibility } from '../client/apps';
 import type { Tool } from '../client/schemas';
 import { NamedTool, ServerTool, nameToolsForModel } from './toolNames';
 
@@ -46,7 +47,7 @@ export function estimateDefinitionTokens(definitions: readonly ModelToolDefiniti
 }
 
 /** Why a tool is not offered. */
-export type LeftOutReason = 'server-disabled' | 'tool-disabled' | 'not-selected' | 'over-budget';
+export type LeftOutReason = 'app-only' | 'server-disabled' | 'tool-disabled' | 'not-selected' | 'over-budget';
 
 export interface ToolCatalogInput {
   /** Every tool of every running server, in tree order. */
@@ -79,7 +80,9 @@ export function buildToolCatalog(input: ToolCatalogInput): ToolCatalog {
   const leftOut: { tool: ServerTool; reason: LeftOutReason }[] = [];
   const candidates: ServerTool[] = [];
   for (const t of input.tools) {
-    if (!input.isServerEnabled(t.serverId)) leftOut.push({ tool: t, reason: 'server-disabled' });
+    // MCP Apps: a tool whose `_meta.ui.visibility` leaves out "model" is for its view alone.
+    if (!toolVisibility(t.tool).model) leftOut.push({ tool: t, reason: 'app-only' });
+    else if (!input.isServerEnabled(t.serverId)) leftOut.push({ tool: t, reason: 'server-disabled' });
     else if (!input.isToolEnabled(t.serverId, t.tool.name)) leftOut.push({ tool: t, reason: 'tool-disabled' });
     else if (input.selected && !input.selected(t)) leftOut.push({ tool: t, reason: 'not-selected' });
     else candidates.push(t);
@@ -110,7 +113,7 @@ export function describeCatalog(catalog: ToolCatalog): string {
   lines.push(`**${catalog.usable.length}** tool(s) usable; **${catalog.definitions.length}** definition(s) sent with a request (about ${tokens} tokens).`);
   if (catalog.discovery) lines.push(`The usable tools exceed the budget, so the model gets \`${FIND_TOOLS}\` and loads tools by searching.`);
   for (const t of catalog.offered) lines.push(`- \`${t.modelName}\` — ${t.serverName}: ${oneLine(t.tool)}`);
-  const why: Record<LeftOutReason, string> = { 'server-disabled': 'server switched off for models', 'tool-disabled': 'switched off for models', 'not-selected': 'not in the servers or tool set of this request', 'over-budget': `found through ${FIND_TOOLS}` };
+  const why: Record<LeftOutReason, string> = { 'app-only': 'offered to its app view only, by the server (_meta.ui.visibility)', 'server-disabled': 'server switched off for models', 'tool-disabled': 'switched off for models', 'not-selected': 'not in the servers or tool set of this request', 'over-budget': `found through ${FIND_TOOLS}` };
   for (const reason of Object.keys(why) as LeftOutReason[]) {
     const these = catalog.leftOut.filter((l) => l.reason === reason);
     if (these.length) lines.push(`\nLeft out (${why[reason]}): ${these.map((l) => `${l.tool.serverName}/${l.tool.tool.name}`).join(', ')}`);

@@ -6,24 +6,22 @@
 // server-everything, a server of 300 tools and a "shifty" server that changes its tool after the
 // first call.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { defaultVsixPath, installCodeServer, launch, poll as pollFor, repoRoot, screenshotDir, type Workbench, waitUntil } from './harness';
+import { MODEL_CHANNEL, chatDriver } from './chatDriver';
+import { defaultVsixPath, launch, repoRoot, type Workbench, waitUntil } from './harness';
 import { allowServers, waitForTree } from './treeRows';
 
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
-const TOOL_MODEL = join(repoRoot, 'test', 'e2e', 'fixtures', 'lm-tool-provider');
-const MODEL_CHANNEL = 'Test Tool Model';
-const MODEL_NAME = 'MCP Host Scripted Tool Model';
 const poll = waitUntil;
 
 describe('@mcp in a real VS Code', { skip: existsSync(VSIX) ? false : `${VSIX} is missing` }, () => {
   let wb: Workbench;
   const scratch = mkdtempSync(join(tmpdir(), 'mcp-host-chat-e2e-'));
   const workspace = join(scratch, 'ws');
+  const { installToolModel, chatShot, ask, response, clickButton } = chatDriver(() => wb, scratch);
 
   /** Runs a step; on failure saves a screenshot named after it. */
   async function step(name: string, fn: () => Promise<void>): Promise<void> {
@@ -33,109 +31,6 @@ describe('@mcp in a real VS Code', { skip: existsSync(VSIX) ? false : `${VSIX} i
       await wb.screenshot(`chat-${name}-failed`).catch(() => undefined);
       throw error;
     }
-  }
-
-  async function installToolModel(): Promise<void> {
-    const vsce = join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
-    const vsix = join(scratch, 'lm-tool-provider.vsix');
-    const packed = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', vsix], { cwd: TOOL_MODEL, encoding: 'utf8', timeout: 60_000 });
-    assert.equal(packed.status, 0, `packaging the scripted model failed:\n${packed.stdout}${packed.stderr}`);
-    const cs = await installCodeServer();
-    const base = dirname(wb.userDataDir);
-    const installed = spawnSync(cs.node, [cs.entry, '--config', join(base, 'code-server.yaml'), '--user-data-dir', wb.userDataDir, '--extensions-dir', wb.extensionsDir, '--install-extension', vsix], { encoding: 'utf8', timeout: 90_000 });
-    assert.match(installed.stdout + installed.stderr, /successfully installed/i, `installing the scripted model failed:\n${installed.stdout}${installed.stderr}`);
-    await wb.runCommand('Developer: Reload Window');
-    await wb.page.locator('.monaco-workbench .part.activitybar .action-item').first().waitFor({ timeout: 60_000 });
-    await poll(async () => (await wb.outputChannelText(MODEL_CHANNEL, { contains: 'registered the scripted tool model', timeoutMs: 10_000, reveal: false }).catch(() => undefined)) !== undefined, 90_000, 'the scripted model to register');
-  }
-
-  /** The responses of the chat shown (VS Code keeps an earlier chat's rows in the page, hidden). */
-  const responses = () => wb.page.locator('.interactive-response:visible');
-
-  /** The chat view alone (for README's figures): test-results/screenshots/<name>.png. */
-  async function chatShot(name: string): Promise<void> {
-    mkdirSync(screenshotDir, { recursive: true });
-    await wb.page.locator('.part.auxiliarybar').screenshot({ path: join(screenshotDir, `${name}.png`) });
-  }
-
-  let widened = false;
-  /** Once: drags the chat's edge left, so the screenshots show the approval's JSON and diff whole (best effort). */
-  async function widenChat(): Promise<void> {
-    if (widened) return;
-    widened = true;
-    const bar = await wb.page.locator('.part.auxiliarybar').boundingBox();
-    if (!bar) return;
-    // The vertical sash on the chat's left edge.
-    const sash = await wb.page.locator('.monaco-sash.vertical').evaluateAll(
-      (els, left) =>
-        els
-          .map((e) => e.getBoundingClientRect())
-          .filter((r) => r.height > 200 && Math.abs(r.left + r.width / 2 - left) < 6)
-          .map((r) => ({ x: r.left + r.width / 2, y: r.top + r.height / 2 }))[0],
-      bar.x,
-    );
-    if (!sash) return;
-    await wb.page.mouse.move(sash.x, sash.y);
-    await wb.page.mouse.down();
-    await wb.page.mouse.move(sash.x - 130, sash.y, { steps: 4 });
-    await wb.page.mouse.move(sash.x - 260, sash.y, { steps: 4 });
-    await wb.page.mouse.up();
-  }
-
-  /** Sends `@mcp <text>` from the chat input, once the model picker shows the scripted model. */
-  async function ask(text: string): Promise<void> {
-    await wb.runCommand('Chat: Open Chat');
-    const input = wb.page.locator('.interactive-input-editor').last();
-    await input.waitFor({ timeout: 20_000 });
-    await widenChat();
-    // Each question in a conversation of its own (New Chat is Ctrl+L in the chat; the palette
-    // does not offer it there): an approval left open by a failed step cannot hold the next.
-    for (let attempt = 1; (await responses().count()) > 0; attempt++) {
-      await input.click({ force: true });
-      await wb.page.keyboard.press('Control+L');
-      const emptied = await poll(async () => (await responses().count()) === 0, 15_000, 'a new, empty chat').catch((error: unknown) => {
-        if (attempt >= 3) throw error;
-      });
-      if (emptied) break;
-    }
-    // Without Copilot the picker selects a model only once VS Code has listed the providers'
-    // models (MCP Host asks for them after activation: src/extension/chat/chatModelList.ts).
-    const toolbar = wb.page.locator('.interactive-input-part .chat-input-toolbars').last();
-    await poll(async () => (await toolbar.innerText().catch(() => '')).includes(MODEL_NAME), 60_000, `the model picker to show ${MODEL_NAME}`);
-    // A new chat keeps the participant in the input: start from an empty one.
-    await input.click({ force: true });
-    await wb.page.keyboard.press('Control+A');
-    await wb.page.keyboard.press('Delete');
-    await wb.page.keyboard.type('@mcp');
-    await wb.page.locator('.suggest-widget .monaco-list-row').filter({ hasText: 'mcp' }).first().waitFor({ timeout: 10_000 });
-    await wb.page.keyboard.press('Tab');
-    await wb.page.keyboard.type(` ${text}`);
-    let typed = '';
-    await pollFor(
-      async () => (typed = (await input.locator('.view-lines').innerText().catch(() => '')).replace(/\s+/g, ' ').trim()) === `@mcp ${text}`,
-      { timeoutMs: 10_000, what: `the input to read "@mcp ${text}"`, detail: () => `it reads ${JSON.stringify(typed)}` },
-    );
-    await wb.page.keyboard.press('Enter');
-  }
-
-  /** The text of the last chat response, once it matches `pattern`. */
-  async function response(pattern: RegExp, timeoutMs = 60_000): Promise<string> {
-    let text = '';
-    await pollFor(
-      async () => {
-        // Code blocks are Monaco editors, which render spaces as no-break spaces.
-        text = (await responses().last().innerText().catch(() => '')).replace(/\u00a0/g, ' ');
-        return pattern.test(text);
-      },
-      { timeoutMs, what: `a chat response matching ${pattern}`, detail: () => `the last response reads ${JSON.stringify(text.slice(-400))}` },
-    );
-    return text;
-  }
-
-  async function clickButton(title: string): Promise<void> {
-    const button = responses().last().getByRole('button', { name: title }).last();
-    await button.waitFor({ timeout: 30_000 });
-    await button.click();
   }
 
   /** Expands the Tools row under the server row `server` (the harness expands only the first row of a label). */

@@ -1,8 +1,10 @@
 // An MCP App's view in an editor tab of its own (display mode "fullscreen"): a webview page that
 // holds only the view's frame, sized to the tab. The view starts again there, told the same tool
-// input and result; closing the tab tears it down.
+// input and result; closing the tab tears it down. A view opened from @mcp lives here too, its
+// messages going into the chat conversation (`conversation`).
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '../../client/schemas';
+import type { AppConversation } from '../../usecases/apps/appConversation';
 import type { AppDocument } from '../../usecases/apps/appResource';
 import { isViewMessage, parseViewMessage } from '../../usecases/apps/viewMessages';
 import type { AppDisplayMode } from '../../usecases/apps/hostContext';
@@ -19,6 +21,8 @@ export interface AppTabOptions {
   readonly document: AppDocument;
   readonly input?: Record<string, unknown>;
   readonly result?: CallToolResult;
+  /** Where the view's `ui/message` and `ui/update-model-context` go; by default shown and logged. */
+  readonly conversation?: AppConversation;
   /** The view asked to go back inline: the tab closes and the owner shows it again. */
   readonly backInline?: (input: Record<string, unknown> | undefined, result: CallToolResult | undefined) => void;
 }
@@ -73,7 +77,9 @@ export class AppTab implements vscode.Disposable {
       tool,
       document,
       mode: 'fullscreen',
+      inlineAvailable: !!this.options.backInline,
       page: { post: (m) => this.outbox.post(m) },
+      ...(this.options.conversation ? { conversation: this.options.conversation } : {}),
       onDisplayMode: (mode) => this.displayMode(mode),
       onClose: () => this.panel.dispose(),
     });

@@ -11,7 +11,8 @@ import { truncate } from '../../protocol/text';
 import { callTool } from '../../usecases/callTool';
 import { describeTimeoutSource } from '../../usecases/timeouts';
 import { summarizeFailure } from '../../usecases/resultModel';
-import { AppConversation, AppConversationMessage, AppHostSession } from '../../usecases/apps/appHost';
+import { AppHostSession } from '../../usecases/apps/appHost';
+import { AppConversation, AppConversationMessage, describeConversationMessage } from '../../usecases/apps/appConversation';
 import type { AppDocument } from '../../usecases/apps/appResource';
 import { allowedPermissions, grantPermissions } from '../../usecases/apps/appPermissions';
 import { refuseAppResourceRead, refuseAppToolCall } from '../../usecases/apps/appPolicy';
@@ -30,6 +31,8 @@ export interface AppViewOptions {
   readonly tool: Tool;
   readonly document: AppDocument;
   readonly mode: 'inline' | 'fullscreen';
+  /** False when the view has no panel to show it inline (opened from chat): it stays in its tab. */
+  readonly inlineAvailable?: boolean;
   readonly page: AppViewPage;
   /** Where `ui/message` and `ui/update-model-context` go; by default they are shown under the view and logged. */
   readonly conversation?: AppConversation;
@@ -78,7 +81,7 @@ export class AppView implements vscode.Disposable {
           toolInfo: { tool: tool as never },
           theme: vscode.window.activeColorTheme.kind === vscode.ColorThemeKind.Light || vscode.window.activeColorTheme.kind === vscode.ColorThemeKind.HighContrastLight ? 'light' : 'dark',
           displayMode: options.mode,
-          availableDisplayModes: [...HOST_DISPLAY_MODES],
+          availableDisplayModes: options.inlineAvailable === false ? ['fullscreen'] : [...HOST_DISPLAY_MODES],
           locale: vscode.env.language,
           timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
           userAgent: `MCP Host/${version} (VS Code ${vscode.version})`,
@@ -113,6 +116,7 @@ export class AppView implements vscode.Disposable {
       title: tool.title ?? tool.name,
       subtitle: `${ctx.serverName(serverId)} · ${document.uri}`,
       mode: options.mode,
+      ...(options.inlineAvailable === false ? { inlineAvailable: false } : {}),
       ...(document.prefersBorder !== undefined ? { prefersBorder: document.prefersBorder } : {}),
       themeVariables: THEME_VARIABLES as Record<string, readonly string[]>,
     });
@@ -274,11 +278,4 @@ export class AppView implements vscode.Disposable {
     this.log('info', `${this.label} ${m.kind === 'message' ? 'sent a message' : 'updated its model context'}: ${text}`);
     this.post({ type: 'appNote', viewId: this.id, level: 'info', text: `${m.kind === 'message' ? 'Message from the app' : 'Model context from the app'} (shown here, not sent to a model): ${text}` });
   }
-}
-
-/** A view's message or context as one line of text (text blocks as they are, other blocks by type). */
-export function describeConversationMessage(m: AppConversationMessage): string {
-  const parts = (m.content ?? []).map((b) => (b.type === 'text' && typeof b.text === 'string' ? b.text : `[${String(b.type)}]`));
-  if (m.kind === 'context' && m.structuredContent) parts.push(truncate(JSON.stringify(m.structuredContent), 500));
-  return truncate(parts.join(' ') || '(empty)', 2000);
 }

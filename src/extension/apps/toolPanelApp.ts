@@ -7,10 +7,11 @@ import { appResourceUriOf } from '../../client/apps';
 import type { CallToolResult, Tool } from '../../client/schemas';
 import { errorMessage } from '../../protocol/errors';
 import type { PageCspAdditions } from '../../usecases/apps/appCsp';
-import { AppDocument, appDocumentFrom } from '../../usecases/apps/appResource';
+import type { AppDocument } from '../../usecases/apps/appResource';
 import type { AppDisplayMode } from '../../usecases/apps/hostContext';
 import { isViewMessage, parseViewMessage, ViewOutbound } from '../../usecases/apps/viewMessages';
 import type { UseCaseContext } from '../usecases/context';
+import { readAppDocument } from './appDocument';
 import { AppTab } from './appTab';
 import { AppView } from './appView';
 
@@ -61,9 +62,7 @@ export class ToolPanelApp implements vscode.Disposable {
     await this.closeView('a new call of the tool replaces it');
     let document: AppDocument;
     try {
-      const client = await this.ctx.client(this.serverId);
-      const listed = this.ctx.server(this.serverId)?.resources?.find((r) => r.uri === uri);
-      document = appDocumentFrom(uri, await client.readResource(uri, { timeoutMs: this.ctx.timeoutMs(this.serverId) }), listed);
+      document = await readAppDocument(this.ctx, this.serverId, uri);
     } catch (error) {
       this.ctx.deps.log(this.serverId, 'warn', `The app of ${tool.name} cannot be shown: ${errorMessage(error)}`);
       this.page.notice('warning', `The tool’s app view (${uri}) cannot be shown: ${errorMessage(error)}. Its result is shown as text.`);

@@ -1,11 +1,14 @@
 // The @mcp request handler: the VS Code side of the loop in src/chat/chatLoop.ts. It turns the
 // loop's messages into LanguageModelChatMessages for `request.model`, asks approval with buttons
 // in the response, shows progress, and records every call (through the one tool-call use case)
-// in the same history and output channel as a call made by hand, marked "from chat".
+// in the same history and output channel as a call made by hand, marked "from chat". A call of a
+// tool with an app view gets an "Open App View" button; what such a view sends comes back here
+// (chat/appViews.ts): its message as a request, its model context with the next request.
 import { describeTaskState, taskStateOf } from '../../usecases/taskText';
 import * as vscode from 'vscode';
 import type { GetPromptResult } from '../../client/schemas';
 import { ApprovalDecision } from '../../chat/approval';
+import { appLabel } from '../../chat/appViews';
 import { ApprovalRequest, ChatLoopPorts, ChatMessage, ChatPart, ModelOutput, describeApproval, runChatLoop } from '../../chat/chatLoop';
 import { ModelToolDefinition, ToolCatalog, ToolSets, buildToolCatalog, describeCatalog, toolSetSelection } from '../../chat/toolCatalog';
 import type { ServerTool } from '../../chat/toolNames';
@@ -18,6 +21,8 @@ import type { ChatState } from './chatState';
 
 /** The command the approval buttons run: (approvalId, decision). */
 export const ANSWER_APPROVAL_COMMAND = 'mcpHost.chat.answerApproval';
+/** The command of "Open App View": (app call id). */
+export const OPEN_APP_VIEW_COMMAND = 'mcpHost.chat.openAppView';
 
 /** Approvals waiting for a button, by id. */
 const pendingApprovals = new Map<string, (decision: ApprovalDecision) => void>();
@@ -138,25 +143,46 @@ function historyMessages(context: vscode.ChatContext): ChatMessage[] {
   return out;
 }
 
+/**
+ * The conversation a request belongs to: the id @mcp's last answer in it carried (its result's
+ * metadata; the history holds only this participant's turns), or a new one for a new conversation.
+ */
+function conversationOf(context: vscode.ChatContext, state: ChatState): string {
+  for (let i = context.history.length - 1; i >= 0; i--) {
+    const turn = context.history[i];
+    const id = turn instanceof vscode.ChatResponseTurn ? (turn.result.metadata as { conversation?: unknown } | undefined)?.conversation : undefined;
+    if (typeof id === 'string') return id;
+  }
+  return state.apps.newConversationId();
+}
+
 /** Handles one @mcp request. */
 export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
   const settings = chatSettings();
   const scope = requestScope(request, settings);
+  const conversation = conversationOf(context, state);
   stream.progress('Connecting to the MCP servers…');
   const servers = await serversReady(ctx, token);
   if (request.command === 'tools') {
     const catalog = catalogFor(ctx, state, servers, settings, scope, state.loaded);
     stream.markdown(servers.length ? describeCatalog(catalog) : 'No MCP server is running.');
-    return {};
+    return { metadata: { conversation } };
   }
   const messages: ChatMessage[] = historyMessages(context);
   if (request.command === 'prompt') {
     const prompt = await promptMessages(ctx, servers, scope.prompt, stream);
-    if (!prompt) return {};
+    if (!prompt) return { metadata: { conversation } };
     messages.push(...prompt);
   } else {
     const attached = state.attachments.splice(0);
-    const context = attached.map((a) => `Attached resource ${a.uri} (from ${ctx.serverName(a.serverId)}):\n${a.text}\n\n`).join('');
+    const sender = state.apps.takeAppMessage(request.prompt);
+    if (sender) stream.markdown(`_Sent by ${appLabel(sender)}._\n\n`);
+    const appContext = state.apps.takeContext(conversation, sender);
+    if (appContext) {
+      stream.markdown(`_With the model context of ${appContext.from.map(appLabel).join(', ')}._\n\n`);
+      for (const from of appContext.from) ctx.deps.log(from.serverId, 'info', `${appLabel(from)}: its model context went with an @mcp request`);
+    }
+    const context = (appContext ? `${appContext.text}\n\n` : '') + attached.map((a) => `Attached resource ${a.uri} (from ${ctx.serverName(a.serverId)}):\n${a.text}\n\n`).join('');
     messages.push({ role: 'user', parts: [{ kind: 'text', text: context + scope.prompt }] });
   }
   if (servers.length === 0) stream.markdown('_No MCP server is running: the model answers without tools._\n\n');
@@ -196,18 +222,22 @@ export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, r
     onText: (text) => stream.markdown(text),
     onCallStart: (tool) => stream.progress(`Running ${tool.tool.name} on ${tool.serverName}…`),
     // Marks every font has (an emoji shows as a box where there is no emoji font).
-    onCallEnd: (report) => stream.markdown(`\n\n> ${report.outcome === 'denied' ? '✗' : report.outcome === 'answered' ? '✓' : '⚠'} \`${report.tool.serverName}\` · \`${report.tool.tool.name}\`: ${report.summary}\n\n`),
+    onCallEnd: (report) => {
+      stream.markdown(`\n\n> ${report.outcome === 'denied' ? '✗' : report.outcome === 'answered' ? '✓' : '⚠'} \`${report.tool.serverName}\` · \`${report.tool.tool.name}\`: ${report.summary}\n\n`);
+      const appCall = report.call && state.apps.record(conversation, report.tool, report.call.arguments, report.call.result);
+      if (appCall) stream.button({ command: OPEN_APP_VIEW_COMMAND, title: `Open App View: ${appCall.tool.title ?? appCall.tool.name}`, arguments: [appCall.id] });
+    },
     onToolsFound: (query, found) => stream.markdown(`\n\n> find_tools "${query}": loaded ${found.map((t) => `\`${t.modelName}\``).join(', ')}\n\n`),
   };
   try {
     // Audio stays described: VS Code's API has no way for a model to say it takes audio.
     const end = await runChatLoop(messages, ports, { maxRounds: settings.maxRounds, acceptsImages: capabilities.images, acceptsAudio: false, grants: state.grants, signal: abort.signal, loaded: state.loaded });
     if (end.kind === 'round-limit') stream.markdown(`\n\n_Stopped after ${end.rounds} rounds of tool calls (\`mcpHost.chat.maxRounds\`)._`);
-    return { metadata: { rounds: end.rounds, calls: end.calls, end: end.kind } };
+    return { metadata: { rounds: end.rounds, calls: end.calls, end: end.kind, conversation } };
   } catch (error) {
-    if (token.isCancellationRequested) return {};
-    if (error instanceof vscode.LanguageModelError) return { errorDetails: { message: `The language model refused the request: ${error.message}` } };
-    return { errorDetails: { message: errorMessage(error) } };
+    if (token.isCancellationRequested) return { metadata: { conversation } };
+    if (error instanceof vscode.LanguageModelError) return { errorDetails: { message: `The language model refused the request: ${error.message}` }, metadata: { conversation } };
+    return { errorDetails: { message: errorMessage(error) }, metadata: { conversation } };
   } finally {
     cancel.dispose();
   }

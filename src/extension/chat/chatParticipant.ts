@@ -5,6 +5,7 @@ import type { UseCaseContext } from '../usecases/context';
 import { toTarget } from '../usecases/types';
 import { keepChatModelsListed } from './chatModelList';
 import { ChatState } from './chatState';
+import type * as ChatAppViewModule from './chatAppView';
 import type * as ChatHandlerModule from './chatHandler';
 
 export const CHAT_PARTICIPANT_ID = 'mcpHost.mcp';
@@ -12,6 +13,7 @@ export const CHAT_PARTICIPANT_ID = 'mcpHost.mcp';
 /** Command ids (also in package.json). */
 export const ChatCommands = {
   answerApproval: 'mcpHost.chat.answerApproval',
+  openAppView: 'mcpHost.chat.openAppView',
   toggleForModels: 'mcpHost.chat.toggleForModels',
   clearPins: 'mcpHost.chat.clearPins',
   addToChat: 'mcpHost.resource.addToChat',
@@ -19,6 +21,8 @@ export const ChatCommands = {
 
 let handlerModule: Promise<typeof ChatHandlerModule> | undefined;
 const loadHandler = () => (handlerModule ??= import('./chatHandler.js'));
+let appViewModule: Promise<typeof ChatAppViewModule> | undefined;
+const loadAppView = () => (appViewModule ??= import('./chatAppView.js'));
 
 /** From the command palette: which server or tool to switch (each item says its state). */
 async function pickForModels(ctx: UseCaseContext, state: ChatState): Promise<{ serverId: string; kind: 'server' | 'tool'; name?: string } | undefined> {
@@ -52,6 +56,7 @@ export function registerChatParticipant(ctx: UseCaseContext): { state: ChatState
     vscode.commands.registerCommand(ChatCommands.answerApproval, async (id: unknown, decision: unknown) => {
       if (!(await loadHandler()).answerApproval(id, decision)) void vscode.window.showInformationMessage('MCP Host: this approval was already answered or its request has ended.');
     }),
+    vscode.commands.registerCommand(ChatCommands.openAppView, async (id: unknown) => (await loadAppView()).openChatAppView(ctx, state, id)),
     vscode.commands.registerCommand(ChatCommands.toggleForModels, async (arg: unknown) => {
       const target = toTarget(arg) ?? (await pickForModels(ctx, state));
       if (!target) return;

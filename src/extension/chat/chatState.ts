@@ -1,9 +1,10 @@
 // What @mcp keeps between requests: which servers and tools are switched off for models (per
 // workspace), the pins of approved tools (extension storage, per server identity), the session's
-// grants, and the resources attached with "Add to Chat". The tree shows the marks it gives.
+// grants, the resources attached with "Add to Chat", and the app views of chat calls. The tree shows the marks it gives.
 import * as vscode from 'vscode';
 import type { Tool } from '../../client/schemas';
 import { SessionGrants } from '../../chat/approval';
+import { ChatAppViews } from '../../chat/appViews';
 import { DefinitionChange, PinStore, changedTools, serverIdentity, withPin } from '../../chat/pins';
 import type { ServerHandle } from '../../registry/serverRegistry';
 
@@ -32,6 +33,8 @@ export interface ChatToolMark {
 export class ChatState implements vscode.Disposable {
   readonly grants = new SessionGrants();
   readonly attachments: ChatAttachment[] = [];
+  /** Calls with an app view made from chat, and what their views send back. */
+  readonly apps = new ChatAppViews();
   /** Model names loaded by find_tools in this session (offered again in later requests). */
   readonly loaded = new Set<string>();
   private readonly _onDidChange = new vscode.EventEmitter<void>();

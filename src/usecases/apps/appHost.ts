@@ -17,25 +17,12 @@ import { ErrorCodes } from '../../protocol/messages';
 import type { OutboundFrame, Transport, TransportCloseInfo, TransportLog, TransportStats } from '../../protocol/transport';
 import * as z from '../../protocol/zod';
 import { APP_RATE, RateLimiter, checkAppMessage } from './appGuard';
+import type { AppConversation } from './appConversation';
 import { AppDisplayMode, AppHostContext, HOST_DISPLAY_MODES } from './hostContext';
 import type { McpUiHostCapabilities, McpUiInitializeResult } from '@modelcontextprotocol/ext-apps' with { 'resolution-mode': 'import' };
 
 /** The protocol versions of MCP Apps this host speaks, newest first. */
 export const APP_PROTOCOL_VERSIONS = ['2026-01-26'] as const;
-
-/** A view's message for the conversation (`ui/message`), or the context it wants the model to have (`ui/update-model-context`). */
-export type AppConversationMessage =
-  | { readonly kind: 'message'; readonly role: 'user'; readonly content: readonly Record<string, unknown>[] }
-  | { readonly kind: 'context'; readonly content?: readonly Record<string, unknown>[]; readonly structuredContent?: Record<string, unknown> };
-
-/**
- * Where a view's messages go. The tool panel shows and logs them; a chat conversation that opened
- * the view (the @mcp participant) can take them into the conversation instead.
- */
-export interface AppConversation {
-  /** Resolves when taken; rejects (a WireError, or any error) when refused. */
-  receive(message: AppConversationMessage): Promise<void>;
-}
 
 /** What the session needs from the host around it. */
 export interface AppHostPorts {

@@ -57,6 +57,8 @@ export type ViewOutbound =
       readonly title: string;
       readonly subtitle: string;
       readonly mode: 'inline' | 'fullscreen';
+      /** False for a tab with no panel to go back to (a view opened from chat): no "Back to Panel". */
+      readonly inlineAvailable?: boolean;
       readonly prefersBorder?: boolean;
       /** THEME_VARIABLES: which VS Code variables the page resolves for the view. */
       readonly themeVariables: Readonly<Record<string, readonly string[]>>;

@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { AppHostPorts, AppHostSession, AppConversationMessage } from '../../../src/usecases/apps/appHost';
+import { AppHostPorts, AppHostSession } from '../../../src/usecases/apps/appHost';
+import { relay } from './appRelay';
+import type { AppConversationMessage } from '../../../src/usecases/apps/appConversation';
 import { WireError } from '../../../src/protocol/errors';
 import { ErrorCodes } from '../../../src/protocol/messages';
 import Ajv2020 from 'ajv/dist/2020';
@@ -30,25 +32,6 @@ function appSchema(): { validate(name: string, value: unknown): string[] } {
       return validate(value) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message}`);
     },
   };
-}
-
-/** A Transport for the SDK's App whose other end is the host session. */
-function relay(session: () => AppHostSession) {
-  const appTransport = {
-    onmessage: undefined as undefined | ((m: unknown) => void),
-    onclose: undefined as undefined | (() => void),
-    onerror: undefined as undefined | ((e: Error) => void),
-    async start() {},
-    async send(message: unknown) {
-      // Structured clone, as postMessage does.
-      const copy = structuredClone(message);
-      queueMicrotask(() => session().receive(copy));
-    },
-    async close() {
-      appTransport.onclose?.();
-    },
-  };
-  return appTransport;
 }
 
 interface Harness {
