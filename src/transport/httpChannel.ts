@@ -727,7 +727,7 @@ function redirectTarget(response: HttpResponse, from: URL): URL | undefined {
 }
 
 function describeNetworkCause(code: string | undefined, message: string, url: URL): string {
-  const tls = describeTlsFailure(code, url);
+  const tls = describeTlsFailure(code === 'EPROTO' ? opensslReasonCode(message) ?? code : code, url);
   if (tls) return tls;
   switch (code) {
     case 'ECONNREFUSED':
@@ -745,6 +745,16 @@ function describeNetworkCause(code: string | undefined, message: string, url: UR
     default:
       return code ? `${message} (${code})` : message;
   }
+}
+
+/**
+ * Node's http client reports some handshake failures as a socket `EPROTO` whose message holds
+ * OpenSSL's reason ("…:ssl3_get_record:wrong version number:…"); fetch gave the reason as the code.
+ * The reason as that code, or undefined.
+ */
+function opensslReasonCode(message: string): string | undefined {
+  const reason = /:SSL routines:[^:]*:([a-z ]+):/i.exec(message)?.[1];
+  return reason ? `ERR_SSL_${reason.trim().toUpperCase().replace(/ /g, '_')}` : undefined;
 }
 
 /** Words for certificate failures, by Node's (OpenSSL's) error code. */
