@@ -142,9 +142,10 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
   let wb: Workbench;
 
   before(async () => {
-    // Payloads cut at 400 characters: server-everything's initialize result (with its long
-    // instructions) then fits the Output view, and the cut itself is on show.
-    wb = await launch({ workspace: WS, vsix: VSIX, viewport: VIEWPORT, settings: { 'mcpHost.log.maxPayloadChars': 400 }, timeoutMs: 150_000 });
+    // Payloads cut at 1,000 characters: the initialize request (with its roots, sampling,
+    // elicitation, tasks and MCP Apps capabilities) stays whole JSON, while server-everything's
+    // initialize result (with its long instructions) is cut, and the cut itself is on show.
+    wb = await launch({ workspace: WS, vsix: VSIX, viewport: VIEWPORT, settings: { 'mcpHost.log.maxPayloadChars': 1000 }, timeoutMs: 150_000 });
   }, { timeout: 160_000 });
   after(() => wb?.close());
 

@@ -586,7 +586,7 @@ class Launched implements Workbench {
       return false;
     });
     if (!found) throw new Error(`no tree item "${label}"`);
-    return { row: this.treeList(query).locator(`.monaco-list-row[data-index="${found.index}"]`), item: found.item };
+    return { row: this.treeList(query).locator(`.monaco-list-row:not(.monaco-tree-sticky-row)[data-index="${found.index}"]`), item: found.item };
   }
 
   /** The tree list of the view in the side bar. */
@@ -613,7 +613,9 @@ class Launched implements Workbench {
         const rows: [number, { label: string; description: string; level: number; expanded: boolean | undefined }][] = [];
         let first = false;
         let last = false;
-        for (const row of Array.from(el.querySelectorAll<HTMLElement>('.monaco-list-row'))) {
+        // Sticky-scroll rows (the scrolled-away ancestors pinned at the top) repeat a row's
+        // data-index without its aria-level: only the tree's own rows are read.
+        for (const row of Array.from(el.querySelectorAll<HTMLElement>('.monaco-list-row:not(.monaco-tree-sticky-row)'))) {
           const index = Number(row.dataset.index);
           if (index === 0) first = true;
           if (row.dataset.lastElement === 'true') last = true;
