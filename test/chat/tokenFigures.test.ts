@@ -10,7 +10,18 @@ import type { McpClient } from '../../src/client';
 import { FIND_TOOLS, buildToolCatalog, estimateDefinitionTokens } from '../../src/chat/toolCatalog';
 import type { ServerTool } from '../../src/chat/toolNames';
 import { ToolSearchIndex } from '../../src/chat/toolSearch';
+import { appsClientCapabilities } from '../../src/client/apps';
+import { receivedTasksCapability } from '../../src/serverRequests/taskReceiver';
 import { EVERYTHING, REPO, connectStdio, fixture } from '../client/support';
+
+// What the editor declares (src/extension/mcpHost.ts): roots, sampling, elicitation, tasks for
+// both, MCP Apps. server-everything offers some tools only to a client that declares these.
+const EDITOR_CAPABILITIES = {
+  sampling: {},
+  elicitation: { form: {}, url: {} },
+  tasks: receivedTasksCapability({ sampling: true, elicitation: true }),
+  ...appsClientCapabilities(),
+};
 
 describe('tokens of tool definitions per request', () => {
   const clients: McpClient[] = [];
@@ -19,10 +30,12 @@ describe('tokens of tool definitions per request', () => {
     const servers: [string, string[], Record<string, string>?][] = [
       ['everything', EVERYTHING],
       ['notes', [path.join(REPO, 'demo/servers/notes-server.mjs')], { NOTES_FILE: path.join(os.tmpdir(), `mcp-host-notes-${process.pid}.json`) }],
+      ['clock-app', [path.join(REPO, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js'), '--stdio']],
       ['many', [fixture('manyTools.mjs')]],
     ];
     for (const [name, args, env] of servers) {
-      const { client } = await connectStdio(process.execPath, args, {}, env ? { env: { ...process.env, ...env } } : {});
+      const options = { capabilities: EDITOR_CAPABILITIES, roots: { listRoots: () => [] } };
+      const { client } = await connectStdio(process.execPath, args, options, env ? { env: { ...process.env, ...env } } : {});
       clients.push(client);
       listed.set(name, (await client.listTools()).map((tool) => ({ serverId: name, serverName: name, tool })));
     }
@@ -36,8 +49,8 @@ describe('tokens of tool definitions per request', () => {
     return { tools: tools.length, all: estimateDefinitionTokens(all.definitions), discovery: estimateDefinitionTokens(discovery.definitions), sent: discovery.definitions.length, usesDiscovery: discovery.discovery };
   };
 
-  test('the demo (everything + notes) fits the default budget: every tool is sent', () => {
-    const f = figures([...listed.get('everything')!, ...listed.get('notes')!], []);
+  test('the demo (everything + notes + clock-app) fits the default budget: every tool is sent', () => {
+    const f = figures([...listed.get('everything')!, ...listed.get('notes')!, ...listed.get('clock-app')!], []);
     console.log(`demo: ${f.tools} tools, ${f.all} tokens of definitions per request (no discovery needed: ${!f.usesDiscovery})`);
     assert.equal(f.usesDiscovery, false);
   });
