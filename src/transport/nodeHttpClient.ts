@@ -60,10 +60,20 @@ export class NodeHttpClient {
       const headers: Record<string, string> = { ...init.headers };
       if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
       const options: http.RequestOptions = { method: init.method, headers, agent, signal };
-      const req = (secure ? https : http).request(url, options, (res) => resolve(new NodeHttpResponse(res, signal)));
-      // With `signal`, Node destroys the request on abort: the reason, not Node's AbortError, is what callers see.
-      req.once('error', (error) => reject(signal.aborted ? signal.reason : error));
-      req.end(init.body);
+      const send = (retried: boolean): void => {
+        const req = (secure ? https : http).request(url, options, (res) => resolve(new NodeHttpResponse(res, signal)));
+        req.once('error', (error: NodeJS.ErrnoException) => {
+          // With `signal`, Node destroys the request on abort: the reason, not Node's AbortError, is what callers see.
+          if (signal.aborted) return reject(signal.reason);
+          // A kept-alive socket the server closed while it sat idle (its keep-alive timeout, often
+          // 5 s, passed during a sign-in, say) fails the next request before any answer: the
+          // server never read it, so it goes once more on a new socket.
+          if (!retried && req.reusedSocket && (error.code === 'ECONNRESET' || error.code === 'EPIPE')) return send(true);
+          reject(error);
+        });
+        req.end(init.body);
+      };
+      send(false);
     });
 
   /** Ends every kept-alive socket (exchanges still running were aborted by their owner). */

@@ -1,0 +1,99 @@
+// The remote transports' HTTP requests (src/transport/nodeHttpClient.ts) against real sockets:
+// a kept-alive connection the server dropped while it sat idle is replaced once, silently; any
+// other reset is the caller's error.
+import assert from 'node:assert/strict';
+import * as net from 'node:net';
+import { after, describe, test } from 'node:test';
+import { NodeHttpClient } from '../../src/transport/nodeHttpClient';
+
+const ANSWER = 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\n{}';
+
+/**
+ * A plain-TCP HTTP/1.1 server: `onRequest(connection, n)` decides, for the n-th request on a
+ * connection (1-based), whether to answer (true) or reset the connection without an answer.
+ */
+async function rawServer(onRequest: (connection: number, n: number) => boolean) {
+  let connections = 0;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    const connection = ++connections;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    let n = 0;
+    let buffered = '';
+    socket.on('data', (chunk) => {
+      buffered += chunk.toString('latin1');
+      // One request at a time: headers, then a Content-Length body.
+      for (;;) {
+        const end = buffered.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const length = Number(/content-length: *(\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
+        if (buffered.length < end + 4 + length) return;
+        buffered = buffered.slice(end + 4 + length);
+        if (onRequest(connection, ++n)) socket.write(ANSWER);
+        else return void socket.resetAndDestroy();
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: new URL(`http://127.0.0.1:${port}/mcp`),
+    connections: () => connections,
+    close: () => new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+async function post(client: NodeHttpClient, url: URL): Promise<string> {
+  const response = await client.request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}', signal: new AbortController().signal });
+  const reader = response.body!.getReader();
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return `${response.status} ${text}`;
+    text += Buffer.from(value).toString('utf8');
+  }
+}
+
+describe('NodeHttpClient', () => {
+  const closers: (() => Promise<void>)[] = [];
+  after(async () => Promise.all(closers.map((c) => c())));
+
+  test('a kept-alive connection reset when the next request arrives: the request goes again on a new connection, and is answered', async () => {
+    // Every connection answers its first request and resets at its second: what a server does
+    // that closed the idle connection as the client reused it.
+    const server = await rawServer((_, n) => n === 1);
+    closers.push(server.close);
+    const client = new NodeHttpClient();
+    assert.equal(await post(client, server.url), '200 {}');
+    assert.equal(server.connections(), 1);
+    assert.equal(await post(client, server.url), '200 {}', 'the second request, reset on the reused connection, was sent again');
+    assert.equal(server.connections(), 2, 'on a new connection');
+    client.close();
+  });
+
+  test('a reset on a new connection is the caller's error, not retried', async () => {
+    const server = await rawServer(() => false);
+    closers.push(server.close);
+    const client = new NodeHttpClient();
+    await assert.rejects(post(client, server.url), (error: NodeJS.ErrnoException) => error.code === 'ECONNRESET');
+    assert.equal(server.connections(), 1, 'one attempt only');
+    client.close();
+  });
+
+  test('a reused connection reset twice in a row: one retry, then the error', async () => {
+    // The first connection answers once; every later request, on any connection, is reset.
+    let answered = 0;
+    const server = await rawServer(() => answered++ === 0);
+    closers.push(server.close);
+    const client = new NodeHttpClient();
+    assert.equal(await post(client, server.url), '200 {}');
+    await assert.rejects(post(client, server.url), (error: NodeJS.ErrnoException) => error.code === 'ECONNRESET');
+    assert.equal(server.connections(), 2, 'the reused connection, then one new one');
+    client.close();
+  });
+});
