@@ -82,7 +82,7 @@ describe('first contact: the demo workspace as a new user meets it', { skip }, (
     // provider, shows once the configuration has been read.
     await poll(async () => (await statusBarText()) !== '', 60_000, 'MCP Host to activate (its status bar item)');
     await wb.openView('MCP Host');
-    // One consent dialog for both demo servers (they start together); the status bar is read while it is open.
+    // One consent dialog for the three demo servers (they start together); the status bar is read while it is open.
     await poll(
       async () => {
         const consent = await wb.dialog({ timeoutMs: 1_000 });
@@ -99,10 +99,10 @@ describe('first contact: the demo workspace as a new user meets it', { skip }, (
           await wb.answerDialog(consent.buttons.includes('Allow All') ? 'Allow All' : 'Allow');
         }
         const rows = await wb.treeItems();
-        return rows.filter((r) => r.label === 'Tools').length >= 2;
+        return rows.filter((r) => r.label === 'Tools').length >= 3;
       },
       90_000,
-      'both demo servers to start',
+      'the three demo servers to start',
     );
     watching = false;
     await watcher;
@@ -119,19 +119,21 @@ describe('first contact: the demo workspace as a new user meets it', { skip }, (
       assert.ok(!seenInView.some((t) => /no data provider/i.test(t)), `the view said: ${JSON.stringify(seenInView)}`);
       // The workspace has servers: the empty-state welcome never shows, not even before the first read.
       assert.ok(!seenInView.some((t) => /No MCP servers are configured/.test(t)), `the view said: ${JSON.stringify(seenInView)}`);
-      assert.equal(consents.length, 1, 'one consent dialog lists both demo servers');
-      assert.equal(consents[0].message, 'Start 2 MCP servers defined in this workspace?');
+      assert.equal(consents.length, 1, 'one consent dialog lists the three demo servers');
+      assert.equal(consents[0].message, 'Start 3 MCP servers defined in this workspace?');
       for (const c of consents) {
         assert.doesNotMatch(c.detail, /\/\.\.\//, 'paths are normalised for display');
         assert.match(c.detail, /Deny All is remembered.*Cancel decides nothing/s);
         assert.match(c.statusBar, /waiting for consent/, `status bar: ${c.statusBar}`);
       }
-      // While the dialog is open both servers wait for it; none "starting".
-      assert.equal(consents[0].statusBar, 'MCP 0 running, 2 waiting for consent');
+      // While the dialog is open every server waits for it; none "starting".
+      assert.equal(consents[0].statusBar, 'MCP 0 running, 3 waiting for consent');
       assert.match(consents[0].detail, /node_modules\/@modelcontextprotocol\/server-everything\/dist\/index\.js stdio/);
       const rows = await wb.treeItems();
       assert.match(row(rows, 'everything')?.description ?? '', /^mcp-servers\/everything \S+ · \.vscode\/mcp\.json · MCP 2025-11-25$/);
       assert.match(row(rows, 'notes')?.description ?? '', /· \.vscode\/mcp\.json · MCP 2025-11-25$/);
+      assert.match(row(rows, 'clock-app')?.description ?? '', /· \.vscode\/mcp\.json · MCP 2025-11-25$/);
+      assert.match(consents[0].detail, /server-basic-vanillajs\/dist\/index\.js --stdio/);
       await open('Tools', 'echo');
       const echo = row(await wb.treeItems(), 'echo');
       assert.ok(echo, 'the echo tool is listed');

@@ -76,7 +76,7 @@ describe('NodeHttpClient', () => {
     client.close();
   });
 
-  test('a reset on a new connection is the caller's error, not retried', async () => {
+  test("a reset on a new connection is the caller's error, not retried", async () => {
     const server = await rawServer(() => false);
     closers.push(server.close);
     const client = new NodeHttpClient();
