@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { InputRound, McpClient, McpLocalError, ResponseError, listTasks } from '../../src/client';
-import { TASKS_EXTENSION, getModernTask } from '../../src/client/modernTasks';
+import { TASKS_EXTENSION, getModernTask, serverOffersTasks } from '../../src/client/modernTasks';
 import type { TaskUpdate } from '../../src/client/tasks';
 import type { RequestHandler } from '../../src/protocol/connection';
 import { StdioTransport } from '../../src/transport/stdio';
@@ -99,6 +99,7 @@ for (const kind of ['stdio', 'http'] as const) {
     test('the server declares the extension; requests that are not ready for a task do not declare it', async () => {
       assert.equal(s.client.era, 'modern');
       assert.deepEqual((s.client.serverCapabilities as any).extensions, { [TASKS_EXTENSION]: {} });
+      assert.equal(serverOffersTasks(s.client), true, 'the editor shows its Tasks group');
       await s.client.listTools();
       for (const m of s.wire.sent().filter((m) => m.id !== undefined)) assert.equal(declares(m), false, m.method);
     });
