@@ -167,6 +167,8 @@ for (const kind of ['stdio', 'http'] as const) {
       );
       const update = s.wire.sent('tasks/update').at(-1);
       assert.deepEqual(update.params.inputResponses, { name: { action: 'accept', content: { name: 'Grace' } } });
+      // The rounds name the task they answer (the panel says the answers go to it, not that the call is sent again).
+      assert.deepEqual(rounds.map((r) => r.taskId), [update.params.taskId, update.params.taskId]);
       assert.ok(declares(update));
       // The input request reached the client (a tasks/get answer or notifications/tasks), with its status.
       const asked = s.wire.received().filter((m) => (m.result ?? m.params)?.status === 'input_required');
