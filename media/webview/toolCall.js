@@ -268,10 +268,14 @@
     statusNote(msg, 'timeout-paused', msg.paused ? 'Waiting for your answer to the server’s request — the timeout is paused until you answer.' : null);
   }
 
-  /** A modern server asked for input (multi round-trip); the call is sent again once it is answered. */
+  /**
+   * A modern server asked for input (multi round-trip): the call is sent again once it is
+   * answered; or its task did (tasks extension): the answers go to the task.
+   */
   function showWaitingForInput(msg) {
     const asked = Array.isArray(msg.requests) ? msg.requests.map(String).join(', ') : '';
-    const text = 'Waiting for input the server asked for' + (asked ? ' (' + asked + ')' : '') + (msg.round > 1 ? ', round ' + msg.round : '') + ' — the call is sent again once it is answered.';
+    const then = msg.taskId ? ' — the answers go to the task (tasks/update), which then goes on.' : ' — the call is sent again once it is answered.';
+    const text = 'Waiting for input the server asked for' + (asked ? ' (' + asked + ')' : '') + (msg.round > 1 ? ', round ' + msg.round : '') + then;
     statusNote(msg, 'waiting-for-input', msg.waiting ? text : null);
   }
 

@@ -86,6 +86,11 @@ export interface InputRound {
   readonly requests: Readonly<Record<string, string>>;
   /** True while the answers are being made; false once they are (the retry follows). */
   readonly waiting: boolean;
+  /**
+   * The task whose input requests these are (2026-07-28 tasks extension), set by the caller that
+   * follows it: the answers go back with tasks/update and the request is not sent again.
+   */
+  readonly taskId?: string;
 }
 
 /**

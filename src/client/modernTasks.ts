@@ -50,6 +50,15 @@ export function offersTasksExtension(client: McpClient): boolean {
   return client.era === 'modern' && typeof extensions === 'object' && extensions !== null && (extensions as Record<string, unknown>)[TASKS_EXTENSION] !== undefined;
 }
 
+/**
+ * True when the server runs tool calls as tasks in its era: the 2025-11-25 `tasks` capability, or
+ * the 2026-07-28 tasks extension (where the server decides per call). The editor's Tasks group
+ * shows for such a server before its first task.
+ */
+export function serverOffersTasks(client: McpClient): boolean {
+  return (client.era !== 'modern' && (client.serverCapabilities as Record<string, unknown> | undefined)?.tasks !== undefined) || offersTasksExtension(client);
+}
+
 /** The modern task in the shape the 2025-11-25 one has (`ttl`, `pollInterval`), which callers already show. */
 function asTask(task: DetailedTask): Task {
   return {

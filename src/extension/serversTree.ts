@@ -32,6 +32,7 @@ import type { Event } from '../protocol/events';
 import { SubscriptionState, resourceRowMark } from '../usecases/subscriptions';
 import type { TaskEntry } from '../usecases/taskStore';
 import { describeTaskState } from '../usecases/taskText';
+import { serverOffersTasks } from '../client/modernTasks';
 
 /** The subscription state of resources (the use cases' `SubscriptionSet`). */
 export interface ResourceSubscriptions {
@@ -483,7 +484,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         if (caps?.tools) out.push({ kind: 'group', serverId: id, list: 'tools' });
         if (caps?.resources) out.push({ kind: 'group', serverId: id, list: 'resources' }, { kind: 'group', serverId: id, list: 'templates' });
         if (caps?.prompts) out.push({ kind: 'group', serverId: id, list: 'prompts' });
-        if (this.serverTasks && (caps?.tasks !== undefined || this.serverTasks.list(id).length > 0)) out.push({ kind: 'tasks', serverId: id });
+        if (this.serverTasks && ((h.client && serverOffersTasks(h.client)) || this.serverTasks.list(id).length > 0)) out.push({ kind: 'tasks', serverId: id });
         out.push({ kind: 'roots', serverId: id });
         return out;
       }
@@ -638,7 +639,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     item.iconPath = new vscode.ThemeIcon('tasklist');
     item.contextValue = 'group.tasks';
     item.description = tasks.length === 0 ? 'none' : running ? `${running} running${tasks.length > running ? ` · ${tasks.length - running} recent` : ''}` : `${tasks.length} recent`;
-    item.tooltip = 'Tool calls the server runs as tasks (2025-11-25): running ones first, then recent ones. Refresh lists what the server holds (tasks/list).';
+    item.tooltip = 'Tool calls the server runs as tasks (2025-11-25 tasks, or the 2026-07-28 tasks extension): running ones first, then recent ones. Refresh lists what a 2025-11-25 server holds (tasks/list; the extension has none).';
     return item;
   }
 

@@ -106,7 +106,7 @@ export interface ToolCallPorts {
   onProgress?(progress: Progress): void;
   /** The attempt's timeout paused (the server waits on the user) or resumed. */
   onTimeoutPaused?(paused: boolean): void;
-  /** A modern server asked for input during the call (multi round-trip): `waiting` while it is answered. */
+  /** A modern server asked for input during the call (multi round-trip, or a task's input requests: `taskId`): `waiting` while it is answered. */
   onInputRound?(round: InputRound): void;
   /** The call runs as a task: its state changed (status, message, progress). */
   onTaskStatus?(update: TaskUpdate): void;
@@ -149,8 +149,9 @@ export async function callTool(request: ToolCallRequest, ports: ToolCallPorts): 
   const timeout = request.timeout;
   ports.log?.('info', `Calling tool ${name} from ${request.origin}${timeout ? ` (timeout ${timeout.seconds} s${timeout.note ? `, ${timeout.note}` : ''})` : ''}.`);
   let end: ToolCallEnd;
-  const inputRounds = ports.onInputRound ? client.onInputRound((r) => r.method === 'tools/call' && r.target === name && ports.onInputRound!(r)) : undefined;
   let task: Task | undefined;
+  // Once the call is a task, its input rounds are the task's (answered with tasks/update).
+  const inputRounds = ports.onInputRound ? client.onInputRound((r) => r.method === 'tools/call' && r.target === name && ports.onInputRound!(task ? { ...r, taskId: task.taskId } : r)) : undefined;
   let follower: TaskFollower | undefined;
   // The caller's signal, and the task store's Cancel (the tree's, a panel's that did not start the call).
   const abort = new AbortController();

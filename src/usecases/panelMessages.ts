@@ -156,8 +156,8 @@ export type OutboundMessage =
   | { readonly type: 'progress'; readonly callId: string; readonly progress: number; readonly total?: number; readonly message?: string }
   /** The server asked the user something (a form, an approval): the call's timeout waits meanwhile. */
   | { readonly type: 'timeoutPaused'; readonly callId: string; readonly paused: boolean }
-  /** A modern server asked for input (multi round-trip): the call waits while the host answers `requests` (their methods). */
-  | { readonly type: 'waitingForInput'; readonly callId: string; readonly waiting: boolean; readonly round: number; readonly requests: readonly string[] }
+  /** A modern server asked for input (multi round-trip, or for its task: `taskId`): the call waits while the host answers `requests` (their methods). */
+  | { readonly type: 'waitingForInput'; readonly callId: string; readonly waiting: boolean; readonly round: number; readonly requests: readonly string[]; readonly taskId?: string }
   /** The running call is a task (or the panel follows one): its state. */
   | { readonly type: 'taskStatus'; readonly callId: string; readonly task: TaskStatusView }
   | { readonly type: 'toolResult'; readonly callId: string; readonly display: ToolResultDisplay; readonly durationMs: number; readonly fromHistory?: FromHistory; readonly task?: { readonly id: string; readonly status: string } }

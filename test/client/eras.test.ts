@@ -9,6 +9,7 @@ import { StdioTransport } from '../../src/transport/stdio';
 import { createHttpTransport } from '../../src/transport/httpTransport';
 import { startFixture } from '../transport/httpPeers';
 import { WireRecorder, fixture, waitFor } from './support';
+import { serverOffersTasks } from '../../src/client/modernTasks';
 
 const ERAS = fixture('eras.mjs');
 const CLIENT_INFO = { name: 'mcp-host-tests', version: '0.0.0' };
@@ -69,6 +70,7 @@ describe('a modern-only server (SDK 2.x, legacy rejected) over stdio', () => {
     assert.equal(sent[0].method, 'server/discover');
     assert.equal(t.wire.sent('initialize').length, 0);
     assert.equal(t.wire.sent('notifications/initialized').length, 0);
+    assert.equal(serverOffersTasks(t.client), false, 'a modern server without the tasks extension runs no tasks');
   });
 
   test('every request carries protocolVersion, clientCapabilities and clientInfo in _meta', async () => {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { InputRound, McpClient, McpLocalError, ResponseError, listTasks } from '../../src/client';
-import { TASKS_EXTENSION, getModernTask } from '../../src/client/modernTasks';
+import { TASKS_EXTENSION, getModernTask, serverOffersTasks } from '../../src/client/modernTasks';
 import type { TaskUpdate } from '../../src/client/tasks';
 import type { RequestHandler } from '../../src/protocol/connection';
 import { StdioTransport } from '../../src/transport/stdio';
@@ -99,6 +99,7 @@ for (const kind of ['stdio', 'http'] as const) {
     test('the server declares the extension; requests that are not ready for a task do not declare it', async () => {
       assert.equal(s.client.era, 'modern');
       assert.deepEqual((s.client.serverCapabilities as any).extensions, { [TASKS_EXTENSION]: {} });
+      assert.equal(serverOffersTasks(s.client), true, 'the editor shows its Tasks group');
       await s.client.listTools();
       for (const m of s.wire.sent().filter((m) => m.id !== undefined)) assert.equal(declares(m), false, m.method);
     });
@@ -166,6 +167,8 @@ for (const kind of ['stdio', 'http'] as const) {
       );
       const update = s.wire.sent('tasks/update').at(-1);
       assert.deepEqual(update.params.inputResponses, { name: { action: 'accept', content: { name: 'Grace' } } });
+      // The rounds name the task they answer (the panel says the answers go to it, not that the call is sent again).
+      assert.deepEqual(rounds.map((r) => r.taskId), [update.params.taskId, update.params.taskId]);
       assert.ok(declares(update));
       // The input request reached the client (a tasks/get answer or notifications/tasks), with its status.
       const asked = s.wire.received().filter((m) => (m.result ?? m.params)?.status === 'input_required');

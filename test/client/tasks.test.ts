@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { McpClient, McpLocalError } from '../../src/client';
 import { TaskUpdate, callToolAsTask, listTasks, taskSupportOf } from '../../src/client/tasks';
+import { serverOffersTasks } from '../../src/client/modernTasks';
 import { callTool } from '../../src/usecases/callTool';
 import { EverythingPeer, everythingPeer } from '../transport/httpPeers';
 import { EVERYTHING, WireRecorder, connectStdio, fixture } from './support';
@@ -38,6 +39,7 @@ describe('tasks (2025-11-25) with server-everything', () => {
     assert.ok(tool);
     assert.equal(taskSupportOf(tool), 'required');
     assert.equal(taskSupportOf({}), 'forbidden');
+    assert.equal(serverOffersTasks(client), true, 'the editor shows its Tasks group');
   });
 
   test('simulate-research-query runs as a task to completion, with its status followed through tasks/get', async () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { defaultVsixPath, launch, repoRoot, step as runStep, traceFrames, type TraceFrame, type Workbench, waitUntil as poll } from './harness';
-import { childrenOf, waitForTree } from './treeRows';
+import { taskDriver } from './taskDriver';
 
 const WORKSPACE = join(repoRoot, 'test', 'e2e', 'workspaces', 'basic');
 const CHANNEL = 'MCP: everything';
@@ -27,66 +27,19 @@ describe('tasks in a real VS Code', () => {
     });
   }
 
-  /** Runs a command from the palette with the focus on the side bar first (a webview may hold it). */
-  async function command(title: string): Promise<void> {
-    await wb.page.locator('.part.sidebar .composite.title').first().click({ timeout: 5_000 }).catch(() => undefined);
-    await wb.runCommand(title);
-  }
-
-  async function webview(title: string, timeoutMs = 20_000): Promise<Frame> {
-    return poll(async () => (await wb.webviewFrames(title))[0], timeoutMs, `the webview of ${title}`);
-  }
+  const { command, webview, openToolPanel, run, taskStatus, resultText, cancelledInPanel, taskRows, taskRowsNow, cancelOnRow } = taskDriver(() => wb);
 
   /** Opens the task tool's panel (a fresh one), fills the topic (and ambiguous), runs it. */
   async function runResearch(topic: string, ambiguous = false): Promise<Frame> {
-    await command('View: Close All Editors');
-    await poll(async () => (await wb.page.locator('.tabs-container .tab').count()) === 0, 10_000, 'the editors to close');
-    const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-    const first = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await command('MCP Host: Call Tool…');
-        await poll(async () => (await input.isVisible()) && ((await input.getAttribute('placeholder')) ?? '').startsWith('Which tool'), 10_000, 'the tool pick');
-        await input.fill(TOOL, { timeout: 5_000 });
-        await poll(async () => ((await first.innerText().catch(() => '')) || '').trim() === TOOL, 10_000, `"${TOOL}" first in the quick pick`);
-        await wb.page.keyboard.press('Enter');
-        break;
-      } catch (error) {
-        if (attempt >= 3) throw error;
-        await wb.page.keyboard.press('Escape');
-      }
-    }
-    const panel = await webview(TOOL);
+    const panel = await openToolPanel(TOOL);
     await panel.locator('.field[data-path="/topic"] input, .field[data-path="/topic"] textarea').first().fill(topic);
     if (ambiguous) {
       const field = panel.locator('.field[data-path="/ambiguous"]');
       if ((await field.locator('select').count()) > 0) await field.locator('select').first().selectOption('true');
       else await field.locator('input[type="checkbox"]').first().check();
     }
-    await poll(async () => !(await panel.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
-    await panel.locator('#run').click();
+    await run(panel);
     return panel;
-  }
-
-  /** The panel's task status area, once it shows `status`. */
-  async function taskStatus(panel: Frame, status: RegExp, timeoutMs = 20_000): Promise<{ badge: string; id: string; message: string }> {
-    return poll(
-      async () => {
-        const badge = ((await panel.locator('#progress .task-status .task-badge').innerText().catch(() => '')) || '').trim();
-        if (!status.test(badge)) return undefined;
-        const id = ((await panel.locator('#progress .task-status .task-id').getAttribute('title').catch(() => '')) || '').trim();
-        const message = ((await panel.locator('#progress .task-status .task-message').innerText().catch(() => '')) || '').trim();
-        return { badge, id, message };
-      },
-      timeoutMs,
-      `the panel's task status ${status}`,
-    );
-  }
-
-  /** The task rows under the server's Tasks group. */
-  async function taskRows(check: (rows: { label: string; description: string }[]) => boolean, what: string, timeoutMs = 60_000) {
-    const items = await waitForTree(wb, what, (all) => check(childrenOf(all, 'Tasks')), timeoutMs);
-    return childrenOf(items, 'Tasks');
   }
 
   /** The frames of "MCP: everything" once `check` holds for them. */
@@ -95,19 +48,6 @@ describe('tasks in a real VS Code', () => {
   }
 
   const cancelSentFor = (taskId: string) => (frames: TraceFrame[]) => frames.some((f) => f.direction === 'send' && f.message?.method === 'tasks/cancel' && f.message.params?.taskId === taskId);
-
-  async function resultText(panel: Frame, pattern: RegExp, timeoutMs = 40_000): Promise<string> {
-    let text = '';
-    await poll(
-      async () => {
-        text = ((await panel.locator('.result').innerText().catch(() => '')) || '').trim();
-        return pattern.test(text);
-      },
-      timeoutMs,
-      `a result matching ${pattern}`,
-    );
-    return text;
-  }
 
   before(async () => {
     wb = await launch({ workspace: WORKSPACE, vsix: VSIX, timeoutMs: 150_000 });
@@ -127,16 +67,6 @@ describe('tasks in a real VS Code', () => {
     await wb.close();
     assert.deepEqual(wb.leftoverProcesses(), [], 'nothing of the launch outlives it');
   });
-
-  /** The task rows as drawn now (a direct read, fast enough to catch a stage that lasts a second). */
-  async function taskRowsNow(): Promise<{ label: string; description: string }[]> {
-    return wb.page
-      .locator('.part.sidebar .monaco-list[role="tree"] .monaco-list-row')
-      .evaluateAll((rows) =>
-        rows.map((row) => ({ label: row.querySelector('.label-name')?.textContent?.trim() ?? '', description: row.querySelector('.label-description')?.textContent?.trim() ?? '' })),
-      )
-      .then((rows) => rows.filter((r) => r.label === 'simulate-research-query'));
-  }
 
   /** Runs the ambiguous query: the task waits for input with the server's form open; returns the panel, the form and the task id. */
   async function waitingTask(topic: string): Promise<{ panel: Frame; form: Frame; id: string }> {
@@ -158,7 +88,7 @@ describe('tasks in a real VS Code', () => {
       let shot = false;
       await poll(
         async () => {
-          for (const row of await taskRowsNow()) if (!seen.includes(row.description)) seen.push(row.description);
+          for (const row of await taskRowsNow(TOOL)) if (!seen.includes(row.description)) seen.push(row.description);
           if (!shot && seen.some((d) => /^working · /.test(d))) {
             shot = true;
             await wb.screenshot('tasks-tree-running');
@@ -187,7 +117,7 @@ describe('tasks in a real VS Code', () => {
       assert.match(await panel.locator('#progress .task-status .task-input').innerText(), /The server waits for your input/);
       await wb.screenshot('tasks-panel-waiting');
       await panel.locator('#cancel').click();
-      await poll(async () => /Cancelled/.test(await panel.locator('.result .status').innerText().catch(() => '')), 20_000, 'the cancelled result');
+      await cancelledInPanel(panel);
       await framesWhen(cancelSentFor(id));
       await poll(async () => (await wb.webviewFrames('asks you for information')).length === 0, 15_000, 'the form to close');
       await taskRows((rows) => rows.some((r) => r.label === TOOL && /^cancelled · /.test(r.description)), 'the cancelled task in the tree');
@@ -199,31 +129,8 @@ describe('tasks in a real VS Code', () => {
     await step('cancel-tree', async () => {
       const { panel, id } = await waitingTask('python');
       await taskRows((rows) => rows.some((r) => r.label === TOOL && /^waiting for input/.test(r.description)), 'the waiting task in the tree');
-      // The group is redrawn every second (elapsed time): find the running row again each try,
-      // and try again until tasks/cancel for this task is in the log (a click on a row being
-      // replaced is lost).
-      await poll(
-        async () => {
-          const row = wb.page
-            .locator('.part.sidebar .monaco-list[role="tree"] .monaco-list-row')
-            .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${TOOL}$`) }) })
-            .filter({ has: wb.page.locator('.label-description', { hasText: /^waiting for input/ }) })
-            .first();
-          // A focused row shows its inline actions without a hover (a hover-only button is a flaky
-          // target in a loaded browser); the click itself opens the task's panel, already open.
-          await row.locator('.label-name').click({ timeout: 2_000 }).catch(() => undefined);
-          await row.hover({ timeout: 2_000 }).catch(() => undefined);
-          const clicked = await row
-            .locator('.actions .action-label[aria-label^="Cancel Task"]')
-            .click({ timeout: 2_000 })
-            .then(() => true, () => false);
-          if (!clicked) return false;
-          return framesWhen(cancelSentFor(id), 5_000).then(() => true, () => false);
-        },
-        60_000,
-        'tasks/cancel after Cancel Task on the running task',
-      );
-      await poll(async () => /Cancelled/.test(await panel.locator('.result .status').innerText().catch(() => '')), 20_000, 'the panel to show the task cancelled');
+      await cancelOnRow(TOOL, /^waiting for input/, () => framesWhen(cancelSentFor(id), 5_000).then(() => true, () => false));
+      await cancelledInPanel(panel);
       assert.match(await panel.locator('.result').innerText(), new RegExp(`cancelled task ${id} \\(tasks/cancel sent; the server says cancelled\\)`));
       await taskRows((rows) => rows.some((r) => r.label === TOOL && /^cancelled · /.test(r.description)), 'the cancelled task in the tree');
       await wb.screenshot('tasks-tree-cancelled');

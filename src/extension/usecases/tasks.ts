@@ -4,6 +4,7 @@
 // the tool panel shows a task's status and result (toolPanel.ts).
 import * as vscode from 'vscode';
 import type { McpClient } from '../../client/client';
+import { offersTasksExtension } from '../../client/modernTasks';
 import { errorMessage } from '../../protocol/errors';
 import { ListedTaskWatcher, refreshListedTasks } from '../../usecases/listedTasks';
 import type { UseCaseContext } from './context';
@@ -65,7 +66,7 @@ class ServerTaskListing implements vscode.Disposable {
     try {
       const lists = await refreshListedTasks(this.ctx.tasks, serverId, client);
       if (!lists) {
-        if (said) void vscode.window.showInformationMessage(`MCP Host: ${this.ctx.serverName(serverId)} does not list its tasks (no tasks.list capability).`);
+        if (said) void vscode.window.showInformationMessage(`MCP Host: ${this.ctx.serverName(serverId)} does not list its tasks (${offersTasksExtension(client) ? 'the 2026-07-28 tasks extension has no tasks/list' : 'no tasks.list capability'}).`);
         return;
       }
       if (!this.watchers.has(serverId) || said) {

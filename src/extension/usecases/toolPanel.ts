@@ -452,7 +452,7 @@ export class ToolPanel implements vscode.Disposable {
           onProgress: (p) => progressShown?.push(callId, p),
           onTimeoutPaused: (paused) => this.post({ type: 'timeoutPaused', callId, paused }),
           // A modern server asks for input by answering "input required": the panel says the call waits on it.
-          onInputRound: (r) => this.post({ type: 'waitingForInput', callId, waiting: r.waiting, round: r.round, requests: Object.values(r.requests) }),
+          onInputRound: (r) => this.post({ type: 'waitingForInput', callId, waiting: r.waiting, round: r.round, requests: Object.values(r.requests), ...(r.taskId ? { taskId: r.taskId } : {}) }),
           // The call runs as a task: the panel shows it from the task store (the tree shows the same).
           tasks: this.ctx.tasks,
           onTaskStatus: (u) => {
