@@ -912,7 +912,12 @@ export class McpClient implements Disposable {
     const info = { method, ...(target === undefined ? {} : { target }), round, requests: methods };
     this._onInputRound.fire({ ...info, waiting: true });
     const controller = new AbortController();
-    const abort = () => controller.abort(signal?.reason);
+    // Input requests are the client's to answer: when the call is given up (Cancel, a timeout),
+    // it is this side that closes them, and the dialogs say so rather than blame the server.
+    const abort = () => {
+      const reason: unknown = signal?.reason;
+      controller.abort(reason instanceof McpLocalError ? reason : new McpLocalError('cancelled', reason instanceof Error ? reason.message : typeof reason === 'string' ? reason : `${method}: cancelled`));
+    };
     signal?.addEventListener('abort', abort, { once: true });
     const closed = this.onClose(() => controller.abort(new McpLocalError('closed', `${method}: the connection closed while answering the server's input requests`)));
     try {

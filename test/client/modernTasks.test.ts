@@ -9,6 +9,7 @@ import { InputRound, McpClient, McpLocalError, ResponseError, listTasks } from '
 import { TASKS_EXTENSION, getModernTask, serverOffersTasks } from '../../src/client/modernTasks';
 import type { TaskUpdate } from '../../src/client/tasks';
 import type { RequestHandler } from '../../src/protocol/connection';
+import { closedByClient } from '../../src/serverRequests/dialogQueue';
 import { StdioTransport } from '../../src/transport/stdio';
 import { createHttpTransport } from '../../src/transport/httpTransport';
 import { ToolCallOutcome, ToolCallPorts, callTool } from '../../src/usecases/callTool';
@@ -191,6 +192,25 @@ for (const kind of ['stdio', 'http'] as const) {
       const cancel = s.wire.sent('tasks/cancel').at(-1);
       assert.ok(cancel && declares(cancel));
       await waitFor(() => s.serverLog().some((l) => l.includes(`task ${cancel.params.taskId} cancelled`)), 5000, 'the server to cancel the task');
+    });
+
+    test('Cancel while the form is open: the handler is told this side closed it (not that the server withdrew it), and tasks/cancel goes', async () => {
+      const cancel = new AbortController();
+      let seen: unknown;
+      s.elicit.answer = (_params, context) =>
+        new Promise((_, reject) => {
+          // The form is open; the user presses Cancel in the panel.
+          setTimeout(() => cancel.abort('you pressed Cancel in the panel'), 50);
+          context.signal.addEventListener('abort', () => {
+            seen = context.signal.reason;
+            reject(context.signal.reason);
+          }, { once: true });
+        });
+      const { outcome } = await call(s, 'ask-name', {}, { signal: cancel.signal });
+      assert.notEqual(outcome.kind, 'answered');
+      assert.ok(closedByClient({ reason: seen } as AbortSignal), `a cancellation of this side: ${String(seen)}`);
+      assert.match((seen as Error).message, /you pressed Cancel in the panel/);
+      await waitFor(() => s.wire.sent('tasks/cancel').length > 0, 5000, 'tasks/cancel');
     });
 
     test('a failed task rejects with its JSON-RPC error; a tool error completes as an isError result', async () => {
