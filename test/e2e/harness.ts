@@ -176,7 +176,10 @@ export interface Workbench {
   hoverTreeItem(label: string, query?: TreeQuery): Promise<Locator>;
   /** The welcome content a view shows while its tree is empty ('' when the tree shows). */
   welcomeText(query?: TreeQuery): Promise<string>;
-  /** Expands the first row with this label (no-op when already expanded). */
+  /**
+   * Expands the first row with this label (no-op when already expanded). A row drawn without
+   * children yet (a group whose list is still loading) is waited for until it can expand.
+   */
   expandTreeItem(label: string, query?: TreeQuery): Promise<void>;
   /** The webview frames (our panels) whose page header, `#app header h1`, contains `title`. */
   webviewFrames(title: string): Promise<Frame[]>;
@@ -539,8 +542,15 @@ class Launched implements Workbench {
     let clicks = 0;
     for (;;) {
       const { row, item } = await this.revealTreeItem(label, query);
-      if (item.expanded !== false) return;
-      if (Date.now() >= deadline) throw new Error(`timed out after 20000 ms waiting for "${label}" to expand (${clicks} clicks)`);
+      if (item.expanded === true) return;
+      if (Date.now() >= deadline) {
+        throw new Error(item.expanded === undefined ? `"${label}" had no children to expand within 20000 ms` : `timed out after 20000 ms waiting for "${label}" to expand (${clicks} clicks)`);
+      }
+      // A row without a twistie (its group still loading) has nothing to click yet.
+      if (item.expanded === undefined) {
+        await new Promise((r) => setTimeout(r, 200));
+        continue;
+      }
       const stillThere = (await row.locator('.label-name').first().textContent({ timeout: 1_000 }).catch(() => null))?.trim() === label;
       if (stillThere && (await row.getAttribute('aria-expanded').catch(() => null)) === 'false') {
         await row.locator('.monaco-tl-twistie').click({ timeout: 5_000 }).catch(() => undefined);
