@@ -72,7 +72,9 @@
   /** Makes room for `need` items from `head` on (and compacts: the dropped front goes). */
   function grow(s, need) {
     const live = s.len - s.head;
-    const cap = Math.max(1024, need, s.cap * 2);
+    // Twice what is needed, not twice the old size: once the ring is full the front leaves as
+    // fast as items come, and doubling the old size would grow the arrays at every compaction.
+    const cap = Math.max(1024, 2 * Math.max(need, live));
     /** @param {any} Type @param {any} old */
     const move = (Type, old) => {
       const next = new Type(cap);

@@ -7,6 +7,7 @@
 import * as vscode from 'vscode';
 import type { McpClient } from '../client/client';
 import { FrameRing } from '../protocol/frameRing';
+import { LogBacklog } from './logBacklog';
 import { Redactor, formatEarlierFrames, formatFrame, formatLogData, isTraceOn, logLevelToMcpLevel, mcpLevelToLogMethod } from './logFormat';
 import { errorMessage } from '../protocol/errors';
 import type { LogSeverity } from '../protocol/logging';
@@ -14,11 +15,8 @@ import type { Frame } from '../protocol/connection';
 
 /** Lines written per turn of the event loop: a flood of frames never holds the extension host for long. */
 const LINES_PER_TURN = 200;
-/** Lines that may wait; past this the oldest trace lines are dropped (and counted), so a flood cannot grow memory. */
-const MAX_WAITING_LINES = 10_000;
-
-/** A line waiting to be written: text, or a frame formatted when it is written. */
-type WaitingLine = { readonly level: LogSeverity; readonly text: string } | { readonly frame: Frame };
+/** A line waiting to be written: a frame formatted when it is written, or text; `fromServer` marks a server's `notifications/message`. */
+type WaitingLine = { readonly level: LogSeverity; readonly text: string; readonly fromServer?: true } | { readonly frame: Frame };
 
 export class ServerLog implements vscode.Disposable {
   readonly channel: vscode.LogOutputChannel;
@@ -52,9 +50,7 @@ export class ServerLog implements vscode.Disposable {
    * more than everything else a frame costs, so a server that floods (100,000 notifications at
    * Trace) would otherwise hold the extension host for whole chunks of its output at once.
    */
-  private readonly waiting: WaitingLine[] = [];
-  private waitingHead = 0;
-  private droppedTraceLines = 0;
+  private readonly waiting = new LogBacklog<WaitingLine>((line) => ('frame' in line ? 'frame' : line.fromServer ? 'message' : 'keep'));
   private writer: ReturnType<typeof setImmediate> | undefined;
 
   /** Whether the channel shows Trace now (callers build trace lines only then). */
@@ -70,49 +66,22 @@ export class ServerLog implements vscode.Disposable {
 
   private enqueue(line: WaitingLine): void {
     this.waiting.push(line);
-    if (this.waiting.length - this.waitingHead > MAX_WAITING_LINES) this.dropOldestTrace();
     this.writer ??= setImmediate(() => this.writeSome());
-  }
-
-  /** Drops the older half of the waiting frame lines (never a lifecycle or server log line), counting them: one pass for many lines. */
-  private dropOldestTrace(): void {
-    let toDrop = Math.floor(MAX_WAITING_LINES / 2);
-    const kept: WaitingLine[] = [];
-    for (let i = this.waitingHead; i < this.waiting.length; i++) {
-      const line = this.waiting[i];
-      if (toDrop > 0 && 'frame' in line) {
-        toDrop--;
-        this.droppedTraceLines++;
-      } else kept.push(line);
-    }
-    this.waiting.length = 0;
-    this.waiting.push(...kept);
-    this.waitingHead = 0;
   }
 
   private writeSome(): void {
     this.writer = undefined;
     if (this.disposed) return;
-    const end = Math.min(this.waiting.length, this.waitingHead + LINES_PER_TURN);
-    if (this.droppedTraceLines > 0) {
-      this.channel.warn(`${this.droppedTraceLines} frame line(s) were not written: the server sent frames faster than the log could take them (Record Session keeps every frame)`);
-      this.droppedTraceLines = 0;
+    const drops = this.waiting.takeDrops();
+    if (drops) {
+      const what = [drops.frames > 0 ? `${drops.frames} frame line(s)` : '', drops.messages > 0 ? `${drops.messages} log message(s) of the server` : ''].filter(Boolean).join(' and ');
+      this.channel.warn(`${what} were not written: the server sent them faster than the log could take them (Record Session and the timeline keep every frame)`);
     }
-    for (; this.waitingHead < end; this.waitingHead++) {
-      const line = this.waiting[this.waitingHead];
+    for (const line of this.waiting.take(LINES_PER_TURN)) {
       if ('frame' in line) this.channel.trace(formatFrame(line.frame, this.maxPayloadChars(), this.redactor));
       else this.channel[line.level](this.redactor.redact(line.text));
     }
-    if (this.waitingHead === this.waiting.length) {
-      this.waiting.length = 0;
-      this.waitingHead = 0;
-    } else {
-      if (this.waitingHead > 4096) {
-        this.waiting.splice(0, this.waitingHead);
-        this.waitingHead = 0;
-      }
-      this.writer = setImmediate(() => this.writeSome());
-    }
+    if (this.waiting.size > 0) this.writer = setImmediate(() => this.writeSome());
   }
 
   /** Follows a new client of this server (called before it connects, so the handshake is traced). */
@@ -122,7 +91,7 @@ export class ServerLog implements vscode.Disposable {
     const max = this.maxPayloadChars;
     this.clientSubscriptions.push(
       client.onLogMessage((m) => {
-        this.write(mcpLevelToLogMethod(m.level), `server ${m.level}: ${formatLogData(m.logger, m.data, max())}`);
+        if (!this.disposed) this.enqueue({ level: mcpLevelToLogMethod(m.level), text: `server ${m.level}: ${formatLogData(m.logger, m.data, max())}`, fromServer: true });
       }),
       client.onDiagnostic((d) => this.write('warn', `connection (${d.kind}): ${d.text}`)),
       client.onRootsListed((r) => this.write('info', `the server asked for roots; answered ${r.roots.length}: ${r.roots.map((x) => x.uri).join(', ') || '(none)'}`)),
@@ -176,7 +145,7 @@ export class ServerLog implements vscode.Disposable {
   dispose(): void {
     this.disposed = true;
     if (this.writer) clearImmediate(this.writer);
-    this.waiting.length = 0;
+    this.waiting.clear();
     this.detach();
     this.levelSubscription.dispose();
     this.channel.dispose();

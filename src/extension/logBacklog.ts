@@ -1,0 +1,98 @@
+// The lines a server's output channel has yet to write. VS Code's log call costs more than
+// everything else a line costs, so lines wait here and are written a few hundred per turn; a
+// server that floods faster than the channel writes would grow this without end, so the backlog
+// is bounded: past its limit, the oldest droppable lines go (counted), in one pass that halves it.
+// No `vscode`: the policy is tested on its own (test/extension/logBacklog.test.ts).
+
+/** What may be dropped first: 'frame' lines (Record Session and the timeline keep every frame), then 'message' lines; 'keep' lines never. */
+export type BacklogLineKind = 'frame' | 'message' | 'keep';
+
+export interface BacklogDrops {
+  readonly frames: number;
+  readonly messages: number;
+}
+
+export class LogBacklog<Line> {
+  private lines: Line[] = [];
+  private head = 0;
+  private droppedFrames = 0;
+  private droppedMessages = 0;
+  /** The waiting count that starts the next drop: above the limit while 'keep' lines fill it. */
+  private dropAt: number;
+
+  constructor(
+    private readonly kindOf: (line: Line) => BacklogLineKind,
+    private readonly limit = 10_000,
+  ) {
+    this.dropAt = limit;
+  }
+
+  get size(): number {
+    return this.lines.length - this.head;
+  }
+
+  push(line: Line): void {
+    this.lines.push(line);
+    if (this.size > this.dropAt) this.dropOldest();
+  }
+
+  /** Takes up to `max` of the oldest lines, in order. */
+  take(max: number): Line[] {
+    const end = Math.min(this.lines.length, this.head + max);
+    const out = this.lines.slice(this.head, end);
+    this.head = end;
+    if (this.head === this.lines.length) {
+      this.lines = [];
+      this.head = 0;
+      this.dropAt = this.limit;
+    } else if (this.head > 4096 && this.head * 2 > this.lines.length) {
+      this.lines = this.lines.slice(this.head);
+      this.head = 0;
+    }
+    return out;
+  }
+
+  /** What was dropped since the last call (then counts again from zero). */
+  takeDrops(): BacklogDrops | undefined {
+    if (this.droppedFrames === 0 && this.droppedMessages === 0) return undefined;
+    const drops = { frames: this.droppedFrames, messages: this.droppedMessages };
+    this.droppedFrames = this.droppedMessages = 0;
+    return drops;
+  }
+
+  clear(): void {
+    this.lines = [];
+    this.head = 0;
+    this.dropAt = this.limit;
+  }
+
+  /**
+   * Brings the backlog down to half the limit in one pass: the oldest frame lines first, then the
+   * oldest message lines; 'keep' lines stay. Each pass halves the backlog, so a flood costs one
+   * pass per limit / 2 lines, never one per line.
+   */
+  private dropOldest(): void {
+    let frames = 0;
+    let messages = 0;
+    for (let i = this.head; i < this.lines.length; i++) {
+      const kind = this.kindOf(this.lines[i]);
+      if (kind === 'frame') frames++;
+      else if (kind === 'message') messages++;
+    }
+    const excess = this.size - Math.floor(this.limit / 2);
+    let framesToDrop = Math.min(frames, excess);
+    let messagesToDrop = Math.min(messages, excess - framesToDrop);
+    this.droppedFrames += framesToDrop;
+    this.droppedMessages += messagesToDrop;
+    const kept: Line[] = [];
+    for (let i = this.head; i < this.lines.length; i++) {
+      const line = this.lines[i];
+      const kind = this.kindOf(line);
+      if (kind === 'frame' ? framesToDrop-- > 0 : kind === 'message' && messagesToDrop-- > 0) continue;
+      kept.push(line);
+    }
+    this.lines = kept;
+    this.head = 0;
+    this.dropAt = Math.max(this.limit, kept.length + Math.floor(this.limit / 2));
+  }
+}

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { LogBacklog, type BacklogLineKind } from '../../src/extension/logBacklog';
+
+interface Line {
+  readonly kind: BacklogLineKind;
+  readonly n: number;
+}
+
+/** A backlog that counts how often its classifier runs: the cost of a flood, in lines looked at. */
+function backlog(limit: number) {
+  let looks = 0;
+  const b = new LogBacklog<Line>((line) => {
+    looks++;
+    return line.kind;
+  }, limit);
+  return { b, looks: () => looks };
+}
+
+describe('the output channel backlog', () => {
+  test('under the limit nothing drops, and lines come out in order', () => {
+    const { b } = backlog(100);
+    for (let n = 0; n < 100; n++) b.push({ kind: n % 2 ? 'frame' : 'message', n });
+    assert.equal(b.takeDrops(), undefined);
+    assert.deepEqual(b.take(3).map((l) => l.n), [0, 1, 2]);
+    assert.equal(b.size, 97);
+  });
+
+  test('past the limit the oldest frame lines go first, then the oldest server messages; MCP Host lines never', () => {
+    const { b } = backlog(10);
+    b.push({ kind: 'keep', n: 0 });
+    for (let n = 1; n <= 6; n++) b.push({ kind: 'message', n });
+    for (let n = 7; n <= 9; n++) b.push({ kind: 'frame', n });
+    assert.equal(b.size, 10, 'at the limit: nothing dropped yet');
+    assert.equal(b.takeDrops(), undefined);
+    b.push({ kind: 'frame', n: 10 });
+    // 11 lines, down to 5: the 4 frames go, then the 2 oldest messages.
+    assert.deepEqual(b.takeDrops(), { frames: 4, messages: 2 });
+    assert.deepEqual(b.take(100).map((l) => l.n), [0, 3, 4, 5, 6]);
+  });
+
+  test('a flood of 200,000 server messages stays bounded and costs a few passes, not one per line', () => {
+    const { b, looks } = backlog(10_000);
+    b.push({ kind: 'keep', n: -1 });
+    let written = 0;
+    for (let n = 0; n < 200_000; n++) {
+      b.push({ kind: 'message', n });
+      assert.ok(b.size <= 10_000, `backlog ${b.size} after ${n} lines`);
+      // The channel writes 200 lines a turn, one turn per 1,000 lines that arrive.
+      if (n % 1000 === 999) written += b.take(200).length;
+    }
+    const drops = b.takeDrops()!;
+    assert.equal(written + b.size + drops.messages, 200_001, 'every line is written, waiting or counted as dropped');
+    const first = b.take(1)[0];
+    assert.ok(first.kind === 'keep' || written > 0, 'MCP Host’s own line was kept');
+    // Each pass looks at ≤ 2 × 10,000 lines and frees 5,000: linear in the flood.
+    assert.ok(looks() < 200_001 * 10, `the classifier ran ${looks()} times for 200,001 lines`);
+  });
+
+  test('a backlog filled with lines that never drop waits for as many again before the next pass', () => {
+    const { b, looks } = backlog(100);
+    for (let n = 0; n < 1_000; n++) b.push({ kind: 'keep', n });
+    assert.equal(b.size, 1_000, 'nothing of MCP Host is dropped');
+    assert.equal(b.takeDrops(), undefined);
+    // Not one pass per line over the limit.
+    assert.ok(looks() < 1_000 * 20, `the classifier ran ${looks()} times`);
+  });
+});
