@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { Frame } from '../../src/protocol/connection';
 import * as z from '../../src/protocol/zod';
 import { Redactor } from '../../src/registry/logText';
@@ -149,6 +151,22 @@ describe('timeline: the ring', () => {
     assert.equal(t.items('s')[0].name, 'n950');
     assert.equal(t.items('other').length, 1, 'rings are per server');
     assert.deepEqual(evicted.at(-1), ['s', t.items('s')[0].id]);
+  });
+
+  test('an item that left the ring is no longer held (memory stays within the ring between compactions)', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const t = new Timeline(() => ({ maxFrames: 2000, maxPayloadBytes: 1 << 20 }));
+    t.push('s', frame('receive', notification('notifications/message', { level: 'info', data: 'the first' }), 0));
+    const first = new WeakRef(t.items('s')[0]);
+    // Past the ring by a quarter: the first item has left, and the front is not compacted yet.
+    for (let i = 1; i <= 2500; i++) t.push('s', frame('receive', notification('notifications/message', { level: 'info', data: `message ${i}` }), i));
+    assert.equal(t.items('s').length, 2000);
+    for (let round = 0; round < 5 && first.deref(); round++) {
+      await new Promise((r) => setImmediate(r));
+      gc();
+    }
+    assert.equal(first.deref(), undefined, 'the evicted item was collected');
   });
 
   test('payloads are let go oldest first past the byte budget; a frame larger than it keeps none; items stay', () => {

@@ -86,7 +86,8 @@ const SAMPLES = 1024;
 /** One server's ring and the state that pairs its frames. */
 class ServerRing {
   /** Items from `head` on are kept; ids are contiguous, so an id finds its index. */
-  items: TimelineItem[] = [];
+  /** Oldest first from `head`; the slots before `head` are emptied (an item that left is not held until compaction). */
+  items: (TimelineItem | undefined)[] = [];
   head = 0;
   nextId = 1;
   frames = 0;
@@ -141,7 +142,7 @@ class ServerRing {
   }
 
   get firstId(): number {
-    return this.size ? this.items[this.head].id : this.nextId;
+    return this.size ? this.items[this.head]!.id : this.nextId;
   }
 
   get(id: number): TimelineItem | undefined {
@@ -172,7 +173,7 @@ export class Timeline {
   /** A server's kept items, oldest first. */
   items(server: string): readonly TimelineItem[] {
     const ring = this.rings.get(server);
-    return ring ? ring.items.slice(ring.head) : [];
+    return ring ? (ring.items.slice(ring.head) as TimelineItem[]) : [];
   }
 
   item(server: string, id: number): TimelineItem | undefined {
@@ -375,7 +376,7 @@ export class Timeline {
     ring.payloadBytes += frame.bytes;
     const kept: KeptFrame = { direction: frame.direction, time: frame.time, bytes: frame.bytes, message: frame.message, dropped: false };
     while (ring.payloadBytes > max && ring.payloadHead < ring.items.length) {
-      const oldest = ring.items[ring.payloadHead++];
+      const oldest = ring.items[ring.payloadHead++]!;
       for (const f of [oldest.first, oldest.second]) this.letGo(ring, f);
     }
     if (ring.payloadBytes > max) this.letGo(ring, kept);
@@ -394,7 +395,8 @@ export class Timeline {
     const max = Math.max(1, this.limits().maxFrames);
     if (ring.frames <= max) return;
     while (ring.frames > max && ring.size > 0) {
-      const oldest = ring.items[ring.head++];
+      const oldest = ring.items[ring.head]!;
+      ring.items[ring.head++] = undefined;
       ring.frames -= oldest.second ? 2 : 1;
       for (const f of [oldest.first, oldest.second]) this.letGo(ring, f);
       this.forget(ring, oldest);
