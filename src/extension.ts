@@ -10,10 +10,13 @@ import { ServersTreeProvider } from './extension/serversTree';
 import { McpStatusBar } from './extension/statusBar';
 import { OfferChangesView } from './extension/offerChangesView';
 import { registerTimeline } from './extension/timeline/timelineFeed';
+import { cacheMcpHostSettings } from './extension/restrictedSettings';
 
 let host: McpHost | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
+  // mcpHost.* values are kept once read; first, so every later change listener reads new values.
+  context.subscriptions.push(cacheMcpHostSettings());
   // The view's provider first: until it is registered VS Code says "There is no data provider
   // registered", which reads like an error; from here on the view says "Reading configuration…".
   const tree = new ServersTreeProvider();

@@ -1,18 +1,24 @@
 // "Share with VS Code Chat": the servers the user opted in (`mcpHost.shareWithChat`, off by
 // default) are offered to VS Code's own MCP support as HTTP servers on MCP Host's loopback
 // gateway, so VS Code's chat uses MCP Host's connections (consent, sign-in, logs, era bridging)
-// instead of starting a second process. The gateway runs only while something is shared.
+// instead of starting a second process. The gateway runs only while something is shared, and its
+// code (an HTTP server, sessions, the relay) loads when it first starts, not at activation.
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { McpClient } from '../client/client';
-import { McpGateway, SharedServer } from '../gateway';
+import type * as GatewayModule from '../gateway';
+import type { McpGateway, SharedServer } from '../gateway';
 import type { ServerHandle } from '../registry';
 import { formatFrame } from './logFormat';
 import type { McpHost } from './mcpHost';
+import { mcpHostSetting } from './restrictedSettings';
 
 /** The provider id in package.json's `mcpServerDefinitionProviders`. */
 export const CHAT_SHARE_PROVIDER_ID = 'mcpHost.gateway';
 const SETTING = 'shareWithChat';
+
+let gatewayModule: Promise<typeof GatewayModule> | undefined;
+const loadGateway = () => (gatewayModule ??= import('../gateway/index.js'));
 
 export class ChatShare implements vscode.Disposable {
   private gateway: McpGateway | undefined;
@@ -124,6 +130,7 @@ export class ChatShare implements vscode.Disposable {
   private ensureGateway(): Promise<McpGateway> {
     if (this.gateway) return Promise.resolve(this.gateway);
     this.starting ??= (async () => {
+      const { McpGateway } = await loadGateway();
       const gateway = new McpGateway({
         servers: () =>
           this.shared().map(
@@ -210,7 +217,8 @@ export function sharedWithChat(h: ServerHandle): boolean {
 }
 
 function sharedNames(): string[] {
-  const value = vscode.workspace.getConfiguration('mcpHost').get<unknown>(SETTING, []);
+  // Asked per tree row and per change of any server: the kept value (restrictedSettings.ts).
+  const value = mcpHostSetting<unknown>(SETTING, []);
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 

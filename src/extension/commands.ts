@@ -46,7 +46,7 @@ export function registerCommands(host: McpHost, tree: ServersTreeProvider): vsco
     register('mcpHost.server.signIn', withServer('Sign in to which MCP server?', (h) => host.signIns.signIn(h.id), (h) => h.entry.config.type !== 'stdio')),
     register('mcpHost.server.setToken', withServer('Set a token for which MCP server?', (h) => setToken(h, host.inputs, (id) => host.restart(id)), (h) => h.entry.config.type !== 'stdio')),
     register('mcpHost.server.signOut', withServer('Sign out of which MCP server?', (h) => host.signIns.signOut(h.id), (h) => host.signIns.canSignOut(h.id))),
-    register('mcpHost.server.recordSession', withServer('Record (or stop recording) which MCP server?', (h) => host.recorder.toggle(h))),
+    register('mcpHost.server.recordSession', withServer('Record (or stop recording) which MCP server?', async (h) => (await host.recorder.get()).toggle(h))),
     register('mcpHost.server.toggleShare', withServer('Share which MCP server with VS Code Chat (or stop sharing it)?', (h) => host.chatShare.toggle(h))),
     register('mcpHost.server.copyGatewayConfig', withServer('Copy the gateway entry of which shared MCP server?', (h) => host.chatShare.copyClientConfig(h), (h) => host.chatShare.isShared(h))),
     register('mcpHost.server.showOutput', withServer('Show the output of which MCP server?', (h) => host.logs.get(h.id).show())),

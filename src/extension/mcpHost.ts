@@ -26,8 +26,9 @@ import { mcpHostSetting } from './restrictedSettings';
 /** The global-state key of the era each server spoke (see registry/eraStore.ts). */
 const ERA_STATE_KEY = 'mcpHost.serverEras';
 import { OfferChangeTracker, describeOfferChangeRecord } from '../usecases/offerChanges';
-import { DevMode } from './devMode';
-import { SessionRecorder } from './sessionRecorder';
+import { DevModeOnDemand } from './devModeOnDemand';
+import { OnDemand } from './onDemand';
+import type { SessionRecorder } from './sessionRecorder';
 import type { ResolvedServer, ServerEntry } from '../config';
 
 export type StartPolicy = 'onViewVisible' | 'onStartup' | 'never';
@@ -55,10 +56,10 @@ export class McpHost implements vscode.Disposable {
   readonly tree: EditorServersTreeModel;
   /** What each server offers differently after a list change or a restart ("What changed"). */
   readonly offerChanges = new OfferChangeTracker();
-  /** `dev.watch` restarts and `dev.debug` attaches. */
-  readonly devMode: DevMode;
-  /** "Record Session": a server's frames in a JSON Lines recording. */
-  readonly recorder: SessionRecorder;
+  /** `dev.watch` restarts and `dev.debug` attaches (loaded when an entry or a Debug run needs it). */
+  readonly devMode: DevModeOnDemand;
+  /** "Record Session": a server's frames in a JSON Lines recording (loaded by the first Record Session). */
+  readonly recorder: OnDemand<SessionRecorder>;
   /** "Share with VS Code Chat": opted-in servers offered to VS Code's MCP through the gateway. */
   readonly chatShare: ChatShare;
 
@@ -71,17 +72,11 @@ export class McpHost implements vscode.Disposable {
   ) {
     const changed = () => this._onDidChange.fire();
     const inputs = (this.inputs = new InputStore(context.secrets, context.workspaceState, askForInput, (value) => this.redactor.add(value)));
-    // Read once and on change: every frame line and log message is cut at it, and asking VS Code's
-    // configuration per frame cost ~1.8 s of the extension host's CPU in a flood of 100,000.
-    let maxPayloadChars = mcpHostSetting('log.maxPayloadChars', 4000);
-    this.disposables.push(
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('mcpHost.log.maxPayloadChars')) maxPayloadChars = mcpHostSetting('log.maxPayloadChars', 4000);
-      }),
-    );
+    // Every frame line and log message is cut at it: the kept value (restrictedSettings.ts), as asking
+    // VS Code's configuration per frame cost ~1.8 s of the extension host's CPU in a flood of 100,000.
     this.logs = new ServerLogs(
       this.redactor,
-      () => maxPayloadChars,
+      () => mcpHostSetting('log.maxPayloadChars', 4000),
       (id) => this.channelName(id),
     );
     this.signIns = new EditorSignIns(context.secrets, () => this.registry, this.logs, this.redactor, { start: (id) => this.start(id), stop: (id) => this.stop(id) }, changed);
@@ -129,8 +124,8 @@ export class McpHost implements vscode.Disposable {
       const prepared = await this.gate.prepare(entry);
       return 'blocked' in prepared ? prepared : this.devMode.prepare(entry, prepared);
     };
-    this.recorder = new SessionRecorder(context.globalStorageUri, (text) => this.redactor.redact(text), (id, text) => this.logs.get(id).write('info', text));
-    this.devMode = new DevMode({
+    this.recorder = new OnDemand(async () => new (await import('./sessionRecorder.js')).SessionRecorder(context.globalStorageUri, (text) => this.redactor.redact(text), (id, text) => this.logs.get(id).write('info', text)));
+    this.devMode = new DevModeOnDemand({
       servers: () => this.registry.list(),
       restart: (id) => this.restart(id),
       log: (id, level, text) => this.logs.get(id).write(level, text),
@@ -165,7 +160,8 @@ export class McpHost implements vscode.Disposable {
       this.registry.onDidCreateClient(({ handle, client }) => {
         this.logs.get(handle.id).attach(client);
         this.devMode.attach(handle, client);
-        this.recorder.attach(handle.id, client);
+        // Nothing is recorded before the first Record Session, which creates the recorder.
+        this.recorder.current?.attach(handle.id, client);
         serverRequests.configureClient(client, { id: handle.id, name: handle.entry.name });
         // The Roots node shows when the server last asked.
         client.onRootsListed(changed);

@@ -72,8 +72,7 @@ export interface SavedTestResult {
   readonly error?: string;
 }
 
-/** The file's default name in a workspace. */
-export const SAVED_TESTS_FILE = '.vscode/mcp-tests.json';
+export { SAVED_TESTS_FILE } from './savedTestsFile';
 
 /** Reads a test file (JSON with comments); throws an Error naming the test and field that is wrong. */
 export function parseSavedTests(text: string, where: string): SavedTestFile {

@@ -5,8 +5,7 @@
 import * as vscode from 'vscode';
 import type { ServerHandle } from '../../registry/serverRegistry';
 import { UseCaseContext } from './context';
-import { diagnoseServer } from './diagnose';
-import { SavedTestsController } from './savedTests';
+import { SavedTestsController } from './savedTestsController';
 import { getPrompt } from './getPrompt';
 import { ResourceFeatures } from './resources';
 import { DetailsPanel, HealthMonitor, NoiseRecorder, copyServerEntry, pingServer, setLogLevel, showCapabilities, showServerDetails } from './serverActions';
@@ -157,7 +156,8 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
     }),
     register(UseCaseCommands.diagnose, async (arg) => {
       const s = await resolveServer(ctx, arg, 'Diagnose which MCP server?');
-      if (s) await diagnoseServer(ctx, s);
+      // The connection doctor (and the DNS, TCP and TLS probes under it) loads on the first diagnosis.
+      if (s) await (await import('./diagnose.js')).diagnoseServer(ctx, s);
     }),
     register(UseCaseCommands.clearHistory, async (arg) => {
       const t = toTarget(arg);

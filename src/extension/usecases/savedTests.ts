@@ -1,7 +1,8 @@
 // Saved calls as tests in VS Code's Testing view: each workspace folder's `.vscode/mcp-tests.json`
 // is a group, each test a row; running one calls the server as a hand call would (history, log)
 // and reports every failed assertion with what was expected and what came. "Save Call as Test…"
-// writes a call from the history into the file.
+// writes a call from the history into the file. Loaded when a workspace has a test file or the
+// user runs or saves a test (savedTestsController.ts owns the controller and its registrations).
 import * as vscode from 'vscode';
 import { applyEdits, findNodeAtLocation, modify, parseTree } from 'jsonc-parser';
 import { errorMessage } from '../../protocol/errors';
@@ -9,38 +10,21 @@ import type { ServerHandle } from '../../registry/serverRegistry';
 import { SAVED_TESTS_FILE, SavedTest, SavedTestFile, parseSavedTests } from '../../usecases/savedTests';
 import type * as SavedTestRunner from '../../usecases/savedTestRunner';
 
-/** The runner (and the tool-call use case under it) loads with the first run, not at activation. */
+/** The runner (and the tool-call use case under it) loads with the first run, not with the first discovery. */
 let runner: Promise<typeof SavedTestRunner> | undefined;
 const loadRunner = () => (runner ??= import('../../usecases/savedTestRunner.js'));
 import type { UseCaseContext } from './context';
 
 const HISTORY_KIND_LABEL = { tool: 'tool', prompt: 'prompt', resource: 'resource' } as const;
 
-/** The Testing view's tests of saved calls, and the command that saves one. */
-export class SavedTestsController implements vscode.Disposable {
-  private readonly controller = vscode.tests.createTestController('mcpHost.savedTests', 'MCP Host: saved calls');
+/** The Testing view's tests of saved calls: reads them into the controller, runs them, saves a call as one. */
+export class SavedTests implements vscode.Disposable {
   private readonly tests = new Map<string, { test: SavedTest; folder: vscode.WorkspaceFolder }>();
-  private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly ctx: UseCaseContext) {
-    this.controller.resolveHandler = async () => this.discover();
-    this.controller.refreshHandler = async () => this.discover();
-    this.controller.createRunProfile('Run', vscode.TestRunProfileKind.Run, (request, token) => this.run(request, token, false), true);
-    // Debug: each test's server under dev mode's debugger (restarted so unless one is attached), then the same run.
-    if (ctx.deps.debugServer) this.controller.createRunProfile('Debug', vscode.TestRunProfileKind.Debug, (request, token) => this.run(request, token, true), true);
-    const watcher = vscode.workspace.createFileSystemWatcher(`**/${SAVED_TESTS_FILE}`);
-    const rediscover = () => void this.discover();
-    this.disposables.push(
-      this.controller,
-      watcher,
-      watcher.onDidChange(rediscover),
-      watcher.onDidCreate(rediscover),
-      watcher.onDidDelete(rediscover),
-      vscode.workspace.onDidChangeWorkspaceFolders(rediscover),
-      vscode.commands.registerCommand('mcpHost.history.saveAsTest', () => this.saveFromHistory()),
-    );
-    void this.discover();
-  }
+  constructor(
+    private readonly controller: vscode.TestController,
+    private readonly ctx: UseCaseContext,
+  ) {}
 
   /** Reads every folder's test file into the tree; a broken file is one row with its error. */
   async discover(): Promise<void> {
@@ -81,7 +65,7 @@ export class SavedTestsController implements vscode.Disposable {
     this.controller.items.replace(items);
   }
 
-  private async run(request: vscode.TestRunRequest, token: vscode.CancellationToken, debug: boolean): Promise<void> {
+  async run(request: vscode.TestRunRequest, token: vscode.CancellationToken, debug: boolean): Promise<void> {
     const run = this.controller.createTestRun(request);
     const queue: vscode.TestItem[] = [];
     const add = (item: vscode.TestItem) => {
@@ -161,7 +145,7 @@ export class SavedTestsController implements vscode.Disposable {
   }
 
   /** Picks a call from the history and appends it, with what it got, to the folder's test file. */
-  private async saveFromHistory(): Promise<void> {
+  async saveFromHistory(): Promise<void> {
     const entries = this.ctx.deps.servers
       .list()
       .flatMap((h) => this.ctx.history.list(h.id).map((entry) => ({ entry, server: h })))
@@ -200,7 +184,7 @@ export class SavedTestsController implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.disposables) d.dispose();
+    this.tests.clear();
   }
 }
 
