@@ -86,7 +86,8 @@ describe('@mcp in a real VS Code', { skip: existsSync(VSIX) ? false : `${VSIX} i
       // MCP Host asked VS Code for the models after it started, which is what lets the picker select one.
       await wb.outputChannelText('MCP Host', { contains: /Language models listed \([^)]*\): .*mcp-host-tool-test\/mcp-host-tool-model/, timeoutMs: 60_000, reveal: false });
       await ask('call echo with hello from chat');
-      const asked = await response(/wants to run echo/);
+      // VS Code streams the arguments block in after the line that names the tool: wait for both.
+      const asked = await response(/wants to run echo[\s\S]*"message": "hello from chat"/);
       assert.match(asked, /everything wants to run echo/);
       assert.match(asked, /"message": "hello from chat"/);
       await wb.screenshot('chat-approval');
