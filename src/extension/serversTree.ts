@@ -632,14 +632,14 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   showMore(node: TreeNode): void {
     if (node.kind !== 'more') return;
     this.pages.showMore(node.serverId, node.list, this.handle(node.serverId)?.client);
-    this.redrawGroup(node.serverId, node.list);
+    this.redrawGroup();
   }
 
   /** Every row of a group. */
   showAll(node: TreeNode): void {
     if (node.kind !== 'more' && node.kind !== 'group') return;
     this.pages.showAll(node.serverId, node.list, this.handle(node.serverId)?.client);
-    this.redrawGroup(node.serverId, node.list);
+    this.redrawGroup();
   }
 
   /**
@@ -652,16 +652,19 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     let position = -1;
     for (let i = 0, seen = 0; i < tools.length && position < 0; i++) if (tools[i].name === name && seen++ === occurrence) position = i;
     if (!h || position < 0) return false;
-    if (this.pages.showThrough(serverId, 'tools', position, h.client)) this.redrawGroup(serverId, 'tools');
+    if (this.pages.showThrough(serverId, 'tools', position, h.client)) this.redrawGroup();
     // VS Code waits for the redraw fired above before it resolves the row (its reveal follows the pending refresh).
     await view.reveal({ kind: 'tool', serverId, tool: tools[position], index: occurrence }, { select: true, focus: false, expand: false });
     return true;
   }
 
-  /** Redraws a group now (not after the coalescing delay): a reveal that follows must see its new rows. */
-  private redrawGroup(serverId: string, list: ListKind): void {
-    const group = this.latest.get(`group:${serverId}/${list}`);
-    this._onDidChangeTreeData.fire(group);
+  /**
+   * Redraws a group now (not after the coalescing delay): a reveal that follows must see its new
+   * rows. The whole tree, not the group's node: VS Code finds a node by the object it was given,
+   * and a redraw between the click and now may have replaced it (the other rows cost little).
+   */
+  private redrawGroup(): void {
+    this._onDidChangeTreeData.fire();
   }
 
   /** A row's parent (VS Code asks it to reveal a row). */
