@@ -64,7 +64,11 @@ export function registerCommands(host: McpHost, tree: ServersTreeProvider, view:
         {
           runningServers: () => host.tree.servers().filter((h) => host.tree.displayStatus(h).kind === 'running'),
           openTool: (serverId, name) => vscode.commands.executeCommand('mcpHost.tool.call', { serverId, kind: 'tool', name }),
-          revealTool: (serverId, name, occurrence) => tree.revealTool(view, serverId, name, occurrence),
+          revealTool: (serverId, name, occurrence) =>
+            tree.revealTool(view, serverId, name, occurrence).catch((error: unknown) => {
+              host.log.warn(`Find Tool: could not show ${name} in the tree: ${errorMessage(error)}`);
+              return false;
+            }),
         },
         arg?.kind === 'group' ? arg.serverId : undefined,
       );

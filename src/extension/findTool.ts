@@ -23,12 +23,13 @@ export interface FindToolDeps {
   runningServers(): readonly ServerHandle[];
   /** Opens the tool's panel (the tree row's command). */
   openTool(serverId: string, name: string): Thenable<unknown>;
-  /** Selects the tool's row in the tree, loading its page; false when the tree has no such row. */
+  /** Selects the tool's row in the tree, loading its page; false when the tree has no such row (never rejects). */
   revealTool(serverId: string, name: string, occurrence: number): Promise<boolean>;
 }
 
-/** Items shown at most: a query narrows 5,000 tools to a few; an empty one lists the first. */
-const MAX_SHOWN = 200;
+/** Items shown at most: the first tools before anything is typed, then the best matches (fewer: redrawn per key). */
+const MAX_LISTED = 200;
+const MAX_MATCHES = 50;
 
 /** Every tool of `servers`, in the tree's order. */
 export function toolsOf(servers: readonly ServerHandle[]): FoundTool[] {
@@ -41,9 +42,9 @@ export function toolsOf(servers: readonly ServerHandle[]): FoundTool[] {
 }
 
 /** The tools that match `query` (as typed), best first; all of them, in order, for an empty query. */
-export function rankTools(index: ToolSearchIndex<FoundTool>, query: string, limit = MAX_SHOWN): FoundTool[] {
-  if (!query.trim()) return index.items.slice(0, limit);
-  return index.search(query, limit, { asYouType: true }).map((m) => m.item);
+export function rankTools(index: ToolSearchIndex<FoundTool>, query: string): FoundTool[] {
+  if (!query.trim()) return index.items.slice(0, MAX_LISTED);
+  return index.search(query, MAX_MATCHES, { asYouType: true }).map((m) => m.item);
 }
 
 type Item = vscode.QuickPickItem & { readonly found: FoundTool };
@@ -92,7 +93,9 @@ export async function findTool(deps: FindToolDeps, serverId?: string): Promise<v
   });
   pick.dispose();
   if (!picked) return;
-  // The row first (a quiet selection), then the panel, which takes the focus.
-  await deps.revealTool(picked.serverId, picked.tool.name, picked.occurrence).catch(() => false);
-  await deps.openTool(picked.serverId, picked.tool.name);
+  // The panel first (it takes the focus), the row beside it (a quiet selection): revealing a tool
+  // far down a long list loads every page up to it, which takes VS Code a while to draw.
+  const opened = deps.openTool(picked.serverId, picked.tool.name);
+  void deps.revealTool(picked.serverId, picked.tool.name, picked.occurrence);
+  await opened;
 }
