@@ -68,7 +68,7 @@ test('the shipped bundles leave oauth4webapi to dist/vendor/oauth.mjs, imported 
   assert.match(readFileSync(`${dist}/vendor/oauth.mjs`, 'utf8'), /oauth4webapi\/v\d/);
 });
 
-test('activating the shipped bundle reads neither the panels, nor the HTTP transports, nor eventsource-parser', () => {
+test('activating the shipped bundle reads neither the panels, nor the HTTP transports, nor eventsource-parser, nor Find Tool…', () => {
   const dist = join(__dirname, '..', '..', '..', 'dist');
   assert.ok(existsSync(join(dist, 'bench.js')) && existsSync(join(dist, 'extension.js')), `${dist} has no build: run node esbuild.mjs`);
   // The benchmark's loader: a fresh process, a stand-in vscode module, require() and activate().
@@ -76,7 +76,7 @@ test('activating the shipped bundle reads neither the panels, nor the HTTP trans
   const { files } = JSON.parse(out.trim().split('\n').pop()!) as { files: string[] };
   assert.ok(files.includes('extension.js'), `activation read ${files.join(', ')}`);
   // Each part is found by a text only it has; it must be in a file of its own that activation did not read.
-  const parts = { 'the tool panel': 'the arguments must be a JSON object', 'the timeline page': 'Export the selection of', 'the Streamable HTTP transport': 'Streamable HTTP to ', 'eventsource-parser': 'Cannot feed parser', 'the app view opened from @mcp': 'opened from @mcp with the call' };
+  const parts = { 'the tool panel': 'the arguments must be a JSON object', 'the timeline page': 'Export the selection of', 'the Streamable HTTP transport': 'Streamable HTTP to ', 'eventsource-parser': 'Cannot feed parser', 'the app view opened from @mcp': 'opened from @mcp with the call', 'the Find Tool pick': 'by name, title or description' };
   const chunks = readdirSync(dist).filter((f) => /^chunk-\w+\.js$/.test(f));
   for (const [part, text] of Object.entries(parts)) {
     const holders = ['extension.js', ...chunks].filter((f) => readFileSync(join(dist, f), 'utf8').includes(text));
