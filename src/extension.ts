@@ -33,7 +33,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const statusBar = new McpStatusBar(mcpHost.tree);
   const changes = new OfferChangesView(mcpHost.offerChanges);
   context.subscriptions.push(changes, vscode.window.createTreeView('mcpHost.changes', { treeDataProvider: changes }));
-  context.subscriptions.push(mcpHost, statusBar, ...registerCommands(mcpHost, tree));
+  context.subscriptions.push(mcpHost, statusBar, ...registerCommands(mcpHost, tree, view));
   // The view's toolbar offers only what applies (Start All once something can start, and so on).
   const updateContext = () => {
     const kinds = mcpHost.tree.servers().map((h) => mcpHost.tree.displayStatus(h).kind);

@@ -82,23 +82,36 @@ export class ToolSearchIndex<T extends SearchableTool = SearchableTool> {
     this.averageLength = this.docs.reduce((sum, d) => sum + d.length, 0) / Math.max(1, this.docs.length);
   }
 
-  /** The best `limit` matches of `query`, best first; tools that share no word with it are left out. */
-  search(query: string, limit = 10): ToolMatch<T>[] {
+  /**
+   * The best `limit` matches of `query`, best first; tools that share no word with it are left out.
+   * `asYouType`: the query is still being typed, so its last word (unless a space ends the query)
+   * also matches the words it begins ("invo" finds "invoice"), scored as the best of them.
+   */
+  search(query: string, limit = 10, options: { asYouType?: boolean } = {}): ToolMatch<T>[] {
     const terms = [...new Set(searchTerms(query))];
-    const n = this.docs.length;
+    const prefix = options.asYouType && /[a-z0-9]$/i.test(query) ? terms.pop() : undefined;
     const scored: { index: number; score: number }[] = [];
     this.docs.forEach((doc, index) => {
       let score = 0;
-      for (const term of terms) {
-        const f = doc.tf.get(term);
-        if (!f) continue;
-        const df = this.documentFrequency.get(term) ?? 0;
-        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        score += (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * doc.length) / (this.averageLength || 1)));
+      for (const term of terms) score += this.termScore(doc, term);
+      if (prefix !== undefined) {
+        // The doc's own words are few; the vocabulary can be thousands (one number per tool).
+        let best = 0;
+        for (const term of doc.tf.keys()) if (term.startsWith(prefix)) best = Math.max(best, this.termScore(doc, term));
+        score += best;
       }
       if (score > 0) scored.push({ index, score });
     });
     scored.sort((a, b) => b.score - a.score || a.index - b.index);
     return scored.slice(0, Math.max(0, limit)).map(({ index, score }) => ({ item: this.items[index], score: Math.round(score * 1000) / 1000 }));
+  }
+
+  /** BM25 of one term in one document (0 when the document lacks it). */
+  private termScore(doc: { tf: Map<string, number>; length: number }, term: string): number {
+    const f = doc.tf.get(term);
+    if (!f) return 0;
+    const df = this.documentFrequency.get(term) ?? 0;
+    const idf = Math.log(1 + (this.docs.length - df + 0.5) / (df + 0.5));
+    return (idf * f * (K1 + 1)) / (f + K1 * (1 - B + (B * doc.length) / (this.averageLength || 1)));
   }
 }

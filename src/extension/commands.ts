@@ -15,7 +15,7 @@ import { errorMessage } from '../protocol/errors';
 
 type ServerArg = TreeNode | string | undefined;
 
-export function registerCommands(host: McpHost, tree: ServersTreeProvider): vscode.Disposable[] {
+export function registerCommands(host: McpHost, tree: ServersTreeProvider, view: vscode.TreeView<TreeNode>): vscode.Disposable[] {
   const register = (id: string, fn: (...args: any[]) => unknown) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
@@ -54,6 +54,25 @@ export function registerCommands(host: McpHost, tree: ServersTreeProvider): vsco
     register('mcpHost.showLog', () => host.log.show(true)),
     register('mcpHost.openProblem', (arg?: TreeNode) => (arg?.kind === 'problem' ? openProblem(arg.problem) : undefined)),
     register('mcpHost.createConfig', () => createConfig()),
+    // A long group's last row, and its inline Show All (serversTree.ts, groupPages.ts).
+    register('mcpHost.tree.showMore', (node: TreeNode) => tree.showMore(node)),
+    register('mcpHost.tree.showAll', (node: TreeNode) => tree.showAll(node)),
+    // From a Tools group: that server's tools; otherwise every running server's.
+    register('mcpHost.findTool', async (arg?: TreeNode) => {
+      const { findTool } = await import('./findTool.js');
+      await findTool(
+        {
+          runningServers: () => host.tree.servers().filter((h) => host.tree.displayStatus(h).kind === 'running'),
+          openTool: (serverId, name) => vscode.commands.executeCommand('mcpHost.tool.call', { serverId, kind: 'tool', name }),
+          revealTool: (serverId, name, occurrence) =>
+            tree.revealTool(view, serverId, name, occurrence).catch((error: unknown) => {
+              host.log.warn(`Find Tool: could not show ${name} in the tree: ${errorMessage(error)}`);
+              return false;
+            }),
+        },
+        arg?.kind === 'group' ? arg.serverId : undefined,
+      );
+    }),
     register('mcpHost.clearInputs', async () => {
       const count = await host.gate.clearInputs();
       void vscode.window.showInformationMessage(

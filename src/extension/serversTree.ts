@@ -33,6 +33,7 @@ import { SubscriptionState, resourceRowMark } from '../usecases/subscriptions';
 import type { TaskEntry } from '../usecases/taskStore';
 import { describeTaskState } from '../usecases/taskText';
 import { serverOffersTasks } from '../client/modernTasks';
+import { GroupPages, occurrences, pagedRows, type GroupPage } from './groupPages';
 
 /** The subscription state of resources (the use cases' `SubscriptionSet`). */
 export interface ResourceSubscriptions {
@@ -96,6 +97,8 @@ export type TreeNode =
   | { readonly kind: 'resource'; readonly serverId: string; readonly resource: Resource; readonly index: number }
   | { readonly kind: 'resourceTemplate'; readonly serverId: string; readonly template: ResourceTemplate; readonly index: number }
   | { readonly kind: 'prompt'; readonly serverId: string; readonly prompt: Prompt; readonly index: number }
+  /** The last row of a long group: loads its next page (groupPages.ts). */
+  | { readonly kind: 'more'; readonly serverId: string; readonly list: ListKind; readonly page: GroupPage }
   | { readonly kind: 'root'; readonly serverId: string; readonly root: Root; readonly index: number }
   | { readonly kind: 'stderr'; readonly serverId: string; readonly lines: readonly string[] }
   | { readonly kind: 'tasks'; readonly serverId: string }
@@ -118,6 +121,7 @@ const DEFAULT_ACTIONS = {
 const EXPANSION_KEY = 'mcpHost.tree.expansion';
 
 const GROUP_LABELS: Record<ListKind, string> = { tools: 'Tools', resources: 'Resources', templates: 'Resource Templates', prompts: 'Prompts' };
+const GROUP_NOUNS: Record<ListKind, string> = { tools: 'tools', resources: 'resources', templates: 'resource templates', prompts: 'prompts' };
 const TASK_ICONS: Record<TaskEntry['status'], string> = { working: 'loading~spin', input_required: 'bell-dot', completed: 'pass', failed: 'error', cancelled: 'circle-slash' };
 const GROUP_ICONS: Record<ListKind, string> = { tools: 'tools', resources: 'files', templates: 'file-code', prompts: 'comment-discussion' };
 
@@ -137,6 +141,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   private readonly drawnIn = new WeakMap<TreeNode, string>();
   /** The node last drawn for each expansion key (getChildren makes new nodes on every redraw). */
   private readonly latest = new Map<string, TreeNode>();
+  /** How many rows each long group shows. */
+  private readonly pages = new GroupPages();
 
   /** The model; only rows the model gave exist before it is attached, so this is always set when read. */
   private get m(): ServersTreeModel {
@@ -268,6 +274,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
       if (!this.model?.isLoaded()) return [{ kind: 'loading' }];
       const problems: TreeNode[] = this.m.problems().map((problem, index) => ({ kind: 'problem', problem, index }));
       const servers: TreeNode[] = this.m.servers().map((h) => ({ kind: 'server', serverId: h.id }));
+      this.pages.keepOnly(new Set(this.m.servers().map((h) => h.id)));
       return [...problems, ...servers];
     }
     const handle = 'serverId' in node ? this.handle(node.serverId) : undefined;
@@ -351,6 +358,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         item.description = itemDescription(p.title, p.description);
         return item;
       }
+      case 'more':
+        return this.moreItem(node);
       case 'root': {
         const item = this.leaf(leafId(node.serverId, 'root', node.root.uri, node.index), node.root.name ?? node.root.uri, 'root', 'root-folder');
         item.description = rootPath(node.root.uri);
@@ -582,27 +591,112 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     return item;
   }
 
+  /** A group's rows: its first pages, then (when some are not drawn) the row that loads the next one. */
   private groupChildren(h: ServerHandle, kind: ListKind): TreeNode[] {
     const serverId = h.id;
+    const page = this.pages.page(serverId, kind, this.list(h, kind)?.length ?? 0, h.client);
+    let rows: TreeNode[];
     switch (kind) {
-      case 'tools': {
-        const index = occurrences();
-        return (h.tools ?? []).map((tool) => ({ kind: 'tool', serverId, tool, index: index(tool.name) }));
-      }
-      case 'resources': {
-        const index = occurrences();
-        return (h.resources ?? []).map((resource) => ({ kind: 'resource', serverId, resource, index: index(resource.uri) }));
-      }
-      case 'templates': {
-        const index = occurrences();
-        return (h.templates ?? []).map((template) => ({ kind: 'resourceTemplate', serverId, template, index: index(template.uriTemplate) }));
-      }
-      case 'prompts': {
-        const index = occurrences();
-        return (h.prompts ?? []).map((prompt) => ({ kind: 'prompt', serverId, prompt, index: index(prompt.name) }));
-      }
+      case 'tools':
+        rows = pagedRows(h.tools ?? [], (t) => t.name, page.shown).map(({ item: tool, occurrence: index }) => ({ kind: 'tool', serverId, tool, index }));
+        break;
+      case 'resources':
+        rows = pagedRows(h.resources ?? [], (r) => r.uri, page.shown).map(({ item: resource, occurrence: index }) => ({ kind: 'resource', serverId, resource, index }));
+        break;
+      case 'templates':
+        rows = pagedRows(h.templates ?? [], (t) => t.uriTemplate, page.shown).map(({ item: template, occurrence: index }) => ({ kind: 'resourceTemplate', serverId, template, index }));
+        break;
+      case 'prompts':
+        rows = pagedRows(h.prompts ?? [], (p) => p.name, page.shown).map(({ item: prompt, occurrence: index }) => ({ kind: 'prompt', serverId, prompt, index }));
+        break;
       default: {
         const never: never = kind;
+        return never;
+      }
+    }
+    if (page.hidden > 0) rows.push({ kind: 'more', serverId, list: kind, page });
+    return rows;
+  }
+
+  /** "Show 200 more · 4,803 not shown": its click loads the next page; Show All (inline) the rest. */
+  private moreItem(node: TreeNode & { kind: 'more' }): vscode.TreeItem {
+    const { page, list } = node;
+    const item = this.leaf(`${node.serverId}/${list}/more`, `Show ${count(page.next)} more`, 'more', 'ellipsis');
+    item.description = `${count(page.hidden)} not shown`;
+    item.tooltip = `${count(page.shown)} of ${count(page.total)} ${GROUP_NOUNS[list]} are shown. Click to show ${count(page.next)} more, or Show All.${list === 'tools' ? ' Find Tool… (in the view\'s title bar) searches every tool, shown or not.' : ''}`;
+    item.command = { command: 'mcpHost.tree.showMore', title: 'Show More', arguments: [node] };
+    return item;
+  }
+
+  /** The next page of a group (the "Show more" row's command). */
+  showMore(node: TreeNode): void {
+    if (node.kind !== 'more') return;
+    this.pages.showMore(node.serverId, node.list, this.handle(node.serverId)?.client);
+    this.redrawGroup();
+  }
+
+  /** Every row of a group. */
+  showAll(node: TreeNode): void {
+    if (node.kind !== 'more' && node.kind !== 'group') return;
+    this.pages.showAll(node.serverId, node.list, this.handle(node.serverId)?.client);
+    this.redrawGroup();
+  }
+
+  /**
+   * Shows the row of a server's tool in `view`: loads the pages up to it, opens its group and
+   * selects it. The `occurrence`th tool of that name (a server may list a name twice).
+   */
+  async revealTool(view: vscode.TreeView<TreeNode>, serverId: string, name: string, occurrence = 0): Promise<boolean> {
+    const h = this.handle(serverId);
+    const tools = h?.tools ?? [];
+    let position = -1;
+    for (let i = 0, seen = 0; i < tools.length && position < 0; i++) if (tools[i].name === name && seen++ === occurrence) position = i;
+    if (!h || position < 0) return false;
+    if (this.pages.showThrough(serverId, 'tools', position, h.client)) this.redrawGroup();
+    // VS Code waits for the redraw fired above before it resolves the row (its reveal follows the pending refresh).
+    await view.reveal({ kind: 'tool', serverId, tool: tools[position], index: occurrence }, { select: true, focus: false, expand: false });
+    return true;
+  }
+
+  /**
+   * Redraws a group now (not after the coalescing delay): a reveal that follows must see its new
+   * rows. The whole tree, not the group's node: VS Code finds a node by the object it was given,
+   * and a redraw between the click and now may have replaced it (the other rows cost little).
+   */
+  private redrawGroup(): void {
+    this._onDidChangeTreeData.fire();
+  }
+
+  /** A row's parent (VS Code asks it to reveal a row). */
+  getParent(node: TreeNode): TreeNode | undefined {
+    switch (node.kind) {
+      case 'loading':
+      case 'problem':
+      case 'server':
+        return undefined;
+      case 'group':
+      case 'roots':
+      case 'tasks':
+      case 'stderr':
+        return { kind: 'server', serverId: node.serverId };
+      case 'tool':
+        return { kind: 'group', serverId: node.serverId, list: 'tools' };
+      case 'resource':
+        return { kind: 'group', serverId: node.serverId, list: 'resources' };
+      case 'resourceTemplate':
+        return { kind: 'group', serverId: node.serverId, list: 'templates' };
+      case 'prompt':
+        return { kind: 'group', serverId: node.serverId, list: 'prompts' };
+      case 'more':
+        return { kind: 'group', serverId: node.serverId, list: node.list };
+      case 'root':
+        return { kind: 'roots', serverId: node.serverId };
+      case 'task':
+        return { kind: 'tasks', serverId: node.serverId };
+      case 'detail':
+        return node.key.startsWith('stderr:') ? this.latest.get(`stderr:${node.serverId}`) : { kind: 'server', serverId: node.serverId };
+      default: {
+        const never: never = node;
         return never;
       }
     }
@@ -725,14 +819,9 @@ function leafId(serverId: string, kind: string, key: string, occurrence: number)
   return `${serverId}/${kind}/${key}${occurrence ? `#${occurrence}` : ''}`;
 }
 
-/** Counts how often each key came before: 0 for the first, 1 for the second… */
-function occurrences(): (key: string) => number {
-  const seen = new Map<string, number>();
-  return (key) => {
-    const n = seen.get(key) ?? 0;
-    seen.set(key, n + 1);
-    return n;
-  };
+/** A count as the tree shows it: 4,803. */
+function count(n: number): string {
+  return n.toLocaleString('en-US');
 }
 
 /** Tooltip Markdown: no HTML, no command links; the text is already escaped. */

@@ -61,6 +61,19 @@ describe('tool search on real servers', () => {
     assert.deepEqual(index.search('', 5), []);
   });
 
+  test('as you type: the last word, unfinished, matches the words it begins (Find Tool…); a finished query is unchanged', () => {
+    assert.deepEqual(index.search('observat', 5), [], 'whole words only by default');
+    const observations = index.search('observat', 5, { asYouType: true }).map((m) => m.item.tool.name);
+    assert.ok(observations.length >= 2 && observations.slice(0, 2).every((n) => n.endsWith('_observations')), observations.join(', '));
+    const typed = index.search('read_text_fi', 3, { asYouType: true }).map((m) => m.item.tool.name);
+    assert.equal(typed[0], 'read_text_file', typed.join(', '));
+    assert.equal(index.search('echo', 1, { asYouType: true })[0]?.item.tool.name, 'echo');
+    assert.equal(index.search('knowledge gra', 1, { asYouType: true })[0]?.item.serverName, 'memory');
+    // A trailing space finishes the word: then it must match whole, as without the option.
+    assert.deepEqual(index.search('read_text_fi ', 5, { asYouType: true }), index.search('read_text_fi', 5));
+    assert.deepEqual(index.search('write file', 5, { asYouType: true }).slice(0, 1), index.search('write file', 5).slice(0, 1));
+  });
+
   test('terms: case, snake and kebab split, plurals folded, stop words dropped', () => {
     assert.deepEqual(searchTerms('readTextFile list_directories get-sum the Files'), ['read', 'text', 'file', 'list', 'directory', 'get', 'sum', 'file']);
   });

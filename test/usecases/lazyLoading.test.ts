@@ -68,7 +68,7 @@ test('the shipped bundles leave oauth4webapi to dist/vendor/oauth.mjs, imported 
   assert.match(readFileSync(`${dist}/vendor/oauth.mjs`, 'utf8'), /oauth4webapi\/v\d/);
 });
 
-test('activating the shipped bundle reads neither the panels, the HTTP transports, eventsource-parser, nor the parts loaded on first use (gateway, doctor, dev mode, recorder, saved tests, sign-in listener, @mcp)', () => {
+test('activating the shipped bundle reads neither the panels, the HTTP transports, eventsource-parser, nor the parts loaded on first use (gateway, doctor, dev mode, recorder, saved tests, sign-in listener, @mcp, Find Tool…)', () => {
   const dist = join(__dirname, '..', '..', '..', 'dist');
   assert.ok(existsSync(join(dist, 'bench.js')) && existsSync(join(dist, 'extension.js')), `${dist} has no build: run node esbuild.mjs`);
   // The benchmark's loader: a fresh process, a stand-in vscode module, require() and activate().
@@ -92,6 +92,7 @@ test('activating the shipped bundle reads neither the panels, the HTTP transport
     "saved tests' Testing view": 'Save which call as a test?',
     'the sign-in redirect listener': 'Sign-in finished. You can close this window',
     "@mcp's request handler": 'Connecting to the MCP servers',
+    'the Find Tool pick': 'by name, title or description',
   };
   const chunks = readdirSync(dist).filter((f) => /^chunk-\w+\.js$/.test(f));
   for (const [part, text] of Object.entries(parts)) {
