@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { Tool } from '../../client/schemas';
 import { SessionGrants } from '../../chat/approval';
 import { ChatAppViews } from '../../chat/appViews';
-import { DefinitionChange, PinStore, changedTools, serverIdentity, withPin } from '../../chat/pins';
+import { DefinitionChange, PinStore, changedTools, serverIdentity, toolPinHash, withPin } from '../../chat/pins';
 import type { ServerHandle } from '../../registry/serverRegistry';
 
 const DISABLED_KEY = 'mcpHost.chat.disabled';
@@ -90,9 +90,13 @@ export class ChatState implements vscode.Disposable {
   /** Pins `tool` as approved now; `onlyIfNew` keeps an existing pin (a call by hand is not a review of a change). */
   async pin(server: ServerHandle, tool: Tool, options: { onlyIfNew?: boolean } = {}): Promise<void> {
     if (!server.resolved) return;
-    if (options.onlyIfNew && this.pins()[serverIdentity(server.resolved)]?.[tool.name]) return;
-    await this.extension.globalState.update(PINS_KEY, withPin(this.pins(), serverIdentity(server.resolved), tool, Date.now()));
-    this._onDidChange.fire();
+    const identity = serverIdentity(server.resolved);
+    const before = this.pins()[identity]?.[tool.name];
+    if (options.onlyIfNew && before) return;
+    await this.extension.globalState.update(PINS_KEY, withPin(this.pins(), identity, tool, Date.now()));
+    // Only a pin that replaces one the tool had drifted from changes what the tree shows (its ⚠):
+    // a first pin shows nothing new, and a redraw of a tree with thousands of rows is not free.
+    if (before && before.hash !== toolPinHash(tool)) this._onDidChange.fire();
   }
 
   async clearPins(): Promise<void> {
