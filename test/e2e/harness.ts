@@ -500,7 +500,18 @@ class Launched implements Workbench {
       const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
       const count = await rows.count();
       for (let i = 0; i < count && !(await row.evaluate((el) => el.classList.contains('focused')).catch(() => false)); i++) await page.keyboard.press('ArrowDown');
-      if (!(await row.evaluate((el) => el.classList.contains('focused')).catch(() => false))) throw new Error(`the quick pick item "${label}" could not be picked`);
+      if (!(await row.evaluate((el) => el.classList.contains('focused')).catch(() => false))) {
+        // Last, as a person would when the list will not hold still: type the label, so the pick
+        // filters to it and focuses the first match, and press Enter once that match is it.
+        const input = page.locator('.quick-input-widget .quick-input-box input');
+        await input.fill(label, { timeout: 5_000 }).catch(() => undefined);
+        const first = page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first();
+        const matches = await poll(async () => (await first.textContent({ timeout: 1_000 }).catch(() => ''))?.trim() === label, { timeoutMs: 5_000, what: '' }).then(
+          () => true,
+          () => false,
+        );
+        if (!matches) throw new Error(`the quick pick item "${label}" could not be picked`);
+      }
       await page.keyboard.press('Enter');
     });
   }
