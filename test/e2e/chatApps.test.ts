@@ -99,7 +99,8 @@ describe('MCP Apps from @mcp in a real VS Code', { skip: existsSync(VSIX) ? fals
       await chat.ask('call get-time with now');
       await chat.response(/basic wants to run get-time/);
       await chat.clickButton('Allow once');
-      const answer = await chat.response(/Tool result: \S+/);
+      // The response streams in: wait for the whole time, not the first characters of it.
+      const answer = await chat.response(new RegExp(`Tool result: [\\s\\S]*${ISO_TIME.source}`));
       answered = ISO_TIME.exec(answer)?.[0] ?? '';
       assert.ok(answered, `the answer holds the time: ${answer}`);
       assert.match(answer, /✓ basic · get-time: answered/);
