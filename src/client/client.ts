@@ -30,6 +30,7 @@ import {
   LATEST_PROTOCOL_VERSION,
   LogMessage,
   LogMessageParamsSchema,
+  isPlainLogMessage,
   LoggingLevel,
   Prompt,
   ProtocolVersion,
@@ -786,6 +787,7 @@ export class McpClient implements Disposable {
     );
     this.store.add(
       connection.onNotification('notifications/message', (params) => {
+        if (isPlainLogMessage(params)) return this._onLogMessage.fire(params);
         const parsed = LogMessageParamsSchema.safeParse(params);
         if (parsed.success) this._onLogMessage.fire(parsed.data);
         else this._onDiagnostic.fire({ kind: 'invalid-message', text: `notifications/message: ${formatZodIssues(parsed.error, 'params', params)}` });

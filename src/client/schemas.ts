@@ -239,6 +239,18 @@ export type LoggingLevel = (typeof LoggingLevels)[number];
 
 export const LogMessageParamsSchema = obj({ level: z.enum(LoggingLevels), logger: z.optional(z.string()), data: z.unknown() });
 export type LogMessage = z.infer<typeof LogMessageParamsSchema>;
+const LOGGING_LEVELS: ReadonlySet<unknown> = new Set(LoggingLevels);
+/**
+ * Params that LogMessageParamsSchema accepts as they are, known without the copy its parse makes:
+ * `notifications/message` is what a flooding server sends most (100,000 parses were a sixth of
+ * what the extension host allocated). Whatever this does not accept goes through the schema;
+ * test/client/schemas.test.ts holds the two to each other.
+ */
+export function isPlainLogMessage(params: unknown): params is LogMessage {
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return false;
+  const { level, logger } = params as Record<string, unknown>;
+  return LOGGING_LEVELS.has(level) && (logger === undefined || typeof logger === 'string') && Object.hasOwn(params, 'data') && !Object.hasOwn(params, '__proto__');
+}
 export const ResourceUpdatedParamsSchema = obj({ uri: z.string() });
 
 // ---- lists: the page is checked as a whole, each item on its own ----

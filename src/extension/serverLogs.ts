@@ -6,6 +6,7 @@
 // that declared `logging` is asked to send no more than the channel shows.
 import * as vscode from 'vscode';
 import type { McpClient } from '../client/client';
+import type { LogMessage } from '../client/schemas';
 import { FrameRing } from '../protocol/frameRing';
 import { LogBacklog } from './logBacklog';
 import { Redactor, formatEarlierFrames, formatFrame, formatLogData, isTraceOn, logLevelToMcpLevel, mcpLevelToLogMethod } from './logFormat';
@@ -13,10 +14,21 @@ import { errorMessage } from '../protocol/errors';
 import type { LogSeverity } from '../protocol/logging';
 import type { Frame } from '../protocol/connection';
 
-/** Lines written per turn of the event loop: a flood of frames never holds the extension host for long. */
+/**
+ * Lines written per turn of the event loop, at most, and the time they may take: VS Code's log
+ * call costs a tenth of a millisecond or more a line (more when it rotates the file), so a
+ * flood's backlog is written a few milliseconds at a time and the extension host keeps answering.
+ */
 const LINES_PER_TURN = 200;
-/** A line waiting to be written: a frame formatted when it is written, or text; `fromServer` marks a server's `notifications/message`. */
-type WaitingLine = { readonly level: LogSeverity; readonly text: string; readonly fromServer?: true } | { readonly frame: Frame };
+const WRITE_MS_PER_TURN = 8;
+/** Lines written between looks at the clock. */
+const LINES_PER_LOOK = 16;
+/**
+ * A line waiting to be written: text, or a frame or a server's `notifications/message`, formatted
+ * only when written (in a flood the backlog holds thousands: their text would outlive many
+ * collections for nothing, and the lines dropped would have been formatted in vain).
+ */
+type WaitingLine = { readonly level: LogSeverity; readonly text: string } | { readonly frame: Frame } | { readonly logMessage: LogMessage };
 
 export class ServerLog implements vscode.Disposable {
   readonly channel: vscode.LogOutputChannel;
@@ -50,7 +62,7 @@ export class ServerLog implements vscode.Disposable {
    * more than everything else a frame costs, so a server that floods (100,000 notifications at
    * Trace) would otherwise hold the extension host for whole chunks of its output at once.
    */
-  private readonly waiting = new LogBacklog<WaitingLine>((line) => ('frame' in line ? 'frame' : line.fromServer ? 'message' : 'keep'));
+  private readonly waiting = new LogBacklog<WaitingLine>((line) => ('frame' in line ? 'frame' : 'logMessage' in line ? 'message' : 'keep'));
   private writer: ReturnType<typeof setImmediate> | undefined;
 
   /** Whether the channel shows Trace now (callers build trace lines only then). */
@@ -77,21 +89,28 @@ export class ServerLog implements vscode.Disposable {
       const what = [drops.frames > 0 ? `${drops.frames} frame line(s)` : '', drops.messages > 0 ? `${drops.messages} log message(s) of the server` : ''].filter(Boolean).join(' and ');
       this.channel.warn(`${what} were not written: the server sent them faster than the log could take them (Record Session and the timeline keep every frame)`);
     }
-    for (const line of this.waiting.take(LINES_PER_TURN)) {
-      if ('frame' in line) this.channel.trace(formatFrame(line.frame, this.maxPayloadChars(), this.redactor));
-      else this.channel[line.level](this.redactor.redact(line.text));
+    const started = performance.now();
+    for (let written = 0; written < LINES_PER_TURN && this.waiting.size > 0 && performance.now() - started < WRITE_MS_PER_TURN; written += LINES_PER_LOOK) {
+      for (const line of this.waiting.take(LINES_PER_LOOK)) this.writeLine(line);
     }
     if (this.waiting.size > 0) this.writer = setImmediate(() => this.writeSome());
+  }
+
+  private writeLine(line: WaitingLine): void {
+    if ('frame' in line) this.channel.trace(formatFrame(line.frame, this.maxPayloadChars(), this.redactor));
+    else if ('logMessage' in line) {
+      const m = line.logMessage;
+      this.channel[mcpLevelToLogMethod(m.level)](this.redactor.redact(`server ${m.level}: ${formatLogData(m.logger, m.data, this.maxPayloadChars())}`));
+    } else this.channel[line.level](this.redactor.redact(line.text));
   }
 
   /** Follows a new client of this server (called before it connects, so the handshake is traced). */
   attach(client: McpClient): void {
     this.detach();
     this.client = client;
-    const max = this.maxPayloadChars;
     this.clientSubscriptions.push(
-      client.onLogMessage((m) => {
-        if (!this.disposed) this.enqueue({ level: mcpLevelToLogMethod(m.level), text: `server ${m.level}: ${formatLogData(m.logger, m.data, max())}`, fromServer: true });
+      client.onLogMessage((logMessage) => {
+        if (!this.disposed) this.enqueue({ logMessage });
       }),
       client.onDiagnostic((d) => this.write('warn', `connection (${d.kind}): ${d.text}`)),
       client.onRootsListed((r) => this.write('info', `the server asked for roots; answered ${r.roots.length}: ${r.roots.map((x) => x.uri).join(', ') || '(none)'}`)),

@@ -1,7 +1,7 @@
 // "Record Session" of a server in the editor: every frame of its sessions (restarts included)
 // goes to a JSON Lines recording (the CLI's --record format, secrets redacted), until the user
 // stops it. A recording replays with `mcp-host replay` and is a shareable bug report.
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, write, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { McpClient } from '../client/client';
@@ -10,18 +10,25 @@ import type { ServerHandle } from '../registry/serverRegistry';
 import { RecordingWriter } from '../usecases/recording';
 
 interface Recording {
+  readonly id: string;
   readonly file: string;
   readonly fd: number;
   readonly writer: RecordingWriter;
-  /** Lines not yet on disk: written together once per turn of the event loop. */
+  /** Lines not yet handed to the file: written together once per turn of the event loop. */
   readonly pending: string[];
   pendingChars: number;
   flush?: ReturnType<typeof setImmediate>;
+  /** Where the next write goes: writes are positional, so one still in flight and the next cannot swap places. */
+  position: number;
+  /** Writes handed to the OS and not yet done, by position (the file is closed after the last). */
+  readonly inFlight: Map<number, Buffer>;
+  closing?: boolean;
+  closed?: boolean;
   subscription?: Disposable;
 }
 
 /** Pending lines past this many characters are written at once, without waiting for the turn's end. */
-const MAX_PENDING_CHARS = 1024 * 1024;
+const MAX_PENDING_CHARS = 256 * 1024;
 
 export class SessionRecorder implements vscode.Disposable {
   private readonly recordings = new Map<string, Recording>();
@@ -53,7 +60,7 @@ export class SessionRecorder implements vscode.Disposable {
     const fd = openSync(file, 'w', 0o600);
     const command = h.resolved ? (h.resolved.type === 'stdio' ? [h.resolved.command, ...h.resolved.args].join(' ') : h.resolved.url) : h.entry.name;
     // A flood of frames (100,000 notifications) is a write per batch, not a system call per frame.
-    const recording: Recording = { file, fd, pending: [], pendingChars: 0, writer: new RecordingWriter((line) => this.append(recording, line), this.redact, { server: command }) };
+    const recording: Recording = { id: h.id, file, fd, pending: [], pendingChars: 0, position: 0, inFlight: new Map(), writer: new RecordingWriter((line) => this.append(recording, line), this.redact, { server: command }) };
     this.recordings.set(h.id, recording);
     if (h.client) this.attach(h.id, h.client);
     this.log(h.id, `recording this server's frames to ${file}`);
@@ -75,27 +82,61 @@ export class SessionRecorder implements vscode.Disposable {
     else recording.flush ??= setImmediate(() => this.flush(recording));
   }
 
-  private flush(recording: Recording): void {
+  /**
+   * Hands the pending lines to the file. The write itself runs off the event loop (a synchronous
+   * write of a flood's batch held the extension host for tens of milliseconds); `sync` (stopping
+   * when the extension shuts down) writes at once.
+   */
+  private flush(recording: Recording, sync = false): void {
     if (recording.flush) clearImmediate(recording.flush);
     recording.flush = undefined;
     if (recording.pending.length === 0) return;
-    const text = recording.pending.join('\n') + '\n';
+    const bytes = Buffer.from(recording.pending.join('\n') + '\n', 'utf8');
     recording.pending.length = 0;
     recording.pendingChars = 0;
-    writeSync(recording.fd, text);
+    const position = recording.position;
+    recording.position += bytes.length;
+    if (sync) {
+      writeSync(recording.fd, bytes, 0, bytes.length, position);
+      return;
+    }
+    recording.inFlight.set(position, bytes);
+    this.writeAt(recording, bytes, position);
   }
 
-  private stop(id: string): string {
+  private writeAt(recording: Recording, bytes: Buffer, position: number, key = position): void {
+    write(recording.fd, bytes, 0, bytes.length, position, (error, written) => {
+      if (recording.closed) return;
+      // A file takes a write whole; should it not, the rest follows at its place.
+      if (!error && written < bytes.length) return this.writeAt(recording, bytes.subarray(written), position + written, key);
+      recording.inFlight.delete(key);
+      if (error) this.log(recording.id, `the recording ${recording.file} could not be written: ${error.message}`);
+      if (recording.closing && recording.inFlight.size === 0) this.close(recording);
+    });
+  }
+
+  private close(recording: Recording): void {
+    if (recording.closed) return;
+    recording.closed = true;
+    closeSync(recording.fd);
+  }
+
+  /** Stops a recording: what is pending is written, and the file closes once every write is done. */
+  private stop(id: string, sync = false): string {
     const recording = this.recordings.get(id)!;
     this.recordings.delete(id);
     recording.subscription?.dispose();
-    this.flush(recording);
-    closeSync(recording.fd);
+    this.flush(recording, sync);
+    // Shutting down, a write still in flight may never finish: it is written again, at its place.
+    if (sync) for (const [position, bytes] of recording.inFlight) writeSync(recording.fd, bytes, 0, bytes.length, position);
+    if (sync) recording.inFlight.clear();
+    recording.closing = true;
+    if (recording.inFlight.size === 0) this.close(recording);
     this.log(id, `recording stopped: ${recording.file}`);
     return recording.file;
   }
 
   dispose(): void {
-    for (const id of [...this.recordings.keys()]) this.stop(id);
+    for (const id of [...this.recordings.keys()]) this.stop(id, true);
   }
 }

@@ -87,6 +87,15 @@ const PAUSE_READING_ABOVE = 8 * 1024 * 1024;
 const PAUSE_READING_ABOVE_MESSAGES = 10_000;
 /** Reading resumes once the waiting output is below this. */
 const RESUME_READING_BELOW = 1024 * 1024;
+/**
+ * Bytes of stdout handed on per turn of the event loop (cut at the next newline). A flooding
+ * server's output arrives 64 KiB per read, hundreds of messages whose handling would otherwise
+ * hold the host for tens of milliseconds at once; the rest of the read waits for the next turn.
+ */
+const STDOUT_SLICE_BYTES = 16 * 1024;
+/** Reading pauses while this much waits to be handed on, and resumes at a quarter of it. */
+const UNREAD_PAUSE_BYTES = 256 * 1024;
+const UNREAD_RESUME_BYTES = 64 * 1024;
 
 /**
  * Runs an MCP server as a child process and exchanges newline-delimited JSON-RPC over its
@@ -135,6 +144,12 @@ export class StdioTransport implements Transport {
   private accepting = false;
   /** Reading the server's stdout is paused until it reads what waits for it (back-pressure). */
   private readingPaused = false;
+  /** Reads of stdout not yet handed to the decoder (a flood's), and their size. */
+  private readonly unread: Buffer[] = [];
+  private unreadBytes = 0;
+  private nextSlice: ReturnType<typeof setImmediate> | undefined;
+  /** Reading the server's stdout is paused while much of it waits in `unread`. */
+  private slicing = false;
 
   private readonly stderrTail: string[] = [];
   private readonly decoder: LineDecoder;
@@ -300,7 +315,7 @@ export class StdioTransport implements Transport {
     child.stdout.on('data', (chunk: Buffer) => {
       if (this.closeFired) return;
       this.counters.bytesReceived += chunk.length;
-      this.decoder.push(chunk);
+      this.deliver(child, chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
       if (!this.closeFired) stderrLines.push(chunk);
@@ -337,6 +352,7 @@ export class StdioTransport implements Transport {
       this.lifecycle(signal ? `process exited on ${signal}` : `process exited with code ${code}`);
       // Deliver what the server wrote before it died, then report the exit.
       void Promise.race([outputEnded, delay(STREAM_SETTLE_MS)]).then(() => {
+        this.deliverUnread();
         this.decoder.end();
         stderrLines.end();
         this.fireClose({ reason: { kind: 'process-exited', code, signal }, process: { pid: child.pid, stderrTail: [...this.stderrTail] } });
@@ -412,6 +428,53 @@ export class StdioTransport implements Transport {
     if (this.readingPaused && this.waitingOutput() < RESUME_READING_BELOW) this.resumeReading('the server read what was waiting for it');
   }
 
+  /**
+   * Hands a read of stdout to the decoder. A small read with nothing waiting goes at once; a larger
+   * one waits in `unread` and is handed on STDOUT_SLICE_BYTES (to a newline) per turn of the event
+   * loop, in order. Reading pauses while much waits.
+   */
+  private deliver(child: ChildProcessWithoutNullStreams, chunk: Buffer): void {
+    if (this.unread.length === 0 && chunk.length <= STDOUT_SLICE_BYTES) {
+      this.decoder.push(chunk);
+      return;
+    }
+    this.unread.push(chunk);
+    this.unreadBytes += chunk.length;
+    if (this.unreadBytes > UNREAD_PAUSE_BYTES && !this.slicing) {
+      this.slicing = true;
+      child.stdout.pause();
+    }
+    this.nextSlice ??= setImmediate(() => this.deliverSlice(child));
+  }
+
+  private deliverSlice(child: ChildProcessWithoutNullStreams): void {
+    this.nextSlice = undefined;
+    if (this.closeFired) return;
+    let budget = STDOUT_SLICE_BYTES;
+    while (budget > 0 && this.unread.length > 0) {
+      const head = this.unread[0];
+      const cut = head.length <= budget ? head.length : head.indexOf(0x0a, budget - 1) + 1 || head.length;
+      if (cut === head.length) this.unread.shift();
+      else this.unread[0] = head.subarray(cut);
+      this.unreadBytes -= cut;
+      budget -= cut;
+      this.decoder.push(cut === head.length ? head : head.subarray(0, cut));
+    }
+    if (this.unread.length > 0) this.nextSlice = setImmediate(() => this.deliverSlice(child));
+    if (this.slicing && this.unreadBytes <= UNREAD_RESUME_BYTES) {
+      this.slicing = false;
+      if (!this.readingPaused) child.stdout.resume();
+    }
+  }
+
+  /** Hands on everything still waiting (the server exited: its last words come before the close). */
+  private deliverUnread(): void {
+    if (this.nextSlice) clearImmediate(this.nextSlice);
+    this.nextSlice = undefined;
+    for (const chunk of this.unread.splice(0)) this.decoder.push(chunk);
+    this.unreadBytes = 0;
+  }
+
   /** Characters sent but not yet handed to the OS: the pending batch and the stdin buffer. */
   private waitingOutput(): number {
     return (this.batch?.length ?? 0) + (this.currentChild()?.stdin.writableLength ?? 0);
@@ -434,7 +497,7 @@ export class StdioTransport implements Transport {
     if (!this.readingPaused) return;
     this.readingPaused = false;
     const child = this.phase.kind === 'running' || this.phase.kind === 'exited' ? this.phase.server.child : undefined;
-    child?.stdout.resume();
+    if (!this.slicing) child?.stdout.resume();
     this.lifecycle(`reading the server's output again: ${why}`);
   }
 
@@ -571,6 +634,8 @@ export class StdioTransport implements Transport {
   private fireClose(info: TransportCloseInfo): void {
     if (this.closeFired) return;
     this.closeFired = true;
+    if (this.nextSlice) clearImmediate(this.nextSlice);
+    this.unread.length = 0;
     this.decoder.reset();
     this._onClose.fire(info);
   }

@@ -17,7 +17,7 @@
 // and printed with the figures (✓/✗); `--strict` exits 1 when one is missed. Figures also go to
 // test-results/bench-editor.json, screenshots to test-results/screenshots/bench-editor-*.png.
 //
-//   node out/test/bench/editorBench.js [--tools N] [--mib N] [--frames N] [--only tools,result,flood] [--vsix FILE] [--strict]
+//   node out/test/bench/editorBench.js [--tools N] [--mib N] [--frames N] [--only tools,result,flood] [--vsix FILE] [--strict] [--profile] [--alloc]
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,6 +39,8 @@ const FRAMES = option('frames', 100_000);
 const STRICT = process.argv.includes('--strict');
 /** `--profile`: CPU profiles of the extension host while expanding, during the call and the flood. */
 const PROFILE = process.argv.includes('--profile');
+/** `--alloc`: a sampling profile of what the extension host allocates during the flood (collected or not). */
+const ALLOC = process.argv.includes('--alloc');
 /** `--only tools,result,flood`: a subset of the scenarios (the 5,000 tools always start the server). */
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',') : ['tools', 'result', 'flood'];
 /** `--vsix FILE`: another build of MCP Host (e.g. the one before a change, for its figures). */
@@ -56,6 +58,10 @@ interface HostStats {
   readonly peakRss: number;
   readonly loopDelayMaxMs: number;
   readonly loopDelayP99Ms: number;
+  /** Garbage collection pauses since /reset: the longest and the total. */
+  readonly gcMaxMs: number;
+  readonly gcTotalMs: number;
+  readonly gcKinds: Record<string, { count: number; maxMs: number; totalMs: number }>;
 }
 
 class HostProbe {
@@ -92,14 +98,40 @@ class HostProbe {
     await this.request('/profile/start', 'POST');
   }
 
+  /** Stops a profile (`path`), saves its answer as test-results/bench-editor-<file> and returns it. */
+  private async saveProfile<T>(path: string, file: string): Promise<{ body: T; file: string }> {
+    const { body } = await this.request<T>(path, 'POST');
+    mkdirSync(join(repoRoot, 'test-results'), { recursive: true });
+    const saved = join(repoRoot, 'test-results', `bench-editor-${file}`);
+    writeFileSync(saved, JSON.stringify(body));
+    return { body, file: saved };
+  }
+
   /** Stops it: saves test-results/bench-editor-<name>.cpuprofile and prints where the time went. */
   async stopProfile(name: string): Promise<void> {
-    const { body } = await this.request<CpuProfile>('/profile/stop', 'POST');
-    const file = join(repoRoot, 'test-results', `bench-editor-${name}.cpuprofile`);
-    mkdirSync(join(repoRoot, 'test-results'), { recursive: true });
-    writeFileSync(file, JSON.stringify(body));
+    const { body, file } = await this.saveProfile<CpuProfile>('/profile/stop', `${name}.cpuprofile`);
     console.log(`    extension host profile (${file}), most self time:`);
     for (const [where, ms] of topSelfTime(body, 8)) console.log(`      ${ms.toFixed(0).padStart(6)} ms  ${where}`);
+  }
+
+  /** Starts a sampling profile of the extension host's allocations. */
+  async startAllocations(): Promise<void> {
+    await this.request('/alloc/start', 'POST');
+  }
+
+  /** Stops it: saves test-results/bench-editor-<name>.heapprofile and prints the sites that allocated most. */
+  async stopAllocations(name: string): Promise<void> {
+    const { body, file } = await this.saveProfile<AllocationProfile>('/alloc/stop', `${name}.heapprofile`);
+    const bySite = new Map<string, number>();
+    const walk = (node: AllocationNode): void => {
+      const f = node.callFrame;
+      const where = `${f.functionName || '(anonymous)'} ${f.url.replace(/^.*\/(extensions|out)\//, '$1/')}:${f.lineNumber + 1}`;
+      bySite.set(where, (bySite.get(where) ?? 0) + node.selfSize);
+      node.children.forEach(walk);
+    };
+    walk(body.head);
+    console.log(`    extension host allocations (${file}), most bytes:`);
+    for (const [where, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`      ${mib(bytes).padStart(10)}  ${where}`);
   }
 
   /** Runs a command in the extension host: its own time, and the round trip from here. */
@@ -107,6 +139,16 @@ class HostProbe {
     const { body, roundTripMs } = await this.request<{ ms: number }>(`/command?id=${encodeURIComponent(id)}`);
     return { ms: body.ms, roundTripMs };
   }
+}
+
+interface AllocationNode {
+  readonly callFrame: { readonly functionName: string; readonly url: string; readonly lineNumber: number };
+  readonly selfSize: number;
+  readonly children: readonly AllocationNode[];
+}
+
+interface AllocationProfile {
+  readonly head: AllocationNode;
 }
 
 interface CpuProfile {
@@ -486,6 +528,7 @@ async function flood(wb: Workbench, probe: HostProbe): Promise<void> {
   const before = await probe.stats(true);
   await probe.reset();
   if (PROFILE) await probe.startProfile();
+  if (ALLOC) await probe.startAllocations();
   const started = Date.now();
   await frame.locator('#run').click();
   const answers: number[] = [];
@@ -511,6 +554,7 @@ async function flood(wb: Workbench, probe: HostProbe): Promise<void> {
   }
   const during = await probe.stats();
   if (PROFILE) await probe.stopProfile('flood');
+  if (ALLOC) await probe.stopAllocations('flood');
   const kept = await probe.stats(true);
   const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
   const p = (xs: number[], q: number) => sorted(xs)[Math.min(xs.length - 1, Math.floor(xs.length * q))];
@@ -519,6 +563,8 @@ async function flood(wb: Workbench, probe: HostProbe): Promise<void> {
   figure('flood', `the timeline beside it: items on the page / draws / slowest draw`, `${pageStats.items.toLocaleString('en-US')} / ${draws.length} / ${ms(draws.at(-1) ?? 0)}`);
   figure('flood', `a command during the flood (${commands.length} runs): median / slowest`, `${ms(p(commands, 0.5))} / ${ms(Math.max(...commands))}`, { text: '< 100 ms', holds: Math.max(...commands) < 100 });
   figure('flood', 'extension host event loop: p99 / longest delay', `${ms(during.loopDelayP99Ms)} / ${ms(during.loopDelayMaxMs)}`);
+  const kinds = Object.entries(during.gcKinds).map(([kind, k]) => `${k.count} ${kind} (longest ${ms(k.maxMs)})`).join(', ');
+  figure('flood', `extension host garbage collection: longest pause / all pauses (${kinds})`, `${ms(during.gcMaxMs)} / ${ms(during.gcTotalMs)}`);
   figure('flood', 'extension host CPU during the flood', ms(cpuMs(before, during)));
   figure('flood', 'extension host heap, peak growth', mib(during.peakHeapUsed - before.heapUsed));
   const growth = kept.heapUsed - before.heapUsed;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SUPPORTED_PROTOCOL_VERSIONS, isPlainTextResult, schemasFor } from '../../src/client/schemas';
+import { LogMessageParamsSchema, SUPPORTED_PROTOCOL_VERSIONS, isPlainLogMessage, isPlainTextResult, schemasFor } from '../../src/client/schemas';
 
 const corpus: unknown[] = [
   { content: [] },
@@ -37,4 +37,38 @@ test('the hand-checked tool result accepts only what the zod schema accepts, for
     }
   }
   assert.equal(isPlainTextResult({ content: [{ type: 'text', text: 'hi' }] }, true), true, 'the common case takes the fast path');
+});
+
+test('a log message taken without parsing is one the zod schema accepts, and unchanged by it', () => {
+  const messages: unknown[] = [
+    { level: 'info', data: 'hi' },
+    { level: 'info', logger: 'flood', data: { n: 1 } },
+    { level: 'emergency', data: null, _meta: { a: 1 }, extra: [1] },
+    { level: 'warning' },
+    Object.create({ data: 'inherited' }, { level: { value: 'info', enumerable: true } }),
+    { level: 'info', logger: undefined, data: 1 },
+    { level: 'warn', data: 'x' },
+    { level: 'INFO', data: 'x' },
+    { level: 1, data: 'x' },
+    { level: 'info', logger: 2, data: 'x' },
+    { level: 'info', logger: null, data: 'x' },
+    { logger: 'x', data: 'x' },
+    { level: 'toString', data: 'x' },
+    { level: '__proto__', data: 'x' },
+    JSON.parse('{"level":"info","__proto__":{"logger":5},"data":"x"}'),
+    [],
+    ['info'],
+    null,
+    'info',
+    {},
+  ];
+  let fastOnes = 0;
+  for (const m of messages) {
+    const parsed = LogMessageParamsSchema.safeParse(m);
+    if (!isPlainLogMessage(m)) continue;
+    fastOnes++;
+    assert.ok(parsed.success, `taken without parsing, refused by zod: ${JSON.stringify(m)}`);
+    assert.deepEqual(parsed.data, m, 'the schema would have passed it on unchanged');
+  }
+  assert.equal(fastOnes, 4, 'the well-formed messages take the fast path');
 });

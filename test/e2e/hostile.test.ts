@@ -26,16 +26,28 @@ describe('a server with malformed list items', { skip }, () => {
     rmSync(WS, { recursive: true, force: true });
   });
 
-  /** Runs a tool through "Call Tool…" and its panel's Run button; returns the panel. */
+  /**
+   * Runs a tool through "Call Tool…" and its panel's Run button; returns the panel. The pick is
+   * tried again when it closes under the typing (a panel that just drew its result can take the
+   * focus back: seen once as "element is inert", then "not visible").
+   */
   async function callTool(name: string): Promise<Frame> {
-    await wb.page.locator('.part.sidebar .composite.title').first().click();
-    await wb.runCommand('MCP Host: Call Tool…');
-    const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-    await waitUntil(async () => !(await input.inputValue()).startsWith('>') && (await input.isEditable()), 10_000, 'the tool pick');
-    await input.fill(name);
-    const first = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first();
-    await waitUntil(async () => (await first.innerText().catch(() => '')).trim() === name, 10_000, `"${name}" first in the pick`);
-    await wb.page.keyboard.press('Enter');
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await wb.page.locator('.part.sidebar .composite.title').first().click();
+        await wb.runCommand('MCP Host: Call Tool…');
+        const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+        await waitUntil(async () => !(await input.inputValue()).startsWith('>') && (await input.isEditable()), 10_000, 'the tool pick');
+        await input.fill(name, { timeout: 5_000 });
+        const first = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first();
+        await waitUntil(async () => (await first.innerText().catch(() => '')).trim() === name, 10_000, `"${name}" first in the pick`);
+        await wb.page.keyboard.press('Enter');
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await wb.page.keyboard.press('Escape');
+      }
+    }
     const frame = await waitUntil(async () => (await wb.webviewFrames(name))[0], 20_000, `the panel of ${name}`);
     await frame.locator('#run').click();
     return frame;

@@ -247,6 +247,45 @@ describe('StdioTransport', () => {
     });
   });
 
+  test('a flood of output is handed on a slice per turn, in order, so the host keeps answering', async () => {
+    // 5,000 notifications in one write: the pipe gives them 64 KiB (about 1,000) per read.
+    const script = `const out = []; for (let i = 0; i < 5000; i++) out.push(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/n', params: { i } })); process.stdout.write(out.join('\\n') + '\\n'); setInterval(() => {}, 1000);`;
+    const server = new RecordedTransport({ command: node, args: ['-e', script] });
+    let turn = 0;
+    let ticking = true;
+    const tick = (): void => {
+      turn++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const perTurn = new Map<number, number>();
+    server.transport.onMessage(() => perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1));
+    await server.transport.start();
+    try {
+      await server.until(() => server.messages.length >= 5000, '5,000 notifications', 15_000);
+      ticking = false;
+      assert.deepEqual(server.messages.map((m) => (m.message as { params: { i: number } }).params.i), Array.from({ length: 5000 }, (_, i) => i), 'in the order written');
+      const most = Math.max(...perTurn.values());
+      // A slice is 16 KiB to the next newline: 257 of these 64-byte lines. A whole read would be 1,024.
+      assert.ok(most <= 260, `${most} messages handed on in one turn`);
+      assert.ok(perTurn.size >= 19, `the 5,000 came in ${perTurn.size} turns`);
+    } finally {
+      ticking = false;
+      await server.transport.close();
+    }
+  });
+
+  test('a server that floods and exits at once has all its output handed on before the close', async () => {
+    const script = `const out = []; for (let i = 0; i < 5000; i++) out.push(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/n', params: { i } })); process.stdout.write(out.join('\\n') + '\\n', () => process.exit(3));`;
+    const server = new RecordedTransport({ command: node, args: ['-e', script] });
+    let atClose = -1;
+    server.transport.onClose(() => (atClose = server.messages.length));
+    await server.transport.start();
+    const info = await server.closed;
+    assert.equal(exitOf(info).code, 3);
+    assert.equal(atClose, 5000, 'every message came before the close');
+  });
+
   test('a message sent in the same tick as close() still reaches the server', async () => {
     const server = new RecordedTransport({ command: node, args: [fixture('echo.mjs')], closeGraceMs: 5_000 });
     await server.transport.start();
