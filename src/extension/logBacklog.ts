@@ -1,8 +1,8 @@
 // The lines a server's output channel has yet to write. VS Code's log call costs more than
-// everything else a line costs, so lines wait here and are written a few hundred per turn; a
-// server that floods faster than the channel writes would grow this without end, so the backlog
+// everything else a line costs, so lines wait here and are written a few per turn, as many as
+// LineBudget finds fit in a few milliseconds; a server that floods faster than the channel writes would grow this without end, so the backlog
 // is bounded: past its limit, the oldest droppable lines go (counted), in one pass that halves it.
-// No `vscode`: the policy is tested on its own (test/extension/logBacklog.test.ts).
+// No `vscode`: the policies are tested on their own (test/extension/logBacklog.test.ts).
 
 /** What may be dropped first: 'frame' lines (Record Session and the timeline keep every frame), then 'message' lines; 'keep' lines never. */
 export type BacklogLineKind = 'frame' | 'message' | 'keep';
@@ -94,5 +94,34 @@ export class LogBacklog<Line> {
     this.lines = kept;
     this.head = 0;
     this.dropAt = Math.max(this.limit, kept.length + Math.floor(this.limit / 2));
+  }
+}
+
+/**
+ * How many lines the next turn writes: a turn's lines cost what VS Code's log then does with them
+ * (it writes each in a microtask after the call, into a file logger that blocks while its queue is
+ * full), so the count follows the measured time: halved after a turn over the budget, grown a
+ * little after one well under it.
+ */
+export class LineBudget {
+  private lines: number;
+
+  constructor(
+    private readonly budgetMs = 8,
+    private readonly min = 8,
+    private readonly max = 200,
+  ) {
+    this.lines = Math.min(max, Math.max(min, 32));
+  }
+
+  /** Lines to write this turn. */
+  get size(): number {
+    return this.lines;
+  }
+
+  /** A turn wrote `written` lines in `ms`, VS Code's work on them included. */
+  measured(ms: number, written: number): void {
+    if (ms > this.budgetMs) this.lines = Math.max(this.min, Math.floor(this.lines / 2));
+    else if (written >= this.lines && ms < this.budgetMs / 2) this.lines = Math.min(this.max, this.lines + this.min);
   }
 }

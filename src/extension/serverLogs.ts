@@ -8,21 +8,12 @@ import * as vscode from 'vscode';
 import type { McpClient } from '../client/client';
 import type { LogMessage } from '../client/schemas';
 import { FrameRing } from '../protocol/frameRing';
-import { LogBacklog } from './logBacklog';
+import { LineBudget, LogBacklog } from './logBacklog';
 import { Redactor, formatEarlierFrames, formatFrame, formatLogData, isTraceOn, logLevelToMcpLevel, mcpLevelToLogMethod } from './logFormat';
 import { errorMessage } from '../protocol/errors';
 import type { LogSeverity } from '../protocol/logging';
 import type { Frame } from '../protocol/connection';
 
-/**
- * Lines written per turn of the event loop, at most, and the time they may take: VS Code's log
- * call costs a tenth of a millisecond or more a line (more when it rotates the file), so a
- * flood's backlog is written a few milliseconds at a time and the extension host keeps answering.
- */
-const LINES_PER_TURN = 200;
-const WRITE_MS_PER_TURN = 8;
-/** Lines written between looks at the clock. */
-const LINES_PER_LOOK = 16;
 /**
  * A line waiting to be written: text, or a frame or a server's `notifications/message`, formatted
  * only when written (in a flood the backlog holds thousands: their text would outlive many
@@ -58,12 +49,14 @@ export class ServerLog implements vscode.Disposable {
 
   private disposed = false;
   /**
-   * Lines on their way to the channel, written LINES_PER_TURN at a time: VS Code's log call costs
-   * more than everything else a frame costs, so a server that floods (100,000 notifications at
-   * Trace) would otherwise hold the extension host for whole chunks of its output at once.
+   * Lines on their way to the channel, written a budget's worth per turn: VS Code's log costs more
+   * than everything else a frame costs, so a server that floods (100,000 notifications at Trace)
+   * would otherwise hold the extension host for whole chunks of its output at once.
    */
   private readonly waiting = new LogBacklog<WaitingLine>((line) => ('frame' in line ? 'frame' : 'logMessage' in line ? 'message' : 'keep'));
   private writer: ReturnType<typeof setImmediate> | undefined;
+  /** Lines per turn, following what VS Code's log takes to write them: a flood's backlog never holds the extension host for long. */
+  private readonly budget = new LineBudget();
 
   /** Whether the channel shows Trace now (callers build trace lines only then). */
   get traceOn(): boolean {
@@ -90,9 +83,10 @@ export class ServerLog implements vscode.Disposable {
       this.channel.warn(`${what} were not written: the server sent them faster than the log could take them (Record Session and the timeline keep every frame)`);
     }
     const started = performance.now();
-    for (let written = 0; written < LINES_PER_TURN && this.waiting.size > 0 && performance.now() - started < WRITE_MS_PER_TURN; written += LINES_PER_LOOK) {
-      for (const line of this.waiting.take(LINES_PER_LOOK)) this.writeLine(line);
-    }
+    const lines = this.waiting.take(this.budget.size);
+    for (const line of lines) this.writeLine(line);
+    // VS Code writes the lines in microtasks queued by these calls: this one runs after them.
+    queueMicrotask(() => this.budget.measured(performance.now() - started, lines.length));
     if (this.waiting.size > 0) this.writer = setImmediate(() => this.writeSome());
   }
 

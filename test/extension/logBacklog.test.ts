@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { LogBacklog, type BacklogLineKind } from '../../src/extension/logBacklog';
+import { LineBudget, LogBacklog, type BacklogLineKind } from '../../src/extension/logBacklog';
 
 interface Line {
   readonly kind: BacklogLineKind;
@@ -64,5 +64,26 @@ describe('the output channel backlog', () => {
     assert.equal(b.takeDrops(), undefined);
     // Not one pass per line over the limit.
     assert.ok(looks() < 1_000 * 20, `the classifier ran ${looks()} times`);
+  });
+});
+
+describe('the lines written per turn', () => {
+  test('halve after a turn over the budget, down to the floor, and grow back slowly after quick ones', () => {
+    const budget = new LineBudget(8, 8, 200);
+    assert.equal(budget.size, 32);
+    budget.measured(54, 32);
+    assert.equal(budget.size, 16, 'a 54 ms turn halves the next');
+    budget.measured(20, 16);
+    budget.measured(20, 8);
+    budget.measured(20, 8);
+    assert.equal(budget.size, 8, 'never below the floor');
+    budget.measured(1, 8);
+    assert.equal(budget.size, 16, 'a quick full turn grows it by the floor');
+    budget.measured(1, 3);
+    assert.equal(budget.size, 16, 'a turn that wrote less than it could says nothing about a full one');
+    budget.measured(6, 16);
+    assert.equal(budget.size, 16, 'a turn within the budget but not well under it keeps the size');
+    for (let i = 0; i < 100; i++) budget.measured(0.5, budget.size);
+    assert.equal(budget.size, 200, 'never above the ceiling');
   });
 });
