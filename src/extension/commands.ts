@@ -7,7 +7,7 @@ import type { ConfigProblem } from '../config';
 import type { ServerHandle } from '../registry';
 import { EXAMPLE_MCP_JSON } from './exampleConfig';
 import { setToken } from './setToken';
-import { statusWord } from './format';
+import { plainPickText, statusWord } from './format';
 import type { McpHost } from './mcpHost';
 import { problemRange } from './workspaceConfig';
 import type { ServersTreeProvider, TreeNode } from './serversTree';
@@ -97,7 +97,7 @@ export function registerCommands(host: McpHost, tree: ServersTreeProvider, view:
         { label: 'All servers', description: `${ids.length} remembered decision${ids.length === 1 ? '' : 's'}` },
         ...ids.map((id) => {
           const h = byId.get(id);
-          return { label: h?.entry.name ?? id, description: h ? host.tree.originLabel(h.entry.source) : 'no longer configured', ids: [id] };
+          return { label: plainPickText(h?.entry.name ?? id), description: h ? host.tree.originLabel(h.entry.source) : 'no longer configured', ids: [id] };
         }),
       ];
       const picked = await vscode.window.showQuickPick(items, { placeHolder: 'Forget the consent of which MCP server? It is stopped and asks again when it next starts.' });
@@ -117,7 +117,7 @@ async function pickServer(host: McpHost, arg: ServerArg, placeHolder: string, fi
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    candidates.map((h) => ({ label: h.entry.name, description: `${statusWord(host.tree.displayStatus(h).kind)} · ${host.tree.originLabel(h.entry.source)}`, handle: h })),
+    candidates.map((h) => ({ label: plainPickText(h.entry.name), description: `${statusWord(host.tree.displayStatus(h).kind)} · ${host.tree.originLabel(h.entry.source)}`, handle: h })),
     { placeHolder },
   );
   return picked?.handle;

@@ -2,7 +2,7 @@
 // workspace-defined server.
 import * as vscode from 'vscode';
 import type { InputDefinition } from '../config';
-import { ConsentFacts, SignInFacts, consentFactLines, consentPrompt, multiConsentPrompt, signInPrompt } from './format';
+import { ConsentFacts, SignInFacts, consentFactLines, consentPrompt, multiConsentPrompt, plainPickText, signInPrompt } from './format';
 
 /** Asks for one input: an input box (masked for passwords) or a quick pick. Undefined when dismissed. */
 export async function askForInput(definition: InputDefinition, sourceLabel: string): Promise<string | undefined> {
@@ -59,7 +59,7 @@ export async function askConsentForAll(all: readonly ConsentFacts[]): Promise<Co
   if (choice === ALLOW_ALL) return same('allowed');
   if (choice === DENY_ALL) return same('denied');
   if (choice !== ALLOW_SELECTED) return same('dismissed');
-  const items = all.map((f, index) => ({ label: f.name, description: f.sourceLabel, detail: consentFactLines(f)[0], index }));
+  const items = all.map((f, index) => ({ label: plainPickText(f.name), description: f.sourceLabel, detail: plainPickText(consentFactLines(f)[0]), index }));
   const picked = await vscode.window.showQuickPick(items, {
     title: 'MCP Host: allow which servers to start?',
     placeHolder: 'Tick the servers to allow, then OK. The others are denied (click a denied row later to be asked again). Escape decides nothing.',

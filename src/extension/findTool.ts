@@ -9,6 +9,7 @@ import type { Tool } from '../client/schemas';
 import { truncate } from '../protocol/text';
 import type { ServerHandle } from '../registry';
 import { pagedRows } from './groupPages';
+import { plainPickText } from './format';
 
 /** A tool of a running server, where it sits in that server's list. */
 export interface FoundTool extends SearchableTool {
@@ -53,9 +54,9 @@ function itemOf(found: FoundTool, multipleServers: boolean): Item {
   const t: Tool = found.tool;
   const title = t.title ?? t.annotations?.title;
   return {
-    label: found.tool.name,
-    description: [multipleServers || !title ? found.serverName : undefined, title].filter(Boolean).join(' · '),
-    detail: t.description ? truncate(t.description.replace(/\s+/g, ' '), 200) : undefined,
+    label: plainPickText(found.tool.name),
+    description: plainPickText([multipleServers || !title ? found.serverName : undefined, title].filter(Boolean).join(' · ')),
+    detail: t.description ? plainPickText(truncate(t.description.replace(/\s+/g, ' '), 200)) : undefined,
     // Our ranking decides what is shown, not the quick pick's own filter; the quick pick still
     // puts the names the typed text matches first (its sort, in stable API), the rest keep our order.
     alwaysShow: true,

@@ -9,6 +9,17 @@ import { assessSignInPage } from '../usecases/signInPage';
 
 export { transportLabel };
 
+/**
+ * Text for a quick pick's label, description or detail that came from a server or a workspace:
+ * VS Code draws `$(name)` there as an icon, so a server could dress a tool or a choice up as
+ * something else ("$(pass-filled) verified"). The backslash makes VS Code show the text as written.
+ */
+export function plainPickText(text: string): string;
+export function plainPickText(text: string | undefined): string | undefined;
+export function plainPickText(text: string | undefined): string | undefined {
+  return text?.replace(/\$\(/g, '\\$(');
+}
+
 /** Longest server-provided text shown in one tooltip field. */
 export const MAX_TOOLTIP_TEXT = 2000;
 

@@ -8,11 +8,12 @@ import {
   annotationWords,
   capabilitiesText,
   consentPrompt,
-  hostOf,
-  transportLabel,
   countStatuses,
-  itemDescription,
   escapeMarkdown,
+  hostOf,
+  itemDescription,
+  offsetToPosition,
+  plainPickText,
   problemLabel,
   relativeTime,
   rootsDescription,
@@ -24,7 +25,7 @@ import {
   statusWord,
   summarizeInputSchema,
   toolTooltip,
-  offsetToPosition,
+  transportLabel,
   type StatusKind,
 } from '../../src/extension/format';
 
@@ -287,4 +288,11 @@ describe('offsetToPosition', () => {
     assert.deepEqual(offsetToPosition(text, 10), { line: 3, character: 0 });
     assert.deepEqual(offsetToPosition(text, 99), { line: 3, character: 2 }, 'clamped to the end');
   });
+});
+
+test('text from a server or a workspace shows in a quick pick as written, never as an icon', () => {
+  assert.equal(plainPickText('$(pass-filled) verified'), '\\$(pass-filled) verified');
+  assert.equal(plainPickText('a $(x) and $(y~spin)'), 'a \\$(x) and \\$(y~spin)');
+  assert.equal(plainPickText('costs $5 (maybe)'), 'costs $5 (maybe)', 'a dollar sign without a parenthesis is left alone');
+  assert.equal(plainPickText(undefined), undefined);
 });

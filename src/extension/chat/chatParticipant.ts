@@ -7,6 +7,7 @@ import { keepChatModelsListed } from './chatModelList';
 import { ChatState } from './chatState';
 import type * as ChatAppViewModule from './chatAppView';
 import type * as ChatHandlerModule from './chatHandler';
+import { plainPickText } from '../format';
 
 export const CHAT_PARTICIPANT_ID = 'mcpHost.mcp';
 
@@ -29,8 +30,8 @@ async function pickForModels(ctx: UseCaseContext, state: ChatState): Promise<{ s
   // Servers first: a server of hundreds of tools must not push the next server out of sight.
   const servers = ctx.deps.servers.list();
   const items = [
-    ...servers.map((h) => ({ label: h.entry.name, description: state.isServerEnabled(h.id) ? 'offered to models' : 'off for models', target: { serverId: h.id, kind: 'server' as const } })),
-    ...servers.flatMap((h) => (h.tools ?? []).map((t) => ({ label: `${h.entry.name}/${t.name}`, description: state.isToolEnabled(h.id, t.name) ? 'offered to models' : 'off for models', target: { serverId: h.id, kind: 'tool' as const, name: t.name } }))),
+    ...servers.map((h) => ({ label: plainPickText(h.entry.name), description: state.isServerEnabled(h.id) ? 'offered to models' : 'off for models', target: { serverId: h.id, kind: 'server' as const } })),
+    ...servers.flatMap((h) => (h.tools ?? []).map((t) => ({ label: plainPickText(`${h.entry.name}/${t.name}`), description: state.isToolEnabled(h.id, t.name) ? 'offered to models' : 'off for models', target: { serverId: h.id, kind: 'tool' as const, name: t.name } }))),
   ];
   return (await vscode.window.showQuickPick(items, { title: 'Switch a server or tool on or off for language models (@mcp)' }))?.target;
 }

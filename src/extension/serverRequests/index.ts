@@ -27,6 +27,7 @@ import { VsCodeLanguageModels } from './languageModels';
 import { WebviewPrompter } from './prompter';
 import { DialogPanel } from './dialogPanel';
 import type { LogSeverity } from '../../protocol/logging';
+import { plainPickText } from '../format';
 
 export interface ServerRequestDeps {
   /** Writes to the server's output channel. */
@@ -90,7 +91,7 @@ export function createServerRequests(context: vscode.ExtensionContext, deps: Ser
         return;
       }
       const all = { label: '$(clear-all) All servers', ids: undefined as string[] | undefined };
-      const picked = await vscode.window.showQuickPick([all, ...entries.map((e) => ({ label: e.name, description: describePolicy(e.policy), detail: e.serverId, ids: [e.serverId] }))], {
+      const picked = await vscode.window.showQuickPick([all, ...entries.map((e) => ({ label: plainPickText(e.name), description: describePolicy(e.policy), detail: plainPickText(e.serverId), ids: [e.serverId] }))], {
         title: 'Reset sampling permissions: the server will ask again',
       });
       if (!picked) return;
@@ -107,7 +108,7 @@ export function createServerRequests(context: vscode.ExtensionContext, deps: Ser
           void vscode.window.showInformationMessage('No MCP server has connected yet.');
           return;
         }
-        const picked = await vscode.window.showQuickPick([...servers].map(([id, n]) => ({ label: n, description: describePolicy(policies.get(id)), detail: id, id })), { title: 'Sampling permission for which server?' });
+        const picked = await vscode.window.showQuickPick([...servers].map(([id, n]) => ({ label: plainPickText(n), description: describePolicy(policies.get(id)), detail: plainPickText(id), id })), { title: 'Sampling permission for which server?' });
         if (!picked) return;
         serverId = picked.id;
         name = picked.label;

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { McpClient } from '../../client/client';
 import { errorMessage } from '../../protocol/errors';
+import { plainPickText } from '../format';
 
 export interface ArgumentSpec {
   readonly name: string;
@@ -76,8 +77,8 @@ function askOne(
     // was typed follows, to send as it is. An empty optional field keeps "Skip" first.
     const render = () => {
       const typed = pick.value;
-      const suggested: ValueItem[] = suggestions.map((s) => ({ label: s, description: 'suggested by the server', value: s, alwaysShow: true }));
-      const asTyped: ValueItem[] = typed !== '' && !suggestions.includes(typed) ? [{ label: typed, description: 'as typed', value: typed, alwaysShow: true }] : [];
+      const suggested: ValueItem[] = suggestions.map((s) => ({ label: plainPickText(s), description: 'suggested by the server', value: s, alwaysShow: true }));
+      const asTyped: ValueItem[] = typed !== '' && !suggestions.includes(typed) ? [{ label: plainPickText(typed), description: 'as typed', value: typed, alwaysShow: true }] : [];
       const skip: ValueItem[] = typed === '' && !arg.required ? [{ label: '$(debug-step-over) Skip', description: `leave ${arg.name} out`, value: '', alwaysShow: true }] : [];
       // Never an empty list ("0 Results"): until there is something to take, say what to do.
       const prompt: ValueItem[] =

@@ -20,6 +20,7 @@ import { errorMessage } from '../../protocol/errors';
 import type { CallHistory } from '../../usecases/history';
 import { registerChatParticipant } from '../chat/chatParticipant';
 import type { ChatState } from '../chat/chatState';
+import { plainPickText } from '../format';
 
 export type { UseCaseDeps, CommandTarget, ServerHandles, ServerHealth } from './types';
 
@@ -216,7 +217,7 @@ async function resolveServer(ctx: UseCaseContext, arg: unknown, placeHolder: str
   }
   if (servers.length === 1) return servers[0];
   const picked = await vscode.window.showQuickPick(
-    servers.map((s) => ({ label: s.entry.name, description: `${s.status.kind} — ${s.entry.source.label}`, server: s })),
+    servers.map((s) => ({ label: plainPickText(s.entry.name), description: `${s.status.kind} — ${s.entry.source.label}`, server: s })),
     { placeHolder },
   );
   return picked?.server;
@@ -232,16 +233,16 @@ async function resolveTarget(ctx: UseCaseContext, arg: unknown, kind: 'tool' | '
   let items: Item[];
   switch (kind) {
     case 'tool':
-      items = (server.tools ?? []).map((t) => ({ label: t.name, description: t.title ?? t.annotations?.title, detail: t.description?.slice(0, 200), target: { serverId: server.id, kind, name: t.name } }));
+      items = (server.tools ?? []).map((t) => ({ label: plainPickText(t.name), description: plainPickText(t.title ?? t.annotations?.title), detail: plainPickText(t.description?.slice(0, 200)), target: { serverId: server.id, kind, name: t.name } }));
       break;
     case 'resource':
-      items = (server.resources ?? []).map((r) => ({ label: r.name, description: r.uri, detail: r.description?.slice(0, 200), target: { serverId: server.id, kind, uri: r.uri, name: r.name } }));
+      items = (server.resources ?? []).map((r) => ({ label: plainPickText(r.name), description: plainPickText(r.uri), detail: plainPickText(r.description?.slice(0, 200)), target: { serverId: server.id, kind, uri: r.uri, name: r.name } }));
       break;
     case 'template':
-      items = (server.templates ?? []).map((t) => ({ label: t.name, description: t.uriTemplate, detail: t.description?.slice(0, 200), target: { serverId: server.id, kind, uri: t.uriTemplate, name: t.name } }));
+      items = (server.templates ?? []).map((t) => ({ label: plainPickText(t.name), description: plainPickText(t.uriTemplate), detail: plainPickText(t.description?.slice(0, 200)), target: { serverId: server.id, kind, uri: t.uriTemplate, name: t.name } }));
       break;
     case 'prompt':
-      items = (server.prompts ?? []).map((p) => ({ label: p.name, description: p.title, detail: p.description?.slice(0, 200), target: { serverId: server.id, kind, name: p.name } }));
+      items = (server.prompts ?? []).map((p) => ({ label: plainPickText(p.name), description: plainPickText(p.title), detail: plainPickText(p.description?.slice(0, 200)), target: { serverId: server.id, kind, name: p.name } }));
       break;
     default: {
       const never: never = kind;

@@ -14,6 +14,7 @@ import type * as SavedTestRunner from '../../usecases/savedTestRunner';
 let runner: Promise<typeof SavedTestRunner> | undefined;
 const loadRunner = () => (runner ??= import('../../usecases/savedTestRunner.js'));
 import type { UseCaseContext } from './context';
+import { plainPickText } from '../format';
 
 const HISTORY_KIND_LABEL = { tool: 'tool', prompt: 'prompt', resource: 'resource' } as const;
 
@@ -156,7 +157,7 @@ export class SavedTests implements vscode.Disposable {
       return;
     }
     const picked = await vscode.window.showQuickPick(
-      entries.map(({ entry, server }) => ({ label: `${server.entry.name} › ${entry.name}`, description: `${HISTORY_KIND_LABEL[entry.kind]} · ${entry.outcome} · ${new Date(entry.time).toLocaleTimeString()}`, detail: entry.summary, entry, server })),
+      entries.map(({ entry, server }) => ({ label: plainPickText(`${server.entry.name} › ${entry.name}`), description: `${HISTORY_KIND_LABEL[entry.kind]} · ${entry.outcome} · ${new Date(entry.time).toLocaleTimeString()}`, detail: plainPickText(entry.summary), entry, server })),
       { placeHolder: 'Save which call as a test?', matchOnDetail: true },
     );
     if (!picked) return;
