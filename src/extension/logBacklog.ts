@@ -1,7 +1,8 @@
 // The lines a server's output channel has yet to write. VS Code's log call costs more than
 // everything else a line costs, so lines wait here and are written a few per turn, as many as
-// LineBudget finds fit in a few milliseconds; a server that floods faster than the channel writes would grow this without end, so the backlog
-// is bounded: past its limit, the oldest droppable lines go (counted), in one pass that halves it.
+// LineBudget finds fit in a few milliseconds. A server that floods faster than the channel writes
+// would grow this without end, so the backlog is bounded: past its limit, the oldest droppable
+// lines go (counted), in one pass that halves it.
 // No `vscode`: the policies are tested on their own (test/extension/logBacklog.test.ts).
 
 /** What may be dropped first: 'frame' lines (Record Session and the timeline keep every frame), then 'message' lines; 'keep' lines never. */

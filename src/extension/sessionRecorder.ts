@@ -115,24 +115,27 @@ export class SessionRecorder implements vscode.Disposable {
     });
   }
 
+  /** Closes the file once its last write is done: "recording stopped" means the file is whole. */
   private close(recording: Recording): void {
     if (recording.closed) return;
     recording.closed = true;
     closeSync(recording.fd);
+    this.log(recording.id, `recording stopped: ${recording.file}`);
   }
 
-  /** Stops a recording: what is pending is written, and the file closes once every write is done. */
+  /** Stops a recording: what is pending is written, and the file closes (and the log says so) once every write is done. */
   private stop(id: string, sync = false): string {
     const recording = this.recordings.get(id)!;
     this.recordings.delete(id);
     recording.subscription?.dispose();
     this.flush(recording, sync);
     // Shutting down, a write still in flight may never finish: it is written again, at its place.
-    if (sync) for (const [position, bytes] of recording.inFlight) writeSync(recording.fd, bytes, 0, bytes.length, position);
-    if (sync) recording.inFlight.clear();
+    if (sync) {
+      for (const [position, bytes] of recording.inFlight) writeSync(recording.fd, bytes, 0, bytes.length, position);
+      recording.inFlight.clear();
+    }
     recording.closing = true;
     if (recording.inFlight.size === 0) this.close(recording);
-    this.log(id, `recording stopped: ${recording.file}`);
     return recording.file;
   }
 

@@ -108,10 +108,10 @@ export function createServerRequests(context: vscode.ExtensionContext, deps: Ser
           void vscode.window.showInformationMessage('No MCP server has connected yet.');
           return;
         }
-        const picked = await vscode.window.showQuickPick([...servers].map(([id, n]) => ({ label: plainPickText(n), description: describePolicy(policies.get(id)), detail: plainPickText(id), id })), { title: 'Sampling permission for which server?' });
+        const picked = await vscode.window.showQuickPick([...servers].map(([id, n]) => ({ label: plainPickText(n), description: describePolicy(policies.get(id)), detail: plainPickText(id), id, name: n })), { title: 'Sampling permission for which server?' });
         if (!picked) return;
         serverId = picked.id;
-        name = picked.label;
+        name = picked.name;
       }
       const current = policies.get(serverId);
       const labels: Record<SamplingPolicy, string> = { ask: 'Ask every time', allowSession: 'Allow until VS Code restarts', allowAlways: 'Always allow', never: 'Never allow' };
