@@ -3,7 +3,11 @@
 // LineBudget finds fit in a few milliseconds. A server that floods faster than the channel writes
 // would grow this without end, so the backlog is bounded: past its limit, the oldest droppable
 // lines go (counted), in one pass that halves it.
+// A turn's lines go to VS Code in one log call (joinLogEntries): its file logger writes and flushes
+// each call on its own, so 200,000 calls of a flood cost ten times what a few thousand do.
 // No `vscode`: the policies are tested on their own (test/extension/logBacklog.test.ts).
+import type { LogSeverity } from '../protocol/logging';
+import { LogLevel, formatLogTime } from './logFormat';
 
 /** What may be dropped first: 'frame' lines (Record Session and the timeline keep every frame), then 'message' lines; 'keep' lines never. */
 export type BacklogLineKind = 'frame' | 'message' | 'keep';
@@ -125,4 +129,35 @@ export class LineBudget {
     if (ms > this.budgetMs) this.lines = Math.max(this.min, Math.floor(this.lines / 2));
     else if (written >= this.lines && ms < this.budgetMs / 2) this.lines = Math.min(this.max, this.lines + this.min);
   }
+}
+
+/** A line for the channel: its level and its text, redacted. */
+export interface LogEntry {
+  readonly level: LogSeverity;
+  readonly text: string;
+}
+
+const SEVERITY_LEVELS: Readonly<Record<LogSeverity, LogLevel>> = { trace: LogLevel.Trace, debug: LogLevel.Debug, info: LogLevel.Info, warn: LogLevel.Warning, error: LogLevel.Error };
+
+/** Whether a channel at `channelLevel` (VS Code's LogLevel) shows a line of `level`. */
+export function channelShows(channelLevel: number, level: LogSeverity): boolean {
+  return channelLevel !== LogLevel.Off && SEVERITY_LEVELS[level] >= channelLevel;
+}
+
+/** The level names of VS Code's log files (its file logger's), which its Output view reads back. */
+const FILE_LEVEL_NAMES: Readonly<Record<LogSeverity, string>> = { trace: 'trace', debug: 'debug', info: 'info', warn: 'warning', error: 'error' };
+
+/**
+ * Several entries as the text of one log call at the first entry's level. VS Code stamps the call
+ * with its time and level; each further entry starts a line stamped the same way (the time of the
+ * call, its own level), so the channel's file reads as if each had been a call of its own, and the
+ * Output view's level filter still tells them apart. The caller passes only entries the channel
+ * shows at its level: VS Code filters the call by the first entry's level alone.
+ */
+export function joinLogEntries(entries: readonly LogEntry[], now: number): string {
+  if (entries.length === 1) return entries[0].text;
+  const stamp = formatLogTime(now);
+  let text = entries[0].text;
+  for (let i = 1; i < entries.length; i++) text += `\n${stamp} [${FILE_LEVEL_NAMES[entries[i].level]}] ${entries[i].text}`;
+  return text;
 }

@@ -2,7 +2,7 @@
 // registry/logText's `Redactor`, re-exported here).
 // No `vscode` import, so node --test can load it; levels are VS Code's `LogLevel` numbers.
 import type { LoggingLevel } from '../client/schemas';
-import type { Frame } from '../protocol/connection';
+import { frameJson, type Frame } from '../protocol/connection';
 import type { Redactor } from '../registry/logText';
 
 export { REDACTED, Redactor, redactAuthorization } from '../registry/logText';
@@ -62,12 +62,12 @@ export function cutPayload(text: string, maxChars: number): string {
  * One trace line for a JSON-RPC frame: `[editor → server] 123 B {json}`. Secrets are removed
  * before the payload is cut, so a cut can never leave half a secret behind.
  */
-export function formatFrame(frame: Pick<Frame, 'direction' | 'message' | 'bytes'> & { readonly omitted?: boolean }, maxChars: number, redactor?: Redactor, label?: string): string {
+export function formatFrame(frame: Pick<Frame, 'direction' | 'message' | 'bytes' | 'text'> & { readonly omitted?: boolean }, maxChars: number, redactor?: Redactor, label?: string): string {
   const arrow = label ?? (frame.direction === 'send' ? '[editor → server]' : '[server → editor]');
   if (frame.omitted) return `${arrow} ${formatBytes(frame.bytes)} (payload not kept: larger than the frames kept from before Trace)`;
   let json: string;
   try {
-    json = JSON.stringify(frame.message) ?? String(frame.message);
+    json = frameJson(frame);
   } catch {
     json = String(frame.message);
   }
@@ -87,7 +87,7 @@ export function formatLogTime(epochMs: number): string {
  * every line with the time it is written (the moment of the switch), so each frame line starts
  * with the time the frame was sent or received.
  */
-export function formatEarlierFrames(frames: ReadonlyArray<Pick<Frame, 'direction' | 'message' | 'bytes' | 'time'> & { readonly omitted?: boolean }>, maxChars: number, redactor?: Redactor): string[] {
+export function formatEarlierFrames(frames: ReadonlyArray<Pick<Frame, 'direction' | 'message' | 'bytes' | 'time' | 'text'> & { readonly omitted?: boolean }>, maxChars: number, redactor?: Redactor): string[] {
   if (frames.length === 0) return [];
   return [
     `${frames.length} frame${frames.length === 1 ? '' : 's'} from before the level was Trace (the first at ${new Date(frames[0].time).toISOString()}), each after the time it was sent or received:`,

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { McpClient } from '../client/client';
 import type { LogMessage } from '../client/schemas';
 import { FrameRing } from '../protocol/frameRing';
-import { LineBudget, LogBacklog } from './logBacklog';
+import { LineBudget, LogBacklog, channelShows, joinLogEntries, type LogEntry } from './logBacklog';
 import { Redactor, formatEarlierFrames, formatFrame, formatLogData, isTraceOn, logLevelToMcpLevel, mcpLevelToLogMethod } from './logFormat';
 import { errorMessage } from '../protocol/errors';
 import type { LogSeverity } from '../protocol/logging';
@@ -77,25 +77,31 @@ export class ServerLog implements vscode.Disposable {
   private writeSome(): void {
     this.writer = undefined;
     if (this.disposed) return;
+    const channelLevel = this.channel.logLevel;
+    const entries: LogEntry[] = [];
     const drops = this.waiting.takeDrops();
     if (drops) {
       const what = [drops.frames > 0 ? `${drops.frames} frame line(s)` : '', drops.messages > 0 ? `${drops.messages} log message(s) of the server` : ''].filter(Boolean).join(' and ');
-      this.channel.warn(`${what} were not written: the server sent them faster than the log could take them (Record Session and the timeline keep every frame)`);
+      entries.push({ level: 'warn', text: `${what} were not written: the server sent them faster than the log could take them (Record Session and the timeline keep every frame)` });
     }
     const started = performance.now();
     const lines = this.waiting.take(this.budget.size);
-    for (const line of lines) this.writeLine(line);
+    for (const line of lines) {
+      const level = 'frame' in line ? 'trace' : 'logMessage' in line ? mcpLevelToLogMethod(line.logMessage.level) : line.level;
+      // Formatted only when shown (VS Code would drop the line at the channel's level anyway).
+      if (channelShows(channelLevel, level)) entries.push({ level, text: this.textOf(line) });
+    }
+    // One call for the turn's lines: VS Code's file logger writes and flushes each call on its own.
+    if (entries.length > 0) this.channel[entries[0].level](joinLogEntries(entries, Date.now()));
     // VS Code writes the lines in microtasks queued by these calls: this one runs after them.
     queueMicrotask(() => this.budget.measured(performance.now() - started, lines.length));
     if (this.waiting.size > 0) this.writer = setImmediate(() => this.writeSome());
   }
 
-  private writeLine(line: WaitingLine): void {
-    if ('frame' in line) this.channel.trace(formatFrame(line.frame, this.maxPayloadChars(), this.redactor));
-    else if ('logMessage' in line) {
-      const m = line.logMessage;
-      this.channel[mcpLevelToLogMethod(m.level)](this.redactor.redact(`server ${m.level}: ${formatLogData(m.logger, m.data, this.maxPayloadChars())}`));
-    } else this.channel[line.level](this.redactor.redact(line.text));
+  private textOf(line: WaitingLine): string {
+    if ('frame' in line) return formatFrame(line.frame, this.maxPayloadChars(), this.redactor);
+    if ('logMessage' in line) return this.redactor.redact(`server ${line.logMessage.level}: ${formatLogData(line.logMessage.logger, line.logMessage.data, this.maxPayloadChars())}`);
+    return this.redactor.redact(line.text);
   }
 
   /** Follows a new client of this server (called before it connects, so the handshake is traced). */
@@ -119,7 +125,8 @@ export class ServerLog implements vscode.Disposable {
       client.onFrame((frame) => {
         const seq = this.frames.push(frame);
         if (!isTraceOn(this.channel.logLevel) || this.disposed) return;
-        this.enqueue({ frame });
+        // A frame with its text waits as the text alone: a flood's backlog holds thousands.
+        this.enqueue({ frame: frame.text !== undefined ? { direction: frame.direction, message: undefined, text: frame.text, bytes: frame.bytes, time: frame.time } : frame });
         this.shownFrame = seq;
       }),
     );

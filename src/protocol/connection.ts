@@ -23,6 +23,17 @@ export interface Frame {
   readonly bytes: number;
   /** Epoch milliseconds. */
   readonly time: number;
+  /**
+   * The message's JSON text on one line, when it is at hand: what the connection sent, what a
+   * stdio server printed. Kept instead of `message` by whoever keeps frames (a flat string costs
+   * the garbage collector far less than the parsed tree), and printed as is (frameJson).
+   */
+  readonly text?: string;
+}
+
+/** A frame's message as JSON text on one line: its own text when it has one. */
+export function frameJson(frame: Pick<Frame, 'message' | 'text'>): string {
+  return frame.text ?? JSON.stringify(frame.message) ?? String(frame.message);
 }
 
 /** Progress as reported by `notifications/progress`. */
@@ -227,7 +238,7 @@ export class JsonRpcConnection implements Disposable {
     this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.uncancellable = new Set(options.uncancellableMethods ?? []);
     this.onTransportLog = transport.onLog;
-    this.store.add(transport.onMessage(({ message, bytes, relatedRequestId }) => this.receive(message, bytes, relatedRequestId)));
+    this.store.add(transport.onMessage(({ message, bytes, relatedRequestId, text }) => this.receive(message, bytes, relatedRequestId, text)));
     this.store.add(transport.onClose((info) => this.handleClose(info)));
   }
 
@@ -424,7 +435,7 @@ export class JsonRpcConnection implements Disposable {
   private write(message: JsonRpcRequest | JsonRpcNotification | JsonRpcResponse, info: OutboundKind): Promise<void> {
     const json = JSON.stringify(message);
     if (this._onFrame.hasListeners) {
-      this._onFrame.fire({ direction: 'send', message, bytes: Buffer.byteLength(json), time: Date.now() });
+      this._onFrame.fire({ direction: 'send', message, bytes: Buffer.byteLength(json), time: Date.now(), text: json });
     }
     return this.transport.send({ json, message, info });
   }
@@ -493,8 +504,8 @@ export class JsonRpcConnection implements Disposable {
 
   // ---- inbound ----
 
-  private receive(value: unknown, bytes: number, relatedRequestId?: RequestId | null): void {
-    if (this._onFrame.hasListeners) this._onFrame.fire({ direction: 'receive', message: value, bytes, time: Date.now() });
+  private receive(value: unknown, bytes: number, relatedRequestId?: RequestId | null, text?: string): void {
+    if (this._onFrame.hasListeners) this._onFrame.fire({ direction: 'receive', message: value, bytes, time: Date.now(), text });
     if (Array.isArray(value)) {
       // JSON-RPC batches (allowed by 2025-03-26 only): unpack and handle each member in order.
       if (value.length === 0) {

@@ -1,10 +1,10 @@
 // The most recent frames of a connection, kept while nobody traces them, so turning the trace on
-// later still shows how the session began (the `initialize` exchange). Holds references to the
-// message objects the connection already parsed or built: nothing is serialised or formatted
-// until someone asks. Bounded by count and by the frames' wire size.
+// later still shows how the session began (the `initialize` exchange). Holds the frames' text, or
+// references to the message objects the connection already parsed or built: nothing is serialised
+// or formatted until someone asks. Bounded by count and by the frames' wire size.
 import type { Frame } from './connection';
 
-/** A frame as the ring keeps it; `message` is undefined when the frame alone was over the byte limit. */
+/** A frame as the ring keeps it: `message` is undefined when it keeps the frame's `text`, or when the frame alone was over the byte limit. */
 export interface RingFrame extends Frame {
   /** Increasing per ring: what was already shown can be told from what was not. */
   readonly seq: number;
@@ -34,7 +34,12 @@ export class FrameRing {
   push(frame: Frame): number {
     const seq = this.nextSeq++;
     const omitted = frame.bytes > this.limits.maxBytes;
-    const kept: RingFrame = omitted ? { direction: frame.direction, message: undefined, bytes: frame.bytes, time: frame.time, seq, omitted } : { ...frame, seq };
+    // A frame with its text keeps the text alone: one flat string instead of the parsed tree.
+    const kept: RingFrame = omitted
+      ? { direction: frame.direction, message: undefined, bytes: frame.bytes, time: frame.time, seq, omitted }
+      : frame.text !== undefined
+        ? { direction: frame.direction, message: undefined, text: frame.text, bytes: frame.bytes, time: frame.time, seq }
+        : { ...frame, seq };
     this.frames.push(kept);
     if (!omitted) this.bytes += frame.bytes;
     while (this.size > this.limits.maxFrames || this.bytes > this.limits.maxBytes) this.dropOldest();

@@ -156,9 +156,11 @@ export interface Transport extends Disposable {
    * One parsed JSON value per inbound frame (an object, or an array for a batch), with its size in
    * bytes; `relatedRequestId` when the transport knows the frame came with one of our requests (on
    * Streamable HTTP: on that request's own response stream), null when it knows it came with none
-   * (the GET stream), undefined when it cannot tell (stdio).
+   * (the GET stream), undefined when it cannot tell (stdio). `text` is the JSON text the value was
+   * parsed from, when the transport had it as one line (stdio): whoever keeps or prints the frame
+   * keeps that flat string instead of the parsed tree, and need not serialise it again.
    */
-  readonly onMessage: Event<{ readonly message: unknown; readonly bytes: number; readonly relatedRequestId?: RequestId | null }>;
+  readonly onMessage: Event<{ readonly message: unknown; readonly bytes: number; readonly relatedRequestId?: RequestId | null; readonly text?: string }>;
   /** Fires once. */
   readonly onClose: Event<TransportCloseInfo>;
   readonly onLog: Event<TransportLog>;

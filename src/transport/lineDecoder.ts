@@ -23,8 +23,8 @@ export interface LineDecoderOptions {
 
 /** Where the decoder delivers its output. Callbacks must not throw (the transport passes `Emitter.fire`, which never does). */
 export interface LineDecoderSink {
-  /** One parsed JSON object or array, with the byte length of its line (line ending excluded). */
-  message(message: unknown, bytes: number): void;
+  /** One parsed JSON object or array, with the byte length of its line (line ending excluded) and the line's text. */
+  message(message: unknown, bytes: number, text: string): void;
   /** A line that was skipped: `noise`, `invalid-json` or `oversize`. */
   log(log: TransportLog): void;
 }
@@ -212,7 +212,7 @@ export class LineDecoder {
       return;
     }
     this.counters.messages++;
-    this.sink.message(value, bytes);
+    this.sink.message(value, bytes, text);
   }
 
   /** `head` is the line or at least its first QUOTE_BYTES bytes; `length` is the whole line's. */

@@ -110,7 +110,7 @@ const UNREAD_RESUME_BYTES = 64 * 1024;
  * its own, processes it left behind are cleaned up the same way.
  */
 export class StdioTransport implements Transport {
-  private readonly _onMessage = new Emitter<{ readonly message: unknown; readonly bytes: number }>((e) => this.listenerFailed('onMessage', e));
+  private readonly _onMessage = new Emitter<{ readonly message: unknown; readonly bytes: number; readonly text: string }>((e) => this.listenerFailed('onMessage', e));
   private readonly _onClose = new Emitter<TransportCloseInfo>((e) => this.listenerFailed('onClose', e));
   // A failing log listener cannot be reported through the log itself.
   private readonly _onLog = new Emitter<TransportLog>();
@@ -163,7 +163,7 @@ export class StdioTransport implements Transport {
     this.stderrTailLines = options.stderrTailLines ?? 20;
     this.decoder = new LineDecoder(
       {
-        message: (message, bytes) => this._onMessage.fire({ message, bytes }),
+        message: (message, bytes, text) => this._onMessage.fire({ message, bytes, text }),
         log: (log) => this._onLog.fire(log),
       },
       { maxMessageBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES },

@@ -50,8 +50,13 @@ export class RecordingWriter {
       const header: RecordingHeader = { mcpHostRecording: 1, startedAt: this.startedAt, ...this.header };
       this.write(this.redact(JSON.stringify(header)));
     }
-    const line: RecordedFrame = { t: Math.max(0, frame.time - this.startedAt), dir: frame.direction, bytes: frame.bytes, message: frame.message };
-    this.write(this.redact(JSON.stringify(line)));
+    const t = Math.max(0, frame.time - this.startedAt);
+    // A frame's own text (one line of JSON) is written as it is, in the RecordedFrame's shape.
+    if (frame.text !== undefined) this.write(this.redact(`{"t":${JSON.stringify(t)},"dir":${JSON.stringify(frame.direction)},"bytes":${JSON.stringify(frame.bytes)},"message":${frame.text}}`));
+    else {
+      const line: RecordedFrame = { t, dir: frame.direction, bytes: frame.bytes, message: frame.message };
+      this.write(this.redact(JSON.stringify(line)));
+    }
   }
 }
 

@@ -497,9 +497,21 @@ describe('inspect features in a real VS Code', () => {
       const subscribedBefore = await logCount(`Subscribed to ${uri}`);
       const unsubscribedBefore = await logCount(`Unsubscribed from ${uri}`);
 
-      await clickRowAction(wb, label, 'Subscribe to Resource');
       let shown = '';
-      await poll(async () => (shown = await description()).startsWith('subscribed · '), 15_000, 'the subscribed mark').catch(async (e: Error) => {
+      // A row redrawn under the pointer (the server's updates redraw the tree) can swallow the
+      // click: it is clicked again while the row still offers Subscribe and shows no mark.
+      await poll(
+        async () => {
+          if ((shown = await description()).startsWith('subscribed · ')) return true;
+          await clickRowAction(wb, label, 'Subscribe to Resource');
+          return poll(async () => (shown = await description()).startsWith('subscribed · '), 5_000, 'the subscribed mark').then(
+            () => true,
+            () => false,
+          );
+        },
+        30_000,
+        'the subscribed mark',
+      ).catch(async (e: Error) => {
         const log = (await wb.outputChannelText(CHANNEL, { reveal: false })).split('\n').filter((l) => /subscri/i.test(l)).slice(-8);
         throw new Error(`${e.message}; the row says "${shown}"; the log: ${JSON.stringify(log)}`);
       });
@@ -619,10 +631,19 @@ describe('inspect features in a real VS Code', () => {
     await step('run-tooltip-after-restart', async () => {
       const frame = await callTool('echo');
       const run = frame.locator('#run');
+      // The restart can be quicker than a poll: every title Run gets is noted as it is set.
+      await run.evaluate((el) => {
+        const seen: string[] = [];
+        (window as unknown as { runTitles: string[] }).runTitles = seen;
+        new MutationObserver(() => {
+          const title = el.getAttribute('title');
+          if (title !== null) seen.push(title);
+        }).observe(el, { attributes: true, attributeFilter: ['title'] });
+      });
       await command('MCP Host: Restart Server');
       await wb.pickQuickItem('everything');
       // While the server restarts, Run says why it cannot run…
-      await poll(async () => (await run.getAttribute('title')) !== null, 20_000, 'the reason on Run while the server restarts');
+      await poll(async () => (await frame.evaluate(() => (window as unknown as { runTitles: string[] }).runTitles.length)) > 0, 20_000, 'the reason on Run while the server restarts');
       // …and once the server lists the tool again, the reason goes.
       await poll(async () => (await run.getAttribute('title')) === null, 30_000, `Run without a stale reason (title: ${JSON.stringify(await run.getAttribute('title').catch(() => null))})`);
       assert.equal(await frame.locator('.notice').filter({ hasText: /not running|no longer lists/ }).count(), 0, 'no stale notice');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { LineBudget, LogBacklog, type BacklogLineKind } from '../../src/extension/logBacklog';
+import { LineBudget, LogBacklog, channelShows, joinLogEntries, type BacklogLineKind } from '../../src/extension/logBacklog';
+import { LogLevel, formatLogTime } from '../../src/extension/logFormat';
 
 interface Line {
   readonly kind: BacklogLineKind;
@@ -85,5 +86,44 @@ describe('the lines written per turn', () => {
     assert.equal(budget.size, 16, 'a turn within the budget but not well under it keeps the size');
     for (let i = 0; i < 100; i++) budget.measured(0.5, budget.size);
     assert.equal(budget.size, 200, 'never above the ceiling');
+  });
+});
+
+describe("a turn's lines in one log call", () => {
+  // VS Code's log file entry: "2026-11-27 20:14:03.123 [trace] text" (its file logger's pattern).
+  const ENTRY = /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}) \[(trace|debug|info|warning|error)\] (.*)$/;
+
+  test('each entry after the first starts a line stamped as VS Code stamps a call: the time, its own level', () => {
+    const now = Date.UTC(2026, 10, 27, 20, 14, 3, 45);
+    const text = joinLogEntries(
+      [
+        { level: 'trace', text: '← notifications/message {"n":1}' },
+        { level: 'info', text: 'server info: [flood] message 1' },
+        { level: 'warn', text: 'connection (noise): a line' },
+        { level: 'error', text: 'it failed' },
+        { level: 'debug', text: 'notifications/tools/list_changed' },
+      ],
+      now,
+    );
+    const lines = text.split('\n');
+    assert.equal(lines[0], '← notifications/message {"n":1}', 'the first is the call itself: VS Code stamps it');
+    const rest = lines.slice(1).map((line) => ENTRY.exec(line));
+    assert.ok(rest.every(Boolean), text);
+    assert.deepEqual(rest.map((m) => m![2]), ['info', 'warning', 'error', 'debug']);
+    assert.deepEqual(rest.map((m) => m![3]), ['server info: [flood] message 1', 'connection (noise): a line', 'it failed', 'notifications/tools/list_changed']);
+    assert.ok(rest.every((m) => m![1] === formatLogTime(now)));
+  });
+
+  test('one entry is its text alone', () => {
+    assert.equal(joinLogEntries([{ level: 'info', text: 'only' }], 0), 'only');
+  });
+
+  test("only what the channel's level shows is joined", () => {
+    assert.equal(channelShows(LogLevel.Trace, 'trace'), true);
+    assert.equal(channelShows(LogLevel.Info, 'debug'), false);
+    assert.equal(channelShows(LogLevel.Info, 'info'), true);
+    assert.equal(channelShows(LogLevel.Warning, 'info'), false);
+    assert.equal(channelShows(LogLevel.Warning, 'error'), true);
+    assert.equal(channelShows(LogLevel.Off, 'error'), false);
   });
 });

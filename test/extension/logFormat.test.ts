@@ -101,6 +101,14 @@ describe('frames', () => {
     assert.ok(back.startsWith('[server → editor] 2.0 KiB {"jsonrpc"'));
   });
 
+  test("a frame with its own text prints the text as it went over the wire, redacted", () => {
+    const r = new Redactor();
+    r.add('SECRET-VALUE');
+    const text = '{ "id": 1, "jsonrpc": "2.0", "result": {"token": "SECRET-VALUE"} }';
+    const line = formatFrame({ direction: 'receive', message: JSON.parse(text), text, bytes: text.length }, 4000, r);
+    assert.equal(line, `[server → editor] ${text.length} B { "id": 1, "jsonrpc": "2.0", "result": {"token": "${REDACTED}"} }`);
+  });
+
   test('large payloads are cut with a note of the full size, after redaction', () => {
     const r = new Redactor();
     r.add('SECRET-VALUE');

@@ -31,3 +31,13 @@ test('the ring is bounded by bytes; a frame larger than the whole ring keeps onl
   assert.equal(ring.size, 100);
   assert.deepEqual(ring.since(0).at(-1)?.seq, 399);
 });
+
+test('a frame with its text keeps the text alone (a flat string, not the parsed tree)', () => {
+  const ring = new FrameRing({ maxFrames: 3, maxBytes: 1000 });
+  ring.push({ ...frame(1), text: '{"jsonrpc":"2.0","id":1}' });
+  ring.push(frame(2));
+  const [withText, without] = ring.since(0);
+  assert.equal(withText.text, '{"jsonrpc":"2.0","id":1}');
+  assert.equal(withText.message, undefined);
+  assert.deepEqual(without.message, { jsonrpc: '2.0', id: 2 });
+});

@@ -9,7 +9,7 @@ import { CallHistory } from '../../src/usecases/history';
 import { RecordingWriter, parseRecording, replayPlan } from '../../src/usecases/recording';
 import { recordingTimeline } from '../../src/usecases/timeline/recordingTimeline';
 import { itemFilter } from '../../src/usecases/timeline/timelineFilter';
-import { MAX_LANES, Timeline, TimelineItem } from '../../src/usecases/timeline/timelineModel';
+import { MAX_LANES, Timeline, TimelineItem, keptMessage } from '../../src/usecases/timeline/timelineModel';
 import { foldForDisplay, historyEntryFor, itemDetails, selectionFrames } from '../../src/usecases/timeline/timelineSelection';
 import { ITEM_FIELDS, ITEM_KINDS, ITEM_STATUSES, TimelineBatch, TimelineView } from '../../src/usecases/timeline/timelineView';
 import { EVERYTHING, connectStdio, waitFor } from '../client/support';
@@ -394,6 +394,41 @@ describe('timeline: details, history and export', () => {
     assert.deepEqual(reopened.items('rec').map(summary).slice(1), ['call initialize ok 3ms', 'notification notifications/initialized none', 'call tools/call ask ok 60ms', 'serverCall elicitation/create Name? ok 49ms ↑4']);
   });
 
+  test("a frame's own text is what the timeline keeps, shows and exports: as the server wrote it, secrets redacted", () => {
+    const t = new Timeline(() => ({ maxFrames: 100, maxPayloadBytes: 1 << 20 }));
+    const call = request(1, 'tools/call', { name: 'echo', arguments: { token: 'sk-secret-value-123' } });
+    // As a server may print it: spaces between the tokens, keys in its own order.
+    const answerText = '{ "result": {"content": [{"type": "text", "text": "hi"}]}, "id": 1, "jsonrpc": "2.0" }';
+    t.push('s', { ...frame('send', call, 0), text: JSON.stringify(call) });
+    t.push('s', { ...frame('receive', JSON.parse(answerText), 5, Buffer.byteLength(answerText)), text: answerText });
+    const [span] = t.items('s');
+    assert.equal(span.second!.text, answerText);
+    assert.equal(span.second!.message, undefined);
+    assert.deepEqual(keptMessage(span.second!), JSON.parse(answerText));
+    const redactor = new Redactor(['sk-secret-value-123']);
+    const d = itemDetails(t, 's', span.id, (s) => redactor.redact(s))!;
+    assert.deepEqual((d.frames[0].json as { params: { arguments: unknown } }).params.arguments, { token: '••••' });
+    assert.deepEqual((d.frames[1].json as { result: unknown }).result, { content: [{ type: 'text', text: 'hi' }] });
+    const exported = selectionFrames(t, { server: 's', ids: [span.id] });
+    const lines: string[] = [];
+    const writer = new RecordingWriter((line) => lines.push(line), (text) => redactor.redact(text), { server: 'node server.js' }, T0);
+    for (const f of exported.frames) writer.frame(f);
+    const text = lines.join('\n');
+    assert.ok(text.includes(`"message":${answerText}}`), 'the answer as the server wrote it');
+    assert.doesNotMatch(text, /sk-secret/);
+    const recording = parseRecording(text, 'export.jsonl');
+    assert.deepEqual(recording.frames.map((f) => [f.t, f.dir, f.bytes]), [[0, 'send', exported.frames[0].bytes], [5, 'receive', Buffer.byteLength(answerText)]]);
+    assert.deepEqual(recording.frames[1].message, JSON.parse(answerText));
+    assert.deepEqual((recording.frames[0].message as { params: { arguments: unknown } }).params.arguments, { token: '••••' });
+    // Its payload let go, the text goes too.
+    const small = new Timeline(() => ({ maxFrames: 100, maxPayloadBytes: 200 }));
+    small.push('s', { ...frame('receive', JSON.parse(answerText), 0, 150), text: answerText });
+    small.push('s', { ...frame('receive', JSON.parse(answerText), 1, 150), text: answerText });
+    const first = small.items('s')[0];
+    assert.equal(first.first!.dropped, true);
+    assert.equal(first.first!.text, undefined);
+  });
+
   test('frames whose payload was let go are counted, not written', () => {
     const t = new Timeline(() => ({ maxFrames: 100, maxPayloadBytes: 100 }));
     t.push('s', frame('send', request(1, 'tools/call', { name: 'a' }), 0, 50));
@@ -430,5 +465,32 @@ describe('timeline: a real server', { timeout: 60_000 }, () => {
     assert.equal(long.progress, 1);
     assert.ok(timeline.p95('tools/call')! >= 0);
     assert.ok(items.some((i) => i.method === 'ping' && i.status === 'ok'));
+  });
+
+  test('server-everything: every frame comes with its text on one line, which the timeline keeps instead of the tree', async () => {
+    const timeline = new Timeline();
+    const { client } = await connectStdio('node', EVERYTHING);
+    const frames: Frame[] = [];
+    client.onFrame((f) => {
+      frames.push(f);
+      timeline.push('everything', f);
+    });
+    try {
+      await client.callTool('echo', { message: 'hello "text"' });
+      await client.request('ping', undefined, z.unknown());
+    } finally {
+      await client.close();
+    }
+    assert.ok(frames.length >= 4, `${frames.length} frames`);
+    for (const f of frames) {
+      assert.equal(typeof f.text, 'string', `${f.direction} frame without text`);
+      assert.doesNotMatch(f.text!, /\n/);
+      assert.deepEqual(JSON.parse(f.text!), f.message);
+      assert.equal(Buffer.byteLength(f.text!), f.bytes);
+    }
+    const echo = timeline.items('everything').find((i) => i.name === 'echo')!;
+    assert.equal(echo.first!.message, undefined, 'no parsed tree kept');
+    assert.equal(typeof echo.second!.text, 'string');
+    assert.deepEqual((keptMessage(echo.second!) as { result: { content: unknown } }).result.content, [{ type: 'text', text: 'Echo: hello "text"' }]);
   });
 });

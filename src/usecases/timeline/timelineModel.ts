@@ -19,14 +19,24 @@ export type ItemKind = 'call' | 'serverCall' | 'notification' | 'progress' | 'se
  */
 export type ItemStatus = 'open' | 'ok' | 'error' | 'cancelled' | 'input' | 'task' | 'unanswered' | 'none';
 
-/** A frame as the timeline keeps it: `message` is undefined once the payload was let go. */
+/**
+ * A frame as the timeline keeps it: its `text` when the frame came with one (a flat string costs
+ * the garbage collector far less than a parsed tree, 100,000 times over), else its `message`;
+ * both undefined once the payload was let go. Read the payload with keptMessage.
+ */
 export interface KeptFrame {
   readonly direction: 'send' | 'receive';
   readonly time: number;
   readonly bytes: number;
   message: unknown;
+  text: string | undefined;
   /** The payload was let go (the server's payload budget), or never kept (larger than it). */
   dropped: boolean;
+}
+
+/** A kept frame's message (parsed again from its text); undefined once the payload was let go. */
+export function keptMessage(frame: KeptFrame): unknown {
+  return frame.text !== undefined ? JSON.parse(frame.text) : frame.message;
 }
 
 export interface TimelineItem {
@@ -372,9 +382,9 @@ export class Timeline {
   /** Keeps a frame's payload within the server's budget (or not at all when `late` or too large). */
   private keep(ring: ServerRing, frame: Frame, late: boolean): KeptFrame {
     const max = this.limits().maxPayloadBytes;
-    if (late || frame.bytes > max) return { direction: frame.direction, time: frame.time, bytes: frame.bytes, message: undefined, dropped: true };
+    if (late || frame.bytes > max) return { direction: frame.direction, time: frame.time, bytes: frame.bytes, message: undefined, text: undefined, dropped: true };
     ring.payloadBytes += frame.bytes;
-    const kept: KeptFrame = { direction: frame.direction, time: frame.time, bytes: frame.bytes, message: frame.message, dropped: false };
+    const kept: KeptFrame = { direction: frame.direction, time: frame.time, bytes: frame.bytes, message: frame.text === undefined ? frame.message : undefined, text: frame.text, dropped: false };
     while (ring.payloadBytes > max && ring.payloadHead < ring.items.length) {
       const oldest = ring.items[ring.payloadHead++]!;
       for (const f of [oldest.first, oldest.second]) this.letGo(ring, f);
@@ -387,6 +397,7 @@ export class Timeline {
     if (!frame || frame.dropped) return;
     frame.dropped = true;
     frame.message = undefined;
+    frame.text = undefined;
     ring.payloadBytes -= frame.bytes;
   }
 

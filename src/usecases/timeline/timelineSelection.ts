@@ -4,7 +4,7 @@
 import type { Frame } from '../../protocol/connection';
 import { isRecord, TOO_DEEP_MARKER } from '../../protocol/jsonShape';
 import type { HistoryEntry } from '../history';
-import type { KeptFrame, Timeline, TimelineItem } from './timelineModel';
+import { keptMessage, type KeptFrame, type Timeline, type TimelineItem } from './timelineModel';
 
 /** How much of a frame the details show; the rest is folded with a note of how much. */
 export interface FoldLimits {
@@ -118,7 +118,7 @@ export function itemDetails(timeline: Timeline, server: string, id: number, reda
   if (!item) return undefined;
   const frame = (f: KeptFrame): FrameDetails => {
     if (f.dropped) return { direction: f.direction, time: f.time, bytes: f.bytes, cut: false, dropped: true };
-    const folded = foldForDisplay(f.message, redact);
+    const folded = foldForDisplay(keptMessage(f), redact);
     return { direction: f.direction, time: f.time, bytes: f.bytes, json: folded.value, cut: folded.cut, dropped: false };
   };
   const linked = (other: TimelineItem): LinkedItem => ({ id: other.id, label: itemLabel(other), time: other.start });
@@ -220,7 +220,8 @@ export function selectionFrames(timeline: Timeline, selection: TimelineSelection
   for (const item of all) {
     if (!sessions.has(item.session) || !HANDSHAKE.has(item.method)) continue;
     chosen.add(item);
-    const result = isRecord(item.second?.message) && isRecord(item.second.message.result) ? item.second.message.result : undefined;
+    const answer = item.second ? keptMessage(item.second) : undefined;
+    const result = isRecord(answer) && isRecord(answer.result) ? answer.result : undefined;
     if (item.method === 'initialize' && typeof result?.protocolVersion === 'string') protocolVersion = result.protocolVersion;
   }
   const kept: KeptFrame[] = [];
@@ -237,6 +238,6 @@ export function selectionFrames(timeline: Timeline, selection: TimelineSelection
   const frames = kept
     .map((f, i) => ({ f, i }))
     .sort((a, b) => a.f.time - b.f.time || a.i - b.i)
-    .map(({ f }) => ({ direction: f.direction, message: f.message, bytes: f.bytes, time: f.time }));
+    .map(({ f }) => ({ direction: f.direction, message: f.text === undefined ? f.message : undefined, text: f.text, bytes: f.bytes, time: f.time }));
   return { frames, leftOut, ...(protocolVersion ? { protocolVersion } : {}) };
 }
