@@ -26,7 +26,10 @@ export interface Frame {
   /**
    * The message's JSON text on one line, when it is at hand: what the connection sent, what a
    * stdio server printed. Kept instead of `message` by whoever keeps frames (a flat string costs
-   * the garbage collector far less than the parsed tree), and printed as is (frameJson).
+   * the garbage collector far less than the parsed tree), and printed as is (frameJson). A
+   * received text is given only when it holds no escape (no `\`): its strings then read exactly
+   * as the parsed ones, so redaction finds a secret in it as it would in JSON.stringify's output
+   * (a server writing `\/` or `\u0073` could otherwise slip a secret past it).
    */
   readonly text?: string;
 }
@@ -505,7 +508,7 @@ export class JsonRpcConnection implements Disposable {
   // ---- inbound ----
 
   private receive(value: unknown, bytes: number, relatedRequestId?: RequestId | null, text?: string): void {
-    if (this._onFrame.hasListeners) this._onFrame.fire({ direction: 'receive', message: value, bytes, time: Date.now(), text });
+    if (this._onFrame.hasListeners) this._onFrame.fire({ direction: 'receive', message: value, bytes, time: Date.now(), text: text !== undefined && !text.includes('\\') ? text : undefined });
     if (Array.isArray(value)) {
       // JSON-RPC batches (allowed by 2025-03-26 only): unpack and handle each member in order.
       if (value.length === 0) {
