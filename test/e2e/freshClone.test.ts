@@ -27,6 +27,19 @@ const MINUTE = 60_000;
 /** The unit suites run in the clone: the schema-checked wire recordings, the schema self-test, the scripts. */
 const CLONE_SUITES = ['client/', 'support/', 'serverRequests/', 'scripts/', 'architecture'];
 
+/** Each failed test of a node --test report (TAP): its `not ok` line and the lines of its report after it. */
+function failedTests(output: string, linesEach = 30): string {
+  const lines = output.split('\n');
+  const blocks: string[] = [];
+  lines.forEach((line, i) => {
+    // Only the innermost failures: a suite's own `not ok` follows its failed tests.
+    if (/^\s*not ok \d+ /.test(line) && !lines.slice(i + 1, i + 8).some((l) => l.includes("failureType: 'subtestsFailed'"))) {
+      blocks.push(lines.slice(i, i + linesEach).join('\n'));
+    }
+  });
+  return blocks.length ? `the failed tests:\n${blocks.join('\n')}` : '(no failed test named in the report)';
+}
+
 interface Run {
   readonly code: number | null;
   readonly signal: NodeJS.Signals | null;
@@ -168,7 +181,7 @@ describe("the README's commands in a fresh clone, with an empty cache and no ../
   // repeat the main run's for minutes of CI time without checking more of the clone.
   test('npm run test:unit: the suites that read test data pass with only what the clone carries', { timeout: 40 * MINUTE }, async () => {
     const r = await npm(['run', 'test:unit', '--', `--only=${CLONE_SUITES.join(',')}`], 40 * MINUTE);
-    assert.equal(r.code, 0, `npm run test:unit failed in the fresh clone:\n${tail(r.output, 80)}`);
+    assert.equal(r.code, 0, `npm run test:unit failed in the fresh clone:\n${failedTests(r.output)}\n--- the run's end ---\n${tail(r.output, 40)}`);
     assert.match(r.output, /^# fail 0$/m, tail(r.output));
     const passed = Number(/^# pass (\d+)$/m.exec(r.output)?.[1] ?? 0);
     assert.ok(passed > 50, `${passed} tests passed in the clone: the suites ran`);
