@@ -449,7 +449,9 @@ export class StdioTransport implements Transport {
 
   private deliverSlice(child: ChildProcessWithoutNullStreams): void {
     this.nextSlice = undefined;
-    if (this.closeFired) return;
+    // Paused because the server does not read its stdin: what was read waits too (each request
+    // handed on would queue one more answer for it); reading again hands it on first.
+    if (this.closeFired || this.readingPaused) return;
     let budget = STDOUT_SLICE_BYTES;
     while (budget > 0 && this.unread.length > 0) {
       const head = this.unread[0];
@@ -498,6 +500,7 @@ export class StdioTransport implements Transport {
     this.readingPaused = false;
     const child = this.phase.kind === 'running' || this.phase.kind === 'exited' ? this.phase.server.child : undefined;
     if (!this.slicing) child?.stdout.resume();
+    if (child && this.unread.length > 0) this.nextSlice ??= setImmediate(() => this.deliverSlice(child));
     this.lifecycle(`reading the server's output again: ${why}`);
   }
 
