@@ -12,7 +12,7 @@ import { LineBudget, LogBacklog, channelShows, joinLogEntries, type LogEntry } f
 import { Redactor, formatEarlierFrames, formatFrame, formatLogData, isTraceOn, logLevelToMcpLevel, mcpLevelToLogMethod } from './logFormat';
 import { errorMessage } from '../protocol/errors';
 import type { LogSeverity } from '../protocol/logging';
-import type { Frame } from '../protocol/connection';
+import { frameToKeep, type Frame } from '../protocol/connection';
 
 /**
  * A line waiting to be written: text, or a frame or a server's `notifications/message`, formatted
@@ -125,8 +125,8 @@ export class ServerLog implements vscode.Disposable {
       client.onFrame((frame) => {
         const seq = this.frames.push(frame);
         if (!isTraceOn(this.channel.logLevel) || this.disposed) return;
-        // A frame with its text waits as the text alone: a flood's backlog holds thousands.
-        this.enqueue({ frame: frame.text !== undefined ? { direction: frame.direction, message: undefined, text: frame.text, bytes: frame.bytes, time: frame.time } : frame });
+        // A flood's backlog holds thousands: each waits as it is kept (its text alone, when it has one).
+        this.enqueue({ frame: frameToKeep(frame) });
         this.shownFrame = seq;
       }),
     );

@@ -34,6 +34,11 @@ export interface Frame {
   readonly text?: string;
 }
 
+/** A frame as whoever keeps it holds it: its text alone when it has one (a flat string, not the parsed tree). */
+export function frameToKeep(frame: Frame): Frame {
+  return frame.text !== undefined ? { direction: frame.direction, message: undefined, text: frame.text, bytes: frame.bytes, time: frame.time } : frame;
+}
+
 /** A frame's message as JSON text on one line: its own text when it has one. */
 export function frameJson(frame: Pick<Frame, 'message' | 'text'>): string {
   return frame.text ?? JSON.stringify(frame.message) ?? String(frame.message);

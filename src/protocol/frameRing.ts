@@ -2,7 +2,7 @@
 // later still shows how the session began (the `initialize` exchange). Holds the frames' text, or
 // references to the message objects the connection already parsed or built: nothing is serialised
 // or formatted until someone asks. Bounded by count and by the frames' wire size.
-import type { Frame } from './connection';
+import { frameToKeep, type Frame } from './connection';
 
 /** A frame as the ring keeps it: `message` is undefined when it keeps the frame's `text`, or when the frame alone was over the byte limit. */
 export interface RingFrame extends Frame {
@@ -34,12 +34,7 @@ export class FrameRing {
   push(frame: Frame): number {
     const seq = this.nextSeq++;
     const omitted = frame.bytes > this.limits.maxBytes;
-    // A frame with its text keeps the text alone: one flat string instead of the parsed tree.
-    const kept: RingFrame = omitted
-      ? { direction: frame.direction, message: undefined, bytes: frame.bytes, time: frame.time, seq, omitted }
-      : frame.text !== undefined
-        ? { direction: frame.direction, message: undefined, text: frame.text, bytes: frame.bytes, time: frame.time, seq }
-        : { ...frame, seq };
+    const kept: RingFrame = omitted ? { direction: frame.direction, message: undefined, bytes: frame.bytes, time: frame.time, seq, omitted } : { ...frameToKeep(frame), seq };
     this.frames.push(kept);
     if (!omitted) this.bytes += frame.bytes;
     while (this.size > this.limits.maxFrames || this.bytes > this.limits.maxBytes) this.dropOldest();

@@ -384,6 +384,7 @@ export class Timeline {
     const max = this.limits().maxPayloadBytes;
     if (late || frame.bytes > max) return { direction: frame.direction, time: frame.time, bytes: frame.bytes, message: undefined, text: undefined, dropped: true };
     ring.payloadBytes += frame.bytes;
+    // As frameToKeep keeps a frame (its text alone, when it has one), without the extra object.
     const kept: KeptFrame = { direction: frame.direction, time: frame.time, bytes: frame.bytes, message: frame.text === undefined ? frame.message : undefined, text: frame.text, dropped: false };
     while (ring.payloadBytes > max && ring.payloadHead < ring.items.length) {
       const oldest = ring.items[ring.payloadHead++]!;
