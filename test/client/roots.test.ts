@@ -26,7 +26,12 @@ describe('roots with server-filesystem started without directories', () => {
         const r = await client.callTool('list_allowed_directories', {});
         return (r.content[0] as { text: string }).text;
       };
-      const before = await allowed();
+      // The server applies the roots it was given asynchronously, after its roots/list is answered.
+      let before = '';
+      for (let i = 0; i < 50 && !before.includes(a); i++) {
+        before = await allowed();
+        if (!before.includes(a)) await new Promise((r) => setTimeout(r, 50));
+      }
       assert.ok(before.includes(a) && !before.includes(b), before);
 
       const askedBefore = client.rootsListed!.time;
@@ -34,7 +39,7 @@ describe('roots with server-filesystem started without directories', () => {
       await client.rootsChanged();
       assert.equal(wire.sent('notifications/roots/list_changed').length, 1);
       await waitFor(() => client.rootsListed!.time > askedBefore && client.rootsListed, 5000, 'a second roots/list');
-      // The server applies the answer asynchronously; poll its view of the world.
+      // Again applied asynchronously; poll its view of the world.
       let after = '';
       for (let i = 0; i < 50 && !after.includes(b); i++) {
         after = await allowed();
