@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { McpClient } from '../client/client';
 import type { Disposable } from '../protocol/disposable';
 import type { ServerHandle } from '../registry/serverRegistry';
+import { PendingLines } from '../usecases/pendingLines';
 import { RecordingWriter } from '../usecases/recording';
 
 interface Recording {
@@ -14,9 +15,8 @@ interface Recording {
   readonly file: string;
   readonly fd: number;
   readonly writer: RecordingWriter;
-  /** Lines not yet handed to the file: written together, at most FLUSH_MS after the first. */
-  readonly pending: string[];
-  pendingChars: number;
+  /** Lines not yet handed to the file (as bytes): written together, at most FLUSH_MS after the first. */
+  readonly pending: PendingLines;
   flush?: ReturnType<typeof setTimeout>;
   /** Where the next write goes: writes are positional, so one still in flight and the next cannot swap places. */
   position: number;
@@ -27,8 +27,8 @@ interface Recording {
   subscription?: Disposable;
 }
 
-/** Pending lines past this many characters are written at once, without waiting for the timer. */
-const MAX_PENDING_CHARS = 256 * 1024;
+/** Pending lines past this many bytes are written at once, without waiting for the timer. */
+const MAX_PENDING_BYTES = 256 * 1024;
 /**
  * How long lines wait for more. A write per turn of the event loop was a write per few frames in
  * a flood (1,600 for 100,000 frames), each waking a thread of the pool: a tenth of the extension
@@ -66,7 +66,7 @@ export class SessionRecorder implements vscode.Disposable {
     const fd = openSync(file, 'w', 0o600);
     const command = h.resolved ? (h.resolved.type === 'stdio' ? [h.resolved.command, ...h.resolved.args].join(' ') : h.resolved.url) : h.entry.name;
     // A flood of frames (100,000 notifications) is a write per batch, not a system call per frame.
-    const recording: Recording = { id: h.id, file, fd, pending: [], pendingChars: 0, position: 0, inFlight: new Map(), writer: new RecordingWriter((line) => this.append(recording, line), this.redact, { server: command }) };
+    const recording: Recording = { id: h.id, file, fd, pending: new PendingLines(2 * MAX_PENDING_BYTES), position: 0, inFlight: new Map(), writer: new RecordingWriter((line) => this.append(recording, line), this.redact, { server: command }) };
     this.recordings.set(h.id, recording);
     if (h.client) this.attach(h.id, h.client);
     this.log(h.id, `recording this server's frames to ${file}`);
@@ -82,9 +82,8 @@ export class SessionRecorder implements vscode.Disposable {
   }
 
   private append(recording: Recording, line: string): void {
-    recording.pending.push(line);
-    recording.pendingChars += line.length + 1;
-    if (recording.pendingChars >= MAX_PENDING_CHARS) this.flush(recording);
+    recording.pending.append(line);
+    if (recording.pending.bytes >= MAX_PENDING_BYTES) this.flush(recording);
     else recording.flush ??= setTimeout(() => this.flush(recording), FLUSH_MS);
   }
 
@@ -96,10 +95,8 @@ export class SessionRecorder implements vscode.Disposable {
   private flush(recording: Recording, sync = false): void {
     if (recording.flush) clearTimeout(recording.flush);
     recording.flush = undefined;
-    if (recording.pending.length === 0) return;
-    const bytes = Buffer.from(recording.pending.join('\n') + '\n', 'utf8');
-    recording.pending.length = 0;
-    recording.pendingChars = 0;
+    if (recording.pending.bytes === 0) return;
+    const bytes = recording.pending.take();
     const position = recording.position;
     recording.position += bytes.length;
     if (sync) {

@@ -31,7 +31,11 @@ export function benchFrames(count = 100_000, t0 = 1_700_000_000_000): Frame[] {
       frames.push({ direction: 'receive', message: { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', logger: `worker-${n % 8}`, data: `line ${n}` } }, bytes: 100, time: t });
     }
   }
-  return frames.slice(0, count);
+  // Each with its text, as the stdio transport gives it (the line it read, the JSON it sent).
+  return frames.slice(0, count).map((f) => {
+    const text = JSON.stringify(f.message);
+    return { ...f, text, bytes: Buffer.byteLength(text) + 1 };
+  });
 }
 
 const gc: () => void = (() => {
@@ -59,12 +63,14 @@ export function timelineModelTimes(): string[] {
   // The ring's memory, measured once on its own (two full collections either side).
   gc();
   gc();
-  const heapBefore = process.memoryUsage().heapUsed;
+  const memoryBefore = process.memoryUsage();
   const measured = new Timeline(limits);
   for (const f of frames) measured.push('s', f);
   gc();
   gc();
-  const heap = process.memoryUsage().heapUsed - heapBefore;
+  const memoryAfter = process.memoryUsage();
+  const heap = memoryAfter.heapUsed - memoryBefore.heapUsed;
+  const buffers = memoryAfter.arrayBuffers - memoryBefore.arrayBuffers;
   const items = measured.items('s').length;
   let batchBytes = 0;
   for (let run = 0; run < 5; run++) {
@@ -120,7 +126,7 @@ export function timelineModelTimes(): string[] {
     '| Measure | Figure |',
     '|---|---|',
     `| filing 100,000 frames (pairing, links, lanes, ring): wall / CPU | ${median(file).toFixed(0)} / ${median(fileCpu).toFixed(0)} ms (${((median(fileCpu) / frames.length) * 1000).toFixed(1)} µs of CPU a frame) |`,
-    `| heap the ring adds (${items.toLocaleString('en-US')} items; their payloads are the messages the client parsed anyway) | ${mib(heap)} |`,
+    `| memory the ring adds (${items.toLocaleString('en-US')} items with their frames' text): heap / buffers outside it (the ticks' columns and texts) | ${mib(heap)} / ${mib(buffers)} |`,
     `| load average while measuring | ${loadavg()[0].toFixed(1)} (2 cores) |`,
     `| first batch for a page (all items) | ${median(snapshot).toFixed(1)} ms, ${mib(batchBytes)} |`,
     `| a filter's mask over every item | ${median(mask).toFixed(1)} ms |`,

@@ -9,7 +9,7 @@ import { CallHistory } from '../../src/usecases/history';
 import { RecordingWriter, parseRecording, replayPlan } from '../../src/usecases/recording';
 import { recordingTimeline } from '../../src/usecases/timeline/recordingTimeline';
 import { itemFilter } from '../../src/usecases/timeline/timelineFilter';
-import { MAX_LANES, Timeline, TimelineItem, keptMessage } from '../../src/usecases/timeline/timelineModel';
+import { MAX_LANES, Timeline, TimelineItem, keptMessage, type ItemSummary } from '../../src/usecases/timeline/timelineModel';
 import { foldForDisplay, historyEntryFor, itemDetails, selectionFrames } from '../../src/usecases/timeline/timelineSelection';
 import { ITEM_FIELDS, ITEM_KINDS, ITEM_STATUSES, TimelineBatch, TimelineView } from '../../src/usecases/timeline/timelineView';
 import { EVERYTHING, connectStdio, waitFor } from '../client/support';
@@ -157,8 +157,10 @@ describe('timeline: the ring', () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
     const t = new Timeline(() => ({ maxFrames: 2000, maxPayloadBytes: 1 << 20 }));
-    t.push('s', frame('receive', notification('notifications/message', { level: 'info', data: 'the first' }), 0));
+    // A span (a tick is made anew each time it is read: its object is never held).
+    t.push('s', frame('send', request(1, 'tools/call', { name: 'the first' }), 0));
     const first = new WeakRef(t.items('s')[0]);
+    assert.equal(first.deref()?.kind, 'call');
     // Past the ring by a quarter: the first item has left, and the front is not compacted yet.
     for (let i = 1; i <= 2500; i++) t.push('s', frame('receive', notification('notifications/message', { level: 'info', data: `message ${i}` }), i));
     assert.equal(t.items('s').length, 2000);
@@ -191,6 +193,103 @@ describe('timeline: the ring', () => {
   });
 });
 
+describe('timeline: ticks in columns, their texts outside the heap', () => {
+  const textFrame = (message: unknown, time: number): Frame => {
+    const text = JSON.stringify(message);
+    return { direction: 'receive', message, text, bytes: Buffer.byteLength(text) + 1, time: T0 + time };
+  };
+
+  test('a tick reads back as it was filed: its fields, its text (UTF-8 included) and its message; read twice, it is equal, not the same object', () => {
+    const t = new Timeline();
+    t.sessionStarted('s', T0);
+    t.push('s', frame('send', request(7, 'tools/call', { name: 'build', _meta: { progressToken: 'p' } }), 1));
+    t.push('s', textFrame(notification('notifications/progress', { progressToken: 'p', progress: 1, total: 4, message: 'naïve ✓ 𝄞 step' }), 2));
+    t.push('s', textFrame(notification('notifications/message', { level: 'warning', logger: 'db', data: { rows: 3 } }), 3));
+    t.push('s', frame('receive', { garbage: true }, 4));
+    const [session, call, progress, log, invalid] = t.items('s');
+    assert.deepEqual([session.kind, session.first], ['session', undefined]);
+    assert.deepEqual([progress.kind, progress.name, progress.progress, progress.parent, progress.status, progress.lane], ['progress', 'naïve ✓ 𝄞 step', 0.25, call.id, 'none', -1]);
+    assert.deepEqual(call.children, [progress.id]);
+    assert.deepEqual(keptMessage(progress.first!), notification('notifications/progress', { progressToken: 'p', progress: 1, total: 4, message: 'naïve ✓ 𝄞 step' }));
+    assert.equal(progress.first!.text, JSON.stringify(notification('notifications/progress', { progressToken: 'p', progress: 1, total: 4, message: 'naïve ✓ 𝄞 step' })));
+    assert.equal(progress.first!.message, undefined, 'kept as its text');
+    assert.deepEqual([log.kind, log.name, log.first!.time, log.first!.bytes, log.first!.dropped], ['notification', 'warning [db]', T0 + 3, log.first!.bytes, false]);
+    assert.deepEqual([invalid.status, invalid.first!.text], ['error', undefined]);
+    assert.deepEqual(invalid.first!.message, { garbage: true }, 'a frame without text keeps its message');
+    const again = t.item('s', log.id)!;
+    assert.notEqual(again, log);
+    assert.deepEqual({ ...again, first: undefined }, { ...log, first: undefined });
+  });
+
+  test('spans and ticks interleaved, past the columns\' first size and past the ring: ids, parents, links and texts stay right', () => {
+    const t = new Timeline(() => ({ maxFrames: 3000, maxPayloadBytes: 1 << 20 }));
+    const texts = new Map<number, string>();
+    let time = 0;
+    for (let call = 1; call <= 2000; call++) {
+      t.push('s', frame('send', request(call, 'tools/call', { name: `tool ${call}`, _meta: { progressToken: call } }), time++));
+      for (let step = 1; step <= 2; step++) {
+        const f = textFrame(notification('notifications/progress', { progressToken: call, progress: step, total: 2 }), time++);
+        t.push('s', f);
+        texts.set(t.items('s').at(-1)!.id, f.text!);
+      }
+      t.push('s', frame('receive', result(call, { content: [] }), time++));
+    }
+    const items = t.items('s');
+    assert.equal(t.frameCount('s'), 3000);
+    assert.equal(items.length, 2250, '750 calls of two frames, 1,500 ticks');
+    assert.deepEqual(
+      items.map((i) => i.id),
+      items.map((_, n) => items[0].id + n),
+      'contiguous ids',
+    );
+    for (const item of items) {
+      if (item.kind === 'call') {
+        assert.equal(item.status, 'ok');
+        assert.deepEqual(item.children, [item.id + 1, item.id + 2]);
+        continue;
+      }
+      assert.equal(item.kind, 'progress');
+      const parent = t.item('s', item.parent!);
+      // Its call: the span just before it (or the one before that), unless that one left the ring.
+      if (parent) assert.deepEqual([parent.kind, item.id - parent.id <= 2], ['call', true]);
+      else assert.ok(item.parent! < items[0].id);
+      assert.equal(item.first!.text, texts.get(item.id), `the text of tick ${item.id}`);
+    }
+    assert.equal(t.item('s', items[0].id - 1), undefined, 'an item that left the ring is gone');
+  });
+
+  test('payloads past the budget are let go oldest first, ticks and spans alike; the count of kept bytes stays exact', () => {
+    const t = new Timeline(() => ({ maxFrames: 10_000, maxPayloadBytes: 64 * 1024 }));
+    for (let i = 0; i < 1000; i++) {
+      if (i % 10 === 0) t.push('s', frame('send', request(i, 'ping'), i, 40));
+      t.push('s', textFrame(notification('notifications/message', { level: 'info', data: `line ${i} ${'x'.repeat(200)}` }), i));
+    }
+    const items = t.items('s');
+    const keptBytes = items.reduce((n, i) => n + [i.first, i.second].reduce((m, f) => m + (f && !f.dropped ? f.bytes : 0), 0), 0);
+    assert.equal(t.payloadBytes('s'), keptBytes);
+    assert.ok(keptBytes <= 64 * 1024 && keptBytes > 60 * 1024, `${keptBytes} bytes kept`);
+    const firstKept = items.findIndex((i) => !i.first!.dropped);
+    assert.ok(items.slice(firstKept).every((i) => !i.first!.dropped), 'the newest payloads are the kept ones');
+    assert.ok(items.slice(0, firstKept).every((i) => i.first!.dropped && i.first!.text === undefined));
+  });
+
+  test('100,000 ticks with their texts: the JavaScript heap holds a few MiB (as objects they held about 48)', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const frames = Array.from({ length: 100_000 }, (_, i) => textFrame(notification('notifications/message', { level: 'info', logger: 'flood', data: `flood line ${i} of 100000` }), i));
+    gc();
+    const before = process.memoryUsage();
+    const t = new Timeline();
+    for (const f of frames) t.push('s', f);
+    gc();
+    const after = process.memoryUsage();
+    const heap = (after.heapUsed - before.heapUsed) / 1024 / 1024;
+    assert.equal(t.frameCount('s'), 100_000);
+    assert.ok(heap < 12, `the heap grew by ${heap.toFixed(1)} MiB`);
+    assert.equal(t.items('s')[99_999].first!.text, frames[99_999].text);
+  });
+});
+
 describe('timeline: filters and p95', () => {
   const t = new Timeline();
   // 20 calls of 1…20 ms, a slow one, an error, a server request, a notification.
@@ -203,7 +302,7 @@ describe('timeline: filters and p95', () => {
   t.push('b', frame('send', request(1, 'resources/read', { uri: 'file:///x' }), 10));
   t.push('b', frame('receive', failure(1, -32002, 'nope'), 12));
   t.push('b', frame('receive', notification('notifications/message', { level: 'info' }), 13));
-  const parent = (item: TimelineItem) => (item.parent !== undefined ? t.item(item.server, item.parent) : undefined);
+  const parent = (item: ItemSummary) => (item.parent !== undefined ? t.summary(item.server, item.parent) : undefined);
   const shown = (filter: Parameters<typeof itemFilter>[0]) => {
     const test = itemFilter(filter, (m) => t.p95(m), parent);
     return [...t.items('a'), ...t.items('b')].filter(test).map((i) => `${i.server}:${i.name ?? i.method}`);

@@ -1,7 +1,7 @@
 // Which timeline items are shown: by server, method, text, direction, errors and slowness (a call
 // slower than the 95th percentile of its method). A session marker follows only the server filter;
 // progress drawn along a call follows its call.
-import type { TimelineItem } from './timelineModel';
+import type { ItemSummary } from './timelineModel';
 
 export interface TimelineFilter {
   /** Servers shown; undefined shows all. */
@@ -29,12 +29,12 @@ export function isEmptyFilter(filter: TimelineFilter): boolean {
  * The filter as a test of one item. `p95` gives a method's 95th percentile latency; `parent`
  * finds the call a progress item belongs to (progress is shown exactly when its call is).
  */
-export function itemFilter(filter: TimelineFilter, p95: (method: string) => number | undefined, parent: (item: TimelineItem) => TimelineItem | undefined): (item: TimelineItem) => boolean {
+export function itemFilter(filter: TimelineFilter, p95: (method: string) => number | undefined, parent: (item: ItemSummary) => ItemSummary | undefined): (item: ItemSummary) => boolean {
   const servers = filter.servers ? new Set(filter.servers) : undefined;
   const methods = filter.methods?.length ? new Set(filter.methods) : undefined;
   const text = filter.text?.trim().toLowerCase() || undefined;
   const direction = filter.direction ?? 'all';
-  const own = (item: TimelineItem): boolean => {
+  const own = (item: ItemSummary): boolean => {
     if (servers && !servers.has(item.server)) return false;
     if (item.kind === 'session') return true;
     if (methods && !methods.has(item.method)) return false;

@@ -4,10 +4,13 @@
 // frames that belong to a call (its progress, its cancellation, the server's requests while it
 // ran, its task's status and polls, its next input round) are linked to it. Each server keeps a
 // bounded ring: at most `maxFrames` frames (the oldest items go first) and at most
-// `maxPayloadBytes` of payloads (older payloads are let go, their items stay). No `vscode`.
+// `maxPayloadBytes` of payloads (older payloads are let go, their items stay). Spans are objects
+// (their answer, progress and links change them); ticks, most of a flood, are kept column by column
+// in a TickStore, their texts outside the JavaScript heap, and read as items when asked for. No `vscode`.
 import type { Frame } from '../../protocol/connection';
 import { LatencySamples, percentile } from '../../protocol/stats';
 import { frameFacts } from './frameFacts';
+import { TickStore, type TickKind } from './tickStore';
 
 /** What an item is: a span of the editor's request, a span of the server's, a tick, progress along a call, the start of a session. */
 export type ItemKind = 'call' | 'serverCall' | 'notification' | 'progress' | 'session';
@@ -68,6 +71,9 @@ export interface TimelineItem {
   children: number[] | undefined;
 }
 
+/** An item without its frames: what the timeline's page, its filter and its rows need (a tick reads as one without making its frames). */
+export type ItemSummary = Omit<TimelineItem, 'first' | 'second'>;
+
 export interface TimelineLimits {
   /** Frames kept per server. */
   readonly maxFrames: number;
@@ -79,7 +85,8 @@ export const DEFAULT_TIMELINE_LIMITS: TimelineLimits = { maxFrames: 100_000, max
 
 /** Told about every item that is new or changed, and when a server's oldest items left the ring. */
 export interface TimelineObserver {
-  changed(item: TimelineItem): void;
+  /** Item `id` of `server` is new or changed (read it with Timeline.item). */
+  changed(server: string, id: number): void;
   /** Items of `server` with an id below `firstId` are gone. */
   evicted(server: string, firstId: number): void;
   /** A server was seen for the first time. */
@@ -92,13 +99,22 @@ const MAY_ASK_USER = new Set(['tools/call', 'prompts/get', 'resources/read', 'ta
 export const MAX_LANES = 12;
 /** Latencies kept per method for p95 (the newest). */
 const SAMPLES = 1024;
+/** Distinct methods and names shared before the table starts over (names can be unique per frame). */
+const MAX_SHARED_STRINGS = 4096;
+
+/** A slot of the ring that holds a tick: its fields are in the ring's TickStore. */
+const TICK = 0;
 
 /** One server's ring and the state that pairs its frames. */
 class ServerRing {
-  /** Items from `head` on are kept; ids are contiguous, so an id finds its index. */
-  /** Oldest first from `head`; the slots before `head` are emptied (an item that left is not held until compaction). */
-  items: (TimelineItem | undefined)[] = [];
+  /**
+   * Oldest first from `head`; the slots before `head` are emptied (an item that left is not held
+   * until compaction). A span is its object; a tick is TICK, its fields in `ticks`.
+   */
+  items: (TimelineItem | typeof TICK | undefined)[] = [];
   head = 0;
+  /** The id of `items[0]`: ids are contiguous, so an id finds its index. */
+  baseId = 1;
   nextId = 1;
   frames = 0;
   payloadBytes = 0;
@@ -119,7 +135,11 @@ class ServerRing {
   /** The map entries that point at each item, so letting an item go costs its own entries only. */
   private readonly held = new WeakMap<TimelineItem, Array<[Map<string, TimelineItem>, string]>>();
 
-  constructor(readonly id: string) {}
+  readonly ticks: TickStore;
+
+  constructor(readonly id: string) {
+    this.ticks = new TickStore(id);
+  }
 
   /** `map.set(key, item)`, remembered for `unhold`. */
   hold(map: Map<string, TimelineItem>, key: string, item: TimelineItem): void {
@@ -152,16 +172,41 @@ class ServerRing {
   }
 
   get firstId(): number {
-    return this.size ? this.items[this.head]!.id : this.nextId;
+    return this.size ? this.baseId + this.head : this.nextId;
   }
 
+  /** The item with this id (a tick is made as it is asked for). */
   get(id: number): TimelineItem | undefined {
-    const index = this.head + (id - this.firstId);
-    return index >= this.head && index < this.items.length ? this.items[index] : undefined;
+    const slot = this.slot(id);
+    return slot === TICK ? this.ticks.item(id) : slot;
+  }
+
+  summary(id: number): ItemSummary | undefined {
+    const slot = this.slot(id);
+    return slot === TICK ? this.ticks.summary(id) : slot;
+  }
+
+  /** The span with this id; undefined for a tick or an item that left. */
+  span(id: number): TimelineItem | undefined {
+    const slot = this.slot(id);
+    return slot === TICK ? undefined : slot;
   }
 
   indexOf(item: TimelineItem): number {
-    return this.head + (item.id - this.firstId);
+    return item.id - this.baseId;
+  }
+
+  /** Moves the kept items to the front of a new array (once the dropped front outweighs them). */
+  compact(): void {
+    this.items = this.items.slice(this.head);
+    this.payloadHead -= this.head;
+    this.baseId += this.head;
+    this.head = 0;
+  }
+
+  private slot(id: number): TimelineItem | typeof TICK | undefined {
+    const index = id - this.baseId;
+    return index >= this.head && index < this.items.length ? this.items[index] : undefined;
   }
 }
 
@@ -172,6 +217,12 @@ export class Timeline {
   private readonly samples = new Map<string, { readonly latencies: LatencySamples; p95?: number }>();
   /** Grows with every latency sample: a view re-checks "slow" only when it moved. */
   sampleVersion = 0;
+  /**
+   * One copy of each method and name the items hold. A frame's method is a fresh string of its
+   * parsed message, and a name is built per frame ("info [logger]"): kept as they come, a flood's
+   * 100,000 items would each hold two more young strings for every garbage collection to copy.
+   */
+  private readonly shared = new Map<string, string>();
 
   constructor(private readonly limits: () => TimelineLimits = () => DEFAULT_TIMELINE_LIMITS) {}
 
@@ -180,10 +231,30 @@ export class Timeline {
     return [...this.rings.keys()];
   }
 
-  /** A server's kept items, oldest first. */
+  /** A server's kept items, oldest first (ticks are made as they are asked for: compare items by id). */
   items(server: string): readonly TimelineItem[] {
+    return this.kept<TimelineItem>(server, (ticks, id) => ticks.item(id)!);
+  }
+
+  /** A server's kept items without their frames, oldest first: cheaper to make than `items` for a tick. */
+  summaries(server: string): readonly ItemSummary[] {
+    return this.kept<ItemSummary>(server, (ticks, id) => ticks.summary(id)!);
+  }
+
+  /** The kept items, a tick made by `tick`, a span as it is. */
+  private kept<T extends ItemSummary>(server: string, tick: (ticks: TickStore, id: number) => T): Array<T | TimelineItem> {
     const ring = this.rings.get(server);
-    return ring ? (ring.items.slice(ring.head) as TimelineItem[]) : [];
+    if (!ring) return [];
+    const out: Array<T | TimelineItem> = new Array(ring.size);
+    for (let i = ring.head; i < ring.items.length; i++) {
+      const slot = ring.items[i]!;
+      out[i - ring.head] = slot === TICK ? tick(ring.ticks, ring.baseId + i) : slot;
+    }
+    return out;
+  }
+
+  summary(server: string, id: number): ItemSummary | undefined {
+    return this.rings.get(server)?.summary(id);
   }
 
   item(server: string, id: number): TimelineItem | undefined {
@@ -224,12 +295,11 @@ export class Timeline {
       open.end = time;
       open.status = 'unanswered';
       this.release(ring, open);
-      this.changed(open);
+      this.changed(ring, open.id);
     }
     for (const map of ring.maps()) map.clear();
     ring.session++;
-    this.add(ring, { kind: 'session', direction: 'send', method: 'session', name: undefined, start: time }, undefined);
-    this.trim(ring);
+    this.addTick(ring, { kind: 'session', direction: 'send', method: 'session', name: undefined, start: time }, undefined);
   }
 
   /** Files one frame of `server`. */
@@ -239,7 +309,7 @@ export class Timeline {
     switch (facts.kind) {
       case 'request': {
         const mine = frame.direction === 'send';
-        const item = this.add(ring, { kind: mine ? 'call' : 'serverCall', direction: frame.direction, method: facts.method, name: facts.name, start: frame.time }, frame);
+        const item = this.addSpan(ring, { kind: mine ? 'call' : 'serverCall', direction: frame.direction, method: facts.method, name: facts.name, start: frame.time }, frame);
         ring.hold(mine ? ring.outgoing : ring.incoming, facts.idKey, item);
         if (mine) {
           this.assignLane(ring, item);
@@ -256,7 +326,7 @@ export class Timeline {
         // Our answer closes the server's request; the server's answer closes ours.
         const item = (frame.direction === 'receive' ? ring.outgoing : ring.incoming).get(facts.idKey);
         if (!item) {
-          this.add(ring, { kind: 'notification', direction: frame.direction, method: `(answer to unknown id ${facts.idKey})`, name: undefined, start: frame.time, status: 'error' }, frame);
+          this.addTick(ring, { kind: 'notification', direction: frame.direction, method: `(answer to unknown id ${facts.idKey})`, name: undefined, start: frame.time, status: 'error' }, frame);
           break;
         }
         ring.unhold(item, frame.direction === 'receive' ? ring.outgoing : ring.incoming);
@@ -271,19 +341,19 @@ export class Timeline {
         }
         if (facts.createdTaskId !== undefined) ring.hold(ring.tasks, facts.createdTaskId, item);
         if (facts.inputRequired) {
-          const root = item.parent !== undefined ? (ring.get(item.parent) ?? item) : item;
+          const root = item.parent !== undefined ? (ring.span(item.parent) ?? item) : item;
           if (facts.inputRequired.requestState !== undefined) ring.hold(ring.inputByState, facts.inputRequired.requestState, root);
           ring.hold(ring.inputByCall, callKey(item), root);
         }
         // Without a task the call's progress token ends with its answer.
         if (facts.createdTaskId === undefined) ring.unhold(item, ring.progressTokens);
-        this.changed(item);
+        this.changed(ring, item.id);
         this.trim(ring);
         break;
       }
       case 'notification': {
         let parent: TimelineItem | undefined;
-        let kind: ItemKind = 'notification';
+        let kind: TickKind = 'notification';
         if (facts.progressToken !== undefined) {
           parent = ring.progressTokens.get(facts.progressToken);
           if (parent) kind = 'progress';
@@ -294,24 +364,24 @@ export class Timeline {
             parent.end = frame.time;
             parent.status = 'cancelled';
             this.release(ring, parent);
-            this.changed(parent);
+            this.changed(ring, parent.id);
           }
         } else if (facts.taskId !== undefined) {
           parent = ring.tasks.get(facts.taskId);
         }
         const fraction = facts.progress !== undefined && facts.total !== undefined && facts.total > 0 ? Math.min(1, Math.max(0, facts.progress / facts.total)) : undefined;
-        const item = this.add(ring, { kind, direction: frame.direction, method: facts.method, name: facts.name, start: frame.time, progress: fraction }, frame);
+        const id = this.addTick(ring, { kind, direction: frame.direction, method: facts.method, name: facts.name, start: frame.time, progress: fraction, parent: parent?.id }, frame);
         if (parent) {
-          this.link(parent, item);
+          (parent.children ??= []).push(id);
           if (kind === 'progress' && fraction !== undefined) {
             parent.progress = fraction;
-            this.changed(parent);
+            this.changed(ring, parent.id);
           }
         }
         break;
       }
       case 'invalid':
-        this.add(ring, { kind: 'notification', direction: frame.direction, method: facts.method, name: undefined, start: frame.time, status: 'error' }, frame);
+        this.addTick(ring, { kind: 'notification', direction: frame.direction, method: facts.method, name: undefined, start: frame.time, status: 'error' }, frame);
         break;
       default: {
         const never: never = facts;
@@ -325,6 +395,8 @@ export class Timeline {
     for (const ring of this.rings.values()) {
       ring.items = [];
       ring.head = 0;
+      ring.baseId = ring.nextId;
+      ring.ticks.clear();
       ring.frames = 0;
       ring.payloadBytes = 0;
       ring.payloadHead = 0;
@@ -346,52 +418,90 @@ export class Timeline {
     return ring;
   }
 
-  private add(
-    ring: ServerRing,
-    fields: { kind: ItemKind; direction: 'send' | 'receive'; method: string; name: string | undefined; start: number; status?: ItemStatus; progress?: number },
-    frame: Frame | undefined,
-  ): TimelineItem {
-    const spans = fields.kind === 'call' || fields.kind === 'serverCall';
+  /** Files a span (a call of the editor or of the server): an object, as its answer, progress and links change it. */
+  private addSpan(ring: ServerRing, fields: { kind: 'call' | 'serverCall'; direction: 'send' | 'receive'; method: string; name: string | undefined; start: number }, frame: Frame): TimelineItem {
+    const method = this.share(fields.method);
+    const name = fields.name === undefined ? undefined : this.share(fields.name);
     const item: TimelineItem = {
       server: ring.id,
       id: ring.nextId++,
       kind: fields.kind,
       direction: fields.direction,
-      method: fields.method,
-      name: fields.name,
+      method,
+      name,
       start: fields.start,
       session: ring.session,
       end: undefined,
-      status: fields.status ?? (spans ? 'open' : 'none'),
+      status: 'open',
       lane: -1,
       parent: undefined,
-      progress: fields.progress,
+      progress: undefined,
       errorText: undefined,
-      first: frame ? this.keep(ring, frame, false) : undefined,
+      first: this.keep(ring, frame, false),
       second: undefined,
       children: undefined,
     };
     ring.items.push(item);
-    // A session marker holds no frame but still takes a place in the ring.
     ring.frames++;
-    this.changed(item);
+    this.changed(ring, item.id);
     this.trim(ring);
     return item;
   }
 
-  /** Keeps a frame's payload within the server's budget (or not at all when `late` or too large). */
+  /** Files a tick (a notification, progress, a session's start) in the ring's TickStore; returns its id. */
+  private addTick(
+    ring: ServerRing,
+    fields: { kind: TickKind; direction: 'send' | 'receive'; method: string; name: string | undefined; start: number; status?: 'none' | 'error'; progress?: number; parent?: number },
+    frame: Frame | undefined,
+  ): number {
+    const keep = frame !== undefined && this.admit(ring, frame.bytes, false);
+    const id = ring.nextId++;
+    ring.items.push(TICK);
+    const tick = { kind: fields.kind, direction: fields.direction, method: this.share(fields.method), name: fields.name === undefined ? undefined : this.share(fields.name), start: fields.start, session: ring.session, status: fields.status ?? 'none', parent: fields.parent, progress: fields.progress } as const;
+    ring.ticks.add(id, tick, frame, keep, { firstId: ring.firstId, nextId: ring.nextId });
+    // A session start holds no frame but still takes a place in the ring.
+    ring.frames++;
+    this.changed(ring, id);
+    this.trim(ring);
+    return id;
+  }
+
+  /** The shared copy of `text` (the table starts over when full: a cache, not a record). */
+  private share(text: string): string {
+    const known = this.shared.get(text);
+    if (known !== undefined) return known;
+    if (this.shared.size >= MAX_SHARED_STRINGS) this.shared.clear();
+    this.shared.set(text, text);
+    return text;
+  }
+
+  /** A span's frame, its payload kept within the server's budget (or not at all when `late` or too large). */
   private keep(ring: ServerRing, frame: Frame, late: boolean): KeptFrame {
-    const max = this.limits().maxPayloadBytes;
-    if (late || frame.bytes > max) return { direction: frame.direction, time: frame.time, bytes: frame.bytes, message: undefined, text: undefined, dropped: true };
-    ring.payloadBytes += frame.bytes;
+    if (!this.admit(ring, frame.bytes, late)) return { direction: frame.direction, time: frame.time, bytes: frame.bytes, message: undefined, text: undefined, dropped: true };
     // As frameToKeep keeps a frame (its text alone, when it has one), without the extra object.
-    const kept: KeptFrame = { direction: frame.direction, time: frame.time, bytes: frame.bytes, message: frame.text === undefined ? frame.message : undefined, text: frame.text, dropped: false };
-    while (ring.payloadBytes > max && ring.payloadHead < ring.items.length) {
-      const oldest = ring.items[ring.payloadHead++]!;
-      for (const f of [oldest.first, oldest.second]) this.letGo(ring, f);
-    }
-    if (ring.payloadBytes > max) this.letGo(ring, kept);
-    return kept;
+    return { direction: frame.direction, time: frame.time, bytes: frame.bytes, message: frame.text === undefined ? frame.message : undefined, text: frame.text, dropped: false };
+  }
+
+  /**
+   * Whether a payload of `bytes` is kept: within the server's budget, the oldest payloads let go
+   * to make room (never when `late`, an answer to a call whose payloads already went, or larger
+   * than the whole budget). Counted as kept when it is.
+   */
+  private admit(ring: ServerRing, bytes: number, late: boolean): boolean {
+    const max = this.limits().maxPayloadBytes;
+    if (late || bytes > max) return false;
+    ring.payloadBytes += bytes;
+    while (ring.payloadBytes > max && ring.payloadHead < ring.items.length) this.letGoAt(ring, ring.payloadHead++);
+    if (ring.payloadBytes <= max) return true;
+    ring.payloadBytes -= bytes;
+    return false;
+  }
+
+  /** Lets the payloads of the item at `index` go. */
+  private letGoAt(ring: ServerRing, index: number): void {
+    const slot = ring.items[index];
+    if (slot === TICK) ring.payloadBytes -= ring.ticks.letGo(ring.baseId + index);
+    else if (slot) for (const f of [slot.first, slot.second]) this.letGo(ring, f);
   }
 
   private letGo(ring: ServerRing, frame: KeptFrame | undefined): void {
@@ -408,18 +518,18 @@ export class Timeline {
     if (ring.frames <= max) return;
     while (ring.frames > max && ring.size > 0) {
       const oldest = ring.items[ring.head]!;
+      this.letGoAt(ring, ring.head);
       ring.items[ring.head++] = undefined;
+      if (oldest === TICK) {
+        ring.frames--;
+        continue;
+      }
       ring.frames -= oldest.second ? 2 : 1;
-      for (const f of [oldest.first, oldest.second]) this.letGo(ring, f);
       this.forget(ring, oldest);
     }
     if (ring.payloadHead < ring.head) ring.payloadHead = ring.head;
     // Compact once the dropped front outweighs what is kept.
-    if (ring.head > 1024 && ring.head * 2 > ring.items.length) {
-      ring.items = ring.items.slice(ring.head);
-      ring.payloadHead -= ring.head;
-      ring.head = 0;
-    }
+    if (ring.head > 1024 && ring.head * 2 > ring.items.length) ring.compact();
     for (const o of this.observers) o.evicted(ring.id, ring.firstId);
   }
 
@@ -478,8 +588,8 @@ export class Timeline {
     this.sampleVersion++;
   }
 
-  private changed(item: TimelineItem): void {
-    for (const o of this.observers) o.changed(item);
+  private changed(ring: ServerRing, id: number): void {
+    for (const o of this.observers) o.changed(ring.id, id);
   }
 }
 

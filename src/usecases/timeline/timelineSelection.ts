@@ -190,36 +190,36 @@ const HANDSHAKE = new Set(['initialize', 'notifications/initialized', 'server/di
  * Frames whose payload was let go cannot be written: `leftOut` counts them.
  */
 export function selectionFrames(timeline: Timeline, selection: TimelineSelection): { readonly frames: Frame[]; readonly leftOut: number; readonly protocolVersion?: string } {
+  // Items are told apart by id (a tick is a new object each time it is read).
   const all = timeline.items(selection.server);
-  const chosen = new Set<TimelineItem>();
+  const byId = new Map(all.map((item) => [item.id, item]));
+  const chosen = new Set<number>();
   const ids = new Set(selection.ids ?? []);
   const range = selection.range;
   for (const item of all) {
-    if (ids.has(item.id) || (range && item.start >= range.from && item.start <= range.to)) chosen.add(item);
+    if (ids.has(item.id) || (range && item.start >= range.from && item.start <= range.to)) chosen.add(item.id);
   }
   // The call each chosen item belongs to, then everything that belongs to those calls.
-  const get = (id: number) => timeline.item(selection.server, id);
-  for (const item of [...chosen]) {
-    let root = item;
-    for (let parent = root.parent !== undefined ? get(root.parent) : undefined; parent; parent = parent.parent !== undefined ? get(parent.parent) : undefined) root = parent;
-    chosen.add(root);
+  for (const id of [...chosen]) {
+    let root = byId.get(id)!;
+    for (let parent = root.parent !== undefined ? byId.get(root.parent) : undefined; parent; parent = parent.parent !== undefined ? byId.get(parent.parent) : undefined) root = parent;
+    chosen.add(root.id);
   }
   const queue = [...chosen];
   while (queue.length) {
-    const item = queue.pop()!;
+    const item = byId.get(queue.pop()!)!;
     for (const id of item.children ?? []) {
-      const child = get(id);
-      if (child && !chosen.has(child)) {
-        chosen.add(child);
-        queue.push(child);
+      if (byId.has(id) && !chosen.has(id)) {
+        chosen.add(id);
+        queue.push(id);
       }
     }
   }
-  const sessions = new Set([...chosen].map((i) => i.session));
+  const sessions = new Set([...chosen].map((id) => byId.get(id)!.session));
   let protocolVersion: string | undefined;
   for (const item of all) {
     if (!sessions.has(item.session) || !HANDSHAKE.has(item.method)) continue;
-    chosen.add(item);
+    chosen.add(item.id);
     const answer = item.second ? keptMessage(item.second) : undefined;
     const result = isRecord(answer) && isRecord(answer.result) ? answer.result : undefined;
     if (item.method === 'initialize' && typeof result?.protocolVersion === 'string') protocolVersion = result.protocolVersion;
@@ -227,7 +227,7 @@ export function selectionFrames(timeline: Timeline, selection: TimelineSelection
   const kept: KeptFrame[] = [];
   let leftOut = 0;
   for (const item of all) {
-    if (!chosen.has(item)) continue;
+    if (!chosen.has(item.id)) continue;
     for (const f of [item.first, item.second]) {
       if (!f) continue;
       if (f.dropped) leftOut++;

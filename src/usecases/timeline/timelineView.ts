@@ -3,7 +3,7 @@
 // mask when the filter changes. Items that are new or changed since the last batch go out
 // together, however many frames arrived meanwhile; the page draws only what is on screen.
 import { isEmptyFilter, itemFilter, NO_FILTER, TimelineFilter } from './timelineFilter';
-import type { ItemKind, ItemStatus, Timeline, TimelineItem, TimelineObserver } from './timelineModel';
+import type { ItemKind, ItemStatus, ItemSummary, Timeline, TimelineObserver } from './timelineModel';
 
 /** The columns of an item row, in order; `direction` is 0 for the editor's frames, 1 for the server's. */
 export const ITEM_FIELDS = ['server', 'id', 'kind', 'status', 'shown', 'lane', 'start', 'end', 'method', 'name', 'parent', 'progress', 'direction'] as const;
@@ -58,7 +58,8 @@ export interface TimelineMask {
  * batches: it calls `take()` on its own clock).
  */
 export class TimelineView implements TimelineObserver {
-  private pending = new Set<TimelineItem>();
+  /** Ids of the items new or changed since the last batch, by server (numbers: no object per item waits). */
+  private pending = new Map<string, Set<number>>();
   private evictions = new Map<string, number>();
   private readonly serverIndexes = new Map<string, number>();
   private newServers: string[] = [];
@@ -67,7 +68,7 @@ export class TimelineView implements TimelineObserver {
   private readonly methods = new Set<string>();
   private methodsChanged = false;
   private filter: TimelineFilter = NO_FILTER;
-  private test: (item: TimelineItem) => boolean = () => true;
+  private test: (item: ItemSummary) => boolean = () => true;
   private maskedAtSamples = -1;
   private readonly subscription: { dispose(): void };
 
@@ -79,9 +80,11 @@ export class TimelineView implements TimelineObserver {
     this.subscription = timeline.observe(this);
   }
 
-  changed(item: TimelineItem): void {
+  changed(server: string, id: number): void {
     const first = this.pending.size === 0 && this.evictions.size === 0;
-    this.pending.add(item);
+    let ids = this.pending.get(server);
+    if (!ids) this.pending.set(server, (ids = new Set()));
+    ids.add(id);
     if (first) this.schedule();
   }
 
@@ -102,7 +105,7 @@ export class TimelineView implements TimelineObserver {
     this.newServers = [];
     this.newStrings = [];
     // Concatenated, not pushed with spread: a ring may hold more items than a call takes arguments.
-    const items = ([] as TimelineItem[]).concat(...this.timeline.servers().map((server) => this.timeline.items(server)));
+    const items = ([] as ItemSummary[]).concat(...this.timeline.servers().map((server) => this.timeline.summaries(server)));
     return this.encode(items, true);
   }
 
@@ -110,8 +113,15 @@ export class TimelineView implements TimelineObserver {
   take(): TimelineBatch | undefined {
     if (this.pending.size === 0 && this.evictions.size === 0) return undefined;
     if (this.stringIndexes.size > MAX_STRINGS) return this.snapshot();
-    const items = [...this.pending];
-    this.pending = new Set();
+    const items: ItemSummary[] = [];
+    for (const [server, ids] of this.pending) {
+      for (const id of ids) {
+        // An item that changed and then left the ring before this batch is not sent.
+        const item = this.timeline.summary(server, id);
+        if (item) items.push(item);
+      }
+    }
+    this.pending = new Map();
     return this.encode(items, false);
   }
 
@@ -121,7 +131,7 @@ export class TimelineView implements TimelineObserver {
    */
   setFilter(filter: TimelineFilter): TimelineMask {
     this.filter = filter;
-    this.test = isEmptyFilter(filter) ? () => true : itemFilter(filter, (m) => this.timeline.p95(m), (item) => (item.parent !== undefined ? this.timeline.item(item.server, item.parent) : undefined));
+    this.test = isEmptyFilter(filter) ? () => true : itemFilter(filter, (m) => this.timeline.p95(m), (item) => (item.parent !== undefined ? this.timeline.summary(item.server, item.parent) : undefined));
     return this.mask();
   }
 
@@ -132,14 +142,14 @@ export class TimelineView implements TimelineObserver {
   }
 
   /** Whether an item passes the current filter. */
-  shows(item: TimelineItem): boolean {
+  shows(item: ItemSummary): boolean {
     return this.test(item);
   }
 
   private mask(): TimelineMask {
     this.maskedAtSamples = this.timeline.sampleVersion;
     const servers = this.timeline.servers().map((id) => {
-      const items = this.timeline.items(id);
+      const items = this.timeline.summaries(id);
       const shown = new Uint8Array(items.length);
       for (let i = 0; i < items.length; i++) shown[i] = this.test(items[i]) ? 1 : 0;
       return { index: this.serverIndex(id), firstId: items[0]?.id ?? 0, shown };
@@ -147,12 +157,10 @@ export class TimelineView implements TimelineObserver {
     return { type: 'mask', servers };
   }
 
-  private encode(items: readonly TimelineItem[], reset: boolean): TimelineBatch {
+  private encode(items: readonly ItemSummary[], reset: boolean): TimelineBatch {
     const rows = new Float64Array(items.length * STRIDE);
     let n = 0;
     for (const item of items) {
-      // An item that changed and then left the ring in the same batch is not sent.
-      if (this.timeline.item(item.server, item.id) !== item) continue;
       const o = n++ * STRIDE;
       rows[o] = this.serverIndex(item.server);
       rows[o + 1] = item.id;
