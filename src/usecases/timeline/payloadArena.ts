@@ -35,7 +35,10 @@ export class PayloadArena {
     let chunk = this.chunks.get(this.current);
     if (most > CHUNK_BYTES / 4) {
       const bytes = Buffer.from(text, 'utf8');
-      this.place(this.nextChunk++, { bytes, used: bytes.length, live: 1 }, 0, bytes.length);
+      this.lastChunk = this.nextChunk++;
+      this.chunks.set(this.lastChunk, { bytes, used: bytes.length, live: 1 });
+      this.lastOffset = 0;
+      this.lastLength = bytes.length;
       return;
     }
     if (!chunk || chunk.used + most > chunk.bytes.length) {
@@ -70,12 +73,5 @@ export class PayloadArena {
   clear(): void {
     this.chunks.clear();
     this.current = -1;
-  }
-
-  private place(id: number, chunk: Chunk, offset: number, length: number): void {
-    this.chunks.set(id, chunk);
-    this.lastChunk = id;
-    this.lastOffset = offset;
-    this.lastLength = length;
   }
 }

@@ -105,14 +105,13 @@ export class TickStore {
 
   /**
    * Files tick `id`. `keep` says whether its payload is kept (the ring's payload budget decides).
-   * `live` is the range of ids the ring holds (the columns grow to hold them all).
+   * `firstId` is the oldest id the ring holds: the columns grow to hold every id from it to this
+   * one, so a row is only taken again by a tick whose old one left the ring (and let its payload go).
    */
-  add(id: number, fields: TickFields, frame: Frame | undefined, keep: boolean, live: { readonly firstId: number; readonly nextId: number }): void {
-    if (live.nextId - live.firstId > this.columns.capacity) this.grow(live);
+  add(id: number, fields: TickFields, frame: Frame | undefined, keep: boolean, firstId: number): void {
+    if (id + 1 - firstId > this.columns.capacity) this.grow(firstId, id + 1);
     const c = this.columns;
     const row = id % c.capacity;
-    // A row still holding an older tick: it left the ring, its payload goes with it.
-    if (c.id[row] >= 0 && c.id[row] !== id) this.letGo(c.id[row]);
     c.id[row] = id;
     c.kind[row] = TICK_KINDS.indexOf(fields.kind);
     c.direction[row] = fields.direction === 'send' ? 0 : 1;
@@ -218,12 +217,13 @@ export class TickStore {
     return this.columns.id[row] === id ? row : -1;
   }
 
-  private grow(live: { readonly firstId: number; readonly nextId: number }): void {
+  /** Doubles the columns until ids firstId…nextId - 1 fit, moving the kept rows. */
+  private grow(firstId: number, nextId: number): void {
     const old = this.columns;
     let capacity = old.capacity * 2;
-    while (capacity < live.nextId - live.firstId) capacity *= 2;
+    while (capacity < nextId - firstId) capacity *= 2;
     const next = new Columns(capacity);
-    for (let id = live.firstId; id < live.nextId; id++) {
+    for (let id = firstId; id < nextId; id++) {
       const from = id % old.capacity;
       if (old.id[from] === id) next.copyRow(old, from, id % capacity);
     }

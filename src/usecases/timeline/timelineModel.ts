@@ -458,7 +458,7 @@ export class Timeline {
     const id = ring.nextId++;
     ring.items.push(TICK);
     const tick = { kind: fields.kind, direction: fields.direction, method: this.share(fields.method), name: fields.name === undefined ? undefined : this.share(fields.name), start: fields.start, session: ring.session, status: fields.status ?? 'none', parent: fields.parent, progress: fields.progress } as const;
-    ring.ticks.add(id, tick, frame, keep, { firstId: ring.firstId, nextId: ring.nextId });
+    ring.ticks.add(id, tick, frame, keep, ring.firstId);
     // A session start holds no frame but still takes a place in the ring.
     ring.frames++;
     this.changed(ring, id);
