@@ -25,8 +25,7 @@ export function chatDriver(wb: () => Workbench, scratch: string) {
     const base = dirname(wb().userDataDir);
     const installed = spawnSync(cs.node, [cs.entry, '--config', join(base, 'code-server.yaml'), '--user-data-dir', wb().userDataDir, '--extensions-dir', wb().extensionsDir, '--install-extension', vsix], { encoding: 'utf8', timeout: 90_000 });
     assert.match(installed.stdout + installed.stderr, /successfully installed/i, `installing the scripted model failed:\n${installed.stdout}${installed.stderr}`);
-    await wb().runCommand('Developer: Reload Window');
-    await wb().page.locator('.monaco-workbench .part.activitybar .action-item').first().waitFor({ timeout: 60_000 });
+    await wb().reloadWindow();
     await poll(async () => (await wb().outputChannelText(MODEL_CHANNEL, { contains: 'registered the scripted tool model', timeoutMs: 10_000, reveal: false }).catch(() => undefined)) !== undefined, 90_000, 'the scripted model to register');
   }
 

@@ -318,7 +318,7 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
       const before = wb.leftoverProcesses().filter((p) => everything.test(p.cmdline));
       assert.equal(before.length, 1, 'one server-everything runs before the reload');
       noteServers(wb, servers, /server-everything|tiny\.mjs/);
-      await wb.runCommand('Developer: Reload Window');
+      await wb.reloadWindow();
       // The servers run in process groups of their own: only the extension's deactivate() stops them.
       await until('the old server-everything to be stopped by deactivate()', async () => !stillRunning(before[0].pid, before[0].cmdline), 30_000);
       await wb.openView('MCP Host');

@@ -164,6 +164,8 @@ export interface Workbench {
   openView(viewContainerTitle: string): Promise<void>;
   /** Runs a command through the command palette by its full title, e.g. "MCP Host: Refresh". */
   runCommand(title: string): Promise<void>;
+  /** "Developer: Reload Window", returning once the new page has loaded and shows its activity bar. */
+  reloadWindow(): Promise<void>;
   /** Picks an item (exact label) in the quick pick that is open, e.g. after a command. */
   pickQuickItem(label: string): Promise<void>;
   /** Every row of the tree in the side bar (all rows, scrolling through virtualised lists). */
@@ -440,6 +442,18 @@ class Launched implements Workbench {
       await this.runCommand(`View: Show ${viewContainerTitle}`);
     }
     await poll(showing, { timeoutMs: 15_000, what: `the "${viewContainerTitle}" view container` });
+  }
+
+  /**
+   * "Developer: Reload Window", waited for: the new page's load, then its activity bar. The old
+   * page's activity bar is still there while the reload starts, so waiting for it alone can return
+   * before the navigation and leave the next read in a destroyed context.
+   */
+  async reloadWindow(): Promise<void> {
+    const loaded = this.page.waitForEvent('load', { timeout: 60_000 });
+    await this.runCommand('Developer: Reload Window');
+    await loaded;
+    await this.page.locator('.monaco-workbench .part.activitybar .action-item').first().waitFor({ timeout: 60_000 });
   }
 
   async runCommand(title: string): Promise<void> {

@@ -132,8 +132,7 @@ describe('sampling and elicitation in a real VS Code', () => {
       timeout: 90_000,
     });
     assert.match(installed.stdout + installed.stderr, /successfully installed/i, `installing the test model extension failed:\n${installed.stdout}${installed.stderr}`);
-    await wb.runCommand('Developer: Reload Window');
-    await wb.page.locator('.monaco-workbench .part.activitybar .action-item').first().waitFor({ timeout: 60_000 });
+    await wb.reloadWindow();
     // Right after a reload the command palette may not list every command yet: retry.
     await poll(
       async () => (await wb.outputChannelText('Test LM Provider', { contains: 'registered the test language model', timeoutMs: 10_000 }).catch(() => undefined)) !== undefined,
