@@ -18,10 +18,10 @@
 // and printed with the figures (✓/✗); `--strict` exits 1 when one is missed. Figures also go to
 // test-results/bench-editor.json, screenshots to test-results/screenshots/bench-editor-*.png.
 //
-//   node out/test/bench/editorBench.js [--tools N] [--mib N] [--frames N] [--only tools,result,flood] [--vsix FILE] [--strict] [--profile] [--alloc]
+//   node out/test/bench/editorBench.js [--tools N] [--mib N] [--frames N] [--only tools,result,flood] [--vsix FILE] [--strict] [--profile] [--alloc] [--profile-page] [--root-priority]
 //   MCP_HOST_PROBE_V8_FLAGS="--trace-gc" … sets V8 flags in the extension host (diagnosis only)
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
@@ -42,10 +42,17 @@ const FRAMES = option('frames', 100_000);
 const STRICT = process.argv.includes('--strict');
 /** `--profile`: CPU profiles of the extension host while expanding, during the call and the flood. */
 const PROFILE = process.argv.includes('--profile');
+/** `--profile-page`: a CPU profile of the workbench's page (its renderer: the workbench and its webviews) during the flood. */
+const PROFILE_PAGE = process.argv.includes('--profile-page');
 /** `--alloc`: a sampling profile of what the extension host allocates during the flood (collected or not). */
 const ALLOC = process.argv.includes('--alloc');
 /** `--only tools,result,flood`: a subset of the scenarios (the 5,000 tools always start the server). */
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1].split(',') : ['tools', 'result', 'flood'];
+/**
+ * `--root-priority`: Chromium as root starts it (display threads at nice -8). By default it starts
+ * without CAP_SYS_NICE, at the priority a user's editor gets (LaunchOptions.userPriority).
+ */
+const ROOT_PRIORITY = process.argv.includes('--root-priority');
 /** `--vsix FILE`: another build of MCP Host (e.g. the one before a change, for its figures). */
 const VSIX = process.argv.includes('--vsix') ? process.argv[process.argv.indexOf('--vsix') + 1] : defaultVsixPath;
 
@@ -226,6 +233,33 @@ const raw: Record<string, unknown> = {};
 function figure(scenario: string, what: string, value: string, goal?: { text: string; holds: boolean }): void {
   figures.push({ scenario, what, value, ...(goal ? { goal: goal.text, holds: goal.holds } : {}) });
   console.log(`  ${what}: ${value}${goal ? `  (goal ${goal.text}: ${goal.holds ? '✓' : '✗'})` : ''}`);
+}
+
+/** Chromium's threads (those of the launch's processes named chromium) and how many run at nice < 0. */
+function raisedThreads(wb: Workbench): { raised: number; all: number } {
+  let raised = 0;
+  let all = 0;
+  for (const { pid, cmdline } of wb.leftoverProcesses()) {
+    if (!/chrom/i.test(cmdline.split(' ')[0] ?? '')) continue;
+    let tasks: string[] = [];
+    try {
+      tasks = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue; // gone
+    }
+    for (const tid of tasks) {
+      try {
+        // Field 19 of stat is the nice value; the command (field 2) may hold spaces, so count from its ')'.
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+        all++;
+        if (nice < 0) raised++;
+      } catch {
+        // the thread ended
+      }
+    }
+  }
+  return { raised, all };
 }
 
 const ms = (n: number) => `${Math.round(n).toLocaleString('en-US')} ms`;
@@ -565,12 +599,35 @@ async function flood(wb: Workbench, probe: HostProbe): Promise<void> {
   await probe.reset();
   if (PROFILE) await probe.startProfile();
   if (ALLOC) await probe.startAllocations();
+  const browser = PROFILE_PAGE ? wb.page.context().browser() : null;
+  if (browser) await browser.startTracing(wb.page, { path: join(repoRoot, 'test-results', 'bench-editor-flood-page.trace.json'), categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel'] });
+  let pageMetrics: { name: string; value: number }[] = [];
+  const pageProfiler = PROFILE_PAGE ? await wb.page.context().newCDPSession(wb.page) : undefined;
+  if (pageProfiler) {
+    await pageProfiler.send('Profiler.enable');
+    await pageProfiler.send('Performance.enable');
+    pageMetrics = (await pageProfiler.send('Performance.getMetrics')).metrics;
+    await pageProfiler.send('Profiler.start');
+  }
   const started = Date.now();
   await frame.locator('#run').click();
   // The command is asked for from a process of its own: this one is busy with the page.
   const pinger = CommandPinger.start(probe);
-  const finished = poll(async () => /sent [\d,]+ log messages/.test(await frame.locator('#app .result').innerText().catch(() => '')), { timeoutMs: 600_000, what: 'the flood to end' });
-  await finished;
+  // Watched inside the panel's page, on its own changes: polling it from here would put a DevTools
+  // command on Chromium's busy renderer every 100 ms (a second of its time in a 6 s flood).
+  await frame.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const ended = () => /sent [\d,]+ log messages/.test(document.querySelector('#app .result')?.textContent ?? '');
+        if (ended()) return resolve();
+        const watch = new MutationObserver(() => {
+          if (!ended()) return;
+          watch.disconnect();
+          resolve();
+        });
+        watch.observe(document.body, { subtree: true, childList: true, characterData: true });
+      }),
+  );
   const floodMs = Date.now() - started;
   const pings = await pinger.stop();
   // The page has every frame of the ring once its batches stop coming.
@@ -582,6 +639,15 @@ async function flood(wb: Workbench, probe: HostProbe): Promise<void> {
   }
   const during = await probe.stats();
   if (PROFILE) await probe.stopProfile('flood');
+  if (pageProfiler) {
+    const { profile } = await pageProfiler.send('Profiler.stop');
+    writeFileSync(join(repoRoot, 'test-results', 'bench-editor-flood-page.cpuprofile'), JSON.stringify(profile));
+    const after = (await pageProfiler.send('Performance.getMetrics')).metrics;
+    const was = new Map(pageMetrics.map((m) => [m.name, m.value]));
+    console.log(`  the page's metrics during the flood: ${after.filter((m) => /Count$|Duration$/.test(m.name)).map((m) => `${m.name} ${Math.round((m.value - (was.get(m.name) ?? 0)) * (/Duration$/.test(m.name) ? 1000 : 1))}${/Duration$/.test(m.name) ? ' ms' : ''}`).join(', ')}`);
+    await pageProfiler.detach();
+    await browser?.stopTracing();
+  }
   if (ALLOC) await probe.stopAllocations('flood');
   const kept = await probe.stats(true);
   const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
@@ -596,6 +662,8 @@ async function flood(wb: Workbench, probe: HostProbe): Promise<void> {
   figure('flood', 'extension host event loop: p99 / longest delay', `${ms(during.loopDelayP99Ms)} / ${ms(during.loopDelayMaxMs)}`);
   // A stall the extension host did not cause: its thread was ready to run and the OS ran others
   // (the flood server, code-server, Chromium and this benchmark share the machine's cores).
+  const raised = raisedThreads(wb);
+  figure('flood', `Chromium's threads above normal priority (nice < 0; ${ROOT_PRIORITY ? 'as root' : "a user's priority"})`, `${raised.raised} of ${raised.all}`);
   figure('flood', "extension host's thread ready but waiting for a CPU: in all / the most between two 25 ms samples", `${ms(during.cpuWaitMs)} / ${ms(during.cpuWaitLongestMs)}`);
   const kinds = Object.entries(during.gcKinds).map(([kind, k]) => `${k.count} ${kind} (longest ${ms(k.maxMs)})`).join(', ');
   figure('flood', `extension host garbage collection: longest pause / all pauses (${kinds})`, `${ms(during.gcMaxMs)} / ${ms(during.gcTotalMs)}`);
@@ -645,6 +713,7 @@ async function main(): Promise<void> {
       extensions: [probeVsix],
       env: { MCP_HOST_PROBE_FILE: probeFile, MCP_HOST_PROBE_V8_FLAGS: process.env.MCP_HOST_PROBE_V8_FLAGS ?? '' },
       timeoutMs: 180_000,
+      userPriority: !ROOT_PRIORITY,
       settings: { 'chat.mcp.access': 'none', 'chat.mcp.autostart': 'never', 'mcpHost.requestTimeoutSeconds': 600, 'workbench.list.defaultFindMode': 'filter' },
     });
     const probe = await HostProbe.connect(probeFile);
