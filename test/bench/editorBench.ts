@@ -24,8 +24,8 @@ import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:chil
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
-import { defaultVsixPath, filesUnder, launch, poll, repoRoot, waitUntil, type Workbench } from '../e2e/harness';
+import type { CDPSession, Frame, Page } from 'playwright-core';
+import { defaultVsixPath, filesUnder, launch, poll, procStatFields, repoRoot, waitUntil, type Workbench } from '../e2e/harness';
 import type { PingSample } from './commandPinger';
 
 const MiB = 1024 * 1024;
@@ -249,9 +249,7 @@ function raisedThreads(wb: Workbench): { raised: number; all: number } {
     }
     for (const tid of tasks) {
       try {
-        // Field 19 of stat is the nice value; the command (field 2) may hold spaces, so count from its ')'.
-        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-        const nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+        const nice = Number(procStatFields(`/proc/${pid}/task/${tid}/stat`)[16]);
         all++;
         if (nice < 0) raised++;
       } catch {
@@ -264,6 +262,40 @@ function raisedThreads(wb: Workbench): { raised: number; all: number } {
 
 const ms = (n: number) => `${Math.round(n).toLocaleString('en-US')} ms`;
 const mib = (n: number) => `${(n / MiB).toFixed(1)} MiB`;
+
+/**
+ * `--profile-page`: the workbench page's renderer (the workbench and its webviews) while a scenario
+ * runs: a CPU profile and a Chromium trace in test-results/, and the page's own counters printed.
+ */
+class PageProfile {
+  private constructor(
+    private readonly page: Page,
+    private readonly session: CDPSession,
+    private readonly before: Map<string, number>,
+  ) {}
+
+  static async start(page: Page, scenario: string): Promise<PageProfile> {
+    const trace = join(repoRoot, 'test-results', `bench-editor-${scenario}-page.trace.json`);
+    await page.context().browser()?.startTracing(page, { path: trace, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel'] });
+    const session = await page.context().newCDPSession(page);
+    await session.send('Profiler.enable');
+    await session.send('Performance.enable');
+    const { metrics } = await session.send('Performance.getMetrics');
+    await session.send('Profiler.start');
+    return new PageProfile(page, session, new Map(metrics.map((m) => [m.name, m.value])));
+  }
+
+  async stop(scenario: string): Promise<void> {
+    const { profile } = await this.session.send('Profiler.stop');
+    writeFileSync(join(repoRoot, 'test-results', `bench-editor-${scenario}-page.cpuprofile`), JSON.stringify(profile));
+    const { metrics } = await this.session.send('Performance.getMetrics');
+    const counted = metrics.filter((m) => /Count$|Duration$/.test(m.name));
+    const delta = (m: { name: string; value: number }) => m.value - (this.before.get(m.name) ?? 0);
+    console.log(`  the page's counters during the ${scenario}: ${counted.map((m) => (/Duration$/.test(m.name) ? `${m.name} ${ms(delta(m) * 1000)}` : `${m.name} ${delta(m)}`)).join(', ')}`);
+    await this.session.detach();
+    await this.page.context().browser()?.stopTracing();
+  }
+}
 
 // ---------------------------------------------------------------------------------------------
 // Page helpers
@@ -599,16 +631,7 @@ async function flood(wb: Workbench, probe: HostProbe): Promise<void> {
   await probe.reset();
   if (PROFILE) await probe.startProfile();
   if (ALLOC) await probe.startAllocations();
-  const browser = PROFILE_PAGE ? wb.page.context().browser() : null;
-  if (browser) await browser.startTracing(wb.page, { path: join(repoRoot, 'test-results', 'bench-editor-flood-page.trace.json'), categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'toplevel'] });
-  let pageMetrics: { name: string; value: number }[] = [];
-  const pageProfiler = PROFILE_PAGE ? await wb.page.context().newCDPSession(wb.page) : undefined;
-  if (pageProfiler) {
-    await pageProfiler.send('Profiler.enable');
-    await pageProfiler.send('Performance.enable');
-    pageMetrics = (await pageProfiler.send('Performance.getMetrics')).metrics;
-    await pageProfiler.send('Profiler.start');
-  }
+  const pageProfile = PROFILE_PAGE ? await PageProfile.start(wb.page, 'flood') : undefined;
   const started = Date.now();
   await frame.locator('#run').click();
   // The command is asked for from a process of its own: this one is busy with the page.
@@ -639,15 +662,7 @@ async function flood(wb: Workbench, probe: HostProbe): Promise<void> {
   }
   const during = await probe.stats();
   if (PROFILE) await probe.stopProfile('flood');
-  if (pageProfiler) {
-    const { profile } = await pageProfiler.send('Profiler.stop');
-    writeFileSync(join(repoRoot, 'test-results', 'bench-editor-flood-page.cpuprofile'), JSON.stringify(profile));
-    const after = (await pageProfiler.send('Performance.getMetrics')).metrics;
-    const was = new Map(pageMetrics.map((m) => [m.name, m.value]));
-    console.log(`  the page's metrics during the flood: ${after.filter((m) => /Count$|Duration$/.test(m.name)).map((m) => `${m.name} ${Math.round((m.value - (was.get(m.name) ?? 0)) * (/Duration$/.test(m.name) ? 1000 : 1))}${/Duration$/.test(m.name) ? ' ms' : ''}`).join(', ')}`);
-    await pageProfiler.detach();
-    await browser?.stopTracing();
-  }
+  await pageProfile?.stop('flood');
   if (ALLOC) await probe.stopAllocations('flood');
   const kept = await probe.stats(true);
   const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { CHROMIUM, CHROMIUM_ARGS, findProcesses, freePort, repoRoot, screenshotDir, waitUntil } from './harness';
+import { ACTIVITY_BAR_ENTRY, CHROMIUM, CHROMIUM_ARGS, findProcesses, freePort, repoRoot, screenshotDir, waitUntil } from './harness';
 
 /** The harness's marker variable: every process the demo starts inherits it, so survivors can be found. */
 const MARKER_VAR = 'MCP_HOST_E2E_LAUNCH';
@@ -139,7 +139,7 @@ describe("the README's commands in a fresh clone, with an empty cache and no ../
       browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
       const page = await (await browser.newContext({ viewport: { width: 1400, height: 900 } })).newPage();
       await page.goto(url);
-      await page.locator('.monaco-workbench .part.activitybar .action-item').first().waitFor({ timeout: 2 * MINUTE });
+      await page.locator(ACTIVITY_BAR_ENTRY).first().waitFor({ timeout: 2 * MINUTE });
       // The demo asks about trust on opening (its servers are the workspace's), then one consent
       // dialog that lists the three servers.
       const answered = await openDemoServers(page);

@@ -33,6 +33,8 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 const MARKER_VAR = 'MCP_HOST_E2E_LAUNCH';
+/** The workbench's first activity bar entry: drawn once the page is usable. */
+export const ACTIVITY_BAR_ENTRY = '.monaco-workbench .part.activitybar .action-item';
 
 /** Settings that keep the workbench quiet and predictable; `LaunchOptions.settings` wins. */
 const QUIET_SETTINGS: Record<string, unknown> = {
@@ -332,7 +334,7 @@ class Launched implements Workbench {
     await page.goto(this._url, { timeout: remaining(deadline) });
     // The workbench is usable once the activity bar and the status bar are rendered and the
     // remote extension host is connected (its status entry stops saying "Opening Remote").
-    await page.locator('.monaco-workbench .part.activitybar .action-item').first().waitFor({ timeout: remaining(deadline) });
+    await page.locator(ACTIVITY_BAR_ENTRY).first().waitFor({ timeout: remaining(deadline) });
     await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: remaining(deadline) });
   }
 
@@ -468,7 +470,7 @@ class Launched implements Workbench {
     const loaded = this.page.waitForEvent('load', { timeout: 60_000 });
     await this.runCommand('Developer: Reload Window');
     await loaded;
-    await this.page.locator('.monaco-workbench .part.activitybar .action-item').first().waitFor({ timeout: 60_000 });
+    await this.page.locator(ACTIVITY_BAR_ENTRY).first().waitFor({ timeout: 60_000 });
   }
 
   async runCommand(title: string): Promise<void> {
@@ -948,6 +950,16 @@ function installExitHook(): void {
 // Processes
 
 /**
+ * The fields of a /proc `stat` file (a process's or a thread's) from the third on: [0] the state,
+ * [2] the process group, [16] the nice value. The command (the second) may hold spaces and
+ * parentheses, so the fields are counted from its last ')'. Throws when the file is gone.
+ */
+export function procStatFields(path: string): string[] {
+  const stat = readFileSync(path, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/**
  * Live processes that carry the launch's marker in their environment, plus any process in the
  * process group `pgid` (Linux /proc; elsewhere only the group is checked, via kill -0).
  */
@@ -962,8 +974,7 @@ export function findProcesses(marker: string, pgid?: number): ProcessInfo[] {
     const pid = Number(entry);
     if (pid === process.pid) continue;
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const fields = procStatFields(`/proc/${pid}/stat`);
       if (fields[0] === 'Z') continue; // a zombie is gone, only not yet reaped
       const inGroup = pgid !== undefined && Number(fields[2]) === pgid;
       const marked = !inGroup && readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(needle);
