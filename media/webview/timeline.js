@@ -26,13 +26,12 @@
   // ---------------------------------------------------------------------------------------------
   // State
 
-  /** Column indexes, kind and status codes: from the `init` message. */
-  let F = /** @type {Record<string, number>} */ ({});
+  /** A batch's columns, kind and status codes: from the `init` message. */
+  let FIELDS = /** @type {string[]} */ ([]);
   let KINDS = /** @type {string[]} */ ([]);
   let STATUSES = /** @type {string[]} */ ([]);
   let K = /** @type {Record<string, number>} */ ({});
   let S = /** @type {Record<string, number>} */ ({});
-  let stride = 0;
   let mode = 'live';
   const strings = /** @type {string[]} */ ([]);
   /** @type {Store[]} */
@@ -115,10 +114,27 @@
     return servers[index];
   }
 
-  /** Applies one row of a batch (`o` is its offset in `rows`). */
-  function upsert(rows, o) {
-    const s = storeOf(rows[o + F.server]);
-    const id = rows[o + F.id];
+  /**
+   * A packed column (src/usecases/timeline/packedColumn.ts) as `n` numbers: one value for every
+   * row (null is NaN), ids counting up from `from`, or a typed array of exactly `n` values.
+   * Anything else is NaN: the page draws what it can of a batch it cannot read.
+   * @returns {ArrayLike<number>}
+   */
+  function column(packed, n) {
+    if (ArrayBuffer.isView(packed) && /** @type {any} */ (packed).length === n && !(packed instanceof DataView)) return /** @type {any} */ (packed);
+    const out = new Float64Array(n);
+    if (isObj(packed) && typeof packed.from === 'number') for (let k = 0; k < n; k++) out[k] = packed.from + k;
+    else if (isObj(packed)) {
+      // A typed array that came as a plain object (a host that sends JSON only): its values by index.
+      for (let k = 0; k < n; k++) out[k] = typeof packed[k] === 'number' ? packed[k] : NaN;
+    } else out.fill(typeof packed === 'number' ? packed : NaN);
+    return out;
+  }
+
+  /** Applies row `k` of a batch's columns (see column()). */
+  function upsert(c, k) {
+    const s = storeOf(c.server[k]);
+    const id = c.id[k];
     if (id < s.firstId) return;
     // An empty store starts at the first id it is given.
     if (s.len === s.head) {
@@ -134,25 +150,25 @@
     while (s.len < i) {
       s.kind[s.len] = UNKNOWN_KIND;
       s.shown[s.len] = 0;
-      s.start[s.len] = s.len > s.head ? s.start[s.len - 1] : rows[o + F.start];
+      s.start[s.len] = s.len > s.head ? s.start[s.len - 1] : c.start[k];
       s.end[s.len] = NaN;
       s.len++;
     }
     if (i === s.len) s.len++;
-    const kind = rows[o + F.kind];
-    const start = rows[o + F.start];
-    const end = rows[o + F.end];
+    const kind = c.kind[k];
+    const start = c.start[k];
+    const end = c.end[k];
     s.kind[i] = kind;
-    s.status[i] = rows[o + F.status];
-    s.shown[i] = rows[o + F.shown];
-    s.lane[i] = rows[o + F.lane];
+    s.status[i] = c.status[k];
+    s.shown[i] = c.shown[k];
+    s.lane[i] = c.lane[k];
     s.start[i] = start;
     s.end[i] = end;
-    s.method[i] = rows[o + F.method];
-    s.name_[i] = rows[o + F.name];
-    s.parent[i] = rows[o + F.parent];
-    s.progress[i] = rows[o + F.progress];
-    s.direction[i] = rows[o + F.direction];
+    s.method[i] = c.method[k];
+    s.name_[i] = c.name[k];
+    s.parent[i] = c.parent[k];
+    s.progress[i] = c.progress[k];
+    s.direction[i] = c.direction[k];
     if (s.lane[i] > s.maxLane) s.maxLane = s.lane[i];
     if ((kind === K.call || kind === K.serverCall) && (Number.isNaN(end) || end - start > LONG_MS)) s.long.add(id);
     else s.long.delete(id);
@@ -1370,9 +1386,7 @@
       case 'init': {
         const schema = msg.schema;
         if (!isObj(schema)) return;
-        F = {};
-        schema.fields.forEach((f, i) => (F[f] = i));
-        stride = schema.fields.length;
+        FIELDS = Array.isArray(schema.fields) ? schema.fields.map(str) : [];
         KINDS = schema.kinds;
         STATUSES = schema.statuses;
         K = {};
@@ -1457,15 +1471,19 @@
       const s = servers[e[0]];
       if (s) evict(s, e[1]);
     }
-    const rows = msg.items instanceof Float64Array ? msg.items : new Float64Array(Object.values(msg.items || {}));
-    for (let o = 0; o + stride <= rows.length; o += stride) upsert(rows, o);
+    const n = typeof msg.count === 'number' && msg.count > 0 ? msg.count : 0;
+    const packed = isObj(msg.columns) ? msg.columns : {};
+    /** @type {Record<string, ArrayLike<number>>} */
+    const c = {};
+    for (const f of FIELDS) c[f] = column(packed[f], n);
+    for (let k = 0; k < n; k++) upsert(c, k);
     if (Array.isArray(msg.methods)) {
       methods = msg.methods.map(str);
       renderMethods();
     }
     if (serversChanged) renderServerChips();
     recount();
-    const rowsIn = rows.length / Math.max(1, stride);
+    const rowsIn = n;
     if (rowsIn >= perf.batchItems) {
       perf.batchItems = rowsIn;
       perf.batchMs = performance.now() - t0;

@@ -11,6 +11,7 @@ import type { Frame } from '../../src/protocol/connection';
 import { Timeline } from '../../src/usecases/timeline/timelineModel';
 import { itemDetails } from '../../src/usecases/timeline/timelineSelection';
 import { TimelineView } from '../../src/usecases/timeline/timelineView';
+import { packedByteLength } from '../../src/usecases/timeline/packedColumn';
 
 /** 100,000 frames of one server, as a busy session has them: calls with answers, progress, log lines. */
 export function benchFrames(count = 100_000, t0 = 1_700_000_000_000): Frame[] {
@@ -85,7 +86,7 @@ export function timelineModelTimes(): string[] {
     t = performance.now();
     const batch = view.snapshot();
     snapshot.push(performance.now() - t);
-    batchBytes = batch.items.byteLength + (batch.strings ?? []).reduce((n, s) => n + s.length, 0);
+    batchBytes = packedByteLength(Object.values(batch.columns)) + (batch.strings ?? []).reduce((n, s) => n + s.length, 0);
     t = performance.now();
     view.setFilter({ text: 'tool-7', errors: false });
     mask.push(performance.now() - t);

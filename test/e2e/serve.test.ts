@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame, Route } from 'playwright-core';
-import { defaultVsixPath, installCodeServer, launch, repoRoot, step as runStep, type Workbench, waitUntil } from './harness';
+import { clickReached, defaultVsixPath, installCodeServer, launch, repoRoot, step as runStep, type Workbench, waitUntil } from './harness';
 
 const WORKSPACE = join(repoRoot, 'test', 'e2e', 'workspaces', 'serve');
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
@@ -102,7 +102,7 @@ describe('sampling and elicitation in a real VS Code', () => {
       await panel.locator('#timeout').dispatchEvent('change');
     }
     await poll(async () => !(await panel.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
-    await panel.locator('#run').click();
+    await clickReached(panel.locator('#run'), `Run of ${name}`);
     return panel;
   }
 

@@ -2,7 +2,7 @@
 // modernTasks.test.ts): a fresh tool panel from "Call Tool…", its task status area and result, the
 // task rows under the server's Tasks group, and the inline Cancel Task of a row.
 import type { Frame } from 'playwright-core';
-import { type Workbench, waitUntil as poll } from './harness';
+import { clickReached, type Workbench, waitUntil as poll } from './harness';
 import { childrenOf, waitForTree } from './treeRows';
 
 /** A task row as drawn. */
@@ -49,7 +49,7 @@ export function taskDriver(wb: () => Workbench) {
   /** Presses Run once the panel allows it. */
   async function run(panel: Frame): Promise<void> {
     await poll(async () => !(await panel.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
-    await panel.locator('#run').click();
+    await clickReached(panel.locator('#run'), 'Run');
   }
 
   /** The panel's task status area, once its badge matches `status`. */

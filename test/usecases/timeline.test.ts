@@ -12,6 +12,7 @@ import { itemFilter } from '../../src/usecases/timeline/timelineFilter';
 import { MAX_LANES, Timeline, TimelineItem, keptMessage, type ItemSummary } from '../../src/usecases/timeline/timelineModel';
 import { foldForDisplay, historyEntryFor, itemDetails, selectionFrames } from '../../src/usecases/timeline/timelineSelection';
 import { ITEM_FIELDS, ITEM_KINDS, ITEM_STATUSES, TimelineBatch, TimelineView } from '../../src/usecases/timeline/timelineView';
+import { packColumn, packedByteLength, unpackColumn, type PackedColumn } from '../../src/usecases/timeline/packedColumn';
 import { EVERYTHING, connectStdio, waitFor } from '../client/support';
 
 const T0 = 1_700_000_000_000;
@@ -343,7 +344,7 @@ describe('timeline: what a page is sent', () => {
     let scheduled = 0;
     const view = new TimelineView(t, (id) => `name of ${id}`, () => scheduled++);
     const first = view.snapshot();
-    assert.equal(first.items.length, 0);
+    assert.equal(first.count, 0);
     for (let i = 0; i < 8; i++) t.push('s', frame('receive', notification('notifications/message', { level: 'info', logger: 'x' }), i));
     t.push('s', frame('send', request(1, 'tools/call', { name: 'echo' }), 10));
     assert.equal(scheduled, 1, 'one schedule for many frames');
@@ -384,11 +385,57 @@ describe('timeline: what a page is sent', () => {
         if (batch.reset) resets++;
         largest = Math.max(largest, batch.methods?.length ?? 0);
         // A full batch holds what the ring holds, never more.
-        if (batch.reset) assert.ok(batch.items.length / ITEM_FIELDS.length <= 1000);
+        if (batch.reset) assert.ok(batch.count <= 1000);
       }
     }
     assert.ok(resets >= 1, 'the table started over');
     assert.equal(largest, 500);
+    view.dispose();
+  });
+
+  test('a column is packed in the fewest bytes that give every value back exactly', () => {
+    const cases: Array<[number[], (c: PackedColumn) => boolean, string]> = [
+      [[7, 7, 7], (c) => c === 7, 'one value for all'],
+      [[NaN, NaN], (c) => c === null, 'NaN as null (JSON has no NaN)'],
+      [[41, 42, 43, 44], (c) => typeof c === 'object' && c !== null && !ArrayBuffer.isView(c) && c.from === 41, 'ids counting up'],
+      [[0, 1, 0, 255], (c) => c instanceof Uint8Array, 'bytes'],
+      [[-1, 3, 100], (c) => c instanceof Int8Array, 'small signed (-1 is none)'],
+      [[-1, 300], (c) => c instanceof Int16Array, 'signed 16 bits'],
+      [[0, 70_000], (c) => c instanceof Uint32Array, 'unsigned 32 bits'],
+      [[-1, 3_000_000_001], (c) => c instanceof Float64Array, 'past Int32 with a sign: Float64'],
+      [[0.5, NaN, 0.25], (c) => c instanceof Float32Array, 'fractions Float32 holds exactly'],
+      [[0.1, 0.2], (c) => c instanceof Float64Array, 'fractions it does not'],
+      [[T0 + 0.125, T0 + 3], (c) => c instanceof Float64Array, 'times'],
+      [[0, -0, 1], (c) => c instanceof Float32Array, '-0 kept'],
+      [[Number.MAX_SAFE_INTEGER, 1], (c) => c instanceof Float64Array, 'large ids'],
+    ];
+    for (const [values, shape, what] of cases) {
+      const packed = packColumn(Float64Array.from(values));
+      assert.ok(shape(packed), `${what}: ${String(packed)}`);
+      const back = [...unpackColumn(packed, values.length)];
+      assert.ok(back.length === values.length && back.every((v, i) => Object.is(v, values[i])), `${what}: ${back} for ${values}`);
+    }
+    assert.throws(() => unpackColumn(new Uint8Array(2), 3), /a column of 2 values for 3 rows/);
+    // Random rows of every kind come back exactly.
+    for (let round = 0; round < 200; round++) {
+      const values = Float64Array.from({ length: 1 + (round % 17) }, (_, i) => [i, -i * 1000, Math.random(), T0 + i * 0.5, NaN, round][round % 6]);
+      const back = unpackColumn(packColumn(values), values.length);
+      assert.ok(back.every((v, i) => Object.is(v, values[i])), `round ${round}`);
+    }
+  });
+
+  test('a flood of notifications goes to the page in about 8 bytes an item (its times), not 8 per field', () => {
+    const t = new Timeline(() => ({ maxFrames: 10_000, maxPayloadBytes: 1 << 20 }));
+    const view = new TimelineView(t, (id) => id);
+    decode(view.snapshot());
+    for (let i = 0; i < 2000; i++) t.push('s', frame('receive', notification('notifications/message', { level: 'info', data: `line ${i}` }), i * 0.37));
+    const batch = view.take()!;
+    assert.equal(batch.count, 2000);
+    const bytes = packedByteLength(Object.values(batch.columns));
+    assert.ok(bytes <= 2000 * 8 + 13 * 8, `${bytes} bytes for 2,000 items`);
+    const rows = decode(batch);
+    assert.deepEqual(rows.map((r) => r.id), rows.map((_, k) => k + 1));
+    assert.deepEqual(rows[1999], { server: 0, id: 2000, kind: 'notification', status: 'none', shown: 1, lane: -1, start: T0 + 1999 * 0.37, end: NaN, method: 'notifications/message', name: 'info', parent: -1, progress: NaN, direction: 1 });
     view.dispose();
   });
 
@@ -398,9 +445,10 @@ describe('timeline: what a page is sent', () => {
     if (batch.reset) strings.length = 0;
     strings.push(...(batch.strings ?? []));
     const out: Record<string, unknown>[] = [];
-    for (let o = 0; o < batch.items.length; o += ITEM_FIELDS.length) {
+    const columns = ITEM_FIELDS.map((f) => unpackColumn(batch.columns[f], batch.count));
+    for (let k = 0; k < batch.count; k++) {
       const row: Record<string, unknown> = {};
-      ITEM_FIELDS.forEach((f, i) => (row[f] = batch.items[o + i]));
+      ITEM_FIELDS.forEach((f, i) => (row[f] = columns[i][k]));
       row.kind = ITEM_KINDS[row.kind as number];
       row.status = ITEM_STATUSES[row.status as number];
       row.method = strings[row.method as number];

@@ -2,8 +2,11 @@
 // in typed arrays, methods and names as shared strings, frame texts in a PayloadArena. A tick never
 // changes once filed, and a flood is made of them: kept as objects, 100,000 ticks were 400,000
 // small objects for the garbage collector to copy in every young-generation pause and to mark in
-// every full one, and those pauses stalled the extension host during the flood. A tick is read as
-// a TimelineItem made when asked for. No `vscode`.
+// every full one, and those pauses stalled the extension host during the flood. The columns are
+// cut in segments of a fixed number of rows: the store grows by a segment and lets the oldest go
+// whole, and never copies what it holds (doubling one set of columns copied 65,536 rows at once,
+// a 190 ms stall in the middle of a flood). A tick is read as a TimelineItem made when asked for.
+// No `vscode`.
 import type { Frame } from '../../protocol/connection';
 import { PayloadArena } from './payloadArena';
 import type { ItemStatus, ItemSummary, KeptFrame, TimelineItem } from './timelineModel';
@@ -25,12 +28,12 @@ export interface TickFields {
   readonly progress: number | undefined;
 }
 
-/** Rows at first; the columns double as the ring's items grow. */
-const FIRST_CAPACITY = 1024;
+/** Rows in a segment: tick `id` is row `id % SEGMENT_ROWS` of segment `floor(id / SEGMENT_ROWS)`. */
+const SEGMENT_ROWS = 1024;
 /** `chunk` of a payload kept as its parsed message (a frame that came without text). */
 const AS_MESSAGE = -1;
 
-/** The columns, each `capacity` long; a tick's row is its id modulo the capacity. */
+/** A segment's columns, SEGMENT_ROWS long each. */
 class Columns {
   readonly id: Float64Array;
   readonly kind: Uint8Array;
@@ -53,7 +56,7 @@ class Columns {
   readonly name: (string | undefined)[];
   readonly message: unknown[];
 
-  constructor(readonly capacity: number) {
+  constructor(capacity: number) {
     this.id = new Float64Array(capacity).fill(-1);
     this.kind = new Uint8Array(capacity);
     this.direction = new Uint8Array(capacity);
@@ -73,45 +76,31 @@ class Columns {
     this.name = new Array<string | undefined>(capacity).fill(undefined);
     this.message = new Array<unknown>(capacity).fill(undefined);
   }
-
-  /** Copies row `from` of `other` to row `to`. */
-  copyRow(other: Columns, from: number, to: number): void {
-    this.id[to] = other.id[from];
-    this.kind[to] = other.kind[from];
-    this.direction[to] = other.direction[from];
-    this.status[to] = other.status[from];
-    this.session[to] = other.session[from];
-    this.start[to] = other.start[from];
-    this.parent[to] = other.parent[from];
-    this.progress[to] = other.progress[from];
-    this.hasFrame[to] = other.hasFrame[from];
-    this.time[to] = other.time[from];
-    this.bytes[to] = other.bytes[from];
-    this.kept[to] = other.kept[from];
-    this.chunk[to] = other.chunk[from];
-    this.offset[to] = other.offset[from];
-    this.length[to] = other.length[from];
-    this.method[to] = other.method[from];
-    this.name[to] = other.name[from];
-    this.message[to] = other.message[from];
-  }
 }
 
 export class TickStore {
-  private columns = new Columns(FIRST_CAPACITY);
+  /** By segment number, oldest first (segments are made in id order). */
+  private segments = new Map<number, Columns>();
+  /** The segment segmentOf() found last, and its number (-1: none). */
+  private lastSegment = -1;
+  private lastColumns: Columns | undefined;
   private readonly arena = new PayloadArena();
 
   constructor(private readonly server: string) {}
 
   /**
    * Files tick `id`. `keep` says whether its payload is kept (the ring's payload budget decides).
-   * `firstId` is the oldest id the ring holds: the columns grow to hold every id from it to this
-   * one, so a row is only taken again by a tick whose old one left the ring (and let its payload go).
+   * `firstId` is the oldest id the ring holds: segments wholly below it go (their ticks left the
+   * ring and let their payloads go), and a row is never taken by another tick.
    */
   add(id: number, fields: TickFields, frame: Frame | undefined, keep: boolean, firstId: number): void {
-    if (id + 1 - firstId > this.columns.capacity) this.grow(firstId, id + 1);
-    const c = this.columns;
-    const row = id % c.capacity;
+    const n = Math.floor(id / SEGMENT_ROWS);
+    let c = this.segments.get(n);
+    if (!c) {
+      this.dropBelow(firstId);
+      this.segments.set(n, (c = new Columns(SEGMENT_ROWS)));
+    }
+    const row = id - n * SEGMENT_ROWS;
     c.id[row] = id;
     c.kind[row] = TICK_KINDS.indexOf(fields.kind);
     c.direction[row] = fields.direction === 'send' ? 0 : 1;
@@ -143,9 +132,9 @@ export class TickStore {
 
   /** Lets the tick's payload go; returns its wire bytes (0 when none was kept). */
   letGo(id: number): number {
-    const c = this.columns;
-    const row = this.rowOf(id);
-    if (row < 0 || !c.kept[row]) return 0;
+    const c = this.segmentOf(id);
+    const row = id % SEGMENT_ROWS;
+    if (!c || !c.kept[row]) return 0;
     c.kept[row] = 0;
     if (c.chunk[row] === AS_MESSAGE) c.message[row] = undefined;
     else this.arena.release(c.chunk[row]);
@@ -154,21 +143,20 @@ export class TickStore {
 
   /** The tick as an item (a new object each time: compare items by server and id). */
   item(id: number): TimelineItem | undefined {
-    const c = this.columns;
-    const row = this.rowOf(id);
-    if (row < 0) return undefined;
+    const c = this.segmentOf(id);
+    if (!c) return undefined;
+    const row = id % SEGMENT_ROWS;
     const direction = c.direction[row] ? 'receive' : 'send';
-    return { ...this.fields(row, id), first: c.hasFrame[row] ? new StoredFrame(this, id, direction, c.time[row], c.bytes[row]) : undefined, second: undefined };
+    return { ...this.fields(c, row, id), first: c.hasFrame[row] ? new StoredFrame(this, id, direction, c.time[row], c.bytes[row]) : undefined, second: undefined };
   }
 
   /** The tick without its frame. */
   summary(id: number): ItemSummary | undefined {
-    const row = this.rowOf(id);
-    return row < 0 ? undefined : this.fields(row, id);
+    const c = this.segmentOf(id);
+    return c ? this.fields(c, id % SEGMENT_ROWS, id) : undefined;
   }
 
-  private fields(row: number, id: number): ItemSummary {
-    const c = this.columns;
+  private fields(c: Columns, row: number, id: number): ItemSummary {
     return {
       server: this.server,
       id,
@@ -190,44 +178,55 @@ export class TickStore {
 
   /** The kept payload's text (undefined when let go, or kept as a message). */
   text(id: number): string | undefined {
-    const c = this.columns;
-    const row = this.rowOf(id);
-    if (row < 0 || !c.kept[row] || c.chunk[row] === AS_MESSAGE) return undefined;
+    const c = this.segmentOf(id);
+    const row = id % SEGMENT_ROWS;
+    if (!c || !c.kept[row] || c.chunk[row] === AS_MESSAGE) return undefined;
     return this.arena.read(c.chunk[row], c.offset[row], c.length[row]);
   }
 
   /** The kept payload's message, for a frame that came without text. */
   message(id: number): unknown {
-    const row = this.rowOf(id);
-    return row >= 0 && this.columns.kept[row] ? this.columns.message[row] : undefined;
+    const c = this.segmentOf(id);
+    const row = id % SEGMENT_ROWS;
+    return c && c.kept[row] ? c.message[row] : undefined;
   }
 
   isKept(id: number): boolean {
-    const row = this.rowOf(id);
-    return row >= 0 && this.columns.kept[row] === 1;
+    return this.segmentOf(id)?.kept[id % SEGMENT_ROWS] === 1;
   }
 
   clear(): void {
-    this.columns = new Columns(FIRST_CAPACITY);
+    this.segments = new Map();
+    this.lastSegment = -1;
+    this.lastColumns = undefined;
     this.arena.clear();
   }
 
-  private rowOf(id: number): number {
-    const row = id % this.columns.capacity;
-    return this.columns.id[row] === id ? row : -1;
+  /** How many segments are held (for tests: the oldest go as the ring moves on). */
+  get segmentCount(): number {
+    return this.segments.size;
   }
 
-  /** Doubles the columns until ids firstId…nextId - 1 fit, moving the kept rows. */
-  private grow(firstId: number, nextId: number): void {
-    const old = this.columns;
-    let capacity = old.capacity * 2;
-    while (capacity < nextId - firstId) capacity *= 2;
-    const next = new Columns(capacity);
-    for (let id = firstId; id < nextId; id++) {
-      const from = id % old.capacity;
-      if (old.id[from] === id) next.copyRow(old, from, id % capacity);
+  /** The segment holding tick `id`, if it holds that tick. */
+  private segmentOf(id: number): Columns | undefined {
+    const n = Math.floor(id / SEGMENT_ROWS);
+    // Items are read in id order (a batch, a mask, a snapshot): the last segment is the likely one.
+    let c = n === this.lastSegment ? this.lastColumns : undefined;
+    if (!c) {
+      c = this.segments.get(n);
+      this.lastSegment = n;
+      this.lastColumns = c;
     }
-    this.columns = next;
+    return c && c.id[id % SEGMENT_ROWS] === id ? c : undefined;
+  }
+
+  /** Lets go of the segments whose every id is below `firstId`. */
+  private dropBelow(firstId: number): void {
+    for (const n of this.segments.keys()) {
+      if ((n + 1) * SEGMENT_ROWS > firstId) break;
+      this.segments.delete(n);
+      if (n === this.lastSegment) this.lastColumns = undefined;
+    }
   }
 }
 

@@ -1,15 +1,16 @@
-// What a timeline page is sent: the items as rows of numbers in one Float64Array (a field list in
-// the page's first message names the columns), the strings they refer to once each, and a filter
+// What a timeline page is sent: the items as named columns of numbers, each packed in the fewest
+// bytes that keep its values (packedColumn.ts), the strings they refer to once each, and a filter
 // mask when the filter changes. Items that are new or changed since the last batch go out
 // together, however many frames arrived meanwhile; the page draws only what is on screen.
 import { isEmptyFilter, itemFilter, NO_FILTER, TimelineFilter } from './timelineFilter';
+import { packColumn, type PackedColumn } from './packedColumn';
 import type { ItemKind, ItemStatus, ItemSummary, Timeline, TimelineObserver } from './timelineModel';
 
-/** The columns of an item row, in order; `direction` is 0 for the editor's frames, 1 for the server's. */
+/** The columns of a batch's items; `direction` is 0 for the editor's frames, 1 for the server's; -1 or NaN is none. */
 export const ITEM_FIELDS = ['server', 'id', 'kind', 'status', 'shown', 'lane', 'start', 'end', 'method', 'name', 'parent', 'progress', 'direction'] as const;
+export type ItemField = (typeof ITEM_FIELDS)[number];
 export const ITEM_KINDS: readonly ItemKind[] = ['call', 'serverCall', 'notification', 'progress', 'session'];
 export const ITEM_STATUSES: readonly ItemStatus[] = ['open', 'ok', 'error', 'cancelled', 'input', 'task', 'unanswered', 'none'];
-const STRIDE = ITEM_FIELDS.length;
 /**
  * Strings the page keeps (methods, names) before the view starts over with a full batch: names
  * can be unique per frame (a progress message, a resource URI), and the table must not outgrow
@@ -23,6 +24,7 @@ const STATUS_CODE = new Map(ITEM_STATUSES.map((s, i) => [s, i]));
 
 /** The page's vocabulary, sent once before any batch. */
 export interface TimelineSchema {
+  /** The columns of every batch. */
   readonly fields: typeof ITEM_FIELDS;
   readonly kinds: readonly ItemKind[];
   readonly statuses: readonly ItemStatus[];
@@ -36,8 +38,10 @@ export interface TimelineBatch {
   readonly servers?: ReadonlyArray<{ readonly index: number; readonly id: string; readonly name: string }>;
   /** Appended to the page's string table (methods and names are indexes into it). */
   readonly strings?: readonly string[];
-  /** New and changed items, ITEM_FIELDS.length numbers each (NaN for none). */
-  readonly items: Float64Array;
+  /** How many items are new or changed: the length of every column. */
+  readonly count: number;
+  /** Their fields, a packed column each. */
+  readonly columns: Readonly<Record<ItemField, PackedColumn>>;
   /** [server index, first id kept]: the server's items below it left the ring. */
   readonly evicted?: ReadonlyArray<readonly [number, number]>;
   /** Every method seen so far, when a new one came (the method filter's choices). */
@@ -158,23 +162,24 @@ export class TimelineView implements TimelineObserver {
   }
 
   private encode(items: readonly ItemSummary[], reset: boolean): TimelineBatch {
-    const rows = new Float64Array(items.length * STRIDE);
-    let n = 0;
-    for (const item of items) {
-      const o = n++ * STRIDE;
-      rows[o] = this.serverIndex(item.server);
-      rows[o + 1] = item.id;
-      rows[o + 2] = KIND_CODE.get(item.kind)!;
-      rows[o + 3] = STATUS_CODE.get(item.status)!;
-      rows[o + 4] = this.test(item) ? 1 : 0;
-      rows[o + 5] = item.lane;
-      rows[o + 6] = item.start;
-      rows[o + 7] = item.end ?? NaN;
-      rows[o + 8] = this.stringIndex(item.method);
-      rows[o + 9] = item.name === undefined ? -1 : this.stringIndex(item.name);
-      rows[o + 10] = item.parent ?? -1;
-      rows[o + 11] = item.progress ?? NaN;
-      rows[o + 12] = item.direction === 'send' ? 0 : 1;
+    const n = items.length;
+    const column = Object.fromEntries(ITEM_FIELDS.map((f) => [f, new Float64Array(n)])) as Record<ItemField, Float64Array>;
+    const { server, id, kind, status, shown, lane, start, end, method, name, parent, progress, direction } = column;
+    for (let k = 0; k < n; k++) {
+      const item = items[k];
+      server[k] = this.serverIndex(item.server);
+      id[k] = item.id;
+      kind[k] = KIND_CODE.get(item.kind)!;
+      status[k] = STATUS_CODE.get(item.status)!;
+      shown[k] = this.test(item) ? 1 : 0;
+      lane[k] = item.lane;
+      start[k] = item.start;
+      end[k] = item.end ?? NaN;
+      method[k] = this.stringIndex(item.method);
+      name[k] = item.name === undefined ? -1 : this.stringIndex(item.name);
+      parent[k] = item.parent ?? -1;
+      progress[k] = item.progress ?? NaN;
+      direction[k] = item.direction === 'send' ? 0 : 1;
       if (!this.methods.has(item.method) && item.kind !== 'session' && this.methods.size < MAX_METHODS) {
         this.methods.add(item.method);
         this.methodsChanged = true;
@@ -184,7 +189,8 @@ export class TimelineView implements TimelineObserver {
     this.evictions.clear();
     const batch: TimelineBatch = {
       type: 'batch',
-      items: n * STRIDE === rows.length ? rows : rows.slice(0, n * STRIDE),
+      count: n,
+      columns: Object.fromEntries(ITEM_FIELDS.map((f) => [f, packColumn(column[f])])) as Record<ItemField, PackedColumn>,
       ...(this.newServers.length ? { servers: this.newServers.map((id) => ({ index: this.serverIndexes.get(id)!, id, name: this.serverName(id) })) } : {}),
       ...(this.newStrings.length ? { strings: this.newStrings } : {}),
       ...(evicted.length ? { evicted } : {}),
