@@ -22,7 +22,7 @@ import { callTool } from '../usecases/callTool';
 import { diffOffers } from '../usecases/offerDiff';
 import { readOfferSnapshot, renderOfferChanges } from './diff';
 import { LoadedReplay, RecordedReplies, loadReplay, openRecordingFile, renderReplay, replaySteps } from './replay';
-import { RecordingWriter, ReplayStep } from '../usecases/recording';
+import { RecordingWriter, ReplayStep, wholeLines } from '../usecases/recording';
 import { SavedTestFile, SavedTestResult, describeTestResult, testResult } from '../usecases/savedTests';
 import { runSavedTest } from '../usecases/savedTestRunner';
 import { readSavedTests, testSummary, writeJunit } from './savedTests';
@@ -286,7 +286,7 @@ async function runOn(target: CliTarget, options: CliOptions, io: CliIo, terminal
     return ExitCode.Failure;
   }
   const file = recordingFile;
-  const recorder = file && new RecordingWriter(file.write, (text) => redactor.redact(text), { server: describeServer(target) });
+  const recorder = file && new RecordingWriter(wholeLines(file.write), (text) => redactor.redact(text), { server: describeServer(target) });
   if (file) store.add({ dispose: () => file.close() });
   // The era each server spoke is kept across runs: only the first run against a server probes.
   const eras = { memory: new EraMemory(cliEraStore()), key: cliEraKey(resolved.type === 'stdio' ? { kind: 'stdio', command: resolved.command, args: resolved.args } : { kind: 'remote', url: resolved.url }, process.cwd()) };

@@ -19,7 +19,12 @@ import { frameToKeep, type Frame } from '../protocol/connection';
  * only when written (in a flood the backlog holds thousands: their text would outlive many
  * collections for nothing, and the lines dropped would have been formatted in vain).
  */
-type WaitingLine = { readonly level: LogSeverity; readonly text: string } | { readonly frame: Frame } | { readonly logMessage: LogMessage };
+type WaitingLine = { readonly level: LogSeverity; readonly text: string } | Frame | { readonly logMessage: LogMessage };
+
+/** True for a waiting line that is a frame (the frame as kept is the line: a flood waits in thousands). */
+function isFrameLine(line: WaitingLine): line is Frame {
+  return 'direction' in line;
+}
 
 export class ServerLog implements vscode.Disposable {
   readonly channel: vscode.LogOutputChannel;
@@ -53,7 +58,7 @@ export class ServerLog implements vscode.Disposable {
    * than everything else a frame costs, so a server that floods (100,000 notifications at Trace)
    * would otherwise hold the extension host for whole chunks of its output at once.
    */
-  private readonly waiting = new LogBacklog<WaitingLine>((line) => ('frame' in line ? 'frame' : 'logMessage' in line ? 'message' : 'keep'));
+  private readonly waiting = new LogBacklog<WaitingLine>((line) => (isFrameLine(line) ? 'frame' : 'logMessage' in line ? 'message' : 'keep'));
   private writer: ReturnType<typeof setImmediate> | undefined;
   /** Lines per turn, following what VS Code's log takes to write them: a flood's backlog never holds the extension host for long. */
   private readonly budget = new LineBudget();
@@ -87,7 +92,7 @@ export class ServerLog implements vscode.Disposable {
     const started = performance.now();
     const lines = this.waiting.take(this.budget.size);
     for (const line of lines) {
-      const level = 'frame' in line ? 'trace' : 'logMessage' in line ? mcpLevelToLogMethod(line.logMessage.level) : line.level;
+      const level = isFrameLine(line) ? 'trace' : 'logMessage' in line ? mcpLevelToLogMethod(line.logMessage.level) : line.level;
       // Formatted only when shown (VS Code would drop the line at the channel's level anyway).
       if (channelShows(channelLevel, level)) entries.push({ level, text: this.textOf(line) });
     }
@@ -99,7 +104,7 @@ export class ServerLog implements vscode.Disposable {
   }
 
   private textOf(line: WaitingLine): string {
-    if ('frame' in line) return formatFrame(line.frame, this.maxPayloadChars(), this.redactor);
+    if (isFrameLine(line)) return formatFrame(line, this.maxPayloadChars(), this.redactor);
     if ('logMessage' in line) return this.redactor.redact(`server ${line.logMessage.level}: ${formatLogData(line.logMessage.logger, line.logMessage.data, this.maxPayloadChars())}`);
     return this.redactor.redact(line.text);
   }
@@ -123,11 +128,12 @@ export class ServerLog implements vscode.Disposable {
       }),
       // Kept at every level (a reference, no formatting); written only at Trace.
       client.onFrame((frame) => {
-        const seq = this.frames.push(frame);
+        const kept = this.frames.push(frame);
         if (!isTraceOn(this.channel.logLevel) || this.disposed) return;
-        // A flood's backlog holds thousands: each waits as it is kept (its text alone, when it has one).
-        this.enqueue({ frame: frameToKeep(frame) });
-        this.shownFrame = seq;
+        // A flood's backlog holds thousands: each waits as the ring keeps it (its text alone, when
+        // it has one); one larger than the ring, whose message the ring let go, waits whole.
+        this.enqueue(kept.omitted ? frameToKeep(frame) : kept);
+        this.shownFrame = this.frames.lastSeq;
       }),
     );
   }

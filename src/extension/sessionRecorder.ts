@@ -66,7 +66,7 @@ export class SessionRecorder implements vscode.Disposable {
     const fd = openSync(file, 'w', 0o600);
     const command = h.resolved ? (h.resolved.type === 'stdio' ? [h.resolved.command, ...h.resolved.args].join(' ') : h.resolved.url) : h.entry.name;
     // A flood of frames (100,000 notifications) is a write per batch, not a system call per frame.
-    const recording: Recording = { id: h.id, file, fd, pending: new PendingLines(2 * MAX_PENDING_BYTES), position: 0, inFlight: new Map(), writer: new RecordingWriter((line) => this.append(recording, line), this.redact, { server: command }) };
+    const recording: Recording = { id: h.id, file, fd, pending: new PendingLines(2 * MAX_PENDING_BYTES), position: 0, inFlight: new Map(), writer: new RecordingWriter((head, message, tail) => this.append(recording, head, message, tail), this.redact, { server: command }) };
     this.recordings.set(h.id, recording);
     if (h.client) this.attach(h.id, h.client);
     this.log(h.id, `recording this server's frames to ${file}`);
@@ -81,8 +81,8 @@ export class SessionRecorder implements vscode.Disposable {
     recording.subscription = client.onFrame((frame) => recording.writer.frame(frame));
   }
 
-  private append(recording: Recording, line: string): void {
-    recording.pending.append(line);
+  private append(recording: Recording, head: string, message?: string, tail?: string): void {
+    recording.pending.append(head, message, tail);
     if (recording.pending.bytes >= MAX_PENDING_BYTES) this.flush(recording);
     else recording.flush ??= setTimeout(() => this.flush(recording), FLUSH_MS);
   }

@@ -21,8 +21,13 @@ export interface FrameRingLimits {
 
 export const DEFAULT_FRAME_RING_LIMITS: FrameRingLimits = { maxFrames: 500, maxBytes: 4 * 1024 * 1024 };
 
+/** A frame kept: its text alone when it has one (see frameToKeep), or, past the byte limit, only its size. */
+export type KeptFrame = Frame & { readonly omitted?: boolean };
+
 export class FrameRing {
-  private frames: RingFrame[] = [];
+  private frames: KeptFrame[] = [];
+  /** The sequence number of each kept frame, beside it (a flood pushes 100,000 frames: one object each, not two). */
+  private seqs: number[] = [];
   /** Index of the oldest kept frame in `frames` (dropping from the front without shifting). */
   private head = 0;
   private bytes = 0;
@@ -30,20 +35,26 @@ export class FrameRing {
 
   constructor(private readonly limits: FrameRingLimits = DEFAULT_FRAME_RING_LIMITS) {}
 
-  /** Keeps `frame` (by reference) and drops the oldest past the limits; returns its sequence number. */
-  push(frame: Frame): number {
-    const seq = this.nextSeq++;
+  /** Keeps `frame` (see frameToKeep) and drops the oldest past the limits; returns the frame as kept. */
+  push(frame: Frame): KeptFrame {
     const omitted = frame.bytes > this.limits.maxBytes;
-    const kept: RingFrame = omitted ? { direction: frame.direction, message: undefined, bytes: frame.bytes, time: frame.time, seq, omitted } : { ...frameToKeep(frame), seq };
+    const kept: KeptFrame = omitted ? { direction: frame.direction, message: undefined, bytes: frame.bytes, time: frame.time, omitted } : frameToKeep(frame);
     this.frames.push(kept);
+    this.seqs.push(this.nextSeq++);
     if (!omitted) this.bytes += frame.bytes;
     while (this.size > this.limits.maxFrames || this.bytes > this.limits.maxBytes) this.dropOldest();
     // Compact once the dropped front outweighs what is kept.
     if (this.head > 64 && this.head * 2 > this.frames.length) {
       this.frames = this.frames.slice(this.head);
+      this.seqs = this.seqs.slice(this.head);
       this.head = 0;
     }
-    return seq;
+    return kept;
+  }
+
+  /** The sequence number the last frame pushed got (0 before any). */
+  get lastSeq(): number {
+    return this.nextSeq - 1;
   }
 
   get size(): number {
@@ -53,7 +64,7 @@ export class FrameRing {
   /** The kept frames with a sequence number above `seq`, oldest first. */
   since(seq: number): RingFrame[] {
     const out: RingFrame[] = [];
-    for (let i = this.head; i < this.frames.length; i++) if (this.frames[i].seq > seq) out.push(this.frames[i]);
+    for (let i = this.head; i < this.frames.length; i++) if (this.seqs[i] > seq) out.push({ ...this.frames[i], seq: this.seqs[i] });
     return out;
   }
 

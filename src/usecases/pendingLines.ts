@@ -23,14 +23,19 @@ export class PendingLines {
     return this.used;
   }
 
-  /** Appends `line` and a newline (the buffer grows for a line larger than the room left). */
-  append(line: string): void {
-    const worst = line.length * MAX_BYTES_PER_UNIT + 1;
+  /**
+   * Appends a line and a newline: `head`, then `message` and `tail` when given, each encoded into
+   * the buffer where it is (the buffer grows for a line larger than the room left).
+   */
+  append(head: string, message = '', tail = ''): void {
+    const worst = (head.length + message.length + tail.length) * MAX_BYTES_PER_UNIT + 1;
     if (this.used + worst > this.buffer.length) {
-      const need = this.used + Buffer.byteLength(line, 'utf8') + 1;
+      const need = this.used + Buffer.byteLength(head, 'utf8') + Buffer.byteLength(message, 'utf8') + Buffer.byteLength(tail, 'utf8') + 1;
       if (need > this.buffer.length) this.grow(need);
     }
-    this.used += this.buffer.write(line, this.used, 'utf8');
+    this.used += this.buffer.write(head, this.used, 'utf8');
+    if (message) this.used += this.buffer.write(message, this.used, 'utf8');
+    if (tail) this.used += this.buffer.write(tail, this.used, 'utf8');
     this.buffer[this.used++] = 0x0a;
   }
 

@@ -26,6 +26,18 @@ export interface RecordedFrame {
 }
 
 /**
+ * Where a recording's lines go. A line is `head`, then `message` and `tail` when given: a frame's
+ * own text is handed over as it arrived, not copied into one string with its fields first (in a
+ * flood of frames that copy was most of what recording allocated).
+ */
+export type RecordingSink = (head: string, message?: string, tail?: string) => void;
+
+/** A sink for whole lines, for a writer that takes one string a line (a file written by line, a list). */
+export function wholeLines(write: (line: string) => void): RecordingSink {
+  return (head, message, tail = '') => write(message === undefined ? head : head + message + tail);
+}
+
+/**
  * Turns frames into recording lines. `redact` removes secrets from each line's text (values of
  * inputs, headers, tokens); what it returns must still be JSON, which a text redactor that
  * replaces whole values keeps.
@@ -35,7 +47,7 @@ export class RecordingWriter {
   private headerWritten = false;
 
   constructor(
-    private readonly write: (line: string) => void,
+    private readonly write: RecordingSink,
     private readonly redact: (text: string) => string,
     private readonly header: Omit<RecordingHeader, 'mcpHostRecording' | 'startedAt'> = {},
     now = Date.now(),
@@ -51,8 +63,9 @@ export class RecordingWriter {
       this.write(this.redact(JSON.stringify(header)));
     }
     const t = Math.max(0, frame.time - this.startedAt);
-    // A frame's own text (one line of JSON) is written as it is, in the RecordedFrame's shape.
-    if (frame.text !== undefined) this.write(this.redact(`{"t":${JSON.stringify(t)},"dir":${JSON.stringify(frame.direction)},"bytes":${JSON.stringify(frame.bytes)},"message":${frame.text}}`));
+    // A frame's own text (one line of JSON) is written as it is, in the RecordedFrame's shape; only
+    // the text is redacted, the fields before it are numbers and a direction.
+    if (frame.text !== undefined) this.write(`{"t":${JSON.stringify(t)},"dir":${JSON.stringify(frame.direction)},"bytes":${JSON.stringify(frame.bytes)},"message":`, this.redact(frame.text), '}');
     else {
       const line: RecordedFrame = { t, dir: frame.direction, bytes: frame.bytes, message: frame.message };
       this.write(this.redact(JSON.stringify(line)));

@@ -41,3 +41,18 @@ test('a frame with its text keeps the text alone (a flat string, not the parsed 
   assert.equal(withText.message, undefined);
   assert.deepEqual(without.message, { jsonrpc: '2.0', id: 2 });
 });
+
+test('push gives back the frame as kept (its text alone), and lastSeq the number it got', () => {
+  const ring = new FrameRing({ maxFrames: 2, maxBytes: 100 });
+  assert.equal(ring.lastSeq, 0);
+  const withText = { ...frame(1), text: '{"jsonrpc":"2.0","id":1}' };
+  const kept = ring.push(withText);
+  assert.deepEqual([kept.text, kept.message, kept.bytes, kept.time, kept.omitted], [withText.text, undefined, 10, 1001, undefined]);
+  const plain = frame(2);
+  assert.equal(ring.push(plain), plain, 'a frame without text is kept by reference');
+  assert.equal(ring.lastSeq, 2);
+  const huge = ring.push(frame(3, 500));
+  assert.deepEqual([huge.omitted, huge.message, huge.bytes], [true, undefined, 500]);
+  assert.equal(ring.lastSeq, 3);
+  assert.deepEqual(ring.since(1).map((f) => [f.seq, f.omitted]), [[2, undefined], [3, true]]);
+});

@@ -6,7 +6,7 @@ import type { Frame } from '../../src/protocol/connection';
 import * as z from '../../src/protocol/zod';
 import { Redactor } from '../../src/registry/logText';
 import { CallHistory } from '../../src/usecases/history';
-import { RecordingWriter, parseRecording, replayPlan } from '../../src/usecases/recording';
+import { RecordingWriter, parseRecording, replayPlan, wholeLines } from '../../src/usecases/recording';
 import { recordingTimeline } from '../../src/usecases/timeline/recordingTimeline';
 import { itemFilter } from '../../src/usecases/timeline/timelineFilter';
 import { MAX_LANES, Timeline, TimelineItem, keptMessage, type ItemSummary } from '../../src/usecases/timeline/timelineModel';
@@ -524,7 +524,7 @@ describe('timeline: details, history and export', () => {
     assert.deepEqual(exported.frames.map((f) => (f.message as { method?: string }).method ?? 'answer'), ['initialize', 'answer', 'notifications/initialized', 'tools/call', 'elicitation/create', 'answer', 'answer']);
     const lines: string[] = [];
     const redactor = new Redactor(['sk-secret-value-123']);
-    const writer = new RecordingWriter((line) => lines.push(line), (s) => redactor.redact(s), { server: 'node server.js', protocolVersion: exported.protocolVersion }, exported.frames[0].time);
+    const writer = new RecordingWriter(wholeLines((line) => lines.push(line)), (s) => redactor.redact(s), { server: 'node server.js', protocolVersion: exported.protocolVersion }, exported.frames[0].time);
     for (const f of exported.frames) writer.frame(f);
     const text = lines.join('\n');
     assert.doesNotMatch(text, /sk-secret/);
@@ -558,7 +558,7 @@ describe('timeline: details, history and export', () => {
     assert.deepEqual((d.frames[1].json as { result: unknown }).result, { content: [{ type: 'text', text: 'hi' }] });
     const exported = selectionFrames(t, { server: 's', ids: [span.id] });
     const lines: string[] = [];
-    const writer = new RecordingWriter((line) => lines.push(line), (text) => redactor.redact(text), { server: 'node server.js' }, T0);
+    const writer = new RecordingWriter(wholeLines((line) => lines.push(line)), (text) => redactor.redact(text), { server: 'node server.js' }, T0);
     for (const f of exported.frames) writer.frame(f);
     const text = lines.join('\n');
     assert.ok(text.includes(`"message":${answerText}}`), 'the answer as the server wrote it');

@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
 import { formatBytes } from '../../protocol/text';
-import { Recording, RecordingWriter, parseRecording } from '../../usecases/recording';
+import { Recording, RecordingWriter, parseRecording, wholeLines } from '../../usecases/recording';
 import { recordingTimeline } from '../../usecases/timeline/recordingTimeline';
 import { TimelineInboundSchema, TimelineOutbound } from '../../usecases/timeline/timelineMessages';
 import type { Timeline } from '../../usecases/timeline/timelineModel';
@@ -202,7 +202,7 @@ export class TimelinePanel implements vscode.Disposable {
     const server = this.source.kind === 'live' ? this.host.describeServer(selection.server) : this.source.recording.header.server;
     const version = protocolVersion ?? (this.source.kind === 'recording' ? this.source.recording.header.protocolVersion : undefined);
     const lines: string[] = [];
-    const writer = new RecordingWriter((line) => lines.push(line), (text) => this.host.redact(text), { ...(server ? { server } : {}), ...(version ? { protocolVersion: version } : {}) }, frames[0].time);
+    const writer = new RecordingWriter(wholeLines((line) => lines.push(line)), (text) => this.host.redact(text), { ...(server ? { server } : {}), ...(version ? { protocolVersion: version } : {}) }, frames[0].time);
     for (const frame of frames) writer.frame(frame);
     const text = `${lines.join('\n')}\n`;
     if (target.scheme === 'file') {
