@@ -4,12 +4,16 @@
 // or formatted until someone asks. Bounded by count and by the frames' wire size.
 import { frameToKeep, type Frame } from './connection';
 
-/** A frame as the ring keeps it: `message` is undefined when it keeps the frame's `text`, or when the frame alone was over the byte limit. */
-export interface RingFrame extends Frame {
-  /** Increasing per ring: what was already shown can be told from what was not. */
-  readonly seq: number;
+/** A frame as the ring keeps it: `message` is undefined when it keeps the frame's `text` (see frameToKeep), or when the frame alone was over the byte limit. */
+export interface KeptFrame extends Frame {
   /** True when the frame was larger than the whole ring and only its size was kept. */
   readonly omitted?: boolean;
+}
+
+/** A kept frame with its place in the ring, as `since` gives it. */
+export interface RingFrame extends KeptFrame {
+  /** Increasing per ring: what was already shown can be told from what was not. */
+  readonly seq: number;
 }
 
 export interface FrameRingLimits {
@@ -20,9 +24,6 @@ export interface FrameRingLimits {
 }
 
 export const DEFAULT_FRAME_RING_LIMITS: FrameRingLimits = { maxFrames: 500, maxBytes: 4 * 1024 * 1024 };
-
-/** A frame kept: its text alone when it has one (see frameToKeep), or, past the byte limit, only its size. */
-export type KeptFrame = Frame & { readonly omitted?: boolean };
 
 export class FrameRing {
   private frames: KeptFrame[] = [];
