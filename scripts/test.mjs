@@ -1,14 +1,14 @@
 // The test command: type-checks and compiles to out/, builds the bundle and the VSIX when the
-// end-to-end suites run, then runs the suites with `node --test`: the fresh-clone suite first, on
-// its own, then every other suite in one run (one summary).
+// end-to-end suites run, then runs the suites with `node --test` (the streams are below) and ends
+// with one line over all of them: "N passed, N failed".
 //   node scripts/test.mjs            unit + integration + end-to-end
 //   node scripts/test.mjs --unit     without the end-to-end suites (no VS Code needed)
 //   node scripts/test.mjs --e2e      only the end-to-end suites
 //   node scripts/test.mjs --unit --only=client/,support/   only the files whose path contains one of these
 //   extra arguments after `--` go to node --test (for example --test-name-pattern)
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 
 const argv = process.argv.slice(2);
 const dash = argv.indexOf('--');
@@ -42,10 +42,16 @@ run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
 run(process.execPath, ['esbuild.mjs']);
 const all = findTests('out/test');
 const isE2e = (f) => f.includes(`${join('out', 'test', 'e2e')}`);
-// The README's commands in a fresh clone (e2e/freshClone) run first, on their own (node --test
-// orders the files it is given by name): with an empty MCP_HOST_CACHE, as .ci/run gives, it is
-// `npm run demo` that installs code-server, and the later suites reuse it.
+// Three streams, by what they need:
+//   - the fresh-clone suite (e2e/freshClone): the README's commands in a clone. With an empty
+//     MCP_HOST_CACHE, as .ci/run gives, it is `npm run demo` there that installs code-server;
+//   - the unit and integration suites, which need no code-server: they run beside the fresh-clone
+//     suite, two files at a time (they mostly wait on the servers they start);
+//   - then the suites that use the cache the demo filled: the end-to-end suites (one at a time:
+//     each drives a whole VS Code and Chromium on the machine's cores) and the conformance suite
+//     (it runs on the cache's Node 24).
 const isFirst = (f) => f.endsWith(join('e2e', 'freshClone.test.js'));
+const usesCache = (f) => isE2e(f) || f.includes(join('out', 'test', 'conformance') + sep);
 const files = all
   .filter((f) => (unitOnly ? !isE2e(f) : e2eOnly ? isE2e(f) : true))
   .filter((f) => !only || only.some((part) => f.slice(join('out', 'test').length + 1).includes(part)));
@@ -54,8 +60,56 @@ if (files.some(isE2e)) run(process.execPath, ['scripts/package.mjs']);
 // A test without a timeout of its own that never ends fails after this long instead of holding CI
 // until its limit (a test waiting on a promise that cannot settle once hung the whole run).
 const TEST_TIMEOUT_MS = 10 * 60_000;
-const runTests = (list) => (list.length ? spawnSync(process.execPath, ['--test', '--test-concurrency=1', `--test-timeout=${TEST_TIMEOUT_MS}`, ...passThrough, ...list], { stdio: 'inherit' }).status ?? 1 : 0);
-const firstStatus = runTests(files.filter(isFirst));
-const restStatus = runTests(files.filter((f) => !isFirst(f)));
-if (firstStatus !== 0) console.error('\nthe fresh-clone suite (test/e2e/freshClone.test.ts) failed; its report is above the others');
-process.exit(firstStatus || restStatus);
+// Each run's report goes through a pipe (its counts are read from it): on a terminal, keep the
+// readable reporter a terminal would have had.
+const reporter = process.stdout.isTTY ? ['--test-reporter=spec'] : [];
+
+/**
+ * Runs `node --test` over `list`. Its report is printed as it comes (`live`), or kept and printed
+ * whole at its end, so that two runs side by side do not interleave. Resolves to its exit status
+ * and the counts of its summary.
+ */
+function runTests(list, { concurrency = 1, live = true } = {}) {
+  if (list.length === 0) return Promise.resolve({ status: 0, passed: 0, failed: 0 });
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, `--test-timeout=${TEST_TIMEOUT_MS}`, ...reporter, ...passThrough, ...list], {
+      stdio: ['inherit', 'pipe', 'inherit'],
+    });
+    const kept = [];
+    let tail = '';
+    const summary = { pass: 0, fail: 0, cancelled: 0 };
+    child.stdout.on('data', (chunk) => {
+      if (live) process.stdout.write(chunk);
+      else kept.push(chunk);
+      // The summary's lines, last in the report: "# pass N" (TAP) or "ℹ pass N" (spec). The last
+      // of each wins; cancelled tests count as failed.
+      const lines = (tail + chunk.toString('utf8')).split('\n');
+      tail = lines.pop();
+      for (const line of lines) {
+        const m = /^(?:#|ℹ) (pass|fail|cancelled) (\d+)\s*$/.exec(line.replace(/\x1b\[[0-9;]*m/g, ''));
+        if (m) summary[m[1]] = Number(m[2]);
+      }
+    });
+    child.on('close', (code, signal) => {
+      if (!live) process.stdout.write(Buffer.concat(kept));
+      resolve({ status: code ?? (signal ? 1 : 0), passed: summary.pass, failed: summary.fail + summary.cancelled });
+    });
+  });
+}
+
+const firstFiles = files.filter(isFirst);
+const unitFiles = files.filter((f) => !isFirst(f) && !usesCache(f));
+const cacheFiles = files.filter((f) => !isFirst(f) && usesCache(f));
+const [first, unit] = await Promise.all([
+  runTests(firstFiles, { live: unitFiles.length === 0 }),
+  runTests(unitFiles, { concurrency: 2 }),
+]);
+const rest = await runTests(cacheFiles);
+if (first.status !== 0) console.error('\nthe fresh-clone suite (test/e2e/freshClone.test.ts) failed; its report is above the unit suites\' summary');
+const runs = [first, unit, rest];
+const passed = runs.reduce((n, r) => n + r.passed, 0);
+const failed = runs.reduce((n, r) => n + r.failed, 0);
+// A run that failed without a failed test (a file that would not load, a crash) still fails.
+const status = runs.find((r) => r.status !== 0)?.status ?? 0;
+console.log(`\n${passed} passed, ${failed || (status ? 1 : 0)} failed`);
+process.exit(status);

@@ -46,8 +46,7 @@ describe('@mcp in a real VS Code', { skip: existsSync(VSIX) ? false : `${VSIX} i
 
   /** "Switch On/Off for Language Models" from the palette, picking `label`. */
   async function toggleForModels(label: string): Promise<void> {
-    await wb.runCommand('MCP Host: Switch On/Off for Language Models');
-    await wb.pickQuickItem(label);
+    await wb.runCommandAndPick('MCP Host: Switch On/Off for Language Models', label);
   }
 
   before(async () => {

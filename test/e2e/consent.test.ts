@@ -157,8 +157,7 @@ describe('Restricted Mode: a workspace cannot change the start policy or turn of
       assert.doesNotMatch(host, /Starting the configured servers/, 'the workspace\'s "onStartup" is ignored');
       assert.match((await wb.treeItems()).find((i) => i.label === 'user-server')?.description ?? '', /^stopped/);
 
-      await wb.runCommand('MCP Host: Start Server');
-      await wb.pickQuickItem('user-server');
+      await wb.runCommandAndPick('MCP Host: Start Server', 'user-server');
       await waitForTree(wb, 'user-server running', (rows) => running(rows, 'user-server'), 60_000);
 
       await wb.page.locator('.part.sidebar .composite.title').first().click();

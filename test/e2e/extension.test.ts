@@ -231,8 +231,7 @@ describe('a trusted folder: server-everything, its log, a password input, a conf
         'its result, from before Trace',
       );
       // A restart shows a new handshake live.
-      await wb.runCommand('MCP Host: Restart Server');
-      await wb.pickQuickItem('everything');
+      await wb.runCommandAndPick('MCP Host: Restart Server', 'everything');
       const isSetLevel = (f: ReturnType<typeof traceFrames>[number]) => f.direction === 'send' && f.message?.method === 'logging/setLevel';
       const answered = (frames: ReturnType<typeof traceFrames>, request: ReturnType<typeof traceFrames>[number]) =>
         frames.some((f) => f.direction === 'receive' && f.message?.id === request.message.id && f.message.result !== undefined);
@@ -671,8 +670,7 @@ describe('a folder with no config: lazy activation, the welcome view, startPolic
       assert.doesNotMatch(hostLog, /Starting the configured servers/);
       await wb.screenshot('e2e-start-policy-never');
 
-      await wb.runCommand('MCP Host: Start Server');
-      await wb.pickQuickItem('keep');
+      await wb.runCommandAndPick('MCP Host: Start Server', 'keep');
       assert.deepEqual(await allowEach(['keep']), ['keep']);
       const items = await waitForTree(wb, 'keep to run', (rows) => isRunning(rows, 'keep'));
       assert.equal(rowOf(items, 'change')?.description, 'stopped · .vscode/mcp.json');
@@ -833,8 +831,7 @@ describe('a folder with no config: lazy activation, the welcome view, startPolic
       await wb.screenshot('e2e-input-picked');
 
       // Kept: a restart asks nothing (an unanswered prompt would hold the start back).
-      await wb.runCommand('MCP Host: Restart Server');
-      await wb.pickQuickItem('picky');
+      await wb.runCommandAndPick('MCP Host: Restart Server', 'picky');
       const second = await pickyRuns('mint', greetings[0], first.pid);
       assert.equal(await wb.dialog(), undefined, 'no dialog on restart');
       assert.equal(await box.isVisible(), false, 'no prompt on restart');
@@ -843,19 +840,16 @@ describe('a folder with no config: lazy activation, the welcome view, startPolic
       await wb.runCommand('MCP Host: Clear Stored Inputs');
       await until('the notification', async () => (await wb.notifications()).some((n) => n.includes('cleared 2 stored input values')), 10_000);
       assert.equal(tinyProcess('picky')?.pid, second.pid, 'clearing does not restart picky');
-      await wb.runCommand('MCP Host: Restart Server');
-      await wb.pickQuickItem('picky');
+      await wb.runCommandAndPick('MCP Host: Restart Server', 'picky');
       await answerFlavour('vanilla');
       await answerGreeting(greetings[1]);
       const third = await pickyRuns('vanilla', greetings[1], second.pid);
 
       // "Forget Consent" for picky: it stops; Start asks consent again, the inputs stay kept.
-      await wb.runCommand('MCP Host: Forget Consent');
-      await wb.pickQuickItem('picky');
+      await wb.runCommandAndPick('MCP Host: Forget Consent', 'picky');
       await waitForTree(wb, 'picky to stop', (rows) => rowOf(rows, 'picky')?.description === 'stopped · .vscode/mcp.json');
       await until('the picky process to end', async () => !stillRunning(third.pid, third.cmdline), 15_000);
-      await wb.runCommand('MCP Host: Start Server');
-      await wb.pickQuickItem('picky');
+      await wb.runCommandAndPick('MCP Host: Start Server', 'picky');
       const again = await wb.dialog({ timeoutMs: 30_000 });
       assert.equal(again?.message, 'Start the MCP server "picky" defined in this workspace?');
       await wb.answerDialog('Allow');

@@ -199,8 +199,7 @@ describe('first contact: the demo workspace as a new user meets it', { skip }, (
       await open('Prompts', 'args-prompt');
       const before = opened(await wb.treeItems());
       assert.ok(before >= 3, 'Tools, Resources and Prompts of everything are open');
-      await wb.runCommand('MCP Host: Restart Server');
-      await wb.pickQuickItem('everything');
+      await wb.runCommandAndPick('MCP Host: Restart Server', 'everything');
       let seen: TreeItem[] = [];
       await poll(
         async () => {

@@ -1,8 +1,9 @@
 // End-to-end: the README's two commands as a new user meets them. The repository's HEAD is
 // cloned into a temporary folder with nothing beside it (no ../shared), and a cache folder that
 // is empty unless MCP_HOST_CACHE names one (`.ci/run` gives the whole `npm test` a new, empty one
-// and scripts/test.mjs runs this suite first, so code-server is installed here, by `npm run demo`
-// under `npm test` — the nested npm of an npm script). Then, in the clone:
+// and scripts/test.mjs runs this suite before every other suite that uses the cache — beside it
+// run only the unit suites, which do not — so code-server is installed here, by `npm run demo`
+// under `npm test`, the nested npm of an npm script). Then, in the clone:
 //   - `npm ci`;
 //   - `npm run demo` until the URL it prints serves the workbench with the MCP Host view listing
 //     the demo's three servers (trusted, allowed, running; screenshot

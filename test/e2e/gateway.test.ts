@@ -60,8 +60,7 @@ describe('Share with VS Code Chat', { skip, timeout: 400_000 }, () => {
     });
 
     await step('share', async () => {
-      await wb.runCommand('MCP Host: Share with VS Code Chat (On/Off)');
-      await wb.pickQuickItem('notes');
+      await wb.runCommandAndPick('MCP Host: Share with VS Code Chat (On/Off)', 'notes');
       const row = await wb.waitForTreeItem('notes');
       await waitUntil(async () => (await wb.treeItems()).find((i) => i.label === 'notes' && /shared with chat/.test(i.description)), 10_000, 'the row to say "shared with chat"');
       assert.ok(row);
@@ -100,8 +99,7 @@ describe('Share with VS Code Chat', { skip, timeout: 400_000 }, () => {
       // The trace left the focus in the read-only Output editor: back to the view first.
       await wb.page.keyboard.press('Escape');
       await wb.openView('MCP Host');
-      await wb.runCommand('MCP Host: Share with VS Code Chat (On/Off)');
-      await wb.pickQuickItem('notes');
+      await wb.runCommandAndPick('MCP Host: Share with VS Code Chat (On/Off)', 'notes');
       await waitUntil(async () => (await wb.treeItems()).find((i) => i.label === 'notes' && !/shared with chat/.test(i.description)), 10_000, 'the row no longer shared');
       // An open list is a snapshot: VS Code may learn of the change after it opened, so each look
       // opens the list anew until MCP Host's entry is gone.

@@ -175,8 +175,18 @@ export interface Workbench {
   runCommand(title: string): Promise<void>;
   /** "Developer: Reload Window", returning once the new page has loaded and shows its activity bar. */
   reloadWindow(): Promise<void>;
-  /** Picks an item (exact label) in the quick pick that is open, e.g. after a command. */
+  /**
+   * Picks an item (exact label) in the quick pick that is open, e.g. after a command. Throws
+   * `QuickPickClosed` when the pick closes before the item is picked.
+   */
   pickQuickItem(label: string): Promise<void>;
+  /**
+   * Runs a command from the palette and picks `label` in the quick pick it opens. A pick that
+   * closes before the item is picked (a view or webview that was still being revealed took the
+   * focus back) answered the command with a cancel, as Escape would: the command runs again, up
+   * to 3 times.
+   */
+  runCommandAndPick(title: string, label: string): Promise<void>;
   /** Every row of the tree in the side bar (all rows, scrolling through virtualised lists). */
   treeItems(query?: TreeQuery): Promise<TreeItem[]>;
   /** Polls until a row with this label is there; returns it. */
@@ -254,6 +264,13 @@ export async function launch(options: LaunchOptions): Promise<Workbench> {
     const log = launched.serverLogTail();
     await launched.close().catch(() => undefined);
     throw new Error(`launch failed: ${err instanceof Error ? err.message : String(err)}\n--- code-server log ---\n${log}`);
+  }
+}
+
+/** The quick pick closed before the item was picked: the command that opened it got a cancel. */
+export class QuickPickClosed extends Error {
+  constructor(label: string) {
+    super(`the quick pick closed before "${label}" was picked`);
   }
 }
 
@@ -531,14 +548,29 @@ class Launched implements Workbench {
       .first();
   }
 
+  async runCommandAndPick(title: string, label: string): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      await this.runCommand(title);
+      try {
+        return await this.pickQuickItem(label);
+      } catch (error) {
+        if (!(error instanceof QuickPickClosed) || attempt >= 3) throw error;
+      }
+    }
+  }
+
   async pickQuickItem(label: string): Promise<void> {
     const page = this.page;
     const row = this.quickItem(label);
+    const closed = async (): Promise<boolean> => !(await page.locator('.quick-input-widget .quick-input-box input').isVisible().catch(() => false));
     await row.waitFor({ state: 'visible', timeout: 10_000 }).catch(async () => {
+      if (await closed()) throw new QuickPickClosed(label);
       const shown = await page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name').allTextContents();
       throw new Error(`no quick pick item "${label}"; shown: ${JSON.stringify(shown)}`);
     });
     await row.click({ timeout: 10_000 }).catch(async () => {
+      // Keys must not go to whatever has the focus once the pick is gone.
+      if (await closed()) throw new QuickPickClosed(label);
       // A list that keeps re-rendering on a loaded machine never holds still for a click: move the
       // list's focus onto the row with the keyboard, as a person would, and press Enter.
       const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
@@ -554,7 +586,7 @@ class Launched implements Workbench {
           () => true,
           () => false,
         );
-        if (!matches) throw new Error(`the quick pick item "${label}" could not be picked`);
+        if (!matches) throw (await closed()) ? new QuickPickClosed(label) : new Error(`the quick pick item "${label}" could not be picked`);
       }
       await page.keyboard.press('Enter');
     });
@@ -748,14 +780,12 @@ class Launched implements Workbench {
     const selected = async (): Promise<boolean> =>
       (await select.isVisible()) && (await select.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? '')) === channelName;
     if (await selected()) return;
-    await this.runCommand('Output: Show Output Channels...');
-    await this.pickQuickItem(channelName);
+    await this.runCommandAndPick('Output: Show Output Channels...', channelName);
     await poll(selected, { timeoutMs: 10_000, what: `the Output view to show "${channelName}"` });
   }
 
   async setLogLevel(channelName: string, level: LogLevelName): Promise<void> {
-    await this.runCommand('Developer: Set Log Level...');
-    await this.pickQuickItem(channelName);
+    await this.runCommandAndPick('Developer: Set Log Level...', channelName);
     // The first step lists the default levels too; wait for the second, which lists only the
     // channel's levels, before picking one.
     const rows = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name');

@@ -67,6 +67,12 @@ describe('inspect features in a real VS Code', () => {
     await wb.runCommand(title);
   }
 
+  /** `command`, then picks `label` in the quick pick it opens (the command again if the pick closed unpicked). */
+  async function commandAndPick(title: string, label: string): Promise<void> {
+    await wb.page.locator('.part.sidebar .composite.title').first().click();
+    await wb.runCommandAndPick(title, label);
+  }
+
   /**
    * Runs a command from the palette, then `then` in the quick input it opens. A webview that had
    * the focus may still take it back and close that quick input under the test: then both run
@@ -640,8 +646,7 @@ describe('inspect features in a real VS Code', () => {
           if (title !== null) seen.push(title);
         }).observe(el, { attributes: true, attributeFilter: ['title'] });
       });
-      await command('MCP Host: Restart Server');
-      await wb.pickQuickItem('everything');
+      await commandAndPick('MCP Host: Restart Server', 'everything');
       // While the server restarts, Run says why it cannot run…
       await poll(async () => (await frame.evaluate(() => (window as unknown as { runTitles: string[] }).runTitles.length)) > 0, 20_000, 'the reason on Run while the server restarts');
       // …and once the server lists the tool again, the reason goes.

@@ -60,6 +60,12 @@ describe('sampling and elicitation in a real VS Code', () => {
     await wb.runCommand(title);
   }
 
+  /** `command`, then picks `label` in the quick pick it opens (the command again if the pick closed unpicked). */
+  async function commandAndPick(title: string, label: string): Promise<void> {
+    await wb.page.locator('.part.sidebar .composite.title').click({ timeout: 5_000 }).catch(() => undefined);
+    await wb.runCommandAndPick(title, label);
+  }
+
 
   /** Opens the Call Tool panel of a tool, fills string fields, runs it; returns the panel. */
   async function runTool(name: string, fields: Record<string, string> = {}, server = name.startsWith('trigger-') ? 'everything' : 'sampler', timeoutSeconds?: number): Promise<Frame> {
@@ -245,8 +251,8 @@ describe('sampling and elicitation in a real VS Code', () => {
       assert.equal((await wb.webviewFrames('asks to use a language model')).length, 0, 'no dialog');
       assert.match(await wb.outputChannelText(CHANNEL, { contains: 'approved by your setting' }), /approved by your setting for this server \(allowed for this session\)/);
 
-      await command('MCP Host: Reset Sampling Permissions');
-      await wb.pickQuickItem('everything');
+      await commandAndPick('MCP Host: Reset Sampling Permissions', 'everything');
+      await poll(async () => (await wb.notifications()).some((n) => n.includes('Sampling requests from everything will ask you again')), 10_000, 'the reset to be confirmed');
     });
   });
 
@@ -305,8 +311,7 @@ describe('sampling and elicitation in a real VS Code', () => {
 
   test('sampling permission "Never": the next request is rejected with -1 and no dialog; reset asks again', { timeout: 90_000 }, async () => {
     await step('sampling-never', async () => {
-      await command('MCP Host: Set Sampling Permission…');
-      await wb.pickQuickItem('sampler');
+      await commandAndPick('MCP Host: Set Sampling Permission…', 'sampler');
       await wb.pickQuickItem('Never allow');
       const tool = await runTool('sample-media');
       const text = await resultText(tool, /"code": -1/);
@@ -319,8 +324,7 @@ describe('sampling and elicitation in a real VS Code', () => {
       await tool.locator('.result').scrollIntoViewIfNeeded();
       await wb.screenshot('serve-sampling-never');
 
-      await command('MCP Host: Reset Sampling Permissions');
-      await wb.pickQuickItem('sampler');
+      await commandAndPick('MCP Host: Reset Sampling Permissions', 'sampler');
       // Asked again: the dialog is back.
       const again = await runTool('sample-media');
       await (await webview('sampler asks to use a language model')).locator('#reject').click();

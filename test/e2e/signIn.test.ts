@@ -150,8 +150,7 @@ describe('sign-in to protected remote servers in a real VS Code', { skip, timeou
       // Server Details before signing in say so. (Opening a webview before the first sign-in tab
       // also matters to code-server: a first webview created after a tab on its own origin went
       // through its port proxy stays empty.)
-      await wb.runCommand('MCP Host: Show Server Details');
-      await wb.pickQuickItem('partner');
+      await wb.runCommandAndPick('MCP Host: Show Server Details', 'partner');
       const before = await signInSection('partner');
       assert.match(await before.innerText(), /State\s+sign in required/);
       assert.ok((await before.innerText()).includes(new URL(partner.url).origin), 'the authorization server is named');
@@ -243,8 +242,7 @@ describe('sign-in to protected remote servers in a real VS Code', { skip, timeou
 
   test('the pre-registered client signs in from the command palette with its secret', { timeout: 120_000 }, async () => {
     await step('partner', async () => {
-      await wb.runCommand('MCP Host: Sign In');
-      await wb.pickQuickItem('partner');
+      await wb.runCommandAndPick('MCP Host: Sign In', 'partner');
       const ask = await wb.dialog({ timeoutMs: 30_000 });
       assert.ok(ask);
       assert.match(ask.message, /Sign in to "partner"/);

@@ -78,8 +78,7 @@ describe('the sign-in prompt names the host the browser opens', { skip, timeout:
       // The row carries the action (above); a hover-only button is a flaky target for a pointer in
       // a loaded browser, so the same command runs from the palette, as a keyboard user would.
       await wb.page.keyboard.press('Escape');
-      await wb.runCommand('MCP Host: Set Token');
-      await wb.pickQuickItem('apikey');
+      await wb.runCommandAndPick('MCP Host: Set Token', 'apikey');
       const input = wb.page.locator('.quick-input-widget .quick-input-box input');
       await input.waitFor({ state: 'visible', timeout: 20_000 });
       // The same quick input turns from the server pick into the token box: wait for the change.

@@ -93,8 +93,7 @@ test('saved calls as tests: the Testing view runs them; a failure shows expected
     const wb = workbench!;
     assert.ok(wb, 'the first test launched the workbench');
     // Record the session while the tests run: the recording holds their calls.
-    await wb.runCommand('MCP Host: Record Session (start/stop)');
-    await wb.pickQuickItem('evolving');
+    await wb.runCommandAndPick('MCP Host: Record Session (start/stop)', 'evolving');
     await wb.runCommand('Test: Run All Tests');
     await wb.openView('Testing');
     const row = (name: string) => wb.page.locator('.part.sidebar .monaco-list-row').filter({ hasText: name }).first();
@@ -107,8 +106,7 @@ test('saved calls as tests: the Testing view runs them; a failure shows expected
     await wb.screenshot('saved-tests-failure');
     // Both calls are in the server's log like hand calls.
     await wb.outputChannelText('MCP: evolving', { contains: /shout/, reveal: false });
-    await wb.runCommand('MCP Host: Record Session (start/stop)');
-    await wb.pickQuickItem('evolving');
+    await wb.runCommandAndPick('MCP Host: Record Session (start/stop)', 'evolving');
     const dir = join(wb.userDataDir, 'User', 'globalStorage', 'mcp-host.mcp-host', 'recordings');
     const file = await waitUntil(async () => readdirSync(dir).find((f) => f.startsWith('evolving-') && f.endsWith('.jsonl')), 20_000, 'a recording file');
     await wb.outputChannelText('MCP: evolving', { contains: 'recording stopped', reveal: false });
@@ -179,8 +177,7 @@ test('Diagnose on a broken entry: the report says where it breaks and what to do
     await wb.screenshot('diagnose-broken-entry');
     // The command palette's Diagnose, with the server picked, says the same.
     await wb.runCommand('View: Close All Editors');
-    await wb.runCommand('MCP Host: Diagnose Connection');
-    await wb.pickQuickItem('broken');
+    await wb.runCommandAndPick('MCP Host: Diagnose Connection', 'broken');
     await report();
   });
 });
