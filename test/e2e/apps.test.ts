@@ -48,7 +48,11 @@ describe('MCP Apps in a real VS Code', () => {
     await wb.page.keyboard.press('Enter');
   }
 
-  /** Opens the tool's panel from the palette: the server, then the tool (retried when a webview takes the focus back). */
+  /**
+   * Opens the tool's panel from the palette: the server, then the tool. A pick that closes or
+   * will not take the text before Enter (a view still settling in an earlier panel takes the
+   * focus back) answered the command with a cancel: the command runs again, up to 3 times.
+   */
   async function openTool(server: string, name: string): Promise<Frame> {
     const input = wb.page.locator('.quick-input-widget .quick-input-box input');
     for (let attempt = 1; ; attempt++) {
@@ -58,7 +62,8 @@ describe('MCP Apps in a real VS Code', () => {
         await pick(name);
         break;
       } catch (error) {
-        if (attempt >= 3 || (await input.isVisible().catch(() => false))) throw error;
+        if (attempt >= 3) throw error;
+        if (await input.isVisible().catch(() => false)) await wb.page.keyboard.press('Escape');
       }
     }
     const frame = await webview(name);
@@ -153,7 +158,7 @@ describe('MCP Apps in a real VS Code', () => {
   });
 
   test('basic-vanillajs: renders, a button calls get-time, theme, message, own tab, teardown', { timeout: 240_000 }, async () => {
-    await openTool('basic', 'get-time');
+    await step('open-basic', () => openTool('basic', 'get-time').then(() => undefined));
     let first = '';
     let panel!: Frame;
     await step('render', async () => {
@@ -221,7 +226,7 @@ describe('MCP Apps in a real VS Code', () => {
   });
 
   test('budget-allocator: the chart and sliders render from the tool result', { timeout: 120_000 }, async () => {
-    await openTool('budget', 'get-budget-data');
+    await step('open-budget', () => openTool('budget', 'get-budget-data').then(() => undefined));
     await step('budget', async () => {
       const panel = await runWithView('get-budget-data', /Run get-budget-data/);
       await poll(async () => (await view(panel).locator('#sliders-container > *').count()) > 0, 30_000, 'the sliders');
@@ -231,7 +236,7 @@ describe('MCP Apps in a real VS Code', () => {
   });
 
   test('system-monitor: Start polls an app-only tool; the figures show in the view', { timeout: 120_000 }, async () => {
-    await openTool('monitor', 'get-system-info');
+    await step('open-monitor', () => openTool('monitor', 'get-system-info').then(() => undefined));
     await step('monitor', async () => {
       const panel = await runWithView('get-system-info', /Run get-system-info/);
       await poll(async () => ((await view(panel).locator('#info-hostname').innerText().catch(() => '--')) || '--').trim() !== '--', 30_000, 'the host name');
@@ -244,7 +249,7 @@ describe('MCP Apps in a real VS Code', () => {
   });
 
   test('a hostile view is refused everything, and the log says so', { timeout: 120_000 }, async () => {
-    await openTool('hostile', 'hostile-app');
+    await step('open-hostile', () => openTool('hostile', 'hostile-app').then(() => undefined));
     const pagesBefore = wb.page.context().pages().length;
     const urlBefore = wb.page.url();
     let panel!: Frame;

@@ -530,9 +530,11 @@ class Launched implements Workbench {
         else await row.click({ force: true });
       });
       // The palette closes (or turns into the command's own pick) once the command is accepted. A
-      // click the list lost leaves it as it was: Enter on the focused row, as a person would.
+      // click the list lost leaves it as it was: Enter on the focused row, as a person would. The
+      // wait before that Enter is long: on a renderer too busy to close the palette yet, an Enter
+      // would land after the click took effect, in the command's own pick, and accept its first row.
       const accepted = async (): Promise<boolean> => !(await input.isVisible().catch(() => false)) || (await input.inputValue().catch(() => '')) !== `>${title}`;
-      if (await poll(accepted, { timeoutMs: 3_000, what: '' }).then(() => true, () => false)) return;
+      if (await poll(accepted, { timeoutMs: 10_000, what: '' }).then(() => true, () => false)) return;
       if (await row.evaluate((el) => el.classList.contains('focused')).catch(() => false)) await page.keyboard.press('Enter');
       if (await poll(accepted, { timeoutMs: 3_000, what: '' }).then(() => true, () => false)) return;
       if (attempt >= 3) throw new Error(`"${title}" stayed in the command palette: the command was not accepted (3 tries)`);
@@ -1121,8 +1123,10 @@ export async function step<T>(wb: Workbench, screenshot: string, fn: () => Promi
   } catch (error) {
     await wb.screenshot(screenshot).catch(() => undefined);
     const toasts = await wb.notifications().catch(() => []);
+    const dialog = await wb.dialog().catch(() => undefined);
     await cleanup?.().catch(() => undefined);
-    const context = `\nnotifications: ${JSON.stringify(toasts)}; activation errors: ${JSON.stringify(wb.activationErrors())}`;
+    const open = dialog ? `; a dialog is open: ${JSON.stringify(dialog.message)} ${JSON.stringify(dialog.buttons)}` : '';
+    const context = `\nnotifications: ${JSON.stringify(toasts)}${open}; activation errors: ${JSON.stringify(wb.activationErrors())}`;
     if (error instanceof Error) {
       error.message += context;
       throw error;
