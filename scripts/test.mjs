@@ -65,12 +65,12 @@ const TEST_TIMEOUT_MS = 10 * 60_000;
 const reporter = process.stdout.isTTY ? ['--test-reporter=spec'] : [];
 
 /**
- * Runs `node --test` over `list`. Its report is printed as it comes (`live`), or kept and printed
- * whole at its end, so that two runs side by side do not interleave. Resolves to its exit status
- * and the counts of its summary.
+ * Runs `node --test` over `list`. Its report is printed as it comes (`live`), or kept for the
+ * caller to print (`report`), so that two runs side by side do not interleave. Resolves to its exit
+ * status, the counts of its summary and the kept report.
  */
 function runTests(list, { concurrency = 1, live = true } = {}) {
-  if (list.length === 0) return Promise.resolve({ status: 0, passed: 0, failed: 0 });
+  if (list.length === 0) return Promise.resolve({ status: 0, passed: 0, failed: 0, report: Buffer.alloc(0) });
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, `--test-timeout=${TEST_TIMEOUT_MS}`, ...reporter, ...passThrough, ...list], {
       stdio: ['inherit', 'pipe', 'inherit'],
@@ -91,8 +91,7 @@ function runTests(list, { concurrency = 1, live = true } = {}) {
       }
     });
     child.on('close', (code, signal) => {
-      if (!live) process.stdout.write(Buffer.concat(kept));
-      resolve({ status: code ?? (signal ? 1 : 0), passed: summary.pass, failed: summary.fail + summary.cancelled });
+      resolve({ status: code ?? (signal ? 1 : 0), passed: summary.pass, failed: summary.fail + summary.cancelled, report: Buffer.concat(kept) });
     });
   });
 }
@@ -104,8 +103,10 @@ const [first, unit] = await Promise.all([
   runTests(firstFiles, { live: unitFiles.length === 0 }),
   runTests(unitFiles, { concurrency: 2 }),
 ]);
+// The fresh-clone suite's report, kept while the unit suites' printed, follows theirs whole.
+process.stdout.write(first.report);
 const rest = await runTests(cacheFiles);
-if (first.status !== 0) console.error('\nthe fresh-clone suite (test/e2e/freshClone.test.ts) failed; its report is above the unit suites\' summary');
+if (first.status !== 0) console.error('\nthe fresh-clone suite (test/e2e/freshClone.test.ts) failed; its report follows the unit suites\' summary');
 const runs = [first, unit, rest];
 const passed = runs.reduce((n, r) => n + r.passed, 0);
 const failed = runs.reduce((n, r) => n + r.failed, 0);

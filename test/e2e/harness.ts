@@ -499,7 +499,7 @@ class Launched implements Workbench {
 
   async runCommand(title: string): Promise<void> {
     const page = this.page;
-    const input = page.locator('.quick-input-widget .quick-input-box input');
+    const input = this.quickInputBox();
     const row = this.quickItem(title);
     // The palette can close under the test before a command is picked: a view that is still
     // being revealed or a webview takes the focus back. Until the click, trying again is safe.
@@ -541,6 +541,11 @@ class Launched implements Workbench {
     }
   }
 
+  /** The text box of the quick input (the command palette or a pick); visible while one is open. */
+  private quickInputBox(): Locator {
+    return this.page.locator('.quick-input-widget .quick-input-box input');
+  }
+
   /** The quick input row whose label is exactly `label`. */
   private quickItem(label: string): Locator {
     const page = this.page;
@@ -564,7 +569,8 @@ class Launched implements Workbench {
   async pickQuickItem(label: string): Promise<void> {
     const page = this.page;
     const row = this.quickItem(label);
-    const closed = async (): Promise<boolean> => !(await page.locator('.quick-input-widget .quick-input-box input').isVisible().catch(() => false));
+    const input = this.quickInputBox();
+    const closed = async (): Promise<boolean> => !(await input.isVisible().catch(() => false));
     await row.waitFor({ state: 'visible', timeout: 10_000 }).catch(async () => {
       if (await closed()) throw new QuickPickClosed(label);
       const shown = await page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name').allTextContents();
@@ -581,7 +587,6 @@ class Launched implements Workbench {
       if (!(await row.evaluate((el) => el.classList.contains('focused')).catch(() => false))) {
         // Last, as a person would when the list will not hold still: type the label, so the pick
         // filters to it and focuses the first match, and press Enter once that match is it.
-        const input = page.locator('.quick-input-widget .quick-input-box input');
         await input.fill(label, { timeout: 5_000 }).catch(() => undefined);
         const first = page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first();
         const matches = await poll(async () => (await first.textContent({ timeout: 1_000 }).catch(() => ''))?.trim() === label, { timeoutMs: 5_000, what: '' }).then(

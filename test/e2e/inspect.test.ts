@@ -57,19 +57,24 @@ describe('inspect features in a real VS Code', () => {
     return poll(async () => (await wb.webviewFrames(title))[0], timeoutMs, `the webview of ${title}`);
   }
 
+  /** Takes the focus out of a webview (it keeps keys) before the palette opens. */
+  async function focusSideBar(): Promise<void> {
+    await wb.page.locator('.part.sidebar .composite.title').first().click();
+  }
+
   /**
    * Runs a command from the palette with the focus on the side bar first: when a webview had it,
    * VS Code may hand it back to the webview between the palette and the command's own quick
    * pick, which then closes.
    */
   async function command(title: string): Promise<void> {
-    await wb.page.locator('.part.sidebar .composite.title').first().click();
+    await focusSideBar();
     await wb.runCommand(title);
   }
 
   /** `command`, then picks `label` in the quick pick it opens (the command again if the pick closed unpicked). */
   async function commandAndPick(title: string, label: string): Promise<void> {
-    await wb.page.locator('.part.sidebar .composite.title').first().click();
+    await focusSideBar();
     await wb.runCommandAndPick(title, label);
   }
 

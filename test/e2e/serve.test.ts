@@ -55,14 +55,19 @@ describe('sampling and elicitation in a real VS Code', () => {
    * Runs a command from the palette with the focus outside any webview first: a webview that
    * takes the focus back closes the palette (runCommand itself tries again when it does).
    */
-  async function command(title: string): Promise<void> {
+  /** Takes the focus out of a webview (it keeps keys) before the palette opens. */
+  async function focusSideBar(): Promise<void> {
     await wb.page.locator('.part.sidebar .composite.title').click({ timeout: 5_000 }).catch(() => undefined);
+  }
+
+  async function command(title: string): Promise<void> {
+    await focusSideBar();
     await wb.runCommand(title);
   }
 
   /** `command`, then picks `label` in the quick pick it opens (the command again if the pick closed unpicked). */
   async function commandAndPick(title: string, label: string): Promise<void> {
-    await wb.page.locator('.part.sidebar .composite.title').click({ timeout: 5_000 }).catch(() => undefined);
+    await focusSideBar();
     await wb.runCommandAndPick(title, label);
   }
 
