@@ -163,6 +163,11 @@ function paramSignature(tool: Tool): string {
 
 // ---- commands ----
 
+/** Adds `lines` to `out` one by one: a server's list or text may have more lines than a call takes arguments. */
+function appendLines(out: string[], lines: readonly string[]): void {
+  for (const line of lines) out.push(line);
+}
+
 export function renderInspection(i: Inspection): string {
   const out: string[] = [];
   const info = i.serverInfo;
@@ -172,25 +177,26 @@ export function renderInspection(i: Inspection): string {
     ...(i.era ? [['Era', i.era === 'modern' ? 'modern (server/discover)' : 'legacy (initialize)']] : []),
     ['Capabilities', describeCapabilities(i.capabilities)],
   ];
-  out.push(...table(head));
+  appendLines(out, table(head));
   if (i.instructions?.trim()) {
-    out.push('', 'Instructions', ...indentLines(i.instructions.trim(), '  '));
+    out.push('', 'Instructions');
+    appendLines(out, indentLines(i.instructions.trim(), '  '));
   }
   if (i.tools) {
     out.push('', `Tools (${i.tools.length})`);
-    out.push(...table(i.tools.map((t) => [t.name, `(${paramSignature(t)})`, `${taskNote(t) ? '[task] ' : ''}${firstLine(t.description)}`]), '  '));
+    appendLines(out, table(i.tools.map((t) => [t.name, `(${paramSignature(t)})`, `${taskNote(t) ? '[task] ' : ''}${firstLine(t.description)}`]), '  '));
   }
   if (i.resources) {
     out.push('', `Resources (${i.resources.length})`);
-    out.push(...table(i.resources.map((r) => [r.uri, label(r), r.mimeType ?? '', firstLine(r.description)]), '  '));
+    appendLines(out, table(i.resources.map((r) => [r.uri, label(r), r.mimeType ?? '', firstLine(r.description)]), '  '));
   }
   if (i.resourceTemplates) {
     out.push('', `Resource templates (${i.resourceTemplates.length})`);
-    out.push(...table(i.resourceTemplates.map((t) => [t.uriTemplate, label(t), t.mimeType ?? '', firstLine(t.description)]), '  '));
+    appendLines(out, table(i.resourceTemplates.map((t) => [t.uriTemplate, label(t), t.mimeType ?? '', firstLine(t.description)]), '  '));
   }
   if (i.prompts) {
     out.push('', `Prompts (${i.prompts.length})`);
-    out.push(...table(i.prompts.map((p) => [p.name, `(${promptSignature(p)})`, firstLine(p.description)]), '  '));
+    appendLines(out, table(i.prompts.map((p) => [p.name, `(${promptSignature(p)})`, firstLine(p.description)]), '  '));
   }
   return out.join('\n');
 }
@@ -205,13 +211,13 @@ export function renderTools(tools: readonly Tool[]): string {
   for (const tool of tools) {
     if (out.length) out.push('');
     out.push(label(tool));
-    if (tool.description?.trim()) out.push(...indentLines(tool.description.trim(), '  '));
+    if (tool.description?.trim()) appendLines(out, indentLines(tool.description.trim(), '  '));
     const task = taskNote(tool);
     if (task) out.push(`  ${task}`);
     const params = toolParams(tool);
     if (params.length) {
       out.push('  Parameters:');
-      out.push(...table(params.map((p) => [p.name, p.type, p.required ? 'required' : 'optional', p.description]), '    '));
+      appendLines(out, table(params.map((p) => [p.name, p.type, p.required ? 'required' : 'optional', p.description]), '    '));
     } else {
       out.push('  Parameters: none');
     }

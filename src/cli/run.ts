@@ -30,7 +30,7 @@ import { describeDiagnosis, diagnose } from '../usecases/doctor';
 import { StatusLine } from './statusLine';
 import { EraMemory } from '../client/era';
 import { PROBE_RESTART_NOTE, exitedOnProbe } from '../client/eraProbe';
-import { listTasks } from '../client/tasks';
+import { describeLeftTasks, listTasks } from '../client/tasks';
 import { offersTasksExtension } from '../client/modernTasks';
 import { cliEraKey, cliEraStore } from './eraCache';
 import { outputSchemaProblem } from './outputCheck';
@@ -500,9 +500,10 @@ async function execute(client: McpClient, options: CliOptions, io: CliIo, req: R
       return replayed.some((r) => r.outcome === 'different') ? ExitCode.ToolError : ExitCode.Ok;
     }
     case 'tasks': {
-      const tasks = await listTasks(client, req);
-      if (json) printJson({ tasks });
-      else print(renderTasks(tasks));
+      const listing = await listTasks(client, req);
+      if (json) printJson({ tasks: listing.tasks, ...(listing.stopped ? { stopped: listing.stopped, pages: listing.pages } : {}) });
+      else print(renderTasks(listing.tasks));
+      if (listing.stopped) io.stderr(`mcp-host: tasks/list: ${describeLeftTasks(listing)}\n`);
       return ExitCode.Ok;
     }
     case 'ping': {

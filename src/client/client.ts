@@ -128,9 +128,12 @@ export interface McpClientOptions {
   readonly roots?: RootsProvider;
   /** Further client capabilities to declare (sampling, elicitation, ...). */
   readonly capabilities?: Record<string, unknown>;
-  /** How many pages a list may have before the client stops following `nextCursor`. */
+  /** How many pages a list may have before the client stops following `nextCursor` (DEFAULT_MAX_PAGES). */
   readonly maxPages?: number;
 }
+
+/** How many pages any list (tools, resources, prompts, tasks) follows by default. */
+export const DEFAULT_MAX_PAGES = 1000;
 
 /** Where a client is in the MCP lifecycle. */
 export type ClientState =
@@ -952,12 +955,17 @@ export class McpClient implements Disposable {
     return this.extraHandlers.get(method) ?? this.builtinHandlers().get(method);
   }
 
+  /** How many pages a list follows before it stops (the same bound for every list). */
+  get maxPages(): number {
+    return this.options.maxPages ?? DEFAULT_MAX_PAGES;
+  }
+
   /** `problemOf` may reject an item the schema accepted (a tool's header declarations); it is skipped like a malformed one. */
   private async listAll<K extends ListKey>(method: string, capability: Capability, key: K, options: ListOptions = {}, problemOf?: (item: ListItem[K]) => string | undefined): Promise<ListItem[K][]> {
     const { onSkipped, onCacheHint, ...request } = options;
     let hint: CacheHint | undefined;
     const itemSchema = LIST_ITEM_SCHEMAS[key] as unknown as z.ZodMiniType<ListItem[K]>;
-    const maxPages = this.options.maxPages ?? 1000;
+    const maxPages = this.maxPages;
     const items: ListItem[K][] = [];
     const skipped: SkippedListItem[] = [];
     const seen = new Set<string>();

@@ -259,8 +259,28 @@ export function cancelTask(client: McpClient, taskId: string, options?: RequestO
   return client.taskRequest('tasks/cancel', { taskId }, GetTaskResultSchema, options);
 }
 
-/** `tasks/list`, every page: the tasks the server holds for this client. */
-export async function listTasks(client: McpClient, options?: RequestOptions): Promise<Task[]> {
+/** How many tasks a listing keeps by default: a server may hold any number (issue 32: 1.5 million in 1,500 pages). */
+export const MAX_LISTED_TASKS = 1000;
+
+export interface ListTasksOptions extends RequestOptions {
+  /** Stop once this many tasks are listed (MAX_LISTED_TASKS); the rest are left on the server. */
+  readonly maxTasks?: number;
+}
+
+/** What `tasks/list` gave: the tasks kept, and when the listing stopped before the server's end, why. */
+export interface TaskListing {
+  readonly tasks: Task[];
+  readonly pages: number;
+  /** Set when tasks were left unlisted: `tasks` (maxTasks reached) or `pages` (the client's page bound). */
+  readonly stopped?: 'tasks' | 'pages';
+}
+
+/**
+ * `tasks/list`, page after page, until the server's last page, `maxTasks` tasks or the client's page
+ * bound (the one every list has); the listing says where it stopped. A repeated cursor is an error.
+ */
+export async function listTasks(client: McpClient, options: ListTasksOptions = {}): Promise<TaskListing> {
+  const { maxTasks = MAX_LISTED_TASKS, ...request } = options;
   if (client.era === 'modern') {
     // SEP-2663 dropped tasks/list: a server cannot tell whose tasks are whose without sessions.
     throw new McpLocalError('capability', `tasks/list: ${client.serverInfo?.name ?? 'the server'} speaks protocol 2026-07-28, whose tasks extension (io.modelcontextprotocol/tasks) has no tasks/list: a client follows only the tasks it started`, { capability: 'tasks.list' });
@@ -269,15 +289,37 @@ export async function listTasks(client: McpClient, options?: RequestOptions): Pr
   const tasks: Task[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
+  let pages = 0;
   do {
-    const page = await client.taskRequest('tasks/list', cursor === undefined ? {} : { cursor }, ListTasksResultSchema, options);
-    tasks.push(...page.tasks);
+    if (pages >= client.maxPages) return { tasks, pages, stopped: 'pages' };
+    const page = await client.taskRequest('tasks/list', cursor === undefined ? {} : { cursor }, ListTasksResultSchema, request);
+    pages++;
+    // One at a time: spreading a page of any size into push() would overflow the stack.
+    for (const task of page.tasks) {
+      if (tasks.length >= maxTasks) return { tasks, pages, stopped: 'tasks' };
+      tasks.push(task);
+    }
     cursor = page.nextCursor;
+    if (cursor !== undefined && tasks.length >= maxTasks) return { tasks, pages, stopped: 'tasks' };
     // A server that hands out the same cursor again would keep us here forever.
     if (cursor !== undefined && seen.has(cursor)) throw new McpLocalError('invalid-result', `tasks/list: the server sent the cursor ${JSON.stringify(cursor)} twice`);
     if (cursor !== undefined) seen.add(cursor);
   } while (cursor !== undefined);
-  return tasks;
+  return { tasks, pages };
+}
+
+/** What a listing left unlisted, in words ("" when it listed everything). */
+export function describeLeftTasks(listing: Pick<TaskListing, 'tasks' | 'pages' | 'stopped'>): string {
+  const count = `${listing.tasks.length.toLocaleString('en-US')} task${listing.tasks.length === 1 ? '' : 's'}`;
+  const pages = `${listing.pages.toLocaleString('en-US')} page${listing.pages === 1 ? '' : 's'}`;
+  switch (listing.stopped) {
+    case undefined:
+      return '';
+    case 'tasks':
+      return `listed the first ${count} (${pages}); the server holds more, which were left unlisted`;
+    case 'pages':
+      return `stopped after ${pages} (${count}): the server kept returning nextCursor; the rest were left unlisted`;
+  }
 }
 
 /** True when the server answers `tasks/list` (2025-11-25 `tasks.list`). */

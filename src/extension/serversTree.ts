@@ -31,7 +31,7 @@ import { displayCommandLine, formatCommandLine } from '../registry/logText';
 import type { Event } from '../protocol/events';
 import { SubscriptionState, resourceRowMark } from '../usecases/subscriptions';
 import type { TaskEntry } from '../usecases/taskStore';
-import { describeTaskState } from '../usecases/taskText';
+import { describeTaskGroup, describeTaskState } from '../usecases/taskText';
 import { serverOffersTasks } from '../client/modernTasks';
 import { GroupPages, occurrences, pagedRows, type GroupPage } from './groupPages';
 
@@ -44,6 +44,8 @@ export interface ResourceSubscriptions {
 /** The running and recent tasks of each server (the use cases' TaskStore). */
 export interface ServerTasks {
   list(serverId: string): readonly TaskEntry[];
+  /** What the server's tasks/list left unlisted, in words. */
+  unlisted(serverId: string): string | undefined;
   hasRunning(): boolean;
   readonly onDidChange: Event<string>;
 }
@@ -726,14 +728,14 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 
   private tasksItem(node: TreeNode & { kind: 'tasks' }): vscode.TreeItem {
     const tasks = this.serverTasks?.list(node.serverId) ?? [];
-    const running = tasks.filter((t) => t.status === 'working' || t.status === 'input_required').length;
+    const group = describeTaskGroup(tasks, this.serverTasks?.unlisted(node.serverId));
     // Opens by itself once a task appears (unless the user closed it); empty, it has nothing to open.
     const item = new vscode.TreeItem('Tasks', this.collapsibleState(node, tasks.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None));
     item.id = tasks.length ? `${node.serverId}/tasks` : `${node.serverId}/tasks:empty`;
     item.iconPath = new vscode.ThemeIcon('tasklist');
     item.contextValue = 'group.tasks';
-    item.description = tasks.length === 0 ? 'none' : running ? `${running} running${tasks.length > running ? ` · ${tasks.length - running} recent` : ''}` : `${tasks.length} recent`;
-    item.tooltip = 'Tool calls the server runs as tasks (2025-11-25 tasks, or the 2026-07-28 tasks extension): running ones first, then recent ones. Refresh lists what a 2025-11-25 server holds (tasks/list; the extension has none).';
+    item.description = group.description;
+    item.tooltip = (group.tooltip ? `${group.tooltip}\n\n` : '') + 'Tool calls the server runs as tasks (2025-11-25 tasks, or the 2026-07-28 tasks extension): running ones first, then recent ones. Refresh lists what a 2025-11-25 server holds (tasks/list; the extension has none).';
     return item;
   }
 

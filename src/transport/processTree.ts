@@ -72,7 +72,7 @@ export class ProcessTree {
     }
     const isSeed = (p: ProcessInfo) => (this.known.has(p.pid) && this.known.get(p.pid)!.startTime === p.startTime) || p.pgid === this.rootPid || p.sid === this.rootPid;
     const seeds = table.filter(isSeed).map((p) => p.pid);
-    if (this.tag && this.platform === 'linux') seeds.push(...(await carrying(this.tag, table.filter((p) => !isSeed(p) && p.pid !== this.rootPid && p.pid !== process.pid))));
+    if (this.tag && this.platform === 'linux') for (const pid of await carrying(this.tag, table.filter((p) => !isSeed(p) && p.pid !== this.rootPid && p.pid !== process.pid))) seeds.push(pid);
     const queue = rootAlive ? [this.rootPid, ...seeds] : seeds;
     const seen = new Set<number>();
     while (queue.length > 0) {

@@ -68,6 +68,8 @@ export interface TaskStoreOptions {
 
 export class TaskStore implements Disposable {
   private readonly servers = new Map<string, Map<string, Held>>();
+  /** Per server, what its last tasks/list left unlisted, in words (only when it left some). */
+  private readonly unlistedNotes = new Map<string, string>();
   private readonly keepEnded: number;
   private readonly _onDidChange = new Emitter<string>();
   /** Fires with the server whose tasks changed. */
@@ -132,9 +134,12 @@ export class TaskStore implements Disposable {
   /**
    * What the server's `tasks/list` says: tasks this window does not follow are added (or
    * updated); `cancel` sends tasks/cancel for one of them. A listed task the server no longer
-   * holds is dropped unless a call of this window follows it.
+   * holds is dropped unless a call of this window follows it. `unlisted` says what the listing
+   * left on the server (it stops at a bound), shown with the server's tasks.
    */
-  listed(serverId: string, tasks: readonly Task[], cancel?: (taskId: string) => Promise<Task>): void {
+  listed(serverId: string, tasks: readonly Task[], cancel?: (taskId: string) => Promise<Task>, unlisted?: string): void {
+    if (unlisted) this.unlistedNotes.set(serverId, unlisted);
+    else this.unlistedNotes.delete(serverId);
     const known = this.servers.get(serverId);
     const ids = new Set(tasks.map((t) => t.taskId));
     if (known) for (const [id, h] of known) if (!h.entry.followed && !ids.has(id)) known.delete(id);
@@ -146,6 +151,11 @@ export class TaskStore implements Disposable {
     }
     this.trim(serverId);
     this._onDidChange.fire(serverId);
+  }
+
+  /** What the server's last tasks/list left unlisted, in words; undefined when it listed them all. */
+  unlisted(serverId: string): string | undefined {
+    return this.unlistedNotes.get(serverId);
   }
 
   /** A later state of a listed task (a tasks/get of it). */
@@ -168,15 +178,19 @@ export class TaskStore implements Disposable {
     if (!held) return Disposable.None;
     held.viewers++;
     held.entry = { ...held.entry, watched: true };
+    // Whoever follows listed tasks polls only the watched ones: they hear of it.
+    this._onDidChange.fire(serverId);
     return Disposable.from(() => {
       held.viewers = Math.max(0, held.viewers - 1);
       held.entry = { ...held.entry, watched: held.viewers > 0 };
+      this._onDidChange.fire(serverId);
     });
   }
 
   /** The server is gone: its listed tasks go (a restart lists them again); followed ones end with their calls. */
   serverStopped(serverId: string): void {
     const known = this.servers.get(serverId);
+    this.unlistedNotes.delete(serverId);
     if (!known) return;
     for (const [id, h] of known) if (!h.entry.followed && !isTerminal(h.entry.status)) known.delete(id);
     this._onDidChange.fire(serverId);
@@ -238,5 +252,6 @@ export class TaskStore implements Disposable {
     this._onDidChange.dispose();
     this._onDidEnd.dispose();
     this.servers.clear();
+    this.unlistedNotes.clear();
   }
 }

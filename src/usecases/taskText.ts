@@ -38,3 +38,14 @@ export function formatElapsed(ms: number): string {
   if (m < 60) return `${m} min ${s % 60} s`;
   return `${Math.floor(m / 60)} h ${m % 60} min`;
 }
+
+/**
+ * The tree's Tasks group in a few words: `3 running · 2 recent`, and when the server's tasks/list
+ * was cut short, how many were kept and that the rest were left (`unlisted`: the store's note).
+ */
+export function describeTaskGroup(tasks: readonly Pick<TaskState, 'status'>[], unlisted?: string): { description: string; tooltip?: string } {
+  const running = tasks.filter((t) => t.status === 'working' || t.status === 'input_required').length;
+  const counts = tasks.length === 0 ? 'none' : running ? `${running} running${tasks.length > running ? ` · ${tasks.length - running} recent` : ''}` : `${tasks.length} recent`;
+  if (!unlisted) return { description: counts };
+  return { description: `${counts} · more on the server, not listed`, tooltip: `tasks/list ${unlisted}. Only tasks open in a panel are followed; the rest are listed again now and then.` };
+}

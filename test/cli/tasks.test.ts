@@ -99,3 +99,30 @@ describe('mcp-host CLI: tasks (2025-11-25) with server-everything', { timeout: 1
     await expectUsageErrors([[['tools', '--task', '--', ...EVERYTHING], /--task only applies to call/]]);
   });
 });
+
+describe('mcp-host CLI: a server whose tasks/list never ends (issue 32, F1)', { timeout: 60_000 }, () => {
+  const endless = (...extra: string[]) => ['node', join(ROOT, 'test', 'fixtures', 'servers', 'endlessTasks.mjs'), ...extra];
+  // A 64 MiB heap: following the pages (1,000 tasks each, for ever) ran out of it within seconds.
+  const smallHeap = { env: { NODE_OPTIONS: '--max-old-space-size=64' }, timeoutMs: 30_000 };
+
+  test('tasks stops at 1,000 tasks, prints them and says the rest were left, in a bounded heap', async () => {
+    const r = await runCli(['tasks', '--', ...endless()], smallHeap);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout.trim().split('\n').length, 1000);
+    assert.match(r.stdout, /^t0-0 {2}working {2}still at it/);
+    assert.match(r.stderr, /^mcp-host: tasks\/list: listed the first 1,000 tasks \(1 page\); the server holds more, which were left unlisted$/m);
+    const json = await runCli(['tasks', '--json', '--', ...endless('--per-page', '300')], smallHeap);
+    assert.equal(json.code, 0, json.stderr);
+    const parsed = JSON.parse(json.stdout) as { tasks: unknown[]; stopped: string; pages: number };
+    assert.equal(parsed.tasks.length, 1000);
+    assert.equal(parsed.stopped, 'tasks');
+    assert.equal(parsed.pages, 4);
+  });
+
+  test('pages without tasks: stops at the page bound every list has (1,000) and says so', async () => {
+    const r = await runCli(['tasks', '--', ...endless('--per-page', '0')], smallHeap);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, '(no tasks)\n');
+    assert.match(r.stderr, /^mcp-host: tasks\/list: stopped after 1,000 pages \(0 tasks\): the server kept returning nextCursor; the rest were left unlisted$/m);
+  });
+});

@@ -84,7 +84,7 @@ describe('tasks (2025-11-25) with server-everything', () => {
   });
 
   test('tasks/list shows the tasks the server holds, with their final status', async () => {
-    const tasks = await listTasks(client);
+    const tasks = (await listTasks(client)).tasks;
     assert.ok(tasks.some((t) => t.status === 'completed'));
     assert.ok(tasks.some((t) => t.status === 'cancelled'));
   });
@@ -205,7 +205,7 @@ describe('tasks (2025-11-25) with server-everything over Streamable HTTP', () =>
       callToolAsTask(client, RESEARCH, { topic: 'moons' }, { signal: stop.signal, onStatus: (u) => u.task.statusMessage?.startsWith('Analyzing') && stop.abort() }),
       (error) => McpLocalError.is(error, 'cancelled'),
     );
-    const statuses = (await listTasks(client)).map((t) => t.status);
+    const statuses = (await listTasks(client)).tasks.map((t) => t.status);
     assert.ok(statuses.includes('completed') && statuses.includes('cancelled'), JSON.stringify(statuses));
   });
 

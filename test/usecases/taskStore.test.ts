@@ -8,7 +8,7 @@ import type { McpClient, Tool } from '../../src/client';
 import { CreateTaskResultSchema, type Task } from '../../src/client/schemas';
 import { callTool } from '../../src/usecases/callTool';
 import { CallHistory } from '../../src/usecases/history';
-import { ListedTaskWatcher, refreshListedTasks } from '../../src/usecases/listedTasks';
+import { LISTED_TASKS_KEPT, ListedTaskWatcher, MAX_POLLED, MAX_RELIST_MS, MIN_RELIST_MS, listedTaskPlan, refreshListedTasks } from '../../src/usecases/listedTasks';
 import { LISTED_ORIGIN, TaskEntry, TaskStore } from '../../src/usecases/taskStore';
 import { EVERYTHING, WireRecorder, connectStdio, fixture, waitFor } from '../client/support';
 
@@ -171,12 +171,72 @@ describe('listed tasks followed with tasks/get until they end (SDK fixture)', ()
     await refreshListedTasks(store, 'opt', client);
     const [listed] = store.list('opt');
     assert.equal(listed.status, 'working');
+    // Only a task someone waits on is polled: a panel shows this one.
+    const shown = store.watch('opt', listed.taskId);
     const watcher = new ListedTaskWatcher(store, 'opt', client);
     try {
       await waitFor(() => store.get('opt', listed.taskId)?.status === 'completed', 10_000, 'the listed task to complete');
       assert.ok(wire.sent('tasks/get').some((m) => m.params.taskId === listed.taskId));
     } finally {
+      shown.dispose();
       watcher.dispose();
     }
+  });
+});
+
+describe('listed tasks of a server that lists without end (issue 32, F1)', () => {
+  const entry = (id: string, extra: Partial<TaskEntry> = {}): TaskEntry => ({ serverId: 's', taskId: id, status: 'working', createdAt: 0, updatedAt: 0, origin: LISTED_ORIGIN, followed: false, watched: false, pollIntervalMs: 100, ...extra });
+
+  test('the plan polls only watched listed tasks, at most MAX_POLLED; the others wait for a relist that backs off', () => {
+    // 600,000 listed tasks: a Math.min(...array) over them overflowed the stack.
+    const many = Array.from({ length: 600_000 }, (_, i) => entry(`t${i}`));
+    const idle = listedTaskPlan(many, false);
+    assert.deepEqual(idle.poll, []);
+    assert.equal(idle.pollInMs, undefined, 'nothing waited on: no tasks/get at all');
+    assert.equal(idle.relistInMs, MAX_RELIST_MS, 'thousands listed: listed again at the longest wait');
+    const few = Array.from({ length: 50 }, (_, i) => entry(`f${i}`));
+    assert.equal(listedTaskPlan(few, false).relistInMs, MIN_RELIST_MS);
+    assert.equal(listedTaskPlan(Array.from({ length: 250 }, (_, i) => entry(`m${i}`)), false).relistInMs, 3 * MIN_RELIST_MS);
+    assert.equal(listedTaskPlan(few, true).relistInMs, MAX_RELIST_MS, 'the server holds more than was listed');
+    const watched = many.map((e, i) => (i % 1000 === 0 ? { ...e, watched: true, pollIntervalMs: 2500 } : e));
+    const plan = listedTaskPlan(watched, true);
+    assert.equal(plan.poll.length, MAX_POLLED);
+    assert.ok(plan.poll.every((e) => e.watched));
+    assert.equal(plan.pollInMs, 2500);
+    // Followed (a call polls it), ended or not listed: never the watcher's.
+    const others = [entry('a', { watched: true, followed: true }), entry('b', { watched: true, status: 'completed' }), entry('c', { watched: true, origin: 'the tool panel' })];
+    assert.deepEqual(listedTaskPlan(others, false), { poll: [] });
+    // A pollInterval of 0 would spin: at least 1 s.
+    assert.equal(listedTaskPlan([entry('z', { watched: true, pollIntervalMs: 0 })], false).pollInMs, 1000);
+  });
+
+  describe('against a raw server whose every tasks/list page has 1,000 tasks and a fresh nextCursor', () => {
+    let client: McpClient;
+    let wire: WireRecorder;
+    before(async () => {
+      ({ client, wire } = await connectStdio('node', [fixture('endlessTasks.mjs')]));
+    });
+    after(async () => client.close());
+
+    test('listing keeps LISTED_TASKS_KEPT tasks and notes the rest were left; only the watched task gets tasks/get', { timeout: 20_000 }, async () => {
+      const store = new TaskStore();
+      assert.equal(await refreshListedTasks(store, 'endless', client), true);
+      assert.equal(wire.sent('tasks/list').length, 1, 'one page holds more than is kept');
+      assert.equal(store.list('endless').length, LISTED_TASKS_KEPT);
+      assert.equal(store.unlisted('endless'), `listed the first ${LISTED_TASKS_KEPT} tasks (1 page); the server holds more, which were left unlisted`);
+      const watcher = new ListedTaskWatcher(store, 'endless', client);
+      try {
+        // Each task asks for a poll every 100 ms: before, 200 tasks/get went out every second.
+        await new Promise((r) => setTimeout(r, 1500));
+        assert.equal(wire.sent('tasks/get').length, 0, 'no one waits on any listed task');
+        const shown = store.watch('endless', 't0-7');
+        await waitFor(() => wire.sent('tasks/get').length >= 2, 5000, 'the watched task to be polled');
+        shown.dispose();
+        assert.deepEqual([...new Set(wire.sent('tasks/get').map((m) => m.params.taskId))], ['t0-7']);
+        assert.equal(wire.sent('tasks/list').length, 1, 'the next listing waits MAX_RELIST_MS');
+      } finally {
+        watcher.dispose();
+      }
+    });
   });
 });

@@ -69,6 +69,11 @@ class ServerTaskListing implements vscode.Disposable {
         if (said) void vscode.window.showInformationMessage(`MCP Host: ${this.ctx.serverName(serverId)} does not list its tasks (${offersTasksExtension(client) ? 'the 2026-07-28 tasks extension has no tasks/list' : 'no tasks.list capability'}).`);
         return;
       }
+      const unlisted = this.ctx.tasks.unlisted(serverId);
+      if (unlisted) {
+        this.ctx.deps.log(serverId, 'warn', `tasks/list ${unlisted}`);
+        if (said) void vscode.window.showWarningMessage(`MCP Host: ${this.ctx.serverName(serverId)}: tasks/list ${unlisted}.`);
+      }
       if (!this.watchers.has(serverId) || said) {
         this.watchers.get(serverId)?.dispose();
         this.watchers.set(serverId, new ListedTaskWatcher(this.ctx.tasks, serverId, client));
