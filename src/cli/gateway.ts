@@ -15,6 +15,8 @@ export interface GatewayRun {
   readonly stderr: (text: string) => void;
   /** Ends the run (Ctrl-C, stdin closed). */
   readonly signal: AbortSignal;
+  /** Removes the servers' secrets from what clients and stderr get (their Redactor). */
+  readonly redact: (text: string) => string;
 }
 
 /** Serves `servers` until `signal` aborts, then closes every client session and stops listening. */
@@ -25,9 +27,10 @@ export async function serveGateway(run: GatewayRun): Promise<void> {
     ...(run.port !== undefined ? { port: run.port } : {}),
     servers: () => shared,
     log: (level, text, key) => {
-      if (level !== 'debug' && level !== 'trace') run.stderr(`mcp-host: ${key ? `${key}: ` : ''}${text}\n`);
+      if (level !== 'debug' && level !== 'trace') run.stderr(run.redact(`mcp-host: ${key ? `${key}: ` : ''}${text}\n`));
     },
-    ...(run.trace ? { onFrame: (frame: GatewayFrame) => run.stderr(traceLine(frame)) } : {}),
+    ...(run.trace ? { onFrame: (frame: GatewayFrame) => run.stderr(run.redact(traceLine(frame))) } : {}),
+    redact: run.redact,
   });
   await gateway.start();
   try {

@@ -229,10 +229,11 @@ async function runDoctorCli(options: CliOptions, io: CliIo): Promise<number> {
  */
 function runGateway(targets: readonly CliTarget[], options: CliOptions, port: number | undefined, io: CliIo, terminal: CliIo, signals: CliSignals): Promise<number> {
   const names = targets.map((t, i) => t.name ?? (targets.length === 1 ? 'server' : `server-${i + 1}`));
+  const redactor = new Redactor(targets.flatMap((t) => t.resolved.secretValues));
   const connect = async (index: number, clients: { name: string; client: McpClient }[]): Promise<number> => {
     if (index === targets.length) {
       const stop = signals.interrupt ?? new AbortController().signal;
-      await serveGateway({ servers: clients, port, json: options.json, trace: options.trace, stdout: io.stdout, stderr: io.stderr, signal: stop });
+      await serveGateway({ servers: clients, port, json: options.json, trace: options.trace, stdout: io.stdout, stderr: io.stderr, signal: stop, redact: (text) => redactor.redact(text) });
       return ExitCode.Ok;
     }
     const name = names[index];

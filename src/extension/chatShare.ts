@@ -142,6 +142,7 @@ export class ChatShare implements vscode.Disposable {
               traced: () => this.host.logs.get(handle.id).channel.logLevel === vscode.LogLevel.Trace,
             }),
           ),
+        redact: (text) => this.host.redact(text),
         notServing: () => (vscode.workspace.isTrusted ? undefined : 'the workspace is not trusted: MCP Host serves nothing to other clients until it is'),
         log: (level, text, key) => {
           const h = key === undefined ? undefined : this.shared().find((s) => s.key === key)?.handle;

@@ -124,7 +124,7 @@ export class McpHost implements vscode.Disposable {
       const prepared = await this.gate.prepare(entry);
       return 'blocked' in prepared ? prepared : this.devMode.prepare(entry, prepared);
     };
-    this.recorder = new OnDemand(async () => new (await import('./sessionRecorder.js')).SessionRecorder(context.globalStorageUri, (text) => this.redactor.redact(text), (id, text) => this.logs.get(id).write('info', text)));
+    this.recorder = new OnDemand(async () => new (await import('./sessionRecorder.js')).SessionRecorder(context.globalStorageUri, (text) => this.redact(text), (id, text) => this.logs.get(id).write('info', text)));
     this.devMode = new DevModeOnDemand({
       servers: () => this.registry.list(),
       restart: (id) => this.restart(id),
@@ -253,9 +253,9 @@ export class McpHost implements vscode.Disposable {
 
   // ---- logs ----
 
-  /** Removes known secrets (inputs, tokens) from text. */
+  /** Removes known secrets from text: inputs, tokens and every server's own (env, headers), as the logs do. */
   redact(text: string): string {
-    return this.redactor.redact(text);
+    return this.registry.redact(this.redactor.redact(text));
   }
 
   /** A line in a server's output channel (redacted). */

@@ -7,6 +7,7 @@ import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http
 import type { AddressInfo } from 'node:net';
 import { isSupportedVersion } from '../client/schemas';
 import { McpLocalError, errorMessage } from '../protocol/errors';
+import { Redact, redactKnownShapes } from '../registry/logText';
 import type { LogSeverity } from '../protocol/logging';
 import { ErrorCodes, Message } from '../protocol/messages';
 import { ResponseStream } from './responseStream';
@@ -38,6 +39,8 @@ export interface McpGatewayOptions {
   log(level: LogSeverity, text: string, serverKey?: string): void;
   /** Every frame relayed to and from gateway clients (for the server's trace). */
   onFrame?(frame: GatewayFrame): void;
+  /** Removes known secrets from the error texts clients get (the logs' redaction); URL credentials and Authorization headers always go. */
+  redact?(text: string): string;
 }
 
 /** How a client reaches one shared server. */
@@ -57,6 +60,8 @@ export class McpGateway {
   /** The Host values a request may carry (and `http://` + one of them as its Origin); set once listening. */
   private allowedHosts: readonly string[] = [];
   private expiryTimer: NodeJS.Timeout | undefined;
+  /** Every error text a client gets goes through it. */
+  private readonly redact: Redact = (text) => (this.options.redact ?? redactKnownShapes)(redactKnownShapes(text));
 
   constructor(private readonly options: McpGatewayOptions) {}
 
@@ -197,7 +202,7 @@ export class McpGateway {
         relay.trace(session, 'to-client', answer);
         new ResponseStream(res, { [SESSION_HEADER]: session.id }).answer(answer);
       } catch (error) {
-        const why = McpLocalError.is(error) ? error.message : errorMessage(error);
+        const why = this.redact(McpLocalError.is(error) ? error.message : errorMessage(error));
         this.options.log('warn', `gateway: could not connect a client: ${why}`, relay.server.key);
         new ResponseStream(res, {}).answer({ jsonrpc: '2.0', id: classified.message.id, error: { code: ErrorCodes.InternalError, message: `MCP Host could not reach ${relay.server.name}: ${why}` } });
       }
@@ -242,7 +247,7 @@ export class McpGateway {
     if (!server) return undefined;
     let relay = this.relays.get(key);
     if (!relay) {
-      relay = new ServerRelay(server, { log: (level, text) => this.options.log(level, text, key), onFrame: this.options.onFrame });
+      relay = new ServerRelay(server, { log: (level, text) => this.options.log(level, text, key), onFrame: this.options.onFrame, redact: (text) => this.redact(text) });
       this.relays.set(key, relay);
     }
     relay.server = server;

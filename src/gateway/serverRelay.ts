@@ -39,6 +39,8 @@ export interface GatewayFrame {
 export interface ServerRelayOptions {
   log(level: LogSeverity, text: string): void;
   onFrame?(frame: GatewayFrame): void;
+  /** Removes secrets from the error texts sessions send their clients. */
+  redact(text: string): string;
 }
 
 export class ServerRelay implements SessionHost {
@@ -123,6 +125,10 @@ export class ServerRelay implements SessionHost {
     this.subscribers.delete(uri);
     const upstream = this.wired;
     if (upstream?.state.kind === 'ready') await upstream.unsubscribeResource(uri, { signal });
+  }
+
+  redact(text: string): string {
+    return this.options.redact(text);
   }
 
   trace(session: GatewaySession, direction: 'from-client' | 'to-client', message: unknown): void {

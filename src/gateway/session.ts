@@ -7,6 +7,7 @@ import type { McpClient, ServerRequestHandlers } from '../client/client';
 import type { RequestHandler } from '../protocol/connection';
 import { LoggingLevel, LoggingLevels } from '../client/schemas';
 import { McpLocalError, ResponseError, WireError, errorMessage } from '../protocol/errors';
+import { redactWireError } from '../registry/logText';
 import { ErrorCodes, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/messages';
 import { legacyResult } from './eraBridge';
 import { ResponseStream, writeSseEvent } from './responseStream';
@@ -17,6 +18,8 @@ export interface SessionHost {
   upstream(signal: AbortSignal): Promise<McpClient>;
   subscribe(session: GatewaySession, uri: string, signal: AbortSignal): Promise<void>;
   unsubscribe(session: GatewaySession, uri: string, signal: AbortSignal): Promise<void>;
+  /** Removes secrets from an error text before the client gets it. */
+  redact(text: string): string;
   /** A frame this session received (`from-client`) or sent (`to-client`), for the server's trace. */
   trace(session: GatewaySession, direction: 'from-client' | 'to-client', message: unknown): void;
 }
@@ -106,7 +109,7 @@ export class GatewaySession {
       const result = await this.dispatch(request, stream, abort.signal);
       answer = { jsonrpc: '2.0', id: request.id, result: result as Record<string, unknown> };
     } catch (error) {
-      answer = { jsonrpc: '2.0', id: request.id, error: wireErrorOf(request.method, error) };
+      answer = { jsonrpc: '2.0', id: request.id, error: redactWireError(wireErrorOf(request.method, error), (text) => this.host.redact(text)) };
     }
     this.inflight.delete(request.id);
     this.lastActive = Date.now();

@@ -47,8 +47,43 @@ export class Redactor {
     for (const form of this.forms) {
       if (out.includes(form)) out = out.split(form).join(REDACTED);
     }
-    return redactUrlCredentials(redactAuthorization(out));
+    return redactKnownShapes(out);
   }
+}
+
+/** Removes secrets from a text before it leaves MCP Host (a Redactor's `redact`, or the URL and Authorization rules alone). */
+export type Redact = (text: string) => string;
+
+/** The redaction without known values: URL credentials and Authorization headers only. */
+export const redactKnownShapes: Redact = (text) => redactUrlCredentials(redactAuthorization(text));
+
+/**
+ * A JSON value (an error's `data`) with `redact` applied to its text: the same value when nothing
+ * changed, undefined when the redacted text is no longer JSON (left out rather than leaked).
+ */
+export function redactJson<T>(value: T, redact: Redact): T | undefined {
+  if (value === undefined) return value;
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+  if (text === undefined) return value;
+  const redacted = redact(text);
+  if (redacted === text) return value;
+  try {
+    return JSON.parse(redacted) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A JSON-RPC error object as it may leave MCP Host: `redact` applied to its message and data. */
+export function redactWireError<E extends { readonly message: string; readonly data?: unknown }>(error: E, redact: Redact): E {
+  const { data, ...rest } = error;
+  const kept = redactJson(data, redact);
+  return { ...rest, message: redact(error.message), ...(kept !== undefined ? { data: kept } : {}) } as E;
 }
 
 /** The ways `value` can appear in what MCP Host prints. */

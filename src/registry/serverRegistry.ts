@@ -297,6 +297,13 @@ export class ServerRegistry {
     return this.handles.get(id);
   }
 
+  /** `text` with the secrets of every server removed, as each server's log lines are. */
+  redact(text: string): string {
+    let out = text;
+    for (const h of this.handles.values()) out = h.redactor.redact(out);
+    return out;
+  }
+
   /** Every server, in the order of the last `update()`. */
   list(): ServerHandle[] {
     return [...this.handles.values()];

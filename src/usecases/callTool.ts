@@ -14,6 +14,7 @@ import { McpLocalError, ResponseError } from '../protocol/errors';
 import { isRecord } from '../protocol/jsonShape';
 import type { LogSeverity } from '../protocol/logging';
 import { ErrorCodes } from '../protocol/messages';
+import { Redact, redactJson, redactKnownShapes } from '../registry/logText';
 import { SchemaValidator, sharedSchemaValidator } from '../schema/validator';
 import type { HistoryOutcome, NewHistoryEntry } from './history';
 import { CallFailure, ToolResultDisplay, describeFailure, summarizeFailure, summarizeResult, toolResultDisplay } from './resultModel';
@@ -118,6 +119,11 @@ export interface ToolCallPorts {
   record?(entry: NewHistoryEntry): void;
   /** Writes a line to the server's log. */
   log?(level: LogSeverity, text: string): void;
+  /**
+   * Removes secrets from a failure's texts before any port, the history or the caller gets them
+   * (the logs' redaction, registry/logText). Absent: URL credentials and Authorization headers only.
+   */
+  redact?(text: string): string;
   /** Offers the URLs of a -32042 failure; true when the call should run again. */
   resolveUrlElicitation?(error: ResponseError): Promise<boolean>;
 }
@@ -141,7 +147,7 @@ export async function callTool(request: ToolCallRequest, ports: ToolCallPorts): 
   try {
     client = await ports.client();
   } catch (error) {
-    return { kind: 'unavailable', error, failure: describeFailure(error) };
+    return { kind: 'unavailable', error, failure: redactedFailure(error, ports) };
   }
   const startedAt = Date.now();
   const started = performance.now();
@@ -201,7 +207,7 @@ export async function callTool(request: ToolCallRequest, ports: ToolCallPorts): 
     }
   } catch (error) {
     const durationMs = performance.now() - started;
-    const failure = describeFailure(error);
+    const failure = redactedFailure(error, ports);
     end = { kind: 'failed', error, failure, durationMs };
     follower?.end({ kind: 'failed', failure });
     ports.onEnd?.(end);
@@ -219,6 +225,16 @@ export async function callTool(request: ToolCallRequest, ports: ToolCallPorts): 
     request.signal?.removeEventListener('abort', forward);
   }
   return end;
+}
+
+/** What went wrong, secrets removed from its message and data: it goes to people, models and files. */
+function redactedFailure(error: unknown, ports: ToolCallPorts): CallFailure {
+  const redact: Redact = ports.redact ? (text) => ports.redact!(redactKnownShapes(text)) : redactKnownShapes;
+  const failure = describeFailure(error);
+  if (failure.kind !== 'protocol') return { ...failure, message: redact(failure.message) };
+  const { data, ...rest } = failure;
+  const kept = redactJson(data, redact);
+  return { ...rest, message: redact(failure.message), ...(failure.meaning ? { meaning: redact(failure.meaning) } : {}), ...(kept !== undefined ? { data: kept } : {}) };
 }
 
 /** The history's note of the task a call ran as: its id and the status it ended in. */

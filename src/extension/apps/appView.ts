@@ -198,6 +198,7 @@ export class AppView implements vscode.Disposable {
       {
         client: () => this.ctx.client(serverId),
         validator: this.ctx.validator,
+        redact: (text) => this.ctx.redact(text),
         confirm: (t, why, value) => this.confirm(t, why, value),
         record: (entry) => this.ctx.history.add(entry),
         log: (level, text) => this.log(level, text),

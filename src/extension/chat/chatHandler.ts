@@ -211,6 +211,7 @@ export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, r
     callPorts: (tool) => ({
       client: () => ctx.client(tool.serverId),
       validator: ctx.validator,
+      redact: (text) => ctx.redact(text),
       onProgress: (p) => stream.progress(`${tool.serverName} · ${tool.tool.name}: ${p.message ?? `${p.progress}${p.total ? ` of ${p.total}` : ''}`}`),
       // A task tool: its status in the response while it runs (the chat's Stop cancels it: tasks/cancel); the tree shows it too.
       onTaskStatus: (u) => stream.progress(`${tool.serverName} · ${tool.tool.name}: task ${describeTaskState(taskStateOf(u))}`),
@@ -236,8 +237,8 @@ export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, r
     return { metadata: { rounds: end.rounds, calls: end.calls, end: end.kind, conversation } };
   } catch (error) {
     if (token.isCancellationRequested) return { metadata: { conversation } };
-    if (error instanceof vscode.LanguageModelError) return { errorDetails: { message: `The language model refused the request: ${error.message}` }, metadata: { conversation } };
-    return { errorDetails: { message: errorMessage(error) }, metadata: { conversation } };
+    if (error instanceof vscode.LanguageModelError) return { errorDetails: { message: ctx.redact(`The language model refused the request: ${error.message}`) }, metadata: { conversation } };
+    return { errorDetails: { message: ctx.redact(errorMessage(error)) }, metadata: { conversation } };
   } finally {
     cancel.dispose();
   }
@@ -291,7 +292,7 @@ async function promptMessages(ctx: UseCaseContext, servers: readonly ServerHandl
   try {
     result = await fetchPrompt(ctx, server.id, prompt.name, values, ctx.timeoutMs(server.id));
   } catch (error) {
-    stream.markdown(`The prompt failed: ${errorMessage(error)}`);
+    stream.markdown(`The prompt failed: ${ctx.redact(errorMessage(error))}`);
     return undefined;
   }
   stream.markdown(`Prompt \`${server.entry.name}/${prompt.name}\` (${result.messages.length} message(s)).\n\n`);

@@ -431,6 +431,7 @@ export class ToolPanel implements vscode.Disposable {
         {
           client: () => this.ctx.client(this.serverId),
           validator: this.ctx.validator,
+          redact: (text) => this.ctx.redact(text),
           confirm: (t, why, value) => this.confirm(t, why, value),
           onStart: (attempt) => {
             // Running a tool by hand approves its definition as shown: @mcp pins it if not pinned yet.
