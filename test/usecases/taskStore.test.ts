@@ -10,6 +10,7 @@ import { callTool } from '../../src/usecases/callTool';
 import { CallHistory } from '../../src/usecases/history';
 import { LISTED_TASKS_KEPT, ListedTaskWatcher, MAX_POLLED, MAX_RELIST_MS, MIN_RELIST_MS, listedTaskPlan, refreshListedTasks } from '../../src/usecases/listedTasks';
 import { LISTED_ORIGIN, TaskEntry, TaskStore } from '../../src/usecases/taskStore';
+import { describeTaskGroup } from '../../src/usecases/taskText';
 import { EVERYTHING, WireRecorder, connectStdio, fixture, waitFor } from '../client/support';
 
 const RESEARCH = 'simulate-research-query';
@@ -208,6 +209,14 @@ describe('listed tasks of a server that lists without end (issue 32, F1)', () =>
     assert.deepEqual(listedTaskPlan(others, false), { poll: [] });
     // A pollInterval of 0 would spin: at least 1 s.
     assert.equal(listedTaskPlan([entry('z', { watched: true, pollIntervalMs: 0 })], false).pollInMs, 1000);
+  });
+
+  test('the tree’s Tasks group says when the server listed more than was kept', () => {
+    const tasks = [entry('a'), entry('b', { status: 'completed' })];
+    assert.deepEqual(describeTaskGroup(tasks), { description: '1 running · 1 recent' });
+    const cut = describeTaskGroup(tasks, 'listed the first 200 tasks (1 page); the server holds more, which were left unlisted');
+    assert.equal(cut.description, '1 running · 1 recent · more on the server, not listed');
+    assert.match(cut.tooltip!, /^tasks\/list listed the first 200 tasks \(1 page\); the server holds more, which were left unlisted\. Only tasks open in a panel are followed/);
   });
 
   describe('against a raw server whose every tasks/list page has 1,000 tasks and a fresh nextCursor', () => {
