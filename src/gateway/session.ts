@@ -1,7 +1,8 @@
 // One gateway client's session (one `Mcp-Session-Id`): what it declared, its log level and
 // subscriptions, the requests it has in flight (so its `notifications/cancelled` reaches the
 // server) and the requests the gateway sent it (a modern server's input requests, forwarded).
-// Sessions never share ids or streams, so one client never sees another's traffic.
+// Sessions never share ids or streams, and each reaches only the tasks it created, so one client
+// never sees another's traffic (log messages and list changes go to every session).
 import type { ServerResponse } from 'node:http';
 import type { McpClient, ServerRequestHandlers } from '../client/client';
 import { DEFAULT_REQUEST_TIMEOUT_MS, RequestHandler } from '../protocol/connection';
@@ -10,6 +11,7 @@ import { McpLocalError, ResponseError, WireError, errorMessage } from '../protoc
 import { ErrorCodes, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/messages';
 import { legacyResult } from './eraBridge';
 import { ResponseStream, writeSseEvent } from './responseStream';
+import { SessionTasks } from './sessionTasks';
 
 /** What a session needs from the server it belongs to. */
 export interface SessionHost {
@@ -47,6 +49,8 @@ export class GatewaySession {
   private readonly inflight = new Map<RequestId, Inflight>();
   private readonly outbound = new Map<RequestId, Outbound>();
   private nextOutboundId = 1;
+  /** The tasks this session created: the only ones it may reach. */
+  private readonly tasks = new SessionTasks();
   private closed = false;
   /** Whether the client declared any capability whose requests the gateway forwards to it. */
   private readonly forwardsAny: boolean;
@@ -178,6 +182,7 @@ export class GatewaySession {
       case 'initialize':
         throw new WireError(ErrorCodes.InvalidRequest, 'initialize: this session is initialized already');
     }
+    this.tasks.check(request.method, params);
     const upstream = await this.host.upstream(signal);
     const meta = params?._meta as Record<string, unknown> | undefined;
     const token = meta?.progressToken;
@@ -198,7 +203,7 @@ export class GatewaySession {
           };
     const handlers = this.forwardedRequests(stream, abort, upstream.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
     const result = await upstream.relay(request.method, sent, { signal, onProgress, resetTimeoutOnProgress: onProgress !== undefined, ...(handlers ? { peerRequestHandlers: { owner: this, handlers } } : {}) });
-    return legacyResult(upstream, result);
+    return legacyResult(upstream, this.tasks.follow(request.method, result));
   }
 
   /**
