@@ -9,8 +9,10 @@ import { isSupportedVersion } from '../client/schemas';
 import { McpLocalError, errorMessage } from '../protocol/errors';
 import type { LogSeverity } from '../protocol/logging';
 import { ErrorCodes, Message } from '../protocol/messages';
+import { RefusalLog } from './refusalLog';
 import { ResponseStream } from './responseStream';
 import { GatewayFrame, ServerRelay, SharedServer } from './serverRelay';
+import type { GatewaySession } from './session';
 
 /** The header that carries the secret. */
 export const GATEWAY_SECRET_HEADER = 'x-mcp-host-gateway-secret';
@@ -18,6 +20,13 @@ const SESSION_HEADER = 'mcp-session-id';
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** See McpGatewayOptions.sessionIdleMs. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+/** See McpGatewayOptions.maxSessions. */
+export const DEFAULT_MAX_SESSIONS = 256;
+/** See McpGatewayOptions.maxSessionsPerClient. */
+export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 32;
+
+/** No session can be opened: the limit is reached and every session counted against it is in use. */
+export class SessionLimitError extends Error {}
 
 export interface McpGatewayOptions {
   /** 0 (the default) picks a free port. */
@@ -30,6 +39,15 @@ export interface McpGatewayOptions {
    * Streamable HTTP transport says. 30 minutes by default; 0 never expires sessions.
    */
   readonly sessionIdleMs?: number;
+  /**
+   * Most sessions open at once, over every server (256), and per client name (32). At a limit the
+   * oldest idle session counted against it is closed to make room; when none is idle the new
+   * session is refused with 429.
+   */
+  readonly maxSessions?: number;
+  readonly maxSessionsPerClient?: number;
+  /** Refused requests are logged in full once per this many ms; the rest are counted in one line (10 s). */
+  readonly refusalLogWindowMs?: number;
   /** The servers shared now; asked on every request, so un-sharing takes effect at once. */
   servers(): readonly SharedServer[];
   /** Undefined while the gateway may serve; otherwise why not (the workspace is untrusted). */
@@ -57,8 +75,11 @@ export class McpGateway {
   /** The Host values a request may carry (and `http://` + one of them as its Origin); set once listening. */
   private allowedHosts: readonly string[] = [];
   private expiryTimer: NodeJS.Timeout | undefined;
+  private readonly refusals: RefusalLog;
 
-  constructor(private readonly options: McpGatewayOptions) {}
+  constructor(private readonly options: McpGatewayOptions) {
+    this.refusals = new RefusalLog((level, text, key) => options.log(level, text, key), options.refusalLogWindowMs);
+  }
 
   /** Listens on 127.0.0.1; resolves with the port. */
   async start(): Promise<number> {
@@ -128,6 +149,7 @@ export class McpGateway {
     this.expiryTimer = undefined;
     for (const relay of this.relays.values()) relay.dispose('the gateway stopped');
     this.relays.clear();
+    this.refusals.dispose();
     const server = this.server;
     this.server = undefined;
     if (!server) return;
@@ -138,6 +160,15 @@ export class McpGateway {
   private expireIdle(idleMs: number): void {
     const now = Date.now();
     for (const relay of this.relays.values()) relay.expireIdle(idleMs, now);
+  }
+
+  /** Makes room for a new session of `clientName` under both limits (see McpGatewayOptions.maxSessions). */
+  private admit(clientName: string): void {
+    const open = () => [...this.relays.values()].flatMap((relay) => [...relay.openSessions()].map((session) => ({ relay, session })));
+    const perClient = this.options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT;
+    makeRoom(open().filter(({ session }) => session.clientName === clientName), perClient, `${clientName} has ${perClient} sessions open, the most one client may have`);
+    const max = this.options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    makeRoom(open(), max, `the gateway has ${max} sessions open, the most it serves`);
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -171,7 +202,7 @@ export class McpGateway {
   private async post(req: IncomingMessage, res: ServerResponse, relay: ServerRelay): Promise<void> {
     const body = await readBody(req, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
     if (body === 'too-large') {
-      this.options.log('warn', `gateway: refused a body over ${this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES} bytes`, relay.server.key);
+      this.refusals.refused(413, 'warn', `gateway: refused a body over ${this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES} bytes`, relay.server.key);
       // The rest of the body is not read: the connection closes once the answer is out.
       res.once('finish', () => req.destroy());
       res.writeHead(413, { connection: 'close', 'content-type': 'text/plain' }).end('request body too large');
@@ -197,6 +228,7 @@ export class McpGateway {
         relay.trace(session, 'to-client', answer);
         new ResponseStream(res, { [SESSION_HEADER]: session.id }).answer(answer);
       } catch (error) {
+        if (error instanceof SessionLimitError) return this.refuse(req, res, 429, error.message);
         const why = McpLocalError.is(error) ? error.message : errorMessage(error);
         this.options.log('warn', `gateway: could not connect a client: ${why}`, relay.server.key);
         new ResponseStream(res, {}).answer({ jsonrpc: '2.0', id: classified.message.id, error: { code: ErrorCodes.InternalError, message: `MCP Host could not reach ${relay.server.name}: ${why}` } });
@@ -242,7 +274,7 @@ export class McpGateway {
     if (!server) return undefined;
     let relay = this.relays.get(key);
     if (!relay) {
-      relay = new ServerRelay(server, { log: (level, text) => this.options.log(level, text, key), onFrame: this.options.onFrame });
+      relay = new ServerRelay(server, { log: (level, text) => this.options.log(level, text, key), onFrame: this.options.onFrame, admit: (clientName) => this.admit(clientName) });
       this.relays.set(key, relay);
     }
     relay.server = server;
@@ -256,12 +288,27 @@ export class McpGateway {
     return a.length === this.secretBytes.length && timingSafeEqual(a, this.secretBytes);
   }
 
-  /** Refuses a request with a log line that names what was wrong (never the secret or the headers' values beyond Host/Origin). */
+  /**
+   * Refuses a request with a log line that names what was wrong (never the secret or the headers'
+   * values beyond Host/Origin), rate-limited: a flood is counted, not logged line by line.
+   */
   private refuse(req: IncomingMessage, res: ServerResponse, status: number, why: string): void {
-    this.options.log(status === 503 ? 'info' : 'warn', `gateway: refused ${req.method} ${(req.url ?? '').slice(0, 200)} with ${status}: ${why}`);
+    this.refusals.refused(status, status === 503 ? 'info' : 'warn', `gateway: refused ${req.method} ${(req.url ?? '').slice(0, 200)} with ${status}: ${why}`);
     req.resume();
     plain(res, status, why);
   }
+}
+
+/** At `max` sessions, closes the one idle the longest; throws SessionLimitError when none is idle. */
+function makeRoom(sessions: readonly { relay: ServerRelay; session: GatewaySession }[], max: number, full: string): void {
+  if (sessions.length < max) return;
+  let oldest: { relay: ServerRelay; session: GatewaySession; since: number } | undefined;
+  for (const { relay, session } of sessions) {
+    const since = session.idleSince();
+    if (since !== undefined && (oldest === undefined || since < oldest.since)) oldest = { relay, session, since };
+  }
+  if (!oldest) throw new SessionLimitError(`${full}, and none of them is idle`);
+  oldest.relay.closeSession(oldest.session.id, `${full}: this session, idle the longest, was closed to make room`);
 }
 
 function sessionIdOf(req: IncomingMessage): string | undefined {
