@@ -34,6 +34,14 @@ export class ResponseStream {
     writeSseEvent(this.response, message);
   }
 
+  /** Ends the response with no answer (the request was cancelled): an event stream with nothing more in it. */
+  end(): void {
+    if (!this.open) return;
+    this.ended = true;
+    if (!this.streaming) this.response.writeHead(200, { ...this.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    this.response.end();
+  }
+
   /** The answer: the last message; ends the response. */
   answer(message: unknown): void {
     if (!this.open) return;

@@ -39,6 +39,8 @@ interface Outbound {
 interface Inflight {
   readonly abort: AbortController;
   readonly stream: ResponseStream;
+  /** The client sent notifications/cancelled for it: it gets no answer. */
+  cancelledByClient?: boolean;
 }
 
 export class GatewaySession {
@@ -112,7 +114,8 @@ export class GatewaySession {
   async handleRequest(request: JsonRpcRequest, stream: ResponseStream): Promise<void> {
     this.host.trace(this, 'from-client', request);
     const abort = new AbortController();
-    this.inflight.set(request.id, { abort, stream });
+    const inflight: Inflight = { abort, stream };
+    this.inflight.set(request.id, inflight);
     let answer: JsonRpcResponse;
     try {
       const result = await this.dispatch(request, stream, abort);
@@ -122,6 +125,8 @@ export class GatewaySession {
     }
     this.inflight.delete(request.id);
     this.lastActive = Date.now();
+    // The spec: a request its sender cancelled is not answered; its stream just ends.
+    if (inflight.cancelledByClient) return stream.end();
     this.host.trace(this, 'to-client', answer);
     stream.answer(answer);
   }
@@ -132,7 +137,9 @@ export class GatewaySession {
     this.host.trace(this, 'from-client', params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
     if (method === 'notifications/cancelled') {
       const id = params?.requestId;
-      if (typeof id === 'string' || typeof id === 'number') this.inflight.get(id)?.abort.abort(new McpLocalError('cancelled', `the gateway client cancelled: ${typeof params?.reason === 'string' ? params.reason : 'no reason given'}`));
+      const inflight = typeof id === 'string' || typeof id === 'number' ? this.inflight.get(id) : undefined;
+      if (inflight) inflight.cancelledByClient = true;
+      inflight?.abort.abort(new McpLocalError('cancelled', `the gateway client cancelled: ${typeof params?.reason === 'string' ? params.reason : 'no reason given'}`));
     }
     // initialized, roots/list_changed (MCP Host owns the roots it gives servers) and the rest need nothing.
   }
