@@ -66,7 +66,7 @@ describe('a gateway client that never answers the server holds only its own call
     const own = upstream.callTool('trigger-long-running-operation', { duration: 6, steps: 3 }, { timeoutMs: 800 });
     await assert.rejects(own, (error: unknown) => McpLocalError.is(error, 'timeout'));
     const took = Date.now() - started;
-    assert.ok(took < 2000, `the own call's 800 ms timeout ran out after ${took} ms`);
+    assert.ok(took < 2400, `the own call's 800 ms timeout ran out after ${took} ms`);
     await held.call;
   });
 
