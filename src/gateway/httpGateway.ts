@@ -1,6 +1,6 @@
 // The loopback Streamable HTTP endpoint other MCP clients use to reach MCP Host's connections:
 // one path per shared server (`/mcp/<key>`), bound to 127.0.0.1 only. Every request must carry
-// this run's random secret in a header, a Host naming the loopback address (DNS rebinding) and no
+// this run's random secret in a header (or as a bearer token), a Host naming the loopback address (DNS rebinding) and no
 // foreign Origin; bodies are capped; nothing is served while the workspace is untrusted.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
@@ -177,7 +177,7 @@ export class McpGateway {
     if (!allowed.includes(req.headers.host ?? '')) return this.refuse(req, res, 403, `Host ${JSON.stringify(req.headers.host ?? '')} is not the gateway's loopback address`);
     const origin = req.headers.origin;
     if (origin !== undefined && !allowed.some((a) => origin === `http://${a}`)) return this.refuse(req, res, 403, `Origin ${JSON.stringify(origin)} may not use the gateway`);
-    if (!this.hasSecret(req)) return this.refuse(req, res, 401, `no valid ${GATEWAY_SECRET_HEADER} header`);
+    if (!this.hasSecret(req)) return this.refuse(req, res, 401, `no valid ${GATEWAY_SECRET_HEADER} header or bearer token`);
     const untrusted = this.options.notServing?.();
     if (untrusted !== undefined) return this.refuse(req, res, 503, untrusted);
     const relay = this.relayFor(req.url ?? '');
@@ -281,9 +281,18 @@ export class McpGateway {
     return relay;
   }
 
+  /**
+   * Whether the request carries the secret: in GATEWAY_SECRET_HEADER, or as a bearer token
+   * (`Authorization: Bearer …`) for clients that can send no other header (the Inspector CLI).
+   */
   private hasSecret(req: IncomingMessage): boolean {
     const given = req.headers[GATEWAY_SECRET_HEADER];
-    if (typeof given !== 'string') return false;
+    if (typeof given === 'string') return this.isSecret(given);
+    const bearer = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '');
+    return bearer !== null && this.isSecret(bearer[1]);
+  }
+
+  private isSecret(given: string): boolean {
     const a = Buffer.from(given);
     return a.length === this.secretBytes.length && timingSafeEqual(a, this.secretBytes);
   }

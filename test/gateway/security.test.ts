@@ -56,6 +56,27 @@ describe('gateway security', () => {
     assert.ok(sdkError, 'the SDK client cannot connect without the headers');
   });
 
+  test('the secret as a bearer token: the SDK client sending only Authorization connects; a wrong token is 401; neither is logged', async () => {
+    const url = gw.endpoint('a').url;
+    const secret = secretHeaders[GATEWAY_SECRET_HEADER];
+    const client = await sdkClient({ url, headers: { authorization: `Bearer ${secret}` } }, 'bearer-only');
+    try {
+      assert.ok((await client.listTools()).tools.length > 0);
+    } finally {
+      await client.close();
+    }
+    const wrong = secret.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'));
+    assert.equal((await send(url, { headers: { authorization: `Bearer ${wrong}` }, body: JSON.stringify(INIT) })).status, 401);
+    assert.equal((await send(url, { headers: { authorization: `Basic ${secret}` }, body: JSON.stringify(INIT) })).status, 401);
+    // Only the bearer scheme: the secret's bytes elsewhere in the header do not pass.
+    assert.equal((await send(url, { headers: { authorization: `Bearer x ${secret}` }, body: JSON.stringify(INIT) })).status, 401);
+    await new Promise((r) => setTimeout(r, 1100));
+    for (const line of gw.logs) {
+      assert.ok(!line.includes(secret), line);
+      assert.ok(!line.includes(wrong), line);
+    }
+  });
+
   test('a Host other than the loopback address (DNS rebinding): 403 even with the secret', async () => {
     const url = gw.endpoint('a').url;
     const res = await send(url, { headers: { ...secretHeaders, host: `evil.example:${gw.gateway.port}` }, body: JSON.stringify(INIT) });
