@@ -128,7 +128,7 @@ Commands:
   prompt NAME        get a prompt (arguments from --args) and print its messages
   ping               print the round-trip time of a ping
   gateway            serve the server(s) to other MCP clients on 127.0.0.1 (Streamable HTTP,
-                     a secret header per run) until Ctrl-C or stdin closes; prints each
+                     a secret header per run) until a signal (Ctrl-C, SIGTERM); prints each
                      server's URL and headers (the first stdout line with --json), and
                      config snippets for .mcp.json and .vscode/mcp.json
   tasks              list the tasks the server holds (2025-11-25 tasks/list)
@@ -185,6 +185,8 @@ Options:
   --server NAME            with --config: this server of the file (repeatable); without it,
                            every server (tools and gateway take them all; other commands need one)
   --port N                 gateway: the port to listen on (default: a free one)
+  --exit-on-stdin-close    gateway: also end when stdin closes (for a parent that holds the pipe;
+                           without it, a closed stdin or /dev/null is ignored: runs under &, nohup)
 
 Sign-in (--url servers that answer 401; not with an Authorization header):
   The authorization URL is printed on stderr and opened in the browser ($BROWSER if
@@ -221,11 +223,13 @@ Examples:
 
 const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping', 'diff', 'replay', 'test', 'doctor', 'gateway', 'tasks'] as const;
 type CommandName = (typeof COMMANDS)[number];
+/** gateway: end when stdin closes (for a parent process that holds the pipe); otherwise it serves until a signal. */
+export const EXIT_ON_STDIN_CLOSE = '--exit-on-stdin-close';
 const VALUE_FLAGS = ['--port', '--record', '--ignore', '--junit', '--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope', '--connect-timeout', '--config', '--server', '--search', '--limit', '--pins'] as const;
 /** Flags that may be given more than once. */
 const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header', '--server', '--ignore'];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
-const BOOLEAN_FLAGS = ['--json', '--trace', '--strict', '--no-browser', '--server-version', '--allow-local-auth', '--task'] as const;
+const BOOLEAN_FLAGS = ['--json', '--trace', '--strict', '--no-browser', '--server-version', '--allow-local-auth', '--task', EXIT_ON_STDIN_CLOSE] as const;
 /** The flags of sign-in, which only apply with --url. */
 const SIGN_IN_FLAGS = ['--no-browser', '--allow-local-auth', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope'] as const;
 
@@ -285,6 +289,7 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   for (const pointer of ignore) if (!pointer.startsWith('/')) throw new UsageError(`--ignore takes a JSON Pointer such as /result/content/0/text, got ${JSON.stringify(pointer)}`);
     const junit = values.get('--junit');
   if (junit !== undefined && name !== 'test') throw new UsageError('--junit only applies to test');
+  if (booleans.has(EXIT_ON_STDIN_CLOSE) && name !== 'gateway') throw new UsageError(`${EXIT_ON_STDIN_CLOSE} only applies to gateway`);
   const built = withSearch(buildCommand(name as CommandName, positionals.slice(1), values.get('--args'), diffOptions, ignore, junit, values.get('--port')), values.get('--search'), values.get('--limit'));
   const command = built.kind === 'call' && booleans.has('--task') ? { ...built, task: true } : built;
   const pinsFile = values.get('--pins');

@@ -1,5 +1,5 @@
 // `mcp-host gateway`: the servers of the command line served to other MCP clients through the
-// loopback gateway until Ctrl-C or stdin closes. The first stdout line (with --json) says where.
+// loopback gateway until a signal (or stdin closes, with --exit-on-stdin-close). The first stdout line (with --json) says where.
 import type { McpClient } from '../client/client';
 import { GatewayEndpoint, GatewayFrame, McpGateway, SharedServer } from '../gateway';
 import { cutDeepJson } from '../protocol/jsonShape';
@@ -13,7 +13,7 @@ export interface GatewayRun {
   readonly trace: boolean;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
-  /** Ends the run (Ctrl-C, stdin closed). */
+  /** Ends the run (a signal; stdin closed with --exit-on-stdin-close). */
   readonly signal: AbortSignal;
   /** Removes the servers' secrets from what clients and stderr get (their Redactor). */
   readonly redact: (text: string) => string;

@@ -1,6 +1,7 @@
 // The `mcp-host` command: runs an MCP server over stdio, performs one operation, shuts it down.
 // Process glue only (signals, exit status); the work is in run.ts. Imports no `vscode`.
 import * as os from 'node:os';
+import { EXIT_ON_STDIN_CLOSE } from './arguments';
 import { Interrupted, runCli } from './run';
 import { terminalSafe } from './terminalText';
 import { errorMessage } from '../protocol/errors';
@@ -26,8 +27,10 @@ function main(): void {
   });
   process.stderr.on('error', () => {});
 
-  // The gateway serves until Ctrl-C or until whoever started it closes its stdin.
-  if (process.argv.slice(2).includes('gateway')) {
+  // The gateway serves until a signal (so `&`, nohup and services can run it with stdin closed or
+  // /dev/null), or also until stdin closes when its parent asks for that.
+  const own = process.argv.slice(2, process.argv.includes('--') ? process.argv.indexOf('--') : undefined);
+  if (own.includes('gateway') && own.includes(EXIT_ON_STDIN_CLOSE)) {
     process.stdin.on('end', () => interrupt.abort(new Interrupted('stdin was closed'))).resume();
   }
 

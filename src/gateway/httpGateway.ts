@@ -1,6 +1,6 @@
 // The loopback Streamable HTTP endpoint other MCP clients use to reach MCP Host's connections:
 // one path per shared server (`/mcp/<key>`), bound to 127.0.0.1 only. Every request must carry
-// this run's random secret in a header, a Host naming the loopback address (DNS rebinding) and no
+// this run's random secret in a header (or as a bearer token), a Host naming the loopback address (DNS rebinding) and no
 // foreign Origin; bodies are capped; nothing is served while the workspace is untrusted.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
@@ -10,8 +10,10 @@ import { McpLocalError, errorMessage } from '../protocol/errors';
 import { Redact, redactKnownShapes } from '../registry/logText';
 import type { LogSeverity } from '../protocol/logging';
 import { ErrorCodes, Message } from '../protocol/messages';
+import { RefusalLog } from './refusalLog';
 import { ResponseStream } from './responseStream';
 import { GatewayFrame, ServerRelay, SharedServer } from './serverRelay';
+import type { GatewaySession } from './session';
 
 /** The header that carries the secret. */
 export const GATEWAY_SECRET_HEADER = 'x-mcp-host-gateway-secret';
@@ -19,6 +21,13 @@ const SESSION_HEADER = 'mcp-session-id';
 const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** See McpGatewayOptions.sessionIdleMs. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+/** See McpGatewayOptions.maxSessions. */
+export const DEFAULT_MAX_SESSIONS = 256;
+/** See McpGatewayOptions.maxSessionsPerClient. */
+export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 32;
+
+/** No session can be opened: the limit is reached and every session counted against it is in use. */
+export class SessionLimitError extends Error {}
 
 export interface McpGatewayOptions {
   /** 0 (the default) picks a free port. */
@@ -31,6 +40,15 @@ export interface McpGatewayOptions {
    * Streamable HTTP transport says. 30 minutes by default; 0 never expires sessions.
    */
   readonly sessionIdleMs?: number;
+  /**
+   * Most sessions open at once, over every server (256), and per client name (32). At a limit the
+   * oldest idle session counted against it is closed to make room; when none is idle the new
+   * session is refused with 429.
+   */
+  readonly maxSessions?: number;
+  readonly maxSessionsPerClient?: number;
+  /** Refused requests are logged in full once per this many ms; the rest are counted in one line (10 s). */
+  readonly refusalLogWindowMs?: number;
   /** The servers shared now; asked on every request, so un-sharing takes effect at once. */
   servers(): readonly SharedServer[];
   /** Undefined while the gateway may serve; otherwise why not (the workspace is untrusted). */
@@ -62,8 +80,11 @@ export class McpGateway {
   private expiryTimer: NodeJS.Timeout | undefined;
   /** Every error text a client gets goes through it. */
   private readonly redact: Redact = (text) => (this.options.redact ?? redactKnownShapes)(redactKnownShapes(text));
+  private readonly refusals: RefusalLog;
 
-  constructor(private readonly options: McpGatewayOptions) {}
+  constructor(private readonly options: McpGatewayOptions) {
+    this.refusals = new RefusalLog((level, text, key) => options.log(level, text, key), options.refusalLogWindowMs);
+  }
 
   /** Listens on 127.0.0.1; resolves with the port. */
   async start(): Promise<number> {
@@ -133,6 +154,7 @@ export class McpGateway {
     this.expiryTimer = undefined;
     for (const relay of this.relays.values()) relay.dispose('the gateway stopped');
     this.relays.clear();
+    this.refusals.dispose();
     const server = this.server;
     this.server = undefined;
     if (!server) return;
@@ -145,13 +167,22 @@ export class McpGateway {
     for (const relay of this.relays.values()) relay.expireIdle(idleMs, now);
   }
 
+  /** Makes room for a new session of `clientName` under both limits (see McpGatewayOptions.maxSessions). */
+  private admit(clientName: string): void {
+    const open = () => [...this.relays.values()].flatMap((relay) => [...relay.openSessions()].map((session) => ({ relay, session })));
+    const perClient = this.options.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT;
+    makeRoom(open().filter(({ session }) => session.clientName === clientName), perClient, `${clientName} has ${perClient} sessions open, the most one client may have`);
+    const max = this.options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    makeRoom(open(), max, `the gateway has ${max} sessions open, the most it serves`);
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // DNS rebinding: a page on evil.example resolving to 127.0.0.1 still sends its own Host and Origin.
     const allowed = this.allowedHosts;
     if (!allowed.includes(req.headers.host ?? '')) return this.refuse(req, res, 403, `Host ${JSON.stringify(req.headers.host ?? '')} is not the gateway's loopback address`);
     const origin = req.headers.origin;
     if (origin !== undefined && !allowed.some((a) => origin === `http://${a}`)) return this.refuse(req, res, 403, `Origin ${JSON.stringify(origin)} may not use the gateway`);
-    if (!this.hasSecret(req)) return this.refuse(req, res, 401, `no valid ${GATEWAY_SECRET_HEADER} header`);
+    if (!this.hasSecret(req)) return this.refuse(req, res, 401, `no valid ${GATEWAY_SECRET_HEADER} header or bearer token`);
     const untrusted = this.options.notServing?.();
     if (untrusted !== undefined) return this.refuse(req, res, 503, untrusted);
     const relay = this.relayFor(req.url ?? '');
@@ -176,7 +207,7 @@ export class McpGateway {
   private async post(req: IncomingMessage, res: ServerResponse, relay: ServerRelay): Promise<void> {
     const body = await readBody(req, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES);
     if (body === 'too-large') {
-      this.options.log('warn', `gateway: refused a body over ${this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES} bytes`, relay.server.key);
+      this.refusals.refused(413, 'warn', `gateway: refused a body over ${this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES} bytes`, relay.server.key);
       // The rest of the body is not read: the connection closes once the answer is out.
       res.once('finish', () => req.destroy());
       res.writeHead(413, { connection: 'close', 'content-type': 'text/plain' }).end('request body too large');
@@ -202,6 +233,7 @@ export class McpGateway {
         relay.trace(session, 'to-client', answer);
         new ResponseStream(res, { [SESSION_HEADER]: session.id }).answer(answer);
       } catch (error) {
+        if (error instanceof SessionLimitError) return this.refuse(req, res, 429, error.message);
         const why = this.redact(McpLocalError.is(error) ? error.message : errorMessage(error));
         this.options.log('warn', `gateway: could not connect a client: ${why}`, relay.server.key);
         new ResponseStream(res, {}).answer({ jsonrpc: '2.0', id: classified.message.id, error: { code: ErrorCodes.InternalError, message: `MCP Host could not reach ${relay.server.name}: ${why}` } });
@@ -247,26 +279,50 @@ export class McpGateway {
     if (!server) return undefined;
     let relay = this.relays.get(key);
     if (!relay) {
-      relay = new ServerRelay(server, { log: (level, text) => this.options.log(level, text, key), onFrame: this.options.onFrame, redact: (text) => this.redact(text) });
+      relay = new ServerRelay(server, { log: (level, text) => this.options.log(level, text, key), onFrame: this.options.onFrame, redact: (text) => this.redact(text), admit: (clientName) => this.admit(clientName) });
       this.relays.set(key, relay);
     }
     relay.server = server;
     return relay;
   }
 
+  /**
+   * Whether the request carries the secret: in GATEWAY_SECRET_HEADER, or as a bearer token
+   * (`Authorization: Bearer …`) for clients that can send no other header (the Inspector CLI).
+   */
   private hasSecret(req: IncomingMessage): boolean {
     const given = req.headers[GATEWAY_SECRET_HEADER];
-    if (typeof given !== 'string') return false;
+    if (typeof given === 'string') return this.isSecret(given);
+    const bearer = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '');
+    return bearer !== null && this.isSecret(bearer[1]);
+  }
+
+  private isSecret(given: string): boolean {
     const a = Buffer.from(given);
     return a.length === this.secretBytes.length && timingSafeEqual(a, this.secretBytes);
   }
 
-  /** Refuses a request with a log line that names what was wrong (never the secret or the headers' values beyond Host/Origin). */
+  /**
+   * Refuses a request with a log line that names what was wrong (never the secret or the headers'
+   * values beyond Host/Origin), rate-limited: a flood is counted, not logged line by line.
+   */
   private refuse(req: IncomingMessage, res: ServerResponse, status: number, why: string): void {
-    this.options.log(status === 503 ? 'info' : 'warn', `gateway: refused ${req.method} ${(req.url ?? '').slice(0, 200)} with ${status}: ${why}`);
+    this.refusals.refused(status, status === 503 ? 'info' : 'warn', `gateway: refused ${req.method} ${(req.url ?? '').slice(0, 200)} with ${status}: ${why}`);
     req.resume();
     plain(res, status, why);
   }
+}
+
+/** At `max` sessions, closes the one idle the longest; throws SessionLimitError when none is idle. */
+function makeRoom(sessions: readonly { relay: ServerRelay; session: GatewaySession }[], max: number, full: string): void {
+  if (sessions.length < max) return;
+  let oldest: { relay: ServerRelay; session: GatewaySession; since: number } | undefined;
+  for (const { relay, session } of sessions) {
+    const since = session.idleSince();
+    if (since !== undefined && (oldest === undefined || since < oldest.since)) oldest = { relay, session, since };
+  }
+  if (!oldest) throw new SessionLimitError(`${full}, and none of them is idle`);
+  oldest.relay.closeSession(oldest.session.id, `${full}: this session, idle the longest, was closed to make room`);
 }
 
 function sessionIdOf(req: IncomingMessage): string | undefined {

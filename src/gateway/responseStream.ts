@@ -13,14 +13,15 @@ export class ResponseStream {
   private ended = false;
 
   constructor(
-    private readonly res: ServerResponse,
+    /** The HTTP response the answer goes to. */
+    readonly response: ServerResponse,
     private readonly headers: Readonly<Record<string, string>>,
   ) {}
 
   /** False once the answer went out or the client went away: whatever comes later is dropped. */
   get open(): boolean {
     // Read from the response rather than from a 'close' listener: no listener per request.
-    return !this.ended && !this.res.destroyed;
+    return !this.ended && !this.response.destroyed;
   }
 
   /** A message that belongs to this request but is not its answer (progress, a request to the client). */
@@ -28,9 +29,17 @@ export class ResponseStream {
     if (!this.open) return;
     if (!this.streaming) {
       this.streaming = true;
-      this.res.writeHead(200, { ...this.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+      this.response.writeHead(200, { ...this.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     }
-    writeSseEvent(this.res, message);
+    writeSseEvent(this.response, message);
+  }
+
+  /** Ends the response with no answer (the request was cancelled): an event stream with nothing more in it. */
+  end(): void {
+    if (!this.open) return;
+    this.ended = true;
+    if (!this.streaming) this.response.writeHead(200, { ...this.headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+    this.response.end();
   }
 
   /** The answer: the last message; ends the response. */
@@ -38,12 +47,12 @@ export class ResponseStream {
     if (!this.open) return;
     this.ended = true;
     if (this.streaming) {
-      writeSseEvent(this.res, message);
-      this.res.end();
+      writeSseEvent(this.response, message);
+      this.response.end();
       return;
     }
     const body = JSON.stringify(message);
-    this.res.writeHead(200, { ...this.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
-    this.res.end(body);
+    this.response.writeHead(200, { ...this.headers, 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) });
+    this.response.end(body);
   }
 }

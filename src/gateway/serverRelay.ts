@@ -38,6 +38,8 @@ export interface GatewayFrame {
 
 export interface ServerRelayOptions {
   log(level: LogSeverity, text: string): void;
+  /** Makes room for one more session of `clientName`, or throws (SessionLimitError) when there is none. */
+  admit?(clientName: string): void;
   onFrame?(frame: GatewayFrame): void;
   /** Removes secrets from the error texts sessions send their clients. */
   redact(text: string): string;
@@ -62,6 +64,11 @@ export class ServerRelay implements SessionHost {
     return this.sessions.get(id);
   }
 
+  /** Every open session. */
+  openSessions(): IterableIterator<GatewaySession> {
+    return this.sessions.values();
+  }
+
   /** Answers `initialize`: starts (or reuses) MCP Host's connection and opens a session for the client. */
   async initialize(params: Record<string, unknown> | undefined, signal: AbortSignal): Promise<{ session: GatewaySession; result: Record<string, unknown> }> {
     const upstream = await this.upstream(signal);
@@ -69,6 +76,8 @@ export class ServerRelay implements SessionHost {
     const clientName = typeof info?.name === 'string' && info.name.length > 0 ? info.name.slice(0, 100) : 'a gateway client';
     const capabilities = (params?.capabilities && typeof params.capabilities === 'object' ? params.capabilities : {}) as Record<string, unknown>;
     const result = initializeResultFor(upstream, params?.protocolVersion, this.server.name);
+    // Checked right before the session is made (no await between): concurrent initializes cannot pass the limits together.
+    this.options.admit?.(clientName);
     const session = new GatewaySession(randomUUID(), clientName, capabilities, result.protocolVersion as string, this);
     this.sessions.set(session.id, session);
     this.options.log('info', `gateway: ${clientName} connected (session ${session.id.slice(0, 8)}, protocol ${session.protocolVersion}, server speaks ${upstream.era ?? 'unknown'} era)`);

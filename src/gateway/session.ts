@@ -1,16 +1,18 @@
 // One gateway client's session (one `Mcp-Session-Id`): what it declared, its log level and
 // subscriptions, the requests it has in flight (so its `notifications/cancelled` reaches the
 // server) and the requests the gateway sent it (a modern server's input requests, forwarded).
-// Sessions never share ids or streams, so one client never sees another's traffic.
+// Sessions never share ids or streams, and each reaches only the tasks it created, so one client
+// never sees another's traffic (log messages and list changes go to every session).
 import type { ServerResponse } from 'node:http';
 import type { McpClient, ServerRequestHandlers } from '../client/client';
-import type { RequestHandler } from '../protocol/connection';
+import { DEFAULT_REQUEST_TIMEOUT_MS, RequestHandler } from '../protocol/connection';
 import { LoggingLevel, LoggingLevels } from '../client/schemas';
 import { McpLocalError, ResponseError, WireError, errorMessage } from '../protocol/errors';
 import { redactWireError } from '../registry/logText';
 import { ErrorCodes, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/messages';
 import { legacyResult } from './eraBridge';
 import { ResponseStream, writeSseEvent } from './responseStream';
+import { SessionTasks } from './sessionTasks';
 
 /** What a session needs from the server it belongs to. */
 export interface SessionHost {
@@ -36,14 +38,24 @@ interface Outbound {
   readonly reject: (error: Error) => void;
 }
 
+/** A request of the client's in flight: how to cancel it, and the stream its answer goes to. */
+interface Inflight {
+  readonly abort: AbortController;
+  readonly stream: ResponseStream;
+  /** The client sent notifications/cancelled for it: it gets no answer. */
+  cancelledByClient?: boolean;
+}
+
 export class GatewaySession {
   readonly subscriptions = new Set<string>();
   /** The standalone GET stream, where notifications not tied to a request go. */
   private standalone: ServerResponse | undefined;
   private logLevel: LoggingLevel | undefined;
-  private readonly inflight = new Map<RequestId, AbortController>();
+  private readonly inflight = new Map<RequestId, Inflight>();
   private readonly outbound = new Map<RequestId, Outbound>();
   private nextOutboundId = 1;
+  /** The tasks this session created: the only ones it may reach. */
+  private readonly tasks = new SessionTasks();
   private closed = false;
   /** Whether the client declared any capability whose requests the gateway forwards to it. */
   private readonly forwardsAny: boolean;
@@ -76,10 +88,12 @@ export class GatewaySession {
 
   /**
    * Since when the session has been idle (epoch ms), or undefined while it is in use: a request
-   * in flight either way, or the GET stream open (a client that holds it is still there).
+   * in flight whose answer can still reach the client, a request to the client waiting (it is
+   * bounded by the request timeout), or the GET stream open (a client that holds it is still there).
    */
   idleSince(): number | undefined {
-    if (this.inflight.size > 0 || this.outbound.size > 0) return undefined;
+    if (this.outbound.size > 0) return undefined;
+    for (const { stream } of this.inflight.values()) if (stream.open) return undefined;
     if (this.standalone && !this.standalone.writableEnded && !this.standalone.destroyed) return undefined;
     return this.lastActive;
   }
@@ -103,16 +117,19 @@ export class GatewaySession {
   async handleRequest(request: JsonRpcRequest, stream: ResponseStream): Promise<void> {
     this.host.trace(this, 'from-client', request);
     const abort = new AbortController();
-    this.inflight.set(request.id, abort);
+    const inflight: Inflight = { abort, stream };
+    this.inflight.set(request.id, inflight);
     let answer: JsonRpcResponse;
     try {
-      const result = await this.dispatch(request, stream, abort.signal);
+      const result = await this.dispatch(request, stream, abort);
       answer = { jsonrpc: '2.0', id: request.id, result: result as Record<string, unknown> };
     } catch (error) {
       answer = { jsonrpc: '2.0', id: request.id, error: redactWireError(wireErrorOf(request.method, error), (text) => this.host.redact(text)) };
     }
     this.inflight.delete(request.id);
     this.lastActive = Date.now();
+    // The spec: a request its sender cancelled is not answered; its stream just ends.
+    if (inflight.cancelledByClient) return stream.end();
     this.host.trace(this, 'to-client', answer);
     stream.answer(answer);
   }
@@ -123,7 +140,9 @@ export class GatewaySession {
     this.host.trace(this, 'from-client', params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
     if (method === 'notifications/cancelled') {
       const id = params?.requestId;
-      if (typeof id === 'string' || typeof id === 'number') this.inflight.get(id)?.abort(new McpLocalError('cancelled', `the gateway client cancelled: ${typeof params?.reason === 'string' ? params.reason : 'no reason given'}`));
+      const inflight = typeof id === 'string' || typeof id === 'number' ? this.inflight.get(id) : undefined;
+      if (inflight) inflight.cancelledByClient = true;
+      inflight?.abort.abort(new McpLocalError('cancelled', `the gateway client cancelled: ${typeof params?.reason === 'string' ? params.reason : 'no reason given'}`));
     }
     // initialized, roots/list_changed (MCP Host owns the roots it gives servers) and the rest need nothing.
   }
@@ -144,13 +163,14 @@ export class GatewaySession {
   close(why: string): void {
     if (this.closed) return;
     this.closed = true;
-    for (const abort of this.inflight.values()) abort.abort(new McpLocalError('cancelled', why));
+    for (const { abort } of this.inflight.values()) abort.abort(new McpLocalError('cancelled', why));
     for (const waiting of this.outbound.values()) waiting.reject(new McpLocalError('closed', why));
     this.outbound.clear();
     this.standalone?.end();
   }
 
-  private async dispatch(request: JsonRpcRequest, stream: ResponseStream, signal: AbortSignal): Promise<unknown> {
+  private async dispatch(request: JsonRpcRequest, stream: ResponseStream, abort: AbortController): Promise<unknown> {
+    const signal = abort.signal;
     const params = request.params;
     switch (request.method) {
       case 'ping':
@@ -172,6 +192,7 @@ export class GatewaySession {
       case 'initialize':
         throw new WireError(ErrorCodes.InvalidRequest, 'initialize: this session is initialized already');
     }
+    this.tasks.check(request.method, params);
     const upstream = await this.host.upstream(signal);
     const meta = params?._meta as Record<string, unknown> | undefined;
     const token = meta?.progressToken;
@@ -190,9 +211,9 @@ export class GatewaySession {
             this.host.trace(this, 'to-client', message);
             stream.sendBefore(message);
           };
-    const handlers = this.forwardedRequests(stream);
+    const handlers = this.forwardedRequests(stream, abort, upstream.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
     const result = await upstream.relay(request.method, sent, { signal, onProgress, resetTimeoutOnProgress: onProgress !== undefined, ...(handlers ? { peerRequestHandlers: { owner: this, handlers } } : {}) });
-    return legacyResult(upstream, result);
+    return legacyResult(upstream, this.tasks.follow(request.method, result));
   }
 
   /**
@@ -200,9 +221,11 @@ export class GatewaySession {
    * stream of the request that caused them: a modern server's input requests, and a legacy
    * server's own sampling, elicitation and roots requests that belong to the relayed call. The
    * rest fall to MCP Host's own dialogs and policies (the upstream client's handlers). While the
-   * client answers, MCP Host's timeouts wait (its user may be answering a form).
+   * client answers, the timeout of the call it belongs to waits (its user may be answering a
+   * form), no other; the client has the request timeout to answer, and a client whose stream
+   * closes meanwhile is gone: the call is cancelled upstream (its answer could not reach it).
    */
-  private forwardedRequests(stream: ResponseStream): ServerRequestHandlers | undefined {
+  private forwardedRequests(stream: ResponseStream, call: AbortController, timeoutMs: number): ServerRequestHandlers | undefined {
     if (!this.forwardsAny) return undefined;
     const handlers: Record<string, RequestHandler> = {};
     for (const [method, capability] of Object.entries(FORWARDABLE)) {
@@ -210,7 +233,7 @@ export class GatewaySession {
       handlers[method] = async (params, context) => {
         const hold = context.waitOnUser();
         try {
-          return await this.requestClient(method, params, stream, context.signal);
+          return await this.requestClient(method, params, stream, context.signal, timeoutMs, call);
         } finally {
           hold.dispose();
         }
@@ -219,32 +242,48 @@ export class GatewaySession {
     return handlers;
   }
 
-  /** Sends the client a request and waits for its answer (POSTed back as a response). */
-  private requestClient(method: string, params: Record<string, unknown> | undefined, stream: ResponseStream, signal: AbortSignal): Promise<unknown> {
+  /**
+   * Sends the client a request and waits for its answer (POSTed back as a response), for at most
+   * `timeoutMs`. When the stream that carried it closes first, the client is gone: the request
+   * fails and `call` (the relayed request it belongs to) is cancelled.
+   */
+  private requestClient(method: string, params: Record<string, unknown> | undefined, stream: ResponseStream, signal: AbortSignal, timeoutMs: number, call: AbortController): Promise<unknown> {
     const id = `gateway-${this.nextOutboundId++}`;
     const message = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
     return new Promise((resolve, reject) => {
       if (this.closed) return reject(new McpLocalError('closed', `${method}: the gateway session is closed`));
-      const done = () => signal.removeEventListener('abort', onAbort);
-      const onAbort = () => {
+      const carrier = stream.open ? stream.response : this.standalone && !this.standalone.writableEnded ? this.standalone : undefined;
+      if (!carrier) return reject(new McpLocalError('closed', `${method}: the gateway client has no open stream to receive it`));
+      let timer: NodeJS.Timeout | undefined;
+      const done = () => {
         this.outbound.delete(id);
+        signal.removeEventListener('abort', onAbort);
+        carrier.off('close', onClose);
+        clearTimeout(timer);
+      };
+      const giveUp = (error: Error, tellClient: boolean) => {
+        if (!this.outbound.has(id)) return;
         done();
-        this.notify('notifications/cancelled', { requestId: id, reason: errorMessage(signal.reason) });
-        reject(signal.reason instanceof Error ? signal.reason : new McpLocalError('cancelled', `${method}: cancelled`));
+        if (tellClient) this.notify('notifications/cancelled', { requestId: id, reason: error.message });
+        reject(error);
+      };
+      const onAbort = () => giveUp(signal.reason instanceof Error ? signal.reason : new McpLocalError('cancelled', `${method}: cancelled`), true);
+      const onClose = () => {
+        if (!this.outbound.has(id)) return;
+        giveUp(new McpLocalError('closed', `${method}: the gateway client ${this.clientName} went away before answering`), false);
+        call.abort(new McpLocalError('cancelled', `the gateway client ${this.clientName} went away while the server waited on its ${method} answer`));
       };
       signal.addEventListener('abort', onAbort, { once: true });
+      carrier.once('close', onClose);
+      timer = setTimeout(() => giveUp(new McpLocalError('timeout', `${method}: the gateway client ${this.clientName} did not answer within ${timeoutMs} ms`), true), timeoutMs);
+      timer.unref();
       this.outbound.set(id, {
         resolve: (r) => (done(), resolve(r)),
         reject: (e) => (done(), reject(e)),
       });
       this.host.trace(this, 'to-client', message);
-      if (stream.open) stream.sendBefore(message);
-      else if (this.standalone && !this.standalone.writableEnded) writeSseEvent(this.standalone, message);
-      else {
-        this.outbound.delete(id);
-        done();
-        reject(new McpLocalError('closed', `${method}: the gateway client has no open stream to receive it`));
-      }
+      if (carrier === stream.response) stream.sendBefore(message);
+      else writeSseEvent(carrier, message);
     });
   }
 }

@@ -134,6 +134,8 @@ class Pending {
   userWaitSince: number | undefined = undefined;
   /** Milliseconds spent waiting on the user so far: counted apart from the server's latency. */
   userWaitMs = 0;
+  /** Open holds of the peer's requests that this one caused (waitOnUser): they pause this timeout alone. */
+  holds = 0;
   cleanup: (() => void) | undefined = undefined;
   /** RequestOptions.peerRequestHandlers. */
   peerHandlers: PeerRequestHandlers | undefined = undefined;
@@ -199,7 +201,8 @@ function peerHandlerOf(origins: ReadonlySet<Pending>, method: string): RequestHa
   return handler;
 }
 
-const DEFAULT_TIMEOUT_MS = 60_000;
+/** A request's timeout when neither the request nor the connection names one. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 /** How many abandoned ids we remember, to tell a late answer from a stray one. */
 const ABANDONED_MEMORY = 1024;
 
@@ -215,7 +218,7 @@ export class JsonRpcConnection implements Disposable {
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
   private readonly inbound = new Map<RequestId, Inbound>();
-  /** Open waitOnUser() holds across all inbound requests; timeouts are paused while > 0. */
+  /** Open holds of every timeout (pauseTimeouts(), a peer's request of no call of ours); all timeouts are paused while > 0. */
   private userWaits = 0;
   private readonly store = new DisposableStore();
   private readonly statsCollector = new ConnectionStatsCollector();
@@ -243,7 +246,7 @@ export class JsonRpcConnection implements Disposable {
     private readonly transport: Transport,
     options: ConnectionOptions = {},
   ) {
-    this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     this.uncancellable = new Set(options.uncancellableMethods ?? []);
     this.onTransportLog = transport.onLog;
     this.store.add(transport.onMessage(({ message, bytes, relatedRequestId, text }) => this.receive(message, bytes, relatedRequestId, text)));
@@ -328,7 +331,7 @@ export class JsonRpcConnection implements Disposable {
    */
   private arm(entry: Pending): void {
     const hardDeadline = entry.maxTotalMs !== undefined ? entry.started + entry.maxTotalMs : Infinity;
-    if (this.userWaits > 0) {
+    if (this.userWaits > 0 || entry.holds > 0) {
       const wasPaused = entry.pausedRemaining !== undefined;
       entry.pausedRemaining = entry.timeoutMs;
       this.setDeadline(entry, hardDeadline);
@@ -351,30 +354,48 @@ export class JsonRpcConnection implements Disposable {
     }
   }
 
-  /** The first hold of the user pauses every timeout; the last one's end restarts each with what it had left. */
-  private holdForUser(): Disposable {
+  /**
+   * A hold on the user. Given the requests of ours a peer's request belongs to, it pauses only
+   * their timeouts (a gateway client answering one call's form must not stop every other
+   * request's clock); without, every timeout (a wait this side started, a request of no call).
+   * The last hold's end restarts each timeout with what it had left.
+   */
+  private holdForUser(only?: ReadonlySet<Pending>): Disposable {
+    if (only && only.size > 0) {
+      const held = [...only];
+      const now = Date.now();
+      for (const entry of held) if (entry.holds++ === 0 && this.userWaits === 0) this.pauseEntry(entry, now);
+      return Disposable.from(() => {
+        const end = Date.now();
+        for (const entry of held) if (--entry.holds === 0 && this.userWaits === 0 && this.pending.get(entry.id) === entry) this.resumeEntry(entry, end);
+      });
+    }
     if (this.userWaits++ === 0) {
       const now = Date.now();
-      for (const entry of this.pending.values()) {
-        if (entry.mayAskUser) entry.userWaitSince = now;
-        if (!entry.hasTimeout || entry.deadline === undefined) continue;
-        entry.pausedRemaining = Math.max(0, entry.deadline - now);
-        this.setDeadline(entry, entry.maxTotalMs !== undefined ? entry.started + entry.maxTotalMs : Infinity);
-        this.tellPaused(entry, true);
-      }
+      for (const entry of this.pending.values()) if (entry.holds === 0) this.pauseEntry(entry, now);
     }
     return Disposable.from(() => {
       if (--this.userWaits > 0) return;
       const now = Date.now();
-      for (const entry of this.pending.values()) {
-        endUserWait(entry, now);
-        if (entry.pausedRemaining === undefined) continue;
-        const hardDeadline = entry.maxTotalMs !== undefined ? entry.started + entry.maxTotalMs : Infinity;
-        this.setDeadline(entry, Math.min(now + entry.pausedRemaining, hardDeadline));
-        entry.pausedRemaining = undefined;
-        this.tellPaused(entry, false);
-      }
+      for (const entry of this.pending.values()) if (entry.holds === 0) this.resumeEntry(entry, now);
     });
+  }
+
+  private pauseEntry(entry: Pending, now: number): void {
+    if (entry.mayAskUser) entry.userWaitSince = now;
+    if (!entry.hasTimeout || entry.deadline === undefined || entry.pausedRemaining !== undefined) return;
+    entry.pausedRemaining = Math.max(0, entry.deadline - now);
+    this.setDeadline(entry, entry.maxTotalMs !== undefined ? entry.started + entry.maxTotalMs : Infinity);
+    this.tellPaused(entry, true);
+  }
+
+  private resumeEntry(entry: Pending, now: number): void {
+    endUserWait(entry, now);
+    if (entry.pausedRemaining === undefined) return;
+    const hardDeadline = entry.maxTotalMs !== undefined ? entry.started + entry.maxTotalMs : Infinity;
+    this.setDeadline(entry, Math.min(now + entry.pausedRemaining, hardDeadline));
+    entry.pausedRemaining = undefined;
+    this.tellPaused(entry, false);
   }
 
   private expire(entry: Pending): void {
@@ -655,7 +676,7 @@ export class JsonRpcConnection implements Disposable {
       waitOnUser: () => {
         if (controller.signal.aborted) return Disposable.None;
         inbound.asksUser = true;
-        return holds.add(this.holdForUser());
+        return holds.add(this.holdForUser(inbound.origins));
       },
     };
     Promise.resolve()

@@ -1,6 +1,6 @@
 // `mcp-host gateway --json --config FILE`: the real CLI process serves the file's servers (one
 // legacy, one modern-only), a separate SDK client process uses the printed URL and headers, and
-// Ctrl-C (or stdin closing) ends it with nothing left running.
+// a signal ends it with nothing left running (stdin closing only with --exit-on-stdin-close).
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -16,10 +16,10 @@ interface Printed {
   servers: Array<{ name: string; url: string; headers: Record<string, string> }>;
 }
 
-/** Starts `mcp-host gateway` with stdin open; resolves with the process and its first stdout line, parsed. */
-function startGateway(args: string[]): Promise<{ child: ReturnType<typeof spawn>; printed: Printed; stderr: () => string; exited: Promise<number | null> }> {
+/** Starts `mcp-host gateway` with stdin a pipe (or /dev/null); resolves with the process and its first stdout line, parsed. */
+function startGateway(args: string[], stdin: 'pipe' | 'ignore' = 'pipe'): Promise<{ child: ReturnType<typeof spawn>; printed: Printed; stderr: () => string; exited: Promise<number | null> }> {
   const [key, value] = MARKER.split('=');
-  const child = spawn(process.execPath, [CLI, 'gateway', ...args], { cwd: ROOT, env: { ...process.env, [key]: value }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'gateway', ...args], { cwd: ROOT, env: { ...process.env, [key]: value }, stdio: [stdin, 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
@@ -86,8 +86,32 @@ describe('mcp-host gateway', () => {
     assert.deepEqual(await waitForNoLeftovers(), []);
   });
 
-  test('closing stdin ends it the same way', async () => {
-    const run = await startGateway(['--json', '--config', config, '--server', 'eras']);
+  test('with stdin /dev/null (as under &, nohup, a service) it serves until SIGTERM', async () => {
+    const run = await startGateway(['--json', '--config', config, '--server', 'eras'], 'ignore');
+    let exited = false;
+    void run.exited.then(() => (exited = true));
+    try {
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal(exited, false, `it ended on its own: ${run.stderr()}`);
+      assert.equal(sdkClientProcess(run.printed.servers[0], 'echo', { text: 'still here' }).result.content[0].text, 'still here');
+    } finally {
+      run.child.kill('SIGTERM');
+    }
+    assert.equal(await run.exited, 0);
+    assert.doesNotMatch(run.stderr(), /stdin was closed/);
+    assert.deepEqual(await waitForNoLeftovers(), []);
+  });
+
+  test('a closed stdin does not end it; with --exit-on-stdin-close it does', async () => {
+    const kept = await startGateway(['--json', '--config', config, '--server', 'eras']);
+    let exited = false;
+    void kept.exited.then(() => (exited = true));
+    kept.child.stdin!.end();
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(exited, false, 'it ended when stdin closed');
+    kept.child.kill('SIGINT');
+    assert.equal(await kept.exited, 0);
+    const run = await startGateway(['--json', '--config', config, '--server', 'eras', '--exit-on-stdin-close']);
     assert.deepEqual(run.printed.servers.map((s) => s.name), ['eras']);
     run.child.stdin!.end();
     assert.equal(await run.exited, 0);
@@ -99,6 +123,7 @@ describe('mcp-host gateway', () => {
       [['gateway', '--port', 'x', '--config', 'f.json'], /--port must be a port number/],
       [['tools', '--port', '1', '--', 'node', 's.js'], /--port only applies to gateway/],
       [['gateway', 'extra', '--', 'node', 's.js'], /unexpected argument "extra"/],
+      [['tools', '--exit-on-stdin-close', '--', 'node', 's.js'], /--exit-on-stdin-close only applies to gateway/],
     ]);
   });
 });

@@ -2,28 +2,14 @@
 // without it), Host and Origin against DNS rebinding (403), the body cap (413), per-server
 // endpoints and sessions (404), nothing while the workspace is untrusted (503), 127.0.0.1 only.
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { McpClient } from '../../src/client/client';
 import { GATEWAY_SECRET_HEADER } from '../../src/gateway';
 import { StdioTransport } from '../../src/transport/stdio';
-import { fixture } from '../client/support';
-import { TestGateway, openGateway, sdkClient } from './support';
+import { fixture, waitFor } from '../client/support';
+import { TestGateway, openGateway, send, sdkClient } from './support';
 
 const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
-
-/** One raw HTTP request (node:http, so Host can be set as a rebinding page would send it). */
-function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', (error) => ((error as NodeJS.ErrnoException).code === 'EPIPE' || (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(error)));
-    req.end(options.body);
-  });
-}
 
 describe('gateway security', () => {
   let a: McpClient;
@@ -39,7 +25,7 @@ describe('gateway security', () => {
       return client;
     };
     [a, b] = await Promise.all([start(), start()]);
-    gw = await openGateway({ a: { name: 'A', client: a }, b: { name: 'B', client: b } }, { trusted: () => trusted, maxBodyBytes: 64 * 1024 });
+    gw = await openGateway({ a: { name: 'A', client: a }, b: { name: 'B', client: b } }, { trusted: () => trusted, maxBodyBytes: 64 * 1024, refusalLogWindowMs: 1000 });
     secretHeaders = { ...gw.gateway.headers };
   });
 
@@ -59,14 +45,36 @@ describe('gateway security', () => {
     assert.equal((await send(url, { headers: { [GATEWAY_SECRET_HEADER]: 'guess' }, body: JSON.stringify(INIT) })).status, 401);
     const wrongSameLength = secretHeaders[GATEWAY_SECRET_HEADER].replace(/^./, (c) => (c === 'A' ? 'B' : 'A'));
     assert.equal((await send(url, { headers: { [GATEWAY_SECRET_HEADER]: wrongSameLength }, body: JSON.stringify(INIT) })).status, 401);
-    const refused = gw.logs.filter((l) => / 401: /.test(l));
-    assert.equal(refused.length, 3);
+    // The first is logged in full; the next two, within the rate limit's window, are counted in one line.
+    assert.equal(gw.logs.filter((l) => / 401: /.test(l)).length, 1);
+    await waitFor(() => gw.logs.find((l) => /refused 2 more requests in 1 s \(401 ×2\)/.test(l)), 5000, 'the summary line');
     for (const line of gw.logs) assert.ok(!line.includes(secretHeaders[GATEWAY_SECRET_HEADER]), line);
     const sdkError = await sdkClient({ url, headers: {} }).then(
       () => undefined,
       (e: Error) => e,
     );
     assert.ok(sdkError, 'the SDK client cannot connect without the headers');
+  });
+
+  test('the secret as a bearer token: the SDK client sending only Authorization connects; a wrong token is 401; neither is logged', async () => {
+    const url = gw.endpoint('a').url;
+    const secret = secretHeaders[GATEWAY_SECRET_HEADER];
+    const client = await sdkClient({ url, headers: { authorization: `Bearer ${secret}` } }, 'bearer-only');
+    try {
+      assert.ok((await client.listTools()).tools.length > 0);
+    } finally {
+      await client.close();
+    }
+    const wrong = secret.replace(/^./, (c) => (c === 'A' ? 'B' : 'A'));
+    assert.equal((await send(url, { headers: { authorization: `Bearer ${wrong}` }, body: JSON.stringify(INIT) })).status, 401);
+    assert.equal((await send(url, { headers: { authorization: `Basic ${secret}` }, body: JSON.stringify(INIT) })).status, 401);
+    // Only the bearer scheme: the secret's bytes elsewhere in the header do not pass.
+    assert.equal((await send(url, { headers: { authorization: `Bearer x ${secret}` }, body: JSON.stringify(INIT) })).status, 401);
+    await new Promise((r) => setTimeout(r, 1100));
+    for (const line of gw.logs) {
+      assert.ok(!line.includes(secret), line);
+      assert.ok(!line.includes(wrong), line);
+    }
   });
 
   test('a Host other than the loopback address (DNS rebinding): 403 even with the secret', async () => {

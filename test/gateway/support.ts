@@ -1,7 +1,8 @@
 // A gateway in the test process over real McpClients, and the official SDK 1.x client
 // (Streamable HTTP) as the gateway's client: the peer a real editor or agent would be.
+import { request } from 'node:http';
 import { McpClient } from '../../src/client/client';
-import { GatewayEndpoint, GatewayFrame, McpGateway } from '../../src/gateway';
+import { GatewayEndpoint, GatewayFrame, McpGateway, McpGatewayOptions } from '../../src/gateway';
 
 type SdkClient = import('@modelcontextprotocol/sdk/client/index.js', { with: { 'resolution-mode': 'import' } }).Client;
 
@@ -14,7 +15,7 @@ export interface TestGateway {
 }
 
 /** A gateway sharing `servers` (key → name and client); `trusted` is read on every request. */
-export async function openGateway(servers: Record<string, { name: string; client: McpClient }>, options: { trusted?: () => boolean; maxBodyBytes?: number; sessionIdleMs?: number } = {}): Promise<TestGateway> {
+export async function openGateway(servers: Record<string, { name: string; client: McpClient }>, options: { trusted?: () => boolean } & Pick<McpGatewayOptions, 'maxBodyBytes' | 'sessionIdleMs' | 'maxSessions' | 'maxSessionsPerClient' | 'refusalLogWindowMs'> = {}): Promise<TestGateway> {
   const frames: GatewayFrame[] = [];
   const logs: string[] = [];
   const shared = () =>
@@ -28,6 +29,9 @@ export async function openGateway(servers: Record<string, { name: string; client
     notServing: () => (options.trusted?.() === false ? 'the workspace is not trusted' : undefined),
     maxBodyBytes: options.maxBodyBytes,
     sessionIdleMs: options.sessionIdleMs,
+    maxSessions: options.maxSessions,
+    maxSessionsPerClient: options.maxSessionsPerClient,
+    refusalLogWindowMs: options.refusalLogWindowMs,
     log: (level, text, key) => logs.push(`${level} ${key ?? '-'} ${text}`),
     onFrame: (f) => frames.push(f),
   });
@@ -62,4 +66,17 @@ export async function sdkStdioClient(command: string, args: string[]): Promise<S
 /** The SDK 1.x client on Streamable HTTP straight to a server (no gateway). */
 export async function sdkHttpClient(url: string): Promise<SdkClient> {
   return sdkClient({ url, headers: {} }, 'sdk-direct');
+}
+
+/** One raw HTTP request (node:http, so Host can be set as a rebinding page would send it). */
+export function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: options.method ?? 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...options.headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', (error) => ((error as NodeJS.ErrnoException).code === 'EPIPE' || (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? undefined : reject(error)));
+    req.end(options.body);
+  });
 }
