@@ -7,6 +7,7 @@ import { ToolCallPorts, callTool } from '../usecases/callTool';
 import { summarizeFailure } from '../usecases/resultModel';
 import { ApprovalDecision, ApprovalSettings, SessionGrants, approvalNeed, maskedArguments } from './approval';
 import { DefinitionChange, formatChanges } from './pins';
+import { revealInvisible } from '../usecases/invisibleText';
 import { ModelResultPart, toolResultForModel } from './resultParts';
 import { FIND_TOOLS, ModelToolDefinition, ToolCatalog, modelDefinition } from './toolCatalog';
 import { NamedTool } from './toolNames';
@@ -193,7 +194,7 @@ function findTools(input: object, catalog: ToolCatalog, loaded: Set<string>, por
 
 /** The approval text shown in chat: server, tool, arguments, reason, and the diff when it changed. */
 export function describeApproval(request: ApprovalRequest): string {
-  const lines = [`**${request.tool.serverName}** wants to run **${request.tool.tool.name}**. ${request.reason}`, '', '```json', JSON.stringify(request.shownArguments, null, 2), '```'];
+  const lines = [`**${revealInvisible(request.tool.serverName)}** wants to run **${revealInvisible(request.tool.tool.name)}**. ${request.reason}`, '', '```json', revealInvisible(JSON.stringify(request.shownArguments, null, 2)), '```'];
   if (request.changes?.length) lines.push('', 'Changed since you approved it:', '```diff', formatChanges(request.changes), '```');
   return lines.join('\n');
 }
