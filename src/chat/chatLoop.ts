@@ -81,6 +81,8 @@ export interface ChatLoopOptions {
   readonly signal?: AbortSignal;
   /** Model names already loaded (from earlier turns); find_tools adds to it. */
   readonly loaded?: Set<string>;
+  /** The app view that wrote this request (its `ui/message`), when one did: every call then asks. */
+  readonly writtenByApp?: string;
 }
 
 /** How the loop ended. */
@@ -137,7 +139,7 @@ async function runOneCall(call: Extract<ChatPart, { kind: 'call' }>, catalog: To
   }
   const args = call.input && typeof call.input === 'object' && !Array.isArray(call.input) ? (call.input as Record<string, unknown>) : {};
   const changes = ports.pinChanges(tool);
-  const need = approvalNeed(tool.serverId, tool.tool, ports.approvalSettings(tool.serverId), options.grants, !!changes?.length);
+  const need = approvalNeed(tool.serverId, tool.tool, ports.approvalSettings(tool.serverId), options.grants, !!changes?.length, options.writtenByApp);
   if (need.ask) {
     const decision = await ports.approve({ tool, shownArguments: maskedArguments(args), reason: need.reason, ...(changes?.length ? { changes } : {}) });
     if (decision === 'deny') {
