@@ -9,6 +9,7 @@ import { LoggingLevel, LoggingLevels } from '../client/schemas';
 import { McpLocalError, ResponseError, WireError, errorMessage } from '../protocol/errors';
 import { ErrorCodes, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/messages';
 import { legacyResult } from './eraBridge';
+import { refuseHiddenToolCall, withoutHiddenTools } from './modelToolFilter';
 import { ResponseStream, writeSseEvent } from './responseStream';
 
 /** What a session needs from the server it belongs to. */
@@ -19,6 +20,8 @@ export interface SessionHost {
   unsubscribe(session: GatewaySession, uri: string, signal: AbortSignal): Promise<void>;
   /** A frame this session received (`from-client`) or sent (`to-client`), for the server's trace. */
   trace(session: GatewaySession, direction: 'from-client' | 'to-client', message: unknown): void;
+  /** True for a tool the user switched off for models: not listed, not callable. */
+  toolHidden(name: string): boolean;
 }
 
 /** Client capabilities that let the gateway forward an input request of that method. */
@@ -169,6 +172,7 @@ export class GatewaySession {
       case 'initialize':
         throw new WireError(ErrorCodes.InvalidRequest, 'initialize: this session is initialized already');
     }
+    refuseHiddenToolCall(request.method, params, (name) => this.host.toolHidden(name));
     const upstream = await this.host.upstream(signal);
     const meta = params?._meta as Record<string, unknown> | undefined;
     const token = meta?.progressToken;
@@ -189,7 +193,7 @@ export class GatewaySession {
           };
     const handlers = this.forwardedRequests(stream);
     const result = await upstream.relay(request.method, sent, { signal, onProgress, resetTimeoutOnProgress: onProgress !== undefined, ...(handlers ? { peerRequestHandlers: { owner: this, handlers } } : {}) });
-    return legacyResult(upstream, result);
+    return withoutHiddenTools(request.method, legacyResult(upstream, result), (name) => this.host.toolHidden(name));
   }
 
   /**

@@ -14,7 +14,7 @@ export interface TestGateway {
 }
 
 /** A gateway sharing `servers` (key → name and client); `trusted` is read on every request. */
-export async function openGateway(servers: Record<string, { name: string; client: McpClient }>, options: { trusted?: () => boolean; maxBodyBytes?: number; sessionIdleMs?: number } = {}): Promise<TestGateway> {
+export async function openGateway(servers: Record<string, { name: string; client: McpClient }>, options: { trusted?: () => boolean; maxBodyBytes?: number; sessionIdleMs?: number; toolHidden?: (key: string, tool: string) => boolean } = {}): Promise<TestGateway> {
   const frames: GatewayFrame[] = [];
   const logs: string[] = [];
   const shared = () =>
@@ -22,6 +22,7 @@ export async function openGateway(servers: Record<string, { name: string; client
       key,
       name: s.name,
       acquire: async () => s.client,
+      ...(options.toolHidden ? { toolHidden: (tool: string) => options.toolHidden!(key, tool) } : {}),
     }));
   const gateway = new McpGateway({
     servers: shared,
