@@ -110,7 +110,9 @@ describe('Share with VS Code Chat', { skip, timeout: 400_000 }, () => {
       assert.match(text, /\[gateway: MCP Host → .+\].*"result"/);
       assert.deepEqual(notesPids(), [pid], 'no second notes process: VS Code uses MCP Host\'s');
       // The tools VS Code was given: without the one switched off for models.
-      const listed = text.split('\n').filter((l) => /\[gateway: MCP Host → .+\].*"tools":\[/.test(l));
+      // The answer to VS Code's tools/list comes after its request: waited for.
+      const answered = await wb.outputChannelText(CHANNEL, { contains: /\[gateway: MCP Host → .+\].*"tools":\[/, timeoutMs: 30_000, reveal: false });
+      const listed = answered.split('\n').filter((l) => /\[gateway: MCP Host → .+\].*"tools":\[/.test(l));
       assert.ok(listed.length > 0 && listed.every((l) => l.includes('"list_notes"') && !l.includes('"delete_note"')), `tools/list answers to VS Code:\n${listed.join('\n')}`);
       await wb.showOutputChannel(CHANNEL);
       await wb.screenshot('gateway-trace');
