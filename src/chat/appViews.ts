@@ -1,6 +1,8 @@
 // MCP Apps from @mcp: the calls the model made of tools that have a view (so the response can
 // offer to open it with that call's input and result), and what such a view sends back into its
-// conversation. `ui/message` becomes the user's next @mcp request; `ui/update-model-context` is
+// conversation. `ui/message` is put in the chat input for the user to send (never sent by itself),
+// and when the user sends it the model reads it as written by the app, and every call it leads to
+// asks first (chat/approval.ts); `ui/update-model-context` is
 // kept, the latest per view, and goes with the next @mcp request of that conversation (as the App
 // protocol describes: deferred to the next user message, each update replacing the one before).
 // No `vscode`: the VS Code layer sends the message into the chat and knows which conversation a
@@ -25,8 +27,8 @@ export interface ChatAppCall extends ServerTool {
 const MAX_CALLS = 100;
 /** The longest message or context a view may put into the conversation (characters of text). */
 export const MAX_APP_TEXT = 8000;
-/** A view's message that no request has picked up after this long is forgotten (ms). */
-const MESSAGE_PICKUP_MS = 60_000;
+/** A view's message that no request has picked up after this long is forgotten (ms): the user may read it a while before sending it. */
+const MESSAGE_PICKUP_MS = 10 * 60_000;
 
 /** A request's text as compared with what a view sent (the chat input may fold whitespace). */
 function folded(text: string): string {
@@ -72,9 +74,10 @@ export class ChatAppViews {
   }
 
   /**
-   * Where the view of `call` sends its messages: a message goes to `send` as the text of the
-   * user's next @mcp request (one at a time per view: the next is refused until a request has
-   * picked it up); a context is kept for the next request of the call's conversation.
+   * Where the view of `call` sends its messages: a message goes to `send`, which puts it in the
+   * chat input for the user to send as an @mcp request (one at a time per view: the next is
+   * refused until a request has picked it up); a context is kept for the next request of the
+   * call's conversation.
    */
   conversation(call: ChatAppCall, send: (prompt: string) => Promise<void>): AppConversation {
     return {
@@ -104,7 +107,7 @@ export class ChatAppViews {
     for (let i = this.pending.length - 1; i >= 0; i--) if (this.pending[i].at < limit) this.pending.splice(i, 1);
   }
 
-  /** When a request's text is a message a view sent: that view's call (the message is taken). */
+  /** When a request's text is a message a view wrote: that view's call (the message is taken). */
   takeAppMessage(prompt: string): ChatAppCall | undefined {
     this.dropStale();
     const index = this.pending.findIndex((p) => folded(p.prompt) === folded(prompt));
@@ -123,6 +126,11 @@ export class ChatAppViews {
     const lines = taken.map((c) => `[${appLabel(c.call)}] ${c.text}`);
     return { text: `Context from app views the user has open (written by the views, not by the user):\n${lines.join('\n')}`, from: taken.map((c) => c.call) };
   }
+}
+
+/** A view's message as the model reads it: marked as the app's words, which the user only passed on. */
+export function appMessageForModel(sender: Pick<ChatAppCall, 'tool' | 'serverName'>, prompt: string): string {
+  return `Message written by ${appLabel(sender)}, not by the user (the user passed it on from the app view):\n${prompt}`;
 }
 
 /**

@@ -1,7 +1,8 @@
 // When a call the model asks for needs the user's approval. Annotations are the server's own
 // claims: they count only for a server the user marked trusted, and then only to skip asking for
 // a read-only tool when the user turned that on. A tool that says it is destructive always asks,
-// and so does one whose definition changed since the user approved it.
+// and so does one whose definition changed since the user approved it, and every call of a
+// request an MCP App view wrote.
 import type { Tool } from '../client/schemas';
 
 /** What the user answered. */
@@ -35,10 +36,15 @@ export class SessionGrants {
   }
 }
 
-/** Decides whether a call of `tool` on `serverId` asks first. */
-export function approvalNeed(serverId: string, tool: Pick<Tool, 'name' | 'annotations'>, settings: ApprovalSettings, grants: SessionGrants, changedSinceApproval: boolean): ApprovalNeed {
+/**
+ * Decides whether a call of `tool` on `serverId` asks first. `writtenByApp` names the app view
+ * that wrote the request being answered: such a turn gets no session grant and no trusted-server
+ * auto-approval (an app's server must not spend the user's grants on other servers' tools).
+ */
+export function approvalNeed(serverId: string, tool: Pick<Tool, 'name' | 'annotations'>, settings: ApprovalSettings, grants: SessionGrants, changedSinceApproval: boolean, writtenByApp?: string): ApprovalNeed {
   if (changedSinceApproval) return { ask: true, reason: 'The tool changed since you approved it.' };
   if (tool.annotations?.destructiveHint === true) return { ask: true, reason: 'The server says this tool may delete or overwrite things: it always asks.' };
+  if (writtenByApp !== undefined) return { ask: true, reason: `This request was written by ${writtenByApp}, not by you: every call it leads to asks (session grants and trusted servers do not count).` };
   if (grants.has(serverId, tool.name)) return { ask: false, reason: 'allowed for this session' };
   if (settings.serverTrusted && settings.autoApproveReadOnly && tool.annotations?.readOnlyHint === true) return { ask: false, reason: 'a read-only tool of a trusted server' };
   if (!settings.serverTrusted && tool.annotations?.readOnlyHint === true) return { ask: true, reason: 'The server says this tool only reads, but the server is not marked trusted, so MCP Host does not rely on it.' };

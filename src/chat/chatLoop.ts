@@ -7,6 +7,7 @@ import { ToolCallPorts, callTool } from '../usecases/callTool';
 import { summarizeFailure } from '../usecases/resultModel';
 import { ApprovalDecision, ApprovalSettings, SessionGrants, approvalNeed, maskedArguments } from './approval';
 import { DefinitionChange, formatChanges } from './pins';
+import { revealInvisible } from '../usecases/invisibleText';
 import { ModelResultPart, toolResultForModel } from './resultParts';
 import { FIND_TOOLS, ModelToolDefinition, ToolCatalog, modelDefinition } from './toolCatalog';
 import { NamedTool } from './toolNames';
@@ -80,6 +81,8 @@ export interface ChatLoopOptions {
   readonly signal?: AbortSignal;
   /** Model names already loaded (from earlier turns); find_tools adds to it. */
   readonly loaded?: Set<string>;
+  /** The app view that wrote this request (its `ui/message`), when one did: every call then asks. */
+  readonly writtenByApp?: string;
 }
 
 /** How the loop ended. */
@@ -136,7 +139,7 @@ async function runOneCall(call: Extract<ChatPart, { kind: 'call' }>, catalog: To
   }
   const args = call.input && typeof call.input === 'object' && !Array.isArray(call.input) ? (call.input as Record<string, unknown>) : {};
   const changes = ports.pinChanges(tool);
-  const need = approvalNeed(tool.serverId, tool.tool, ports.approvalSettings(tool.serverId), options.grants, !!changes?.length);
+  const need = approvalNeed(tool.serverId, tool.tool, ports.approvalSettings(tool.serverId), options.grants, !!changes?.length, options.writtenByApp);
   if (need.ask) {
     const decision = await ports.approve({ tool, shownArguments: maskedArguments(args), reason: need.reason, ...(changes?.length ? { changes } : {}) });
     if (decision === 'deny') {
@@ -193,7 +196,7 @@ function findTools(input: object, catalog: ToolCatalog, loaded: Set<string>, por
 
 /** The approval text shown in chat: server, tool, arguments, reason, and the diff when it changed. */
 export function describeApproval(request: ApprovalRequest): string {
-  const lines = [`**${request.tool.serverName}** wants to run **${request.tool.tool.name}**. ${request.reason}`, '', '```json', JSON.stringify(request.shownArguments, null, 2), '```'];
+  const lines = [`**${revealInvisible(request.tool.serverName)}** wants to run **${revealInvisible(request.tool.tool.name)}**. ${request.reason}`, '', '```json', revealInvisible(JSON.stringify(request.shownArguments, null, 2)), '```'];
   if (request.changes?.length) lines.push('', 'Changed since you approved it:', '```diff', formatChanges(request.changes), '```');
   return lines.join('\n');
 }

@@ -3,6 +3,7 @@
 // call. Pins are kept per server identity (its command line or URL), not per display name.
 import type { Tool } from '../client/schemas';
 import { canonicalJson, fingerprintOf } from '../config/fingerprint';
+import { invisibleChangeNote, revealInvisible } from '../usecases/invisibleText';
 
 /** The parts of a tool that make up its definition (what the model and the user rely on). */
 export interface PinnedDefinition {
@@ -58,9 +59,17 @@ export function definitionChanges(approved: PinnedDefinition, current: Tool | Pi
   return fields.filter((f) => canonicalJson(approved[f] ?? null) !== canonicalJson(now[f] ?? null)).map((field) => ({ field, before: shown(approved[field]), after: shown(now[field]) }));
 }
 
-/** The changes as diff lines (`- before` / `+ after` under each field), for chat, the log and the CLI. */
+/**
+ * The changes as diff lines (`- before` / `+ after` under each field), for chat, the log and the
+ * CLI: invisible characters written out, and a note when the change is only in them.
+ */
 export function formatChanges(changes: readonly DefinitionChange[]): string {
-  return changes.map((c) => `${c.field}:\n- ${c.before}\n+ ${c.after}`).join('\n');
+  return changes
+    .map((c) => {
+      const note = invisibleChangeNote(c.before, c.after);
+      return `${c.field}:\n- ${revealInvisible(c.before)}\n+ ${revealInvisible(c.after)}${note ? `\n${note}` : ''}`;
+    })
+    .join('\n');
 }
 
 /** A pinned tool whose definition is no longer the one approved. */

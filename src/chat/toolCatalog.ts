@@ -4,6 +4,7 @@
 import { toolVisibility } from '../client/apps';
 import type { Tool } from '../client/schemas';
 import { NamedTool, ServerTool, nameToolsForModel } from './toolNames';
+import { revealInvisible } from '../usecases/invisibleText';
 
 /** The host's own search tool, offered when the enabled tools exceed the budget. */
 export const FIND_TOOLS = 'find_tools';
@@ -122,6 +123,6 @@ export function describeCatalog(catalog: ToolCatalog): string {
 }
 
 function oneLine(tool: Tool): string {
-  const text = (tool.description ?? '').replace(/\s+/g, ' ').trim();
+  const text = revealInvisible((tool.description ?? '').replace(/\s+/g, ' ').trim());
   return text.length > 100 ? text.slice(0, 99) + '…' : text;
 }

@@ -15,6 +15,7 @@ import type {
 import type { TaskUpdate } from '../client/tasks';
 import { TOO_DEEP_MARKER, cutDeepJson } from '../protocol/jsonShape';
 import { formatBytes } from '../protocol/text';
+import { revealInvisible } from '../usecases/invisibleText';
 
 /** Everything `inspect` shows (what the server offers); also its `--json` document. */
 export type Inspection = ServerOffer;
@@ -184,7 +185,7 @@ export function renderInspection(i: Inspection): string {
   }
   if (i.tools) {
     out.push('', `Tools (${i.tools.length})`);
-    appendLines(out, table(i.tools.map((t) => [t.name, `(${paramSignature(t)})`, `${taskNote(t) ? '[task] ' : ''}${firstLine(t.description)}`]), '  '));
+    appendLines(out, table(i.tools.map((t) => [t.name, `(${paramSignature(t)})`, `${taskNote(t) ? '[task] ' : ''}${revealInvisible(firstLine(t.description))}`]), '  '));
   }
   if (i.resources) {
     out.push('', `Resources (${i.resources.length})`);
@@ -211,7 +212,7 @@ export function renderTools(tools: readonly Tool[]): string {
   for (const tool of tools) {
     if (out.length) out.push('');
     out.push(label(tool));
-    if (tool.description?.trim()) appendLines(out, indentLines(tool.description.trim(), '  '));
+    if (tool.description?.trim()) appendLines(out, indentLines(revealInvisible(tool.description.trim()), '  '));
     const task = taskNote(tool);
     if (task) out.push(`  ${task}`);
     const params = toolParams(tool);

@@ -1,8 +1,9 @@
-// "Share with VS Code Chat": the servers the user opted in (`mcpHost.shareWithChat`, off by
-// default) are offered to VS Code's own MCP support as HTTP servers on MCP Host's loopback
+// "Share with VS Code Chat": the servers the user opted in (kept in the workspace's state:
+// sharedServerChoice.ts; nothing by default) are offered to VS Code's own MCP support as HTTP servers on MCP Host's loopback
 // gateway, so VS Code's chat uses MCP Host's connections (consent, sign-in, logs, era bridging)
 // instead of starting a second process. The gateway runs only while something is shared, and its
-// code (an HTTP server, sessions, the relay) loads when it first starts, not at activation.
+// code (an HTTP server, sessions, the relay) loads when it first starts, not at activation. A tool
+// switched off for models is neither listed nor callable through it (gateway/modelToolFilter.ts).
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { McpClient } from '../client/client';
@@ -12,6 +13,14 @@ import type { ServerHandle } from '../registry';
 import { formatFrame } from './logFormat';
 import type { McpHost } from './mcpHost';
 import { mcpHostSetting } from './restrictedSettings';
+import { SharedServerChoice } from './sharedServerChoice';
+
+/** The "Off for models" switches (chat/chatState.ts), as the gateway follows them. */
+export interface ModelSwitches {
+  isServerEnabled(serverId: string): boolean;
+  isToolEnabled(serverId: string, tool: string): boolean;
+  readonly onDidChange: vscode.Event<void>;
+}
 
 /** The provider id in package.json's `mcpServerDefinitionProviders`. */
 export const CHAT_SHARE_PROVIDER_ID = 'mcpHost.gateway';
@@ -27,8 +36,14 @@ export class ChatShare implements vscode.Disposable {
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   /** Tools of each shared server when VS Code was last told, to bump a definition's version when they change. */
   private versions = new Map<string, string>();
+  private readonly choice: SharedServerChoice;
+  private switches: ModelSwitches | undefined;
 
-  constructor(private readonly host: McpHost) {
+  constructor(
+    private readonly host: McpHost,
+    workspaceState: vscode.Memento,
+  ) {
+    this.choice = new SharedServerChoice(workspaceState, () => mcpHostSetting<unknown>(SETTING, undefined));
     this.disposables.push(
       this._onDidChange,
       vscode.lm.registerMcpServerDefinitionProvider(CHAT_SHARE_PROVIDER_ID, {
@@ -43,18 +58,24 @@ export class ChatShare implements vscode.Disposable {
     );
   }
 
-  /** True when the server is opted in (by its name in `mcpHost.shareWithChat`). */
+  /** True when the server is opted in (by its name). */
   isShared(h: ServerHandle): boolean {
-    return sharedWithChat(h);
+    return this.choice.names().includes(h.entry.name);
   }
 
-  /** Shares or stops sharing one server (the tree's toggle): writes the setting where the workspace keeps it. */
+  /** Follows the "Off for models" switches: switched-off tools are hidden from gateway clients, and VS Code is told when they change. */
+  followModelSwitches(switches: ModelSwitches): vscode.Disposable {
+    this.switches = switches;
+    return switches.onDidChange(() => this.toolsMayHaveChanged());
+  }
+
+  /** Shares or stops sharing one server (the tree's toggle): a per-user choice in the workspace's state, never a settings file. */
   async toggle(h: ServerHandle): Promise<void> {
-    const names = sharedNames();
-    const sharing = !names.includes(h.entry.name);
-    const next = sharing ? [...names, h.entry.name] : names.filter((n) => n !== h.entry.name);
-    const target = vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-    await vscode.workspace.getConfiguration('mcpHost').update(SETTING, next, target);
+    const legacy = this.choice.fromLegacySetting();
+    const sharing = await this.choice.toggle(h.entry.name);
+    if (legacy) this.host.log.info(`"Share with VS Code Chat" is now kept in this workspace's state; the setting mcpHost.${SETTING} is no longer read here (you can remove it).`);
+    this.changed();
+    this.host.viewChanged();
     this.host.serverLog(h.id, 'info', sharing ? 'shared with VS Code Chat through the MCP Host gateway' : 'no longer shared with VS Code Chat');
     if (sharing) await this.offerToAvoidSecondCopy(h);
   }
@@ -65,11 +86,14 @@ export class ChatShare implements vscode.Disposable {
    * Only on the user's command, to the clipboard; valid while this window's gateway runs.
    */
   async copyClientConfig(h: ServerHandle): Promise<void> {
-    const entry = this.shared().find(({ handle }) => handle === h);
-    if (!entry) {
-      void vscode.window.showInformationMessage(`MCP Host: ${h.entry.name} is not shared; share it with "Share with VS Code Chat" first.`);
-      return;
+    if (!this.isShared(h)) {
+      const share = 'Share and Copy';
+      const detail = `The entry reaches ${h.entry.name} through MCP Host's gateway, which serves only shared servers. Sharing also lists it in VS Code's own chat; "Share with VS Code Chat (On/Off)" stops it.`;
+      if ((await vscode.window.showInformationMessage(`${h.entry.name} is not shared. Share it now and copy its gateway entry?`, { modal: true, detail }, share)) !== share) return;
+      await this.toggle(h);
     }
+    const entry = this.shared().find(({ handle }) => handle === h);
+    if (!entry) return;
     const endpoint = (await this.ensureGateway()).endpoint({ key: entry.key, name: h.entry.name });
     const config = { mcpServers: { [h.entry.name]: { type: 'http', url: endpoint.url, headers: { ...endpoint.headers } } } };
     await vscode.env.clipboard.writeText(JSON.stringify(config, null, 2) + '\n');
@@ -85,7 +109,7 @@ export class ChatShare implements vscode.Disposable {
 
   /** The opted-in servers that exist, by gateway key (the name; with a suffix when two share it). */
   private shared(): Array<{ key: string; handle: ServerHandle }> {
-    const names = sharedNames();
+    const names = this.choice.names();
     const handles = this.host.registry.list().filter((h) => names.includes(h.entry.name));
     return handles.map((handle) => {
       const clash = handles.some((o) => o !== handle && o.entry.name === handle.entry.name);
@@ -102,7 +126,7 @@ export class ChatShare implements vscode.Disposable {
     const gateway = await this.ensureGateway();
     return shared.map(({ key, handle }) => {
       const endpoint = gateway.endpoint({ key, name: handle.entry.name });
-      const version = toolsVersion(handle);
+      const version = this.toolsVersion(handle);
       this.versions.set(key, version);
       return new vscode.McpHttpServerDefinition(handle.entry.name, vscode.Uri.parse(endpoint.url), { ...endpoint.headers }, version);
     });
@@ -140,6 +164,7 @@ export class ChatShare implements vscode.Disposable {
               acquire: (signal) => this.upstream(handle, signal),
               // Frames are relayed to the output channel only at Trace: below it none is built.
               traced: () => this.host.logs.get(handle.id).channel.logLevel === vscode.LogLevel.Trace,
+              toolHidden: (tool) => this.hiddenFromModels(handle, tool),
             }),
           ),
         redact: (text) => this.host.redact(text),
@@ -175,6 +200,15 @@ export class ChatShare implements vscode.Disposable {
     this.host.log.info('MCP Host gateway stopped: nothing is shared with VS Code Chat');
   }
 
+  /** Changes when the server's tools do (names and schemas) or which are off for models, so VS Code refreshes them. */
+  private toolsVersion(h: ServerHandle): string {
+    return shortHash(JSON.stringify((h.tools ?? []).map((t) => [t.name, t.description, t.inputSchema, this.hiddenFromModels(h, t.name)])));
+  }
+
+  private hiddenFromModels(h: ServerHandle, tool: string): boolean {
+    return !!this.switches && (!this.switches.isServerEnabled(h.id) || !this.switches.isToolEnabled(h.id, tool));
+  }
+
   private changed(): void {
     this.gateway?.prune();
     this._onDidChange.fire();
@@ -184,7 +218,7 @@ export class ChatShare implements vscode.Disposable {
   private toolsMayHaveChanged(): void {
     for (const { key, handle } of this.shared()) {
       const known = this.versions.get(key);
-      if (known !== undefined && known !== toolsVersion(handle)) {
+      if (known !== undefined && known !== this.toolsVersion(handle)) {
         this._onDidChange.fire();
         return;
       }
@@ -212,22 +246,8 @@ export class ChatShare implements vscode.Disposable {
   }
 }
 
-/** True when `mcpHost.shareWithChat` names the server. */
-export function sharedWithChat(h: ServerHandle): boolean {
-  return sharedNames().includes(h.entry.name);
-}
-
-function sharedNames(): string[] {
-  // Asked per tree row and per change of any server: the kept value (restrictedSettings.ts).
-  const value = mcpHostSetting<unknown>(SETTING, []);
-  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-}
-
 function shortHash(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 6);
 }
 
-/** Changes when the server's tools do (names and schemas), so VS Code refreshes them. */
-function toolsVersion(h: ServerHandle): string {
-  return shortHash(JSON.stringify((h.tools ?? []).map((t) => [t.name, t.description, t.inputSchema])));
-}
+

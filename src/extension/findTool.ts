@@ -10,6 +10,7 @@ import { truncate } from '../protocol/text';
 import type { ServerHandle } from '../registry';
 import { pagedRows } from './groupPages';
 import { plainPickText } from './format';
+import { revealInvisible } from '../usecases/invisibleText';
 
 /** A tool of a running server, where it sits in that server's list. */
 export interface FoundTool extends SearchableTool {
@@ -56,7 +57,7 @@ function itemOf(found: FoundTool, multipleServers: boolean): Item {
   return {
     label: plainPickText(found.tool.name),
     description: plainPickText([multipleServers || !title ? found.serverName : undefined, title].filter(Boolean).join(' · ')),
-    detail: t.description ? plainPickText(truncate(t.description.replace(/\s+/g, ' '), 200)) : undefined,
+    detail: t.description ? plainPickText(truncate(revealInvisible(t.description.replace(/\s+/g, ' ')), 200)) : undefined,
     // Our ranking decides what is shown, not the quick pick's own filter; the quick pick still
     // puts the names the typed text matches first (its sort, in stable API), the rest keep our order.
     alwaysShow: true,

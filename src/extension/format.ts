@@ -6,6 +6,7 @@ import { displayCommandLine, displayPath, transportLabel } from '../registry/log
 import { connectionWord } from '../registry/connectionStatus';
 import { truncate } from '../protocol/text';
 import { assessSignInPage } from '../usecases/signInPage';
+import { revealInvisible } from '../usecases/invisibleText';
 
 export { transportLabel };
 
@@ -35,9 +36,9 @@ export function escapeMarkdown(text: string): string {
 }
 
 
-/** Escaped and shortened server text for a tooltip. */
+/** Escaped and shortened server text for a tooltip, its invisible characters written out. */
 function untrusted(text: string, max = MAX_TOOLTIP_TEXT): string {
-  return escapeMarkdown(truncate(text, max));
+  return escapeMarkdown(truncate(revealInvisible(text), max));
 }
 
 // ---- server rows ----
@@ -327,7 +328,7 @@ export function promptTooltip(prompt: Prompt): string {
  */
 export function itemDescription(title: string | undefined, description: string | undefined): string {
   const text = description?.split(/\r?\n/).find((line) => line.trim() !== '') ?? title;
-  return text ? truncate(text.trim(), 80) : '';
+  return text ? truncate(revealInvisible(text.trim()), 80) : '';
 }
 
 // ---- roots, time, problems ----

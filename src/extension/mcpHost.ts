@@ -132,7 +132,7 @@ export class McpHost implements vscode.Disposable {
       warn: (text) => void vscode.window.showWarningMessage(text),
     });
     this.config = new ConfigReloader(this.registry, prepare, log, (ids) => this.signIns.forget(ids), changed);
-    this.tree = new EditorServersTreeModel(this.registry, this.gate, this.signIns, this.health, this.config, this.redactor, this.roots, this.onDidChange);
+    this.tree = new EditorServersTreeModel(this.registry, this.gate, this.signIns, this.health, this.config, this.redactor, this.roots, this.onDidChange, (h) => this.chatShare.isShared(h));
     this.disposables.push(
       this._onDidChange,
       this.offerChanges,
@@ -169,7 +169,7 @@ export class McpHost implements vscode.Disposable {
     ];
     for (const s of subscriptions) this.disposables.push({ dispose: () => s.dispose() });
     void inputs.storedValues().then((values) => this.redactor.add(...values));
-    this.chatShare = new ChatShare(this);
+    this.chatShare = new ChatShare(this, context.workspaceState);
     this.disposables.push(this.chatShare);
   }
 
@@ -223,6 +223,11 @@ export class McpHost implements vscode.Disposable {
   async restartAll(): Promise<void> {
     await this.config.reload('restart all');
     await Promise.all(this.registry.list().map((h) => this.gate.asked(h.id, () => this.registry.restart(h.id))));
+  }
+
+  /** Something the view shows changed outside the registry (a server shared with chat): redraw. */
+  viewChanged(): void {
+    this._onDidChange.fire();
   }
 
   /** Re-reads the configuration and every running server's lists. */

@@ -11,7 +11,6 @@ import type { Redactor } from './logFormat';
 import type { EditorRoots } from './editorRoots';
 import { SIGN_IN_REASON, type EditorSignIns } from './signIns';
 import type { StartGate } from './startGate';
-import { sharedWithChat } from './chatShare';
 import { ServersTreeModel, UNTRUSTED_REASON, WAITING_CONSENT_REASON, WAITING_INPUT_REASON } from './serversTree';
 
 export class EditorServersTreeModel implements ServersTreeModel {
@@ -24,6 +23,8 @@ export class EditorServersTreeModel implements ServersTreeModel {
     private readonly redactor: Redactor,
     private readonly roots: EditorRoots,
     readonly onDidChange: Event<void>,
+    /** Shared with VS Code Chat (the choice is ChatShare's). */
+    private readonly shared: (h: ServerHandle) => boolean,
   ) {}
 
   servers(): readonly ServerHandle[] {
@@ -51,7 +52,7 @@ export class EditorServersTreeModel implements ServersTreeModel {
   }
 
   isShared(h: ServerHandle): boolean {
-    return sharedWithChat(h);
+    return this.shared(h);
   }
 
   canSignOut(id: string): boolean {

@@ -25,6 +25,8 @@ export interface SharedServer {
   acquire(signal: AbortSignal): Promise<McpClient>;
   /** False while nobody reads this server's relayed frames: they are then not handed to `onFrame` at all. */
   traced?(): boolean;
+  /** True for a tool the user switched off for models: gateway clients neither see nor call it. */
+  toolHidden?(name: string): boolean;
 }
 
 /** A relayed frame, for the server's trace: which gateway client, which way. */
@@ -138,6 +140,10 @@ export class ServerRelay implements SessionHost {
 
   redact(text: string): string {
     return this.options.redact(text);
+  }
+
+  toolHidden(name: string): boolean {
+    return this.server.toolHidden?.(name) === true;
   }
 
   trace(session: GatewaySession, direction: 'from-client' | 'to-client', message: unknown): void {

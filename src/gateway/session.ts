@@ -11,6 +11,7 @@ import { McpLocalError, ResponseError, WireError, errorMessage } from '../protoc
 import { redactWireError } from '../registry/logText';
 import { ErrorCodes, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/messages';
 import { legacyResult } from './eraBridge';
+import { refuseHiddenToolCall, withoutHiddenTools } from './modelToolFilter';
 import { ResponseStream, writeSseEvent } from './responseStream';
 import { SessionTasks } from './sessionTasks';
 
@@ -24,6 +25,8 @@ export interface SessionHost {
   redact(text: string): string;
   /** A frame this session received (`from-client`) or sent (`to-client`), for the server's trace. */
   trace(session: GatewaySession, direction: 'from-client' | 'to-client', message: unknown): void;
+  /** True for a tool the user switched off for models: not listed, not callable. */
+  toolHidden(name: string): boolean;
 }
 
 /** Client capabilities that let the gateway forward an input request of that method. */
@@ -193,6 +196,7 @@ export class GatewaySession {
         throw new WireError(ErrorCodes.InvalidRequest, 'initialize: this session is initialized already');
     }
     this.tasks.check(request.method, params);
+    refuseHiddenToolCall(request.method, params, (name) => this.host.toolHidden(name));
     const upstream = await this.host.upstream(signal);
     const meta = params?._meta as Record<string, unknown> | undefined;
     const token = meta?.progressToken;
@@ -213,7 +217,7 @@ export class GatewaySession {
           };
     const handlers = this.forwardedRequests(stream, abort, upstream.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
     const result = await upstream.relay(request.method, sent, { signal, onProgress, resetTimeoutOnProgress: onProgress !== undefined, ...(handlers ? { peerRequestHandlers: { owner: this, handlers } } : {}) });
-    return legacyResult(upstream, this.tasks.follow(request.method, result));
+    return withoutHiddenTools(request.method, legacyResult(upstream, this.tasks.follow(request.method, result)), (name) => this.host.toolHidden(name));
   }
 
   /**

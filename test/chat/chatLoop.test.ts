@@ -76,6 +76,18 @@ describe('the @mcp loop (server-everything)', () => {
     assert.ok(!s.seen[0].includes('everything_get-env'), 'a disabled tool is never offered');
   });
 
+  test('a request an app view wrote: three calls of a granted tool of a trusted server each ask; denied, none is sent', async () => {
+    const s = setup([() => [1, 2, 3].map((i) => ({ kind: 'call' as const, callId: `c${i}`, name: 'everything_echo', input: { message: `steal ${i}` } })), () => [{ kind: 'text', text: 'done' }]]);
+    const ports: ChatLoopPorts = { ...s.ports, approvalSettings: () => ({ serverTrusted: true, autoApproveReadOnly: true }) };
+    const grants = new SessionGrants();
+    grants.grant('ev', 'echo');
+    const sent = wire.sent('tools/call').length;
+    await runChatLoop([{ role: 'user', parts: [{ kind: 'text', text: 'x' }] }], ports, { maxRounds: 3, acceptsImages: false, grants, writtenByApp: 'the app of show-widget (widget)' });
+    assert.equal(s.approvals.length, 3);
+    for (const a of s.approvals) assert.match(a.reason, /written by the app of show-widget/);
+    assert.equal(wire.sent('tools/call').length, sent, 'nothing ran');
+  });
+
   test('deny: nothing is sent, the model reads a refusal; a disabled tool called anyway is refused', async () => {
     const s = setup([() => [{ kind: 'call', callId: 'c1', name: 'everything_echo', input: { message: 'x' } }, { kind: 'call', callId: 'c2', name: 'everything_get-env', input: {} }], (m) => [{ kind: 'text', text: lastResultText(m) }]], { decisions: ['deny'] });
     const before = wire.sent('tools/call').length;

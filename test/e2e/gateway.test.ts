@@ -1,11 +1,14 @@
 // End-to-end: "Share with VS Code Chat" in a real VS Code (code-server 1.139). The demo's notes
-// server is shared from MCP Host's command; VS Code's own MCP support ("MCP: List Servers") lists
+// server is shared on the spot from its row's "Copy Gateway Entry" (which asks first, since it was
+// not shared), kept in the workspace's state (the workspace's .vscode/settings.json stays
+// unwritten); its delete_note is switched off for models, so VS Code's chat is not given it
+// through the gateway; VS Code's own MCP support ("MCP: List Servers") lists
 // it from MCP Host's provider; starting it there connects through the gateway: MCP Host's
 // channel shows the gateway frames marked with VS Code's client name, and no second notes
 // process runs (the pid is the one MCP Host started). Un-sharing removes the definition.
 // Screenshots: test-results/screenshots/gateway-*.png. Needs `node scripts/package.mjs` first.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -59,12 +62,28 @@ describe('Share with VS Code Chat', { skip, timeout: 400_000 }, () => {
       await wb.setLogLevel(CHANNEL, 'Trace');
     });
 
-    await step('share', async () => {
-      await wb.runCommandAndPick('MCP Host: Share with VS Code Chat (On/Off)', 'notes');
-      const row = await wb.waitForTreeItem('notes');
+    await step('share from Copy Gateway Entry', async () => {
+      const page = wb.page;
+      const row = page.locator('.part.sidebar .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^notes$/ }) }).first();
+      await row.click({ button: 'right' });
+      const item = page.locator('.context-view .monaco-menu').getByRole('menuitem', { name: 'Copy Gateway Entry for Another MCP Client', exact: true });
+      await item.hover();
+      await waitUntil(async () => item.evaluate((el) => el === document.activeElement || el.contains(document.activeElement) || (el.getRootNode() as ShadowRoot).activeElement === el), 5_000, 'the menu item to take the focus');
+      await page.keyboard.press('Enter');
+      // Not shared yet: it asks before sharing, instead of refusing.
+      const dialog = await waitUntil(async () => wb.dialog({ timeoutMs: 500 }), 15_000, 'the dialog asking to share');
+      assert.match(dialog.message, /notes is not shared\. Share it now and copy its gateway entry\?/);
+      await wb.screenshot('gateway-copy-asks-to-share');
+      await wb.answerDialog('Share and Copy');
       await waitUntil(async () => (await wb.treeItems()).find((i) => i.label === 'notes' && /shared with chat/.test(i.description)), 10_000, 'the row to say "shared with chat"');
-      assert.ok(row);
+      await waitUntil(async () => (await wb.notifications()).some((n) => /copied the gateway entry for notes/.test(n)), 10_000, 'the copied notice');
+      // A per-user choice: nothing written into the workspace's (committed) settings.
+      assert.deepEqual(readdirSync(join(workspace, '.vscode')), ['mcp.json']);
       await wb.screenshot('gateway-shared-tree');
+    });
+
+    await step('delete_note off for models', async () => {
+      await wb.runCommandAndPick('MCP Host: Switch On/Off for Language Models', 'notes/delete_note');
     });
 
     await step('listed by VS Code', async () => {
@@ -90,6 +109,11 @@ describe('Share with VS Code Chat', { skip, timeout: 400_000 }, () => {
       assert.match(text, /gateway: .+ connected \(session/);
       assert.match(text, /\[gateway: MCP Host → .+\].*"result"/);
       assert.deepEqual(notesPids(), [pid], 'no second notes process: VS Code uses MCP Host\'s');
+      // The tools VS Code was given: without the one switched off for models.
+      // The answer to VS Code's tools/list comes after its request: waited for.
+      const answered = await wb.outputChannelText(CHANNEL, { contains: /\[gateway: MCP Host → .+\].*"tools":\[/, timeoutMs: 30_000, reveal: false });
+      const listed = answered.split('\n').filter((l) => /\[gateway: MCP Host → .+\].*"tools":\[/.test(l));
+      assert.ok(listed.length > 0 && listed.every((l) => l.includes('"list_notes"') && !l.includes('"delete_note"')), `tools/list answers to VS Code:\n${listed.join('\n')}`);
       await wb.showOutputChannel(CHANNEL);
       await wb.screenshot('gateway-trace');
       assert.ok(!/x-mcp-host-gateway-secret":/.test(text) && !/gateway-secret: \S{20,}/.test(text), 'the secret is not logged');

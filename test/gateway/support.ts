@@ -15,7 +15,7 @@ export interface TestGateway {
 }
 
 /** A gateway sharing `servers` (key → name and client); `trusted` is read on every request. */
-export async function openGateway(servers: Record<string, { name: string; client: McpClient }>, options: { trusted?: () => boolean } & Pick<McpGatewayOptions, 'maxBodyBytes' | 'sessionIdleMs' | 'maxSessions' | 'maxSessionsPerClient' | 'refusalLogWindowMs'> = {}): Promise<TestGateway> {
+export async function openGateway(servers: Record<string, { name: string; client: McpClient }>, options: { trusted?: () => boolean; toolHidden?: (key: string, tool: string) => boolean } & Pick<McpGatewayOptions, 'maxBodyBytes' | 'sessionIdleMs' | 'maxSessions' | 'maxSessionsPerClient' | 'refusalLogWindowMs'> = {}): Promise<TestGateway> {
   const frames: GatewayFrame[] = [];
   const logs: string[] = [];
   const shared = () =>
@@ -23,6 +23,7 @@ export async function openGateway(servers: Record<string, { name: string; client
       key,
       name: s.name,
       acquire: async () => s.client,
+      ...(options.toolHidden ? { toolHidden: (tool: string) => options.toolHidden!(key, tool) } : {}),
     }));
   const gateway = new McpGateway({
     servers: shared,

@@ -1,7 +1,8 @@
 // "Open App View" under an @mcp answer: the view of a tool the model called opens in an editor tab
 // of its own (apps/appTab.ts), told that call's input and result. Its tool calls need the approval
-// a call by hand needs (apps/appView.ts); its `ui/message` is sent to @mcp as the user's next
-// request, and its `ui/update-model-context` goes with the next request of the conversation
+// a call by hand needs (apps/appView.ts); its `ui/message` is put in the chat input for the user to
+// send to @mcp (never sent by itself: a view must not drive the model), and its
+// `ui/update-model-context` goes with the next request of the conversation
 // (chat/appViews.ts). Loaded with the first button press.
 import * as vscode from 'vscode';
 import { ChatAppCall, appLabel } from '../../chat/appViews';
@@ -15,9 +16,9 @@ import type { ChatState } from './chatState';
 /** The tab of each call's view, so a second press shows it instead of opening another. */
 const tabs = new Map<string, AppTab>();
 
-/** Sends `prompt` to @mcp in the chat shown, as if the user typed it (VS Code's chat API has no other way in). */
-async function sendToChat(prompt: string): Promise<void> {
-  await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@mcp ${prompt}`, isPartialQuery: false });
+/** Puts `prompt` for @mcp in the chat input, for the user to read and send (or not). */
+async function putInChatInput(prompt: string): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@mcp ${prompt}`, isPartialQuery: true });
 }
 
 /** Opens the view of the call `id` (a button's argument). */
@@ -46,7 +47,7 @@ export async function openChatAppView(ctx: UseCaseContext, state: ChatState, id:
 
 /** The view's conversation port, with a line in the server's log for each message it takes or refuses. */
 function conversationOf(ctx: UseCaseContext, state: ChatState, call: ChatAppCall): AppConversation {
-  const inner = state.apps.conversation(call, sendToChat);
+  const inner = state.apps.conversation(call, putInChatInput);
   return {
     receive: async (m) => {
       try {
@@ -55,7 +56,7 @@ function conversationOf(ctx: UseCaseContext, state: ChatState, call: ChatAppCall
         ctx.deps.log(call.serverId, 'warn', `${appLabel(call)}: refused its ${m.kind === 'message' ? 'message' : 'model context'}: ${errorMessage(error)}`);
         throw error;
       }
-      ctx.deps.log(call.serverId, 'info', m.kind === 'message' ? `${appLabel(call)} sent a message to @mcp` : `${appLabel(call)} updated its model context: it goes with the next @mcp request of its conversation`);
+      ctx.deps.log(call.serverId, 'info', m.kind === 'message' ? `${appLabel(call)} wrote a message to @mcp: it is in the chat input, sent only if you send it` : `${appLabel(call)} updated its model context: it goes with the next @mcp request of its conversation`);
     },
   };
 }

@@ -3,15 +3,17 @@
 // in the response, shows progress, and records every call (through the one tool-call use case)
 // in the same history and output channel as a call made by hand, marked "from chat". A call of a
 // tool with an app view gets an "Open App View" button; what such a view sends comes back here
-// (chat/appViews.ts): its message as a request, its model context with the next request.
+// (chat/appViews.ts): its message, once the user sends it from the chat input, as a request the
+// model reads as the app's words (its calls always ask), its model context with the next request.
 import { describeTaskState, taskStateOf } from '../../usecases/taskText';
 import * as vscode from 'vscode';
 import type { GetPromptResult } from '../../client/schemas';
 import { ApprovalDecision } from '../../chat/approval';
-import { appLabel } from '../../chat/appViews';
+import { appLabel, appMessageForModel } from '../../chat/appViews';
 import { ApprovalRequest, ChatLoopPorts, ChatMessage, ChatPart, ModelOutput, describeApproval, runChatLoop } from '../../chat/chatLoop';
 import { ModelToolDefinition, ToolCatalog, ToolSets, buildToolCatalog, describeCatalog, toolSetSelection } from '../../chat/toolCatalog';
 import type { ServerTool } from '../../chat/toolNames';
+import { trustedServerApproval } from '../../chat/trustedServers';
 import { errorMessage } from '../../protocol/errors';
 import type { ServerHandle } from '../../registry/serverRegistry';
 import type { UseCaseContext } from '../usecases/context';
@@ -43,8 +45,8 @@ interface ChatSettings {
   readonly maxRounds: number;
   readonly budget: { maxTools: number; maxTokens: number };
   readonly toolSets: ToolSets;
-  /** Servers (by name) whose annotations the user trusts, and whether their read-only tools run without asking. */
-  readonly trustedServers: Readonly<Record<string, { autoApproveReadOnly?: boolean }>>;
+  /** The user-level value of `trustedServers` only: a workspace cannot switch approval off (chat/trustedServers.ts). */
+  readonly trustedServers: unknown;
 }
 
 function chatSettings(): ChatSettings {
@@ -56,7 +58,7 @@ function chatSettings(): ChatSettings {
     maxRounds: positive(c.get('maxRounds'), 10),
     budget: { maxTools: Math.min(128, positive(budget.maxTools, 64)), maxTokens: positive(budget.maxTokens, 12_000) },
     toolSets: object<ToolSets>(c.get('toolSets')),
-    trustedServers: object(c.get('trustedServers')),
+    trustedServers: c.inspect('trustedServers')?.globalValue,
   };
 }
 
@@ -169,6 +171,7 @@ export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, r
     return { metadata: { conversation } };
   }
   const messages: ChatMessage[] = historyMessages(context);
+  let writtenByApp: string | undefined;
   if (request.command === 'prompt') {
     const prompt = await promptMessages(ctx, servers, scope.prompt, stream);
     if (!prompt) return { metadata: { conversation } };
@@ -176,14 +179,15 @@ export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, r
   } else {
     const attached = state.attachments.splice(0);
     const sender = state.apps.takeAppMessage(request.prompt);
-    if (sender) stream.markdown(`_Sent by ${appLabel(sender)}._\n\n`);
+    if (sender) stream.markdown(`_Written by ${appLabel(sender)}: every tool call it leads to asks first._\n\n`);
     const appContext = state.apps.takeContext(conversation, sender);
     if (appContext) {
       stream.markdown(`_With the model context of ${appContext.from.map(appLabel).join(', ')}._\n\n`);
       for (const from of appContext.from) ctx.deps.log(from.serverId, 'info', `${appLabel(from)}: its model context went with an @mcp request`);
     }
     const context = (appContext ? `${appContext.text}\n\n` : '') + attached.map((a) => `Attached resource ${a.uri} (from ${ctx.serverName(a.serverId)}):\n${a.text}\n\n`).join('');
-    messages.push({ role: 'user', parts: [{ kind: 'text', text: context + scope.prompt }] });
+    messages.push({ role: 'user', parts: [{ kind: 'text', text: context + (sender ? appMessageForModel(sender, scope.prompt) : scope.prompt) }] });
+    writtenByApp = sender && appLabel(sender);
   }
   if (servers.length === 0) stream.markdown('_No MCP server is running: the model answers without tools._\n\n');
   const capabilities = modelCapabilities(request.model);
@@ -197,8 +201,8 @@ export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, r
     catalog: (loaded) => catalogFor(ctx, state, servers, settings, scope, loaded),
     approve: (req) => askApproval(req, stream, token),
     approvalSettings: (serverId) => {
-      const trusted = settings.trustedServers[ctx.serverName(serverId)];
-      return { serverTrusted: !!trusted, autoApproveReadOnly: trusted?.autoApproveReadOnly === true };
+      const h = ctx.server(serverId);
+      return trustedServerApproval(settings.trustedServers, { name: h?.entry.name ?? ctx.serverName(serverId), workspaceDefined: h?.entry.source.workspaceDefined !== false });
     },
     pinChanges: (tool) => {
       const h = ctx.server(tool.serverId);
@@ -232,7 +236,7 @@ export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, r
   };
   try {
     // Audio stays described: VS Code's API has no way for a model to say it takes audio.
-    const end = await runChatLoop(messages, ports, { maxRounds: settings.maxRounds, acceptsImages: capabilities.images, acceptsAudio: false, grants: state.grants, signal: abort.signal, loaded: state.loaded });
+    const end = await runChatLoop(messages, ports, { maxRounds: settings.maxRounds, acceptsImages: capabilities.images, acceptsAudio: false, grants: state.grants, signal: abort.signal, loaded: state.loaded, ...(writtenByApp ? { writtenByApp } : {}) });
     if (end.kind === 'round-limit') stream.markdown(`\n\n_Stopped after ${end.rounds} rounds of tool calls (\`mcpHost.chat.maxRounds\`)._`);
     return { metadata: { rounds: end.rounds, calls: end.calls, end: end.kind, conversation } };
   } catch (error) {

@@ -10,6 +10,7 @@
 // (measured in VS Code 1.139; test/e2e/chat.test.ts). `vscode.lm.selectChatModels()` is the
 // public way to ask; it is silent (no sign-in prompts) and cheap, and it runs off the activation path.
 import * as vscode from 'vscode';
+import { describeListedModels } from '../../chat/modelAvailability';
 
 /** How long after activation the first look waits (the workbench is still restoring). */
 const FIRST_LOOK_DELAY_MS = 1_000;
@@ -29,7 +30,7 @@ export function keepChatModelsListed(log: (text: string) => void): vscode.Dispos
   const look = (why: string) => {
     if (disposed || aiFeaturesOff()) return;
     vscode.lm.selectChatModels().then(
-      (models) => log(`Language models listed (${why}): ${models.length ? models.map((m) => `${m.vendor}/${m.id}`).join(', ') : 'none'}`),
+      (models) => log(describeListedModels(why, models)),
       (error: unknown) => log(`Listing the language models failed (${why}): ${error instanceof Error ? error.message : String(error)}`),
     );
   };

@@ -30,6 +30,7 @@ import type { TaskEntry } from '../../usecases/taskStore';
 import { isTerminal, toolTaskResult } from '../../client/tasks';
 import { describeFailure } from '../../usecases/resultModel';
 import { TOOL_PANEL_ORIGIN } from './tasks';
+import { revealInvisible } from '../../usecases/invisibleText';
 
 export const TOOL_PANEL_VIEW_TYPE = PANEL_VIEW_TYPES.tool;
 
@@ -183,7 +184,7 @@ export class ToolPanel implements vscode.Disposable {
 
   private init(): void {
     const tool = this.tool;
-    const description = tool.description;
+    const description = tool.description === undefined ? undefined : revealInvisible(tool.description);
     this.post({
       type: 'initTool',
       header: {
