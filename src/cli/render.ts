@@ -15,6 +15,7 @@ import type {
 import type { TaskUpdate } from '../client/tasks';
 import { TOO_DEEP_MARKER, cutDeepJson } from '../protocol/jsonShape';
 import { formatBytes } from '../protocol/text';
+import { fitRows } from './fittedRows';
 
 /** Everything `inspect` shows (what the server offers); also its `--json` document. */
 export type Inspection = ServerOffer;
@@ -163,7 +164,13 @@ function paramSignature(tool: Tool): string {
 
 // ---- commands ----
 
-export function renderInspection(i: Inspection): string {
+/** How `inspect` lays out: the width its rows fit, and the list that could not be listed (its error follows on stderr). */
+export interface InspectionLayout {
+  readonly columns?: number;
+  readonly failedList?: string;
+}
+
+export function renderInspection(i: Inspection, layout: InspectionLayout = {}): string {
   const out: string[] = [];
   const info = i.serverInfo;
   const head: string[][] = [
@@ -178,7 +185,7 @@ export function renderInspection(i: Inspection): string {
   }
   if (i.tools) {
     out.push('', `Tools (${i.tools.length})`);
-    out.push(...table(i.tools.map((t) => [t.name, `(${paramSignature(t)})`, `${taskNote(t) ? '[task] ' : ''}${firstLine(t.description)}`]), '  '));
+    out.push(...fitRows(i.tools.map((t) => [t.name, `(${paramSignature(t)})`, `${taskNote(t) ? '[task] ' : ''}${firstLine(t.description)}`]), '  ', layout.columns));
   }
   if (i.resources) {
     out.push('', `Resources (${i.resources.length})`);
@@ -190,8 +197,9 @@ export function renderInspection(i: Inspection): string {
   }
   if (i.prompts) {
     out.push('', `Prompts (${i.prompts.length})`);
-    out.push(...table(i.prompts.map((p) => [p.name, `(${promptSignature(p)})`, firstLine(p.description)]), '  '));
+    out.push(...fitRows(i.prompts.map((p) => [p.name, `(${promptSignature(p)})`, firstLine(p.description)]), '  ', layout.columns));
   }
+  if (layout.failedList) out.push('', `${layout.failedList[0].toUpperCase()}${layout.failedList.slice(1)}: could not be listed (the error is below, on stderr)`);
   return out.join('\n');
 }
 
