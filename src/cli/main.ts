@@ -38,6 +38,7 @@ function main(): void {
     stdout: (text: string) => void process.stdout.write(text),
     stderr: (text: string) => void process.stderr.write(text),
     stderrColumns: process.stderr.isTTY ? process.stderr.columns || 80 : undefined,
+    stdoutColumns: (process.stdout.isTTY ? process.stdout.columns : undefined) || Number(process.env.COLUMNS) || 80,
   };
   runCli(process.argv.slice(2), io, { interrupt: interrupt.signal, force: force.signal }).then(
     (code) => {

@@ -16,6 +16,7 @@ import type { TaskUpdate } from '../client/tasks';
 import { TOO_DEEP_MARKER, cutDeepJson } from '../protocol/jsonShape';
 import { formatBytes } from '../protocol/text';
 import { revealInvisible } from '../usecases/invisibleText';
+import { fitRows } from './fittedRows';
 
 /** Everything `inspect` shows (what the server offers); also its `--json` document. */
 export type Inspection = ServerOffer;
@@ -169,7 +170,13 @@ function appendLines(out: string[], lines: readonly string[]): void {
   for (const line of lines) out.push(line);
 }
 
-export function renderInspection(i: Inspection): string {
+/** How `inspect` lays out: the width its rows fit, and the list that could not be listed (its error follows on stderr). */
+export interface InspectionLayout {
+  readonly columns?: number;
+  readonly failedList?: string;
+}
+
+export function renderInspection(i: Inspection, layout: InspectionLayout = {}): string {
   const out: string[] = [];
   const info = i.serverInfo;
   const head: string[][] = [
@@ -185,7 +192,7 @@ export function renderInspection(i: Inspection): string {
   }
   if (i.tools) {
     out.push('', `Tools (${i.tools.length})`);
-    appendLines(out, table(i.tools.map((t) => [t.name, `(${paramSignature(t)})`, `${taskNote(t) ? '[task] ' : ''}${revealInvisible(firstLine(t.description))}`]), '  '));
+    appendLines(out, fitRows(i.tools.map((t) => [t.name, `(${paramSignature(t)})`, `${taskNote(t) ? '[task] ' : ''}${revealInvisible(firstLine(t.description))}`]), '  ', layout.columns));
   }
   if (i.resources) {
     out.push('', `Resources (${i.resources.length})`);
@@ -197,8 +204,9 @@ export function renderInspection(i: Inspection): string {
   }
   if (i.prompts) {
     out.push('', `Prompts (${i.prompts.length})`);
-    appendLines(out, table(i.prompts.map((p) => [p.name, `(${promptSignature(p)})`, firstLine(p.description)]), '  '));
+    appendLines(out, fitRows(i.prompts.map((p) => [p.name, `(${promptSignature(p)})`, firstLine(p.description)]), '  ', layout.columns));
   }
+  if (layout.failedList) out.push('', `${layout.failedList[0].toUpperCase()}${layout.failedList.slice(1)}: could not be listed (the error is below, on stderr)`);
   return out.join('\n');
 }
 

@@ -2,10 +2,9 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ListOptions, McpClient, RootsProvider } from '../client/client';
-import { LoggingLevels, ResourceTemplate, Tool, describeSkippedItem } from '../client/schemas';
+import { LoggingLevels, Tool, describeSkippedItem } from '../client/schemas';
 import { DisposableStore } from '../protocol/disposable';
-import { McpLocalError, ResponseError } from '../protocol/errors';
-import { ErrorCodes } from '../protocol/messages';
+import { McpLocalError, errorMessage } from '../protocol/errors';
 import { TransportCloseReason } from '../protocol/transport';
 import { RequestOptions } from '../protocol/connection';
 import { Transport } from '../protocol/transport';
@@ -13,10 +12,12 @@ import { Redactor } from '../registry/logText';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../transport/lineDecoder';
 import { transportFactory } from '../transport/transportFactory';
 import { CliCommand, CliOptions, USAGE, UsageError, parseArguments } from './arguments';
+import { STDERR_TAIL_SHOWN, STDOUT_HEAD_SHOWN, describeFailure } from './failureLines';
+import { inspectServer, wholeInspection } from './inspect';
 import { CliTarget, cliTargets } from './configServers';
 import { serveGateway } from './gateway';
 import { checkPinsFile, describeChangedPins, renderSearchResults, searchListedTools } from './toolChecks';
-import { CUT_DEEP_NOTE, Inspection, printableJson, renderCallResult, renderInspection, renderLogMessage, renderProgress, renderPromptResult, renderReadResult, renderTaskStatus, renderTasks, renderTools } from './render';
+import { CUT_DEEP_NOTE, printableJson, renderCallResult, renderInspection, renderLogMessage, renderProgress, renderPromptResult, renderReadResult, renderTaskStatus, renderTasks, renderTools } from './render';
 import { formatBytes } from '../protocol/text';
 import { callTool } from '../usecases/callTool';
 import { diffOffers } from '../usecases/offerDiff';
@@ -45,6 +46,8 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   /** The width of the terminal stderr writes to; undefined when it is not a terminal (no progress line then). */
   readonly stderrColumns?: number;
+  /** The width stdout's tables fit (`inspect`): the terminal's, else $COLUMNS, else 80. */
+  readonly stdoutColumns?: number;
 }
 
 /** Exit statuses. */
@@ -64,11 +67,6 @@ export class Interrupted extends Error {
 
 /** How long an interrupted run waits for the server to stop before saying it is stopping it. */
 const STOPPING_NOTE_AFTER_MS = 1000;
-/** How many of the first lines a server that exited before answering printed on stdout and stderr are shown. */
-const HEAD_LINES_SHOWN = { stdout: 5, stderr: 10 } as const;
-
-/** How many server stderr lines to show when the server dies unexpectedly. */
-const STDERR_TAIL_SHOWN = 10;
 
 /** Signals from outside the run. */
 export interface CliSignals {
@@ -129,7 +127,7 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
     io.stderr(describeFailure(error).join('\n') + '\n');
     return ExitCode.Failure;
   }
-  if (targets.length === 1 && !search) return runOn(targets[0], options, io, terminal, signals, (client, out, req, status) => execute(client, options, out, req, status, replay?.steps), replay?.replies);
+  if (targets.length === 1 && !search) return runOn(targets[0], options, io, terminal, signals, (client, out, req, status) => execute(client, options, { ...out, stdoutColumns: terminal.stdoutColumns }, req, status, replay?.steps), replay?.replies);
 
   // `tools` over several servers of a config file, or a search: one server after another.
   const listed: { server: string; tools: Tool[] }[] = [];
@@ -294,10 +292,12 @@ async function runOn(target: CliTarget, options: CliOptions, io: CliIo, terminal
   let transport!: Transport;
   let client!: McpClient;
   let rootsAsked!: Promise<void>;
-  /** The first lines the server printed, for a command that exits before answering. */
-  let heads: { stdout: string[]; stderr: string[] } = { stdout: [], stderr: [] };
+  /** The first lines the server printed on stdout, for a command that exits before answering. */
+  let heads: { stdout: string[] } = { stdout: [] };
+  /** True once the handshake completed: a later exit is one during a request, not at start. */
+  let answered = false;
   const open = () => {
-    transport = createTransport(target, options.maxMessageBytes, session && pausingTimeouts(session, () => client));
+    transport = createTransport(target, options.maxMessageBytes, session && pausingTimeouts(session, () => client), signal);
     client = new McpClient({
       clientInfo: { name: 'mcp-host-cli', version: cliVersion() },
       protocol: options.protocolVersion ?? 'auto',
@@ -310,7 +310,7 @@ async function runOn(target: CliTarget, options: CliOptions, io: CliIo, terminal
     const current = client;
     if (replies) for (const [method, handler] of replies.handlers) store.add(current.onRequest(method, handler));
     if (recorder) store.add(current.onFrame((frame) => recorder.frame(frame)));
-    heads = { stdout: [], stderr: [] };
+    heads = { stdout: [] };
     watchClient(client, options, status, stop, heads, store);
     // Subscribed before connecting: the request can come right after `initialized`.
     rootsAsked = new Promise<void>((resolve) => store.add(current.onRootsListed(() => resolve())));
@@ -337,6 +337,7 @@ async function runOn(target: CliTarget, options: CliOptions, io: CliIo, terminal
       open();
       await client.connect(transport, { timeoutMs: options.timeoutMs, signal: stop.signal });
     }
+    answered = true;
     if (options.roots.length) await rootsApplied(rootsAsked, stop.signal);
     if (options.pinsFile && client.serverCapabilities?.tools) {
       const changed = await checkPinsFile(options.pinsFile, resolved, await client.listTools({ signal: stop.signal }));
@@ -352,7 +353,7 @@ async function runOn(target: CliTarget, options: CliOptions, io: CliIo, terminal
     // for a server that still wants authorization, why sign-in stopped.
     const signIn = !stop.signal.aborted && closedForAuthorization(error) ? session?.state() : undefined;
     const reported = stop.signal.aborted ? stop.signal.reason : error;
-    const beforeAnswering = client.era === undefined && resolved.type === 'stdio' ? heads : undefined;
+    const beforeAnswering = !answered && resolved.type === 'stdio' ? heads : undefined;
     out.stderr(describeFailure(signIn?.lastError ? new Error(signInFailure(signIn)) : reported, beforeAnswering).join('\n') + '\n');
     return reported instanceof Interrupted ? reported.exitCode : ExitCode.Failure;
   } finally {
@@ -368,7 +369,7 @@ async function runOn(target: CliTarget, options: CliOptions, io: CliIo, terminal
 }
 
 /** The client's output the run shows: --trace frames, log messages, the first lines of a server's output; an oversize answer stops the run. */
-function watchClient(client: McpClient, options: CliOptions, status: StatusLine, stop: AbortController, heads: { stdout: string[]; stderr: string[] }, store: DisposableStore): void {
+function watchClient(client: McpClient, options: CliOptions, status: StatusLine, stop: AbortController, heads: { stdout: string[] }, store: DisposableStore): void {
   if (options.trace) store.add(traceClient(client, (line) => status.printLine(line)));
   const minLevel = LoggingLevels.indexOf(options.logLevel);
   store.add(
@@ -378,8 +379,7 @@ function watchClient(client: McpClient, options: CliOptions, status: StatusLine,
   );
   store.add(
     client.onTransportLog((log) => {
-      if (log.kind === 'stderr' && heads.stderr.length < HEAD_LINES_SHOWN.stderr) heads.stderr.push(log.text);
-      if ((log.kind === 'noise' || log.kind === 'invalid-json') && heads.stdout.length < HEAD_LINES_SHOWN.stdout) heads.stdout.push(log.text);
+      if ((log.kind === 'noise' || log.kind === 'invalid-json') && heads.stdout.length < STDOUT_HEAD_SHOWN) heads.stdout.push(log.text);
       if (log.kind !== 'oversize') return;
       // The dropped message was an answer we are waiting for: failing now beats a timeout.
       const limit = formatBytes(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
@@ -414,8 +414,9 @@ function closedForAuthorization(error: unknown): boolean {
 }
 
 /** The server's transport (through the product's one factory), with sign-in when given. */
-function createTransport(target: CliTarget, maxMessageBytes: number | undefined, auth: AuthProvider | undefined): Transport {
-  const create = transportFactory({ stdio: { maxMessageBytes, stderrTailLines: STDERR_TAIL_SHOWN * 2 }, http: { maxMessageBytes, ...(auth ? { auth } : {}) }, httpMode: target.httpMode });
+function createTransport(target: CliTarget, maxMessageBytes: number | undefined, auth: AuthProvider | undefined, interrupted?: AbortSignal): Transport {
+  // Interrupted, the server is stopped at once (SIGTERM, then the grace for its exit): Ctrl-C is prompt.
+  const create = transportFactory({ stdio: { maxMessageBytes, stderrTailLines: STDERR_TAIL_SHOWN * 2, ...(interrupted ? { interrupted } : {}) }, http: { maxMessageBytes, ...(auth ? { auth } : {}) }, httpMode: target.httpMode });
   return create(target.resolved);
 }
 
@@ -438,9 +439,11 @@ async function execute(client: McpClient, options: CliOptions, io: CliIo, req: R
   };
   switch (command.kind) {
     case 'inspect': {
-      const inspection = await inspect(client, lists);
-      if (json) printJson(inspection);
-      else print(renderInspection(inspection));
+      // What was received is printed even when a list fails; the error follows on stderr.
+      const { inspection, failed } = await inspectServer(client, lists);
+      if (json) printJson(failed ? { ...inspection, failed: { list: failed.list, error: errorMessage(failed.error) } } : inspection);
+      else print(renderInspection(inspection, { columns: io.stdoutColumns, ...(failed ? { failedList: failed.list } : {}) }));
+      if (failed) throw failed.error;
       return ExitCode.Ok;
     }
     case 'tools': {
@@ -487,7 +490,7 @@ async function execute(client: McpClient, options: CliOptions, io: CliIo, req: R
     case 'diff': {
       // Read first: a wrong path fails before the server is asked anything.
       const before = readOfferSnapshot(command.before);
-      const changes = diffOffers(before, await inspect(client, lists), command.options);
+      const changes = diffOffers(before, await wholeInspection(client, lists), command.options);
       print(renderOfferChanges(changes, json));
       return changes.length ? ExitCode.ToolError : ExitCode.Ok;
     }
@@ -517,36 +520,6 @@ async function execute(client: McpClient, options: CliOptions, io: CliIo, req: R
       const never: never = command;
       throw new UsageError(`unknown command ${JSON.stringify(never)}`);
     }
-  }
-}
-
-/** Lists everything the server declared; sections it did not declare are left out. */
-async function inspect(client: McpClient, req: ListOptions): Promise<Inspection> {
-  const caps = client.serverCapabilities ?? {};
-  const result: { -readonly [K in keyof Inspection]: Inspection[K] } = {
-    serverInfo: client.serverInfo!,
-    protocolVersion: client.protocolVersion!,
-    era: client.era,
-    capabilities: caps,
-    instructions: client.instructions,
-  };
-  // Sequential on purpose: a --trace of one request at a time is easier to read.
-  if (caps.tools) result.tools = await client.listTools(req);
-  if (caps.resources) {
-    result.resources = await client.listResources(req);
-    result.resourceTemplates = await optionalList(client.listResourceTemplates(req));
-  }
-  if (caps.prompts) result.prompts = await client.listPrompts(req);
-  return result;
-}
-
-/** Templates are optional within the resources capability: "method not found" means none. */
-async function optionalList(list: Promise<ResourceTemplate[]>): Promise<ResourceTemplate[] | undefined> {
-  try {
-    return await list;
-  } catch (error) {
-    if (error instanceof ResponseError && error.code === ErrorCodes.MethodNotFound) return undefined;
-    throw error;
   }
 }
 
@@ -581,45 +554,6 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 function directoryRoots(dirs: readonly string[]): RootsProvider {
   const roots = dirs.map((dir) => ({ uri: pathToFileURL(dir).href, name: basename(dir) || dir }));
   return { listRoots: () => roots };
-}
-
-/**
- * The lines to print for a failure: one `mcp-host:` line, then the server's last stderr lines if
- * it died; for a command that exited before answering at all, the first lines it printed.
- */
-export function describeFailure(error: unknown, beforeAnswering?: { readonly stdout: readonly string[]; readonly stderr: readonly string[] }): string[] {
-  const [first, ...rest] = beforeAnswering && McpLocalError.is(error, 'server-exited') ? exitedBeforeAnswering(error, beforeAnswering) : failureLines(error);
-  // One line, whatever the server put in its error message.
-  return [first.replace(/\s*[\r\n]+\s*/g, ' '), ...rest];
-}
-
-function failureLines(error: unknown): string[] {
-  if (error instanceof UsageError) return [`mcp-host: ${error.message}`, `Run 'mcp-host --help' for usage.`];
-  if (error instanceof McpLocalError) {
-    if (error.kind === 'server-exited') {
-      // Built from the error's fields: its message ends with a stderr digest, shown in full below.
-      const { method, reason } = error.details as { method?: string; reason?: TransportCloseReason };
-      const message = reason ? `${method ? `${method}: ` : ''}the server ${TransportCloseReason.describe(reason)}` : error.message;
-      const tail = (error.details.stderrTail as readonly string[] | undefined) ?? [];
-      const shown = tail.slice(-STDERR_TAIL_SHOWN);
-      return [`mcp-host: ${message}`, ...(shown.length ? ['mcp-host: last lines of the server\'s stderr:', ...shown.map((l) => `  ${l}`)] : [])];
-    }
-    if (error.kind === 'timeout') return [`mcp-host: ${error.message}; raise it with --timeout MS`];
-    return [`mcp-host: ${error.message}`];
-  }
-  if (error instanceof Error) return [`mcp-host: ${error.message || error.name}`];
-  return [`mcp-host: ${String(error)}`];
-}
-
-/** A command that ended before it answered the handshake: maybe not an MCP server at all (`echo hello`). */
-function exitedBeforeAnswering(error: McpLocalError, heads: { readonly stdout: readonly string[]; readonly stderr: readonly string[] }): string[] {
-  const { method, reason } = error.details as { method?: string; reason?: TransportCloseReason };
-  const how = reason?.kind === 'process-exited' ? (reason.signal ? ` on signal ${reason.signal}` : ` with code ${reason.code}`) : '';
-  const lines = [`mcp-host: the command exited${how} before answering ${method ?? 'the handshake'}: is it an MCP server speaking JSON-RPC on stdio?`];
-  const stderr = heads.stderr.length ? heads.stderr : ((error.details.stderrTail as readonly string[] | undefined) ?? []).slice(0, HEAD_LINES_SHOWN.stderr);
-  lines.push(heads.stdout.length ? 'mcp-host: its first lines on stdout:' : 'mcp-host: it printed nothing on stdout', ...heads.stdout.map((l) => `  ${l}`));
-  lines.push(stderr.length ? 'mcp-host: its first lines on stderr:' : 'mcp-host: it printed nothing on stderr', ...stderr.map((l) => `  ${l}`));
-  return lines;
 }
 
 function round(ms: number): number {

@@ -6,7 +6,7 @@ import { Emitter, Event } from '../protocol/events';
 import { ToolHeaderDeclaration, validateToolHeaders } from '../protocol/httpHeaders';
 import { ErrorCodes, formatZodIssues } from '../protocol/messages';
 import { ConnectionStats } from '../protocol/stats';
-import { Transport, TransportCloseInfo, TransportLog } from '../protocol/transport';
+import { Transport, TransportCloseInfo, TransportCloseReason, TransportLog } from '../protocol/transport';
 import {
   CallToolResult,
   CompleteResult,
@@ -54,7 +54,7 @@ import {
 } from './schemas';
 import { measureJson } from '../protocol/jsonShape';
 import { EraMemory, EraPlan, ProtocolPreference, RememberedEra, judgeProbeFailure, planEra } from './era';
-import { DEFAULT_CONNECT_TIMEOUT_MS, EXITED_ON_PROBE, discoveredVersion, waitForProbe } from './eraProbe';
+import { DEFAULT_CONNECT_TIMEOUT_MS, EXITED_ON_PROBE, FAILED_AT_START, discoveredVersion, exitRefusedProbe, waitForProbe } from './eraProbe';
 import { SubscriptionListener } from './listen';
 
 /** A root the client exposes to servers. */
@@ -358,15 +358,7 @@ export class McpClient implements Disposable {
       } catch (error) {
         if (options.signal?.aborted) throw error;
         if (!connection.isOpen) {
-          // Some servers exit on any request before initialize: one that did is of the legacy era,
-          // and its next start (the memory tells it) goes straight to initialize.
-          const memory = this.options.eraMemory;
-          if (over === 'stdio' && plan.fallback && memory) {
-            memory.memory.remember(memory.key, { era: 'legacy', version: this.options.protocolVersion ?? LATEST_PROTOCOL_VERSION });
-          }
-          if (over === 'stdio' && plan.fallback) {
-            throw new McpLocalError(McpLocalError.is(error) ? error.kind : 'closed', `${(error as Error).message} (it stopped while asked server/discover, as servers that allow nothing before initialize do: the next start uses initialize)`, { ...(McpLocalError.is(error) ? error.details : {}), [EXITED_ON_PROBE]: true });
-          }
+          if (over === 'stdio' && McpLocalError.is(error, 'server-exited')) throw this.exitedBeforeAnswering(error, plan);
           throw error;
         }
         const verdict = judgeProbeFailure(error, over);
@@ -406,6 +398,28 @@ export class McpClient implements Disposable {
       this.listener().start();
       return result;
     }
+  }
+
+  /**
+   * A stdio server that exited before answering anything. Some servers exit on any request before
+   * initialize: one that said so on stderr refused the probe, is of the legacy era, and its next
+   * start (the memory tells it) goes straight to initialize. Any other exit is a start failure
+   * (a missing variable, a crash): the probe played no part, and nothing is remembered.
+   */
+  private exitedBeforeAnswering(error: McpLocalError, plan: EraPlan): McpLocalError {
+    const stderr = [...new Set([...((error.details.stderrExcerpt as readonly string[] | undefined) ?? []), ...((error.details.stderrTail as readonly string[] | undefined) ?? [])])];
+    if (exitRefusedProbe(stderr)) {
+      if (!plan.fallback) return error;
+      const memory = this.options.eraMemory;
+      memory?.memory.remember(memory.key, { era: 'legacy', version: this.options.protocolVersion ?? LATEST_PROTOCOL_VERSION });
+      const next = memory ? 'the next start uses initialize' : 'a start with initialize may work';
+      return new McpLocalError(error.kind, `${error.message} (it stopped while asked server/discover, as servers that allow nothing before initialize do: ${next})`, { ...error.details, [EXITED_ON_PROBE]: true });
+    }
+    const reason = error.details.reason as TransportCloseReason | undefined;
+    const how = reason ? TransportCloseReason.describe(reason) : 'exited';
+    const said = (error.details.stderrExcerpt as readonly string[] | undefined)?.length ? `; stderr: ${(error.details.stderrExcerpt as readonly string[]).join(' | ')}` : '';
+    this.lifecycle(`the server ${how} before answering anything: it failed to start (its stderr does not speak of server/discover)`);
+    return new McpLocalError(error.kind, `the server ${how} at start, before answering anything${said}`, { ...error.details, [FAILED_AT_START]: true });
   }
 
   /**

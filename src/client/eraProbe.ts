@@ -5,6 +5,7 @@
 // the quiet time. The probe is never cancelled: an answer that comes after the client fell back
 // to `initialize` still tells the era (for the next start).
 import { Event } from '../protocol/events';
+import { namesMissingSetting } from '../protocol/stderrExcerpt';
 import { DiscoverResultSchema, MODERN_PROTOCOL_VERSIONS, ModernProtocolVersion } from './schemas';
 
 /** The quiet time after the server's last sign of life before a silent probe means legacy (stdio). */
@@ -49,6 +50,29 @@ export function waitForProbe<T>(request: Promise<T>, quietMs: number, signsOfLif
       },
     );
   });
+}
+
+/** The words of a server that refused the probe itself: it names the method, the handshake or JSON-RPC. */
+const SPEAKS_OF_THE_PROTOCOL = /server\/discover|\bmethods?\b|initiali[sz]|json-?rpc|\bprotocol\b|\brequests?\b/i;
+
+/**
+ * Whether a stdio server that exited before answering anything refused the probe (it names the
+ * method, the handshake or JSON-RPC on stderr: "unknown method server/discover", "fatal:
+ * server/discover before initialize", a validation error listing the methods it knows) rather
+ * than failed to start (a missing variable, key, token or file; a crash that names no request;
+ * no word at all). Only a refusal is worth a second start with `initialize`.
+ */
+export function exitRefusedProbe(stderr: readonly string[]): boolean {
+  return !namesMissingSetting(stderr) && stderr.some((line) => SPEAKS_OF_THE_PROTOCOL.test(line));
+}
+
+/** Marks the error of a server that exited before answering anything, and not as a refusal of the probe: it failed to start. */
+export const FAILED_AT_START = 'failedAtStart';
+
+/** True when `error` says the server exited at start, before answering anything (not because of the probe). */
+export function failedAtStart(error: unknown): boolean {
+  const details = (error as { details?: Record<string, unknown> } | undefined)?.details;
+  return typeof details === 'object' && details !== null && details[FAILED_AT_START] === true;
 }
 
 /** Marks the error of a stdio server that exited when asked `server/discover` (a restart with `initialize` helps). */

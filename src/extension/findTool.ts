@@ -38,7 +38,7 @@ export function toolsOf(servers: readonly ServerHandle[]): FoundTool[] {
   const out: FoundTool[] = [];
   for (const h of servers) {
     const tools = h.tools ?? [];
-    for (const { item: tool, occurrence } of pagedRows(tools, (t) => t.name, tools.length)) out.push({ serverId: h.id, serverName: h.entry.name, tool, occurrence });
+    for (const { item: tool, occurrence } of pagedRows(tools, (t) => t.name, tools.length)) out.push({ serverId: h.id, serverName: h.entry.name, tool, occurrence, ...(h.client?.instructions ? { serverInstructions: h.client.instructions } : {}) });
   }
   return out;
 }

@@ -14,6 +14,7 @@ import {
 } from './messages';
 import { ConnectionStatsCollector, ConnectionStats } from './stats';
 import { OutboundKind, Transport, TransportCloseInfo, TransportCloseReason, TransportLog } from './transport';
+import { excerptOf } from './stderrExcerpt';
 
 /** One JSON-RPC frame as it crossed the wire, for traces. */
 export interface Frame {
@@ -728,9 +729,10 @@ export class JsonRpcConnection implements Disposable {
     const info = this.closedInfo;
     if (!info || this.closing) return new McpLocalError('closed', `${method}: the connection is closed`);
     const { reason } = info;
-    const details = { method, reason, ...(info.process ? { stderrTail: info.process.stderrTail } : {}) };
+    const details = { method, reason, ...(info.process ? { stderrTail: info.process.stderrTail, stderrExcerpt: info.process.stderrExcerpt ?? excerptOf(info.process.stderrTail) } : {}) };
     if (reason.kind === 'process-exited') {
-      const tail = info.process?.stderrTail.length ? `; last stderr: ${info.process.stderrTail.slice(-5).join(' | ')}` : '';
+      // The lines that explain the exit (a missing variable named early survives a long stack trace).
+      const tail = details.stderrExcerpt?.length ? `; stderr: ${details.stderrExcerpt.join(' | ')}` : '';
       return new McpLocalError('server-exited', `${method}: the server ${TransportCloseReason.describe(reason)}${tail}`, { ...details, code: reason.code, signal: reason.signal });
     }
     if (reason.kind === 'closed-by-client') return new McpLocalError('closed', `${method}: the connection is closed`, details);

@@ -70,6 +70,8 @@ export interface ProcessFacts {
   readonly pid?: number;
   /** The last lines the server wrote to stderr, oldest first. */
   readonly stderrTail: readonly string[];
+  /** The lines of all it wrote to stderr that explain an exit (first, telling and last lines: StderrExcerpt). */
+  readonly stderrExcerpt?: readonly string[];
 }
 
 /** Why and how a transport closed. */

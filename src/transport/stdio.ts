@@ -8,6 +8,7 @@ import { OutboundFrame, Transport, TransportCloseInfo, TransportLog, TransportSt
 import { mergeEnv, ProcessEnv, resolveCommand } from './commandResolver';
 import { DEFAULT_MAX_MESSAGE_BYTES, LineDecoder } from './lineDecoder';
 import { ProcessTree } from './processTree';
+import { StderrExcerpt } from '../protocol/stderrExcerpt';
 import { TextLineSplitter } from './textLineSplitter';
 
 export interface StdioTransportOptions {
@@ -24,6 +25,13 @@ export interface StdioTransportOptions {
   readonly closeGraceMs?: number;
   /** How long to wait after SIGTERM before SIGKILL. Default 3000 ms. */
   readonly termGraceMs?: number;
+  /**
+   * Once aborted (the user interrupted: Ctrl-C), closing does not wait `closeGraceMs` for the
+   * server to end on its own after stdin ends: SIGTERM follows at once, and only the wait for
+   * its exit after that (`termGraceMs`) remains. A server busy with a long call ignores the end
+   * of its stdin until the call is done.
+   */
+  readonly interrupted?: AbortSignal;
   /** How many of the last stderr lines to keep for the close info. Default 20. */
   readonly stderrTailLines?: number;
   /** How often the server's descendants are recorded while it runs (Linux; see ProcessTree.watch). Default 2000 ms. */
@@ -152,6 +160,7 @@ export class StdioTransport implements Transport {
   private slicing = false;
 
   private readonly stderrTail: string[] = [];
+  private readonly stderrExcerpt = new StderrExcerpt();
   private readonly decoder: LineDecoder;
   private readonly counters = { bytesSent: 0, bytesReceived: 0, messagesSent: 0 };
   private pid: number | undefined;
@@ -309,6 +318,7 @@ export class StdioTransport implements Transport {
     const stderrLines = new TextLineSplitter((line) => {
       this.stderrTail.push(line);
       if (this.stderrTail.length > this.stderrTailLines) this.stderrTail.shift();
+      this.stderrExcerpt.push(line);
       this._onLog.fire({ kind: 'stderr', text: line });
     });
 
@@ -355,7 +365,7 @@ export class StdioTransport implements Transport {
         this.deliverUnread();
         this.decoder.end();
         stderrLines.end();
-        this.fireClose({ reason: { kind: 'process-exited', code, signal }, process: { pid: child.pid, stderrTail: [...this.stderrTail] } });
+        this.fireClose({ reason: { kind: 'process-exited', code, signal }, process: { pid: child.pid, stderrTail: [...this.stderrTail], stderrExcerpt: this.stderrExcerpt.lines() } });
         child.stdin.destroy();
         child.stdout.destroy();
         child.stderr.destroy();
@@ -570,11 +580,12 @@ export class StdioTransport implements Transport {
       this.lifecycle('closing stdin');
       child.stdin.end();
     }
-    if (await this.waitForTree(server, this.closeGraceMs, true)) return this.finishShutdown(server);
+    const interrupted = this.options.interrupted?.aborted === true;
+    if (await this.waitForTree(server, interrupted ? 0 : this.closeGraceMs, true)) return this.finishShutdown(server);
 
     if (!this.forced) {
       await tree.snapshot(!server.exited);
-      this.lifecycle(`${this.describeTree(server)} still running ${this.closeGraceMs} ms after ${endedStdin ? 'stdin closed' : 'the server exited'}: sending SIGTERM`);
+      this.lifecycle(`${this.describeTree(server)} still running ${interrupted ? 'when interrupted' : `${this.closeGraceMs} ms`} after ${endedStdin ? 'stdin closed' : 'the server exited'}: sending SIGTERM`);
       await tree.signal('SIGTERM', !server.exited);
       if (await this.waitForTree(server, this.termGraceMs, true)) return this.finishShutdown(server);
     }

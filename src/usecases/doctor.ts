@@ -14,6 +14,8 @@ import { isRecord } from '../protocol/jsonShape';
 import type { Transport } from '../protocol/transport';
 import { TransportCloseReason } from '../protocol/transport';
 import { truncate } from '../protocol/text';
+import { StderrExcerpt, namesMissingSetting } from '../protocol/stderrExcerpt';
+import { exitedOnProbe, failedAtStart } from '../client/eraProbe';
 import { getEnv, resolveCommand } from '../transport/commandResolver';
 
 /** One step of a diagnosis. `warn`: works, but something is worth knowing. */
@@ -23,6 +25,8 @@ export interface DiagnosisStep {
   readonly detail: string;
   /** What to do, for a step that failed or warns. */
   readonly hint?: string;
+  /** The server's own words the step quotes (its stderr), one line each. */
+  readonly lines?: readonly string[];
 }
 
 export interface Diagnosis {
@@ -64,6 +68,7 @@ export function describeDiagnosis(d: Diagnosis): string[] {
   const lines: string[] = [];
   for (const s of d.steps) {
     lines.push(`${mark[s.outcome]} ${s.step}: ${s.detail}`);
+    for (const line of s.lines ?? []) lines.push(`      ${line}`);
     if (s.hint && s.outcome !== 'ok') lines.push(`    → ${s.hint}`);
   }
   lines.push(d.healthy ? 'healthy: the server answers the MCP handshake' : `broken at: ${d.steps.find((s) => s.outcome === 'failed')?.step ?? 'the handshake'}`);
@@ -249,12 +254,24 @@ async function getJson(url: string, timeoutMs: number): Promise<{ ok: true; valu
 
 /** The MCP handshake through the product's own client and transport: what the era probe got, and what failed. */
 async function handshake(resolved: ResolvedServer, ports: DoctorPorts, timeoutMs: number, steps: DiagnosisStep[]): Promise<boolean> {
-  const client = new McpClient({ clientInfo: ports.clientInfo, requestTimeoutMs: timeoutMs });
-  const stderr: string[] = [];
+  const first = await attemptHandshake(resolved, ports, timeoutMs, 'auto');
+  if (first.ok || !exitedOnProbe(first.error)) return reportHandshake(first, steps);
+  // The server exited on the probe itself (it said so on stderr): what a start with initialize
+  // does is what the editor and the CLI do next, so that is what the diagnosis shows.
+  steps.push({ step: 'era probe', outcome: 'warn', detail: 'the server exited when asked server/discover, as servers that allow nothing before initialize do; started again with initialize', lines: first.stderr, hint: 'nothing to do: MCP Host remembers to start this server with initialize' });
+  return reportHandshake(await attemptHandshake(resolved, ports, timeoutMs, 'legacy'), steps);
+}
+
+/** What one start of the server showed. */
+type HandshakeAttempt = { readonly stdoutNoise: readonly string[]; readonly stderr: readonly string[]; readonly probe?: string } & ({ readonly ok: true; readonly era: string; readonly version: string; readonly server: string; readonly offered: string } | { readonly ok: false; readonly error: unknown });
+
+async function attemptHandshake(resolved: ResolvedServer, ports: DoctorPorts, timeoutMs: number, protocol: 'auto' | 'legacy'): Promise<HandshakeAttempt> {
+  const client = new McpClient({ clientInfo: ports.clientInfo, requestTimeoutMs: timeoutMs, protocol });
+  const stderr = new StderrExcerpt();
   const stdoutNoise: string[] = [];
   let probe: string | undefined;
   client.onTransportLog((log) => {
-    if (log.kind === 'stderr' && stderr.length < 200) stderr.push(log.text);
+    if (log.kind === 'stderr') stderr.push(log.text);
     if ((log.kind === 'noise' || log.kind === 'invalid-json') && stdoutNoise.length < 5) stdoutNoise.push(log.text);
   });
   const probeIds = new Set<unknown>();
@@ -264,40 +281,66 @@ async function handshake(resolved: ResolvedServer, ports: DoctorPorts, timeoutMs
     if (frame.direction === 'send' && m.method === 'server/discover') probeIds.add(m.id);
     else if (frame.direction === 'receive' && probeIds.has(m.id)) probe = isRecord(m.error) ? `refused (${String(m.error.code)} ${truncate(String(m.error.message), 80)}): a legacy server, initialize follows` : 'answered: the server speaks 2026-07-28';
   });
+  const seen = () => ({ stdoutNoise, stderr: stderr.lines().map((l) => truncate(l, 200)), ...(probe ? { probe } : {}) });
   try {
-    const transport = ports.createTransport(resolved);
-    await client.connect(transport, { timeoutMs });
-    if (probe) steps.push({ step: 'era probe', outcome: 'ok', detail: `server/discover ${probe}` });
-    else if (client.era === 'legacy') steps.push({ step: 'era probe', outcome: 'ok', detail: 'no answer to server/discover (or not sent: a pinned or remembered era); initialize was used' });
+    await client.connect(ports.createTransport(resolved), { timeoutMs });
     const info = client.serverInfo;
     const caps = client.serverCapabilities ?? {};
     const offered = ['tools', 'resources', 'prompts'].filter((k) => k in caps).join(', ') || 'nothing';
-    steps.push({ step: 'handshake', outcome: 'ok', detail: `${info?.name ?? '?'} ${info?.version ?? ''} speaks ${client.protocolVersion} (${client.era}); offers ${offered}` });
-    if (stdoutNoise.length) steps.push({ step: 'stdout', outcome: 'warn', detail: `lines that are not JSON-RPC: ${JSON.stringify(truncate(stdoutNoise[0], 160))}`, hint: 'a server must print only JSON-RPC on stdout; logs belong on stderr' });
-    return true;
+    return { ok: true, era: client.era ?? '?', version: client.protocolVersion ?? '?', server: `${info?.name ?? '?'} ${info?.version ?? ''}`, offered, ...seen() };
   } catch (error) {
-    steps.push(handshakeFailure(error, stderr, stdoutNoise, probe));
-    return false;
+    return { ok: false, error, ...seen() };
   } finally {
     await client.close().catch(() => {});
     client.dispose();
   }
 }
 
-function handshakeFailure(error: unknown, stderr: readonly string[], stdoutNoise: readonly string[], probe: string | undefined): DiagnosisStep {
-  const tail = stderr.slice(-5).map((l) => truncate(l, 200));
-  const parts = [errorMessage(error)];
-  if (probe) parts.push(`the era probe: server/discover ${probe}`);
+function reportHandshake(attempt: HandshakeAttempt, steps: DiagnosisStep[]): boolean {
+  const { stdoutNoise, probe } = attempt;
+  if (!attempt.ok) {
+    steps.push(...handshakeFailure(attempt.error, attempt.stderr, stdoutNoise, probe));
+    return false;
+  }
+  if (probe) steps.push({ step: 'era probe', outcome: 'ok', detail: `server/discover ${probe}` });
+  else if (attempt.era === 'legacy' && !steps.some((s) => s.step === 'era probe')) steps.push({ step: 'era probe', outcome: 'ok', detail: 'no answer to server/discover (or not sent: a pinned or remembered era); initialize was used' });
+  steps.push({ step: 'handshake', outcome: 'ok', detail: `${attempt.server} speaks ${attempt.version} (${attempt.era}); offers ${attempt.offered}` });
+  if (stdoutNoise.length) steps.push({ step: 'stdout', outcome: 'warn', detail: `lines that are not JSON-RPC: ${JSON.stringify(truncate(stdoutNoise[0], 160))}`, hint: 'a server must print only JSON-RPC on stdout; logs belong on stderr' });
+  return true;
+}
+
+/**
+ * The steps of a failed handshake. The server's stderr is shown once, as lines: the ones that
+ * explain a start-up failure (StderrExcerpt), not only its last ones; the era probe is named
+ * only for what it did.
+ */
+function handshakeFailure(error: unknown, stderr: readonly string[], stdoutNoise: readonly string[], probe: string | undefined): DiagnosisStep[] {
+  const steps: DiagnosisStep[] = [];
+  const local = McpLocalError.is(error) ? error : undefined;
+  const exited = local?.kind === 'server-exited';
+  const reason = local?.details.reason as TransportCloseReason | undefined;
+  const shown = local && exited ? ((local.details.stderrExcerpt as readonly string[] | undefined)?.map((l) => truncate(l, 200)) ?? stderr) : stderr;
+  let detail = errorMessage(error);
+  if (local && exited && reason) {
+    const method = local.details.method as string | undefined;
+    detail = `the server ${TransportCloseReason.describe(reason)} ${failedAtStart(error) ? 'at start, before answering anything' : `during ${method ?? 'the handshake'}`}`;
+  }
+  if (failedAtStart(error)) steps.push({ step: 'era probe', outcome: 'skipped', detail: 'server/discover was sent, but the server exited before answering anything and its stderr does not speak of it: the failure is the start, not the probe' });
+  else if (probe) steps.push({ step: 'era probe', outcome: 'ok', detail: `server/discover ${probe}` });
+  const parts = [detail];
   if (stdoutNoise.length) parts.push(`first line on stdout that is not JSON-RPC: ${JSON.stringify(truncate(stdoutNoise[0], 200))}`);
-  if (tail.length) parts.push(`last lines on stderr: ${tail.join(' | ')}`);
+  if (shown.length) parts.push(exited ? 'its stderr:' : 'its stderr so far:');
   let hint: string | undefined;
-  if (error instanceof McpLocalError) {
-    const reason = error.details.reason as TransportCloseReason | undefined;
-    if (error.kind === 'server-exited' || reason?.kind === 'process-exited') hint = tail.length ? 'the process ended before answering: its last lines on stderr say why' : 'the process ended before answering without a word on stderr: is it an MCP server? run the command in a terminal to see what it does';
-    else if (error.kind === 'timeout') hint = stdoutNoise.length ? 'the server printed something else than JSON-RPC on stdout' : 'the server never answered: is it an MCP server on stdio (or this URL)? a slow first start (npx, docker) may need a longer timeout';
+  if (local) {
+    if (exited || reason?.kind === 'process-exited') {
+      if (namesMissingSetting(shown)) hint = 'its stderr names what is missing: give it to the server (the entry\'s "env" or "args"), then try again';
+      else if (shown.length) hint = 'the process ended before answering: its stderr above says why';
+      else hint = 'the process ended before answering without a word on stderr: is it an MCP server? run the command in a terminal to see what it does';
+    } else if (local.kind === 'timeout') hint = stdoutNoise.length ? 'the server printed something else than JSON-RPC on stdout' : 'the server never answered: is it an MCP server on stdio (or this URL)? a slow first start (npx, docker) may need a longer timeout';
     else if (reason?.kind === 'authorization-required') hint = 'sign in, or give the server its credential (an Authorization header)';
   }
-  return { step: 'handshake', outcome: 'failed', detail: parts.join('; '), ...(hint ? { hint } : {}) };
+  steps.push({ step: 'handshake', outcome: 'failed', detail: parts.join('; '), ...(shown.length ? { lines: shown } : {}), ...(hint ? { hint } : {}) });
+  return steps;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

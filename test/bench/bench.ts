@@ -29,6 +29,7 @@ import { performance } from 'node:perf_hooks';
 import { hostileInputTimes } from './hostileInput';
 import { gatewayBench } from './gatewayBench';
 import { timelineModelTimes } from './timelineBench';
+import { toolSearchBenchLines } from '../chat/toolSearchRanking';
 
 /** Present when the worker runs with --expose-gc (the parent starts it so). */
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -738,7 +739,12 @@ if (argv[0] === '--load-extension') {
   if (!only || only.includes('footprint')) process.stdout.write(footprint().join('\n') + '\n');
   if (!only || only.includes('hostile')) process.stdout.write(hostileInputTimes().join('\n') + '\n');
   if (!only || only.includes('timeline')) process.stdout.write(timelineModelTimes().join('\n') + '\n');
-  const scenarios = only?.filter((name) => name !== 'footprint' && name !== 'hostile' && name !== 'gateway' && name !== 'timeline');
+  if (!only || only.includes('toolsearch')) {
+    const ranking = toolSearchBenchLines(join(__dirname, '..', 'test', 'chat', 'toolSearchSet.json'));
+    process.stdout.write(ranking.lines.join('\n') + '\n');
+    if (!ranking.ok) process.exitCode = 1;
+  }
+  const scenarios = only?.filter((name) => name !== 'footprint' && name !== 'hostile' && name !== 'gateway' && name !== 'timeline' && name !== 'toolsearch');
   if (!only || (scenarios && scenarios.length > 0)) parent(scenarios);
   // The gateway's own measurement (test/bench/gatewayBench.ts), after the others.
   if (!only || only.includes('gateway')) {

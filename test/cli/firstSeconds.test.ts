@@ -94,9 +94,9 @@ describe('mcp-host: errors that name the real cause', { timeout: 60_000 }, () =>
     const r = await runCli(['tools', '--', 'sh', '-c', 'echo hello; echo "usage: hello [name]" >&2; exit 3']);
     assert.equal(r.code, 2);
     assert.doesNotMatch(r.stderr, /EPIPE|could not send/);
-    assert.match(r.stderr, /^mcp-host: the command exited with code 3 before answering (server\/discover|initialize): is it an MCP server speaking JSON-RPC on stdio\?$/m);
+    assert.match(r.stderr, /^mcp-host: the command exited with code 3 at start, before answering anything: is it an MCP server speaking JSON-RPC on stdio\?$/m);
     assert.match(r.stderr, /^mcp-host: its first lines on stdout:\n {2}hello$/m);
-    assert.match(r.stderr, /^mcp-host: its first lines on stderr:\n {2}usage: hello \[name\]$/m);
+    assert.match(r.stderr, /^mcp-host: what it printed on stderr:\n {2}usage: hello \[name\]$/m);
   });
 
   test('a result that breaks its outputSchema: a warning on stderr and exit 0; with --strict exit 1', async () => {

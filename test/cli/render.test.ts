@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { parseArguments, UsageError } from '../../src/cli/arguments';
 import { base64Bytes, describeCapabilities, renderCallResult, renderContent, renderPromptResult, renderReadResult, renderTools, table, toolParams } from '../../src/cli/render';
 import { formatBytes } from '../../src/protocol/text';
-import { describeFailure } from '../../src/cli/run';
+import { describeFailure } from '../../src/cli/failureLines';
 import { McpLocalError } from '../../src/protocol/errors';
 
 describe('CLI argument parsing', () => {
@@ -167,7 +167,7 @@ describe('CLI failure lines', () => {
   test('a server that died: one line without the digest, then its stderr lines', () => {
     const reason = { kind: 'process-exited', code: 1, signal: null };
     const error = new McpLocalError('server-exited', 'tools/call: the server exited with code 1; last stderr: a | b', { method: 'tools/call', reason, stderrTail: ['a', 'b'] });
-    assert.deepEqual(describeFailure(error), ['mcp-host: tools/call: the server exited with code 1', "mcp-host: last lines of the server's stderr:", '  a', '  b']);
+    assert.deepEqual(describeFailure(error), ['mcp-host: the server exited with code 1 during tools/call', "mcp-host: last lines of the server's stderr:", '  a', '  b']);
   });
 
   test('multi-line messages are folded into one line', () => {

@@ -48,6 +48,21 @@ suite('ServerRegistry: the era probe', { timeout: 60_000 }, () => {
     assert.doesNotMatch(JSON.stringify(state.value()), /probeEras|exit-unknown/);
   });
 
+  test('a server that crashes at start (a missing token on stderr) is started once, its stderr reason kept, nothing remembered', async () => {
+    const state = memoryState();
+    const list = entries({ crash: node(sharedFixture('crashAtStart.mjs'), '--mode', 'missing-token') });
+    const { registry, logsOf } = makeRegistry({ eraStore: state.store() });
+    const sent = sentMethods(registry);
+    await registry.update(list, prepare);
+    const h = registry.get(list[0].id)!;
+    assert.equal(h.status.kind, 'error', JSON.stringify(h.status));
+    const logs = logsOf(h.id).join('\n');
+    assert.doesNotMatch(logs, /starting it once more|as this server spoke before/, logs);
+    assert.deepEqual(sent(), ['server/discover'], 'started once');
+    assert.match(h.status.kind === 'error' ? h.status.message : '', /exited with code 1 at start, before answering anything; stderr: .*No access token was provided/);
+    assert.equal(state.value(), undefined, 'no era was saved');
+  });
+
   test('a server that ignores the probe: legacy after the quiet time of the setting, said in the log at info level', async () => {
     const list = entries({ quiet: node(sharedFixture('probeEras.mjs'), '--mode', 'ignore-unknown') });
     const { registry, logs } = makeRegistry({ probeTimeoutMs: 300 });
