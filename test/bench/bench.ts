@@ -712,7 +712,7 @@ function footprint(): string[] {
     // CPU time is what the load of a shared machine distorts least.
     lines.push(`| load + activate() CPU time (median) | ${ms(median(runs.map((r) => r.cpuMs)))} ms | |`);
   }
-  lines.push('', 'Activation in code-server, as VS Code measures it, is logged by test/e2e/footprint.test.ts.', '');
+  lines.push('', 'Activation in code-server, as VS Code measures it, is logged by test/bench/startupBench.ts (npm run bench:editor).', '');
   return lines;
 }
 
