@@ -4,7 +4,8 @@
 // the shown chat's responses and presses their buttons.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fixtureExtension, poll as pollFor, screenshotDir, type Workbench, waitUntil } from './harness';
+import { fixtureExtension } from './fixtureExtensions';
+import { poll as pollFor, screenshotDir, type Workbench, waitUntil } from './harness';
 
 /** The scripted model's VSIX, for `launch({ extensions })`. */
 export const toolModelVsix = (): string => fixtureExtension('lm-tool-provider');

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { fixtureExtension, launch, repoRoot, type Workbench } from './harness';
+import { fixtureExtension } from './fixtureExtensions';
+import { launch, repoRoot, type Workbench } from './harness';
 
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-host-harness-'));
 let workbench: Workbench | undefined;

@@ -21,7 +21,8 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame, Route } from 'playwright-core';
-import { clickReached, defaultVsixPath, fixtureExtension, launch, repoRoot, step as runStep, type Workbench, waitUntil } from './harness';
+import { fixtureExtension } from './fixtureExtensions';
+import { clickReached, defaultVsixPath, launch, repoRoot, step as runStep, type Workbench, waitUntil } from './harness';
 
 const WORKSPACE = join(repoRoot, 'test', 'e2e', 'workspaces', 'serve');
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
