@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame, FrameLocator, Locator } from 'playwright-core';
 import { defaultVsixPath, launch, repoRoot, step as runStep, traceFrames, type Workbench, waitUntil } from './harness';
+import { retrying } from './retries';
 
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
 const modules = join(repoRoot, 'node_modules', '@modelcontextprotocol');
@@ -55,17 +56,11 @@ describe('MCP Apps in a real VS Code', () => {
    */
   async function openTool(server: string, name: string): Promise<Frame> {
     const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-    for (let attempt = 1; ; attempt++) {
+    await retrying(`apps openTool ${server} › ${name}: Call Tool… run again`, 3, async () => {
       await command('MCP Host: Call Tool…');
-      try {
-        await pick(server);
-        await pick(name);
-        break;
-      } catch (error) {
-        if (attempt >= 3) throw error;
-        if (await input.isVisible().catch(() => false)) await wb.page.keyboard.press('Escape');
-      }
-    }
+      await pick(server);
+      await pick(name);
+    }, { beforeRetry: async () => (await input.isVisible().catch(() => false)) && (await wb.page.keyboard.press('Escape')) });
     const frame = await webview(name);
     await frame.locator('#run').waitFor({ state: 'visible', timeout: 10_000 });
     return frame;

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixtureExtension } from './fixtureExtensions';
 import { poll as pollFor, screenshotDir, type Workbench, waitUntil } from './harness';
+import { reportRetry } from './retries';
 
 /** The scripted model's VSIX, for `launch({ extensions })`. */
 export const toolModelVsix = (): string => fixtureExtension('lm-tool-provider');
@@ -67,6 +68,7 @@ export function chatDriver(wb: () => Workbench) {
       await wb().page.keyboard.press('Control+L');
       const emptied = await poll(async () => (await responses().count()) === 0, 15_000, 'a new, empty chat').catch((error: unknown) => {
         if (attempt >= 3) throw error;
+        reportRetry('chat: New Chat (Ctrl+L) pressed again', error);
       });
       if (emptied) break;
     }

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { defaultVsixPath, launch, repoRoot, step as runStep, traceFrames, type TraceFrame, type Workbench, waitUntil } from './harness';
+import { retrying } from './retries';
 
 const WORKSPACE = join(repoRoot, 'test', 'e2e', 'workspaces', 'basic');
 const CHANNEL = 'MCP: everything';
@@ -85,15 +86,10 @@ describe('inspect features in a real VS Code', () => {
    */
   async function viaCommand(title: string, then: () => Promise<void>): Promise<void> {
     const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-    for (let attempt = 1; ; attempt++) {
+    await retrying(`inspect "${title}": run again after its quick input closed`, 3, async () => {
       await command(title);
-      try {
-        await then();
-        return;
-      } catch (error) {
-        if (attempt >= 3 || (await input.isVisible().catch(() => false))) throw error;
-      }
-    }
+      await then();
+    }, { retryable: async () => !(await input.isVisible().catch(() => false)) });
   }
 
   /** Picks from the open quick pick, typing first (long lists are virtualised). */

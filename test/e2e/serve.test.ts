@@ -23,6 +23,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Frame, Route } from 'playwright-core';
 import { fixtureExtension } from './fixtureExtensions';
 import { clickReached, defaultVsixPath, launch, repoRoot, step as runStep, type Workbench, waitUntil } from './harness';
+import { retrying } from './retries';
 
 const WORKSPACE = join(repoRoot, 'test', 'e2e', 'workspaces', 'serve');
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
@@ -85,17 +86,11 @@ describe('sampling and elicitation in a real VS Code', () => {
     };
     // Two servers run: the server first, then its tool. A quick pick that closes under the test
     // (the focus moved) is tried once more; until the tool is picked nothing has run.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await command('MCP Host: Call Tool…');
-        await choose('Which MCP server?', server);
-        await choose(`Which tool of ${server}?`, name);
-        break;
-      } catch (error) {
-        if (attempt >= 2) throw error;
-        await wb.page.keyboard.press('Escape');
-      }
-    }
+    await retrying(`serve runTool ${server} › ${name}: Call Tool… run again`, 2, async () => {
+      await command('MCP Host: Call Tool…');
+      await choose('Which MCP server?', server);
+      await choose(`Which tool of ${server}?`, name);
+    }, { beforeRetry: () => wb.page.keyboard.press('Escape') });
     const panel = await webview(name);
     await panel.locator('#run').waitFor({ state: 'visible', timeout: 10_000 });
     for (const [field, value] of Object.entries(fields)) {
