@@ -61,9 +61,7 @@ describe('Share with VS Code Chat', { skip, timeout: 400_000 }, () => {
 
     await step('share', async () => {
       await wb.runCommandAndPick('MCP Host: Share with VS Code Chat (On/Off)', 'notes');
-      const row = await wb.waitForTreeItem('notes');
       await waitUntil(async () => (await wb.treeItems()).find((i) => i.label === 'notes' && /shared with chat/.test(i.description)), 10_000, 'the row to say "shared with chat"');
-      assert.ok(row);
       await wb.screenshot('gateway-shared-tree');
     });
 

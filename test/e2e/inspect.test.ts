@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { defaultVsixPath, launch, repoRoot, step as runStep, traceFrames, type TraceFrame, type Workbench, waitUntil } from './harness';
+import { allowServers } from './treeRows';
 import { retrying } from './retries';
 
 const WORKSPACE = join(repoRoot, 'test', 'e2e', 'workspaces', 'basic');
@@ -134,8 +135,7 @@ describe('inspect features in a real VS Code', () => {
     wb = await launch({ workspace: WORKSPACE, vsix: VSIX, timeoutMs: 150_000 });
     await wb.openView('MCP Host');
     await wb.waitForTreeItem('everything', { timeoutMs: 30_000 });
-    const consent = await wb.dialog({ timeoutMs: 20_000 });
-    if (consent) await wb.answerDialog(consent.buttons.includes('Allow All') ? 'Allow All' : 'Allow');
+    await allowServers(wb, 1);
     await wb.waitForTreeItem('Tools', { timeoutMs: 30_000 });
     // The protocol log at Trace, as a person would set it; a ping shows the frames are logged.
     await wb.setLogLevel(CHANNEL, 'Trace');
@@ -728,8 +728,7 @@ function launchWithServer(prefix: string, name: string, args: (folder: string) =
     const wb = (launched.wb = await launch({ workspace: launched.folder, vsix: VSIX, timeoutMs: 150_000 }));
     await wb.openView('MCP Host');
     await wb.waitForTreeItem(name, { timeoutMs: 30_000 });
-    const consent = await wb.dialog({ timeoutMs: 20_000 });
-    if (consent) await wb.answerDialog(consent.buttons.includes('Allow All') ? 'Allow All' : 'Allow');
+    await allowServers(wb, 1);
     await wb.waitForTreeItem('Tools', { timeoutMs: 30_000 });
   });
   after(async () => {

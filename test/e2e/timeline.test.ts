@@ -15,6 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { answerFileDialog } from './fileDialog';
 import { defaultVsixPath, launch, repoRoot, step as runStep, waitUntil, type Workbench } from './harness';
+import { allowServers } from './treeRows';
 import { retrying } from './retries';
 
 const EVERYTHING = join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
@@ -102,8 +103,7 @@ describe('the protocol timeline in a real VS Code', () => {
     wb = await launch({ workspace, vsix: defaultVsixPath, timeoutMs: 150_000, viewport: { width: 1500, height: 950 }, settings: { 'chat.mcp.access': 'none', 'chat.mcp.autostart': 'never', 'workbench.colorTheme': 'Default Dark Modern' } });
     await wb.openView('MCP Host');
     await wb.waitForTreeItem('everything', { timeoutMs: 30_000 });
-    const consent = await wb.dialog({ timeoutMs: 20_000 });
-    if (consent) await wb.answerDialog(consent.buttons.includes('Allow All') ? 'Allow All' : 'Allow');
+    await allowServers(wb, 1);
     await wb.waitForTreeItem('Tools', { timeoutMs: 30_000 });
   });
 
