@@ -5,9 +5,9 @@
 // unavailable" before @mcp was called: README, "What you need for @mcp".) The workspace runs
 // server-everything, a server of 300 tools and a "shifty" server that changes its tool after the
 // first call.
-// Order-dependent: the tests share one launch. "a tool switched off for models" switches the
-// 300-tool server back on for "300 tools" (before() switched it off), and reads the scripted
-// model's log of what each request offered, which the earlier questions also wrote to.
+// Order-dependent: the tests share one launch and one scripted model's log. before() switches the
+// 300-tool server off for models and "300 tools" switches it on (run alone, "a tool switched off"
+// would see it on); "a tool switched off" leaves everything/get-sum off for the tests after it.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
