@@ -1,10 +1,13 @@
-// Bundles the extension, the CLI, the benchmark and the conformance driver. `--watch` rebuilds on change.
+// Bundles the product: the extension and the CLI. `--drivers` adds what runs beside it and never
+// ships: the benchmark and the conformance driver (npm run bench / conformance and the tests build
+// them). `--watch` rebuilds on change.
 // The shipped bundles are minified; their source maps stay in dist/ for debugging and out of
 // the VSIX (.vscodeignore).
 import * as esbuild from 'esbuild';
 import { readFileSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
+const drivers = process.argv.includes('--drivers');
 const common = {
   bundle: true,
   platform: 'node',
@@ -110,11 +113,14 @@ const builds = [
   { ...shipped, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...common, format: 'esm', minify: true, entryPoints: ['oauth4webapi'], outfile: 'dist/vendor/oauth.mjs' },
   ...Object.entries(vendorModules).map(([name, folder]) => ({ ...common, minify: true, entryPoints: [`${folder}/vendor/${name}.ts`], outfile: `dist/vendor/${name}.js` })),
+];
+const driverBuilds = [
   // The benchmark loads the official SDK as a peer for comparison; it is never shipped.
   { ...common, entryPoints: ['test/bench/bench.ts'], outfile: 'dist/bench.js', packages: 'external' },
   // The client the official conformance suite drives (scripts/conformance.mjs); never shipped.
   { ...common, entryPoints: ['test/conformance/client.ts'], outfile: 'dist/conformance-client.js' },
 ];
+if (drivers) builds.push(...driverBuilds);
 if (watch) {
   for (const options of builds) await (await esbuild.context(options)).watch();
 } else {

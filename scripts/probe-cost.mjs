@@ -4,7 +4,7 @@
 // "First run" starts with an empty cache directory each time; "later runs" share one that the
 // first run filled. Not a test: `npm run bench:probe` prints a table for the README.
 //
-//   node scripts/probe-cost.mjs [--reps N]     (default 5 runs per row; build first: node esbuild.mjs)
+//   node scripts/probe-cost.mjs [--reps N]     (default 5 runs per row; build first: node esbuild.mjs --drivers)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

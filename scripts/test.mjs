@@ -1,13 +1,14 @@
 // The test command: type-checks and compiles to out/, builds the bundle and the VSIX when the
-// end-to-end suites run, then runs the suites with `node --test` (the streams are below) and ends
-// with one line over all of them: "N passed, N failed".
+// end-to-end suites run, installs Node 24 (and code-server, for the end-to-end suites) into the
+// cache, then runs the suites with `node --test` (the streams are below) and ends with the retries
+// the end-to-end suites took ("retries: N (…)") and one line over all of them: "N passed, N failed".
 //   node scripts/test.mjs            unit + integration + end-to-end
-//   node scripts/test.mjs --unit     without the end-to-end suites (no VS Code needed)
+//   node scripts/test.mjs --unit     without the end-to-end suites (no VS Code needed; Node 24 for conformance)
 //   node scripts/test.mjs --e2e      only the end-to-end suites
 //   node scripts/test.mjs --unit --only=client/,support/   only the files whose path contains one of these
 //   extra arguments after `--` go to node --test (for example --test-name-pattern)
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 
 const argv = process.argv.slice(2);
@@ -39,27 +40,36 @@ function findTests(dir) {
 }
 
 run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
-run(process.execPath, ['esbuild.mjs']);
-const all = findTests('out/test');
+run(process.execPath, ['esbuild.mjs', '--drivers']);
+// A compiled test whose source is gone (a renamed or moved suite) is not run: tsc leaves it in out/.
+const all = findTests(join('out', 'test')).filter((f) => existsSync(f.slice(0, -'.js'.length).replace(/^out[\\/]/, '') + '.ts'));
 const isE2e = (f) => f.includes(`${join('out', 'test', 'e2e')}`);
-// Three streams, by what they need:
-//   - the fresh-clone suite (e2e/freshClone): the README's commands in a clone. With an empty
-//     MCP_HOST_CACHE, as .ci/run gives, it is `npm run demo` there that installs code-server;
-//   - the unit and integration suites, which need no code-server: they run beside the fresh-clone
-//     suite, two files at a time (they mostly wait on the servers they start);
-//   - then the suites that use the cache the demo filled: the end-to-end suites (one at a time:
-//     each drives a whole VS Code and Chromium on the machine's cores) and the conformance suite
-//     (it runs on the cache's Node 24).
+const isConformance = (f) => f.includes(join('out', 'test', 'conformance') + sep);
+// Three streams side by side, by what they need, once the cache holds what they need (Node 24 for
+// the conformance suite; code-server too for the end-to-end suites):
+//   - the fresh-clone suite (e2e/freshClone): the README's commands in a clone (`npm run demo`
+//     finds code-server installed);
+//   - the unit and integration suites and the conformance suite, three files at a time (they
+//     mostly wait on the servers they start);
+//   - the end-to-end suites, one at a time (each drives a whole VS Code and Chromium).
 const isFirst = (f) => f.endsWith(join('e2e', 'freshClone.test.js'));
-const usesCache = (f) => isE2e(f) || f.includes(join('out', 'test', 'conformance') + sep);
 const files = all
   .filter((f) => (unitOnly ? !isE2e(f) : e2eOnly ? isE2e(f) : true))
   .filter((f) => !only || only.some((part) => f.slice(join('out', 'test').length + 1).includes(part)));
-if (files.some(isE2e)) run(process.execPath, ['scripts/package.mjs']);
+if (files.some(isE2e)) {
+  run(process.execPath, ['scripts/package.mjs', '--no-build']);
+  // Node 24 and code-server, with their progress on stderr (minutes on an empty cache).
+  run('bash', ['scripts/install-code-server.sh'], { stdio: ['ignore', 'ignore', 'inherit'] });
+} else if (files.some(isConformance) && Number(process.versions.node.split('.')[0]) < 22) {
+  run('bash', ['scripts/install-code-server.sh', 'node24'], { stdio: ['ignore', 'ignore', 'inherit'] });
+}
 
 // A test without a timeout of its own that never ends fails after this long instead of holding CI
 // until its limit (a test waiting on a promise that cannot settle once hung the whole run).
 const TEST_TIMEOUT_MS = 10 * 60_000;
+// A file of end-to-end tests counts as one test of its own (node --test runs each file as one), and
+// its tests each have their own bound: the file's is the sum of many.
+const E2E_FILE_TIMEOUT_MS = 40 * 60_000;
 // Each run's report goes through a pipe (its counts are read from it): on a terminal, keep the
 // readable reporter a terminal would have had.
 const reporter = process.stdout.isTTY ? ['--test-reporter=spec'] : [];
@@ -69,15 +79,16 @@ const reporter = process.stdout.isTTY ? ['--test-reporter=spec'] : [];
  * caller to print (`report`), so that two runs side by side do not interleave. Resolves to its exit
  * status, the counts of its summary and the kept report.
  */
-function runTests(list, { concurrency = 1, live = true } = {}) {
-  if (list.length === 0) return Promise.resolve({ status: 0, passed: 0, failed: 0, report: Buffer.alloc(0) });
+function runTests(list, { concurrency = 1, live = true, timeoutMs = TEST_TIMEOUT_MS } = {}) {
+  if (list.length === 0) return Promise.resolve({ status: 0, passed: 0, failed: 0, retries: [], report: Buffer.alloc(0) });
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, `--test-timeout=${TEST_TIMEOUT_MS}`, ...reporter, ...passThrough, ...list], {
+    const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, `--test-timeout=${timeoutMs}`, ...reporter, ...passThrough, ...list], {
       stdio: ['inherit', 'pipe', 'inherit'],
     });
     const kept = [];
     let tail = '';
     const summary = { pass: 0, fail: 0, cancelled: 0 };
+    const retries = [];
     child.stdout.on('data', (chunk) => {
       if (live) process.stdout.write(chunk);
       else kept.push(chunk);
@@ -85,32 +96,46 @@ function runTests(list, { concurrency = 1, live = true } = {}) {
       // of each wins; cancelled tests count as failed.
       const lines = (tail + chunk.toString('utf8')).split('\n');
       tail = lines.pop();
-      for (const line of lines) {
-        const m = /^(?:#|ℹ) (pass|fail|cancelled) (\d+)\s*$/.exec(line.replace(/\x1b\[[0-9;]*m/g, ''));
+      for (const raw of lines) {
+        const line = raw.replace(/\x1b\[[0-9;]*m/g, '');
+        const m = /^(?:#|ℹ) (pass|fail|cancelled) (\d+)\s*$/.exec(line);
         if (m) summary[m[1]] = Number(m[2]);
+        // test/e2e/retries.ts: "retry: <what> — <why>", a `# ` diagnostic in TAP.
+        const retry = /^\s*(?:# )?retry: (.+?) — /.exec(line);
+        if (retry) retries.push(retry[1]);
       }
     });
     child.on('close', (code, signal) => {
-      resolve({ status: code ?? (signal ? 1 : 0), passed: summary.pass, failed: summary.fail + summary.cancelled, report: Buffer.concat(kept) });
+      resolve({ status: code ?? (signal ? 1 : 0), passed: summary.pass, failed: summary.fail + summary.cancelled, retries, report: Buffer.concat(kept) });
     });
   });
 }
 
 const firstFiles = files.filter(isFirst);
-const unitFiles = files.filter((f) => !isFirst(f) && !usesCache(f));
-const cacheFiles = files.filter((f) => !isFirst(f) && usesCache(f));
-const [first, unit] = await Promise.all([
-  runTests(firstFiles, { live: unitFiles.length === 0 }),
-  runTests(unitFiles, { concurrency: 2 }),
+const e2eFiles = files.filter((f) => !isFirst(f) && isE2e(f));
+const unitFiles = files.filter((f) => !isE2e(f));
+// One stream prints as it runs (the longest: the end-to-end one when it runs); the others' reports
+// are kept and follow it whole, so that streams side by side do not interleave.
+const liveStream = e2eFiles.length ? 'e2e' : unitFiles.length ? 'unit' : 'first';
+const [e2e, unit, first] = await Promise.all([
+  runTests(e2eFiles, { live: liveStream === 'e2e', timeoutMs: E2E_FILE_TIMEOUT_MS }),
+  runTests(unitFiles, { concurrency: 3, live: liveStream === 'unit' }),
+  runTests(firstFiles, { live: liveStream === 'first', timeoutMs: E2E_FILE_TIMEOUT_MS }),
 ]);
-// The fresh-clone suite's report, kept while the unit suites' printed, follows theirs whole.
+process.stdout.write(unit.report);
 process.stdout.write(first.report);
-const rest = await runTests(cacheFiles);
-if (first.status !== 0) console.error('\nthe fresh-clone suite (test/e2e/freshClone.test.ts) failed; its report follows the unit suites\' summary');
-const runs = [first, unit, rest];
+const runs = [first, unit, e2e];
+const failedStreams = [[first, 'the fresh-clone suite (test/e2e/freshClone.test.ts)'], [unit, 'the unit and conformance suites'], [e2e, 'the end-to-end suites']].filter(([r]) => r.status !== 0);
+for (const [, name] of failedStreams) console.error(`\n${name} failed; its report is above`);
 const passed = runs.reduce((n, r) => n + r.passed, 0);
 const failed = runs.reduce((n, r) => n + r.failed, 0);
+// Each retry a test took, by what was retried (the first word: runCommand, clickReached, …).
+const retries = runs.flatMap((r) => r.retries);
+const byKind = new Map();
+for (const what of retries) byKind.set(what.split(' ')[0], (byKind.get(what.split(' ')[0]) ?? 0) + 1);
+const kinds = [...byKind].sort((a, b) => b[1] - a[1]).map(([kind, n]) => `${kind} ${n}`);
+console.log(`\nretries: ${retries.length}${kinds.length ? ` (${kinds.join(', ')})` : ''}`);
 // A run that failed without a failed test (a file that would not load, a crash) still fails.
 const status = runs.find((r) => r.status !== 0)?.status ?? 0;
-console.log(`\n${passed} passed, ${failed || (status ? 1 : 0)} failed`);
+console.log(`${passed} passed, ${failed || (status ? 1 : 0)} failed`);
 process.exit(status);

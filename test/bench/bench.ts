@@ -681,7 +681,7 @@ function loadAndActivate(bundle: string): void {
 /** The footprint section: bundle sizes, then load + activate times over fresh processes. */
 function footprint(): string[] {
   const lines = ['Footprint of the extension bundle (minified, as shipped in the VSIX):', ''];
-  if (!existsSync(EXTENSION_BUNDLE)) return [...lines, `not measured: ${EXTENSION_BUNDLE} is missing (run node esbuild.mjs)`];
+  if (!existsSync(EXTENSION_BUNDLE)) return [...lines, `not measured: ${EXTENSION_BUNDLE} is missing (run node esbuild.mjs --drivers)`];
   const size = statSync(EXTENSION_BUNDLE).size;
   const vendorDir = join(DIST, 'vendor');
   const vendor = existsSync(vendorDir) ? readdirSync(vendorDir).filter((f) => f.endsWith('.js')).map((f) => `${f} ${(statSync(join(vendorDir, f)).size / KiB).toFixed(0)} KiB`) : [];
@@ -713,7 +713,7 @@ function footprint(): string[] {
     // CPU time is what the load of a shared machine distorts least.
     lines.push(`| load + activate() CPU time (median) | ${ms(median(runs.map((r) => r.cpuMs)))} ms | |`);
   }
-  lines.push('', 'Activation in code-server, as VS Code measures it, is logged by test/e2e/footprint.test.ts.', '');
+  lines.push('', 'Activation in code-server, as VS Code measures it, is logged by test/bench/startupBench.ts (npm run bench:editor).', '');
   return lines;
 }
 

@@ -20,16 +20,16 @@
 //
 //   node out/test/bench/editorBench.js [--tools N] [--mib N] [--frames N] [--only tools,result,flood] [--vsix FILE] [--strict] [--profile] [--alloc] [--profile-page] [--root-priority]
 //   MCP_HOST_PROBE_V8_FLAGS="--trace-gc" … sets V8 flags in the extension host (diagnosis only)
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CDPSession, Frame, Page } from 'playwright-core';
 import { defaultVsixPath, filesUnder, launch, poll, procStatFields, repoRoot, waitUntil, type Workbench } from '../e2e/harness';
 import type { PingSample } from './commandPinger';
+import { fixtureExtension } from '../e2e/fixtureExtensions';
 
 const MiB = 1024 * 1024;
-const PROBE_EXTENSION = join(repoRoot, 'test', 'e2e', 'fixtures', 'host-probe');
 const SERVER = join(repoRoot, 'test', 'fixtures', 'servers', 'scale.mjs');
 
 function option(name: string, fallback: number): number {
@@ -714,10 +714,6 @@ async function main(): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), 'mcp-host-bench-editor-'));
   let wb: Workbench | undefined;
   try {
-    const vsce = join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
-    const probeVsix = join(scratch, 'host-probe.vsix');
-    const packed = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', probeVsix], { cwd: PROBE_EXTENSION, encoding: 'utf8', timeout: 60_000 });
-    if (packed.status !== 0) throw new Error(`packaging the host probe failed:\n${packed.stdout}${packed.stderr}`);
     const workspace = join(scratch, 'workspace');
     mkdirSync(join(workspace, '.vscode'), { recursive: true });
     writeFileSync(join(workspace, '.vscode', 'mcp.json'), JSON.stringify({ servers: { scale: { command: process.execPath, args: [SERVER, '--tools', String(TOOLS)] } } }, null, 2));
@@ -725,7 +721,7 @@ async function main(): Promise<void> {
     wb = await launch({
       workspace,
       vsix: VSIX,
-      extensions: [probeVsix],
+      extensions: [fixtureExtension('host-probe')],
       env: { MCP_HOST_PROBE_FILE: probeFile, MCP_HOST_PROBE_V8_FLAGS: process.env.MCP_HOST_PROBE_V8_FLAGS ?? '' },
       timeoutMs: 180_000,
       userPriority: !ROOT_PRIORITY,

@@ -1,6 +1,6 @@
 // The official MCP conformance suite, client mode, as part of `npm test`: scripts/conformance.mjs
 // runs every client scenario against dist/conformance-client.js (the product's core) and judges
-// the result against test/conformance/expected-failures.yml. Needs the bundle (esbuild.mjs, which
+// the result against test/conformance/expected-failures.yml. Needs the driver (esbuild.mjs --drivers, which
 // scripts/test.mjs runs first) and a Node 22+ for the suite (the Node 24 of the e2e tests).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';

@@ -1,16 +1,19 @@
 // @mcp in a real VS Code (code-server, no Copilot): a scripted tool-calling language model
-// (fixtures/lm-tool-provider, packaged and installed by this test, never shipped) is the only
+// (fixtures/lm-tool-provider, installed at launch, never shipped) is the only
 // model, so it is the one the picker selects and `request.model` gives. (Before MCP Host asked
 // VS Code to list the models, the picker stayed on "Models" and VS Code answered "Language model
 // unavailable" before @mcp was called: README, "What you need for @mcp".) The workspace runs
 // server-everything, a server of 300 tools and a "shifty" server that changes its tool after the
 // first call.
+// Order-dependent: the tests share one launch and one scripted model's log. before() switches the
+// 300-tool server off for models and "300 tools" switches it on (run alone, "a tool switched off"
+// would see it on); "a tool switched off" leaves everything/get-sum off for the tests after it.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { MODEL_CHANNEL, chatDriver } from './chatDriver';
+import { MODEL_CHANNEL, chatDriver, toolModelVsix } from './chatDriver';
 import { defaultVsixPath, launch, repoRoot, type Workbench, waitUntil } from './harness';
 import { allowServers, waitForTree } from './treeRows';
 
@@ -21,7 +24,7 @@ describe('@mcp in a real VS Code', { skip: existsSync(VSIX) ? false : `${VSIX} i
   let wb: Workbench;
   const scratch = mkdtempSync(join(tmpdir(), 'mcp-host-chat-e2e-'));
   const workspace = join(scratch, 'ws');
-  const { installToolModel, chatShot, ask, response, clickButton } = chatDriver(() => wb, scratch);
+  const { waitForToolModel, chatShot, ask, response, clickButton } = chatDriver(() => wb);
 
   /** Runs a step; on failure saves a screenshot named after it. */
   async function step(name: string, fn: () => Promise<void>): Promise<void> {
@@ -62,9 +65,8 @@ describe('@mcp in a real VS Code', { skip: existsSync(VSIX) ? false : `${VSIX} i
         },
       }),
     );
-    wb = await launch({ workspace, vsix: VSIX, timeoutMs: 150_000, settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never' } });
-    // Servers start when the view shows (the default policy), after the reload: a consent dialog would block the palette.
-    await installToolModel();
+    wb = await launch({ workspace, vsix: VSIX, extensions: [toolModelVsix()], timeoutMs: 150_000, settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never' } });
+    await waitForToolModel();
     await wb.openView('MCP Host');
     await wb.waitForTreeItem('many', { timeoutMs: 30_000 });
     await allowServers(wb, 3);

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { FrameLocator } from 'playwright-core';
-import { MODEL_CHANNEL, chatDriver } from './chatDriver';
+import { MODEL_CHANNEL, chatDriver, toolModelVsix } from './chatDriver';
 import { defaultVsixPath, launch, repoRoot, step as runStep, type Workbench, waitUntil } from './harness';
 import { allowServers, waitForTree } from './treeRows';
 
@@ -29,7 +29,7 @@ describe('MCP Apps from @mcp in a real VS Code', { skip: existsSync(VSIX) ? fals
   let wb: Workbench;
   const scratch = mkdtempSync(join(tmpdir(), 'mcp-host-chatapps-e2e-'));
   const workspace = join(scratch, 'ws');
-  const chat = chatDriver(() => wb, scratch);
+  const chat = chatDriver(() => wb);
 
   function step(name: string, fn: () => Promise<void>): Promise<void> {
     return runStep(wb, `chatapps-failed-${name}`, fn, async () => {
@@ -86,8 +86,8 @@ describe('MCP Apps from @mcp in a real VS Code', { skip: existsSync(VSIX) ? fals
     // A crafted workspace: it marks the user's own server trusted, with read-only auto-approval.
     writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'mcpHost.chat.trustedServers': { private: { autoApproveReadOnly: true } } }));
     const userServers = { private: stdio(join(repoRoot, 'test/fixtures/servers/privateFiles.mjs')) };
-    wb = await launch({ workspace, vsix: VSIX, timeoutMs: 150_000, viewport: { width: 1600, height: 1000 }, settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never', 'mcpHost.servers': userServers } });
-    await chat.installToolModel();
+    wb = await launch({ workspace, vsix: VSIX, extensions: [toolModelVsix()], timeoutMs: 150_000, viewport: { width: 1600, height: 1000 }, settings: { 'chat.disableAIFeatures': false, 'chat.mcp.autostart': 'never', 'mcpHost.servers': userServers } });
+    await chat.waitForToolModel();
     await wb.openView('MCP Host');
     await wb.waitForTreeItem('note', { timeoutMs: 30_000 });
     await allowServers(wb, 3);

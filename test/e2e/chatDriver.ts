@@ -1,31 +1,24 @@
 // Driving @mcp in code-server's chat, for the suites that talk to it (chat.test.ts,
-// chatApps.test.ts): installs the scripted tool-calling model (fixtures/lm-tool-provider, packaged
-// here, never shipped), asks `@mcp …` in a new chat once the model picker shows that model, reads
+// chatApps.test.ts): the scripted tool-calling model (fixtures/lm-tool-provider, never shipped) is
+// installed at launch (`toolModelVsix()`), and this waits for it to register, asks `@mcp …` in a new chat once the model picker shows that model, reads
 // the shown chat's responses and presses their buttons.
-import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { installCodeServer, poll as pollFor, repoRoot, screenshotDir, type Workbench, waitUntil } from './harness';
+import { join } from 'node:path';
+import { fixtureExtension } from './fixtureExtensions';
+import { poll as pollFor, screenshotDir, type Workbench, waitUntil } from './harness';
+import { reportRetry } from './retries';
 
-const TOOL_MODEL = join(repoRoot, 'test', 'e2e', 'fixtures', 'lm-tool-provider');
+/** The scripted model's VSIX, for `launch({ extensions })`. */
+export const toolModelVsix = (): string => fixtureExtension('lm-tool-provider');
 /** The scripted model's output channel (it logs what each request offered and the user's text). */
 export const MODEL_CHANNEL = 'Test Tool Model';
 const MODEL_NAME = 'MCP Host Scripted Tool Model';
 const poll = waitUntil;
 
-/** The chat of `wb()` (read when used: the suite launches it in before()); `scratch` holds the packaged model. */
-export function chatDriver(wb: () => Workbench, scratch: string) {
-  async function installToolModel(): Promise<void> {
-    const vsce = join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
-    const vsix = join(scratch, 'lm-tool-provider.vsix');
-    const packed = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', vsix], { cwd: TOOL_MODEL, encoding: 'utf8', timeout: 60_000 });
-    assert.equal(packed.status, 0, `packaging the scripted model failed:\n${packed.stdout}${packed.stderr}`);
-    const cs = await installCodeServer();
-    const base = dirname(wb().userDataDir);
-    const installed = spawnSync(cs.node, [cs.entry, '--config', join(base, 'code-server.yaml'), '--user-data-dir', wb().userDataDir, '--extensions-dir', wb().extensionsDir, '--install-extension', vsix], { encoding: 'utf8', timeout: 90_000 });
-    assert.match(installed.stdout + installed.stderr, /successfully installed/i, `installing the scripted model failed:\n${installed.stdout}${installed.stderr}`);
-    await wb().reloadWindow();
+/** The chat of `wb()` (read when used: the suite launches it in before()). */
+export function chatDriver(wb: () => Workbench) {
+  /** Waits for the scripted model, installed at launch (`launch({ extensions: [toolModelVsix()] })`), to register. */
+  async function waitForToolModel(): Promise<void> {
     await poll(async () => (await wb().outputChannelText(MODEL_CHANNEL, { contains: 'registered the scripted tool model', timeoutMs: 10_000, reveal: false }).catch(() => undefined)) !== undefined, 90_000, 'the scripted model to register');
   }
 
@@ -75,6 +68,7 @@ export function chatDriver(wb: () => Workbench, scratch: string) {
       await wb().page.keyboard.press('Control+L');
       const emptied = await poll(async () => (await responses().count()) === 0, 15_000, 'a new, empty chat').catch((error: unknown) => {
         if (attempt >= 3) throw error;
+        reportRetry('chat: New Chat (Ctrl+L) pressed again', error);
       });
       if (emptied) break;
     }
@@ -118,5 +112,5 @@ export function chatDriver(wb: () => Workbench, scratch: string) {
     await button.click();
   }
 
-  return { installToolModel, responses, chatShot, ask, response, clickButton };
+  return { waitForToolModel, responses, chatShot, ask, response, clickButton };
 }

@@ -1,6 +1,7 @@
 // The workbench's simple file dialog (code-server has no native one), as a person answers it:
 // type the path, accept. Used by the timeline suite and the timeline page benchmark.
 import type { Workbench } from './harness';
+import { reportRetry } from './retries';
 import { waitUntil } from './harness';
 
 /** Types `path` into the open file dialog and accepts it; resolves with the time of the Enter that did. */
@@ -30,6 +31,7 @@ export async function answerFileDialog(wb: Workbench, path: string): Promise<num
     );
     if (closed) return pressed;
     if (attempt >= 3) throw new Error(`the file dialog stayed open with ${await input.inputValue()}`);
+    reportRetry('file dialog: Enter pressed again', `the dialog stayed open with ${await input.inputValue()}`);
     if ((await input.inputValue()) !== path) await input.fill(path);
   }
 }

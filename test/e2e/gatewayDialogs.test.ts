@@ -99,7 +99,10 @@ describe('a gateway client without elicitation gets MCP Host\'s dialog', { skip,
     });
 
     await step('the other process\'s call completes with the answer', async () => {
-      const code = await Promise.race([exited!, new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 60_000))]);
+      // The bound's timer is cleared once the call ends: left running, it held the test file open
+      // for a minute after its last test.
+      let bound: NodeJS.Timeout | undefined;
+      const code = await Promise.race([exited!, new Promise<'timeout'>((resolve) => (bound = setTimeout(() => resolve('timeout'), 60_000)))]).finally(() => clearTimeout(bound));
       assert.equal(code, 0, `the SDK client process: ${output}`);
       const line = JSON.parse(output.trim().split('\n').at(-1)!);
       const text = (line.result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');

@@ -1,23 +1,15 @@
 // The harness tested on its own, with a fixture extension (test/e2e/fixtures/harness-extension),
 // so a VS Code upgrade that breaks a selector fails here and not in the middle of a real test.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
+import { fixtureExtension } from './fixtureExtensions';
 import { launch, repoRoot, type Workbench } from './harness';
 
-const FIXTURE = join(repoRoot, 'test', 'e2e', 'fixtures', 'harness-extension');
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-host-harness-'));
 let workbench: Workbench | undefined;
-
-before(() => {
-  const vsce = join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const args = [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', join(scratch, 'fixture.vsix')];
-  const r = spawnSync(process.execPath, args, { cwd: FIXTURE, encoding: 'utf8', timeout: 60_000 });
-  assert.equal(r.status, 0, `packaging the fixture extension failed:\n${r.stdout}${r.stderr}`);
-});
 
 after(async () => {
   await workbench?.close();
@@ -28,7 +20,7 @@ test('the harness drives views, trees, commands, output and notifications', { ti
   const second = mkdtempSync(join(scratch, 'second-'));
   const wb = await launch({
     workspace: { folders: [join(repoRoot, 'test', 'e2e', 'workspaces', 'basic'), second] },
-    vsix: join(scratch, 'fixture.vsix'),
+    vsix: fixtureExtension('harness-extension'),
     trust: false,
     settings: { 'harnessFixture.probe': 'from-settings' },
     env: { MCP_E2E_PROBE: 'from-env' },

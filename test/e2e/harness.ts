@@ -14,6 +14,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Frame, type Locator, type Page } from 'playwright-core';
 import { extensionErrors } from '../support/extensionHostLog';
+import { reportRetry } from './retries';
+
+export { reportRetry, retrying } from './retries';
 
 /** The repository root (this file runs from out/test/e2e/). */
 export const repoRoot = resolve(__dirname, '..', '..', '..');
@@ -481,6 +484,7 @@ class Launched implements Workbench {
       const shown = await poll(showing, { timeoutMs: Math.max(0, Math.min(4_000, remainingMs)), what: '' }).then(() => true, () => false);
       if (shown) return;
       if (remainingMs <= 4_000) break;
+      reportRetry(`openView "${viewContainerTitle}": clicked again`, 'the container was not showing 4 s after the click');
     }
     throw new Error(`timed out after 15000 ms waiting for the "${viewContainerTitle}" view container`);
   }
@@ -521,13 +525,19 @@ class Launched implements Workbench {
           const shown = await page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name').allTextContents().catch(() => []);
           throw new Error(`could not run "${title}" from the command palette (3 tries; shown: ${JSON.stringify(shown)}): ${(error as Error).message.split('\n')[0]}`);
         }
+        reportRetry(`runCommand "${title}": palette opened again`, error);
         continue;
       }
-      await row.click({ timeout: 10_000 }).catch(async () => {
+      await row.click({ timeout: 10_000 }).catch(async (error: unknown) => {
         // A list that keeps settling (a loaded machine) is "not stable" for a click: the focused
         // row runs on Enter, as a person would press it; another row takes a click without waiting.
-        if (await row.evaluate((el) => el.classList.contains('focused')).catch(() => false)) await page.keyboard.press('Enter');
-        else await row.click({ force: true });
+        if (await row.evaluate((el) => el.classList.contains('focused')).catch(() => false)) {
+          reportRetry(`runCommand "${title}": Enter instead of a click`, error);
+          await page.keyboard.press('Enter');
+        } else {
+          reportRetry(`runCommand "${title}": forced click`, error);
+          await row.click({ force: true });
+        }
       });
       // The palette closes (or turns into the command's own pick) once the command is accepted. A
       // click the list lost leaves it as it was: Enter on the focused row, as a person would. The
@@ -535,9 +545,13 @@ class Launched implements Workbench {
       // would land after the click took effect, in the command's own pick, and accept its first row.
       const accepted = async (): Promise<boolean> => !(await input.isVisible().catch(() => false)) || (await input.inputValue().catch(() => '')) !== `>${title}`;
       if (await poll(accepted, { timeoutMs: 10_000, what: '' }).then(() => true, () => false)) return;
-      if (await row.evaluate((el) => el.classList.contains('focused')).catch(() => false)) await page.keyboard.press('Enter');
+      if (await row.evaluate((el) => el.classList.contains('focused')).catch(() => false)) {
+        reportRetry(`runCommand "${title}": Enter fallback`, 'the palette still held the command 10 s after the click');
+        await page.keyboard.press('Enter');
+      }
       if (await poll(accepted, { timeoutMs: 3_000, what: '' }).then(() => true, () => false)) return;
       if (attempt >= 3) throw new Error(`"${title}" stayed in the command palette: the command was not accepted (3 tries)`);
+      reportRetry(`runCommand "${title}": palette opened again`, 'the command was not accepted');
     }
   }
 
@@ -562,6 +576,7 @@ class Launched implements Workbench {
         return await this.pickQuickItem(label);
       } catch (error) {
         if (!(error instanceof QuickPickClosed) || attempt >= 3) throw error;
+        reportRetry(`runCommandAndPick "${title}" → "${label}": command run again`, error);
       }
     }
   }
@@ -576,9 +591,10 @@ class Launched implements Workbench {
       const shown = await page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name').allTextContents();
       throw new Error(`no quick pick item "${label}"; shown: ${JSON.stringify(shown)}`);
     });
-    await row.click({ timeout: 10_000 }).catch(async () => {
+    await row.click({ timeout: 10_000 }).catch(async (error: unknown) => {
       // Keys must not go to whatever has the focus once the pick is gone.
       if (await closed()) throw new QuickPickClosed(label);
+      reportRetry(`pickQuickItem "${label}": picked with the keyboard`, error);
       // A list that keeps re-rendering on a loaded machine never holds still for a click: move the
       // list's focus onto the row with the keyboard, as a person would, and press Enter.
       const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
@@ -594,6 +610,7 @@ class Launched implements Workbench {
           () => false,
         );
         if (!matches) throw (await closed()) ? new QuickPickClosed(label) : new Error(`the quick pick item "${label}" could not be picked`);
+        reportRetry(`pickQuickItem "${label}": typed to filter`, 'the arrow keys did not focus the row');
       }
       await page.keyboard.press('Enter');
     });
@@ -647,6 +664,7 @@ class Launched implements Workbench {
       }
       const stillThere = (await row.locator('.label-name').first().textContent({ timeout: 1_000 }).catch(() => null))?.trim() === label;
       if (stillThere && (await row.getAttribute('aria-expanded').catch(() => null)) === 'false') {
+        if (clicks > 0) reportRetry(`expandTreeItem "${label}": twistie clicked again`, 'the row did not expand within 2 s of the click');
         await row.locator('.monaco-tl-twistie').click({ timeout: 5_000 }).catch(() => undefined);
         clicks++;
         const expanded = await poll(async () => (await row.getAttribute('aria-expanded').catch(() => null)) === 'true', { timeoutMs: 2_000, what: '' })
@@ -1165,6 +1183,7 @@ export async function clickReached(target: Locator, what: string, attempts = 3):
     );
     if (reached) return;
     if (attempt >= attempts) throw new Error(`${what}: ${attempts} clicks did not reach the page`);
+    reportRetry(`clickReached ${what}: click sent again`, 'the page did not receive the click within 2 s');
   }
 }
 

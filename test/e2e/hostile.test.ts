@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { defaultVsixPath, launch, poll, repoRoot, step, type TreeItem, type Workbench, waitUntil } from './harness';
+import { retrying } from './retries';
 
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
 const HOSTILE = join(repoRoot, 'test', 'fixtures', 'servers', 'hostile.mjs');
@@ -32,8 +33,7 @@ describe('a server with malformed list items', { skip }, () => {
    * focus back: seen once as "element is inert", then "not visible").
    */
   async function callTool(name: string): Promise<Frame> {
-    for (let attempt = 1; ; attempt++) {
-      try {
+    await retrying(`hostile callTool ${name}: Call Tool… run again`, 3, async () => {
         await wb.page.locator('.part.sidebar .composite.title').first().click();
         await wb.runCommand('MCP Host: Call Tool…');
         const input = wb.page.locator('.quick-input-widget .quick-input-box input');
@@ -42,12 +42,7 @@ describe('a server with malformed list items', { skip }, () => {
         const first = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first();
         await waitUntil(async () => (await first.innerText().catch(() => '')).trim() === name, 10_000, `"${name}" first in the pick`);
         await wb.page.keyboard.press('Enter');
-        break;
-      } catch (error) {
-        if (attempt === 3) throw error;
-        await wb.page.keyboard.press('Escape');
-      }
-    }
+    }, { beforeRetry: () => wb.page.keyboard.press('Escape') });
     const frame = await waitUntil(async () => (await wb.webviewFrames(name))[0], 20_000, `the panel of ${name}`);
     await frame.locator('#run').click();
     return frame;

@@ -15,6 +15,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { defaultVsixPath, launch, repoRoot, step as runStep, traceFrames, type TraceFrame, type Workbench, waitUntil } from './harness';
+import { allowServers } from './treeRows';
+import { retrying } from './retries';
 
 const WORKSPACE = join(repoRoot, 'test', 'e2e', 'workspaces', 'basic');
 const CHANNEL = 'MCP: everything';
@@ -85,15 +87,10 @@ describe('inspect features in a real VS Code', () => {
    */
   async function viaCommand(title: string, then: () => Promise<void>): Promise<void> {
     const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-    for (let attempt = 1; ; attempt++) {
+    await retrying(`inspect "${title}": run again after its quick input closed`, 3, async () => {
       await command(title);
-      try {
-        await then();
-        return;
-      } catch (error) {
-        if (attempt >= 3 || (await input.isVisible().catch(() => false))) throw error;
-      }
-    }
+      await then();
+    }, { retryable: async () => !(await input.isVisible().catch(() => false)) });
   }
 
   /** Picks from the open quick pick, typing first (long lists are virtualised). */
@@ -138,8 +135,7 @@ describe('inspect features in a real VS Code', () => {
     wb = await launch({ workspace: WORKSPACE, vsix: VSIX, timeoutMs: 150_000 });
     await wb.openView('MCP Host');
     await wb.waitForTreeItem('everything', { timeoutMs: 30_000 });
-    const consent = await wb.dialog({ timeoutMs: 20_000 });
-    if (consent) await wb.answerDialog(consent.buttons.includes('Allow All') ? 'Allow All' : 'Allow');
+    await allowServers(wb, 1);
     await wb.waitForTreeItem('Tools', { timeoutMs: 30_000 });
     // The protocol log at Trace, as a person would set it; a ping shows the frames are logged.
     await wb.setLogLevel(CHANNEL, 'Trace');
@@ -732,8 +728,7 @@ function launchWithServer(prefix: string, name: string, args: (folder: string) =
     const wb = (launched.wb = await launch({ workspace: launched.folder, vsix: VSIX, timeoutMs: 150_000 }));
     await wb.openView('MCP Host');
     await wb.waitForTreeItem(name, { timeoutMs: 30_000 });
-    const consent = await wb.dialog({ timeoutMs: 20_000 });
-    if (consent) await wb.answerDialog(consent.buttons.includes('Allow All') ? 'Allow All' : 'Allow');
+    await allowServers(wb, 1);
     await wb.waitForTreeItem('Tools', { timeoutMs: 30_000 });
   });
   after(async () => {

@@ -9,13 +9,16 @@
 // with `tasks/update` and completes it; the history notes the task id and final status. Frames
 // the editor sent are checked against the 2026-07-28 schema and the extension's.
 // Screenshots: test-results/screenshots/modern-tasks-*.png.
+// Order-dependent: the tests share one launch and one session log; the last test checks every frame
+// the earlier ones sent (it needs tools/call, tasks/get, tasks/update, tasks/cancel and
+// subscriptions/listen from them, and says which one is missing when run alone).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { defaultVsixPath, launch, repoRoot, step as runStep, traceFrames, type TraceFrame, type Workbench, waitUntil as poll } from './harness';
 import { taskDriver } from './taskDriver';
-import { childrenOf } from './treeRows';
+import { childrenOf, allowServers } from './treeRows';
 import { loadTasksSchemas, tasksWireProblems } from '../support/tasksSchema';
 
 const WORKSPACE = join(repoRoot, 'test', 'e2e', 'workspaces', 'modern-tasks');
@@ -71,8 +74,7 @@ describe('2026-07-28 tasks (the tasks extension) in a real VS Code', () => {
     wb = await launch({ workspace: WORKSPACE, vsix: VSIX, timeoutMs: 150_000 });
     await wb.openView('MCP Host');
     await wb.waitForTreeItem(SERVER, { timeoutMs: 30_000 });
-    const consent = await wb.dialog({ timeoutMs: 20_000 });
-    if (consent) await wb.answerDialog(consent.buttons.includes('Allow All') ? 'Allow All' : 'Allow');
+    await allowServers(wb, 1);
     await wb.waitForTreeItem('Tools', { timeoutMs: 30_000 });
     await wb.setLogLevel(CHANNEL, 'Trace');
     // A modern server has no ping: the frames kept from before Trace are replayed once it applies.

@@ -13,22 +13,20 @@
 // the same dialogs answer them, and the tool panel says the call waits for input.
 //
 // VS Code in the harness has no chat model, so a tiny test extension
-// (test/e2e/fixtures/lm-provider, packaged by this test, never shipped) registers one with
+// (test/e2e/fixtures/lm-provider, installed at launch, never shipped) registers one with
 // `vscode.lm.registerLanguageModelChatProvider`; it is installed next to the VSIX under test.
 // Screenshots: test-results/screenshots/serve-*.png.
 // MCP_HOST_VSIX names another VSIX to test; a command missing from it fails the suite.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame, Route } from 'playwright-core';
-import { clickReached, defaultVsixPath, installCodeServer, launch, repoRoot, step as runStep, type Workbench, waitUntil } from './harness';
+import { fixtureExtension } from './fixtureExtensions';
+import { clickReached, defaultVsixPath, launch, repoRoot, step as runStep, type Workbench, waitUntil } from './harness';
+import { retrying } from './retries';
 
 const WORKSPACE = join(repoRoot, 'test', 'e2e', 'workspaces', 'serve');
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
-const LM_PROVIDER = join(repoRoot, 'test', 'e2e', 'fixtures', 'lm-provider');
 const CHANNEL = 'MCP: everything';
 
 
@@ -36,7 +34,6 @@ const poll = waitUntil;
 
 describe('sampling and elicitation in a real VS Code', () => {
   let wb: Workbench;
-  const scratch = mkdtempSync(join(tmpdir(), 'mcp-host-serve-e2e-'));
 
   async function webview(title: string, timeoutMs = 20_000): Promise<Frame> {
     return poll(async () => (await wb.webviewFrames(title))[0], timeoutMs, `the webview "${title}"`);
@@ -89,17 +86,11 @@ describe('sampling and elicitation in a real VS Code', () => {
     };
     // Two servers run: the server first, then its tool. A quick pick that closes under the test
     // (the focus moved) is tried once more; until the tool is picked nothing has run.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await command('MCP Host: Call Tool…');
-        await choose('Which MCP server?', server);
-        await choose(`Which tool of ${server}?`, name);
-        break;
-      } catch (error) {
-        if (attempt >= 2) throw error;
-        await wb.page.keyboard.press('Escape');
-      }
-    }
+    await retrying(`serve runTool ${server} › ${name}: Call Tool… run again`, 2, async () => {
+      await command('MCP Host: Call Tool…');
+      await choose('Which MCP server?', server);
+      await choose(`Which tool of ${server}?`, name);
+    }, { beforeRetry: () => wb.page.keyboard.press('Escape') });
     const panel = await webview(name);
     await panel.locator('#run').waitFor({ state: 'visible', timeout: 10_000 });
     for (const [field, value] of Object.entries(fields)) {
@@ -130,21 +121,8 @@ describe('sampling and elicitation in a real VS Code', () => {
     return text;
   }
 
-  /** Installs the test language model next to MCP Host, then reloads the window so it runs. */
-  async function installTestModel(): Promise<void> {
-    const vsce = join(repoRoot, 'node_modules', '@vscode', 'vsce', 'vsce');
-    const vsix = join(scratch, 'lm-provider.vsix');
-    const packed = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', vsix], { cwd: LM_PROVIDER, encoding: 'utf8', timeout: 60_000 });
-    assert.equal(packed.status, 0, `packaging the test model extension failed:\n${packed.stdout}${packed.stderr}`);
-    const cs = await installCodeServer();
-    const base = dirname(wb.userDataDir);
-    const installed = spawnSync(cs.node, [cs.entry, '--config', join(base, 'code-server.yaml'), '--user-data-dir', wb.userDataDir, '--extensions-dir', wb.extensionsDir, '--install-extension', vsix], {
-      encoding: 'utf8',
-      timeout: 90_000,
-    });
-    assert.match(installed.stdout + installed.stderr, /successfully installed/i, `installing the test model extension failed:\n${installed.stdout}${installed.stderr}`);
-    await wb.reloadWindow();
-    // Right after a reload the command palette may not list every command yet: retry.
+  /** Waits for the test language model, installed with MCP Host at launch, to register. */
+  async function testModelRegistered(): Promise<void> {
     await poll(
       async () => (await wb.outputChannelText('Test LM Provider', { contains: 'registered the test language model', timeoutMs: 10_000 }).catch(() => undefined)) !== undefined,
       90_000,
@@ -156,6 +134,7 @@ describe('sampling and elicitation in a real VS Code', () => {
     wb = await launch({
       workspace: WORKSPACE,
       vsix: VSIX,
+      extensions: [fixtureExtension('lm-provider')],
       timeoutMs: 150_000,
       // The harness turns AI features off for quiet; sampling needs the language model API.
       settings: { 'chat.disableAIFeatures': false },
@@ -163,7 +142,7 @@ describe('sampling and elicitation in a real VS Code', () => {
     // Links the tests open go to new browser tabs: their requests are seen, then aborted, so
     // nothing reaches the network.
     await wb.page.context().route((url) => /^(https?|wss?):$/.test(url.protocol) && !['127.0.0.1', 'localhost'].includes(url.hostname), (route) => route.abort());
-    await installTestModel();
+    await testModelRegistered();
     await wb.openView('MCP Host');
     await wb.waitForTreeItem('sampler', { timeoutMs: 30_000 });
     // One consent dialog for the servers that start together (Allow All), or one per server.
@@ -179,7 +158,6 @@ describe('sampling and elicitation in a real VS Code', () => {
   });
 
   after(async () => {
-    rmSync(scratch, { recursive: true, force: true });
     if (!wb) return;
     await wb.close();
     assert.deepEqual(wb.leftoverProcesses(), [], 'nothing of the launch outlives it');

@@ -3,6 +3,7 @@
 // task rows under the server's Tasks group, and the inline Cancel Task of a row.
 import type { Frame } from 'playwright-core';
 import { clickReached, type Workbench, waitUntil as poll } from './harness';
+import { retrying } from './retries';
 import { childrenOf, waitForTree } from './treeRows';
 
 /** A task row as drawn. */
@@ -30,19 +31,13 @@ export function taskDriver(wb: () => Workbench) {
     await poll(async () => (await page.locator('.tabs-container .tab').count()) === 0, 10_000, 'the editors to close');
     const input = page.locator('.quick-input-widget .quick-input-box input');
     const first = page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first();
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await command('MCP Host: Call Tool…');
-        await poll(async () => (await input.isVisible()) && ((await input.getAttribute('placeholder')) ?? '').startsWith('Which tool'), 10_000, 'the tool pick');
-        await input.fill(tool, { timeout: 5_000 });
-        await poll(async () => ((await first.innerText().catch(() => '')) || '').trim() === tool, 10_000, `"${tool}" first in the quick pick`);
-        await page.keyboard.press('Enter');
-        break;
-      } catch (error) {
-        if (attempt >= 3) throw error;
-        await page.keyboard.press('Escape');
-      }
-    }
+    await retrying(`openToolPanel ${tool}: Call Tool… run again`, 3, async () => {
+      await command('MCP Host: Call Tool…');
+      await poll(async () => (await input.isVisible()) && ((await input.getAttribute('placeholder')) ?? '').startsWith('Which tool'), 10_000, 'the tool pick');
+      await input.fill(tool, { timeout: 5_000 });
+      await poll(async () => ((await first.innerText().catch(() => '')) || '').trim() === tool, 10_000, `"${tool}" first in the quick pick`);
+      await page.keyboard.press('Enter');
+    }, { beforeRetry: () => page.keyboard.press('Escape') });
     return webview(tool);
   }
 
@@ -110,30 +105,24 @@ export function taskDriver(wb: () => Workbench) {
   /**
    * Presses the inline Cancel Task of the row of `tool` whose description matches `description`,
    * until `cancelSent()` says tasks/cancel went out. The group is redrawn every second (elapsed
-   * time): the row is found again each try (a click on a row being replaced is lost).
+   * time): the row is found again each try (a click on a row being replaced is lost). Every click
+   * after the first is reported as a retry: Cancel Task should take one.
    */
   async function cancelOnRow(tool: string, description: RegExp, cancelSent: () => Promise<boolean>): Promise<void> {
     const page = wb().page;
-    await poll(
-      async () => {
-        const row = page
-          .locator('.part.sidebar .monaco-list[role="tree"] .monaco-list-row')
-          .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${tool}$`) }) })
-          .filter({ has: page.locator('.label-description', { hasText: description }) })
-          .first();
-        // A focused row shows its inline actions without a hover (a hover-only button is a flaky
-        // target in a loaded browser); the click itself opens the task's panel, already open.
-        await row.locator('.label-name').click({ timeout: 2_000 }).catch(() => undefined);
-        await row.hover({ timeout: 2_000 }).catch(() => undefined);
-        const clicked = await row
-          .locator('.actions .action-label[aria-label^="Cancel Task"]')
-          .click({ timeout: 2_000 })
-          .then(() => true, () => false);
-        return clicked && cancelSent();
-      },
-      60_000,
-      `tasks/cancel after Cancel Task on the row of ${tool}`,
-    );
+    await retrying(`cancelOnRow ${tool}: Cancel Task clicked again`, 15, async () => {
+      const row = page
+        .locator('.part.sidebar .monaco-list[role="tree"] .monaco-list-row')
+        .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${tool}$`) }) })
+        .filter({ has: page.locator('.label-description', { hasText: description }) })
+        .first();
+      // A focused row shows its inline actions without a hover (a hover-only button is a flaky
+      // target in a loaded browser); the click itself opens the task's panel, already open.
+      await row.locator('.label-name').click({ timeout: 2_000 }).catch(() => undefined);
+      await row.hover({ timeout: 2_000 }).catch(() => undefined);
+      await row.locator('.actions .action-label[aria-label^="Cancel Task"]').click({ timeout: 2_000 });
+      await poll(cancelSent, 3_000, `tasks/cancel after Cancel Task on the row of ${tool}`);
+    });
   }
 
   return { command, webview, openToolPanel, run, taskStatus, taskMessage, resultText, cancelledInPanel, taskRows, taskRowsNow, cancelOnRow };

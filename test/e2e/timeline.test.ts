@@ -15,6 +15,8 @@ import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { answerFileDialog } from './fileDialog';
 import { defaultVsixPath, launch, repoRoot, step as runStep, waitUntil, type Workbench } from './harness';
+import { allowServers } from './treeRows';
+import { retrying } from './retries';
 
 const EVERYTHING = join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const CLI = join(repoRoot, 'dist', 'cli.js');
@@ -77,8 +79,7 @@ describe('the protocol timeline in a real VS Code', () => {
   async function callTool(name: string, fill: (frame: Frame) => Promise<void>): Promise<Frame> {
     // A webview that had the focus may take it back and close the pick under the test: then both run again.
     const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-    for (let attempt = 1; ; attempt++) {
-      try {
+    await retrying(`timeline callTool ${name}: Call Tool… run again`, 3, async () => {
         await wb.page.locator('.part.sidebar .composite.title').first().click();
         await wb.runCommand('MCP Host: Call Tool…');
         // Typed first: the list of tools is long and virtualised; the filtered list's first row is the one.
@@ -87,11 +88,7 @@ describe('the protocol timeline in a real VS Code', () => {
         const first = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first();
         await waitUntil(async () => ((await first.innerText().catch(() => '')) || '').trim() === name, 10_000, `"${name}" first in the pick`);
         await wb.page.keyboard.press('Enter');
-        break;
-      } catch (error) {
-        if (attempt >= 3) throw error;
-      }
-    }
+    });
     const frame = await waitUntil(async () => (await wb.webviewFrames(name))[0], 20_000, `the tool panel of ${name}`);
     await frame.locator('#run').waitFor({ state: 'visible', timeout: 10_000 });
     await fill(frame);
@@ -106,8 +103,7 @@ describe('the protocol timeline in a real VS Code', () => {
     wb = await launch({ workspace, vsix: defaultVsixPath, timeoutMs: 150_000, viewport: { width: 1500, height: 950 }, settings: { 'chat.mcp.access': 'none', 'chat.mcp.autostart': 'never', 'workbench.colorTheme': 'Default Dark Modern' } });
     await wb.openView('MCP Host');
     await wb.waitForTreeItem('everything', { timeoutMs: 30_000 });
-    const consent = await wb.dialog({ timeoutMs: 20_000 });
-    if (consent) await wb.answerDialog(consent.buttons.includes('Allow All') ? 'Allow All' : 'Allow');
+    await allowServers(wb, 1);
     await wb.waitForTreeItem('Tools', { timeoutMs: 30_000 });
   });
 

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { defaultVsixPath, launch, repoRoot, step as runStep, waitUntil, type TreeItem, type Workbench } from './harness';
-import { childrenOf, waitForTree } from './treeRows';
+import { childrenOf, waitForTree, allowServers } from './treeRows';
 
 const SCALE = join(repoRoot, 'test', 'fixtures', 'servers', 'scale.mjs');
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
@@ -58,8 +58,7 @@ describe('a Tools group of 1,003 tools, a page at a time, every tool findable', 
     wb = await launch({ workspace, vsix: VSIX, timeoutMs: 150_000, viewport: { width: 1400, height: 900 }, settings: { 'chat.mcp.access': 'none', 'chat.mcp.autostart': 'never' } });
     await wb.openView('MCP Host');
     await wb.waitForTreeItem('scale', { timeoutMs: 30_000 });
-    const consent = await wb.dialog({ timeoutMs: 30_000 });
-    if (consent) await wb.answerDialog(consent.buttons.includes('Allow All') ? 'Allow All' : 'Allow');
+    await allowServers(wb, 1);
     await waitForTree(wb, `Tools with its count ${TOTAL}`, (items) => items.some((i) => i.label === 'Tools' && i.description === String(TOTAL)), 60_000);
   });
 

@@ -4,6 +4,9 @@
 //   and the server's output channel logs the same lines.
 // - Saved calls as tests: .vscode/mcp-tests.json in the Testing view; Run All passes one test and
 //   fails another with the assertion's expected and actual values.
+// Order-dependent: the first test launches the workbench and writes the workspace every later test
+// uses (and the saved tests read what the first one's server made). A `--test-name-pattern` run of
+// a later test alone fails at once, naming the test it needs (`launched()`).
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +22,14 @@ after(async () => {
   rmSync(workspace, { recursive: true, force: true });
 });
 
+const FIRST_TEST = 'dev.watch restarts the server on a rebuild; the What Changed view lists the changes and diffs them';
+
+/** The workbench the first test launched; a later test run alone fails here, naming the test it needs. */
+function launched(): Workbench {
+  if (!workbench) throw new Error(`this test needs the suite's first test, "${FIRST_TEST}", to run before it (the suite is order-dependent)`);
+  return workbench;
+}
+
 /** Runs a test's body; on failure a screenshot shows what the screen said. */
 async function shotOnFailure(name: string, body: () => Promise<void>): Promise<void> {
   try {
@@ -29,7 +40,7 @@ async function shotOnFailure(name: string, body: () => Promise<void>): Promise<v
   }
 }
 
-test('dev.watch restarts the server on a rebuild; the What Changed view lists the changes and diffs them', { timeout: 240_000 }, async () => {
+test(FIRST_TEST, { timeout: 240_000 }, async () => {
   await shotOnFailure('workbench-what-changed', async () => {
     const buildFile = join(workspace, 'build.txt');
     writeFileSync(buildFile, '1');
@@ -90,8 +101,7 @@ test('dev.watch restarts the server on a rebuild; the What Changed view lists th
 
 test('saved calls as tests: the Testing view runs them; a failure shows expected and actual', { timeout: 240_000 }, async () => {
   await shotOnFailure('workbench-saved-tests', async () => {
-    const wb = workbench!;
-    assert.ok(wb, 'the first test launched the workbench');
+    const wb = launched();
     // Record the session while the tests run: the recording holds their calls.
     await wb.runCommandAndPick('MCP Host: Record Session (start/stop)', 'evolving');
     await wb.runCommand('Test: Run All Tests');
@@ -118,8 +128,7 @@ test('saved calls as tests: the Testing view runs them; a failure shows expected
 
 test('the Debug profile runs the saved tests with their server under the debugger', { timeout: 240_000 }, async () => {
   await shotOnFailure('workbench-debug-tests', async () => {
-    const wb = workbench!;
-    assert.ok(wb, 'the first test launched the workbench');
+    const wb = launched();
     await wb.runCommand('Test: Clear All Results');
     await wb.runCommand('Test: Debug All Tests');
     // The server (no dev.debug of its own) restarts with the inspector, and VS Code's JavaScript
@@ -147,8 +156,7 @@ test('the Debug profile runs the saved tests with their server under the debugge
 
 test('Diagnose on a broken entry: the report says where it breaks and what to do', { timeout: 240_000 }, async () => {
   await shotOnFailure('workbench-diagnose', async () => {
-    const wb = workbench!;
-    assert.ok(wb, 'the first test launched the workbench');
+    const wb = launched();
     const configFile = join(workspace, '.vscode', 'mcp.json');
     const config = JSON.parse(readFileSync(configFile, 'utf8')) as { servers: Record<string, unknown> };
     config.servers.broken = { command: 'mcp-host-no-such-server', args: ['--port', '1'] };

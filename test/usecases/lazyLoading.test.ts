@@ -70,7 +70,7 @@ test('the shipped bundles leave oauth4webapi to dist/vendor/oauth.mjs, imported 
 
 test('activating the shipped bundle reads neither the panels, the HTTP transports, eventsource-parser, nor the parts loaded on first use (gateway, doctor, dev mode, recorder, saved tests, sign-in listener, @mcp, Find Tool…)', () => {
   const dist = join(__dirname, '..', '..', '..', 'dist');
-  assert.ok(existsSync(join(dist, 'bench.js')) && existsSync(join(dist, 'extension.js')), `${dist} has no build: run node esbuild.mjs`);
+  assert.ok(existsSync(join(dist, 'bench.js')) && existsSync(join(dist, 'extension.js')), `${dist} has no build: run node esbuild.mjs --drivers`);
   // The benchmark's loader: a fresh process, a stand-in vscode module, require() and activate().
   const out = execFileSync(process.execPath, [join(dist, 'bench.js'), '--load-extension', join(dist, 'extension.js')], { encoding: 'utf8' });
   const { files } = JSON.parse(out.trim().split('\n').pop()!) as { files: string[] };
