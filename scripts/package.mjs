@@ -36,7 +36,7 @@ export function vsixReadme(text) {
   const start = text.indexOf(SOURCE_BLOCK.start);
   const end = text.indexOf(SOURCE_BLOCK.end);
   if (start < 0 || end < start) throw new Error(`README.md has no ${SOURCE_BLOCK.start} … ${SOURCE_BLOCK.end} block to leave out of the VSIX`);
-  return text.slice(0, start) + text.slice(end + SOURCE_BLOCK.end.length).replace(/^\n+/, '\n');
+  return `${text.slice(0, start).trimEnd()}\n\n${text.slice(end + SOURCE_BLOCK.end.length).trimStart()}`;
 }
 
 function shippedReadme() {
