@@ -24,15 +24,25 @@ function run(args, what) {
   return r.stdout;
 }
 
+/** The README block only a developer with a clone can act on (npm, apt-get); the VSIX leaves it out. */
+export const SOURCE_BLOCK = { start: '<!-- from-source -->', end: '<!-- /from-source -->' };
+
 /**
- * The README as the VSIX carries it: without the screenshots under media/readme/, which stay
- * out of the VSIX (and which vsce cannot link without a repository URL).
+ * The README as the VSIX's Details page carries it: README.md without the "Try it from source"
+ * block. Its relative links and images become absolute (the `repository` in package.json) when
+ * vsce packages it, so they resolve on the Marketplace, on Open VSX and in the Extensions view.
  */
+export function vsixReadme(text) {
+  const start = text.indexOf(SOURCE_BLOCK.start);
+  const end = text.indexOf(SOURCE_BLOCK.end);
+  if (start < 0 || end < start) throw new Error(`README.md has no ${SOURCE_BLOCK.start} … ${SOURCE_BLOCK.end} block to leave out of the VSIX`);
+  return `${text.slice(0, start).trimEnd()}\n\n${text.slice(end + SOURCE_BLOCK.end.length).trimStart()}`;
+}
+
 function shippedReadme() {
-  const text = readFileSync(join(repoRoot, 'README.md'), 'utf8');
   const file = join(repoRoot, 'dist', 'README.vsix.md');
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, text.split('\n').filter((line) => !line.includes('media/readme/')).join('\n'));
+  writeFileSync(file, vsixReadme(readFileSync(join(repoRoot, 'README.md'), 'utf8')));
   return file;
 }
 
@@ -46,8 +56,7 @@ export function packageExtension({ build = true, out = defaultVsixPath } = {}) {
   if (stray.length > 0) throw new Error(`.vscodeignore lets in files that do not run:\n  ${stray.join('\n  ')}`);
   if (!files.includes('dist/extension.js')) throw new Error('dist/extension.js is missing; build first');
 
-  // No `repository` field yet; without the flag vsce would stop and ask.
-  run([vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--readme-path', relative(repoRoot, shippedReadme()), '--out', out], 'vsce package');
+  run([vsce, 'package', '--no-dependencies', '--readme-path', relative(repoRoot, shippedReadme()), '--out', out], 'vsce package');
   return out;
 }
 

@@ -11,6 +11,7 @@ import { McpStatusBar } from './extension/statusBar';
 import { OfferChangesView } from './extension/offerChangesView';
 import { registerTimeline } from './extension/timeline/timelineFeed';
 import { cacheMcpHostSettings } from './extension/restrictedSettings';
+import { OPEN_WALKTHROUGH_COMMAND, walkthroughArgument } from './extension/walkthrough';
 
 let host: McpHost | undefined;
 
@@ -65,6 +66,12 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(useCases, tree.showSubscriptions(useCases.subscriptions), tree.showChatMarks(useCases.chat), mcpHost.chatShare.followModelSwitches(useCases.chat));
   // Every server's frames on one time axis ("Open Timeline"); recordings open there too.
   context.subscriptions.push(registerTimeline(context, mcpHost, useCases.history));
+  // "Get Started with MCP Host": the walkthrough, from the palette and the view's welcome.
+  context.subscriptions.push(
+    vscode.commands.registerCommand(OPEN_WALKTHROUGH_COMMAND, () =>
+      vscode.commands.executeCommand('workbench.action.openWalkthrough', walkthroughArgument(context.extension.packageJSON as { publisher?: unknown; name?: unknown }), false),
+    ),
+  );
   context.subscriptions.push(tree.showTasks(useCases.tasks));
 
   // "asked 12s ago" under Roots goes stale: redraw now and then while someone looks.

@@ -1,6 +1,6 @@
 // The layer direction of src/, checked from the imports themselves: a folder imports only
 // folders below it, only the VS Code layer imports `vscode`, and no two folders import each other
-// (directly or round a loop). README's Architecture section draws the same table.
+// (directly or round a loop). docs/architecture.md draws the same table.
 import { suite, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
