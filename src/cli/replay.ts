@@ -1,6 +1,6 @@
 // `mcp-host replay FILE`: sends the client's side of a recording to a server again and compares
 // each answer with the recorded one; `--record FILE` writes recordings on any command.
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, writeSync } from 'node:fs';
 import type { McpClient } from '../client/client';
 import type { RequestHandler } from '../protocol/connection';
 import { ResponseError, errorMessage } from '../protocol/errors';
@@ -9,17 +9,18 @@ import { JsonChange, describeJsonChange } from '../schema/jsonDiff';
 import { RecordedAnswer, RecordedReply, Recording, ReplayStep, compareAnswers, parseRecording, replayPlan } from '../usecases/recording';
 import { UsageError } from './arguments';
 import { readInputFile } from './inputFiles';
+import { createRecordingFile } from '../usecases/recordingFile';
 
 /** Reads a recording file; a missing or malformed one is a usage error that names it. */
 export function readRecording(path: string): Recording {
   return readInputFile(path, (text) => parseRecording(text, path));
 }
 
-/** Opens FILE for a recording (created or emptied, mode 0600: frames hold the session's data). */
+/** Creates FILE for a recording (new, mode 0600, never through a link: frames hold the session's data). */
 export function openRecordingFile(path: string): { readonly write: (line: string) => void; readonly close: () => void } {
   let fd: number;
   try {
-    fd = openSync(path, 'w', 0o600);
+    fd = createRecordingFile(path);
   } catch (error) {
     throw new UsageError(`--record: cannot write ${path}: ${errorMessage(error)}`);
   }

@@ -23,6 +23,7 @@ import { diffOffers } from '../usecases/offerDiff';
 import { readOfferSnapshot, renderOfferChanges } from './diff';
 import { LoadedReplay, RecordedReplies, loadReplay, openRecordingFile, renderReplay, replaySteps } from './replay';
 import { RecordingWriter, ReplayStep, wholeLines } from '../usecases/recording';
+import { recordedServerLabel } from '../usecases/recordingFile';
 import { SavedTestFile, SavedTestResult, describeTestResult, testResult } from '../usecases/savedTests';
 import { runSavedTest } from '../usecases/savedTestRunner';
 import { readSavedTests, testSummary, writeJunit } from './savedTests';
@@ -286,7 +287,7 @@ async function runOn(target: CliTarget, options: CliOptions, io: CliIo, terminal
     return ExitCode.Failure;
   }
   const file = recordingFile;
-  const recorder = file && new RecordingWriter(wholeLines(file.write), (text) => redactor.redact(text), { server: describeServer(target) });
+  const recorder = file && new RecordingWriter(wholeLines(file.write), (text) => redactor.redact(text), { server: recordedServerLabel(target.resolved) });
   if (file) store.add({ dispose: () => file.close() });
   // The era each server spoke is kept across runs: only the first run against a server probes.
   const eras = { memory: new EraMemory(cliEraStore()), key: cliEraKey(resolved.type === 'stdio' ? { kind: 'stdio', command: resolved.command, args: resolved.args } : { kind: 'remote', url: resolved.url }, process.cwd()) };
@@ -416,12 +417,6 @@ function closedForAuthorization(error: unknown): boolean {
 function createTransport(target: CliTarget, maxMessageBytes: number | undefined, auth: AuthProvider | undefined): Transport {
   const create = transportFactory({ stdio: { maxMessageBytes, stderrTailLines: STDERR_TAIL_SHOWN * 2 }, http: { maxMessageBytes, ...(auth ? { auth } : {}) }, httpMode: target.httpMode });
   return create(target.resolved);
-}
-
-/** The server as a recording names it: the command line, or the URL. */
-function describeServer(target: CliTarget): string {
-  const { resolved } = target;
-  return resolved.type === 'stdio' ? [resolved.command, ...resolved.args].join(' ') : resolved.url;
 }
 
 /** Runs the command on a connected client; `steps` are the requests of a recording to replay, read before connecting. */
