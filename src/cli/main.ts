@@ -3,6 +3,7 @@
 import * as os from 'node:os';
 import { Interrupted, runCli } from './run';
 import { terminalSafe } from './terminalText';
+import { terminalQuestion } from './verbs/approval';
 import { errorMessage } from '../protocol/errors';
 
 function main(): void {
@@ -35,6 +36,7 @@ function main(): void {
     stdout: (text: string) => void process.stdout.write(text),
     stderr: (text: string) => void process.stderr.write(text),
     stderrColumns: process.stderr.isTTY ? process.stderr.columns || 80 : undefined,
+    ...(process.stdin.isTTY && process.stderr.isTTY ? { ask: terminalQuestion(process.stdin, process.stderr) } : {}),
   };
   runCli(process.argv.slice(2), io, { interrupt: interrupt.signal, force: force.signal }).then(
     (code) => {

@@ -6,7 +6,7 @@ import type { RequestHandler } from '../protocol/connection';
 import { ResponseError, errorMessage } from '../protocol/errors';
 import * as z from '../protocol/zod';
 import { JsonChange, describeJsonChange } from '../schema/jsonDiff';
-import { RecordedAnswer, RecordedReply, Recording, ReplayStep, compareAnswers, parseRecording, replayPlan } from '../usecases/recording';
+import { RecordedAnswer, RecordedReply, Recording, ReplayStep, TaskIdMap, compareAnswers, parseRecording, replayPlan } from '../usecases/recording';
 import { UsageError } from './arguments';
 import { readInputFile } from './inputFiles';
 import { createRecordingFile } from '../usecases/recordingFile';
@@ -40,12 +40,16 @@ export interface RecordedReplies {
 export interface LoadedReplay {
   readonly steps: ReplayStep[];
   readonly replies: RecordedReplies;
+  /** The server the recording names (its header), masked as recordings write it. */
+  readonly server?: string;
 }
 
 /** Reads a recording file for `mcp-host replay` (a usage error that names it when it cannot). */
 export function loadReplay(path: string): LoadedReplay {
-  const plan = replayPlan(readRecording(path));
-  return { steps: plan.steps, replies: recordedReplies(plan.replies) };
+  const recording = readRecording(path);
+  const plan = replayPlan(recording);
+  const server = recording.header.server;
+  return { steps: plan.steps, replies: recordedReplies(plan.replies), ...(typeof server === 'string' ? { server } : {}) };
 }
 
 /**
@@ -85,15 +89,18 @@ const ANY = z.unknown();
 /** Sends each request of the plan in order and compares the answers. Notifications of the client are not sent again (they answer moments of the recorded session). */
 export async function replaySteps(client: McpClient, steps: readonly ReplayStep[], ignore: readonly string[], signal?: AbortSignal): Promise<ReplayedRequest[]> {
   const out: ReplayedRequest[] = [];
+  const taskIds = new TaskIdMap();
   for (const step of steps) {
     if (step.kind !== 'request') continue;
     let actual: RecordedAnswer;
     try {
-      actual = { result: await client.request(step.method, step.params, ANY, signal ? { signal } : {}) };
+      actual = { result: await client.request(step.method, taskIds.params(step.params), ANY, signal ? { signal } : {}) };
     } catch (error) {
       if (!(error instanceof ResponseError)) throw error;
       actual = { error: { code: error.code, message: error.wireMessage, ...(error.data !== undefined ? { data: error.data } : {}) } };
     }
+    taskIds.learn(step.expected, actual);
+    actual = taskIds.asRecorded(actual);
     if (!step.expected) {
       out.push({ method: step.method, line: step.line, outcome: 'unrecorded', changes: [] });
       continue;

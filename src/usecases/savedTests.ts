@@ -179,11 +179,12 @@ export function junitXml(results: readonly SavedTestResult[], suiteName = 'mcp-h
   return lines.join('\n') + '\n';
 }
 
-/** One line for a result, as the CLI prints it. */
+/** The lines of a result, as the CLI prints them: one for the test, then each failure with what was expected and what came. */
 export function describeTestResult(r: SavedTestResult): string[] {
   const head = `${r.outcome === 'passed' ? 'PASS' : r.outcome === 'failed' ? 'FAIL' : 'ERROR'} ${r.server} › ${r.name} (${Math.round(r.ms)} ms)`;
   if (r.outcome === 'error') return [head, `  ${r.error}`];
-  return [head, ...r.failures.map((f) => `  ${f.message}`)];
+  const shown = (value: unknown) => truncateText(typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? 'nothing'));
+  return [head, ...r.failures.flatMap((f) => [`  ${f.message}`, `    expected: ${shown(f.expected)}`, `    actual:   ${shown(f.actual)}`])];
 }
 
 function actionOf(value: Record<string, unknown>, at: string): SavedTestAction {
