@@ -1,23 +1,14 @@
 // F10: a recording is a new file of mode 0600, made without following a link at its path, and its
 // header names the server without the credentials given on its command line.
 import assert from 'node:assert/strict';
-import { lstatSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { lstatSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { EVERYTHING, ensureBuilt, killQuietly, runCli, waitForNoLeftovers } from './cliProcess';
+import { describe, test } from 'node:test';
+import { EVERYTHING, cliTestHooks, runCli } from './cliProcess';
 import { displayCommandLine, maskCredentialArguments } from '../../src/registry/logText';
 import { recordedServerLabel } from '../../src/usecases/recordingFile';
 
-const dir = mkdtempSync(join(tmpdir(), 'mcp-host-record-'));
-
-before(() => ensureBuilt());
-after(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(async () => {
-  const left = await waitForNoLeftovers();
-  for (const pid of left) killQuietly(pid);
-  assert.deepEqual(left, [], 'a server process was left running');
-});
+const dir = cliTestHooks('mcp-host-record-');
 
 describe('--record FILE', { timeout: 60_000 }, () => {
   test('over an existing 0644 file: the recording is a new file of mode 0600', async () => {
