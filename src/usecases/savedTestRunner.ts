@@ -2,6 +2,7 @@
 // the checks of savedTests.ts; and a test made from a call in the history. Apart from the file's
 // format so the editor loads the use case only when a test runs, not at activation.
 import type { McpClient } from '../client/client';
+import type { Tool } from '../client/schemas';
 import type { LogSeverity } from '../protocol/logging';
 import { isRecord } from '../protocol/jsonShape';
 import { truncate } from '../protocol/text';
@@ -19,11 +20,13 @@ export interface SavedTestPorts {
   /** Keeps tool calls in the call history, as a hand call is kept. */
   record?(entry: NewHistoryEntry): void;
   log?(level: LogSeverity, text: string): void;
+  /** Asks before a call of a tool that may change things, as a hand call asks (see toolPolicy); false: not run. Absent: never asks. */
+  confirm?(tool: Tool): Promise<boolean>;
 }
 
 /**
- * Runs one test: the tool call through the one tool-call use case (history and log as for a
- * hand call, nothing confirmed: running the test is the user's decision), a read or a prompt;
+ * Runs one test: the tool call through the one tool-call use case (history, log and confirmation
+ * as for a hand call), a read or a prompt;
  * then checks what came back.
  */
 export async function runSavedTest(test: SavedTest, ports: SavedTestPorts): Promise<SavedTestResult> {
@@ -39,7 +42,7 @@ export async function runSavedTest(test: SavedTest, ports: SavedTestPorts): Prom
       const callStarted = performance.now();
       const outcome = await callTool(
         { serverId: test.server, tool, arguments: { mode: 'value', value: action.arguments }, origin: ports.origin, ...(ports.signal ? { signal: ports.signal } : {}) },
-        { client: () => client, ...(ports.record ? { record: ports.record } : {}), ...(ports.log ? { log: ports.log } : {}) },
+        { client: () => client, ...(ports.record ? { record: ports.record } : {}), ...(ports.log ? { log: ports.log } : {}), ...(ports.confirm ? { confirm: (t: Tool) => ports.confirm!(t) } : {}) },
       );
       if (outcome.kind === 'invalid') throw new Error(`the arguments do not fit the tool's inputSchema: ${outcome.errors.map((e) => `${e.path || '(root)'} ${e.message}`).join('; ')}`);
       if (outcome.kind !== 'answered') throw outcome.kind === 'declined' ? new Error('the call was not confirmed') : outcome.error;
