@@ -9,7 +9,9 @@ import type { McpClient } from '../../src/client';
 import type { PlannedCall } from '../../src/usecases/runApproval';
 import { RunConfirmation, serverForSavedTest } from '../../src/usecases/savedTestPolicy';
 import type { SavedTest } from '../../src/usecases/savedTests';
-import { runSavedTest } from '../../src/usecases/savedTestRunner';
+import { assertionKinds, runSavedTest, testFromHistory } from '../../src/usecases/savedTestRunner';
+import { parseSavedTests } from '../../src/usecases/savedTests';
+import { CallHistory } from '../../src/usecases/history';
 import { connectStdio, fixture } from '../client/support';
 
 const server = (name: string, workspaceDefined: boolean, folder?: string) => ({ id: `${name}-${folder ?? 'user'}`, entry: { name, source: { workspaceDefined, ...(folder ? { folder: { fsPath: folder } } : {}) } } });
@@ -66,6 +68,28 @@ describe('saved tests ask as a hand call asks', { timeout: 60_000 }, () => {
     assert.ok(existsSync(victim), 'the file is still there');
     assert.deepEqual(results.map((r) => r.outcome), ['passed', 'passed', 'error', 'error']);
     assert.match(results[2].error!, /not confirmed/);
+  });
+
+  test('Save Call as Test on a call whose answer changes: the kinds offered survive the next run, the exact text does not', async () => {
+    const history = new CallHistory();
+    const note = tool('note', 'add_note', { text: 'remember' });
+    const first = await runSavedTest(note, { client: async () => client, origin: 'a test', record: (e) => history.add(e) });
+    assert.equal(first.outcome, 'passed');
+    const entry = history.list('wb')[0];
+    assert.match(JSON.stringify(entry.result), /Added note \d+/);
+    const kinds = assertionKinds(entry, false);
+    assert.deepEqual(kinds.map((k) => [k.kind, k.survives]), [['isError', true], ['pattern', true], ['text', false]]);
+    const saved = parseSavedTests(JSON.stringify({ tests: [testFromHistory(entry, 'wb', false)] }), 'saved.json').tests[0];
+    assert.deepEqual(saved.expect, { isError: false, json: [{ pointer: '/content/0/text', pattern: '^Added note \\d+' }] });
+    assert.equal((await runSavedTest(saved, { client: async () => client, origin: 'a test' })).outcome, 'passed', 'the next run (another note number) passes');
+    const exact = parseSavedTests(JSON.stringify({ tests: [testFromHistory(entry, 'wb', false, ['text'])] }), 'saved.json').tests[0];
+    assert.equal((await runSavedTest(exact, { client: async () => client, origin: 'a test' })).outcome, 'failed', 'the exact text fails the next run');
+    // Structured content: its fields keep their types.
+    const stats = await runSavedTest(tool('stats', 'stats'), { client: async () => client, origin: 'a test', record: (e) => history.add(e) });
+    assert.equal(stats.outcome, 'passed');
+    const typed = testFromHistory(history.list('wb')[0], 'wb', true) as { expect: { outputSchema: boolean; json: unknown[] } };
+    assert.equal(typed.expect.outputSchema, true);
+    assert.deepEqual(typed.expect.json.slice(0, 2), [{ pointer: '/structuredContent/count', type: 'number' }, { pointer: '/structuredContent/label', type: 'string' }]);
   });
 
   test('approved: it runs; a tool the server does not list yet counts as one that may change things', async () => {
