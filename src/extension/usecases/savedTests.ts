@@ -177,8 +177,18 @@ export class SavedTests implements vscode.Disposable {
       return;
     }
     const hasOutputSchema = picked.entry.kind === 'tool' && !!picked.server.tools?.find((t) => t.name === picked.entry.name)?.outputSchema;
-    const { testFromHistory } = await loadRunner();
-    const test = testFromHistory(picked.entry, picked.server.entry.name, hasOutputSchema);
+    const { assertionKinds, testFromHistory } = await loadRunner();
+    // What the test checks: the kinds that survive an answer whose values change come picked.
+    const kinds = await vscode.window.showQuickPick(
+      assertionKinds(picked.entry, hasOutputSchema).map((k) => ({ label: plainPickText(k.label), picked: k.survives, assertion: k.kind })),
+      { canPickMany: true, placeHolder: 'What should the test check? (the picked ones hold when only the values change)' },
+    );
+    if (!kinds) return;
+    const test = testFromHistory(picked.entry, picked.server.entry.name, hasOutputSchema, kinds.map((k) => k.assertion));
+    // The test as it will be written, before anything is.
+    const save = 'Save Test';
+    const preview = await vscode.window.showInformationMessage(`Save this test in ${folder.name}/${SAVED_TESTS_FILE}?`, { modal: true, detail: JSON.stringify(test, null, 2) }, save);
+    if (preview !== save) return;
     const uri = vscode.Uri.joinPath(folder.uri, SAVED_TESTS_FILE);
     let text = '{\n  "tests": []\n}\n';
     try {
