@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { LoggingLevel, LoggingLevels } from '../client/schemas';
 import { PROTOCOL_PREFERENCES, ProtocolPreference, isProtocolPreference } from '../client/era';
@@ -8,7 +8,7 @@ import { clientMetadataUrlProblem } from '../auth/clientMetadataUrl';
 export type CliCommand =
   | { readonly kind: 'inspect' }
   | { readonly kind: 'tools'; /** `--search`: rank the tools by this query instead of listing them. */ readonly search?: { readonly query: string; readonly limit: number } }
-  | { readonly kind: 'call'; readonly tool: string; readonly args: Record<string, unknown>; /** `--task`: run as a task where the tool allows one. */ readonly task?: boolean }
+  | { readonly kind: 'call'; readonly tool: string; readonly args: Record<string, unknown>; /** `--task`: run as a task where the tool allows one. */ readonly task?: boolean; /** `--no-validate`: send the arguments unchecked. */ readonly noValidate?: boolean }
   /** The tasks the server holds (2025-11-25 `tasks/list`). */
   | { readonly kind: 'tasks' }
   | { readonly kind: 'read'; readonly uri: string }
@@ -51,6 +51,8 @@ export interface CliOptions {
   readonly pinsFile?: string;
   /** `--record FILE`: write the session's frames there (JSON Lines, secrets redacted). */
   readonly record?: string;
+  /** `--yes`: run a recording's or a test file's calls that may change things without asking. */
+  readonly yes?: boolean;
   /** The server: a command and its arguments (everything after `--`), a URL (`--url`), or servers of a config file (`--config`). */
   readonly server: CliServer | CliConfigServers;
 }
@@ -100,7 +102,8 @@ export interface CliSignIn {
 export type ParsedArguments =
   | { readonly kind: 'run'; readonly options: CliOptions }
   | { readonly kind: 'diff-files'; readonly before: string; readonly after: string; readonly json: boolean; readonly options: DiffOptions }
-  | { readonly kind: 'help' };
+  | { readonly kind: 'help' }
+  | { readonly kind: 'version' };
 
 /** A mistake on the command line; exits with code 2 and a hint to `--help`. */
 export class UsageError extends Error {
@@ -147,7 +150,11 @@ Commands:
                      something did); --server-version also compares the server's version
 
 Options:
-  --args JSON              arguments for call/prompt, a JSON object: '{"a":1}'
+  --args JSON              arguments for call/prompt, a JSON object: '{"a":1}'; call checks them
+                           against the tool's inputSchema first (--no-validate sends them as given)
+  --yes                    replay/test: run the calls of a file that may change things (and the
+                           servers a test file brings) without asking; without a terminal to ask
+                           on, replay and test refuse them unless --yes is given
   --json                   print one JSON document instead of readable text
   --trace                  print every JSON-RPC frame and the server's stderr to stderr
   --roots DIR[,DIR...]     expose these directories to the server as roots (the command
@@ -205,6 +212,7 @@ Sign-in (--url servers that answer 401; not with an Authorization header):
   --scope SCOPES           ask for these scopes (space or comma separated) instead of
                            those the server names
   -h, --help               print this help
+  -V, --version            print the version of mcp-host
 
 Exit status: 0 on success, 1 when the tool reported an error (isError) or, with
 --strict, its result broke its outputSchema, 2 for usage, connection, protocol and
@@ -229,7 +237,7 @@ const VALUE_FLAGS = ['--port', '--record', '--ignore', '--junit', '--args', '--r
 /** Flags that may be given more than once. */
 const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header', '--server', '--ignore'];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
-const BOOLEAN_FLAGS = ['--json', '--trace', '--strict', '--no-browser', '--server-version', '--allow-local-auth', '--task', EXIT_ON_STDIN_CLOSE] as const;
+const BOOLEAN_FLAGS = ['--json', '--trace', '--strict', '--no-browser', '--server-version', '--allow-local-auth', '--task', '--yes', '--no-validate', EXIT_ON_STDIN_CLOSE] as const;
 /** The flags of sign-in, which only apply with --url. */
 const SIGN_IN_FLAGS = ['--no-browser', '--allow-local-auth', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope'] as const;
 
@@ -239,6 +247,7 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   const own = dash >= 0 ? argv.slice(0, dash) : argv;
   const serverArgv = dash >= 0 ? argv.slice(dash + 1) : [];
   if (own.includes('-h') || own.includes('--help') || own[0] === 'help') return { kind: 'help' };
+  if (own.includes('--version') || own.includes('-V')) return { kind: 'version' };
 
   const values = new Map<ValueFlag, string>();
   const repeated: Record<string, string[]> = {};
@@ -287,11 +296,15 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   const ignore = repeated['--ignore'] ?? [];
   if (ignore.length && name !== 'replay') throw new UsageError('--ignore only applies to replay');
   for (const pointer of ignore) if (!pointer.startsWith('/')) throw new UsageError(`--ignore takes a JSON Pointer such as /result/content/0/text, got ${JSON.stringify(pointer)}`);
-    const junit = values.get('--junit');
+  const junit = values.get('--junit');
   if (junit !== undefined && name !== 'test') throw new UsageError('--junit only applies to test');
   if (booleans.has(EXIT_ON_STDIN_CLOSE) && name !== 'gateway') throw new UsageError(`${EXIT_ON_STDIN_CLOSE} only applies to gateway`);
   const built = withSearch(buildCommand(name as CommandName, positionals.slice(1), values.get('--args'), diffOptions, ignore, junit, values.get('--port')), values.get('--search'), values.get('--limit'));
-  const command = built.kind === 'call' && booleans.has('--task') ? { ...built, task: true } : built;
+  const command = built.kind === 'call' ? { ...built, ...(booleans.has('--task') ? { task: true } : {}), ...(booleans.has('--no-validate') ? { noValidate: true } : {}) } : built;
+  if (booleans.has('--no-validate') && name !== 'call') throw new UsageError('--no-validate only applies to call');
+  if (booleans.has('--yes') && name !== 'replay' && name !== 'test') throw new UsageError('--yes only applies to replay and test');
+  // A snapshot that is not there is the mistake to name, before any missing server.
+  if (name === 'diff' && positionals.length === 2) readableFile(positionals[1]);
   const pinsFile = values.get('--pins');
   if (pinsFile !== undefined && pinsFile.trim() === '') throw new UsageError('--pins needs a file');
   const record = values.get('--record');
@@ -326,8 +339,18 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
       ...(pinsFile !== undefined ? { pinsFile: resolve(pinsFile) } : {}),
       server: signedIn,
       ...(record !== undefined ? { record: resolve(record) } : {}),
+      ...(booleans.has('--yes') ? { yes: true } : {}),
     },
   };
+}
+
+/** Throws a usage error naming `file` when it cannot be read ("file not found" when it is not there). */
+function readableFile(file: string): void {
+  try {
+    accessSync(file, constants.R_OK);
+  } catch (error) {
+    throw new UsageError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (error as Error).message}`);
+  }
 }
 
 /** Where `mcp-host test FILE` finds its servers without --config: FILE itself when it has a `servers` map, else the `mcp.json` beside it. */

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import { EXIT_ON_STDIN_CLOSE } from './arguments';
 import { Interrupted, runCli } from './run';
 import { terminalSafe } from './terminalText';
+import { terminalQuestion } from './verbs/approval';
 import { errorMessage } from '../protocol/errors';
 
 function main(): void {
@@ -39,6 +40,7 @@ function main(): void {
     stderr: (text: string) => void process.stderr.write(text),
     stderrColumns: process.stderr.isTTY ? process.stderr.columns || 80 : undefined,
     stdoutColumns: (process.stdout.isTTY ? process.stdout.columns : undefined) || Number(process.env.COLUMNS) || 80,
+    ...(process.stdin.isTTY && process.stderr.isTTY ? { ask: terminalQuestion(process.stdin, process.stderr) } : {}),
   };
   runCli(process.argv.slice(2), io, { interrupt: interrupt.signal, force: force.signal }).then(
     (code) => {

@@ -17,6 +17,7 @@ import { TOO_DEEP_MARKER, cutDeepJson } from '../protocol/jsonShape';
 import { formatBytes } from '../protocol/text';
 import { revealInvisible } from '../usecases/invisibleText';
 import { fitRows } from './fittedRows';
+import { jsonEqual } from '../schema/json';
 
 /** Everything `inspect` shows (what the server offers); also its `--json` document. */
 export type Inspection = ServerOffer;
@@ -283,13 +284,23 @@ export function renderCallResult(result: CallToolResult): string {
   const out: string[] = [];
   if (result.isError) out.push('Tool reported an error:');
   for (const block of result.content) out.push(renderContent(block));
-  if (result.structuredContent !== undefined) {
+  // Servers often send the structured content as a text block too (as the spec advises): print it once.
+  if (result.structuredContent !== undefined && !result.content.some((block) => block.type === 'text' && parsesTo(block.text, result.structuredContent))) {
     const printed = printableJson(result.structuredContent);
     out.push('structuredContent:', printed.text);
     if (printed.cut) out.push(`(${CUT_DEEP_NOTE})`);
   }
   if (out.length === 0) out.push('(empty result)');
   return out.join('\n');
+}
+
+/** True when `text` is JSON for `value`. */
+function parsesTo(text: string, value: unknown): boolean {
+  try {
+    return jsonEqual(JSON.parse(text), value);
+  } catch {
+    return false;
+  }
 }
 
 export function renderReadResult(result: ReadResourceResult): string {

@@ -1,25 +1,26 @@
 // `mcp-host replay FILE`: sends the client's side of a recording to a server again and compares
 // each answer with the recorded one; `--record FILE` writes recordings on any command.
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, writeSync } from 'node:fs';
 import type { McpClient } from '../client/client';
 import type { RequestHandler } from '../protocol/connection';
 import { ResponseError, errorMessage } from '../protocol/errors';
 import * as z from '../protocol/zod';
 import { JsonChange, describeJsonChange } from '../schema/jsonDiff';
-import { RecordedAnswer, RecordedReply, Recording, ReplayStep, compareAnswers, parseRecording, replayPlan } from '../usecases/recording';
+import { RecordedAnswer, RecordedReply, Recording, ReplayStep, TaskIdMap, compareAnswers, parseRecording, replayPlan } from '../usecases/recording';
 import { UsageError } from './arguments';
 import { readInputFile } from './inputFiles';
+import { createRecordingFile } from '../usecases/recordingFile';
 
 /** Reads a recording file; a missing or malformed one is a usage error that names it. */
 export function readRecording(path: string): Recording {
   return readInputFile(path, (text) => parseRecording(text, path));
 }
 
-/** Opens FILE for a recording (created or emptied, mode 0600: frames hold the session's data). */
+/** Creates FILE for a recording (new, mode 0600, never through a link: frames hold the session's data). */
 export function openRecordingFile(path: string): { readonly write: (line: string) => void; readonly close: () => void } {
   let fd: number;
   try {
-    fd = openSync(path, 'w', 0o600);
+    fd = createRecordingFile(path);
   } catch (error) {
     throw new UsageError(`--record: cannot write ${path}: ${errorMessage(error)}`);
   }
@@ -39,12 +40,16 @@ export interface RecordedReplies {
 export interface LoadedReplay {
   readonly steps: ReplayStep[];
   readonly replies: RecordedReplies;
+  /** The server the recording names (its header), masked as recordings write it. */
+  readonly server?: string;
 }
 
 /** Reads a recording file for `mcp-host replay` (a usage error that names it when it cannot). */
 export function loadReplay(path: string): LoadedReplay {
-  const plan = replayPlan(readRecording(path));
-  return { steps: plan.steps, replies: recordedReplies(plan.replies) };
+  const recording = readRecording(path);
+  const plan = replayPlan(recording);
+  const server = recording.header.server;
+  return { steps: plan.steps, replies: recordedReplies(plan.replies), ...(typeof server === 'string' ? { server } : {}) };
 }
 
 /**
@@ -84,15 +89,18 @@ const ANY = z.unknown();
 /** Sends each request of the plan in order and compares the answers. Notifications of the client are not sent again (they answer moments of the recorded session). */
 export async function replaySteps(client: McpClient, steps: readonly ReplayStep[], ignore: readonly string[], signal?: AbortSignal): Promise<ReplayedRequest[]> {
   const out: ReplayedRequest[] = [];
+  const taskIds = new TaskIdMap();
   for (const step of steps) {
     if (step.kind !== 'request') continue;
     let actual: RecordedAnswer;
     try {
-      actual = { result: await client.request(step.method, step.params, ANY, signal ? { signal } : {}) };
+      actual = { result: await client.request(step.method, taskIds.params(step.params), ANY, signal ? { signal } : {}) };
     } catch (error) {
       if (!(error instanceof ResponseError)) throw error;
       actual = { error: { code: error.code, message: error.wireMessage, ...(error.data !== undefined ? { data: error.data } : {}) } };
     }
+    taskIds.learn(step.expected, actual);
+    actual = taskIds.asRecorded(actual);
     if (!step.expected) {
       out.push({ method: step.method, line: step.line, outcome: 'unrecorded', changes: [] });
       continue;

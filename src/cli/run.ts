@@ -23,7 +23,12 @@ import { callTool } from '../usecases/callTool';
 import { diffOffers } from '../usecases/offerDiff';
 import { readOfferSnapshot, renderOfferChanges } from './diff';
 import { LoadedReplay, RecordedReplies, loadReplay, openRecordingFile, renderReplay, replaySteps } from './replay';
-import { RecordingWriter, ReplayStep, wholeLines } from '../usecases/recording';
+import { RecordingWriter, wholeLines } from '../usecases/recording';
+import { RunApproval } from './verbs/approval';
+import { invalidArguments, toolToCall } from './verbs/call';
+import { approveReplay, otherServerWarning } from './verbs/replay';
+import { approveOwnServers, approveServerTests, testResultsJson } from './verbs/test';
+import { recordedServerLabel } from '../usecases/recordingFile';
 import { SavedTestFile, SavedTestResult, describeTestResult, testResult } from '../usecases/savedTests';
 import { runSavedTest } from '../usecases/savedTestRunner';
 import { readSavedTests, testSummary, writeJunit } from './savedTests';
@@ -48,6 +53,8 @@ export interface CliIo {
   readonly stderrColumns?: number;
   /** The width stdout's tables fit (`inspect`): the terminal's, else $COLUMNS, else 80. */
   readonly stdoutColumns?: number;
+  /** Asks the user a yes/no question on the terminal; absent when there is none to ask on. */
+  readonly ask?: (question: string) => Promise<boolean>;
 }
 
 /** Exit statuses. */
@@ -87,8 +94,8 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
   let options: CliOptions;
   try {
     const parsed = parseArguments(argv);
-    if (parsed.kind === 'help') {
-      io.stdout(USAGE + '\n');
+    if (parsed.kind === 'help' || parsed.kind === 'version') {
+      io.stdout((parsed.kind === 'help' ? USAGE : `mcp-host ${cliVersion()}`) + '\n');
       return ExitCode.Ok;
     }
     if (parsed.kind === 'diff-files') {
@@ -122,12 +129,14 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
   let replay: LoadedReplay | undefined;
   try {
     if (command.kind === 'replay') replay = loadReplay(command.recording);
+    const otherServer = replay && otherServerWarning(replay, targets[0].resolved);
+    if (otherServer) io.stderr(otherServer + '\n');
     if (options.record && (targets.length > 1 || search)) throw new UsageError('--record records one server: choose one with --server NAME');
   } catch (error) {
     io.stderr(describeFailure(error).join('\n') + '\n');
     return ExitCode.Failure;
   }
-  if (targets.length === 1 && !search) return runOn(targets[0], options, io, terminal, signals, (client, out, req, status) => execute(client, options, { ...out, stdoutColumns: terminal.stdoutColumns }, req, status, replay?.steps), replay?.replies);
+  if (targets.length === 1 && !search) return runOn(targets[0], options, io, terminal, signals, (client, out, req, status) => execute(client, options, { ...out, stdoutColumns: terminal.stdoutColumns }, req, status, replay, { yes: options.yes === true, ...(terminal.ask ? { ask: terminal.ask } : {}) }), replay?.replies);
 
   // `tools` over several servers of a config file, or a search: one server after another.
   const listed: { server: string; tools: Tool[] }[] = [];
@@ -157,10 +166,16 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
 async function runSavedTestsCli(command: Extract<CliCommand, { kind: 'test' }>, options: CliOptions, io: CliIo, terminal: CliIo, signals: CliSignals): Promise<number> {
   let file: SavedTestFile;
   let targets: CliTarget[];
+  let approval: RunApproval = { yes: options.yes === true, ...(terminal.ask ? { ask: terminal.ask } : {}) };
   try {
     file = readSavedTests(command.file);
     const names = [...new Set(file.tests.map((t) => t.server))];
     targets = await cliTargets(options.server.kind === 'config' ? { ...options.server, names } : options.server);
+    // A test file that brings its own servers starts them only with the user's yes.
+    if (options.server.kind === 'config' && options.server.file === command.file) {
+      await approveOwnServers(targets, file.tests, approval, io.stderr);
+      approval = { ...approval, yes: true };
+    }
   } catch (error) {
     io.stderr(describeFailure(error).join('\n') + '\n');
     return ExitCode.Failure;
@@ -172,10 +187,11 @@ async function runSavedTestsCli(command: Extract<CliCommand, { kind: 'test' }>, 
     const ran: SavedTestResult[] = [];
     const named: CliIo = target.name === undefined ? io : { stdout: io.stdout, stderr: (text) => io.stderr(text.replace(/^mcp-host: /gm, `mcp-host: ${target.name}: `)) };
     const code = await runOn(target, options, named, terminal, signals, async (client, out, req) => {
+      await approveServerTests(client, tests, approval, out.stderr, req);
       for (const test of tests) {
         const result = await runSavedTest(test, { client: async () => client, origin: 'mcp-host test', ...(req.signal ? { signal: req.signal } : {}) });
         ran.push(result);
-        out.stdout(describeTestResult(result).join('\n') + '\n');
+        if (!options.json) out.stdout(describeTestResult(result).join('\n') + '\n');
       }
       return ExitCode.Ok;
     });
@@ -184,10 +200,10 @@ async function runSavedTestsCli(command: Extract<CliCommand, { kind: 'test' }>, 
     for (const test of tests.slice(ran.length)) {
       const result = testResult(test, [], 0, new Error(`the server ${test.server} could not run (see above)`));
       results.push(result);
-      io.stdout(describeTestResult(result).join('\n') + '\n');
+      if (!options.json) io.stdout(describeTestResult(result).join('\n') + '\n');
     }
   }
-  io.stdout(testSummary(results) + '\n');
+  io.stdout((options.json ? testResultsJson(results) : testSummary(results)) + '\n');
   if (command.junit) {
     const problem = writeJunit(command.junit, results);
     if (problem) io.stderr(`mcp-host: ${problem}\n`);
@@ -285,7 +301,7 @@ async function runOn(target: CliTarget, options: CliOptions, io: CliIo, terminal
     return ExitCode.Failure;
   }
   const file = recordingFile;
-  const recorder = file && new RecordingWriter(wholeLines(file.write), (text) => redactor.redact(text), { server: describeServer(target) });
+  const recorder = file && new RecordingWriter(wholeLines(file.write), (text) => redactor.redact(text), { server: recordedServerLabel(target.resolved) });
   if (file) store.add({ dispose: () => file.close() });
   // The era each server spoke is kept across runs: only the first run against a server probes.
   const eras = { memory: new EraMemory(cliEraStore()), key: cliEraKey(resolved.type === 'stdio' ? { kind: 'stdio', command: resolved.command, args: resolved.args } : { kind: 'remote', url: resolved.url }, process.cwd()) };
@@ -420,14 +436,8 @@ function createTransport(target: CliTarget, maxMessageBytes: number | undefined,
   return create(target.resolved);
 }
 
-/** The server as a recording names it: the command line, or the URL. */
-function describeServer(target: CliTarget): string {
-  const { resolved } = target;
-  return resolved.type === 'stdio' ? [resolved.command, ...resolved.args].join(' ') : resolved.url;
-}
-
 /** Runs the command on a connected client; `steps` are the requests of a recording to replay, read before connecting. */
-async function execute(client: McpClient, options: CliOptions, io: CliIo, req: RequestOptions, status: StatusLine, steps: readonly ReplayStep[] = []): Promise<number> {
+async function execute(client: McpClient, options: CliOptions, io: CliIo, req: RequestOptions, status: StatusLine, replay: LoadedReplay | undefined, approval: RunApproval): Promise<number> {
   const { command, json } = options;
   const print = (text: string) => io.stdout(text.endsWith('\n') ? text : text + '\n');
   // Malformed items are left out of a list; each is named on stderr, the rest printed.
@@ -457,13 +467,13 @@ async function execute(client: McpClient, options: CliOptions, io: CliIo, req: R
       // The editor's use case: the CLI does not list tools first, so the server checks the
       // arguments; progress is shown on a terminal and restarts the timeout, as in the editor.
       const outcome = await callTool(
-        { serverId: 'cli', tool: { name: command.tool }, arguments: { mode: 'value', value: command.args }, origin: 'the CLI', ...(req.signal ? { signal: req.signal } : {}), ...(command.task ? { task: true } : {}) },
+        { serverId: 'cli', tool: await toolToCall(client, command.tool, command.noValidate === true, req), arguments: { mode: 'value', value: command.args }, origin: 'the CLI', ...(req.signal ? { signal: req.signal } : {}), ...(command.task ? { task: true } : {}) },
         // A task's status line (status message, elapsed, progress) replaces the plain progress line.
         { client: () => client, onProgress: (p) => status.show(renderProgress(p)), onTaskStatus: (update) => status.show(renderTaskStatus(update)) },
       );
       status.clear();
       if (outcome.kind === 'failed' || outcome.kind === 'unavailable') throw outcome.error;
-      if (outcome.kind !== 'answered') throw new UsageError(outcome.kind === 'invalid' ? outcome.errors.map((e) => e.message).join('; ') : 'the call was not confirmed');
+      if (outcome.kind !== 'answered') throw outcome.kind === 'invalid' ? invalidArguments(command.tool, outcome.errors) : new UsageError('the call was not confirmed');
       const result = outcome.result;
       if (json) printJson(result);
       else print(renderCallResult(result));
@@ -499,7 +509,8 @@ async function execute(client: McpClient, options: CliOptions, io: CliIo, req: R
     case 'gateway':
       throw new UsageError(`${command.kind} runs its own servers`);
     case 'replay': {
-      const replayed = await replaySteps(client, steps, command.ignore, req.signal);
+      await approveReplay(client, replay!, approval, io.stderr, req);
+      const replayed = await replaySteps(client, replay!.steps, command.ignore, req.signal);
       print(renderReplay(replayed, json));
       return replayed.some((r) => r.outcome === 'different') ? ExitCode.ToolError : ExitCode.Ok;
     }

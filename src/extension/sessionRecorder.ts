@@ -1,7 +1,7 @@
 // "Record Session" of a server in the editor: every frame of its sessions (restarts included)
 // goes to a JSON Lines recording (the CLI's --record format, secrets redacted), until the user
 // stops it. A recording replays with `mcp-host replay` and is a shareable bug report.
-import { closeSync, mkdirSync, openSync, write, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, write, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { McpClient } from '../client/client';
@@ -9,6 +9,7 @@ import type { Disposable } from '../protocol/disposable';
 import type { ServerHandle } from '../registry/serverRegistry';
 import { PendingLines } from '../usecases/pendingLines';
 import { RecordingWriter } from '../usecases/recording';
+import { createRecordingFile, recordedServerLabel } from '../usecases/recordingFile';
 
 interface Recording {
   readonly id: string;
@@ -63,8 +64,8 @@ export class SessionRecorder implements vscode.Disposable {
     mkdirSync(dir, { recursive: true });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const file = join(dir, `${h.entry.name.replace(/[^\w.-]+/g, '_')}-${stamp}.jsonl`);
-    const fd = openSync(file, 'w', 0o600);
-    const command = h.resolved ? (h.resolved.type === 'stdio' ? [h.resolved.command, ...h.resolved.args].join(' ') : h.resolved.url) : h.entry.name;
+    const fd = createRecordingFile(file);
+    const command = h.resolved ? recordedServerLabel(h.resolved) : h.entry.name;
     // A flood of frames (100,000 notifications) is a write per batch, not a system call per frame.
     const recording: Recording = { id: h.id, file, fd, pending: new PendingLines(2 * MAX_PENDING_BYTES), position: 0, inFlight: new Map(), writer: new RecordingWriter((head, message, tail) => this.append(recording, head, message, tail), this.redact, { server: command }) };
     this.recordings.set(h.id, recording);

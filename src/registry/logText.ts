@@ -188,7 +188,30 @@ export function formatCommandLine(command: string, args: readonly string[]): str
  * {@link formatCommandLine}, with absolute paths as {@link displayPath} shows them. Logs keep the exact one.
  */
 export function displayCommandLine(command: string, args: readonly string[]): string {
-  return formatCommandLine(displayPath(command), args.map(displayPath));
+  return formatCommandLine(displayPath(command), maskCredentialArguments(args).map(displayPath));
+}
+
+/**
+ * Arguments safe to show or write down: the value of a flag named as a credential (`--token X`,
+ * `--api-key=X`, `--client-secret X`: the names {@link isSecretQueryParameter} knows) becomes
+ * `••••`, variable references kept. What consent, Server Details and recordings show of a command.
+ */
+export function maskCredentialArguments(args: readonly string[]): string[] {
+  const isCredentialFlag = (flag: string) => /^--?[A-Za-z]/.test(flag) && isSecretQueryParameter(flag.replace(/^--?/, ''));
+  const out: string[] = [];
+  let valueNext = false;
+  for (const arg of args) {
+    if (valueNext && !arg.startsWith('-')) {
+      out.push(maskLiterals(arg));
+      valueNext = false;
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    if (eq > 0 && isCredentialFlag(arg.slice(0, eq))) out.push(`${arg.slice(0, eq)}=${maskLiterals(arg.slice(eq + 1))}`);
+    else out.push(arg);
+    valueNext = eq < 0 && isCredentialFlag(arg);
+  }
+  return out;
 }
 
 /**
@@ -226,7 +249,8 @@ function sameFile(a: string, b: string): boolean {
 }
 
 function quoteArg(arg: string): string {
-  if (arg !== '' && /^[\w@%+=:,./~-]+$/.test(arg)) return arg;
+  // `••••` (a masked value) is no shell syntax: quoting it would only hide that it was masked.
+  if (arg !== '' && /^[\w@%+=:,./~\u2022-]+$/.test(arg)) return arg;
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 

@@ -17,6 +17,12 @@ export interface JsonDiffOptions {
   readonly ignore?: readonly string[];
   /** Stop after this many changes: a diff of two unrelated 50 MiB documents must not flood anyone. */
   readonly maxChanges?: number;
+  /**
+   * Arrays whose items are all objects with a unique string under one of these keys (`name` of
+   * tools, `uri` of resources) are matched item by item on it, not by index: one tool added at the
+   * top is one addition, not a change of every item. Such an item's path part is `name=echo`.
+   */
+  readonly matchItemsBy?: readonly string[];
 }
 
 /** The default cap on changes reported by one diff. */
@@ -48,6 +54,20 @@ export function jsonDiff(before: unknown, after: unknown, options: JsonDiffOptio
       return;
     }
     if (Array.isArray(a) && Array.isArray(b) && (a.some(isContainer) || b.some(isContainer))) {
+      const key = options.matchItemsBy?.find((k) => uniquelyKeyed(a, k) && uniquelyKeyed(b, k));
+      if (key !== undefined) {
+        const part = (item: unknown) => `${key}=${(item as Record<string, string>)[key]}`;
+        const after = new Map(b.map((item) => [part(item), item]));
+        for (const item of a) {
+          const id = part(item);
+          if (!after.has(id)) {
+            if (changes.length < max) changes.push({ kind: 'removed', path: [...path, id], before: item });
+          } else walk(item, after.get(id), [...path, id], `${pointer}/${escapePointer(id)}`);
+        }
+        const before = new Set(a.map(part));
+        for (const item of b) if (!before.has(part(item)) && changes.length < max) changes.push({ kind: 'added', path: [...path, part(item)], after: item });
+        return;
+      }
       const shared = Math.min(a.length, b.length);
       for (let i = 0; i < shared; i++) walk(a[i], b[i], [...path, i], `${pointer}/${i}`);
       for (let i = shared; i < a.length && changes.length < max; i++) changes.push({ kind: 'removed', path: [...path, i], before: a[i] });
@@ -88,6 +108,17 @@ export function valueNote(change: Pick<JsonChange, 'kind' | 'before' | 'after'>)
   if (change.kind === 'added' && b !== undefined) return ` (${b})`;
   if (change.kind === 'removed' && a !== undefined) return ` (was ${a})`;
   return '';
+}
+
+/** Every item is an object with a string under `key`, and no two share it. */
+function uniquelyKeyed(items: readonly unknown[], key: string): boolean {
+  const seen = new Set<string>();
+  for (const item of items) {
+    const id = isRecord(item) ? item[key] : undefined;
+    if (typeof id !== 'string' || seen.has(id)) return false;
+    seen.add(id);
+  }
+  return items.length > 0;
 }
 
 function isContainer(value: unknown): boolean {

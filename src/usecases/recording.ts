@@ -152,16 +152,19 @@ export function replayPlan(recording: Recording): { readonly steps: ReplayStep[]
   return { steps, replies };
 }
 
+/** What names an item of a list answer (tools and prompts by name, resources by URI, templates by theirs): items are matched on it. */
+const LIST_ITEM_KEYS = ['uri', 'uriTemplate', 'name', 'taskId'];
+
 /** Pointers every comparison leaves out: where the protocol itself puts per-session values. */
 export const ALWAYS_IGNORED = ['/result/_meta', '/error/data/_meta'];
 
 /**
- * The differences between a recorded answer and a new one. Ids are not compared (the replay
- * sends under its own), nor the pointers given, nor two date-time strings (timestamps differ
+ * The differences between a recorded answer and a new one. Items of lists are matched by name or
+ * URI, not position. Ids are not compared (the replay sends under its own), nor the pointers given, nor two date-time strings (timestamps differ
  * from run to run by nature).
  */
 export function compareAnswers(expected: RecordedAnswer, actual: RecordedAnswer, ignore: readonly string[] = []): JsonChange[] {
-  return jsonDiff(expected, actual, { ignore: [...ALWAYS_IGNORED, ...ignore] }).filter((c) => !(c.kind === 'changed' && isTimestamp(c.before) && isTimestamp(c.after)));
+  return jsonDiff(expected, actual, { ignore: [...ALWAYS_IGNORED, ...ignore], matchItemsBy: LIST_ITEM_KEYS }).filter((c) => !(c.kind === 'changed' && isTimestamp(c.before) && isTimestamp(c.after)));
 }
 
 function answerOf(m: Record<string, unknown>): RecordedAnswer {
@@ -181,4 +184,56 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2
 
 function isTimestamp(value: unknown): boolean {
   return typeof value === 'string' && DATE_TIME.test(value);
+}
+
+/**
+ * The task ids of a replay: a server gives a task a new id each run, so the recorded id in a later
+ * `tasks/get` or `tasks/result` would name no task. Ids are learnt from each answer (the recorded
+ * `taskId`s and the new ones, in document order), put in place of the recorded ones in the
+ * requests that follow, and put back in the new answers before they are compared.
+ */
+export class TaskIdMap {
+  private readonly fresh = new Map<string, string>();
+  private readonly recorded = new Map<string, string>();
+
+  /** Pairs the task ids of a recorded answer with those of the new one. */
+  learn(expected: RecordedAnswer | undefined, actual: RecordedAnswer): void {
+    if (!expected) return;
+    const before = taskIds(expected);
+    const after = taskIds(actual);
+    before.forEach((id, i) => {
+      if (after[i] === undefined || after[i] === id) return;
+      this.fresh.set(id, after[i]);
+      this.recorded.set(after[i], id);
+    });
+  }
+
+  /** A request's params with the recorded task ids replaced by the server's new ones. */
+  params<T>(params: T): T {
+    return this.fresh.size ? (replaceTaskIds(params, this.fresh) as T) : params;
+  }
+
+  /** A new answer with the server's new task ids written back as recorded, for the comparison. */
+  asRecorded(answer: RecordedAnswer): RecordedAnswer {
+    return this.recorded.size ? (replaceTaskIds(answer, this.recorded) as RecordedAnswer) : answer;
+  }
+}
+
+function taskIds(value: unknown, out: string[] = [], depth = 0): string[] {
+  if (depth > 16) return out;
+  if (Array.isArray(value)) value.forEach((v) => taskIds(v, out, depth + 1));
+  else if (isRecord(value)) {
+    for (const [key, v] of Object.entries(value)) {
+      if (key === 'taskId' && typeof v === 'string') out.push(v);
+      else taskIds(v, out, depth + 1);
+    }
+  }
+  return out;
+}
+
+function replaceTaskIds(value: unknown, ids: ReadonlyMap<string, string>, depth = 0): unknown {
+  if (depth > 16) return value;
+  if (Array.isArray(value)) return value.map((v) => replaceTaskIds(v, ids, depth + 1));
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, v]) => [key, key === 'taskId' && typeof v === 'string' ? (ids.get(v) ?? v) : replaceTaskIds(v, ids, depth + 1)]));
 }

@@ -2,12 +2,13 @@
 // the checks of savedTests.ts; and a test made from a call in the history. Apart from the file's
 // format so the editor loads the use case only when a test runs, not at activation.
 import type { McpClient } from '../client/client';
+import type { Tool } from '../client/schemas';
 import type { LogSeverity } from '../protocol/logging';
 import { isRecord } from '../protocol/jsonShape';
 import { truncate } from '../protocol/text';
 import { callTool } from './callTool';
 import type { HistoryEntry, NewHistoryEntry } from './history';
-import { SavedTest, SavedTestResult, answerText, checkExpectations, testResult } from './savedTests';
+import { SavedTest, SavedTestResult, answerText, checkExpectations, jsonTypeOf, testResult } from './savedTests';
 
 /** What running a test needs from its caller. */
 export interface SavedTestPorts {
@@ -19,11 +20,13 @@ export interface SavedTestPorts {
   /** Keeps tool calls in the call history, as a hand call is kept. */
   record?(entry: NewHistoryEntry): void;
   log?(level: LogSeverity, text: string): void;
+  /** Asks before a call of a tool that may change things, as a hand call asks (see toolPolicy); false: not run. Absent: never asks. */
+  confirm?(tool: Tool): Promise<boolean>;
 }
 
 /**
- * Runs one test: the tool call through the one tool-call use case (history and log as for a
- * hand call, nothing confirmed: running the test is the user's decision), a read or a prompt;
+ * Runs one test: the tool call through the one tool-call use case (history, log and confirmation
+ * as for a hand call), a read or a prompt;
  * then checks what came back.
  */
 export async function runSavedTest(test: SavedTest, ports: SavedTestPorts): Promise<SavedTestResult> {
@@ -39,7 +42,7 @@ export async function runSavedTest(test: SavedTest, ports: SavedTestPorts): Prom
       const callStarted = performance.now();
       const outcome = await callTool(
         { serverId: test.server, tool, arguments: { mode: 'value', value: action.arguments }, origin: ports.origin, ...(ports.signal ? { signal: ports.signal } : {}) },
-        { client: () => client, ...(ports.record ? { record: ports.record } : {}), ...(ports.log ? { log: ports.log } : {}) },
+        { client: () => client, ...(ports.record ? { record: ports.record } : {}), ...(ports.log ? { log: ports.log } : {}), ...(ports.confirm ? { confirm: (t: Tool) => ports.confirm!(t) } : {}) },
       );
       if (outcome.kind === 'invalid') throw new Error(`the arguments do not fit the tool's inputSchema: ${outcome.errors.map((e) => `${e.path || '(root)'} ${e.message}`).join('; ')}`);
       if (outcome.kind !== 'answered') throw outcome.kind === 'declined' ? new Error('the call was not confirmed') : outcome.error;
@@ -55,19 +58,69 @@ export async function runSavedTest(test: SavedTest, ports: SavedTestPorts): Prom
   }
 }
 
-/**
- * A test made from a call in the history: the same call, expecting what it got then (no error,
- * or the error; the start of its text; its structured content against the outputSchema).
- */
-export function testFromHistory(entry: HistoryEntry, serverName: string, hasOutputSchema: boolean): Record<string, unknown> {
+/** A kind of assertion a test made from a call may hold, and whether it survives an answer that changes. */
+export interface AssertionKind {
+  readonly kind: 'isError' | 'outputSchema' | 'types' | 'pattern' | 'text';
+  readonly label: string;
+  /** Picked by default: it holds when only the answer's values change from run to run. */
+  readonly survives: boolean;
+}
+
+/** The kinds of assertion a call from the history offers (what its answer has), the ones that survive changing values first. */
+export function assertionKinds(entry: HistoryEntry, hasOutputSchema: boolean): AssertionKind[] {
   const result = isRecord(entry.result) ? entry.result : undefined;
-  const text = result ? answerText(result) : '';
-  const firstLine = text.split('\n').find((line) => line.trim() !== '')?.trim();
+  const kinds: AssertionKind[] = [];
+  if (entry.kind === 'tool') kinds.push({ kind: 'isError', label: `It ${result?.isError === true ? 'reports an error' : 'does not report an error'} (isError)`, survives: true });
+  const structured = result && isRecord(result.structuredContent) ? result.structuredContent : undefined;
+  if (entry.kind === 'tool' && hasOutputSchema && structured) kinds.push({ kind: 'outputSchema', label: 'Its structured content matches the outputSchema', survives: true });
+  if (structured && Object.keys(structured).length) kinds.push({ kind: 'types', label: 'The fields of its structured content keep their types (JSON pointer and type)', survives: true });
+  const text = result ? firstTextLine(result) : undefined;
+  if (text) {
+    kinds.push({ kind: 'pattern', label: `Its text keeps its shape, numbers may change (pattern ${textPattern(text)})`, survives: true });
+    kinds.push({ kind: 'text', label: `Its text contains exactly "${truncate(text, 60)}" (fails when the answer changes)`, survives: false });
+  }
+  return kinds;
+}
+
+/**
+ * A test made from a call in the history: the same call, with the assertions of the kinds picked
+ * (by default those that survive an answer whose values change, see assertionKinds).
+ */
+export function testFromHistory(entry: HistoryEntry, serverName: string, hasOutputSchema: boolean, picked: readonly AssertionKind['kind'][] = assertionKinds(entry, hasOutputSchema).filter((k) => k.survives).map((k) => k.kind)): Record<string, unknown> {
+  const result = isRecord(entry.result) ? entry.result : undefined;
   const expect: Record<string, unknown> = {};
-  if (entry.kind === 'tool') expect.isError = result?.isError === true;
-  if (firstLine) expect.textContains = truncate(firstLine, 80).replace(/…$/, '');
-  if (entry.kind === 'tool' && hasOutputSchema && result && 'structuredContent' in result) expect.outputSchema = true;
+  const json: Record<string, unknown>[] = [];
+  const text = result ? firstTextLine(result) : undefined;
+  const structured = result && isRecord(result.structuredContent) ? result.structuredContent : undefined;
+  for (const kind of picked) {
+    if (kind === 'isError' && entry.kind === 'tool') expect.isError = result?.isError === true;
+    if (kind === 'outputSchema' && entry.kind === 'tool' && hasOutputSchema && structured) expect.outputSchema = true;
+    if (kind === 'types' && structured) for (const [key, value] of Object.entries(structured).slice(0, 20)) json.push({ pointer: `/structuredContent/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, type: jsonTypeOf(value) === 'integer' ? 'number' : jsonTypeOf(value) });
+    if (kind === 'pattern' && text) json.push({ pointer: textPointer(result!), pattern: textPattern(text) });
+    if (kind === 'text' && text) expect.textContains = truncate(text, 80).replace(/…$/, '');
+  }
+  if (json.length) expect.json = json;
   const action = entry.kind === 'tool' ? { tool: entry.name, arguments: entry.arguments ?? {} } : entry.kind === 'prompt' ? { prompt: entry.name, arguments: entry.arguments ?? {} } : { read: entry.name };
   return { name: `${entry.name} (${new Date(entry.time).toISOString().slice(0, 19).replace('T', ' ')})`, server: serverName, ...action, expect };
 }
 
+function firstTextLine(result: Record<string, unknown>): string | undefined {
+  return answerText(result).split('\n').find((line) => line.trim() !== '')?.trim();
+}
+
+/** Where the first text is: the first text block of a result, of a read's contents, or of a prompt's messages. */
+function textPointer(result: Record<string, unknown>): string {
+  for (const [list, inner] of [['content', ''], ['contents', ''], ['messages', '/content']] as const) {
+    const items = result[list];
+    if (!Array.isArray(items)) continue;
+    const index = items.findIndex((item) => isRecord(item) && (typeof item.text === 'string' || (isRecord(item.content) && typeof item.content.text === 'string')));
+    if (index >= 0) return `/${list}/${index}${inner}/text`;
+  }
+  return '/content/0/text';
+}
+
+/** The first line of a text as a pattern: its words as they are, each run of digits any number (`^Added note \d+`). */
+function textPattern(line: string): string {
+  const shown = truncate(line, 80).replace(/…$/, '');
+  return `^${shown.split(/\d+/).map((part) => part.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('\\d+')}`;
+}

@@ -8,6 +8,7 @@ import { isRecord } from '../protocol/jsonShape';
 import { jsonEqual } from '../schema/json';
 import { resolvePointer } from '../schema/jsonPointer';
 import { sharedSchemaValidator } from '../schema/validator';
+import { compileSafePattern } from '../schema/safePattern';
 import { toolResultDisplay } from './resultModel';
 
 /** What one test does. */
@@ -25,6 +26,23 @@ export interface JsonExpectation {
   readonly exists?: boolean;
   /** The value there is a string containing this. */
   readonly contains?: string;
+  /** The value there is of this JSON type (`integer` too): survives a value that changes run to run. */
+  readonly type?: JsonTypeName;
+  /** The value there is a string matching this pattern (ECMA-262, run by the linear-time engine). */
+  readonly pattern?: string;
+}
+
+/** The JSON types a `type` expectation names. */
+export const JSON_TYPE_NAMES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'] as const;
+export type JsonTypeName = (typeof JSON_TYPE_NAMES)[number];
+
+/** The JSON type of a value, as `type` expectations name them (`integer` for whole numbers). */
+export function jsonTypeOf(value: unknown): JsonTypeName | 'undefined' {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  if (typeof value === 'string' || typeof value === 'boolean' || typeof value === 'object') return typeof value as JsonTypeName;
+  return 'undefined';
 }
 
 /** What the answer must say. Every field is optional; a test without any only checks that the request succeeds. */
@@ -136,6 +154,13 @@ export function checkExpectations(test: SavedTest, answer: unknown, ms: number, 
     if (check.exists !== undefined && check.exists !== found) fail(`json ${check.pointer}`, check.exists ? 'a value' : 'no value', found ? value : 'nothing', check.exists ? `nothing at ${check.pointer}` : `a value at ${check.pointer}`);
     if ('equals' in check && !jsonEqual(value, check.equals)) fail(`json ${check.pointer}`, check.equals, value, `${check.pointer} is ${found ? JSON.stringify(value) : 'absent'}, not ${JSON.stringify(check.equals)}`);
     if (check.contains !== undefined && !(typeof value === 'string' && value.includes(check.contains))) fail(`json ${check.pointer}`, check.contains, value, `${check.pointer} does not contain ${JSON.stringify(check.contains)}`);
+    const type = jsonTypeOf(value);
+    if (check.type !== undefined && !(type === check.type || (check.type === 'number' && type === 'integer'))) fail(`json ${check.pointer}`, `a value of type ${check.type}`, found ? value : 'nothing', `${check.pointer} is ${found ? `of type ${type === 'integer' ? 'number' : type}` : 'absent'}, not ${check.type}`);
+    if (check.pattern !== undefined) {
+      const compiled = compileSafePattern(check.pattern);
+      if (!compiled.ok) fail(`json ${check.pointer}`, check.pattern, value, `the pattern ${check.pattern} cannot be used: ${compiled.reason}`);
+      else if (!(typeof value === 'string' && compiled.test(value))) fail(`json ${check.pointer}`, `matches ${check.pattern}`, found ? value : 'nothing', `${check.pointer} does not match ${check.pattern}`);
+    }
   }
   if (e.outputSchema && test.action.kind === 'tool') {
     if (!tool?.outputSchema) fail('outputSchema', 'a tool with an outputSchema', tool ? 'no outputSchema' : 'the tool is not listed', `${test.action.tool} declares no outputSchema to check against`);
@@ -179,11 +204,12 @@ export function junitXml(results: readonly SavedTestResult[], suiteName = 'mcp-h
   return lines.join('\n') + '\n';
 }
 
-/** One line for a result, as the CLI prints it. */
+/** The lines of a result, as the CLI prints them: one for the test, then each failure with what was expected and what came. */
 export function describeTestResult(r: SavedTestResult): string[] {
   const head = `${r.outcome === 'passed' ? 'PASS' : r.outcome === 'failed' ? 'FAIL' : 'ERROR'} ${r.server} › ${r.name} (${Math.round(r.ms)} ms)`;
   if (r.outcome === 'error') return [head, `  ${r.error}`];
-  return [head, ...r.failures.map((f) => `  ${f.message}`)];
+  const shown = (value: unknown) => truncateText(typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? 'nothing'));
+  return [head, ...r.failures.flatMap((f) => [`  ${f.message}`, `    expected: ${shown(f.expected)}`, `    actual:   ${shown(f.actual)}`])];
 }
 
 function actionOf(value: Record<string, unknown>, at: string): SavedTestAction {
@@ -217,10 +243,12 @@ function expectationsOf(value: unknown, at: string): Expectations {
     if (!Array.isArray(value.json)) throw new Error(`${at}: expect.json must be a list of {pointer, equals|exists|contains}`);
     out.json = value.json.map((j, i) => {
       if (!isRecord(j) || typeof j.pointer !== 'string' || !(j.pointer === '' || j.pointer.startsWith('/'))) throw new Error(`${at}: expect.json[${i}] needs a "pointer" such as "/structuredContent/count"`);
-      if (!('equals' in j) && j.exists === undefined && j.contains === undefined) throw new Error(`${at}: expect.json[${i}] needs "equals", "exists" or "contains"`);
+      if (!('equals' in j) && j.exists === undefined && j.contains === undefined && j.type === undefined && j.pattern === undefined) throw new Error(`${at}: expect.json[${i}] needs "equals", "exists", "contains", "type" or "pattern"`);
+      if (j.type !== undefined && !(JSON_TYPE_NAMES as readonly unknown[]).includes(j.type)) throw new Error(`${at}: expect.json[${i}].type must be one of ${JSON_TYPE_NAMES.join(', ')}`);
+      if (j.pattern !== undefined && (typeof j.pattern !== 'string' || compileSafePattern(j.pattern).ok === false)) throw new Error(`${at}: expect.json[${i}].pattern must be a regular expression the safe engine runs`);
       if (j.exists !== undefined && typeof j.exists !== 'boolean') throw new Error(`${at}: expect.json[${i}].exists must be true or false`);
       if (j.contains !== undefined && typeof j.contains !== 'string') throw new Error(`${at}: expect.json[${i}].contains must be a string`);
-      return { pointer: j.pointer, ...('equals' in j ? { equals: j.equals } : {}), ...(j.exists !== undefined ? { exists: j.exists as boolean } : {}), ...(j.contains !== undefined ? { contains: j.contains as string } : {}) };
+      return { pointer: j.pointer, ...('equals' in j ? { equals: j.equals } : {}), ...(j.exists !== undefined ? { exists: j.exists as boolean } : {}), ...(j.contains !== undefined ? { contains: j.contains as string } : {}), ...(j.type !== undefined ? { type: j.type as JsonTypeName } : {}), ...(j.pattern !== undefined ? { pattern: j.pattern as string } : {}) };
     });
   }
   if (value.outputSchema !== undefined) {

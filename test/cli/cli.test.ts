@@ -88,10 +88,9 @@ describe('mcp-host CLI against server-everything', { timeout: 240_000 }, () => {
 
     const structured = await runCli(['call', 'get-structured-content', '--args', '{"location":"Chicago"}', '--', ...EVERYTHING]);
     assert.equal(structured.code, 0, structured.stderr);
-    const after = structured.stdout.split('structuredContent:\n')[1];
-    assert.ok(after, structured.stdout);
-    assert.equal(typeof JSON.parse(after).temperature, 'number');
-    assert.match(after, /^ {2}"temperature": /m);
+    // Its text block is the structured content as JSON: printed once (issue 38 #19).
+    assert.doesNotMatch(structured.stdout, /structuredContent:/);
+    assert.equal(typeof JSON.parse(structured.stdout).temperature, 'number');
 
     const embedded = await runCli(['call', 'get-resource-reference', '--', ...EVERYTHING]);
     assert.equal(embedded.code, 0, embedded.stderr);
@@ -99,7 +98,8 @@ describe('mcp-host CLI against server-everything', { timeout: 240_000 }, () => {
   });
 
   test('a tool result with isError is printed and exits 1', async () => {
-    const r = await runCli(['call', 'get-sum', '--args', '{"a":"one","b":2}', '--', ...EVERYTHING]);
+    // --no-validate: sent as given, so the server's own refusal (isError) is what is printed.
+    const r = await runCli(['call', 'get-sum', '--args', '{"a":"one","b":2}', '--no-validate', '--', ...EVERYTHING]);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stdout, /^Tool reported an error:$/m);
     assert.match(r.stdout, /Input validation error/);

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { after, afterEach, before } from 'node:test';
 
 /** The repository root (this file runs from out/test/cli/). */
 export const ROOT = resolve(__dirname, '..', '..', '..');
@@ -149,4 +150,20 @@ export async function expectUsageErrors(cases: readonly (readonly [string[], Reg
     runs.push(r);
   }
   return runs;
+}
+
+/**
+ * The hooks of a file of CLI tests: builds the CLI first, checks after each test that no server
+ * process is left (killing any), and gives a temporary directory removed at the end.
+ */
+export function cliTestHooks(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  before(() => ensureBuilt());
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(async () => {
+    const left = await waitForNoLeftovers();
+    for (const pid of left) killQuietly(pid);
+    assert.deepEqual(left, [], 'a server process was left running');
+  });
+  return dir;
 }

@@ -46,7 +46,7 @@ describe('mcp-host --record and replay', { timeout: 120_000 }, () => {
     const file = join(dir, 'build1.jsonl');
     const rec = await runCli(['call', 'echo', '--args', '{"message":"hi"}', '--record', file, '--', ...EVOLVING, '--build', '1']);
     assert.equal(rec.code, 0, rec.stderr);
-    const r = await runCli(['replay', file, '--', ...EVOLVING, '--build', '1']);
+    const r = await runCli(['replay', file, '--yes', '--', ...EVOLVING, '--build', '1']);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     // The call, and the tools/list before it that checks the result against the outputSchema.
     assert.match(r.stdout, /^\d+ requests? replayed, 0 with different answers$/m);
@@ -58,12 +58,12 @@ describe('mcp-host --record and replay', { timeout: 120_000 }, () => {
     assert.equal(rec.code, 0, rec.stderr);
     const r = await runCli(['replay', file, '--', ...EVOLVING, '--build', '2']);
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    assert.match(r.stdout, /^tools\/list \(line \d+\): result\.tools\[0\]\.inputSchema\.properties\.message\.description changed \("Text to echo" → "Text to send back"\)$/m);
+    assert.match(r.stdout, /^tools\/list \(line \d+\): result\.tools\["name=echo"\]\.inputSchema\.properties\.message\.description changed \("Text to echo" → "Text to send back"\)$/m);
     assert.match(r.stdout, /^1 request replayed, 1 with different answers$/m);
     const json = await runCli(['replay', '--json', file, '--', ...EVOLVING, '--build', '2']);
     const { requests } = JSON.parse(json.stdout) as { requests: { method: string; outcome: string; changes: { path: (string | number)[] }[] }[] };
     assert.equal(requests[0].outcome, 'different');
-    assert.deepEqual(requests[0].changes[0].path, ['result', 'tools', 0, 'inputSchema', 'properties', 'message', 'description']);
+    assert.deepEqual(requests[0].changes[0].path, ['result', 'tools', 'name=echo', 'inputSchema', 'properties', 'message', 'description']);
     const ignored = await runCli(['replay', file, '--ignore', '/result/tools', '--', ...EVOLVING, '--build', '2']);
     assert.equal(ignored.code, 0, ignored.stdout + ignored.stderr);
   });

@@ -39,7 +39,8 @@ describe('mcp-host test', { timeout: 120_000 }, () => {
       ],
     });
     const junit = join(dir, 'report.xml');
-    const r = await runCli(['test', file, '--junit', junit]);
+    // The tools do not say they only read: a hand call would ask, so the run needs --yes.
+    const r = await runCli(['test', file, '--junit', junit, '--yes']);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const lines = r.stdout.trim().split('\n');
     assert.match(lines.find((l) => l.includes('› shout'))!, /^PASS evolving › shout \(\d+ ms\)$/);
@@ -57,7 +58,7 @@ describe('mcp-host test', { timeout: 120_000 }, () => {
   test('all passing: exit 0; servers given inline in the test file', async () => {
     const file = join(dir, 'inline-tests.json');
     writeFileSync(file, JSON.stringify({ servers: { dev: { command: process.execPath, args: [EVOLVING, '--build', '1'] } }, tests: [{ name: 'echo', server: 'dev', tool: 'echo', arguments: { message: 'hi' }, expect: { isError: false, textContains: 'hi' } }] }));
-    const r = await runCli(['test', file]);
+    const r = await runCli(['test', file, '--yes']);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /^1 test: 1 passed, 0 failed$/m);
   });

@@ -35,7 +35,7 @@ describe('saved tests: the file', () => {
     bad('{"tests": [{"name": "a", "server": "s", "tool": "t", "read": "x"}]}', /needs exactly one of/);
     bad('{"tests": [{"name": "a", "server": "s", "prompt": "p", "arguments": {"n": 1}}]}', /prompt arguments are strings/);
     bad('{"tests": [{"name": "a", "server": "s", "tool": "t", "expect": {"json": [{"pointer": "x", "equals": 1}]}}]}', /needs a "pointer"/);
-    bad('{"tests": [{"name": "a", "server": "s", "tool": "t", "expect": {"json": [{"pointer": "/x"}]}}]}', /needs "equals", "exists" or "contains"/);
+    bad('{"tests": [{"name": "a", "server": "s", "tool": "t", "expect": {"json": [{"pointer": "/x"}]}}]}', /needs "equals", "exists", "contains", "type" or "pattern"/);
     bad('{"tests": [{"name": "a", "server": "s", "tool": "t", "expect": {"maxMs": -1}}]}', /maxMs must be a positive number/);
   });
 });
@@ -92,7 +92,7 @@ describe('saved tests against server-everything', { timeout: 60_000 }, () => {
     assert.equal(passed.outcome, 'passed');
     const [entry] = history.list('everything');
     const saved = testFromHistory(entry, 'everything', false);
-    assert.deepEqual({ ...saved, name: undefined }, { name: undefined, server: 'everything', tool: 'get-sum', arguments: { a: 2, b: 3 }, expect: { isError: false, textContains: 'The sum of 2 and 3 is 5.' } });
+    assert.deepEqual({ ...saved, name: undefined }, { name: undefined, server: 'everything', tool: 'get-sum', arguments: { a: 2, b: 3 }, expect: { isError: false, json: [{ pointer: '/content/0/text', pattern: '^The sum of \\d+ and \\d+ is \\d+\\.' }] } });
     const file = parseSavedTests(JSON.stringify({ tests: [saved] }), 'saved.json');
     assert.equal((await run(file.tests[0])).outcome, 'passed');
   });

@@ -15,6 +15,8 @@ let runner: Promise<typeof SavedTestRunner> | undefined;
 const loadRunner = () => (runner ??= import('../../usecases/savedTestRunner.js'));
 import type { UseCaseContext } from './context';
 import { plainPickText } from '../format';
+import { RunConfirmation, TestServerChoice, serverForSavedTest } from '../../usecases/savedTestPolicy';
+import { PlannedCall, describePlannedCall } from '../../usecases/runApproval';
 
 const HISTORY_KIND_LABEL = { tool: 'tool', prompt: 'prompt', resource: 'resource' } as const;
 
@@ -79,6 +81,13 @@ export class SavedTests implements vscode.Disposable {
     queue.forEach((item) => run.enqueued(item));
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
+    // Calls of tools that may change things ask as a hand call asks: once for the run, listing them all.
+    const confirmation = this.ctx.setting('confirmDestructiveTools', true)
+      ? new RunConfirmation(
+          () => queue.map((item) => this.tests.get(item.id)!).map(({ test, folder }) => ({ test, tools: this.serverFor(test.server, folder).server?.tools })),
+          (calls) => confirmTestCalls(calls),
+        )
+      : undefined;
     /** A Debug run's servers under the debugger: each one once, whatever the number of its tests. */
     const debugged = new Map<string, Promise<string | undefined>>();
     try {
@@ -89,7 +98,8 @@ export class SavedTests implements vscode.Disposable {
         }
         const { test, folder } = this.tests.get(item.id)!;
         run.started(item);
-        const server = this.serverFor(test.server, folder);
+        const choice = this.serverFor(test.server, folder);
+        const server = choice.server;
         if (debug && server) {
           if (!debugged.has(server.id)) debugged.set(server.id, this.underDebugger(server, run, abort.signal));
           const failed = await debugged.get(server.id);
@@ -103,10 +113,11 @@ export class SavedTests implements vscode.Disposable {
           origin: 'the Testing view',
           signal: abort.signal,
           client: async () => {
-            if (!server) throw new Error(`no server named ${JSON.stringify(test.server)} is configured in ${folder.name}`);
+            if (!server) throw new Error(`${folder.name}: ${choice.problem}`);
             return server.whenReady({ start: true, signal: abort.signal });
           },
           ...(server ? { record: (entry) => this.ctx.history.add(entry), log: (level, text) => this.ctx.deps.log(server.id, level, text) } : {}),
+          ...(confirmation ? { confirm: () => confirmation.confirm() } : {}),
         });
         if (result.outcome === 'passed') run.passed(item, result.ms);
         else if (result.outcome === 'error') run.errored(item, new vscode.TestMessage(result.error ?? 'the test could not run'), result.ms);
@@ -139,10 +150,9 @@ export class SavedTests implements vscode.Disposable {
     }
   }
 
-  /** The server a test names: of the test file's folder first, then any of that name. */
-  private serverFor(name: string, folder: vscode.WorkspaceFolder): ServerHandle | undefined {
-    const all = this.ctx.deps.servers.list().filter((h) => h.entry.name === name);
-    return all.find((h) => h.entry.source.folder?.fsPath === folder.uri.fsPath) ?? all[0];
+  /** The server a test names: the workspace's (the test file's folder first); the user's own only when the user allows it. */
+  private serverFor(name: string, folder: vscode.WorkspaceFolder): TestServerChoice<ServerHandle> {
+    return serverForSavedTest(name, folder.uri.fsPath, this.ctx.deps.servers.list(), this.ctx.setting('tests.allowUserServers', false));
   }
 
   /** Picks a call from the history and appends it, with what it got, to the folder's test file. */
@@ -167,8 +177,18 @@ export class SavedTests implements vscode.Disposable {
       return;
     }
     const hasOutputSchema = picked.entry.kind === 'tool' && !!picked.server.tools?.find((t) => t.name === picked.entry.name)?.outputSchema;
-    const { testFromHistory } = await loadRunner();
-    const test = testFromHistory(picked.entry, picked.server.entry.name, hasOutputSchema);
+    const { assertionKinds, testFromHistory } = await loadRunner();
+    // What the test checks: the kinds that survive an answer whose values change come picked.
+    const kinds = await vscode.window.showQuickPick(
+      assertionKinds(picked.entry, hasOutputSchema).map((k) => ({ label: plainPickText(k.label), picked: k.survives, assertion: k.kind })),
+      { canPickMany: true, placeHolder: 'What should the test check? (the picked ones hold when only the values change)' },
+    );
+    if (!kinds) return;
+    const test = testFromHistory(picked.entry, picked.server.entry.name, hasOutputSchema, kinds.map((k) => k.assertion));
+    // The test as it will be written, before anything is.
+    const save = 'Save Test';
+    const preview = await vscode.window.showInformationMessage(`Save this test in ${folder.name}/${SAVED_TESTS_FILE}?`, { modal: true, detail: JSON.stringify(test, null, 2) }, save);
+    if (preview !== save) return;
     const uri = vscode.Uri.joinPath(folder.uri, SAVED_TESTS_FILE);
     let text = '{\n  "tests": []\n}\n';
     try {
@@ -187,6 +207,20 @@ export class SavedTests implements vscode.Disposable {
   dispose(): void {
     this.tests.clear();
   }
+}
+
+/** The run's one question before calls of tools that may change things (a modal, as a hand call's). */
+async function confirmTestCalls(calls: readonly PlannedCall[]): Promise<boolean> {
+  if (calls.length === 0) return true;
+  const shown = calls.slice(0, 12).map((c) => `• ${describePlannedCall(c)}`);
+  const more = calls.length > shown.length ? [`…and ${calls.length - shown.length} more`] : [];
+  const run = 'Run Them';
+  const answer = await vscode.window.showWarningMessage(
+    `Run ${calls.length === 1 ? 'a saved test that calls a tool' : `saved tests that call ${calls.length} tools`} that may change things?`,
+    { modal: true, detail: `${[...shown, ...more].join('\n')}\n\n${calls[0].reason}\n\nTo stop being asked for such tools, turn off the setting mcpHost.confirmDestructiveTools.` },
+    run,
+  );
+  return answer === run;
 }
 
 function display(value: unknown): string {
