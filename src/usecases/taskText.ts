@@ -29,6 +29,12 @@ export function describeTaskState(state: TaskState): string {
   return parts.join(' · ');
 }
 
+/** The elapsed time (ms) at which `formatElapsed` next reads differently: the next second, or the next minute once it counts hours. */
+export function elapsedChangesAfter(ms: number): number {
+  const step = ms < 3_600_000 ? 1000 : 60_000;
+  return (Math.floor(Math.max(0, ms) / step) + 1) * step;
+}
+
 /** `850 ms`, `12 s`, `3 min 5 s`, `2 h 4 min`. */
 export function formatElapsed(ms: number): string {
   if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
