@@ -34,6 +34,8 @@ interface Stats {
   readonly errors: number;
   readonly firstPaintMs: number;
   readonly draws: number[];
+  /** The servers the chips show (null: every server). */
+  readonly serverFilter: string[] | null;
 }
 
 describe('the protocol timeline in a real VS Code', () => {
@@ -245,6 +247,26 @@ describe('the protocol timeline in a real VS Code', () => {
       await waitUntil(async () => (await page.locator('#details .links .link-button').count()) >= 4, 10_000, 'the linked progress');
       await waitUntil(async () => page.evaluate(() => document.body.classList.contains('vscode-light')), 10_000, 'the page in the light theme');
       await wb.screenshot('timeline-light');
+    });
+  });
+
+  test("a server row's Open Timeline narrows to it; the view's title bar opens on every server", { timeout: 120_000 }, async () => {
+    await step('title-bar', async () => {
+      const page = wb.page;
+      await wb.waitForTreeItem('everything');
+      const row = page.locator('.part.sidebar .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^everything$/ }) }).first();
+      await row.click({ button: 'right' });
+      const item = page.locator('.context-view .monaco-menu').getByRole('menuitem', { name: 'Open Timeline', exact: true });
+      await item.hover();
+      await waitUntil(async () => item.evaluate((el) => el === document.activeElement || el.contains(document.activeElement) || (el.getRootNode() as ShadowRoot).activeElement === el), 5_000, 'the menu item to take the focus');
+      await page.keyboard.press('Enter');
+      const timeline = await timelinePage('Timeline');
+      await waitUntil(async () => JSON.stringify((await stats(timeline)).serverFilter) === '["everything"]', 10_000, 'the timeline narrowed to the row\'s server');
+      // The row stays selected (VS Code hands it to the title bar's commands too): the title bar still opens on every server.
+      await page.locator('.part.sidebar .monaco-list[role="tree"]').first().hover();
+      await page.locator('.part.sidebar .action-label[aria-label="Open Timeline"]').first().click();
+      await waitUntil(async () => (await stats(timeline)).serverFilter === null, 10_000, 'the timeline on every server');
+      await wb.screenshot('timeline-all-servers');
     });
   });
 });
