@@ -738,7 +738,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     this.clock.drawn(`${tasksKey(serverId)}/${t.taskId}`, node, (now) => {
       const current = this.currentTask(serverId, node.task);
       // The status is compared too: the icon and the row's menu follow it.
-      return current && { text: `${current.status} ${taskDescription(current, now)}`, ...(isRunning(current) ? { changesAt: current.createdAt + elapsedChangesAfter(now - current.createdAt) } : {}) };
+      return current && { text: `${current.status} ${taskDescription(current, now)}`, ...(isRunning(current) ? { changesAt: current.createdAt + elapsedChangesAfter(now - current.createdAt, 'minutes') } : {}) };
     });
     item.tooltip = markdown(
       [

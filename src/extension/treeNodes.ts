@@ -103,9 +103,12 @@ export function isRunning(t: TaskEntry): boolean {
   return t.status === 'working' || t.status === 'input_required';
 }
 
-/** `working · Gathering sources… · 12 s · 2/4` */
+/**
+ * `working · Gathering sources… · 3 min · 2/4`: a running task's time in minutes, so its row (and
+ * its Cancel Task under the pointer) is redrawn once a minute, not every second; an ended one's exactly.
+ */
 export function taskDescription(t: TaskEntry, now: number): string {
-  return describeTaskState({ status: t.status, ...(t.statusMessage !== undefined ? { statusMessage: t.statusMessage } : {}), elapsedMs: (t.endedAt ?? now) - t.createdAt, ...(t.progress ? { progress: t.progress } : {}) });
+  return describeTaskState({ status: t.status, ...(t.statusMessage !== undefined ? { statusMessage: t.statusMessage } : {}), elapsedMs: (t.endedAt ?? now) - t.createdAt, ...(isRunning(t) ? { elapsedPrecision: 'minutes' as const } : {}), ...(t.progress ? { progress: t.progress } : {}) });
 }
 
 /** The tasks a group lists, as one comparable string. */

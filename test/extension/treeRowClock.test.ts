@@ -65,7 +65,7 @@ function tree(start: number, askedAt: number, tasks: TaskEntry[]) {
   const drawTask = (id: string) =>
     rows.drawn(`tasks:s/${id}`, { key: id }, (now) => {
       const t = store.tasks.find((x) => x.taskId === id);
-      return t && { text: `${t.status} ${taskDescription(t, now)}`, ...(isRunning(t) ? { changesAt: t.createdAt + elapsedChangesAfter(now - t.createdAt) } : {}) };
+      return t && { text: `${t.status} ${taskDescription(t, now)}`, ...(isRunning(t) ? { changesAt: t.createdAt + elapsedChangesAfter(now - t.createdAt, 'minutes') } : {}) };
     });
   drawRoots();
   drawGroup();
@@ -98,11 +98,17 @@ describe('tree row clock', () => {
     assert.equal(relativeTimeChangesAt(askedAt, askedAt + 2 * 86_400_000), undefined, 'a date never changes by itself');
   });
 
-  test('a running task: only its row, once a second; the group and the other rows hold still', () => {
-    const { time, redraws, store } = tree(T0, T0 - 30 * 60_000 - 1, [task('run', 'working', T0 - 500), task('done', 'completed', T0 - 60_000, { endedAt: T0 - 50_000 })]);
+  test('a running task: only its row, once a minute (its Cancel Task holds still); the group and the other rows not at all', () => {
+    // Roots asked two days ago: a date, which never moves.
+    const { time, redraws, store } = tree(T0, T0 - 2 * 86_400_000, [task('run', 'working', T0 - 500), task('done', 'completed', T0 - 60_000, { endedAt: T0 - 50_000 })]);
     time.advance(5_000);
+    assert.deepEqual(redraws, [], 'seconds are not counted on the row');
+    assert.equal(taskDescription(store.tasks[0], time.now), 'working · under 1 min');
+    time.advance(5 * 60_000);
     assert.deepEqual(redraws, [['run'], ['run'], ['run'], ['run'], ['run']]);
-    assert.equal(formatElapsed(time.now - store.tasks[0].createdAt), '5 s');
+    assert.equal(taskDescription(store.tasks[0], time.now), 'working · 5 min');
+    assert.equal(taskDescription(store.tasks[1], time.now), 'completed · 10 s', 'an ended task keeps its exact time');
+    assert.equal(formatElapsed(65_000), '1 min 5 s', 'the panel still counts seconds');
   });
 
   test('a store change redraws only the rows whose text it changed', () => {
@@ -142,7 +148,7 @@ describe('tree row clock', () => {
     assert.equal(time.pending(), 0);
     store.tasks = [task('next', 'working', time.now)];
     drawTask('next');
-    time.advance(1_000);
+    time.advance(60_000);
     assert.deepEqual(redraws, [['next']]);
   });
 });
