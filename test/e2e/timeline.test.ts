@@ -250,22 +250,22 @@ describe('the protocol timeline in a real VS Code', () => {
     });
   });
 
-  test("a server row's Open Timeline narrows to it; the view's title bar opens on every server", { timeout: 120_000 }, async () => {
+  test("with a server's row selected, the view's title bar opens the timeline on every server", { timeout: 120_000 }, async () => {
     await step('title-bar', async () => {
       const page = wb.page;
       await wb.waitForTreeItem('everything');
-      const row = page.locator('.part.sidebar .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^everything$/ }) }).first();
-      await row.click({ button: 'right' });
-      const item = page.locator('.context-view .monaco-menu').getByRole('menuitem', { name: 'Open Timeline', exact: true });
-      await item.hover();
-      await waitUntil(async () => item.evaluate((el) => el === document.activeElement || el.contains(document.activeElement) || (el.getRootNode() as ShadowRoot).activeElement === el), 5_000, 'the menu item to take the focus');
-      await page.keyboard.press('Enter');
-      const timeline = await timelinePage('Timeline');
-      await waitUntil(async () => JSON.stringify((await stats(timeline)).serverFilter) === '["everything"]', 10_000, 'the timeline narrowed to the row\'s server');
-      // The row stays selected (VS Code hands it to the title bar's commands too): the title bar still opens on every server.
+      // The server's row selected: VS Code hands it to the title bar's commands too.
+      await wb.clickTreeItem('everything', { view: 'Servers' });
+      // The live timeline (not the recording's, whose title also starts with "Timeline").
+      const live = await waitUntil(async () => {
+        for (const frame of page.frames()) if (await frame.evaluate(() => document.title === 'Timeline' && 'mcpTimeline' in window).catch(() => false)) return frame;
+        return undefined;
+      }, 30_000, 'the live timeline page');
+      // The title bar opens on every server, not on the selected row's (which it used to narrow to).
       await page.locator('.part.sidebar .monaco-list[role="tree"]').first().hover();
       await page.locator('.part.sidebar .action-label[aria-label="Open Timeline"]').first().click();
-      await waitUntil(async () => (await stats(timeline)).serverFilter === null, 10_000, 'the timeline on every server');
+      await page.waitForTimeout(2_000);
+      assert.equal((await stats(live)).serverFilter, null, 'the timeline on every server');
       await wb.screenshot('timeline-all-servers');
     });
   });
