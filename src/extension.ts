@@ -74,11 +74,8 @@ export function activate(context: vscode.ExtensionContext): void {
   );
   context.subscriptions.push(tree.showTasks(useCases.tasks));
 
-  // "asked 12s ago" under Roots goes stale: redraw now and then while someone looks.
-  const clock = setInterval(() => {
-    if (view.visible && mcpHost.tree.servers().some((h) => h.client?.rootsListed)) tree.refresh();
-  }, 10_000);
-  context.subscriptions.push({ dispose: () => clearInterval(clock) });
+  // "asked 12s ago" under Roots and a running task's elapsed time move: their rows alone, while the view shows.
+  context.subscriptions.push(tree.followVisibility(view));
 
   const updateMessage = () => {
     view.message = vscode.workspace.isTrusted ? undefined : 'Restricted Mode: servers defined in this workspace do not start until you trust it.';

@@ -52,6 +52,8 @@
     const noModel = req.modelsAvailable === false;
     const body = h('div', { class: 'sampling' });
     app.append(header('Sampling request', str(server.name), 'asks to use a language model'));
+    // The model answered nothing (or cannot answer here): said as the error it is, before anything else.
+    if (typeof req.noModelReason === 'string') app.append(h('p', { class: 'error', role: 'alert', id: 'no-model-reason', text: req.noModelReason }));
     app.append(
       h('p', {
         class: 'lead muted',
@@ -63,7 +65,7 @@
 
     // Model
     const model = h('div', { class: 'facts' });
-    if (noModel) model.append(fact('Model', 'none available in VS Code — you answer it yourself'));
+    if (noModel) model.append(fact('Model', typeof req.noModelReason === 'string' ? 'none that can answer — you answer it yourself' : 'none available in VS Code — you answer it yourself'));
     else if (isObj(req.plannedModel)) model.append(fact('Model', str(req.plannedModel.label) + ' — ' + str(req.plannedModel.reason)));
     else model.append(fact('Model', 'you choose one after approving (the server named no model available here)'));
     const prefs = isObj(req.modelPreferences) ? req.modelPreferences : undefined;

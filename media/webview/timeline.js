@@ -1429,7 +1429,7 @@
         }
         break;
       case 'focusServer':
-        filter.servers = [str(msg.server)];
+        filter.servers = typeof msg.server === 'string' ? [msg.server] : undefined;
         renderServerChips();
         sendFilter();
         break;
@@ -1505,7 +1505,7 @@
   /** For benchmarks and tests: what the page holds and how fast it draws, and where an item is drawn. */
   // @ts-ignore
   window.mcpTimeline = Object.freeze({
-    stats: () => ({ items: counts.items, shown: counts.shown, errors: counts.errors, firstPaintMs: perf.firstPaintMs, firstBatchAt: perf.firstBatchAt, batchMs: perf.batchMs, batchItems: perf.batchItems, draws: perf.draws.slice(), view: { start: view.start, end: view.end, follow: view.follow } }),
+    stats: () => ({ items: counts.items, shown: counts.shown, errors: counts.errors, firstPaintMs: perf.firstPaintMs, firstBatchAt: perf.firstBatchAt, batchMs: perf.batchMs, batchItems: perf.batchItems, draws: perf.draws.slice(), serverFilter: filter.servers ? filter.servers.slice() : null, view: { start: view.start, end: view.end, follow: view.follow } }),
     drawn: () => {
       const out = [];
       for (let n = 0; n < hit.n; n++) {

@@ -17,6 +17,7 @@ import { TOO_DEEP_MARKER, cutDeepJson } from '../protocol/jsonShape';
 import { formatBytes } from '../protocol/text';
 import { revealInvisible } from '../usecases/invisibleText';
 import { fitRows } from './fittedRows';
+import { terminalSafe } from './terminalText';
 import { jsonEqual } from '../schema/json';
 
 /** Everything `inspect` shows (what the server offers); also its `--json` document. */
@@ -166,6 +167,11 @@ function paramSignature(tool: Tool): string {
 
 // ---- commands ----
 
+/** A server's text as the CLI shows it: terminal controls escaped as everywhere on stdout (`\u001b`), then the other invisible characters written out. */
+function shownText(text: string): string {
+  return revealInvisible(terminalSafe(text));
+}
+
 /** Adds `lines` to `out` one by one: a server's list or text may have more lines than a call takes arguments. */
 function appendLines(out: string[], lines: readonly string[]): void {
   for (const line of lines) out.push(line);
@@ -193,7 +199,7 @@ export function renderInspection(i: Inspection, layout: InspectionLayout = {}): 
   }
   if (i.tools) {
     out.push('', `Tools (${i.tools.length})`);
-    appendLines(out, fitRows(i.tools.map((t) => [t.name, `(${paramSignature(t)})`, `${taskNote(t) ? '[task] ' : ''}${revealInvisible(firstLine(t.description))}`]), '  ', layout.columns));
+    appendLines(out, fitRows(i.tools.map((t) => [t.name, `(${paramSignature(t)})`, `${taskNote(t) ? '[task] ' : ''}${shownText(firstLine(t.description))}`]), '  ', layout.columns));
   }
   if (i.resources) {
     out.push('', `Resources (${i.resources.length})`);
@@ -221,7 +227,7 @@ export function renderTools(tools: readonly Tool[]): string {
   for (const tool of tools) {
     if (out.length) out.push('');
     out.push(label(tool));
-    if (tool.description?.trim()) appendLines(out, indentLines(revealInvisible(tool.description.trim()), '  '));
+    if (tool.description?.trim()) appendLines(out, indentLines(shownText(tool.description.trim()), '  '));
     const task = taskNote(tool);
     if (task) out.push(`  ${task}`);
     const params = toolParams(tool);

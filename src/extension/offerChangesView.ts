@@ -2,13 +2,17 @@
 // a restart or a reconnect (newest first), each change a row; a row opens a diff of the values.
 import * as vscode from 'vscode';
 import type { OfferChange } from '../usecases/offerDiff';
-import { describeOfferChange } from '../usecases/offerDiff';
+import { describeOfferChange, isDataChange, summarizeDataChanges } from '../usecases/offerDiff';
 import type { OfferChangeRecord, OfferChangeTracker } from '../usecases/offerChanges';
-import { formatJsonPath } from '../schema/jsonDiff';
+import { formatJsonPath, valueNote } from '../schema/jsonDiff';
 
 export const CHANGE_SCHEME = 'mcp-host-change';
 
-type Row = { readonly kind: 'record'; readonly record: OfferChangeRecord; readonly newest: boolean } | { readonly kind: 'change'; readonly record: OfferChangeRecord; readonly change: OfferChange; readonly index: number };
+type Row =
+  | { readonly kind: 'record'; readonly record: OfferChangeRecord; readonly newest: boolean }
+  /** The record's data changes (resources come and go), folded into one row. */
+  | { readonly kind: 'data'; readonly record: OfferChangeRecord }
+  | { readonly kind: 'change'; readonly record: OfferChangeRecord; readonly change: OfferChange; readonly index: number };
 
 /** Tree of recorded offer changes; the diff documents of its rows. */
 export class OfferChangesView implements vscode.TreeDataProvider<Row>, vscode.TextDocumentContentProvider, vscode.Disposable {
@@ -37,19 +41,33 @@ export class OfferChangesView implements vscode.TreeDataProvider<Row>, vscode.Te
       const records = [...this.tracker.list()].reverse();
       return records.map((record, i) => ({ kind: 'record', record, newest: i === 0 }));
     }
-    if (row.kind === 'record') return row.record.changes.map((change, index) => ({ kind: 'change', record: row.record, change, index }));
+    const rows = (data: boolean): Row[] => row.record.changes.flatMap((change, index) => (isDataChange(change) === data ? [{ kind: 'change' as const, record: row.record, change, index }] : []));
+    if (row.kind === 'record') return [...rows(false), ...(row.record.changes.some(isDataChange) ? [{ kind: 'data' as const, record: row.record }] : [])];
+    if (row.kind === 'data') return rows(true);
     return [];
   }
 
   getTreeItem(row: Row): vscode.TreeItem {
     if (row.kind === 'record') {
       const { record } = row;
-      const item = new vscode.TreeItem(record.serverName, row.newest ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
-      const count = `${record.changes.length} change${record.changes.length === 1 ? '' : 's'}`;
+      const dataOnly = record.changes.every(isDataChange);
+      // Only data changed (a note added): folded, even when newest; what the server offers to do did not change.
+      const item = new vscode.TreeItem(record.serverName, row.newest && !dataOnly ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+      const count = dataOnly ? `data only: ${summarizeDataChanges(record.changes)}` : `${record.changes.length} change${record.changes.length === 1 ? '' : 's'}`;
       item.description = `${new Date(record.at).toLocaleTimeString()} · ${record.cause === 'restart' ? 'after a restart' : 'lists changed'} · ${count}`;
       item.iconPath = new vscode.ThemeIcon('diff');
       item.contextValue = 'offerChange.record';
       item.id = `record:${record.serverId}:${record.at}:${this.tracker.list().indexOf(record)}`;
+      return item;
+    }
+    if (row.kind === 'data') {
+      const data = row.record.changes.filter(isDataChange);
+      const item = new vscode.TreeItem('data', vscode.TreeItemCollapsibleState.Collapsed);
+      item.description = summarizeDataChanges(data);
+      item.tooltip = 'Resources the server added, removed or changed as it works: its data, not what it offers to do.';
+      item.iconPath = new vscode.ThemeIcon('database');
+      item.contextValue = 'offerChange.data';
+      item.id = `data:${row.record.serverId}:${row.record.at}:${this.tracker.list().indexOf(row.record)}`;
       return item;
     }
     const { change } = row;
@@ -98,7 +116,8 @@ function itemLabel(change: OfferChange): string {
 
 function changeDescription(change: OfferChange): string {
   const where = change.path.length ? `${formatJsonPath(change.path)} ` : '';
-  return `${where}${change.kind}`;
+  // A whole item added or removed is named by its row; a changed field says from what to what.
+  return `${where}${change.kind}${change.path.length || change.kind === 'changed' ? valueNote(change) : ''}`;
 }
 
 function pretty(value: unknown): string {

@@ -17,6 +17,7 @@ import {
   problemLabel,
   promptTooltip,
   relativeTime,
+  relativeTimeChangesAt,
   resourceTooltip,
   rootsDescription,
   serverDescription,
@@ -31,9 +32,13 @@ import { displayCommandLine, formatCommandLine } from '../registry/logText';
 import type { Event } from '../protocol/events';
 import { SubscriptionState, resourceRowMark } from '../usecases/subscriptions';
 import type { TaskEntry } from '../usecases/taskStore';
-import { describeTaskGroup, describeTaskState } from '../usecases/taskText';
+import { describeTaskGroup, elapsedChangesAfter } from '../usecases/taskText';
+import { TreeRowClock } from './treeRowClock';
+import { TreeNode, expansionKey, isRunning, leafId, parentOf, taskDescription, taskIds, tasksDescription, tasksKey } from './treeNodes';
+
+export type { TreeNode };
 import { serverOffersTasks } from '../client/modernTasks';
-import { GroupPages, occurrences, pagedRows, type GroupPage } from './groupPages';
+import { GroupPages, occurrences, pagedRows } from './groupPages';
 
 /** The subscription state of resources (the use cases' `SubscriptionSet`). */
 export interface ResourceSubscriptions {
@@ -46,7 +51,7 @@ export interface ServerTasks {
   list(serverId: string): readonly TaskEntry[];
   /** What the server's tasks/list left unlisted, in words. */
   unlisted(serverId: string): string | undefined;
-  hasRunning(): boolean;
+  /** Fires with the server whose tasks changed. */
   readonly onDidChange: Event<string>;
 }
 
@@ -89,23 +94,6 @@ export const WAITING_INPUT_REASON = 'Waiting for an input value it needs (a dial
 export const READING_CONFIGURATION = 'Reading configuration…';
 export const UNTRUSTED_REASON = 'Workspace is not trusted — trust it to start servers defined in this workspace';
 
-export type TreeNode =
-  | { readonly kind: 'loading' }
-  | { readonly kind: 'problem'; readonly problem: ConfigProblem; readonly index: number }
-  | { readonly kind: 'server'; readonly serverId: string }
-  | { readonly kind: 'group'; readonly serverId: string; readonly list: ListKind }
-  | { readonly kind: 'roots'; readonly serverId: string }
-  | { readonly kind: 'tool'; readonly serverId: string; readonly tool: Tool; readonly index: number }
-  | { readonly kind: 'resource'; readonly serverId: string; readonly resource: Resource; readonly index: number }
-  | { readonly kind: 'resourceTemplate'; readonly serverId: string; readonly template: ResourceTemplate; readonly index: number }
-  | { readonly kind: 'prompt'; readonly serverId: string; readonly prompt: Prompt; readonly index: number }
-  /** The last row of a long group: loads its next page (groupPages.ts). */
-  | { readonly kind: 'more'; readonly serverId: string; readonly list: ListKind; readonly page: GroupPage }
-  | { readonly kind: 'root'; readonly serverId: string; readonly root: Root; readonly index: number }
-  | { readonly kind: 'stderr'; readonly serverId: string; readonly lines: readonly string[] }
-  | { readonly kind: 'tasks'; readonly serverId: string }
-  | { readonly kind: 'task'; readonly serverId: string; readonly task: TaskEntry }
-  | { readonly kind: 'detail'; readonly serverId: string; readonly key: string; readonly label: string; readonly icon?: vscode.ThemeIcon; readonly tooltip?: string; readonly command?: vscode.Command; readonly description?: string };
 
 /** A row's default action (click, double-click, Enter), by the kind of row. */
 const DEFAULT_ACTIONS = {
@@ -128,7 +116,7 @@ const TASK_ICONS: Record<TaskEntry['status'], string> = { working: 'loading~spin
 const GROUP_ICONS: Record<ListKind, string> = { tools: 'tools', resources: 'files', templates: 'file-code', prompts: 'comment-discussion' };
 
 export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
-  private readonly _onDidChangeTreeData = new vscode.EventEmitter<TreeNode | undefined | void>();
+  private readonly _onDidChangeTreeData = new vscode.EventEmitter<TreeNode | TreeNode[] | undefined | void>();
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   private subscription: vscode.Disposable | undefined;
   private model: ServersTreeModel | undefined;
@@ -145,6 +133,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   private readonly latest = new Map<string, TreeNode>();
   /** How many rows each long group shows. */
   private readonly pages = new GroupPages();
+  /** Rows whose text moves (relative times, running tasks): redrawn alone when their text changes. */
+  private readonly clock = new TreeRowClock<TreeNode>((nodes) => this._onDidChangeTreeData.fire(nodes));
+  /** The task ids each Tasks group was drawn with (a change of the set redraws the group, not the tree). */
+  private readonly drawnTaskIds = new Map<string, string>();
 
   /** The model; only rows the model gave exist before it is attached, so this is always set when read. */
   private get m(): ServersTreeModel {
@@ -220,8 +212,21 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this._onDidChangeTreeData.fire();
+      this.redrawAll();
     }, 30);
+  }
+
+  /** Every row is drawn anew (and the moving ones register again as they are). */
+  private redrawAll(): void {
+    this.clock.clear();
+    this.drawnTaskIds.clear();
+    this._onDidChangeTreeData.fire();
+  }
+
+  /** Rows that move with time change only while the view shows them. */
+  followVisibility(view: vscode.TreeView<TreeNode>): vscode.Disposable {
+    this.clock.setVisible(view.visible);
+    return view.onDidChangeVisibility((e) => this.clock.setVisible(e.visible));
   }
 
   /** Marks tool rows switched off for language models or changed since the user approved them (from @mcp's state). */
@@ -236,28 +241,32 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   }
 
   /**
-   * Shows a Tasks group under each running server that runs tasks (or has some), from `source`;
-   * while a task runs the rows are redrawn every second, so their elapsed time moves.
+   * Shows a Tasks group under each running server that runs tasks (or has some), from `source`.
+   * A running task's row is redrawn alone as its elapsed time or state moves (the row under the
+   * pointer, and its Cancel Task, stay put); the group only when tasks come or go.
    */
   showTasks(source: ServerTasks): vscode.Disposable {
     this.serverTasks = source;
-    const sub = source.onDidChange(() => this.refresh());
-    // Only the Tasks groups with a running task are redrawn (the rest of the tree holds still).
-    const clock = setInterval(() => {
-      if (!source.hasRunning() || !this.model) return;
-      for (const h of this.model.servers()) {
-        if (!source.list(h.id).some((t) => t.status === 'working' || t.status === 'input_required')) continue;
-        const group = this.latest.get(`tasks:${h.id}`);
-        if (group) this._onDidChangeTreeData.fire(group);
-        else this.refresh();
-      }
-    }, 1000);
+    const sub = source.onDidChange((serverId) => this.tasksChanged(serverId));
     this.refresh();
     return new vscode.Disposable(() => {
       sub.dispose();
-      clearInterval(clock);
       if (this.serverTasks === source) this.serverTasks = undefined;
     });
+  }
+
+  private tasksChanged(serverId: string): void {
+    const group = this.clock.node(tasksKey(serverId));
+    const drawn = this.drawnTaskIds.get(serverId);
+    const now = taskIds(this.serverTasks?.list(serverId) ?? []);
+    // No group on screen yet (its server row gets one), or it turns empty or not (its id changes): the tree.
+    if (!group || drawn === undefined || (drawn === '') !== (now === '')) return this.refresh();
+    if (drawn !== now) {
+      this.drawnTaskIds.set(serverId, now);
+      this._onDidChangeTreeData.fire(group);
+      return;
+    }
+    this.clock.check((key) => key === tasksKey(serverId) || key.startsWith(`${tasksKey(serverId)}/`));
   }
 
   /** Shows each resource row's subscription (and offers Subscribe / Unsubscribe) from `source`. */
@@ -379,7 +388,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
       case 'tasks':
         return this.tasksItem(node);
       case 'task':
-        return this.taskItem(node.serverId, node.task);
+        return this.taskItem(node);
       case 'detail': {
         const item = this.leaf(`${node.serverId}/detail/${node.key}`, node.label, 'detail', undefined);
         item.iconPath = node.icon;
@@ -666,42 +675,12 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
    * and a redraw between the click and now may have replaced it (the other rows cost little).
    */
   private redrawGroup(): void {
-    this._onDidChangeTreeData.fire();
+    this.redrawAll();
   }
 
   /** A row's parent (VS Code asks it to reveal a row). */
   getParent(node: TreeNode): TreeNode | undefined {
-    switch (node.kind) {
-      case 'loading':
-      case 'problem':
-      case 'server':
-        return undefined;
-      case 'group':
-      case 'roots':
-      case 'tasks':
-      case 'stderr':
-        return { kind: 'server', serverId: node.serverId };
-      case 'tool':
-        return { kind: 'group', serverId: node.serverId, list: 'tools' };
-      case 'resource':
-        return { kind: 'group', serverId: node.serverId, list: 'resources' };
-      case 'resourceTemplate':
-        return { kind: 'group', serverId: node.serverId, list: 'templates' };
-      case 'prompt':
-        return { kind: 'group', serverId: node.serverId, list: 'prompts' };
-      case 'more':
-        return { kind: 'group', serverId: node.serverId, list: node.list };
-      case 'root':
-        return { kind: 'roots', serverId: node.serverId };
-      case 'task':
-        return { kind: 'tasks', serverId: node.serverId };
-      case 'detail':
-        return node.key.startsWith('stderr:') ? this.latest.get(`stderr:${node.serverId}`) : { kind: 'server', serverId: node.serverId };
-      default: {
-        const never: never = node;
-        return never;
-      }
-    }
+    return parentOf(node, (serverId) => this.latest.get(`stderr:${serverId}`));
   }
 
   /** What the server was given when it last asked, or what it would get now. */
@@ -716,7 +695,12 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     item.id = roots.length ? `${h.id}/roots` : `${h.id}/roots:empty`;
     item.iconPath = new vscode.ThemeIcon('root-folder-opened');
     item.contextValue = 'group.roots';
-    item.description = rootsDescription(roots.length, askedAt, Date.now());
+    item.description = this.clock.drawn(`roots:${h.id}`, node, (now) => {
+      const current = this.handle(h.id);
+      if (!current) return undefined;
+      const asked = this.rootsOf(current).askedAt;
+      return { text: rootsDescription(this.rootsOf(current).roots.length, asked, now), ...(asked !== undefined ? { changesAt: relativeTimeChangesAt(asked, now) } : {}) };
+    });
     item.tooltip =
       askedAt === undefined
         ? 'The server has not asked for roots (roots/list) yet; these are the roots it would get.'
@@ -728,7 +712,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 
   private tasksItem(node: TreeNode & { kind: 'tasks' }): vscode.TreeItem {
     const tasks = this.serverTasks?.list(node.serverId) ?? [];
-    const group = describeTaskGroup(tasks, this.serverTasks?.unlisted(node.serverId));
+    const unlisted = this.serverTasks?.unlisted(node.serverId);
+    const group = describeTaskGroup(tasks, unlisted);
+    this.drawnTaskIds.set(node.serverId, taskIds(tasks));
+    this.clock.drawn(tasksKey(node.serverId), node, () => ({ text: tasksDescription(this.serverTasks?.list(node.serverId) ?? [], this.serverTasks?.unlisted(node.serverId)) }));
     // Opens by itself once a task appears (unless the user closed it); empty, it has nothing to open.
     const item = new vscode.TreeItem('Tasks', this.collapsibleState(node, tasks.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None));
     item.id = tasks.length ? `${node.serverId}/tasks` : `${node.serverId}/tasks:empty`;
@@ -739,13 +726,24 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     return item;
   }
 
-  private taskItem(serverId: string, t: TaskEntry): vscode.TreeItem {
-    const now = Date.now();
-    const running = t.status === 'working' || t.status === 'input_required';
+  /** The task as it is now (the node keeps the entry it was listed with; the row is redrawn in place). */
+  private currentTask(serverId: string, listed: TaskEntry): TaskEntry | undefined {
+    return this.serverTasks?.list(serverId).find((t) => t.taskId === listed.taskId);
+  }
+
+  private taskItem(node: TreeNode & { kind: 'task' }): vscode.TreeItem {
+    const { serverId } = node;
+    const t = this.currentTask(serverId, node.task) ?? node.task;
+    const running = isRunning(t);
     const item = this.leaf(`${serverId}/task/${t.taskId}`, t.toolName ?? `task ${t.taskId.slice(0, 8)}`, running ? 'task.running' : 'task.ended', TASK_ICONS[t.status]);
     if (t.status === 'input_required') item.iconPath = new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('list.warningForeground'));
     if (t.status === 'failed') item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-    item.description = describeTaskState({ status: t.status, ...(t.statusMessage !== undefined ? { statusMessage: t.statusMessage } : {}), elapsedMs: (t.endedAt ?? now) - t.createdAt, ...(t.progress ? { progress: t.progress } : {}) });
+    item.description = taskDescription(t, Date.now());
+    this.clock.drawn(`${tasksKey(serverId)}/${t.taskId}`, node, (now) => {
+      const current = this.currentTask(serverId, node.task);
+      // The status is compared too: the icon and the row's menu follow it.
+      return current && { text: `${current.status} ${taskDescription(current, now)}`, ...(isRunning(current) ? { changesAt: current.createdAt + elapsedChangesAfter(now - current.createdAt, 'minutes') } : {}) };
+    });
     item.tooltip = markdown(
       [
         `**${escapeMarkdown(t.toolName ?? 'task')}** · ${escapeMarkdown(t.status)}`,
@@ -786,39 +784,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
+    this.clock.dispose();
     this.subscription?.dispose();
     this._onDidChangeTreeData.dispose();
   }
-}
-
-/**
- * The key a row's expansion is remembered by: the server and the row, never the server's state
- * (the row's `id` has that), so a restart or a reload finds it again.
- */
-function expansionKey(node: TreeNode): string | undefined {
-  switch (node.kind) {
-    case 'server':
-      return `server:${node.serverId}`;
-    case 'group':
-      return `group:${node.serverId}/${node.list}`;
-    case 'roots':
-      return `roots:${node.serverId}`;
-    case 'stderr':
-      return `stderr:${node.serverId}`;
-    case 'tasks':
-      return `tasks:${node.serverId}`;
-    default:
-      return undefined;
-  }
-}
-
-/**
- * A leaf's id from what identifies it (a tool's name, a resource's URI), not its position: a
- * list change then keeps the other rows' ids, so focus and selection stay. `occurrence`
- * separates a name a server lists twice (ids must be unique).
- */
-function leafId(serverId: string, kind: string, key: string, occurrence: number): string {
-  return `${serverId}/${kind}/${key}${occurrence ? `#${occurrence}` : ''}`;
 }
 
 /** A count as the tree shows it: 4,803. */

@@ -284,11 +284,16 @@ class Builder {
       }
       case 'number':
       case 'integer': {
-        // Draft 4 wrote exclusive bounds as booleans beside minimum/maximum.
-        const minimum = num(schema.minimum);
-        const maximum = num(schema.maximum);
-        const exMin = schema.exclusiveMinimum === true ? minimum : num(schema.exclusiveMinimum);
-        const exMax = schema.exclusiveMaximum === true ? maximum : num(schema.exclusiveMaximum);
+        // Draft 4 wrote exclusive bounds as booleans beside minimum/maximum. A bound at the edge of
+        // safe integers (zod's `int()` writes ±9007199254740991) bounds nothing a person types: not shown.
+        const bound = (v: unknown) => {
+          const n = num(v);
+          return n !== undefined && Math.abs(n) >= Number.MAX_SAFE_INTEGER ? undefined : n;
+        };
+        const minimum = bound(schema.minimum);
+        const maximum = bound(schema.maximum);
+        const exMin = schema.exclusiveMinimum === true ? minimum : bound(schema.exclusiveMinimum);
+        const exMax = schema.exclusiveMaximum === true ? maximum : bound(schema.exclusiveMaximum);
         const multipleOf = num(schema.multipleOf);
         return {
           ...base,

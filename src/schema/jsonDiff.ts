@@ -91,19 +91,25 @@ export function formatJsonPath(path: readonly (string | number)[]): string {
   return out;
 }
 
-/** One line for a change: `content[0].text changed ("a" → "b")`; long text and structures only by path. */
+/** One line for a change: `content[0].text changed ("a" → "b")`; long text clipped around where it differs. */
 export function describeJsonChange(change: Pick<JsonChange, 'kind' | 'path' | 'before' | 'after'>): string {
   const where = change.path.length ? `${formatJsonPath(change.path)} ` : '';
   return `${where}${change.kind}${valueNote(change)}`;
 }
 
-/** A short "(a → b)" for small plain values; nothing for long text or structures, whose path says enough. */
+/** How much of a value a note shows, in characters. */
+const NOTE_CHARS = 40;
+
+/**
+ * A short "(a → b)" for every change: small values whole, long text clipped around the first place
+ * it differs (`"…to echo back…" → "…to send back…"`), structures by their size (`{3 keys}`).
+ */
 export function valueNote(change: Pick<JsonChange, 'kind' | 'before' | 'after'>): string {
-  const short = (v: unknown) => (v === undefined ? undefined : typeof v === 'object' && v !== null ? undefined : JSON.stringify(v));
-  const a = short(change.before);
-  const b = short(change.after);
-  const fits = (s: string | undefined) => s === undefined || s.length <= 40;
-  if (!fits(a) || !fits(b)) return '';
+  let a = noteValue(change.before);
+  let b = noteValue(change.after);
+  if (typeof change.before === 'string' && typeof change.after === 'string' && (change.before.length > NOTE_CHARS || change.after.length > NOTE_CHARS)) {
+    [a, b] = clippedPair(change.before, change.after).map((t) => JSON.stringify(t));
+  }
   if (change.kind === 'changed' && a !== undefined && b !== undefined) return ` (${a} → ${b})`;
   if (change.kind === 'added' && b !== undefined) return ` (${b})`;
   if (change.kind === 'removed' && a !== undefined) return ` (was ${a})`;
@@ -119,6 +125,33 @@ function uniquelyKeyed(items: readonly unknown[], key: string): boolean {
     seen.add(id);
   }
   return items.length > 0;
+}
+
+function noteValue(v: unknown): string | undefined {
+  if (v === undefined) return undefined;
+  if (Array.isArray(v)) return v.length === 0 ? '[]' : `[${v.length} item${v.length === 1 ? '' : 's'}]`;
+  if (isContainer(v)) {
+    const n = Object.keys(v as object).length;
+    return n === 0 ? '{}' : `{${n} key${n === 1 ? '' : 's'}}`;
+  }
+  if (typeof v === 'string') return JSON.stringify(v.length > NOTE_CHARS ? `${v.slice(0, NOTE_CHARS - 1)}…` : v);
+  return JSON.stringify(v);
+}
+
+/** Two texts cut to what differs, with a little of what they share before it. */
+function clippedPair(a: string, b: string): [string, string] {
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let end = 0;
+  while (end < a.length - start && end < b.length - start && a[a.length - 1 - end] === b[b.length - 1 - end]) end++;
+  const from = Math.max(0, start - 12);
+  const clip = (t: string) => {
+    const differs = t.slice(from, t.length - end);
+    const shown = differs.length > NOTE_CHARS ? `${differs.slice(0, NOTE_CHARS - 1)}…` : differs + t.slice(t.length - end, t.length - end + Math.max(0, NOTE_CHARS - differs.length));
+    const tail = from + shown.length < t.length && !shown.endsWith('…') ? '…' : '';
+    return `${from > 0 ? '…' : ''}${shown}${tail}`;
+  };
+  return [clip(a), clip(b)];
 }
 
 function isContainer(value: unknown): boolean {

@@ -112,6 +112,8 @@ export interface SamplingRequestView {
   readonly plannedModel?: { readonly label: string; readonly reason: string };
   /** False when VS Code has no language model: the user can only answer it themselves, or reject it. */
   readonly modelsAvailable?: boolean;
+  /** Why no model is offered although VS Code lists some (they failed or answered nothing here). */
+  readonly noModelReason?: string;
 }
 
 /** The model name the server sees when the user wrote the answer and left the name as it was. */
@@ -296,6 +298,8 @@ export interface SamplingDialog {
   review(answer: SamplingAnswerView): Promise<SamplingResponseDecision>;
   /** The request failed after approval: say why before the dialog closes. */
   failed(text: string): void;
+  /** The model answered nothing: the request is shown again for the person to answer (or reject), saying `reason`; `decide()` gives their choice. */
+  offerSelfAnswer?(reason: string): void;
   close(): void;
   /** Aborts when the user closes the dialog: a running model request stops, and the request is rejected. */
   readonly closed?: AbortSignal;
@@ -313,6 +317,9 @@ export interface SamplingPrompter {
   /** A request was refused without a dialog (the user's "never" for this server): a passing hint too. */
   refusedUnattended?(server: ServerIdentity): void;
 }
+
+/** A model that cannot answer here (no permission, no quota): not offered again this session. */
+export class ModelUnusableError extends Error {}
 
 /** The host's language models. */
 export interface LanguageModels {
@@ -337,6 +344,8 @@ export interface SamplingServiceOptions {
 export class SamplingService {
   /** The model each server's requests last ran on after the user picked it, for this session. */
   private readonly picks = new Map<string, string>();
+  /** Models that answered nothing or cannot answer here, with why: not offered again until VS Code restarts. */
+  private readonly unusable = new Map<string, string>();
 
   constructor(private readonly options: SamplingServiceOptions) {}
 
@@ -404,8 +413,11 @@ export class SamplingService {
     say: (level: Parameters<ServerRequestLog>[1], text: string) => void,
   ): Promise<CreateMessageResult> {
     const { prompter, models: lm, policies } = this.options;
-    const available = await lm.models();
+    const listed = await lm.models();
     if (signal.aborted) throw new QueueCancelledError(abortReason(signal));
+    const available = listed.filter((m) => !this.unusable.has(m.id));
+    const skipped = listed.filter((m) => this.unusable.has(m.id)).map((m) => `${describeModel(m)} ${this.unusable.get(m.id)}`);
+    if (skipped.length > 0) say('info', `not offered: ${skipped.join('; ')}`);
     const view = samplingView(requestId, p);
     const choice = chooseModel(view.modelPreferences, available);
     const earlier = available.find((m) => m.id === this.picks.get(server.id));
@@ -416,24 +428,32 @@ export class SamplingService {
     const noModel = available.length === 0;
     if (noModel) say('info', 'no language model is available: you can answer it yourself, or reject it');
     const ask = decide(policy) === 'ask' || noModel;
-    const dialog = ask ? prompter.open(server, { ...view, ...(planned ? { plannedModel: planned } : {}), modelsAvailable: !noModel }, signal) : undefined;
+    const noModelReason = noModel && skipped.length > 0 ? `VS Code lists ${skipped.length === 1 ? 'a model' : 'models'} that cannot answer here: ${skipped.join('; ')}.` : undefined;
+    const dialog = ask ? prompter.open(server, { ...view, ...(planned ? { plannedModel: planned } : {}), modelsAvailable: !noModel, ...(noModelReason ? { noModelReason } : {}) }, signal) : undefined;
+    /** The person's own answer, or their rejection (which throws). */
+    const answeredOrRejected = async (decision: SamplingRequestDecision): Promise<CreateMessageResult | undefined> => {
+      if (decision.kind === 'answer') {
+        const name = decision.model.trim() || SELF_ANSWER_MODEL;
+        say('info', `answered by the user as model ${JSON.stringify(name)}, no model ran: ${clip(decision.text)}`);
+        return { role: 'assistant', content: { type: 'text', text: decision.text }, model: name, stopReason: 'endTurn' };
+      }
+      if (decision.kind === 'reject') {
+        if (decision.remember === 'never') {
+          await policies.set(server.id, server.name, 'never');
+          say('info', 'you chose never to allow sampling for this server');
+        }
+        say('info', `rejected by the user → error ${ErrorCodes.UserRejected}`);
+        throw new WireError(ErrorCodes.UserRejected, 'User rejected sampling request');
+      }
+      return undefined;
+    };
     try {
       let edits: SamplingEdits | undefined;
       if (dialog) {
         const decision = await untilCancelled(dialog.decide(), signal);
-        if (decision.kind === 'answer') {
-          const name = decision.model.trim() || SELF_ANSWER_MODEL;
-          say('info', `answered by the user as model ${JSON.stringify(name)}, no model ran: ${clip(decision.text)}`);
-          return { role: 'assistant', content: { type: 'text', text: decision.text }, model: name, stopReason: 'endTurn' };
-        }
-        if (decision.kind === 'reject') {
-          if (decision.remember === 'never') {
-            await policies.set(server.id, server.name, 'never');
-            say('info', 'you chose never to allow sampling for this server');
-          }
-          say('info', `rejected by the user → error ${ErrorCodes.UserRejected}`);
-          throw new WireError(ErrorCodes.UserRejected, 'User rejected sampling request');
-        }
+        const settled = await answeredOrRejected(decision);
+        if (settled) return settled;
+        if (decision.kind !== 'approve') throw new Error('unreachable');
         edits = decision.edits;
         if (decision.remember) {
           await policies.set(server.id, server.name, decision.remember);
@@ -480,6 +500,7 @@ export class SamplingService {
           throw new WireError(ErrorCodes.UserRejected, 'User rejected sampling request');
         }
         const text = errorMessage(error);
+        if (error instanceof ModelUnusableError) this.unusable.set(model.id, `failed earlier in this session (${text})`);
         say('error', `the model failed: ${text} → error ${ErrorCodes.InternalError}`);
         dialog?.failed(`The model failed: ${text}`);
         if (!dialog) prompter.notify(server, 'error', `Sampling for ${server.name} failed: ${text}`);
@@ -489,6 +510,22 @@ export class SamplingService {
         dialog?.closed?.removeEventListener('abort', stopOnClose);
       }
       say('info', `answer from ${model.id} in ${Date.now() - started} ms (stopReason ${answer.stopReason ?? 'unknown'}): ${clip(answer.text)}`);
+      if (answer.text.trim() === '') {
+        // Nothing is not an answer (a model that is not signed in or has no quota can end its turn empty).
+        const why = `answered with no text (stopReason ${answer.stopReason ?? 'unknown'})`;
+        this.unusable.set(model.id, `${why} earlier in this session`);
+        if (!dialog?.offerSelfAnswer) {
+          dialog?.failed(`The model ${describeModel(model)} ${why}.`);
+          say('error', `${model.id} ${why} → error ${ErrorCodes.InternalError}; it is not offered again until VS Code restarts`);
+          if (!dialog) prompter.notify(server, 'error', `Sampling for ${server.name}: the model ${describeModel(model)} ${why}; the server got an error.`);
+          throw new WireError(ErrorCodes.InternalError, `The language model ${model.id} returned no text`);
+        }
+        say('warn', `${model.id} ${why}: the request goes back to you to answer yourself or reject; the model is not offered again until VS Code restarts`);
+        dialog.offerSelfAnswer(`The model ${describeModel(model)} ${why}, so there is nothing to send. Answer the request yourself, or reject it.`);
+        const settled = await answeredOrRejected(await untilCancelled(dialog.decide(), signal));
+        if (settled) return settled;
+        throw new WireError(ErrorCodes.InternalError, `The language model ${model.id} returned no text`);
+      }
 
       let finalText = answer.text;
       if (!dialog) {

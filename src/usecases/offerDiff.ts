@@ -86,12 +86,27 @@ export function describeOfferChange(change: OfferChange): string {
     case 'protocol':
       return `${change.subject} ${change.name} ${change.kind}${valueNote(change)}`;
     case 'instructions':
-      return `instructions ${change.kind}`;
+      return `instructions ${change.kind}${valueNote(change)}`;
     case 'capabilities':
       return `capabilities: ${where} ${change.kind}${valueNote(change)}`;
     default:
       return where ? `${change.subject} ${change.name}: ${where} ${change.kind}${valueNote(change)}` : `${change.subject} ${change.name}: ${change.kind}`;
   }
+}
+
+/**
+ * A change of the server's data rather than of what it offers to do: resources come and go as it
+ * works (a note added is `resource notes://note/3 added`), tools, prompts and templates do not.
+ */
+export function isDataChange(change: OfferChange): boolean {
+  return change.subject === 'resource';
+}
+
+/** "3 resources added · 1 removed · 2 changed", for data changes folded into one row. */
+export function summarizeDataChanges(changes: readonly OfferChange[]): string {
+  const count = (kind: OfferChange['kind']) => new Set(changes.filter((c) => c.kind === kind).map((c) => c.name)).size;
+  const parts = (['added', 'removed', 'changed'] as const).map((kind) => [kind, count(kind)] as const).filter(([, n]) => n > 0);
+  return parts.map(([kind, n], i) => (i === 0 ? `${n} resource${n === 1 ? '' : 's'} ${kind}` : `${n} ${kind}`)).join(' · ');
 }
 
 /** Reads a snapshot written by `mcp-host inspect --json`; throws an Error saying what is wrong with it. */

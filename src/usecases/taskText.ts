@@ -10,8 +10,13 @@ export interface TaskState {
   readonly status: TaskStatus;
   readonly statusMessage?: string;
   readonly elapsedMs: number;
+  /** `minutes` where the line must keep still while it runs (a tree row whose buttons are clicked). */
+  readonly elapsedPrecision?: ElapsedPrecision;
   readonly progress?: Progress;
 }
+
+/** How finely an elapsed time is told: `12 s`, or `under 1 min` / `3 min`. */
+export type ElapsedPrecision = 'seconds' | 'minutes';
 
 /** The state a task call reports (client/tasks.ts). */
 export function taskStateOf(update: TaskUpdate): TaskState {
@@ -23,14 +28,21 @@ export function taskStateOf(update: TaskUpdate): TaskState {
 export function describeTaskState(state: TaskState): string {
   const parts: string[] = [state.status === 'input_required' ? 'waiting for input' : state.status];
   if (state.statusMessage) parts.push(truncate(state.statusMessage.trim().split(/\r?\n/, 1)[0], 120));
-  parts.push(formatElapsed(state.elapsedMs));
+  parts.push(formatElapsed(state.elapsedMs, state.elapsedPrecision));
   const p = state.progress;
   if (p) parts.push(p.total !== undefined && p.total > 0 ? `${p.progress}/${p.total}` : String(p.progress));
   return parts.join(' · ');
 }
 
-/** `850 ms`, `12 s`, `3 min 5 s`, `2 h 4 min`. */
-export function formatElapsed(ms: number): string {
+/** The elapsed time (ms) at which `formatElapsed` next reads differently: the next second, or the next minute (in minutes, or once it counts hours). */
+export function elapsedChangesAfter(ms: number, precision: ElapsedPrecision = 'seconds'): number {
+  const step = precision === 'seconds' && ms < 3_600_000 ? 1000 : 60_000;
+  return (Math.floor(Math.max(0, ms) / step) + 1) * step;
+}
+
+/** `850 ms`, `12 s`, `3 min 5 s`, `2 h 4 min`; in minutes `under 1 min`, `3 min`, `2 h 4 min`. */
+export function formatElapsed(ms: number, precision: ElapsedPrecision = 'seconds'): string {
+  if (precision === 'minutes' && ms < 3_600_000) return ms < 60_000 ? 'under 1 min' : `${Math.floor(ms / 60_000)} min`;
   if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
   const s = Math.floor(ms / 1000);
   if (s < 60) return `${s} s`;

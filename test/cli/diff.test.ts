@@ -36,7 +36,7 @@ describe('mcp-host diff', { timeout: 120_000 }, () => {
     const r = await runCli(['diff', snapshot('build1.json'), snapshot('build2.json')]);
     assert.equal(r.code, 1, r.stderr);
     assert.deepEqual(r.stdout.trim().split('\n'), [
-      'instructions changed',
+      'instructions changed ("v1" → "v2")',
       'tool echo: inputSchema.properties.message.description changed ("Text to echo" → "Text to send back")',
       'tool retire: removed',
       'tool evolve: removed',

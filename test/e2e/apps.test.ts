@@ -172,12 +172,13 @@ describe('MCP Apps in a real VS Code', () => {
       assert.match(log, /the app of get-time: showing ui:\/\/get-time\/mcp-app\.html \(inline\); its policy: default-src 'none'/);
       await wb.screenshot('apps-basic-rendered');
     });
+    let latest = '';
     await step('button', async () => {
       const asked = await clickAndApprove(view(panel).locator('#get-time-btn'), /The app of get-time asks to run get-time/, 'Run');
       assert.match(asked, /server's content/);
-      await poll(async () => {
+      latest = await poll(async () => {
         const t = ((await view(panel).locator('#server-time').innerText().catch(() => '')) || '').trim();
-        return t && t !== first && t !== 'Loading...';
+        return t && t !== first && t !== 'Loading...' ? t : undefined;
       }, 30_000, 'a new time after the button');
       await logText('MCP: basic', /Calling tool get-time from the app of get-time \(from app\)/);
       await wb.screenshot('apps-basic-button');
@@ -202,14 +203,27 @@ describe('MCP Apps in a real VS Code', () => {
       await logText('MCP: basic', /"method":"ui\/notifications\/host-context-changed".*"theme":"light"/);
     });
     await step('fullscreen', async () => {
+      const clicked = Date.now();
       await panel.locator('#mcp-app-fullscreen').click();
       await poll(async () => ((await panel.locator('#mcp-app-closed').innerText().catch(() => '')) || '').includes('its own tab'), 15_000, 'the panel saying the app moved');
+      // The inline view's answer to the teardown reaches the host: the move does not wait out the request's timeout.
+      const moved = Date.now() - clicked;
+      const teardown = await logText('MCP: basic', /the view answered ui\/resource-teardown in \d+ ms/);
+      const answeredIn = Number(/the view answered ui\/resource-teardown in (\d+) ms/.exec(teardown)![1]);
+      assert.ok(answeredIn < 1000, `the teardown answered in ${answeredIn} ms`);
+      assert.ok(moved < 5000, `the panel said the app moved ${moved} ms after the click (the 5 s teardown timeout is not waited out)`);
+      assert.doesNotMatch(teardown, /resource-teardown was not answered/);
       const tabFrame = await poll(async () => {
         for (const f of wb.page.frames()) if (await f.locator('#mcp-app.fullscreen iframe').count().catch(() => 0)) return f;
         return undefined;
       }, 20_000, 'the app tab');
       const time = tabFrame.frameLocator('#mcp-app iframe').locator('#server-time');
-      await poll(async () => ((await time.innerText().catch(() => '')) || '').trim() !== 'Loading...', 30_000, 'the view in its tab with the last result');
+      // The tab shows the view's latest state: the time its button fetched, not the first call's.
+      const shown = await poll(async () => {
+        const t = ((await time.innerText().catch(() => '')) || '').trim();
+        return t && t !== 'Loading...' ? t : undefined;
+      }, 30_000, 'the view in its tab with the last result');
+      assert.equal(shown, latest, `the tab shows the latest time (${latest}), not the first call's (${first})`);
       await wb.screenshot('apps-basic-fullscreen');
       // Closing the tab tears the view down.
       await wb.page.locator('.tabs-container .tab', { hasText: '(app)' }).first().click();

@@ -36,6 +36,8 @@ interface Stats {
   readonly errors: number;
   readonly firstPaintMs: number;
   readonly draws: number[];
+  /** The servers the chips show (null: every server). */
+  readonly serverFilter: string[] | null;
 }
 
 describe('the protocol timeline in a real VS Code', () => {
@@ -241,6 +243,26 @@ describe('the protocol timeline in a real VS Code', () => {
       await waitUntil(async () => (await page.locator('#details .links .link-button').count()) >= 4, 10_000, 'the linked progress');
       await waitUntil(async () => page.evaluate(() => document.body.classList.contains('vscode-light')), 10_000, 'the page in the light theme');
       await wb.screenshot('timeline-light');
+    });
+  });
+
+  test("with a server's row selected, the view's title bar opens the timeline on every server", { timeout: 120_000 }, async () => {
+    await step('title-bar', async () => {
+      const page = wb.page;
+      await wb.waitForTreeItem('everything');
+      // The server's row selected: VS Code hands it to the title bar's commands too.
+      await wb.clickTreeItem('everything', { view: 'Servers' });
+      // The live timeline (not the recording's, whose title also starts with "Timeline").
+      const live = await waitUntil(async () => {
+        for (const frame of page.frames()) if (await frame.evaluate(() => document.title === 'Timeline' && 'mcpTimeline' in window).catch(() => false)) return frame;
+        return undefined;
+      }, 30_000, 'the live timeline page');
+      // The title bar opens on every server, not on the selected row's (which it used to narrow to).
+      await page.locator('.part.sidebar .monaco-list[role="tree"]').first().hover();
+      await page.locator('.part.sidebar .action-label[aria-label="Open Timeline"]').first().click();
+      await page.waitForTimeout(2_000);
+      assert.equal((await stats(live)).serverFilter, null, 'the timeline on every server');
+      await wb.screenshot('timeline-all-servers');
     });
   });
 });

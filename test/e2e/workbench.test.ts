@@ -83,7 +83,8 @@ test(FIRST_TEST, { timeout: 240_000 }, async () => {
     assert.match(record.description, /after a restart · 5 changes/);
     assert.deepEqual(
       rows.filter((r) => r.level === 2).map((r) => `${r.label} | ${r.description}`),
-      ['instructions | changed', 'tool echo | inputSchema.properties.message.description changed', 'tool retire | removed', 'tool evolve | removed', 'tool shout | added'],
+      // Every changed line says from what to what (the instructions too).
+      ['instructions | changed ("v1" → "v2")', 'tool echo | inputSchema.properties.message.description changed ("Text to echo" → "Text to send back")', 'tool retire | removed', 'tool evolve | removed', 'tool shout | added'],
     );
     await wb.screenshot('what-changed-view');
 

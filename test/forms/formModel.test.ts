@@ -201,6 +201,14 @@ describe('form model: hand-written schemas', () => {
     assert.deepEqual(toArguments(model, { n: '0x10' }).errors.map((e) => e.path), ['/n']);
   });
 
+  test('a bound at the edge of safe integers (zod int()) is no bound to show', () => {
+    const model = buildFormModel({ type: 'object', properties: { id: { type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }, n: { type: 'integer', minimum: 0, maximum: 9007199254740990 } } });
+    const id = prop(model, 'id');
+    assert.ok(id.kind === 'number' && id.minimum === undefined && id.maximum === undefined);
+    const n = prop(model, 'n');
+    assert.ok(n.kind === 'number' && n.minimum === 0 && n.maximum === 9007199254740990);
+  });
+
   test('$defs, definitions, pointer escapes, siblings beside $ref, allOf wrapper, recursion', () => {
     const schema = {
       type: 'object',

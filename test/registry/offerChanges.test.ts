@@ -45,7 +45,7 @@ suite('What changed: the offer tracker on a real registry', { timeout: 60_000 },
       await registry.restart(h.id);
       await waitFor(() => records.length === 2, 10_000, 'a record after the restart');
       assert.equal(records[1].cause, 'restart');
-      assert.deepEqual(describeOfferChangeRecord(records[1]).slice(1), ['  instructions changed', '  tool evolve: removed']);
+      assert.deepEqual(describeOfferChangeRecord(records[1]).slice(1), ['  instructions changed ("v1" → "v2")', '  tool evolve: removed']);
       assert.equal(tracker.list().length, 2);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -105,8 +105,13 @@ function harness(script: Script, models: ModelInfo[] = [{ id: 'echo-1', name: 'E
     open(_server, view, signal): SamplingDialog {
       events.push(`open ${view.requestId}${view.plannedModel ? ` planned=${view.plannedModel.label}` : ''}`);
       signal.addEventListener('abort', () => events.push(`abort ${view.requestId}`));
+      let shown = view;
       return {
-        decide: async () => (script.decide ? script.decide(view) : { kind: 'approve' }),
+        decide: async () => (script.decide ? script.decide(shown) : { kind: 'approve' }),
+        offerSelfAnswer: (reason) => {
+          events.push(`self-answer offered: ${reason}`);
+          shown = { ...view, modelsAvailable: false, noModelReason: reason };
+        },
         generating: (m) => events.push(`generating ${m.id}`),
         review: async (a) => (script.review ? script.review(a) : { kind: 'send', text: a.text }),
         failed: (t) => events.push(`failed ${t}`),
@@ -121,11 +126,13 @@ function harness(script: Script, models: ModelInfo[] = [{ id: 'echo-1', name: 'E
     ranUnattended: (_s, m) => events.push(`unattended ${m.id}`),
     refusedUnattended: () => events.push('refused'),
   };
-  const lm: LanguageModels & { fail?: string } = {
+  const lm: LanguageModels & { fail?: string; silent?: boolean } = {
     models: async () => models,
     async generate(model, run) {
       runs.push(run);
       if (lm.fail) throw new Error(lm.fail);
+      // A model that is not signed in (or has no quota) can end its turn with nothing.
+      if (lm.silent) return { text: '', stopReason: 'endTurn' };
       const last = run.messages[run.messages.length - 1].parts.find((p) => p.type === 'text');
       return { text: `${model.id} says: ${last && last.type === 'text' ? last.text : ''}`, stopReason: 'endTurn' };
     },
@@ -231,6 +238,34 @@ describe('SamplingService', () => {
     assert.equal(result.model, 'human');
     assert.equal(h.runs.length, 0);
     assert.deepEqual(h.events, ['open 1', 'close 1']);
+  });
+
+  test('a model that answers nothing is an error the user sees, with their own answer offered; it is not offered again', async () => {
+    const models = [{ id: 'auto', name: 'Auto', family: 'auto', vendor: 'copilotcli' }];
+    const h = harness({ decide: (view) => (view.modelsAvailable === false ? { kind: 'answer', text: 'Four.', model: 'human' } : { kind: 'approve' }) }, models);
+    h.lm.silent = true;
+    const result = await h.call();
+    // The empty text never reaches the server as an answer: the person's does.
+    assert.deepEqual(result, { role: 'assistant', content: { type: 'text', text: 'Four.' }, model: 'human', stopReason: 'endTurn' });
+    assert.deepEqual(h.events, ['open 1', 'pick', 'generating auto', 'self-answer offered: The model Auto (copilotcli · auto) answered with no text (stopReason endTurn), so there is nothing to send. Answer the request yourself, or reject it.', 'close 1']);
+    assert.ok(h.log.some((l) => /^warn sampling #1: auto answered with no text/.test(l)), h.log.join('\n'));
+    // The next request does not offer it as if it could answer: the person answers, told why.
+    h.events.length = 0;
+    const again = await h.call();
+    assert.equal(again.content.text, 'Four.');
+    assert.equal(h.runs.length, 1, 'the model did not run again');
+    assert.deepEqual(h.events, ['open 2', 'close 2']);
+    assert.ok(h.log.some((l) => /not offered: Auto \(copilotcli · auto\) answered with no text \(stopReason endTurn\) earlier in this session/.test(l)), h.log.join('\n'));
+
+    // Rejected after the empty answer: -1. Allowed without a dialog: -32603 and a notice, never an empty answer.
+    const rejected = harness({ decide: (view) => (view.modelsAvailable === false ? { kind: 'reject' } : { kind: 'approve' }) }, models);
+    rejected.lm.silent = true;
+    await assert.rejects(rejected.call(), wireCode(ErrorCodes.UserRejected));
+    const unattended = harness({}, models);
+    unattended.lm.silent = true;
+    await unattended.policies.set(SERVER.id, SERVER.name, 'allowSession');
+    await assert.rejects(unattended.call(), wireCode(ErrorCodes.InternalError, /returned no text/));
+    assert.match(unattended.notices.join('\n'), /^error: Sampling for .*: the model Auto \(copilotcli · auto\) answered with no text/);
   });
 
   test('the model fails: -32603 with its message, shown in the dialog', async () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { jsonEqual } from '../../src/schema/json';
-import { formatJsonPath, jsonDiff } from '../../src/schema/jsonDiff';
-import { ServerOffer, describeOfferChange, diffOffers, parseOfferSnapshot } from '../../src/usecases/offerDiff';
+import { formatJsonPath, jsonDiff, valueNote } from '../../src/schema/jsonDiff';
+import { ServerOffer, describeOfferChange, diffOffers, isDataChange, parseOfferSnapshot, summarizeDataChanges } from '../../src/usecases/offerDiff';
 
 const echo = (description: string) => ({
   name: 'echo',
@@ -68,7 +68,7 @@ describe('diffOffers', () => {
   test('added and removed items, capabilities and instructions', () => {
     const before = offer({ instructions: 'v1', tools: [echo('x'), { name: 'retire', inputSchema: { type: 'object' as const } }], prompts: [{ name: 'greet' }] });
     const after = offer({ instructions: 'v2', capabilities: { tools: { listChanged: true }, logging: {} }, tools: [echo('x'), { name: 'shout', inputSchema: { type: 'object' as const } }] });
-    assert.deepEqual(diffOffers(before, after).map(describeOfferChange), ['capabilities: logging added', 'instructions changed', 'tool retire: removed', 'tool shout: added', 'prompt greet: removed']);
+    assert.deepEqual(diffOffers(before, after).map(describeOfferChange), ['capabilities: logging added ({})', 'instructions changed ("v1" → "v2")', 'tool retire: removed', 'tool shout: added', 'prompt greet: removed']);
   });
 
   test('the server version counts only when asked; the name always', () => {
@@ -89,5 +89,28 @@ describe('diffOffers', () => {
     assert.throws(() => parseOfferSnapshot([], 'a.json'), /a\.json is not an inspect snapshot/);
     assert.throws(() => parseOfferSnapshot({ tools: [] }, 'b.json'), /no serverInfo, protocolVersion and capabilities/);
     assert.throws(() => parseOfferSnapshot({ ...offer(), tools: {} }, 'c.json'), /"tools" is not a list/);
+  });
+});
+
+describe('what changed, as a reader sees it', () => {
+  const offer = (tools: object[], resources: object[]): ServerOffer => ({ serverInfo: { name: 'notes', version: '1' }, protocolVersion: '2025-11-25', capabilities: { tools: {}, resources: {} }, tools: tools as never, resources: resources as never });
+
+  test('every changed line says from what to what: a long description clipped around where it differs', () => {
+    const before = offer([{ name: 'list_notes', description: 'Lists every note the server holds, newest first, with their ids.', inputSchema: { type: 'object' } }], []);
+    const after = offer([{ name: 'list_notes', description: 'Lists every note the server holds, oldest first, with their ids.', inputSchema: { type: 'object', properties: { limit: { type: 'integer' } } } }], []);
+    assert.deepEqual(diffOffers(before, after).map(describeOfferChange), [
+      'tool list_notes: description changed ("…rver holds, newest first, with their ids…" → "…rver holds, oldest first, with their ids…")',
+      'tool list_notes: inputSchema.properties added ({1 key})',
+    ]);
+    assert.equal(valueNote({ kind: 'changed', before: { a: 1 }, after: [1, 2] }), ' ({1 key} → [2 items])');
+  });
+
+  test('data changes (resources coming and going) are told apart and summed up', () => {
+    const before = offer([{ name: 'add_note', inputSchema: { type: 'object' } }], [{ uri: 'notes://note/1', name: 'one' }, { uri: 'notes://note/2', name: 'two' }]);
+    const after = offer([{ name: 'add_note', inputSchema: { type: 'object' } }], [{ uri: 'notes://note/2', name: 'Two' }, { uri: 'notes://note/3', name: 'three' }, { uri: 'notes://note/4', name: 'four' }]);
+    const changes = diffOffers(before, after);
+    assert.ok(changes.every(isDataChange));
+    assert.equal(summarizeDataChanges(changes), '2 resources added · 1 removed · 1 changed');
+    assert.equal(isDataChange({ subject: 'tool', name: 'add_note', kind: 'removed', path: [] }), false);
   });
 });

@@ -47,7 +47,7 @@ let nextViewId = 0;
 export class AppView implements vscode.Disposable {
   readonly id = `view-${++nextViewId}`;
   readonly session: AppHostSession;
-  /** What the view was last told of its call, to show it again elsewhere (its own tab). */
+  /** The view's latest call of its tool (told by the host, or made by the view), to show it again elsewhere (its own tab). */
   lastInput: Record<string, unknown> | undefined;
   lastResult: CallToolResult | undefined;
   private readonly label: string;
@@ -206,6 +206,11 @@ export class AppView implements vscode.Disposable {
     );
     switch (outcome.kind) {
       case 'answered':
+        // The view's own call of its tool is its latest state: a move to a tab (or back) shows that, not the first call's.
+        if (name === this.options.tool.name) {
+          this.lastInput = args;
+          this.lastResult = outcome.result;
+        }
         return outcome.result;
       case 'invalid':
         throw new WireError(ErrorCodes.InvalidParams, `Invalid arguments for ${name}: ${outcome.errors.map((e) => `${e.path || '(arguments)'} ${e.message}`).join('; ')}`);

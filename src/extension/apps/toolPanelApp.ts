@@ -31,6 +31,8 @@ export class ToolPanelApp implements vscode.Disposable {
   private document: AppDocument | undefined;
   private tool: Tool | undefined;
   private tab: AppTab | undefined;
+  /** Views told to finish whose answer is awaited: the page's messages still reach them. */
+  private readonly closing = new Set<AppView>();
 
   constructor(
     private readonly ctx: UseCaseContext,
@@ -49,7 +51,9 @@ export class ToolPanelApp implements vscode.Disposable {
       this.ctx.deps.log(this.serverId, 'warn', `Ignored a malformed message from the tool panel's app frame: ${parsed.reason}`);
       return;
     }
-    if (parsed.message.type !== 'appReady') this.view?.receive(parsed.message);
+    if (parsed.message.type === 'appReady') return;
+    // A view being closed is no longer `view`, but its answer to the teardown comes this way.
+    for (const view of [this.view, ...this.closing]) view?.receive(parsed.message);
   }
 
   /**
@@ -118,8 +122,13 @@ export class ToolPanelApp implements vscode.Disposable {
     const view = this.view;
     if (!view) return;
     this.view = undefined;
-    await view.close(reason, text);
-    view.dispose();
+    this.closing.add(view);
+    try {
+      await view.close(reason, text);
+    } finally {
+      this.closing.delete(view);
+      view.dispose();
+    }
   }
 
   dispose(): void {

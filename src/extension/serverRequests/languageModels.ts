@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { collectAnswer } from '../../serverRequests/answerStream';
 import type { ModelInfo } from '../../serverRequests/modelSelection';
-import type { LanguageModels, ModelAnswer, SamplingRun } from '../../serverRequests/sampling';
+import { ModelUnusableError, type LanguageModels, type ModelAnswer, type SamplingRun } from '../../serverRequests/sampling';
 import { errorMessage } from '../../protocol/errors';
 
 /** LanguageModelDataPart (VS Code 1.104+), looked up at run time: the product builds against 1.100. */
@@ -95,7 +95,9 @@ export class VsCodeLanguageModels implements LanguageModels {
       );
       return collected;
     } catch (error) {
-      throw new Error(describeError(error));
+      // No permission or no quota: this model cannot answer here, and is not offered again this session.
+      const unusable = error instanceof vscode.LanguageModelError && (error.code === vscode.LanguageModelError.NoPermissions.name || error.code === vscode.LanguageModelError.Blocked.name);
+      throw unusable ? new ModelUnusableError(describeError(error)) : new Error(describeError(error));
     } finally {
       signal.removeEventListener('abort', onAbort);
       cts.dispose();

@@ -81,6 +81,7 @@ export class WebviewPrompter implements SamplingPrompter, ElicitationPrompter {
         panel.post({ type: 'failed', text });
         void this.message(server, 'error', `${server.name}: ${text}`);
       },
+      offerSelfAnswer: (reason: string) => panel.post({ type: 'sampling', server: { id: server.id, name: server.name }, request: { ...request, modelsAvailable: false, noModelReason: reason }, imagesToModel: modelsTakeImages() }),
       close: () => panel.dispose(),
     };
   }

@@ -11,6 +11,8 @@ import type * as TimelinePanelModule from './timelinePanel';
 
 export const TimelineCommands = {
   open: 'mcpHost.timeline.open',
+  /** The view's title bar: every server, whatever row is selected (VS Code passes the focused row to title-bar commands). */
+  openAll: 'mcpHost.timeline.openAll',
   openRecording: 'mcpHost.timeline.openRecording',
 } as const;
 
@@ -68,6 +70,7 @@ export function registerTimeline(context: vscode.ExtensionContext, host: McpHost
       const serverId = typeof arg === 'object' && arg !== null && typeof (arg as { serverId?: unknown }).serverId === 'string' ? (arg as { serverId: string }).serverId : undefined;
       (await loadPanel()).TimelinePanel.showLive(timelineHost, serverId);
     }),
+    vscode.commands.registerCommand(TimelineCommands.openAll, async () => (await loadPanel()).TimelinePanel.showLive(timelineHost, undefined)),
     vscode.commands.registerCommand(TimelineCommands.openRecording, async (arg?: unknown) => {
       const uri = arg instanceof vscode.Uri ? arg : typeof arg === 'string' ? vscode.Uri.file(arg) : await pickRecording(context);
       if (uri) await (await loadPanel()).TimelinePanel.showRecording(timelineHost, uri);

@@ -35,12 +35,12 @@ export class TimelinePanel implements vscode.Disposable {
   private static live: TimelinePanel | undefined;
   private static readonly open = new Set<TimelinePanel>();
 
-  /** Opens (or reveals) the live timeline; with `serverId`, shows only that server. */
+  /** Opens (or reveals) the live timeline; with `serverId`, shows only that server, else every server (the chips narrow it). */
   static showLive(host: TimelineHost, serverId?: string): TimelinePanel {
     const existing = TimelinePanel.live;
     if (existing) {
       existing.panel.reveal();
-      if (serverId) existing.post({ type: 'focusServer', server: serverId });
+      existing.post({ type: 'focusServer', ...(serverId ? { server: serverId } : {}) });
       return existing;
     }
     const panel = new TimelinePanel(host, host.timeline, { kind: 'live' }, 'Timeline', serverId);

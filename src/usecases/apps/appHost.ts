@@ -269,7 +269,9 @@ export class AppHostSession implements Disposable {
       try {
         // The package's schema (and its types) give this request empty params; the reason is logged here.
         this.ports.log('info', `${this.options.label}: tearing down (${reason})`);
+        const asked = Date.now();
         await this.connection.request('ui/resource-teardown', {});
+        this.ports.log('info', `${this.options.label}: the view answered ui/resource-teardown in ${Date.now() - asked} ms`);
       } catch (error) {
         this.ports.log('info', `${this.options.label}: ui/resource-teardown was not answered (${errorMessage(error)}); closing anyway`);
       }

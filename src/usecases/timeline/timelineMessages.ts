@@ -49,5 +49,6 @@ export type TimelineOutbound =
   | TimelineMask
   | { readonly type: 'details'; readonly details: ItemDetails & { readonly serverName: string; readonly inHistory: boolean } }
   | { readonly type: 'gone'; readonly server: string; readonly id: number }
-  | { readonly type: 'focusServer'; readonly server: string }
+  /** Shows only `server`; without one, every server. */
+  | { readonly type: 'focusServer'; readonly server?: string }
   | { readonly type: 'notice'; readonly text: string };
