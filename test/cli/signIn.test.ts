@@ -113,12 +113,13 @@ describe('mcp-host --url: sign-in', { timeout: 180_000 }, () => {
   });
 
   test('--token-cache: an expired token is refreshed, not signed in again', async () => {
-    const { peer, stats } = await fixture(['--token-ttl', '1']);
+    // A lifetime the first run outlasts on a loaded machine would expire during its own handshake.
+    const { peer, stats } = await fixture(['--token-ttl', '4']);
     const cache = freshDir('cache');
     const first = await run(['ping', '--url', peer.url, '--token-cache', cache]);
     assert.equal(first.r.code, 0, first.r.stderr);
     const refreshesBefore = (await stats()).refreshes;
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await new Promise((resolve) => setTimeout(resolve, 4500));
     const second = await run(['tools', '--url', peer.url, '--token-cache', cache, '--trace']);
     assert.equal(second.r.code, 0, second.r.stderr);
     assert.equal(second.visits.length, 0);
