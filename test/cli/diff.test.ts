@@ -1,21 +1,12 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { ROOT, ensureBuilt, expectUsageErrors, killQuietly, runCli, waitForNoLeftovers } from './cliProcess';
+import { before, describe, test } from 'node:test';
+import { cliTestHooks, expectUsageErrors, ROOT, runCli } from './cliProcess';
 
 const EVOLVING = ['node', join(ROOT, 'test', 'fixtures', 'servers', 'evolving.mjs')];
-const dir = mkdtempSync(join(tmpdir(), 'mcp-host-diff-'));
+const dir = cliTestHooks('mcp-host-diff-');
 const snapshot = (name: string) => join(dir, name);
-
-before(() => ensureBuilt());
-after(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(async () => {
-  const left = await waitForNoLeftovers();
-  for (const pid of left) killQuietly(pid);
-  assert.deepEqual(left, [], 'a server process was left running');
-});
 
 describe('mcp-host diff', { timeout: 120_000 }, () => {
   before(async () => {

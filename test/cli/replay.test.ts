@@ -1,20 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, afterEach, before, describe, test } from 'node:test';
-import { EVERYTHING, ROOT, ensureBuilt, expectUsageErrors, killQuietly, runCli, waitForNoLeftovers } from './cliProcess';
+import { describe, test } from 'node:test';
+import { cliTestHooks, EVERYTHING, expectUsageErrors, ROOT, runCli } from './cliProcess';
 
 const EVOLVING = ['node', join(ROOT, 'test', 'fixtures', 'servers', 'evolving.mjs')];
-const dir = mkdtempSync(join(tmpdir(), 'mcp-host-replay-'));
-
-before(() => ensureBuilt());
-after(() => rmSync(dir, { recursive: true, force: true }));
-afterEach(async () => {
-  const left = await waitForNoLeftovers();
-  for (const pid of left) killQuietly(pid);
-  assert.deepEqual(left, [], 'a server process was left running');
-});
+const dir = cliTestHooks('mcp-host-replay-');
 
 describe('mcp-host --record and replay', { timeout: 120_000 }, () => {
   test('--record writes every frame as a JSON line with direction, time and size', async () => {
