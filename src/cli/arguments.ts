@@ -124,8 +124,8 @@ Commands:
   inspect            server info, negotiated version, capabilities, instructions,
                      and every tool, resource, resource template and prompt
   tools              the tools with their descriptions and parameters; with --search "QUERY"
-                     [--limit K], the best matches (BM25 over name, title, description and
-                     parameters) over every server given, best first
+                     [--limit K], the best matches (by what each tool does: name, title,
+                     description, parameters) over every server given, best first
   call TOOL          call a tool (arguments from --args) and print its result
   read URI           read a resource and print its contents
   prompt NAME        get a prompt (arguments from --args) and print its messages

@@ -6,6 +6,7 @@ import { SavedTest, checkExpectations, junitXml, parseSavedTests } from '../../s
 import { runSavedTest, testFromHistory } from '../../src/usecases/savedTestRunner';
 import { CallHistory } from '../../src/usecases/history';
 import { EVERYTHING, connectStdio } from '../client/support';
+import Ajv from 'ajv';
 
 describe('saved tests: the file', () => {
   test('a file with a tool, a read and a prompt, comments and inline servers', () => {
@@ -116,5 +117,21 @@ describe('checkExpectations on its own', () => {
     const t: SavedTest = { name: 't', server: 's', action: { kind: 'tool', tool: 'x', arguments: {} }, expect: {} };
     assert.deepEqual(checkExpectations(t, { isError: true, content: [{ type: 'text', text: 'boom' }] }, 1).map((f) => f.message), ['the tool reported an error: boom']);
     assert.deepEqual(checkExpectations({ ...t, expect: { isError: true } }, { isError: true, content: [] }, 1), []);
+  });
+});
+
+describe('saved tests: the editor schema of .vscode/mcp-tests.json', () => {
+  test('it names every kind of expect.json check the parser takes, and refuses one it does not', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const schema = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'media', 'schemas', 'mcp-tests.schema.json'), 'utf8')) as { $schema?: string };
+    delete schema.$schema;
+    const validate = new Ajv({ strict: false }).compile(schema);
+    const checks = [{ pointer: '/a', equals: 1 }, { pointer: '/a', exists: true }, { pointer: '/a', contains: 'x' }, { pointer: '/a', type: 'integer' }, { pointer: '/a', pattern: '^Added note \\d+$' }];
+    const text = JSON.stringify({ tests: [{ name: 't', server: 's', tool: 'x', expect: { json: checks } }] });
+    parseSavedTests(text, 'mcp-tests.json');
+    assert.ok(validate(JSON.parse(text)), JSON.stringify(validate.errors));
+    const wrongType = { tests: [{ name: 't', server: 's', tool: 'x', expect: { json: [{ pointer: '/a', type: 'text' }] } }] };
+    assert.equal(validate(wrongType), false, 'a type the parser does not know is refused by the schema too');
   });
 });
