@@ -6,7 +6,10 @@ import type { Tool } from '../client/schemas';
 import type { LogSeverity } from '../protocol/logging';
 import { isRecord } from '../protocol/jsonShape';
 import { truncate } from '../protocol/text';
+import { Redact, redactKnownShapes } from '../registry/logText';
+import { errorMessage } from '../protocol/errors';
 import { callTool } from './callTool';
+import { summarizeFailure } from './resultModel';
 import type { HistoryEntry, NewHistoryEntry } from './history';
 import { SavedTest, SavedTestResult, answerText, checkExpectations, jsonTypeOf, testResult } from './savedTests';
 
@@ -22,6 +25,8 @@ export interface SavedTestPorts {
   log?(level: LogSeverity, text: string): void;
   /** Asks before a call of a tool that may change things, as a hand call asks (see toolPolicy); false: not run. Absent: never asks. */
   confirm?(tool: Tool): Promise<boolean>;
+  /** Removes secrets from an error text before the result keeps it (the logs' redaction). Absent: URL credentials and Authorization headers only. */
+  redact?(text: string): string;
 }
 
 /**
@@ -32,6 +37,7 @@ export interface SavedTestPorts {
 export async function runSavedTest(test: SavedTest, ports: SavedTestPorts): Promise<SavedTestResult> {
   const started = performance.now();
   const elapsed = () => performance.now() - started;
+  const redact: Redact = ports.redact ? (text) => ports.redact!(redactKnownShapes(text)) : redactKnownShapes;
   try {
     const client = await ports.client();
     const action = test.action;
@@ -42,10 +48,12 @@ export async function runSavedTest(test: SavedTest, ports: SavedTestPorts): Prom
       const callStarted = performance.now();
       const outcome = await callTool(
         { serverId: test.server, tool, arguments: { mode: 'value', value: action.arguments }, origin: ports.origin, ...(ports.signal ? { signal: ports.signal } : {}) },
-        { client: () => client, ...(ports.record ? { record: ports.record } : {}), ...(ports.log ? { log: ports.log } : {}), ...(ports.confirm ? { confirm: (t: Tool) => ports.confirm!(t) } : {}) },
+        { client: () => client, ...(ports.record ? { record: ports.record } : {}), ...(ports.log ? { log: ports.log } : {}), ...(ports.confirm ? { confirm: (t: Tool) => ports.confirm!(t) } : {}), redact },
       );
       if (outcome.kind === 'invalid') throw new Error(`the arguments do not fit the tool's inputSchema: ${outcome.errors.map((e) => `${e.path || '(root)'} ${e.message}`).join('; ')}`);
-      if (outcome.kind !== 'answered') throw outcome.kind === 'declined' ? new Error('the call was not confirmed') : outcome.error;
+      if (outcome.kind === 'declined') throw new Error('the call was not confirmed');
+      // The failure as callTool redacted it, not the raw error (a URL with a key, a token on stderr).
+      if (outcome.kind !== 'answered') throw new Error(summarizeFailure(outcome.failure));
       const ms = outcome.durationMs ?? performance.now() - callStarted;
       return testResult(test, checkExpectations(test, outcome.result, ms, tool), ms);
     }
@@ -54,7 +62,7 @@ export async function runSavedTest(test: SavedTest, ports: SavedTestPorts): Prom
     const ms = performance.now() - requestStarted;
     return testResult(test, checkExpectations(test, answer, ms), ms);
   } catch (error) {
-    return testResult(test, [], elapsed(), error);
+    return testResult(test, [], elapsed(), new Error(redact(errorMessage(error))));
   }
 }
 

@@ -12,6 +12,8 @@ import { buildToolCatalog } from '../../src/chat/toolCatalog';
 import { resolveEntry } from '../../src/config/variables';
 import { McpGateway } from '../../src/gateway';
 import { CallHistory } from '../../src/usecases/history';
+import { runSavedTest } from '../../src/usecases/savedTestRunner';
+import { parseSavedTests } from '../../src/usecases/savedTests';
 import { HttpPeer, startFixture } from '../transport/httpPeers';
 import { sdkClient } from '../gateway/support';
 import { NODE, disposeRegistries, entries, makeRegistry, sharedFixture, variableContext } from '../registry/support';
@@ -120,6 +122,19 @@ describe('secrets in error texts never leave MCP Host (issue 32, F2)', { timeout
       }
     } finally {
       await gateway.close();
+    }
+  });
+
+  test('a saved test of each tool: its result, the history and the logs carry neither the key nor the token', async () => {
+    await registry.start(ids.crashy);
+    const history = new CallHistory();
+    const file = parseSavedTests(JSON.stringify({ tests: Object.keys(ids).map((server) => ({ name: `lookup on ${server}`, server, tool: 'lookup', arguments: { word: 'tide' } })) }), 'mcp-tests.json');
+    for (const test of file.tests) {
+      const id = ids[test.server as 'remote' | 'crashy'];
+      const result = await runSavedTest(test, { origin: 'this test', client: () => registry.get(id)!.whenReady(), record: (e) => history.add(e), redact: (text) => registry.redact(text) });
+      assert.equal(result.outcome, 'error', JSON.stringify(result));
+      assert.match(result.error ?? '', test.server === 'remote' ? /502/ : /auth failed for token ••••/);
+      for (const text of [JSON.stringify(result), JSON.stringify(history.toJSON()), ...logs.map((l) => l.text)]) assert.ok(!text.includes(KEY) && !text.includes(TOKEN), text);
     }
   });
 });

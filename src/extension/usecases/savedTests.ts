@@ -118,6 +118,7 @@ export class SavedTests implements vscode.Disposable {
           },
           ...(server ? { record: (entry) => this.ctx.history.add(entry), log: (level, text) => this.ctx.deps.log(server.id, level, text) } : {}),
           ...(confirmation ? { confirm: () => confirmation.confirm() } : {}),
+          redact: (text) => this.ctx.redact(text),
         });
         if (result.outcome === 'passed') run.passed(item, result.ms);
         else if (result.outcome === 'error') run.errored(item, new vscode.TestMessage(result.error ?? 'the test could not run'), result.ms);
