@@ -45,13 +45,13 @@ run(process.execPath, ['esbuild.mjs', '--drivers']);
 const all = findTests(join('out', 'test')).filter((f) => existsSync(f.slice(0, -'.js'.length).replace(/^out[\\/]/, '') + '.ts'));
 const isE2e = (f) => f.includes(`${join('out', 'test', 'e2e')}`);
 const isConformance = (f) => f.includes(join('out', 'test', 'conformance') + sep);
-// Three streams side by side, by what they need, once the cache holds what they need (Node 24 for
-// the conformance suite; code-server too for the end-to-end suites):
+// Once the cache holds what the suites need (Node 24 for the conformance suite; code-server too for
+// the end-to-end suites), two streams side by side:
 //   - the fresh-clone suite (e2e/freshClone): the README's commands in a clone (`npm run demo`
 //     finds code-server installed);
 //   - the unit and integration suites and the conformance suite, three files at a time (they
-//     mostly wait on the servers they start);
-//   - the end-to-end suites, one at a time (each drives a whole VS Code and Chromium).
+//     mostly wait on the servers they start), then the end-to-end suites, one at a time (each
+//     drives a whole VS Code and Chromium).
 const isFirst = (f) => f.endsWith(join('e2e', 'freshClone.test.js'));
 const files = all
   .filter((f) => (unitOnly ? !isE2e(f) : e2eOnly ? isE2e(f) : true))
@@ -114,16 +114,16 @@ function runTests(list, { concurrency = 1, live = true, timeoutMs = TEST_TIMEOUT
 const firstFiles = files.filter(isFirst);
 const e2eFiles = files.filter((f) => !isFirst(f) && isE2e(f));
 const unitFiles = files.filter((f) => !isE2e(f));
-// One stream prints as it runs (the longest: the end-to-end one when it runs); the others' reports
-// are kept and follow it whole, so that streams side by side do not interleave.
-const liveStream = e2eFiles.length ? 'e2e' : unitFiles.length ? 'unit' : 'first';
-const [e2e, unit, first] = await Promise.all([
-  runTests(e2eFiles, { live: liveStream === 'e2e', timeoutMs: E2E_FILE_TIMEOUT_MS }),
-  runTests(unitFiles, { concurrency: 3, live: liveStream === 'unit' }),
-  runTests(firstFiles, { live: liveStream === 'first', timeoutMs: E2E_FILE_TIMEOUT_MS }),
+// The unit stream and then the end-to-end stream print as they run, one after the other; the
+// fresh-clone suite runs beside them and its report, kept, follows. The end-to-end suites start
+// when the unit stream has ended: on two cores, a VS Code window beside three unit files and a
+// clone's `npm ci` missed its 15 s bounds (a reload's view container came late), and a suite
+// that fails on the machine's load tells nothing about the product.
+const [first, [unit, e2e]] = await Promise.all([
+  runTests(firstFiles, { live: unitFiles.length + e2eFiles.length === 0, timeoutMs: E2E_FILE_TIMEOUT_MS }),
+  runTests(unitFiles, { concurrency: 3 }).then(async (unitRun) => [unitRun, await runTests(e2eFiles, { timeoutMs: E2E_FILE_TIMEOUT_MS })]),
 ]);
-process.stdout.write(unit.report);
-process.stdout.write(first.report);
+if (unitFiles.length + e2eFiles.length > 0) process.stdout.write(first.report);
 const runs = [first, unit, e2e];
 const failedStreams = [[first, 'the fresh-clone suite (test/e2e/freshClone.test.ts)'], [unit, 'the unit and conformance suites'], [e2e, 'the end-to-end suites']].filter(([r]) => r.status !== 0);
 for (const [, name] of failedStreams) console.error(`\n${name} failed; its report is above`);
