@@ -69,7 +69,7 @@ describe('mcp-host verbs (issue 38 #19)', { timeout: 180_000 }, () => {
     const r = await runCli(['replay', file, '--', ...EVOLVING, '--build', '2']);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout, /^tools\/list \(line \d+\): result\.tools\["name=retire"\] removed \(was \{4 keys\}\)$/m);
-    assert.match(r.stdout, /^tools\/list \(line \d+\): result\.tools\["name=shout"\] added$/m);
+    assert.match(r.stdout, /^tools\/list \(line \d+\): result\.tools\["name=shout"\] added \(\{4 keys\}\)$/m);
     assert.match(r.stdout, /result\.tools\["name=echo"\]\.inputSchema\.properties\.message\.description changed/);
     assert.doesNotMatch(r.stdout, /name changed/, 'tools at the same index are not compared with each other');
     // The recording names build 1's command line: replaying against another says so.
