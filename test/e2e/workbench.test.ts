@@ -100,12 +100,22 @@ test(FIRST_TEST, { timeout: 240_000 }, async () => {
   });
 });
 
+/** A run of the saved tests asks once before their calls of tools not marked read-only (echo, shout), listing them (issue 32 F8); Run Them lets it go on. */
+async function allowTestCalls(wb: Workbench): Promise<void> {
+  const asked = await waitUntil(async () => wb.dialog({ timeoutMs: 500 }), 60_000, 'the run asking before calls of tools that may change things');
+  assert.match(asked.message, /^Run saved tests that call \d+ tools that may change things\?$/);
+  assert.match(asked.detail, /echo/);
+  assert.match(asked.detail, /shout/);
+  await wb.answerDialog('Run Them');
+}
+
 test('saved calls as tests: the Testing view runs them; a failure shows expected and actual', { timeout: 240_000 }, async () => {
   await shotOnFailure('workbench-saved-tests', async () => {
     const wb = launched();
     // Record the session while the tests run: the recording holds their calls.
     await wb.runCommandAndPick('MCP Host: Record Session (start/stop)', 'evolving');
     await wb.runCommand('Test: Run All Tests');
+    await allowTestCalls(wb);
     await wb.openView('Testing');
     const row = (name: string) => wb.page.locator('.part.sidebar .monaco-list-row').filter({ hasText: name }).first();
     await waitUntil(async () => /Passed/i.test((await row('echo answers').getAttribute('aria-label')) ?? ''), 60_000, 'echo answers passed');
@@ -132,6 +142,7 @@ test('the Debug profile runs the saved tests with their server under the debugge
     const wb = launched();
     await wb.runCommand('Test: Clear All Results');
     await wb.runCommand('Test: Debug All Tests');
+    await allowTestCalls(wb);
     // The server (no dev.debug of its own) restarts with the inspector, and VS Code's JavaScript
     // debugger attaches: the debug toolbar shows, and the Testing view has the run's results.
     await waitUntil(async () => wb.page.locator('.debug-toolbar').isVisible(), 90_000, 'the debug toolbar');
