@@ -159,7 +159,8 @@ export class ToolSearchIndex<T extends SearchableTool = SearchableTool> {
       if (prefix !== undefined) {
         // The doc's own words are few; the vocabulary can be thousands (one number per tool).
         let best = 0;
-        for (const term of doc.tf.keys()) if (term.startsWith(prefix)) best = Math.max(best, this.termScore(doc, term));
+        // A word typed past its stem ("deploym" over "deployment", kept as "deploy") still matches it.
+        for (const term of doc.tf.keys()) if (term.startsWith(prefix) || (term.length >= 4 && prefix.startsWith(term))) best = Math.max(best, this.termScore(doc, term));
         if (best > 0) matched++;
         score += best;
       }
