@@ -158,12 +158,17 @@ export async function expectUsageErrors(cases: readonly (readonly [string[], Reg
  */
 export function cliTestHooks(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  before(() => ensureBuilt());
+  cliProcessHooks();
   after(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** The hooks of a file of CLI tests without a temporary directory: the CLI built first, no server process left after each test. */
+export function cliProcessHooks(): void {
+  before(() => ensureBuilt());
   afterEach(async () => {
     const left = await waitForNoLeftovers();
     for (const pid of left) killQuietly(pid);
     assert.deepEqual(left, [], 'a server process was left running');
   });
-  return dir;
 }

@@ -3,9 +3,9 @@
 // and a list that fails leaves the server info, era, instructions and earlier lists printed.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { afterEach, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fitRows } from '../../src/cli/fittedRows';
-import { EVERYTHING, ROOT, ensureBuilt, killQuietly, runCli, waitForNoLeftovers } from './cliProcess';
+import { cliProcessHooks, EVERYTHING, ROOT, runCli } from './cliProcess';
 
 const BROKEN_LIST = ['node', join(ROOT, 'test/fixtures/servers/misbehave.mjs'), '--mode', 'broken-list'];
 
@@ -46,13 +46,7 @@ describe('fitRows', () => {
   });
 });
 
-before(() => ensureBuilt());
-
-afterEach(async () => {
-  const left = await waitForNoLeftovers();
-  for (const pid of left) killQuietly(pid);
-  assert.deepEqual(left, [], 'a server process was left running');
-});
+cliProcessHooks();
 
 describe('mcp-host inspect: layout and partial failures', { timeout: 120_000 }, () => {
   test('tool and prompt rows fit $COLUMNS when stdout is not a terminal (80 without it)', async () => {

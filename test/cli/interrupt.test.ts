@@ -2,16 +2,10 @@
 // is stopped at once; only the wait for its exit after SIGTERM remains. The bound is generous
 // (well under the 3 s the grace after stdin used to take), so it holds on a busy machine.
 import assert from 'node:assert/strict';
-import { afterEach, before, describe, test } from 'node:test';
-import { EVERYTHING, ensureBuilt, isAlive, killQuietly, runCli, waitForNoLeftovers } from './cliProcess';
+import { describe, test } from 'node:test';
+import { cliProcessHooks, EVERYTHING, isAlive, runCli } from './cliProcess';
 
-before(() => ensureBuilt());
-
-afterEach(async () => {
-  const left = await waitForNoLeftovers();
-  for (const pid of left) killQuietly(pid);
-  assert.deepEqual(left, [], 'a server process was left running');
-});
+cliProcessHooks();
 
 describe('mcp-host: Ctrl-C during a call', { timeout: 60_000 }, () => {
   test('sends notifications/cancelled for the call, stops the server and exits 130 well within 1.5 s', async () => {

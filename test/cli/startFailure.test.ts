@@ -5,20 +5,14 @@
 // start-up failures), probeEras.mjs, server-everything.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { afterEach, before, describe, test } from 'node:test';
-import { EVERYTHING, ROOT, ensureBuilt, freshCacheDir, isAlive, killQuietly, runCli, waitForNoLeftovers } from './cliProcess';
+import { describe, test } from 'node:test';
+import { cliProcessHooks, EVERYTHING, freshCacheDir, isAlive, ROOT, runCli } from './cliProcess';
 
 const CRASH = (mode: string) => ['node', join(ROOT, 'test/fixtures/servers/crashAtStart.mjs'), '--mode', mode];
 const sentMethods = (stderr: string) => [...stderr.matchAll(/→ \d+(?:\.\d+)? [KMG]?i?B \{"jsonrpc":"2\.0","id":\d+,"method":"([^"]+)"/g)].map((m) => m[1]);
 const count = (text: string, pattern: RegExp) => text.match(new RegExp(pattern.source, 'gm'))?.length ?? 0;
 
-before(() => ensureBuilt());
-
-afterEach(async () => {
-  const left = await waitForNoLeftovers();
-  for (const pid of left) killQuietly(pid);
-  assert.deepEqual(left, [], 'a server process was left running');
-});
+cliProcessHooks();
 
 describe('mcp-host doctor: a server that crashes at start', { timeout: 60_000 }, () => {
   test('names the missing token (printed before a long stack trace), shows stderr once, and does not blame the era probe', async () => {
