@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { defaultVsixPath, launch, repoRoot, step, waitUntil, type TreeItem, type Workbench } from './harness';
+import { clickReached, defaultVsixPath, launch, repoRoot, step, waitUntil, type TreeItem, type Workbench } from './harness';
 import { childrenOf, waitForTree } from './treeRows';
 
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
@@ -169,7 +169,7 @@ describe('Restricted Mode: a workspace cannot change the start policy or turn of
       await waitUntil(async () => (await first.innerText().catch(() => '')).trim() === 'hello', 10_000, '"hello" first in the pick');
       await wb.page.keyboard.press('Enter');
       const frame: Frame = await waitUntil(async () => (await wb.webviewFrames('hello'))[0], 20_000, 'the panel of hello');
-      await frame.locator('#run').click();
+      await clickReached(frame.locator('#run'), 'Run');
       const confirm = await wb.dialog({ timeoutMs: 20_000 });
       assert.equal(confirm?.message, 'Run hello on user-server?', 'the workspace\'s confirmDestructiveTools false is ignored');
       await wb.screenshot('e2e-consent-restricted-confirm');

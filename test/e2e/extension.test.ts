@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { EXAMPLE_MCP_JSON } from '../../src/extension/exampleConfig';
-import { defaultVsixPath, launch, poll, repoRoot, step as runStep, traceFrames, type TreeItem, type Workbench } from './harness';
+import { clickReached, defaultVsixPath, launch, poll, repoRoot, step as runStep, traceFrames, type TreeItem, type Workbench } from './harness';
 import { childrenOf, waitForTree } from './treeRows';
 
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
@@ -430,7 +430,7 @@ describe('a multi-root workspace: roots follow the workspace folders; a broken .
         }
         return undefined;
       });
-      await frame.locator('#run').click();
+      await clickReached(frame.locator('#run'), 'Run');
       const result = frame.locator('.result .part-text');
       const text = await until('the tool result', async () => {
         const t = await result.first().innerText().catch(() => '');

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { defaultVsixPath, launch, repoRoot, step as runStep, type TreeItem, type Workbench, waitUntil } from './harness';
+import { clickReached, defaultVsixPath, launch, repoRoot, step as runStep, type TreeItem, type Workbench, waitUntil } from './harness';
 
 const DEMO = join(repoRoot, 'demo');
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
@@ -151,7 +151,7 @@ describe('first contact: the demo workspace as a new user meets it', { skip }, (
       assert.equal(await tool.locator('.field.invalid').count(), 0, 'no error before typing');
       assert.equal((await tool.locator('#problems').innerText()).trim(), '');
       await tool.locator('.field[data-path="/message"] textarea, .field[data-path="/message"] input').first().fill('Hello from the demo');
-      await tool.locator('#run').click();
+      await clickReached(tool.locator('#run'), 'Run');
       await poll(async () => /Echo: Hello from the demo/.test(await tool.locator('.result').innerText().catch(() => '')), 20_000, 'the echo result');
       assert.equal(await tool.locator('.result .open-result').count(), 1, 'one "Open in editor"');
       await wb.screenshot('first-tool-call');
@@ -179,7 +179,7 @@ describe('first contact: the demo workspace as a new user meets it', { skip }, (
       await click('trigger-sampling-request');
       const tool = await webview('trigger-sampling-request');
       await tool.locator('.field[data-path="/prompt"] textarea, .field[data-path="/prompt"] input').first().fill('What is 2+2?');
-      await tool.locator('#run').click();
+      await clickReached(tool.locator('#run'), 'Run of trigger-sampling-request');
       const dialog = await webview('asks to use a language model');
       await dialog.locator('#self-answer').waitFor({ timeout: 10_000 });
       assert.equal(await dialog.locator('#approve').count(), 0, 'nothing to approve without a model');
@@ -219,7 +219,7 @@ describe('first contact: the demo workspace as a new user meets it', { skip }, (
     await step('own-mcp', async () => {
       await wb.runCommand('Go to File...');
       await wb.page.keyboard.type('.vscode/mcp.json');
-      await wb.page.waitForTimeout(800);
+      await poll(async () => (await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'mcp.json' }).count()) > 0, 10_000, 'mcp.json among Go to File\u2019s results');
       await wb.page.keyboard.press('Enter');
       const editor = wb.page.locator('.part.editor .monaco-editor .view-lines').first();
       await poll(async () => /MCP servers for the demo workspace/.test((await editor.innerText().catch(() => '')).replace(/\u00a0/g, ' ')), 15_000, 'mcp.json open');

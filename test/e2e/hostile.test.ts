@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { defaultVsixPath, launch, poll, repoRoot, step, type TreeItem, type Workbench, waitUntil } from './harness';
+import { clickReached, defaultVsixPath, launch, poll, repoRoot, step, type TreeItem, type Workbench, waitUntil } from './harness';
 import { retrying } from './retries';
 
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
@@ -44,7 +44,7 @@ describe('a server with malformed list items', { skip }, () => {
         await wb.page.keyboard.press('Enter');
     }, { beforeRetry: () => wb.page.keyboard.press('Escape') });
     const frame = await waitUntil(async () => (await wb.webviewFrames(name))[0], 20_000, `the panel of ${name}`);
-    await frame.locator('#run').click();
+    await clickReached(frame.locator('#run'), 'Run');
     return frame;
   }
 

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { defaultVsixPath, launch, repoRoot, step as runStep, traceFrames, type TraceFrame, type Workbench, waitUntil } from './harness';
+import { clickReached, defaultVsixPath, launch, repoRoot, step as runStep, traceFrames, type TraceFrame, type Workbench, waitUntil } from './harness';
 import { allowServers } from './treeRows';
 import { retrying } from './retries';
 
@@ -164,12 +164,12 @@ describe('inspect features in a real VS Code', () => {
       await wb.screenshot('inspect-echo-fresh-form');
       // Run with the required field empty: the error shows there, and nothing is sent.
       const callsBefore = await logCount('Calling tool echo');
-      await frame.locator('#run').click();
+      await clickReached(frame.locator('#run'), 'Run');
       await poll(async () => (await field.locator('.error').innerText()).includes('required'), 10_000, 'the required error after Run');
       assert.equal(await logCount('Calling tool echo'), callsBefore, 'an invalid call is never sent');
       await field.locator('textarea, input').first().fill('hello from the e2e test');
       await poll(async () => !(await frame.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
-      await frame.locator('#run').click();
+      await clickReached(frame.locator('#run'), 'Run');
       const text = frame.locator('.result .part-text pre.text, .result .part-text .markdown');
       await poll(async () => ((await text.first().innerText().catch(() => '')) || '').includes('Echo: hello from the e2e test'), 20_000, 'the echo result');
       assert.match(await frame.locator('.result .status').innerText(), /OK/);
@@ -187,7 +187,7 @@ describe('inspect features in a real VS Code', () => {
   test('get-tiny-image: the image is shown from a data: URI', { timeout: 60_000 }, async () => {
     await step('get-tiny-image', async () => {
       const frame = await callTool('get-tiny-image');
-      await frame.locator('#run').click();
+      await clickReached(frame.locator('#run'), 'Run');
       const img = frame.locator('.result .part-image img');
       await img.waitFor({ timeout: 20_000 });
       assert.match((await img.getAttribute('src')) ?? '', /^data:image\/png;base64,/);
@@ -203,7 +203,7 @@ describe('inspect features in a real VS Code', () => {
       await frame.locator('.field[data-path="/duration"] input').fill('20');
       await frame.locator('.field[data-path="/steps"] input').fill('20');
       await poll(async () => !(await frame.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
-      await frame.locator('#run').click();
+      await clickReached(frame.locator('#run'), 'Run');
       const progressText = frame.locator('#progress .progress-text');
       await poll(async () => /\d+ \/ 20/.test(await progressText.innerText().catch(() => '')), 20_000, 'progress in the panel');
       await poll(async () => (await wb.notifications()).some((n) => n.includes('trigger-long-running-operation')), 10_000, 'the progress notification');
@@ -278,7 +278,7 @@ describe('inspect features in a real VS Code', () => {
       const frame = await callTool('get-structured-content');
       await frame.locator('.field[data-path="/location"] select').selectOption({ label: 'Chicago' });
       await poll(async () => !(await frame.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
-      await frame.locator('#run').click();
+      await clickReached(frame.locator('#run'), 'Run');
       const verdict = frame.locator('.result .verdict');
       await poll(async () => /Valid against the tool’s outputSchema/.test(await verdict.innerText().catch(() => '')), 20_000, 'the outputSchema verdict');
       assert.match(await frame.locator('.result .part-structured').innerText(), /temperature/);
@@ -298,7 +298,7 @@ describe('inspect features in a real VS Code', () => {
       await wb.screenshot('inspect-json-invalid');
       await json.fill('{ "a": 1, "b": 2 }');
       await poll(async () => !(await frame.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
-      await frame.locator('#run').click();
+      await clickReached(frame.locator('#run'), 'Run');
       await poll(async () => /3/.test(await frame.locator('.result .part-text').first().innerText().catch(() => '')), 20_000, 'the sum');
       // Back to the form: the values carry over.
       await frame.locator('#toggle-mode').click();
@@ -370,7 +370,7 @@ describe('inspect features in a real VS Code', () => {
 
       // The server sends notifications/resources/updated for it now and every 5 s.
       const tool = await callTool('toggle-subscriber-updates');
-      await tool.locator('#run').click();
+      await clickReached(tool.locator('#run'), 'Run');
       await poll(async () => /Started simulated resource updated notifications/.test(await tool.locator('.result').innerText().catch(() => '')), 20_000, 'the toggle-on result');
       const isUpdate = (f: TraceFrame) => f.direction === 'receive' && f.message?.method === 'notifications/resources/updated' && f.message.params?.uri === uri;
       const isRead = (f: TraceFrame) => f.direction === 'send' && f.message?.method === 'resources/read' && f.message.params?.uri === uri;
@@ -402,7 +402,7 @@ describe('inspect features in a real VS Code', () => {
       await poll(async () => (await wb.page.locator('.part.editor .tabs-container .tab').count()) === 0, 10_000, 'the editors to close');
       await wb.outputChannelText(CHANNEL, { contains: `Unsubscribed from ${uri}`, timeoutMs: 15_000 });
       const again = await callTool('toggle-subscriber-updates');
-      await again.locator('#run').click();
+      await clickReached(again.locator('#run'), 'Run');
       await poll(async () => /Stopped simulated resource updates/.test(await again.locator('.result').innerText().catch(() => '')), 20_000, 'the toggle-off result');
       await wb.runCommand('View: Hide Panel');
     });
@@ -439,7 +439,7 @@ describe('inspect features in a real VS Code', () => {
       assert.match(await frame.locator('#run').innerText(), /Get prompt/);
       await city.locator('input, textarea').first().fill('Paris');
       await frame.locator('.field[data-path="/state"] input, .field[data-path="/state"] textarea').first().fill('Texas');
-      await frame.locator('#run').click();
+      await clickReached(frame.locator('#run'), 'Run');
       await poll(async () => /Paris/.test(await frame.locator('.result .message').first().innerText().catch(() => '')), 15_000, 'the prompt messages');
       assert.match(await frame.locator('.result .message .role').first().innerText(), /user/i);
       await wb.screenshot('inspect-prompt');
@@ -480,7 +480,7 @@ describe('inspect features in a real VS Code', () => {
         .at(-1);
       assert.deepEqual(context?.message.params.context, { arguments: { department: 'Engineering' } });
       await frame.locator('.field[data-path="/name"] .suggestion', { hasText: 'Bob' }).click();
-      await frame.locator('#run').click();
+      await clickReached(frame.locator('#run'), 'Run');
       await poll(async () => /Please promote Bob to the head of the Engineering team\./.test(await frame.locator('.result .message').first().innerText().catch(() => '')), 15_000, 'the prompt messages');
     });
   });
@@ -545,7 +545,7 @@ describe('inspect features in a real VS Code', () => {
         await input.fill(text);
         await poll(async () => !(await frame.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
         const before = await items.count();
-        await frame.locator('#run').click();
+        await clickReached(frame.locator('#run'), 'Run');
         await poll(async () => (await result.innerText().catch(() => '')).includes(`Echo: ${text}`), 20_000, `the result of "${text}"`);
         await poll(async () => (await items.count()) > before, 10_000, 'a new history entry');
       };
@@ -583,7 +583,7 @@ describe('inspect features in a real VS Code', () => {
       await timeout.dispatchEvent('change');
       await poll(async () => /set for this call/.test(await frame.locator('#timeout-note').innerText()), 5_000, 'the per-call timeout');
       await poll(async () => !(await frame.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
-      await frame.locator('#run').click();
+      await clickReached(frame.locator('#run'), 'Run');
       await poll(async () => /Timed out/.test(await frame.locator('.result .status').innerText().catch(() => '')), 15_000, 'the timed-out result');
       assert.match(await frame.locator('.result .error-message').innerText(), /timed out after 2000 ms/);
       await poll(async () => (await frame.locator('.history-item.timeout').count()) >= 1, 10_000, 'a timeout history entry');
@@ -611,7 +611,7 @@ describe('inspect features in a real VS Code', () => {
     await step('resource-link', async () => {
       const frame = await callTool('get-resource-links');
       await poll(async () => !(await frame.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
-      await frame.locator('#run').click();
+      await clickReached(frame.locator('#run'), 'Run');
       const link = frame.locator('.result .part-link a.resource-link', { hasText: 'Text Resource 2' });
       await link.waitFor({ timeout: 20_000 });
       // The link's icon is the codicon drawn as a mask (no emoji, which renders as a box without an emoji font).
@@ -753,7 +753,7 @@ describe('a destructive tool asks first (server-filesystem)', () => {
     await frame.locator('.field[data-path="/content"] textarea, .field[data-path="/content"] input').first().fill('written from the tool panel');
     await poll(async () => !(await frame.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
 
-    await frame.locator('#run').click();
+    await clickReached(frame.locator('#run'), 'Run');
     const asked = await wb.dialog({ timeoutMs: 10_000 });
     assert.ok(asked, 'a confirmation dialog');
     assert.match(asked.message, /Run write_file on files\?/);
@@ -764,7 +764,7 @@ describe('a destructive tool asks first (server-filesystem)', () => {
     assert.equal(existsSync(target), false, 'nothing was sent');
     assert.equal(await frame.locator('.history-item').count(), 0);
 
-    await frame.locator('#run').click();
+    await clickReached(frame.locator('#run'), 'Run');
     await wb.dialog({ timeoutMs: 10_000 });
     await wb.answerDialog('Run');
     // The server creates the file, then writes it: wait for the content, not only the file.
@@ -783,7 +783,7 @@ describe('a server that floods notifications: the UI work stays bounded (flood f
     await poll(async () => !(await frame.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
     await beforeRun(frame);
     const started = Date.now();
-    await frame.locator('#run').click();
+    await clickReached(frame.locator('#run'), 'Run');
     let shown = '';
     await poll(async () => result.test((shown = await frame.locator('#app').innerText().catch(() => ''))), 60_000, `the result of ${tool}`).catch((error: Error) => {
       throw new Error(`${error.message}; the panel shows: ${JSON.stringify(shown.slice(-600))}`);
@@ -828,7 +828,8 @@ describe('a server that floods notifications: the UI work stays bounded (flood f
     await wb.runCommand('View: Close All Editors');
     await poll(async () => (await wb.page.locator('.part.editor .tabs-container .tab').count()) === 0, 10_000, 'the editors to close');
     await runFlood('flood-updates', 3000, /sent 3000 updates/);
-    await new Promise((r) => setTimeout(r, 1500));
+    // The positive signal first: the toast with its count; then that it is the only one.
+    await poll(async () => (await wb.notifications()).some((n) => /flood:\/\/counter was updated \([\d,]+ times\)/.test(n)), 15_000, 'the toast counting the updates');
     const toasts = (await wb.notifications()).filter((n) => n.includes('flood://counter was updated'));
     t.diagnostic(`toasts: ${JSON.stringify(toasts)}`);
     await wb.screenshot('inspect-flood-updates');

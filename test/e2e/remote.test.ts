@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { HttpPeer, startEverything } from '../transport/httpPeers';
-import { channelLogFileName, defaultVsixPath, filesUnder, launch, step as runStep, traceFrames, type Workbench, waitUntil } from './harness';
+import { clickReached, channelLogFileName, defaultVsixPath, filesUnder, launch, step as runStep, traceFrames, type Workbench, waitUntil } from './harness';
 
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
 const skip = existsSync(VSIX) ? false : `${VSIX} is missing; run \`node scripts/package.mjs\``;
@@ -122,7 +122,7 @@ describe('remote servers in a real VS Code', { skip, timeout: 300_000 }, () => {
       await field.waitFor({ timeout: 10_000 });
       await field.locator('textarea, input').first().fill('hello over http');
       await waitUntil(async () => !(await frame.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
-      await frame.locator('#run').click();
+      await clickReached(frame.locator('#run'), 'Run');
       const text = frame.locator('.result .part-text pre.text, .result .part-text .markdown');
       await waitUntil(async () => ((await text.first().innerText().catch(() => '')) || '').includes('Echo: hello over http'), 30_000, 'the echo result');
       await wb.screenshot('remote-echo');

@@ -146,11 +146,18 @@ describe('sampling and elicitation in a real VS Code', () => {
     await wb.openView('MCP Host');
     await wb.waitForTreeItem('sampler', { timeoutMs: 30_000 });
     // One consent dialog for the servers that start together (Allow All), or one per server.
+    // Every launch starts with an empty profile: the consent must come before any server starts.
+    let consents = 0;
     await poll(
       async () => {
         const consent = await wb.dialog({ timeoutMs: 1_000 });
-        if (consent) await wb.answerDialog(consent.buttons.includes('Allow All') ? 'Allow All' : 'Allow');
-        return (await wb.treeItems()).filter((r) => r.label === 'Tools').length >= 3;
+        if (consent) {
+          await wb.answerDialog(consent.buttons.includes('Allow All') ? 'Allow All' : 'Allow');
+          consents += 1;
+        }
+        const started = (await wb.treeItems()).filter((r) => r.label === 'Tools').length;
+        assert.ok(consents > 0 || started === 0, `${started} servers started before any consent dialog`);
+        return consents > 0 && started >= 3;
       },
       60_000,
       'the three servers to start',

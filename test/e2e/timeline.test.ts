@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { answerFileDialog } from './fileDialog';
-import { defaultVsixPath, launch, repoRoot, step as runStep, waitUntil, type Workbench } from './harness';
+import { clickReached, defaultVsixPath, launch, repoRoot, step as runStep, waitUntil, type Workbench } from './harness';
 import { allowServers } from './treeRows';
 import { retrying } from './retries';
 
@@ -95,7 +95,7 @@ describe('the protocol timeline in a real VS Code', () => {
     await frame.locator('#run').waitFor({ state: 'visible', timeout: 10_000 });
     await fill(frame);
     await waitUntil(async () => !(await frame.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
-    await frame.locator('#run').click();
+    await clickReached(frame.locator('#run'), 'Run');
     return frame;
   }
 

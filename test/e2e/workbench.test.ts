@@ -178,8 +178,12 @@ test('Diagnose on a broken entry: the report says where it breaks and what to do
     if (early) await wb.answerDialog(early.buttons.find((b) => /^Allow/.test(b)) ?? 'Allow');
     await wb.openView('MCP Host');
     await wb.waitForTreeItem('broken', { view: 'Servers', timeoutMs: 30_000 });
-    const consent = early ? undefined : await wb.dialog({ timeoutMs: 20_000 });
-    if (consent) await wb.answerDialog(consent.buttons.find((b) => /^Allow/.test(b)) ?? 'Allow');
+    // A workspace server never starts unasked: the consent came early, or comes now.
+    if (!early) {
+      const consent = await wb.dialog({ timeoutMs: 20_000 });
+      assert.ok(consent, 'the consent dialog for the new workspace server "broken"');
+      await wb.answerDialog(consent.buttons.find((b) => /^Allow/.test(b)) ?? 'Allow');
+    }
     // Monaco draws spaces as no-break spaces: read the text with plain ones.
     const editor = wb.page.locator('.view-lines', { hasText: /Diagnosis\s+of\s+broken/ }).first();
     const read = async () => (await editor.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
