@@ -4,8 +4,9 @@
 // last argument and the scenario in MCP_CONFORMANCE_SCENARIO, and judges what went over the wire.
 //
 //   node scripts/conformance.mjs                            every client scenario, judged against the expected failures
-//   node scripts/conformance.mjs --requirements 2026-07-28  exactly the scenarios a protocol revision requires
-//   node scripts/conformance.mjs --requirements 2025-11-25  (the suite's frozen list for that revision)
+//                                                           and against both revisions' lists (REVISIONS)
+//   node scripts/conformance.mjs --requirements 2026-07-28  exactly the scenarios a protocol revision requires,
+//   node scripts/conformance.mjs --requirements 2025-11-25  each at that revision's wire (the suite's frozen list)
 //   node scripts/conformance.mjs --scenario request-metadata   one scenario
 //
 // The suite needs Node 22 or newer; the driver runs on this Node (the product's own runtime). The
@@ -66,6 +67,56 @@ export function findSuiteNode() {
     }
   }
   return node24;
+}
+
+/** The protocol revisions whose frozen requirement lists a run of every scenario is judged against. */
+export const REVISIONS = ['2025-11-25', '2026-07-28'];
+
+/**
+ * The client scenarios protocol `revision` requires, as `conformance list --requirements` prints
+ * them: those it scores and those it runs and reports but never scores (extensions, added after
+ * its release). Throws when the text has no client section (the suite changed its output).
+ */
+export function parseRequirementsList(text, revision = 'the revision') {
+  const lines = text.split('\n');
+  const from = lines.findIndex((line) => line.startsWith('Client scenarios'));
+  if (from < 0) throw new Error(`the suite's list for ${revision} has no "Client scenarios" section`);
+  const scored = [];
+  for (const line of lines.slice(from + 1)) {
+    const m = /^\s+- (\S+)$/.exec(line);
+    if (!m) break;
+    scored.push(m[1]);
+  }
+  const unscored = lines.flatMap((line) => /^\s+- (\S+) \[client\]$/.exec(line)?.[1] ?? []);
+  return { scored, unscored };
+}
+
+/** The client scenarios of `revision`'s frozen list (the suite's `list --requirements`; a second or so, no scenario runs). */
+export function revisionClientScenarios(revision) {
+  const listed = spawnSync(findSuiteNode(), [SUITE, 'list', '--requirements', revision], { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  if (listed.status !== 0) throw new Error(`conformance list --requirements ${revision} exited with ${listed.status}: ${(listed.stderr ?? '').trim()}`);
+  return parseRequirementsList(listed.stdout, revision);
+}
+
+/**
+ * A revision's list judged from a run of every scenario: each scenario it names must be in the
+ * run's summary (its failures are the baseline's to judge, through the suite's exit code).
+ * Returns what is missing, and the figures of the scenarios it scores.
+ *
+ * The suite runs a scenario at the 2026-07-28 wire only when it was introduced in 2026-07-28, so
+ * `tools_call` and the older auth/* scenarios that 2026-07-28 also requires are judged here from
+ * their run at the 2025-11-25 wire; `--requirements 2026-07-28` runs them at its own.
+ */
+export function judgeRevision(scenarios, { scored, unscored }) {
+  const problems = [...scored, ...unscored].filter((name) => !scenarios.has(name)).map((name) => `${name}: on the list but not in the run's summary`);
+  const ran = scored.map((name) => scenarios.get(name)).filter((s) => s !== undefined);
+  return {
+    problems,
+    passing: ran.filter((s) => s.ok).length,
+    scored: scored.length,
+    passedChecks: ran.reduce((n, s) => n + s.passed, 0),
+    failedChecks: ran.reduce((n, s) => n + s.failed, 0),
+  };
 }
 
 /** One line of the suite's summary: `✓ tools_call: 1 passed, 0 failed`. */
@@ -153,8 +204,15 @@ async function main() {
   for (const p of problems) console.log(`required scenario ${p}`);
   if (code !== 0 || problems.length) console.log(`details: ${relative(repoRoot, logFile)} and checks.json per scenario beside it`);
   const counted = ranAll ? REQUIRED_SCENARIOS.length : REQUIRED_SCENARIOS.filter((name) => scenarios.has(name)).length;
+  let missing = 0;
+  for (const revision of ranAll ? REVISIONS : []) {
+    const verdict = judgeRevision(scenarios, revisionClientScenarios(revision));
+    for (const p of verdict.problems) console.log(`requirements ${revision}: ${p}`);
+    missing += verdict.problems.length;
+    console.log(`requirements ${revision}: ${verdict.passing} of ${verdict.scored} scored scenarios pass (${verdict.passedChecks} checks passed, ${verdict.failedChecks} failed)`);
+  }
   console.log(`conformance: ${required.length} of ${counted} required scenarios pass${selection.requirements ? ` (requirements ${selection.requirements})` : ''}; suite exit ${code}`);
-  process.exitCode = code !== 0 || problems.length ? 1 : 0;
+  process.exitCode = code !== 0 || problems.length || missing ? 1 : 0;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

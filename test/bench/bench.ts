@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { hostileInputTimes } from './hostileInput';
 import { gatewayBench } from './gatewayBench';
+import { reportMiss } from './misses';
 import { timelineModelTimes } from './timelineBench';
 import { toolSearchBenchLines } from '../chat/toolSearchRanking';
 
@@ -604,7 +605,8 @@ function parent(only: readonly string[] | undefined): void {
   lines.push('');
   lines.push(`Total bench time ${((performance.now() - total) / 1000).toFixed(1)} s.`);
   process.stdout.write(lines.join('\n') + '\n');
-  // MISS is a finding, not a crash; only a client that should never fail makes the run fail.
+  for (const [label, ok, measured] of targets) if (ok !== true) reportMiss(`${label}: ${ok === undefined ? 'not measured' : measured}`);
+  // A client that should never fail fails the run as well.
   if (scenarios.some((s) => get('ours', s.name)?.error || get('floor', s.name)?.error)) process.exitCode = 1;
 }
 
@@ -696,6 +698,7 @@ function footprint(): string[] {
   const total = runs.map((r) => r.loadMs + r.activateMs);
   lines.push('| Measure | Value | Goal |', '|---|---|---|');
   lines.push(`| dist/extension.js | ${(size / KiB).toFixed(0)} KiB | <= 400 KiB (${size <= 400 * KiB ? 'PASS' : 'MISS'}) |`);
+  if (size > 400 * KiB) reportMiss(`footprint: dist/extension.js is ${(size / KiB).toFixed(0)} KiB (target <= 400 KiB)`);
   // The bundle's shared chunks are read with it; its lazy chunks (panels, HTTP transports) and
   // dist/vendor/ only on first use.
   const read = runs[0]?.files ?? [];
@@ -704,12 +707,15 @@ function footprint(): string[] {
   const lazy = readdirSync(DIST).filter((f) => /^chunk-\w+\.js$/.test(f) && !read.includes(f));
   if (lazy.length) lines.push(`| loaded on first use (dist/chunk-*.js: panels, HTTP transports) | ${lazy.length} files, ${(lazy.reduce((sum, f) => sum + statSync(join(DIST, f)).size, 0) / KiB).toFixed(0)} KiB | |`);
   if (vendor.length) lines.push(`| loaded on first use (dist/vendor/) | ${vendor.join(', ')} | |`);
-  if (error || runs.length === 0) lines.push(`| load + activate() | fails: ${error ?? 'no runs'} | <= 30 ms |`);
-  else {
+  if (error || runs.length === 0) {
+    lines.push(`| load + activate() | fails: ${error ?? 'no runs'} | <= 30 ms |`);
+    reportMiss(`footprint: load + activate() not measured: ${error ?? 'no runs'}`);
+  } else {
     const t = median(total);
     lines.push(`| require() of the bundle (median of ${runs.length} fresh processes) | ${ms(median(runs.map((r) => r.loadMs)))} ms | |`);
     lines.push(`| activate() (median) | ${ms(median(runs.map((r) => r.activateMs)))} ms | |`);
     lines.push(`| load + activate() (median) [best] | ${ms(t)} ms [${ms(Math.min(...total))}] | <= 30 ms (${t <= 30 ? 'PASS' : 'MISS'}) |`);
+    if (t > 30) reportMiss(`footprint: load + activate() median ${ms(t)} ms (target <= 30 ms)`);
     // CPU time is what the load of a shared machine distorts least.
     lines.push(`| load + activate() CPU time (median) | ${ms(median(runs.map((r) => r.cpuMs)))} ms | |`);
   }
@@ -742,16 +748,16 @@ if (argv[0] === '--load-extension') {
   if (!only || only.includes('toolsearch')) {
     const ranking = toolSearchBenchLines(join(__dirname, '..', 'test', 'chat', 'toolSearchSet.json'));
     process.stdout.write(ranking.lines.join('\n') + '\n');
-    if (!ranking.ok) process.exitCode = 1;
+    if (!ranking.ok) reportMiss('toolsearch: MCP Host\'s tool search does not rank above BM25 on top-1 and top-5');
   }
   const scenarios = only?.filter((name) => name !== 'footprint' && name !== 'hostile' && name !== 'gateway' && name !== 'timeline' && name !== 'toolsearch');
   if (!only || (scenarios && scenarios.length > 0)) parent(scenarios);
   // The gateway's own measurement (test/bench/gatewayBench.ts), after the others.
   if (!only || only.includes('gateway')) {
     void gatewayBench(startHttpServer).then(
-      ({ lines, ok }) => {
+      ({ lines, misses }) => {
         process.stdout.write(lines.join('\n') + '\n');
-        if (!ok) process.exitCode = 1;
+        for (const miss of misses) reportMiss(miss);
       },
       (error: unknown) => {
         process.stderr.write(`gateway bench failed: ${error instanceof Error ? error.message : String(error)}${error instanceof Error && error.cause ? ` (${String((error.cause as Error).message ?? error.cause)})` : ''}\n`);

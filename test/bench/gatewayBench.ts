@@ -21,11 +21,24 @@ export interface HttpServer {
   close(): Promise<void>;
 }
 
+/**
+ * `fetch` for the SDK's client. Its transport hands every request the one AbortSignal it keeps for
+ * its life, and Node's fetch adds an abort listener to that signal per request (dropped only when
+ * the request is garbage-collected), after raising the signal's limit to 1,500 when it is at the
+ * default: 2,000 calls in flight then print a MaxListenersExceededWarning with a stack per request
+ * past 1,500, in the benchmark's own process. An unlimited signal (0) is one fetch leaves alone.
+ * (MCP Host's own HTTP client gives each request its own AbortController.)
+ */
+export const sdkFetch: typeof fetch = (input, init) => {
+  if (init?.signal) setMaxListeners(0, init.signal);
+  return fetch(input, init);
+};
+
 async function connect(url: string, headers: Record<string, string>, name: string): Promise<SdkClient> {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
   const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
   const client = new Client({ name, version: '1.0.0' }, { capabilities: {} });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, fetch: sdkFetch }));
   return client;
 }
 
@@ -82,11 +95,8 @@ async function startGateway(url: string): Promise<{ child: ChildProcess; endpoin
   return { child, endpoint: servers[0] };
 }
 
-/** Runs the measurements; resolves with the report's lines and whether the throughput target was met. */
-export async function gatewayBench(startHttpServer: () => Promise<HttpServer>): Promise<{ lines: string[]; ok: boolean }> {
-  // The SDK's client adds an abort listener per request to one shared signal: past 1,500 in flight
-  // Node warns once per request (a stack trace each), on both paths alike; that noise is not measured.
-  setMaxListeners(Infinity);
+/** Runs the measurements; resolves with the report's lines and the targets missed (see reportMiss). */
+export async function gatewayBench(startHttpServer: () => Promise<HttpServer>): Promise<{ lines: string[]; misses: string[] }> {
   const server = await startHttpServer();
   const gateway = await startGateway(server.url);
   const clients: SdkClient[] = [];
@@ -123,7 +133,7 @@ export async function gatewayBench(startHttpServer: () => Promise<HttpServer>): 
       `  ${SEQUENTIAL} sequential tools/call    direct median ${ms(quantile(directLatency, 0.5))}, p95 ${ms(quantile(directLatency, 0.95))}   gateway median ${ms(quantile(gatewayLatency, 0.5))}, p95 ${ms(quantile(gatewayLatency, 0.95))}   added: median ${ms(quantile(gatewayLatency, 0.5) - quantile(directLatency, 0.5))}, p95 ${ms(quantile(gatewayLatency, 0.95) - quantile(directLatency, 0.95))}`,
       `  gateway process RSS: ${rssBefore.toFixed(1)} MiB with 2 clients, ${rssWith.toFixed(1)} MiB with ${CONCURRENT_CLIENTS} more connected clients (10 calls each): ${(((rssWith - rssBefore) * 1024) / CONCURRENT_CLIENTS).toFixed(0)} KiB per client`,
     ];
-    return { lines, ok: ratio >= TARGET_RATIO };
+    return { lines, misses: ratio >= TARGET_RATIO ? [] : [`gateway: 2,000 pipelined calls through the gateway at ${ratio.toFixed(2)}× direct (target ≥ ${TARGET_RATIO}×)`] };
   } finally {
     await Promise.all(clients.map((c) => c.close().catch(() => {})));
     gateway.child.kill('SIGINT');
