@@ -10,8 +10,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { chooseDemoPort } from './demo-port.mjs';
 import { markedProcesses, signal, startTied } from './lifeline.mjs';
 import { packageExtension, repoRoot } from './package.mjs';
 
@@ -29,25 +29,6 @@ function hasDesktopCode() {
   if (process.env.VSCODE_IPC_HOOK_CLI && !process.env.DISPLAY) return false;
   const r = spawnSync('code', ['--version'], { encoding: 'utf8', timeout: 20_000 });
   return r.status === 0;
-}
-
-function portIsFree(port) {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForHttp(url, child, timeoutMs) {
@@ -128,14 +109,9 @@ async function runCodeServer(vsix) {
   const installed = spawnSync(node, [entry, ...common, '--install-extension', vsix, '--force'], { encoding: 'utf8', timeout: 120_000 });
   if (installed.status !== 0) fail(`installing the VSIX failed:\n${installed.stdout}${installed.stderr}`);
 
-  // The browser keeps the workbench's state (trust, layout, the servers allowed) per origin, so the
-  // port is remembered: a run that had to take another port is followed by runs on that one.
-  const portFile = join(home, 'port');
-  const remembered = existsSync(portFile) ? Number(readFileSync(portFile, 'utf8').trim()) || undefined : undefined;
-  const wanted = Number(process.env.PORT ?? remembered ?? 8765);
-  const port = (await portIsFree(wanted)) ? wanted : await freePort();
+  // The browser keeps the workbench's state per origin: the port is remembered (scripts/demo-port.mjs).
+  const { port, wanted } = await chooseDemoPort({ portFile: join(home, 'port'), envPort: process.env.PORT });
   if (port !== wanted) console.log(`port ${wanted} is taken; using ${port} (remembered for the next runs, so the browser keeps this one's state)`);
-  if (process.env.PORT === undefined) writeFileSync(portFile, `${port}\n`);
 
   const marker = randomBytes(8).toString('hex');
   const logFile = join(home, 'code-server.log');

@@ -29,14 +29,28 @@ export const SOURCE_BLOCK = { start: '<!-- from-source -->', end: '<!-- /from-so
 
 /**
  * The README as the VSIX's Details page carries it: README.md without the "Try it from source"
- * block. Its relative links and images become absolute (the `repository` in package.json) when
- * vsce packages it, so they resolve on the Marketplace, on Open VSX and in the Extensions view.
+ * block. Its relative links and images become absolute (`contentUrls`, from the `repository` in
+ * package.json) when vsce packages it, so they resolve on the Marketplace, on Open VSX and in the Extensions view.
  */
 export function vsixReadme(text) {
   const start = text.indexOf(SOURCE_BLOCK.start);
   const end = text.indexOf(SOURCE_BLOCK.end);
   if (start < 0 || end < start) throw new Error(`README.md has no ${SOURCE_BLOCK.start} … ${SOURCE_BLOCK.end} block to leave out of the VSIX`);
   return `${text.slice(0, start).trimEnd()}\n\n${text.slice(end + SOURCE_BLOCK.end.length).trimStart()}`;
+}
+
+/**
+ * Where the Details page's relative links and images point: the repository in package.json, the one
+ * definition of it (`bugs` and `homepage` must agree; test/docs/vsix.test.ts checks). Passed to vsce
+ * explicitly so the branch and the host are not guessed. Before publishing, a maintainer sets
+ * `repository.url` to the repository the extension is published from.
+ */
+export function contentUrls(manifest) {
+  const url = typeof manifest.repository === 'string' ? manifest.repository : manifest.repository?.url;
+  const match = /^https:\/\/github\.com\/([\w.-]+)\/([\w.-]+?)(?:\.git)?$/.exec(url ?? '');
+  if (!match) throw new Error(`package.json's repository.url (${url}) is not an https://github.com/<owner>/<name> URL; the Details page's links cannot be made absolute`);
+  const web = `https://github.com/${match[1]}/${match[2]}`;
+  return { repository: web, baseContentUrl: `${web}/blob/HEAD`, baseImagesUrl: `${web}/raw/HEAD`, bugs: `${web}/issues`, homepage: `${web}#readme` };
 }
 
 function shippedReadme() {
@@ -56,7 +70,9 @@ export function packageExtension({ build = true, out = defaultVsixPath } = {}) {
   if (stray.length > 0) throw new Error(`.vscodeignore lets in files that do not run:\n  ${stray.join('\n  ')}`);
   if (!files.includes('dist/extension.js')) throw new Error('dist/extension.js is missing; build first');
 
-  run([vsce, 'package', '--no-dependencies', '--readme-path', relative(repoRoot, shippedReadme()), '--out', out], 'vsce package');
+  const urls = contentUrls(JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')));
+  const readme = relative(repoRoot, shippedReadme());
+  run([vsce, 'package', '--no-dependencies', '--readme-path', readme, '--baseContentUrl', urls.baseContentUrl, '--baseImagesUrl', urls.baseImagesUrl, '--out', out], 'vsce package');
   return out;
 }
 

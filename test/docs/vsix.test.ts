@@ -5,7 +5,7 @@
 // other than the packaged one. Packs the built dist/ (node esbuild.mjs runs before the tests).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -66,13 +66,15 @@ describe('the VSIX a user installs', () => {
   const vsix = join(dir, 'mcp-host.vsix');
   let names: string[] = [];
   let readme = '';
+  let vsixManifest = '';
   before(async () => {
     assert.ok(existsSync(join(ROOT, 'dist', 'extension.js')), 'dist/ is not built: run node esbuild.mjs');
     const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'package.mjs'), '--no-build', '--out', vsix], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stdout + r.stderr);
-    const zip = await readZip(vsix, (name) => name === 'extension/readme.md');
+    const zip = await readZip(vsix, (name) => name === 'extension/readme.md' || name === 'extension.vsixmanifest');
     names = zip.names;
     readme = zip.texts.get('extension/readme.md') ?? '';
+    vsixManifest = zip.texts.get('extension.vsixmanifest') ?? '';
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -102,6 +104,62 @@ describe('the VSIX a user installs', () => {
     }
     assert.deepEqual(pkg.extensionKind, ['workspace']);
     assert.ok(!names.some((n) => n.startsWith('extension/docs/') || n.startsWith('extension/test/')), 'no docs or tests inside');
+  });
+
+  test('its links, bugs and homepage are the one repository in package.json', async () => {
+    const pkg = JSON.parse(read('package.json')) as { repository: { url: string }; bugs: { url: string }; homepage: string };
+    const { contentUrls } = (await import(pathToFileURL(join(ROOT, 'scripts', 'package.mjs')).href)) as {
+      contentUrls(manifest: unknown): { repository: string; baseContentUrl: string; baseImagesUrl: string; bugs: string; homepage: string };
+    };
+    const urls = contentUrls(pkg);
+    assert.equal(pkg.bugs.url, urls.bugs);
+    assert.equal(pkg.homepage, urls.homepage);
+    for (const target of linkTargets(readme).filter((t) => t.startsWith('https://github.com/'))) {
+      if (/\/(media|docs)\/|\/(CONTRIBUTING|SECURITY|CHANGELOG)\.md|\/LICENSE$/.test(target)) {
+        assert.ok(target.startsWith(`${urls.baseContentUrl}/`) || target.startsWith(`${urls.baseImagesUrl}/`), `${target} is not under ${urls.repository}`);
+      }
+    }
+    assert.throws(() => contentUrls({ repository: { url: 'git@example.com:a/b.git' } }), /not an https:\/\/github\.com/);
+  });
+
+  // ovsx has no offline check (it packs with vsce and uploads): these are the checks Open VSX and
+  // the Marketplace make of an upload that can be made here.
+  test('Open VSX and the Marketplace accept it: names, version, engines, licence, icon, activation, links', () => {
+    const pkg = JSON.parse(read('package.json')) as {
+      name: string; publisher: string; version: string; displayName: string; description: string; license: string; icon: string;
+      engines: { vscode: string }; activationEvents: string[]; categories: string[]; keywords: string[]; galleryBanner: { color: string; theme: string };
+      qna: string | false; pricing: string; repository: { url: string }; bugs: { url: string }; homepage: string;
+    };
+    // Lower-case names, the namespace and extension names both registries take.
+    assert.match(pkg.publisher, /^[a-z0-9][a-z0-9-]*$/);
+    assert.match(pkg.name, /^[a-z0-9][a-z0-9-]*$/);
+    assert.match(pkg.version, /^\d+\.\d+\.\d+$/, 'a release version (no pre-release suffix)');
+    assert.match(pkg.engines.vscode, /^\^\d+\.\d+\.\d+$/, 'engines.vscode is a range, never *');
+    assert.ok(pkg.displayName.length <= 255 && pkg.description.length > 0 && pkg.description.length <= 2048);
+    // A licence both in the manifest and as a file: Open VSX takes only open-source licences.
+    assert.equal(pkg.license, 'MIT');
+    assert.ok(names.includes('extension/LICENSE.txt'), 'LICENSE is inside the VSIX');
+    assert.match(vsixManifest, /<License>extension\/LICENSE\.txt<\/License>/);
+    assert.ok(names.includes('extension/changelog.md') && names.includes('extension/readme.md'));
+    // A PNG icon of at least 128×128 (neither registry takes an SVG icon).
+    assert.match(pkg.icon, /\.png$/);
+    const icon = readFileSync(join(ROOT, pkg.icon));
+    assert.equal(icon.subarray(1, 4).toString('latin1'), 'PNG');
+    assert.ok(icon.readUInt32BE(16) >= 128 && icon.readUInt32BE(20) >= 128, 'the icon is at least 128×128');
+    assert.match(pkg.galleryBanner.color, /^#[0-9a-f]{6}$/i);
+    assert.ok(['dark', 'light'].includes(pkg.galleryBanner.theme));
+    // No activation on everything: the extension wakes for its own views, files and commands.
+    assert.ok(!pkg.activationEvents.includes('*') && !pkg.activationEvents.includes('onStartupFinished'), pkg.activationEvents.join(', '));
+    const categories = ['AI', 'Azure', 'Chat', 'Data Science', 'Debuggers', 'Education', 'Extension Packs', 'Formatters', 'Keymaps', 'Language Packs', 'Linters', 'Machine Learning', 'Notebooks', 'Others', 'Programming Languages', 'SCM Providers', 'Snippets', 'Testing', 'Themes', 'Visualization'];
+    assert.deepEqual(pkg.categories.filter((c) => !categories.includes(c)), []);
+    assert.ok(pkg.keywords.length > 0 && pkg.keywords.length <= 30, 'at most 30 keywords');
+    assert.ok(pkg.qna === 'marketplace' || pkg.qna === false || /^https:\/\//.test(pkg.qna));
+    assert.ok(['Free', 'Trial'].includes(pkg.pricing));
+    for (const url of [pkg.repository.url, pkg.bugs.url, pkg.homepage]) assert.match(url, /^https:\/\/[^\s]+$/);
+    // The VSIX manifest carries what the gallery shows.
+    assert.match(vsixManifest, new RegExp(`Id="${pkg.name}"[^>]*Publisher="${pkg.publisher}"`));
+    assert.match(vsixManifest, /Microsoft\.VisualStudio\.Services\.Links\.Source/);
+    assert.match(vsixManifest, /Microsoft\.VisualStudio\.Services\.Icons\.Default/);
   });
 
   test('no page quotes a VSIX size or file count other than the packaged one', () => {

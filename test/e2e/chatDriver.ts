@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixtureExtension } from './fixtureExtensions';
 import { poll as pollFor, screenshotDir, type Workbench, waitUntil } from './harness';
+import { publishReadmeShot } from './readmeShots';
 import { reportRetry } from './retries';
 
 /** The scripted model's VSIX, for `launch({ extensions })`. */
@@ -28,7 +29,9 @@ export function chatDriver(wb: () => Workbench) {
   /** The chat view alone (for README's figures): test-results/screenshots/<name>.png. */
   async function chatShot(name: string): Promise<void> {
     mkdirSync(screenshotDir, { recursive: true });
-    await wb().page.locator('.part.auxiliarybar').screenshot({ path: join(screenshotDir, `${name}.png`) });
+    const path = join(screenshotDir, `${name}.png`);
+    await wb().page.locator('.part.auxiliarybar').screenshot({ path });
+    await publishReadmeShot(wb().page, name, path);
   }
 
   let widened = false;

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Frame, type Locator, type Page } from 'playwright-core';
 import { extensionErrors } from '../support/extensionHostLog';
+import { publishReadmeShot } from './readmeShots';
 import { reportRetry } from './retries';
 
 export { reportRetry, retrying } from './retries';
@@ -951,6 +952,7 @@ class Launched implements Workbench {
       .waitFor({ state: 'hidden', timeout: 3_000 })
       .catch(() => undefined);
     await page.screenshot({ path });
+    await publishReadmeShot(page, name, path);
     return path;
   }
 
