@@ -166,7 +166,7 @@ export function serverDescription(facts: ServerRowFacts): string {
  * unresponsive · shared with chat · everything 1.0.0 · …".
  */
 export function serverRowMarks(marks: { readonly recording?: boolean; readonly unresponsive?: boolean; readonly shared?: boolean }): string {
-  const words = [marks.recording ? '⏺ recording' : '', marks.unresponsive ? 'unresponsive' : '', marks.shared ? 'shared with chat' : ''];
+  const words = [marks.recording ? '● recording' : '', marks.unresponsive ? 'unresponsive' : '', marks.shared ? 'shared with chat' : ''];
   return words.filter(Boolean).map((w) => `${w} · `).join('');
 }
 

@@ -60,7 +60,7 @@ describe('papercuts: what a user meets in the first hour', { skip }, () => {
       await waitUntil(async () => (await rowOf('papercuts'))?.expanded === true, 10_000, 'the row opened again');
 
       await wb.runCommandAndPick('MCP Host: Record Session (start/stop)', 'papercuts');
-      await waitUntil(async () => /^⏺ recording · /.test((await rowOf('papercuts'))?.description ?? ''), 10_000, 'the row marked as recording');
+      await waitUntil(async () => /^● recording · /.test((await rowOf('papercuts'))?.description ?? ''), 10_000, 'the row marked as recording');
       await wb.screenshot('papercuts-recording-row');
       await wb.runCommandAndPick('MCP Host: Record Session (start/stop)', 'papercuts');
       await waitUntil(async () => !/recording/.test((await rowOf('papercuts'))?.description ?? 'recording'), 10_000, 'the mark gone when it stops');

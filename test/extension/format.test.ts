@@ -287,7 +287,7 @@ test('text from a server or a workspace shows in a quick pick as written, never 
 });
 
 test('a server row says first that Record Session records it, then that it is unresponsive or shared', () => {
-  assert.equal(serverRowMarks({ recording: true, unresponsive: true, shared: true }), '⏺ recording · unresponsive · shared with chat · ');
+  assert.equal(serverRowMarks({ recording: true, unresponsive: true, shared: true }), '● recording · unresponsive · shared with chat · ');
   assert.equal(serverRowMarks({}), '');
   const md = serverTooltip({ name: 'notes', status: 'running', origin: '.mcp.json', sourceLabel: '.mcp.json', recording: true });
   assert.match(md, /Recording its session/);
