@@ -12,6 +12,7 @@ import { OfferChangesView } from './extension/offerChangesView';
 import { registerTimeline } from './extension/timeline/timelineFeed';
 import { cacheMcpHostSettings } from './extension/restrictedSettings';
 import { OPEN_WALKTHROUGH_COMMAND, walkthroughArgument } from './extension/walkthrough';
+import { unseenTasksBadge } from './usecases/taskText';
 
 let host: McpHost | undefined;
 
@@ -55,6 +56,10 @@ export function activate(context: vscode.ExtensionContext): void {
     redact: (text) => mcpHost.redact(text),
     setHealth: (id, health) => mcpHost.health.set(id, health),
     signInState: (id) => mcpHost.signIns.signInState(id),
+    stateText: (id) => {
+      const h = mcpHost.registry.get(id);
+      return h && mcpHost.tree.stateText(h);
+    },
     prepare: (id) => mcpHost.prepareForDiagnosis(id),
     debugServer: (id, signal) => mcpHost.devMode.debugWhile(id, signal),
     startServers: (why) => mcpHost.startAutomatically(why),
@@ -73,6 +78,8 @@ export function activate(context: vscode.ExtensionContext): void {
     ),
   );
   context.subscriptions.push(tree.showTasks(useCases.tasks));
+  // Tasks that ended unseen (their notice fades unread): the view's badge counts them until opened.
+  context.subscriptions.push(useCases.tasks.onDidChange(() => (view.badge = unseenTasksBadge(useCases.tasks.unseenCount()))));
 
   // "asked 12s ago" under Roots and a running task's elapsed time move: their rows alone, while the view shows.
   context.subscriptions.push(tree.followVisibility(view));

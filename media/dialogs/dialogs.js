@@ -322,7 +322,7 @@
     if (warnings.length) {
       app.append(h('ul', { class: 'warnings', id: 'warnings' }, warnings.map((w) => h('li', { class: 'warning-text', dataset: { kind: str(w.kind) }, text: '⚠ ' + str(w.text) }))));
     }
-    app.append(h('p', { class: 'note muted', text: 'MCP Host opens the link in your browser only if you choose Open. It does not visit the link itself.' }));
+    app.append(h('p', { class: 'note muted', text: 'MCP Host opens the link in your browser only if you choose Open. It does not visit the link itself. Refuse tells the server you will not open it; Not now closes without choosing, and the server may ask again.' }));
     const open = h('button', { id: 'open-url', class: warnings.length ? 'secondary' : 'primary', onclick: () => {
       post({ type: 'urlOpen' });
       freeze(app);
@@ -330,8 +330,8 @@
     app.append(h('div', { class: 'actions' }, [
       open,
       h('span', { class: 'spacer' }),
-      h('button', { id: 'decline', class: warnings.length ? 'primary' : 'secondary', onclick: () => post({ type: 'urlDecline' }) }, ['Decline']),
-      h('button', { id: 'cancel', class: 'secondary', onclick: () => post({ type: 'urlCancel' }) }, ['Cancel']),
+      h('button', { id: 'decline', class: warnings.length ? 'primary' : 'secondary', title: 'Tell the server you will not open this link', onclick: () => post({ type: 'urlDecline' }) }, ['Refuse the link']),
+      h('button', { id: 'cancel', class: 'secondary', title: 'Close without choosing; the server may ask again', onclick: () => post({ type: 'urlCancel' }) }, ['Not now']),
     ]));
     (warnings.length ? /** @type {HTMLElement} */ (app.querySelector('#decline')) : open).focus();
   }

@@ -172,6 +172,7 @@ const McpWebview = (function () {
           return 'choices';
         case 'array':
           return 'list';
+        case 'union': return 'one of ' + (Array.isArray(field.variants) ? field.variants.length : 0) + ' kinds';
         case 'json':
           return 'JSON' + (Array.isArray(field.types) && field.types.length ? ' · ' + field.types.join(' | ') : '');
         default:
@@ -412,6 +413,25 @@ const McpWebview = (function () {
           box.append(...properties(field, path, slot));
           return box;
         }
+        case 'union': {
+          // oneOf/anyOf of different shapes: pick the kind of value, then fill its form. State: { variant, value } (forms/state.ts).
+          const variants = Array.isArray(field.variants) ? field.variants : [];
+          const picked = () => (isObj(slot.get()) && variants[slot.get().variant] ? slot.get() : undefined);
+          const select = h('select', { id, class: 'union-choice' }, [h('option', { value: '', text: field.required ? '— choose a kind —' : unset }), ...variants.map((v, i) => h('option', { value: String(i), text: str(v.label) }))]);
+          const inner = h('div', { class: 'union-variant' });
+          const draw = () => {
+            const p = picked();
+            /** @type {any} */ (select).value = p ? String(p.variant) : '';
+            inner.textContent = '';
+            if (p) inner.append(control(variants[p.variant].field || {}, name, path, { get: () => (picked() || {}).value, set: (v) => ((picked() || {}).value = v) }, id + '-' + p.variant));
+          };
+          select.addEventListener('change', () => {
+            const v = /** @type {any} */ (select).value;
+            slot.set(v === '' ? undefined : { variant: Number(v), value: newItem(variants[Number(v)].field || {}) });
+            draw(), changed();
+          });
+          return draw(), h('div', { class: 'union' }, [select, inner]);
+        }
         case 'json': {
           const area = h('textarea', { id, class: 'json', rows: '4', spellcheck: 'false', placeholder: field.reason ? 'JSON — ' + field.reason : 'any JSON value' });
           /** @type {any} */ (area).value = typeof value === 'string' ? value : '';
@@ -436,6 +456,7 @@ const McpWebview = (function () {
           return [];
         case 'boolean':
           return false;
+        case 'union': return Array.isArray(items.variants) && items.variants.length ? { variant: 0, value: newItem(items.variants[0].field || {}) } : null;
         case 'enum':
           return items.default !== undefined ? Math.max(0, items.options.findIndex((o) => JSON.stringify(o.value) === JSON.stringify(items.default))) : null;
         default:

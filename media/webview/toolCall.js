@@ -578,7 +578,7 @@
       const item = h('li', { class: 'history-item ' + e.outcome, dataset: { id: e.id } }, [
         h('span', { class: 'outcome', title: e.outcome, text: icon }),
         h('span', { class: 'time muted', text: new Date(e.time).toLocaleTimeString() }),
-        h('span', { class: 'summary', title: e.arguments || '', text: e.summary }),
+        h('span', { class: 'summary', title: e.arguments || '' }, [e.madeBy ? h('span', { class: 'history-origin', title: 'Made by ' + str(e.madeBy) + ', not in this panel', text: str(e.madeBy) }) : null, str(e.summary)]),
         isObj(e.task) ? h('span', { class: 'history-task muted', title: 'Ran as task ' + str(e.task.id), text: 'task ' + str(e.task.id).slice(0, 8) + ' · ' + str(e.task.status) }) : h('span', { class: 'history-task' }),
         h('span', { class: 'muted duration', text: formatMs(e.durationMs) }),
         h('button', { class: 'link-button show-history', title: e.canShow ? 'Show the result of this call again' : 'The result of this call was not kept', disabled: !e.canShow, onclick: () => post({ type: 'showHistory', historyId: e.id }) }, ['Show']),

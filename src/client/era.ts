@@ -76,14 +76,30 @@ export function judgeProbeFailure(error: unknown, over: 'stdio' | 'http'): Probe
 }
 
 function judgeWireError(error: ResponseError): ProbeVerdict {
-  if (error.code !== ErrorCodes.UnsupportedProtocolVersion) return { kind: 'legacy' };
-  const supported = supportedVersionsOf(error.data);
+  const verdict = judgeWireAnswer(error.code, error.data);
+  return verdict.kind === 'fail' ? { kind: 'fail', error } : verdict;
+}
+
+/** What an error answer (its code and data) to the probe says of the era. */
+function judgeWireAnswer(code: unknown, data: unknown): Exclude<ProbeVerdict, { kind: 'fail' }> | { readonly kind: 'fail' } {
+  if (code !== ErrorCodes.UnsupportedProtocolVersion) return { kind: 'legacy' };
+  const supported = supportedVersionsOf(data);
   if (supported.length === 0) return { kind: 'legacy' };
   const mutual = MODERN_PROTOCOL_VERSIONS.find((v) => supported.includes(v));
   if (mutual) return { kind: 'retry', version: mutual };
   // A modern server with only versions this client does not know cannot be helped by initialize;
   // a server that lists only legacy versions can.
-  return supported.some((v) => isModernProtocolVersion(v)) ? { kind: 'fail', error } : { kind: 'legacy' };
+  return supported.some((v) => isModernProtocolVersion(v)) ? { kind: 'fail' } : { kind: 'legacy' };
+}
+
+/**
+ * Whether an error answer to `method` is one the era negotiation expects and goes on from, so no
+ * failure to a user (the timeline does not count it): a legacy server's refusal of
+ * `server/discover`, or a -32022 that names a modern version to ask again with.
+ */
+export function isEraNegotiationAnswer(method: string, code: unknown, data: unknown): boolean {
+  if (method === 'server/discover') return judgeWireAnswer(code, data).kind !== 'fail';
+  return method === 'initialize' && judgeWireAnswer(code, data).kind === 'retry';
 }
 
 /** `data.supported` of a -32022 error: the versions the server speaks. */

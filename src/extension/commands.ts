@@ -7,7 +7,7 @@ import type { ConfigProblem } from '../config';
 import type { ServerHandle } from '../registry';
 import { EXAMPLE_MCP_JSON } from './exampleConfig';
 import { setToken } from './setToken';
-import { plainPickText, statusWord } from './format';
+import { plainPickText } from './format';
 import type { McpHost } from './mcpHost';
 import { problemRange } from './workspaceConfig';
 import type { ServersTreeProvider, TreeNode } from './serversTree';
@@ -117,7 +117,7 @@ async function pickServer(host: McpHost, arg: ServerArg, placeHolder: string, fi
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    candidates.map((h) => ({ label: plainPickText(h.entry.name), description: `${statusWord(host.tree.displayStatus(h).kind)} · ${host.tree.originLabel(h.entry.source)}`, handle: h })),
+    candidates.map((h) => ({ label: plainPickText(h.entry.name), description: `${host.tree.stateText(h)} · ${host.tree.originLabel(h.entry.source)}`, handle: h })),
     { placeHolder },
   );
   return picked?.handle;

@@ -4,6 +4,7 @@
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool, ToolAnnotations } from '../client/schemas';
 import { displayCommandLine, displayPath, transportLabel } from '../registry/logText';
 import { connectionWord } from '../registry/connectionStatus';
+import { MODEL_NEEDED } from '../chat/modelAvailability';
 import { truncate } from '../protocol/text';
 import { assessSignInPage } from '../usecases/signInPage';
 import { revealInvisible } from '../usecases/invisibleText';
@@ -45,6 +46,14 @@ function untrusted(text: string, max = MAX_TOOLTIP_TEXT): string {
 
 /** The status kinds a server row can show (the registry's `ServerStatus['kind']`, and `signin`: a remote server waiting for the user to sign in). */
 export type StatusKind = 'stopped' | 'starting' | 'waiting' | 'running' | 'stopping' | 'error' | 'blocked' | 'signin';
+
+/** A server's state as the view shows it: `reason` says why it waits, is blocked or failed. */
+export interface ShownStatus {
+  readonly kind: StatusKind;
+  readonly reason?: string;
+  /** What a waiting server waits for (the start gate's answer). */
+  readonly waitingFor?: 'consent' | 'an input';
+}
 
 /** Codicon id (and theme color id) for a server's state. */
 export function statusIcon(kind: StatusKind): { id: string; color?: string } {
@@ -112,7 +121,7 @@ export interface ServerRowFacts {
   readonly era?: 'legacy' | 'modern';
   readonly serverInfo?: Implementation;
   /** What a waiting server waits for, when known: its row says "waiting for consent". */
-  readonly waitingFor?: 'consent' | 'an input';
+  readonly waitingFor?: ShownStatus['waitingFor'];
   /** A remote server: the host it talks to and the transport ("HTTP", "Streamable HTTP", "HTTP+SSE"). */
   readonly remote?: { readonly host: string; readonly transport: string };
   /** An `error` that is a lost connection being re-established: the row says "reconnecting…". */
@@ -149,8 +158,24 @@ export function serverDescription(facts: ServerRowFacts): string {
     parts.push(...remoteParts, facts.origin, `MCP ${facts.protocolVersion}${facts.era === 'modern' ? ' (modern)' : ''}`);
     return parts.join(' · ');
   }
-  const state = facts.status === 'waiting' && facts.waitingFor ? `waiting for ${facts.waitingFor}` : rowStatusWord(facts);
-  return [state, ...remoteParts, facts.origin].join(' · ');
+  return [serverStateText(facts), ...remoteParts, facts.origin].join(' · ');
+}
+
+/**
+ * What a server row says before its description, what the user must not miss first: "recording ·
+ * unresponsive · shared with chat · everything 1.0.0 · …".
+ */
+export function serverRowMarks(marks: { readonly recording?: boolean; readonly unresponsive?: boolean; readonly shared?: boolean }): string {
+  const words = [marks.recording ? '● recording' : '', marks.unresponsive ? 'unresponsive' : '', marks.shared ? 'shared with chat' : ''];
+  return words.filter(Boolean).map((w) => `${w} · `).join('');
+}
+
+/**
+ * A server's state in words, the same on its row, in its tooltip and in Server Details: "waiting
+ * for consent", "reconnecting…", "stopped".
+ */
+export function serverStateText(facts: Pick<ServerRowFacts, 'status' | 'waitingFor' | 'reconnecting'>): string {
+  return facts.status === 'waiting' && facts.waitingFor ? `waiting for ${facts.waitingFor}` : rowStatusWord(facts);
 }
 
 /** A capability list such as "tools (listChanged), resources (subscribe, listChanged), logging". */
@@ -185,14 +210,17 @@ export interface ServerTooltipFacts extends ServerRowFacts {
   readonly instructions?: string;
   readonly restarts?: number;
   readonly pid?: number;
+  /** Record Session records it. */
+  readonly recording?: boolean;
 }
 
 /** Tooltip Markdown of a server row; server-provided text is escaped. */
 export function serverTooltip(f: ServerTooltipFacts): string {
   const lines: string[] = [];
-  lines.push(`**${escapeMarkdown(f.name)}** — ${escapeMarkdown(rowStatusWord(f))}`);
+  lines.push(`**${escapeMarkdown(f.name)}** — ${escapeMarkdown(serverStateText(f))}`);
   lines.push('');
   lines.push(`Defined in ${escapeMarkdown(f.sourceLabel)}`);
+  if (f.recording) lines.push('', 'Recording its session (run Record Session again to stop and save)');
   if (f.commandLine) lines.push('', `${f.remote ? 'URL' : 'Command'}: ${untrusted(f.commandLine, 500)}`);
   if (f.remote) lines.push('', `Transport: ${escapeMarkdown(f.remote.transport)}`);
   if (f.reason) lines.push('', `Reason: ${untrusted(f.reason, 500)}`);
@@ -201,6 +229,7 @@ export function serverTooltip(f: ServerTooltipFacts): string {
   if (f.pid !== undefined) lines.push('', `Process id: ${f.pid}`);
   if (f.restarts) lines.push('', `Restarts: ${f.restarts}`);
   if (f.status === 'running' || f.capabilities) lines.push('', `Capabilities: ${escapeMarkdown(capabilitiesText(f.capabilities))}`);
+  if (f.capabilities?.tools) lines.push('', escapeMarkdown(`In the Chat view, @mcp asks with its tools. ${MODEL_NEEDED}.`));
   if (f.instructions) lines.push('', '---', '', '**Instructions**', '', untrusted(f.instructions));
   return lines.join('\n');
 }

@@ -124,7 +124,7 @@ export class McpHost implements vscode.Disposable {
       const prepared = await this.gate.prepare(entry);
       return 'blocked' in prepared ? prepared : this.devMode.prepare(entry, prepared);
     };
-    this.recorder = new OnDemand(async () => new (await import('./sessionRecorder.js')).SessionRecorder(context.globalStorageUri, (text) => this.redact(text), (id, text) => this.logs.get(id).write('info', text)));
+    this.recorder = new OnDemand(async () => new (await import('./sessionRecorder.js')).SessionRecorder(context.globalStorageUri, (text) => this.redact(text), (id, text) => this.logs.get(id).write('info', text), changed));
     this.devMode = new DevModeOnDemand({
       servers: () => this.registry.list(),
       restart: (id) => this.restart(id),
@@ -132,7 +132,7 @@ export class McpHost implements vscode.Disposable {
       warn: (text) => void vscode.window.showWarningMessage(text),
     });
     this.config = new ConfigReloader(this.registry, prepare, log, (ids) => this.signIns.forget(ids), changed);
-    this.tree = new EditorServersTreeModel(this.registry, this.gate, this.signIns, this.health, this.config, this.redactor, this.roots, this.onDidChange, (h) => this.chatShare.isShared(h));
+    this.tree = new EditorServersTreeModel(this.registry, this.gate, this.signIns, this.health, this.config, this.redactor, this.roots, this.onDidChange, (h) => this.chatShare.isShared(h), (id) => this.recorder.current?.isRecording(id) === true);
     this.disposables.push(
       this._onDidChange,
       this.offerChanges,

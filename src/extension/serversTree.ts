@@ -10,7 +10,7 @@ import { describeSkippedItem, type Prompt, type Resource, type ResourceTemplate,
 import type { ConfigProblem, ConfigSource } from '../config';
 import type { ListKind, ServerHandle, ServerHealth } from '../registry';
 import {
-  StatusKind,
+  type ShownStatus,
   escapeMarkdown,
   hostOf,
   itemDescription,
@@ -21,6 +21,7 @@ import {
   resourceTooltip,
   rootsDescription,
   serverDescription,
+  serverRowMarks,
   serverTooltip,
   statusIcon,
   templateTooltip,
@@ -28,6 +29,7 @@ import {
   transportLabel,
 } from './format';
 import { truncate } from '../protocol/text';
+import { serverRowClick, serverRowExpands } from './serverRowClick';
 import { displayCommandLine, formatCommandLine } from '../registry/logText';
 import type { Event } from '../protocol/events';
 import { SubscriptionState, resourceRowMark } from '../usecases/subscriptions';
@@ -60,11 +62,12 @@ export interface ServersTreeModel {
   servers(): readonly ServerHandle[];
   problems(): readonly ConfigProblem[];
   /** The status to show: the registry's, or `blocked` for a workspace server in an untrusted workspace. */
-  displayStatus(handle: ServerHandle): { kind: StatusKind; reason?: string };
+  displayStatus(handle: ServerHandle): ShownStatus;
   /** True when the server holds a sign-in (tokens or a registered client) that Sign Out would delete. */
   canSignOut?(serverId: string): boolean;
   /** Opted in to "Share with VS Code Chat". */
   isShared?(handle: ServerHandle): boolean;
+  /** Record Session records it. */ isRecording?(serverId: string): boolean;
   /** ".vscode/mcp.json", ".mcp.json", "User settings" (with the folder in a multi-root window). */
   originLabel(source: ConfigSource): string;
   /** The roots servers get right now. */
@@ -442,28 +445,23 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     const shown = this.m.displayStatus(h);
     const client = h.client;
     const running = shown.kind === 'running';
-    const collapsible =
-      shown.kind === 'running' ? vscode.TreeItemCollapsibleState.Expanded : shown.kind === 'stopped' || shown.kind === 'starting' || shown.kind === 'waiting' || shown.kind === 'signin' ? vscode.TreeItemCollapsibleState.None : vscode.TreeItemCollapsibleState.Expanded;
+    const collapsible = serverRowExpands(shown.kind) ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
     const item = new vscode.TreeItem(h.entry.name, this.collapsibleState(node, collapsible));
     // The state is part of the id: a row that starts running (or fails) is a new row to the
     // tree, so it opens as remembered (or as `collapsible` says) instead of keeping the
     // childless state of its stopped self.
     item.id = `server:${shown.kind === 'starting' || shown.kind === 'waiting' ? 'stopped' : shown.kind}:${h.id}`;
-    item.command = { ...(shown.kind === 'signin' ? DEFAULT_ACTIONS.signin : DEFAULT_ACTIONS.server), arguments: [node] };
+    if (serverRowClick(shown.kind)) item.command = { ...(serverRowClick(shown.kind) === 'signIn' ? DEFAULT_ACTIONS.signin : DEFAULT_ACTIONS.server), arguments: [node] };
     const origin = this.m.originLabel(h.entry.source);
     const config = h.entry.config;
     const remote = config.type === 'stdio' ? undefined : { host: hostOf(this.m.redact(h.resolved?.type === config.type ? h.resolved.url : config.url)), transport: transportLabel(config.type, running ? client?.stats()?.http?.transport : undefined) };
-    const waitingFor = shown.reason === WAITING_CONSENT_REASON ? 'consent' : shown.reason === WAITING_INPUT_REASON ? 'an input' : undefined;
     const reconnecting = shown.kind === 'error' && h.status.kind === 'error' && h.status.reconnecting === true;
-    item.description = serverDescription({ status: shown.kind, origin, protocolVersion: running ? client?.protocolVersion : undefined, era: running ? client?.era : undefined, serverInfo: running ? client?.serverInfo : undefined, waitingFor, remote, reconnecting });
+    item.description = serverDescription({ status: shown.kind, origin, protocolVersion: running ? client?.protocolVersion : undefined, era: running ? client?.era : undefined, serverInfo: running ? client?.serverInfo : undefined, waitingFor: shown.waitingFor, remote, reconnecting });
     const icon = statusIcon(shown.kind);
     item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
     const health = running ? this.m.serverHealth?.(h.id) : undefined;
-    if (health?.kind === 'unresponsive') {
-      item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
-      item.description = `unresponsive · ${item.description}`;
-    }
-    if (this.m.isShared?.(h)) item.description = `shared with chat · ${item.description}`;
+    if (health?.kind === 'unresponsive') item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+    item.description = serverRowMarks({ recording: this.m.isRecording?.(h.id), unresponsive: health?.kind === 'unresponsive', shared: this.m.isShared?.(h) }) + item.description;
     // `.auth`: a remote server with something to sign out of (its menu offers Sign Out).
     item.contextValue = `server.${shown.kind}${this.m.canSignOut?.(h.id) ? '.auth' : ''}`;
     const commandLine =
@@ -476,7 +474,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
       serverTooltip({
         name: h.entry.name,
         status: shown.kind,
+        waitingFor: shown.waitingFor,
         reconnecting,
+        recording: this.m.isRecording?.(h.id),
         origin,
         sourceLabel: h.entry.source.label,
         commandLine,

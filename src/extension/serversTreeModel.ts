@@ -6,7 +6,7 @@ import type { ConfigProblem, ConfigSource } from '../config';
 import type { ServerHandle, ServerHealth, ServerHealthStore, ServerRegistry } from '../registry';
 import type { Event } from '../protocol/events';
 import type { ConfigReloader } from './configReloader';
-import type { StatusKind } from './format';
+import { serverStateText, type ShownStatus } from './format';
 import type { Redactor } from './logFormat';
 import type { EditorRoots } from './editorRoots';
 import { SIGN_IN_REASON, type EditorSignIns } from './signIns';
@@ -25,6 +25,8 @@ export class EditorServersTreeModel implements ServersTreeModel {
     readonly onDidChange: Event<void>,
     /** Shared with VS Code Chat (the choice is ChatShare's). */
     private readonly shared: (h: ServerHandle) => boolean,
+    /** Record Session records it (the recorder's answer; false before the first recording). */
+    readonly isRecording: (serverId: string) => boolean,
   ) {}
 
   servers(): readonly ServerHandle[] {
@@ -59,13 +61,19 @@ export class EditorServersTreeModel implements ServersTreeModel {
     return this.signIns.canSignOut(id);
   }
 
-  displayStatus(h: ServerHandle): { kind: StatusKind; reason?: string } {
+  displayStatus(h: ServerHandle): ShownStatus {
     const shown = this.registryStatus(h);
     if ((shown.kind === 'error' || shown.kind === 'stopped') && this.signIns.needsSignIn(h.id)) return { kind: 'signin', reason: SIGN_IN_REASON };
     return shown;
   }
 
-  private registryStatus(h: ServerHandle): { kind: StatusKind; reason?: string } {
+  /** The state in the words of the server's row (Server Details says the same). */
+  stateText(h: ServerHandle): string {
+    const shown = this.displayStatus(h);
+    return serverStateText({ status: shown.kind, waitingFor: shown.waitingFor, reconnecting: h.status.kind === 'error' && h.status.reconnecting === true });
+  }
+
+  private registryStatus(h: ServerHandle): ShownStatus {
     const status = h.status;
     switch (status.kind) {
       case 'stopped':
@@ -74,9 +82,9 @@ export class EditorServersTreeModel implements ServersTreeModel {
       case 'starting':
         switch (this.gate.waitingFor(h.id)) {
           case 'consent':
-            return { kind: 'waiting', reason: WAITING_CONSENT_REASON };
+            return { kind: 'waiting', reason: WAITING_CONSENT_REASON, waitingFor: 'consent' };
           case 'input':
-            return { kind: 'waiting', reason: WAITING_INPUT_REASON };
+            return { kind: 'waiting', reason: WAITING_INPUT_REASON, waitingFor: 'an input' };
           default:
             break;
         }

@@ -44,6 +44,8 @@ export class SessionRecorder implements vscode.Disposable {
     private readonly storage: vscode.Uri,
     private readonly redact: (text: string) => string,
     private readonly log: (id: string, text: string) => void,
+    /** A recording started or stopped (the server's row shows it). */
+    private readonly changed: () => void = () => {},
   ) {}
 
   isRecording(id: string): boolean {
@@ -54,6 +56,7 @@ export class SessionRecorder implements vscode.Disposable {
   async toggle(h: ServerHandle): Promise<void> {
     if (this.recordings.has(h.id)) {
       const file = this.stop(h.id);
+      this.changed();
       const choice = await vscode.window.showInformationMessage(`MCP Host: the recording of ${h.entry.name} is saved (${file}). Replay it against a build with \`mcp-host replay\`.`, 'Open', 'Open in Timeline', 'Copy Path');
       if (choice === 'Open') await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
       if (choice === 'Open in Timeline') await vscode.commands.executeCommand('mcpHost.timeline.openRecording', vscode.Uri.file(file));
@@ -69,6 +72,7 @@ export class SessionRecorder implements vscode.Disposable {
     // A flood of frames (100,000 notifications) is a write per batch, not a system call per frame.
     const recording: Recording = { id: h.id, file, fd, pending: new PendingLines(2 * MAX_PENDING_BYTES), position: 0, inFlight: new Map(), writer: new RecordingWriter((head, message, tail) => this.append(recording, head, message, tail), this.redact, { server: command }) };
     this.recordings.set(h.id, recording);
+    this.changed();
     if (h.client) this.attach(h.id, h.client);
     this.log(h.id, `recording this server's frames to ${file}`);
     void vscode.window.showInformationMessage(`MCP Host: recording ${h.entry.name}'s session. Run "Record Session" again to stop.`);

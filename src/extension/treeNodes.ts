@@ -108,7 +108,7 @@ export function isRunning(t: TaskEntry): boolean {
  * its Cancel Task under the pointer) is redrawn once a minute, not every second; an ended one's exactly.
  */
 export function taskDescription(t: TaskEntry, now: number): string {
-  return describeTaskState({ status: t.status, ...(t.statusMessage !== undefined ? { statusMessage: t.statusMessage } : {}), elapsedMs: (t.endedAt ?? now) - t.createdAt, ...(isRunning(t) ? { elapsedPrecision: 'minutes' as const } : {}), ...(t.progress ? { progress: t.progress } : {}) });
+  return describeTaskState({ status: t.status, ...(t.unseen ? { unseen: true } : {}), ...(t.statusMessage !== undefined ? { statusMessage: t.statusMessage } : {}), elapsedMs: (t.endedAt ?? now) - t.createdAt, ...(isRunning(t) ? { elapsedPrecision: 'minutes' as const } : {}), ...(t.progress ? { progress: t.progress } : {}) });
 }
 
 /** The tasks a group lists, as one comparable string. */

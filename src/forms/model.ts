@@ -111,7 +111,19 @@ export interface JsonField extends FieldBase {
   readonly schema: Json;
 }
 
-export type FieldModel = StringField | NumberField | BooleanField | EnumField | MultiSelectField | ArrayField | ObjectField | JsonField;
+/** One alternative of a union: what the choice calls it, and its own form. */
+export interface UnionVariant {
+  readonly label: string;
+  readonly field: FieldModel;
+}
+
+/** `oneOf`/`anyOf` of different shapes: the user picks an alternative, then fills its form. */
+export interface UnionField extends FieldBase {
+  readonly kind: 'union';
+  readonly variants: readonly UnionVariant[];
+}
+
+export type FieldModel = StringField | NumberField | BooleanField | EnumField | MultiSelectField | ArrayField | ObjectField | UnionField | JsonField;
 /** One problem with one instance location. */
 export interface FieldError {
   /** JSON Pointer of the value, "" for the root. */
@@ -244,7 +256,7 @@ class Builder {
         const inner = this.build(isRecord(nonNull[0]) ? { ...nonNull[0], ...annotationsOf(rest) } : nonNull[0], required, depth, refs, unwraps + 1);
         return { ...inner, nullable: true };
       }
-      return this.json(schema, required, `${key} of different shapes`, base);
+      return this.union(schema, key, base, depth, refs) ?? this.json(schema, required, `${key} of different shapes`, base);
     }
     if (Array.isArray(schema.allOf)) return this.json(schema, required, 'allOf of several schemas', base);
     for (const key of ['not', 'if', 'prefixItems', 'patternProperties', 'dependentSchemas', 'dependencies'] as const) {
@@ -355,6 +367,24 @@ class Builder {
     return { ...base, nullable, kind: 'object', properties, closed: additional === false };
   }
 
+  /**
+   * `oneOf`/`anyOf` of alternatives the form can draw, each with its own form (null branches make
+   * it nullable). Undefined when the schema says more beside them than annotations and a `type`
+   * (their shared `properties`, say): then the whole is edited as JSON.
+   */
+  private union(schema: Schema, key: 'oneOf' | 'anyOf', base: FieldBase, depth: number, refs: readonly string[]): UnionField | undefined {
+    const shared = Object.keys(schema).filter((k) => k !== key && k !== 'type' && !ANNOTATIONS.includes(k) && !k.startsWith('$') && k !== 'nullable');
+    const branches = schema[key] as unknown[];
+    const real = branches.filter((b) => !this.isNullSchema(b, refs));
+    if (shared.length > 0 || real.length < 2 || real.length > MAX_VARIANTS) return undefined;
+    const variants = real.map((branch, i) => {
+      const field = this.build(branch, true, depth + 1, refs);
+      return { label: variantLabel(branch, field, i), field };
+    });
+    if (variants.every((v) => v.field.kind === 'json')) return undefined;
+    return { ...base, nullable: base.nullable || real.length < branches.length, kind: 'union', variants };
+  }
+
   /** `enum`, `const`, or `oneOf`/`anyOf` whose branches are all `const` (or null). */
   private choice(schema: Schema): { options: EnumOption[]; nullable: boolean } | undefined {
     if (Array.isArray(schema.enum)) {
@@ -429,10 +459,38 @@ function withoutKey(s: Schema, key: string): Schema {
 }
 
 /** The annotation keywords a wrapper may add around a branch. */
+const ANNOTATIONS: readonly string[] = ['title', 'description', 'default', 'examples', 'deprecated', 'readOnly'];
+/** Most alternatives a union draws as a choice; more are edited as JSON. */
+const MAX_VARIANTS = 20;
+
 function annotationsOf(s: Schema): Schema {
   const out: Schema = {};
-  for (const k of ['title', 'description', 'default', 'examples', 'deprecated', 'readOnly']) if (s[k] !== undefined) out[k] = s[k];
+  for (const k of ANNOTATIONS) if (s[k] !== undefined) out[k] = s[k];
   return out;
+}
+
+/** What the choice of a union calls an alternative: its title, else what it is ("object with path, line"). */
+function variantLabel(branch: unknown, field: FieldModel, index: number): string {
+  if (field.title !== undefined) return field.title;
+  switch (field.kind) {
+    case 'object': {
+      const names = field.properties.map((p) => p.name);
+      return names.length ? `object with ${names.slice(0, 3).join(', ')}${names.length > 3 ? ', …' : ''}` : 'empty object';
+    }
+    case 'string':
+      return field.format ? `text (${field.format})` : 'text';
+    case 'number':
+      return field.integer ? 'whole number' : 'number';
+    case 'boolean':
+      return 'true or false';
+    case 'array':
+    case 'multiSelect':
+      return 'list';
+    case 'enum':
+      return `one of ${field.options.map((o) => o.label).slice(0, 3).join(', ')}${field.options.length > 3 ? ', …' : ''}`;
+    default:
+      return isRecord(branch) && typeof branch.type === 'string' ? branch.type : `alternative ${index + 1}`;
+  }
 }
 
 function typesOf(schema: Schema): JsonType[] | 'invalid' {
@@ -483,6 +541,8 @@ export function fallbacks(model: FieldModel, path = ''): Array<{ path: string; r
       return model.properties.flatMap((p) => fallbacks(p.field, `${path}/${escapePointer(p.name)}`));
     case 'array':
       return fallbacks(model.items, `${path}/*`);
+    case 'union':
+      return model.variants.flatMap((v) => fallbacks(v.field, path));
     default:
       return [];
   }

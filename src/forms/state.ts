@@ -70,6 +70,11 @@ function read(model: FieldModel, state: FormState | undefined, path: string, err
       if (Object.keys(out).length === 0 && !model.required) return undefined;
       return out;
     }
+    case 'union': {
+      const picked = unionState(state);
+      const variant = picked && model.variants[picked.variant];
+      return variant ? read(variant.field, picked.value, path, errors) : undefined;
+    }
     case 'json': {
       if (typeof state !== 'string' || state.trim() === '') return undefined;
       const parsed = parseJsonInput(state, path);
@@ -82,6 +87,15 @@ function read(model: FieldModel, state: FormState | undefined, path: string, err
       return never;
     }
   }
+}
+
+/**
+ * The state of a union: which alternative is picked, and that alternative's own state. Written
+ * `{ variant, value }` (an index into `UnionField.variants`), like an enum's option index.
+ */
+export function unionState(state: FormState | undefined): { variant: number; value: FormState | undefined } | undefined {
+  if (typeof state !== 'object' || state === null || Array.isArray(state) || typeof state.variant !== 'number') return undefined;
+  return { variant: state.variant, value: state.value };
 }
 
 /** What an array item that was added but left empty is sent as, so validation can point at it. */
@@ -169,6 +183,14 @@ function toState(model: FieldModel, value: unknown, ctx: { exact: boolean }): Fo
       if (Object.keys(record).some((k) => !known.has(k))) ctx.exact = false;
       return out;
     }
+    case 'union':
+      // The first alternative that shows the value whole.
+      for (const [i, v] of model.variants.entries()) {
+        const inner = { exact: true };
+        const state = toState(v.field, value, inner);
+        if (inner.exact && state !== undefined) return { variant: i, value: state };
+      }
+      break;
     case 'json':
       return JSON.stringify(value, null, 2);
     default: {
@@ -202,6 +224,12 @@ export function initialState(model: FieldModel, options: StateOptions = {}): For
     }
     case 'array':
       return model.required ? [] : undefined;
+    case 'union': {
+      // A required union starts on its first alternative; an optional one sends nothing until picked.
+      if (!model.required) return undefined;
+      const first = initialState({ ...model.variants[0].field, required: true } as FieldModel, options);
+      return first === undefined ? { variant: 0 } : { variant: 0, value: first };
+    }
     default:
       return undefined;
   }

@@ -185,7 +185,7 @@ export async function callTool(request: ToolCallRequest, ports: ToolCallPorts): 
       },
       onStatus: (update: TaskUpdate) => {
         task = update.task;
-        follower ??= ports.tasks?.follow(request.serverId, name, request.origin, (reason) => abort.abort(reason));
+        follower ??= ports.tasks?.follow(request.serverId, name, request.origin, (reason) => abort.abort(reason), args);
         follower?.update(update);
         ports.onTaskStatus?.(update);
       },
@@ -202,7 +202,7 @@ export async function callTool(request: ToolCallRequest, ports: ToolCallPorts): 
     follower?.end({ kind: 'answered', result });
     ports.onEnd?.(end);
     if (display) {
-      ports.record?.({ serverId: request.serverId, kind: 'tool', name, arguments: args, outcome: display.isError ? 'tool-error' : 'ok', summary: summarizeResult(display), durationMs, time: startedAt, result, ...taskOf(task) });
+      ports.record?.({ serverId: request.serverId, kind: 'tool', name, arguments: args, outcome: display.isError ? 'tool-error' : 'ok', summary: summarizeResult(display), durationMs, time: startedAt, result, origin: request.origin, ...taskOf(task) });
       logAnswer(ports, name, display, durationMs);
     }
   } catch (error) {
@@ -212,7 +212,7 @@ export async function callTool(request: ToolCallRequest, ports: ToolCallPorts): 
     follower?.end({ kind: 'failed', failure });
     ports.onEnd?.(end);
     const outcome: HistoryOutcome = McpLocalError.is(error, 'cancelled') ? 'cancelled' : McpLocalError.is(error, 'timeout') ? 'timeout' : 'error';
-    ports.record?.({ serverId: request.serverId, kind: 'tool', name, arguments: args, outcome, summary: summarizeFailure(failure), durationMs, time: startedAt, failure, ...taskOf(task) });
+    ports.record?.({ serverId: request.serverId, kind: 'tool', name, arguments: args, outcome, summary: summarizeFailure(failure), durationMs, time: startedAt, failure, origin: request.origin, ...taskOf(task) });
     ports.log?.(outcome === 'cancelled' ? 'info' : 'warn', `Tool ${name}: ${summarizeFailure(failure)}${task ? ` (task ${task.taskId}, ${task.status})` : ''}`);
     // The server needs the user to visit a URL first: offer it, then run the same call again.
     if (error instanceof ResponseError && error.code === ErrorCodes.UrlElicitationRequired && ports.resolveUrlElicitation && (await ports.resolveUrlElicitation(error))) {

@@ -75,6 +75,17 @@ export function describeDiagnosis(d: Diagnosis): string[] {
   return lines;
 }
 
+/**
+ * The report as a Markdown document for the editor's rendered preview: a heading, the time, and
+ * the lines in a code block whose fence is longer than any run of backticks in them (a server's
+ * stderr quoted there cannot end the block and turn into links or images).
+ */
+export function diagnosisMarkdown(serverName: string, when: string, lines: readonly string[]): string {
+  const longest = Math.max(0, ...lines.map((l) => Math.max(0, ...(l.match(/`+/g) ?? []).map((run) => run.length))));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [`# Diagnosis of ${serverName.replace(/[\\`*_[\]<>#!|]/g, '\\$&')}`, '', when, '', fence, ...lines, fence, ''].join('\n');
+}
+
 async function stdioPrerequisites(resolved: Extract<ResolvedServer, { type: 'stdio' }>, steps: DiagnosisStep[]): Promise<boolean> {
   try {
     const stat = await fs.stat(resolved.cwd);

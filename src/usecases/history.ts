@@ -38,6 +38,8 @@ export interface HistoryEntry {
   readonly failure?: CallFailure;
   /** The call ran as a task: its id, and the status it ended in. */
   readonly task?: { readonly id: string; readonly status: TaskStatus };
+  /** Who made the call: "the tool panel", "chat (@mcp)", "Server Time (from app)". */
+  readonly origin?: string;
 }
 
 export type NewHistoryEntry = Omit<HistoryEntry, 'id' | 'argumentsOmitted' | 'resultCut' | 'resultOmitted'>;
@@ -79,6 +81,7 @@ const EntrySchema = z.lazy(() => z.object({
   resultOmitted: z.optional(z.boolean()),
   failure: z.optional(FailureSchema),
   task: z.optional(z.object({ id: z.string().check(z.minLength(1), z.maxLength(500)), status: z.enum(TASK_STATUSES) })),
+  origin: z.optional(z.string().check(z.maxLength(500))),
 }));
 
 /** The serialised form: a version and every server's entries, newest first. */
@@ -227,6 +230,7 @@ export class CallHistory {
       ...(entry.result !== undefined ? { result: entry.result } : {}),
       ...(entry.failure !== undefined ? { failure: entry.failure } : {}),
       ...(entry.task !== undefined ? { task: { id: entry.task.id, status: entry.task.status } } : {}),
+      ...(entry.origin !== undefined ? { origin: entry.origin.slice(0, 500) } : {}),
     });
     const list = this.servers.get(entry.serverId) ?? [];
     list.unshift(stored);

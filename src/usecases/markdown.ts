@@ -91,6 +91,18 @@ export function renderMarkdown(text: string): string {
 }
 
 /**
+ * Plain text (not Markdown) as HTML that keeps its shape: a blank line starts a paragraph, a line
+ * break stays one, everything escaped. A long tool description stays readable, not one wall of text.
+ */
+export function plainTextHtml(text: string): string {
+  return text
+    .trim()
+    .split(/\r?\n[ \t]*\r?\n\s*/)
+    .map((para) => `<p>${escapeHtml(para).replace(/\r?\n/g, '<br>')}</p>`)
+    .join('');
+}
+
+/**
  * A guess whether text was written as Markdown (to pick the default view of a text part; the
  * user can switch). Looks for block syntax and links, not for a lone asterisk.
  */

@@ -3,6 +3,7 @@
 // page showing server-provided content, so what it posts is treated as untrusted input.
 // Outbound messages are typed here; the webview script checks what it receives defensively.
 import * as z from '../protocol/zod';
+import { truncate } from '../protocol/text';
 import type { ToolAnnotations } from '../client/schemas';
 import type { FieldError, FieldModel, FormState } from '../forms/model';
 import type { Json } from '../schema/json';
@@ -114,6 +115,24 @@ export interface HistoryItem {
   readonly canShow: boolean;
   /** The call ran as a task: its id and the status it ended in. */
   readonly task?: { readonly id: string; readonly status: string };
+  /** Who made a call not made in this panel: "Server Time (from app)", "chat (@mcp)". */
+  readonly madeBy?: string;
+}
+
+/** The panel's row of a history entry; `panelOrigin` is the origin of the panel's own calls. */
+export function historyItem(e: HistoryEntry, panelOrigin: string): HistoryItem {
+  return {
+    id: e.id,
+    outcome: e.outcome,
+    summary: e.summary,
+    durationMs: e.durationMs,
+    time: e.time,
+    ...(e.arguments !== undefined ? { arguments: truncate(JSON.stringify(e.arguments), 2000) } : {}),
+    canRerun: !e.argumentsOmitted,
+    canShow: e.result !== undefined || e.failure !== undefined,
+    ...(e.task ? { task: { id: e.task.id, status: e.task.status } } : {}),
+    ...(e.origin !== undefined && e.origin !== panelOrigin ? { madeBy: truncate(e.origin, 100) } : {}),
+  };
 }
 
 /** A task the panel shows: its call's, or one opened from the tree. */

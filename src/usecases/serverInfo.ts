@@ -120,13 +120,15 @@ export function serverDetails(input: {
   health: ServerHealth | undefined;
   /** The server's sign-in, when it asked for authorization; `required` when it waits for the user. */
   signIn?: SignInState & { readonly required: boolean };
+  /** The state as the server's row words it ("waiting for consent"); else the registry's word. */
+  stateText?: string;
   noise: readonly string[];
   redact: (text: string) => string;
   now: number;
 }): ServerDetailsView {
   const { server, client, stats, health, noise, redact, now } = input;
   const facts: Array<readonly [string, string]> = [];
-  facts.push(['Status', `${connectionWord(server.status)}${server.status.reconnecting && server.status.message ? `: ${redact(server.status.message)}` : ''}`], ['Defined in', server.entry.source.label]);
+  facts.push(['Status', `${input.stateText ?? connectionWord(server.status)}${server.status.reconnecting && server.status.message ? `: ${redact(server.status.message)}` : ''}`], ['Defined in', server.entry.source.label]);
   const pid = server.pid ?? stats?.process?.pid;
   if (pid !== undefined) facts.push(['Process id', String(pid)]);
   const uptime = stats?.uptimeMs ?? (server.startedAt !== undefined ? now - server.startedAt : undefined);

@@ -43,6 +43,10 @@ export interface TaskEntry {
   readonly outcome?: TaskOutcome;
   /** Something shows it now (a panel): its completion needs no notice. */
   readonly watched: boolean;
+  /** What the call sent (a call of this window): its panel's form shows them again. */
+  readonly arguments?: Record<string, unknown>;
+  /** It ended unseen and its notice may have gone unread: marked until something shows it. */
+  readonly unseen?: boolean;
 }
 
 /** What a call that runs as a task tells the store. */
@@ -108,12 +112,12 @@ export class TaskStore implements Disposable {
    * A call runs `toolName` as a task: the store follows it from its first update on. `cancel`
    * cancels the call (which sends tasks/cancel).
    */
-  follow(serverId: string, toolName: string, origin: string, cancel: (reason: string) => void): TaskFollower {
+  follow(serverId: string, toolName: string, origin: string, cancel: (reason: string) => void, args?: Record<string, unknown>): TaskFollower {
     let taskId: string | undefined;
     return {
       update: (u) => {
         taskId = u.task.taskId;
-        const held = this.held(serverId, u.task, { toolName, origin, followed: true });
+        const held = this.held(serverId, u.task, { toolName, origin, followed: true, ...(args ? { arguments: args } : {}) });
         held.cancel = cancel;
         this.apply(held, u.task, u.progress);
       },
@@ -177,7 +181,8 @@ export class TaskStore implements Disposable {
     const held = this.servers.get(serverId)?.get(taskId);
     if (!held) return Disposable.None;
     held.viewers++;
-    held.entry = { ...held.entry, watched: true };
+    const { unseen: _seen, ...entry } = held.entry;
+    held.entry = { ...entry, watched: true };
     // Whoever follows listed tasks polls only the watched ones: they hear of it.
     this._onDidChange.fire(serverId);
     return Disposable.from(() => {
@@ -185,6 +190,21 @@ export class TaskStore implements Disposable {
       held.entry = { ...held.entry, watched: held.viewers > 0 };
       this._onDidChange.fire(serverId);
     });
+  }
+
+  /** Marks an ended task nothing showed (its notice may vanish unread) until something shows it. */
+  markUnseen(serverId: string, taskId: string): void {
+    const held = this.servers.get(serverId)?.get(taskId);
+    if (!held || held.entry.watched || !isTerminal(held.entry.status)) return;
+    held.entry = { ...held.entry, unseen: true };
+    this._onDidChange.fire(serverId);
+  }
+
+  /** How many ended tasks of every server are marked unseen. */
+  unseenCount(): number {
+    let n = 0;
+    for (const tasks of this.servers.values()) for (const h of tasks.values()) if (h.entry.unseen) n++;
+    return n;
   }
 
   /** The server is gone: its listed tasks go (a restart lists them again); followed ones end with their calls. */
@@ -196,7 +216,7 @@ export class TaskStore implements Disposable {
     this._onDidChange.fire(serverId);
   }
 
-  private held(serverId: string, task: Task, as: { toolName?: string; origin: string; followed: boolean }): Held {
+  private held(serverId: string, task: Task, as: { toolName?: string; origin: string; followed: boolean; arguments?: Record<string, unknown> }): Held {
     let tasks = this.servers.get(serverId);
     if (!tasks) this.servers.set(serverId, (tasks = new Map()));
     let held = tasks.get(task.taskId);
@@ -213,12 +233,13 @@ export class TaskStore implements Disposable {
         origin: as.origin,
         followed: as.followed,
         watched: false,
+        ...(as.arguments ? { arguments: as.arguments } : {}),
       };
       held = { entry, viewers: 0 };
       tasks.set(task.taskId, held);
     } else if (as.followed && !held.entry.followed) {
       // Listed first, then a call of this window turned out to follow it.
-      held.entry = { ...held.entry, followed: true, origin: as.origin, ...(as.toolName !== undefined ? { toolName: as.toolName } : {}) };
+      held.entry = { ...held.entry, followed: true, origin: as.origin, ...(as.toolName !== undefined ? { toolName: as.toolName } : {}), ...(as.arguments ? { arguments: as.arguments } : {}) };
     }
     return held;
   }

@@ -13,6 +13,16 @@ export interface TaskState {
   /** `minutes` where the line must keep still while it runs (a tree row whose buttons are clicked). */
   readonly elapsedPrecision?: ElapsedPrecision;
   readonly progress?: Progress;
+  /** It ended while nothing showed it (TaskEntry.unseen): the line starts with UNSEEN_MARK. */
+  readonly unseen?: boolean;
+}
+
+/** The start of the line of a task that ended unseen (its notice may have gone unread). */
+export const UNSEEN_MARK = '● not opened';
+
+/** The view's badge while tasks ended unseen: their count, and where they are. */
+export function unseenTasksBadge(count: number): { readonly value: number; readonly tooltip: string } | undefined {
+  return count > 0 ? { value: count, tooltip: `${count} task${count === 1 ? '' : 's'} ended while no panel showed ${count === 1 ? 'it' : 'them'}: open ${count === 1 ? 'it' : 'them'} from the Tasks group` } : undefined;
 }
 
 /** How finely an elapsed time is told: `12 s`, or `under 1 min` / `3 min`. */
@@ -27,6 +37,7 @@ export function taskStateOf(update: TaskUpdate): TaskState {
 /** `status · message · elapsed · progress`, each part only when known. */
 export function describeTaskState(state: TaskState): string {
   const parts: string[] = [state.status === 'input_required' ? 'waiting for input' : state.status];
+  if (state.unseen) parts.unshift(UNSEEN_MARK);
   if (state.statusMessage) parts.push(truncate(state.statusMessage.trim().split(/\r?\n/, 1)[0], 120));
   parts.push(formatElapsed(state.elapsedMs, state.elapsedPrecision));
   const p = state.progress;

@@ -3,7 +3,7 @@
 // data provider"; the consent dialog shows clean paths and explains Deny and Cancel while the
 // status bar says the servers wait for consent; rows lead with the server's name; a click on a
 // row does its natural thing (tool → call panel, resource → document, prompt → form, server →
-// details); expansion survives a restart; a sampling request is answered by hand because this
+// opened or closed, details from the palette); expansion survives a restart; a sampling request is answered by hand because this
 // VS Code has no language model ("Answer yourself"); VS Code's own MCP offers no "Start" in
 // .vscode/mcp.json. Screenshots: test-results/screenshots/first-*.png.
 import assert from 'node:assert/strict';
@@ -142,7 +142,7 @@ describe('first contact: the demo workspace as a new user meets it', { skip }, (
     });
   });
 
-  test('a click on a row: tool → its panel (no complaint before typing), resource → its document, prompt → its form, server → details', { timeout: 120_000 }, async () => {
+  test('a click on a row: tool → its panel (no complaint before typing), resource → its document, prompt → its form, server → opened or closed', { timeout: 120_000 }, async () => {
     await step('default-actions', async () => {
       await click('echo');
       const tool = await webview('echo');
@@ -167,7 +167,15 @@ describe('first contact: the demo workspace as a new user meets it', { skip }, (
       const prompt = await webview('args-prompt');
       await prompt.locator('.field[data-path="/city"]').waitFor({ timeout: 10_000 });
 
+      // A click on a running server's row opens or closes it, nothing else; its details are in
+      // its menu and the palette.
       await click('everything');
+      await poll(async () => (await wb.treeItems()).find((r) => r.label === 'everything')?.expanded === false, 10_000, 'everything collapsed by the click');
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.equal((await wb.webviewFrames('server details')).length, 0, 'no Server Details tab from a click that collapses');
+      await click('everything');
+      await poll(async () => (await wb.treeItems()).find((r) => r.label === 'everything')?.expanded === true, 10_000, 'everything expanded again');
+      await wb.runCommandAndPick('MCP Host: Show Server Details', 'everything');
       const details = await webview('server details');
       await poll(async () => /Protocol version\s+2025-11-25/.test(await details.locator('#facts').innerText().catch(() => '')), 15_000, 'the rendered details');
       await wb.screenshot('first-details');

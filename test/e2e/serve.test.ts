@@ -444,6 +444,9 @@ describe('sampling and elicitation in a real VS Code', () => {
       assert.equal(await dialog.locator('.seg-domain').innerText(), 'xn--80ak6aa92e.com');
       const kinds = await dialog.locator('#warnings li').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.kind));
       assert.deepEqual(new Set(kinds), new Set(['not-https', 'punycode', 'homograph']));
+      // The two ways to say no say what each tells the server, not the protocol's words.
+      assert.equal((await dialog.locator('#decline').innerText()).trim(), 'Refuse the link');
+      assert.equal((await dialog.locator('#cancel').innerText()).trim(), 'Not now');
       await wb.screenshot('serve-url-warnings');
       await dialog.locator('#decline').click();
       await resultText(tool, /User declined to open the URL/);

@@ -149,12 +149,18 @@ describe('tasks in a real VS Code', () => {
       await form.locator('#accept').click();
       const message = `Task ${TOOL} (${id.slice(0, 8)}) on everything completed`;
       await poll(async () => (await wb.notifications()).find((n) => n.includes(message)), 40_000, 'the completion notice');
+      // The notice fades unread: the row keeps the news, and the view's badge counts it.
+      await taskRows((rows) => rows.some((r) => r.label === TOOL && /^● not opened · completed/.test(r.description)), 'the task row marked as not opened');
+      const badge = wb.page.locator('.part.activitybar .action-item:has(.action-label[aria-label*="MCP Host"]) .badge-content');
+      await poll(async () => (await badge.first().innerText().catch(() => '')).trim() === '1', 10_000, 'the view\'s badge counting the task');
       await wb.screenshot('tasks-completion-notice');
       assert.equal(cancelSentFor(id)(traceFrames(await wb.outputChannelText(CHANNEL))), false, 'closing the panel did not cancel the task');
       await wb.answerNotification(message, 'Open Result');
       const reopened = await webview(TOOL);
       const text = await resultText(reopened, /Research Report: python/);
       assert.match(text, new RegExp(`From task ${id} \\(completed\\)`));
+      assert.equal(await reopened.locator('.field[data-path="/topic"] input, .field[data-path="/topic"] textarea').first().inputValue(), 'python', 'the form shows the call\'s arguments');
+      await taskRows((rows) => rows.some((r) => r.label === TOOL && /^completed/.test(r.description)), 'the mark gone once opened');
       await wb.screenshot('tasks-result-from-notice');
     });
   });

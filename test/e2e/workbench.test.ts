@@ -184,14 +184,21 @@ test('Diagnose on a broken entry: the report says where it breaks and what to do
       assert.ok(consent, 'the consent dialog for the new workspace server "broken"');
       await wb.answerDialog(consent.buttons.find((b) => /^Allow/.test(b)) ?? 'Allow');
     }
-    // Monaco draws spaces as no-break spaces: read the text with plain ones.
-    const editor = wb.page.locator('.view-lines', { hasText: /Diagnosis\s+of\s+broken/ }).first();
-    const read = async () => (await editor.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+    // The report opens rendered (VS Code's Markdown preview, a webview), not as Markdown source.
+    const read = async () => {
+      for (const frame of wb.page.frames()) {
+        const text = await frame.evaluate(() => (document.querySelector('h1')?.textContent?.includes('Diagnosis of broken') && document.querySelector('pre') ? document.body.innerText : null)).catch(() => null);
+        if (text) return text.replace(/\u00a0/g, ' ');
+      }
+      return '';
+    };
     const report = async () => {
       await waitUntil(async () => /broken at: command/.test(await read()), 30_000, 'the diagnosis report');
       const text = await read();
       assert.match(text, /✗ command: .*mcp-host-no-such-server/);
       assert.match(text, /install mcp-host-no-such-server, or give its full path in "command"/);
+      assert.doesNotMatch(text, /^# Diagnosis|```/m, 'rendered, not the Markdown source');
+      assert.equal(await wb.page.locator('.view-lines', { hasText: /Diagnosis\s+of\s+broken/ }).count(), 0, 'no source editor of the report');
     };
     // A click on the failed server's error row diagnoses it.
     const rows = await waitForTree(wb, 'the error row of broken', (items) => childrenOf(items, 'broken').length > 0, 30_000);

@@ -19,6 +19,8 @@ import {
   rootsDescription,
   schemaType,
   serverDescription,
+  serverRowMarks,
+  serverStateText,
   serverTooltip,
   statusBarText,
   statusIcon,
@@ -130,6 +132,14 @@ describe('server rows', () => {
     );
   });
 
+  test('a server waiting for consent says so in the same words on its row and in its tooltip', () => {
+    const facts = { name: 'notes', status: 'waiting', waitingFor: 'consent', origin: '.mcp.json', sourceLabel: '.mcp.json' } as const;
+    assert.equal(serverStateText(facts), 'waiting for consent');
+    assert.ok(serverDescription(facts).startsWith('waiting for consent'));
+    assert.match(serverTooltip(facts), /^\*\*notes\*\* — waiting for consent/);
+    assert.equal(serverStateText({ status: 'error', reconnecting: true }), 'reconnecting…');
+  });
+
   test('capabilities and tooltip; instructions are escaped', () => {
     assert.equal(capabilitiesText({ tools: { listChanged: true }, resources: { subscribe: true, listChanged: false }, logging: {} }), 'tools (listChanged), resources (subscribe), logging');
     assert.equal(capabilitiesText(undefined), 'none');
@@ -145,6 +155,7 @@ describe('server rows', () => {
     });
     assert.ok(md.includes('Use \\[me\\]\\(https\\:'));
     assert.ok(md.includes('Capabilities: tools'));
+    assert.match(md.replace(/\\(.)/g, '$1'), /@mcp asks with its tools\. VS Code runs @mcp \(even \/tools\) only with a model selected in the chat/, 'the tooltip says what @mcp needs');
   });
 });
 
@@ -273,4 +284,11 @@ test('text from a server or a workspace shows in a quick pick as written, never 
   assert.equal(plainPickText('a $(x) and $(y~spin)'), 'a \\$(x) and \\$(y~spin)');
   assert.equal(plainPickText('costs $5 (maybe)'), 'costs $5 (maybe)', 'a dollar sign without a parenthesis is left alone');
   assert.equal(plainPickText(undefined), undefined);
+});
+
+test('a server row says first that Record Session records it, then that it is unresponsive or shared', () => {
+  assert.equal(serverRowMarks({ recording: true, unresponsive: true, shared: true }), '● recording · unresponsive · shared with chat · ');
+  assert.equal(serverRowMarks({}), '');
+  const md = serverTooltip({ name: 'notes', status: 'running', origin: '.mcp.json', sourceLabel: '.mcp.json', recording: true });
+  assert.match(md, /Recording its session/);
 });

@@ -270,7 +270,7 @@ describe('form model: hand-written schemas', () => {
     }
   });
 
-  test('oneOf/anyOf of const+title is a select with titles; other anyOf falls back to JSON', () => {
+  test('oneOf/anyOf of const+title is a select with titles; other anyOf is a choice of alternatives', () => {
     const model = buildFormModel({
       type: 'object',
       properties: {
@@ -289,10 +289,45 @@ describe('form model: hand-written schemas', () => {
     const level = prop(model, 'level');
     assert.ok(level.kind === 'enum' && level.options[1].label === '2');
     const mixed = prop(model, 'mixed');
-    assert.ok(mixed.kind === 'json' && /anyOf/.test(mixed.reason ?? ''));
+    assert.ok(mixed.kind === 'union');
+    assert.deepEqual(mixed.variants.map((v) => [v.label, v.field.kind]), [['text', 'string'], ['object with a', 'object']]);
     assert.equal(prop(model, 'one').kind, 'enum');
     assert.deepEqual(checkForm(model, { size: 1, level: 0 }).value, { size: 'l', level: 1 });
     assert.deepEqual(validate(model, { size: 'm' }).map((e) => [e.path, e.keyword]), [['/size', 'enum']]);
+  });
+
+  test('a oneOf union offers its alternatives, each with its own form: the value goes through the state and back', () => {
+    const model = buildFormModel({
+      type: 'object',
+      required: ['target'],
+      properties: {
+        target: {
+          description: 'Where to write',
+          oneOf: [
+            { type: 'string', title: 'A path', minLength: 1 },
+            { type: 'object', properties: { uri: { type: 'string' }, line: { type: 'integer' } }, required: ['uri'] },
+            { type: 'null' },
+          ],
+        },
+        spread: { type: 'object', properties: { x: { type: 'string' } }, oneOf: [{ required: ['x'] }, { required: ['y'] }] },
+      },
+    });
+    const target = prop(model, 'target');
+    assert.ok(target.kind === 'union');
+    assert.equal(target.nullable, true, 'a null alternative makes it nullable');
+    assert.equal(target.description, 'Where to write');
+    assert.deepEqual(target.variants.map((v) => v.label), ['A path', 'object with uri, line']);
+    assert.equal(prop(model, 'spread').kind, 'json', 'alternatives that only add rules to shared properties stay JSON');
+    assert.deepEqual(fallbacks(model).map((f) => f.path), ['/spread']);
+
+    assert.deepEqual(initialState(model), { target: { variant: 0 } }, 'a required union starts on its first alternative');
+    const state: FormState = { target: { variant: 1, value: { uri: 'file:///a', line: '3' } } };
+    assert.deepEqual(toArguments(model, state).value, { target: { uri: 'file:///a', line: 3 } });
+    assert.deepEqual(toArguments(model, { target: { variant: 0, value: 'notes.md' } }).value, { target: 'notes.md' });
+    assert.deepEqual(fromValue(model, { target: { uri: 'file:///b' } }), { state: { target: { variant: 1, value: { uri: 'file:///b' } } }, exact: true });
+    assert.deepEqual(fromValue(model, { target: 'x.md' }), { state: { target: { variant: 0, value: 'x.md' } }, exact: true });
+    assert.equal(fromValue(model, { target: 42 }).exact, false, 'a value no alternative shows: JSON mode');
+    assert.ok(validate(model, { target: { line: 2 } }).length > 0, 'the value is checked against the schema itself');
   });
 
   test('nullable fields: type [X, "null"], anyOf with null, enum with null; null is sent only when chosen', () => {

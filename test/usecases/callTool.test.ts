@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { McpClient, Tool } from '../../src/client';
 import { ToolCallAttempt, ToolCallEnd, callTool } from '../../src/usecases/callTool';
-import type { NewHistoryEntry } from '../../src/usecases/history';
+import { CallHistory, type NewHistoryEntry } from '../../src/usecases/history';
+import { historyItem } from '../../src/usecases/panelMessages';
 import type { LogSeverity } from '../../src/protocol/logging';
 import { EVERYTHING, WireRecorder, connectStdio, fixture } from '../client/support';
 
@@ -51,6 +52,16 @@ describe('the tool-call use case (server-everything)', () => {
     assert.deepEqual(unreadable.kind === 'invalid' && unreadable.errors.map((e) => [e.path, e.keyword]), [['/a', 'type']], 'text in a number box');
     assert.equal(calls(), before);
     assert.deepEqual(r.events, []);
+  });
+
+  test('a call made by an MCP App is kept in the history as made by it, and its panel row says so', async () => {
+    const r = recorder(() => client);
+    await callTool({ serverId: 'e', tool: tool('echo'), arguments: { mode: 'value', value: { message: 'tick' } }, origin: 'Clock (from app)' }, r.ports);
+    await callTool({ serverId: 'e', tool: tool('echo'), arguments: { mode: 'value', value: { message: 'tock' } }, origin: 'the tool panel' }, r.ports);
+    const history = new CallHistory();
+    for (const entry of r.records) history.add(entry);
+    const restored = CallHistory.restore(JSON.parse(JSON.stringify(history.toJSON())));
+    assert.deepEqual(restored.list('e').map((e) => historyItem(e, 'the tool panel').madeBy), [undefined, 'Clock (from app)'], 'newest first; the panel\'s own call is not marked');
   });
 
   test('a tool that may change things is confirmed first; declined, nothing is sent', async () => {

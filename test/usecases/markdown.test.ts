@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isOpenableUrl, looksLikeMarkdown, openableHref, renderMarkdown } from '../../src/usecases/markdown';
+import { isOpenableUrl, looksLikeMarkdown, openableHref, plainTextHtml, renderMarkdown } from '../../src/usecases/markdown';
 
 /** Tags and attributes the sanitised output may contain; anything else fails the test. */
 const TAGS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'em', 'strong', 'code', 'pre', 'ul', 'ol', 'li', 'a', 'span', 'blockquote', 'hr', 'br', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 's']);
@@ -128,4 +128,10 @@ describe('markdown sanitiser', () => {
     assert.ok(!looksLikeMarkdown('{"a": 1, "b": [1, 2]}'));
     assert.ok(!looksLikeMarkdown('2 * 3 * 4 = 24'));
   });
+});
+
+test('a long multi-line plain description keeps its paragraphs and line breaks, escaped', () => {
+  const text = 'Searches the notes.\n\nArguments:\n- query: words\n  <b>not bold</b>\n\n\nReturns matches.';
+  assert.equal(looksLikeMarkdown('Searches the notes.\n\nReturns matches.'), false);
+  assert.equal(plainTextHtml(text), '<p>Searches the notes.</p><p>Arguments:<br>- query: words<br>  &lt;b&gt;not bold&lt;/b&gt;</p><p>Returns matches.</p>');
 });

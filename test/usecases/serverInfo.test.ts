@@ -9,6 +9,7 @@ import { transportFactory } from '../../src/transport/transportFactory';
 import { startEverything } from '../transport/httpPeers';
 import { serverDetails, serverEntryJson } from '../../src/usecases/serverInfo';
 import { toTarget } from '../../src/extension/usecases/types';
+import { serverStateText } from '../../src/extension/format';
 import { EVERYTHING, connectStdio, fixture } from '../client/support';
 
 const SOURCE: ConfigSource = { kind: 'vscode-mcp-json', label: '.vscode/mcp.json', file: '/ws/.vscode/mcp.json', workspaceDefined: true };
@@ -75,6 +76,14 @@ describe('server info', () => {
     } finally {
       await client.close();
     }
+  });
+
+  test('Server Details words a server waiting for consent as its row does, not as "starting"', () => {
+    const api = servers.find((s) => s.name === 'api')!;
+    const status = (stateText?: string) =>
+      serverDetails({ server: { id: api.id, entry: api, status: { kind: 'starting' }, stderrTail: [], restarts: 0 } as never, client: undefined, stats: undefined, health: undefined, stateText, noise: [], redact: (t) => t, now: Date.now() }).facts.find(([l]) => l === 'Status')?.[1];
+    assert.equal(status(serverStateText({ status: 'waiting', waitingFor: 'consent' })), 'waiting for consent');
+    assert.equal(status(), 'starting', 'without the view (the CLI), the registry\'s word');
   });
 
   test('Server Details from a real connection: pid, version, command, PATH, cwd, per-method latency, bytes; secrets redacted', async () => {

@@ -10,7 +10,7 @@ import { callTool } from '../../src/usecases/callTool';
 import { CallHistory } from '../../src/usecases/history';
 import { LISTED_TASKS_KEPT, ListedTaskWatcher, MAX_POLLED, MAX_RELIST_MS, MIN_RELIST_MS, listedTaskPlan, refreshListedTasks } from '../../src/usecases/listedTasks';
 import { LISTED_ORIGIN, TaskEntry, TaskStore } from '../../src/usecases/taskStore';
-import { describeTaskGroup } from '../../src/usecases/taskText';
+import { UNSEEN_MARK, describeTaskGroup, describeTaskState, unseenTasksBadge } from '../../src/usecases/taskText';
 import { EVERYTHING, WireRecorder, connectStdio, fixture, waitFor } from '../client/support';
 
 const RESEARCH = 'simulate-research-query';
@@ -83,6 +83,24 @@ describe('TaskStore on its own', () => {
     viewer.dispose();
     assert.equal(store.get('s', 'w')!.watched, false);
   });
+
+  test('a task that ended unseen stays marked on its row and in the badge until something shows it', () => {
+    const store = new TaskStore();
+    const f = store.follow('s', 't', 'the tool panel', () => {}, { q: 1 });
+    f.update({ task: task('u', 'working'), elapsedMs: 0 });
+    store.markUnseen('s', 'u');
+    assert.equal(store.get('s', 'u')!.unseen, undefined, 'a running task is not news yet');
+    f.end({ kind: 'answered', result: { content: [] } });
+    store.markUnseen('s', 'u');
+    const entry = store.get('s', 'u')!;
+    assert.equal(entry.unseen, true);
+    assert.equal(store.unseenCount(), 1);
+    assert.ok(describeTaskState({ status: entry.status, unseen: entry.unseen, elapsedMs: 3000 }).startsWith(`${UNSEEN_MARK} · completed`));
+    assert.equal(unseenTasksBadge(store.unseenCount())?.value, 1);
+    store.watch('s', 'u').dispose();
+    assert.equal(store.get('s', 'u')!.unseen, undefined, 'opened once: no longer marked');
+    assert.equal(unseenTasksBadge(store.unseenCount()), undefined);
+  });
 });
 
 describe('TaskStore fed by the tool-call use case (server-everything)', () => {
@@ -112,6 +130,7 @@ describe('TaskStore fed by the tool-call use case (server-everything)', () => {
     const [entry] = store.list('ev');
     assert.equal(entry.status, 'completed');
     assert.equal(entry.toolName, RESEARCH);
+    assert.deepEqual(entry.arguments, { topic: 'reefs' }, 'what the call sent: Open Result puts it back in the form');
     assert.equal(entry.outcome?.kind, 'answered');
     assert.ok(entry.endedAt! >= entry.createdAt);
     assert.ok(messages.some((m) => m.startsWith('Gathering sources')), JSON.stringify(messages));

@@ -52,6 +52,26 @@ describe('timeline: pairing', () => {
     assert.equal(t.frameCount('s'), 7);
   });
 
+  test("the era probe's expected answers are not errors: a legacy server's refusal of server/discover, a -32022 naming a version to ask again with", () => {
+    const unsupported = (id: number, supported: string[]) => ({ jsonrpc: '2.0', id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported } } });
+    const t = feed([
+      ['send', request(1, 'server/discover'), 0],
+      ['receive', failure(1, -32601, 'Method not found'), 2],
+      ['send', request(2, 'initialize'), 3],
+      ['receive', unsupported(2, ['2026-07-28']), 4],
+      ['send', request(3, 'server/discover'), 5],
+      ['receive', unsupported(3, ['2099-01-01']), 6],
+      ['send', request(4, 'initialize'), 7],
+      ['receive', failure(4, -32603, 'Internal error'), 8],
+    ]);
+    assert.deepEqual(t.items('s').map(summary), [
+      'call server/discover ok 2ms',
+      'call initialize ok 1ms',
+      'call server/discover error 1ms',
+      'call initialize error 1ms',
+    ], 'only a version nobody here speaks, and a failed initialize, are errors');
+  });
+
   test('string and number ids stay apart; an answer to an unknown id is an error tick', () => {
     const t = feed([
       ['send', request(1, 'ping'), 0],

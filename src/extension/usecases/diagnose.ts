@@ -1,8 +1,8 @@
-// Diagnose: the connection doctor for a server of the editor, its report in a read-only document.
+// Diagnose: the connection doctor for a server of the editor, its report rendered from a read-only Markdown document.
 import * as vscode from 'vscode';
 import type { ServerHandle } from '../../registry/serverRegistry';
 import { transportFactory } from '../../transport/transportFactory';
-import { describeDiagnosis, diagnose } from '../../usecases/doctor';
+import { describeDiagnosis, diagnose, diagnosisMarkdown } from '../../usecases/doctor';
 import type { UseCaseContext } from './context';
 
 /**
@@ -25,7 +25,7 @@ export async function diagnoseServer(ctx: UseCaseContext, server: ServerHandle):
     }),
   );
   const redact = ctx.deps.redact ?? ((t: string) => t);
-  const text = [`# Diagnosis of ${server.entry.name}`, '', `${new Date().toLocaleString()}`, '', '```', ...describeDiagnosis(report).map(redact), '```', ''].join('\n');
+  const text = diagnosisMarkdown(server.entry.name, new Date().toLocaleString(), describeDiagnosis(report).map(redact));
   ctx.deps.log(server.id, report.healthy ? 'info' : 'warn', `diagnosis: ${report.healthy ? 'healthy' : describeDiagnosis(report).at(-1)}`);
-  await ctx.documents.open(`diagnosis-${server.entry.name}.md`, text, { key: `diagnosis:${server.id}`, preview: true });
+  await ctx.documents.openRendered(`diagnosis-${server.entry.name}.md`, text, { key: `diagnosis:${server.id}` });
 }

@@ -166,6 +166,7 @@ export class DetailsPanel implements vscode.Disposable {
       stats: client?.stats(),
       health: this.health.get(this.serverId),
       signIn: this.ctx.deps.signInState?.(this.serverId),
+      stateText: this.ctx.deps.stateText?.(this.serverId),
       noise: this.noise.get(this.serverId),
       redact: (t) => this.ctx.redact(t),
       now: Date.now(),

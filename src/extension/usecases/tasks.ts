@@ -101,6 +101,8 @@ function notifyWhenUnwatched(ctx: UseCaseContext, openResource: OpenResource): v
     const what = `Task ${entry.toolName ?? 'of'} (${entry.taskId.slice(0, 8)}) on ${ctx.serverName(entry.serverId)}`;
     const action = entry.status === 'completed' ? 'Open Result' : 'Show';
     const text = entry.status === 'completed' ? `${what} completed.` : `${what} ${entry.status}${entry.statusMessage ? `: ${entry.statusMessage}` : ''}.`;
+    // A notice fades unread within seconds: the task's row (and the view's badge) keep the news.
+    ctx.tasks.markUnseen(entry.serverId, entry.taskId);
     const shown = entry.status === 'completed' ? vscode.window.showInformationMessage(`MCP Host: ${text}`, action) : vscode.window.showWarningMessage(`MCP Host: ${text}`, action);
     void shown.then(async (picked) => {
       if (picked !== action) return;

@@ -10,12 +10,11 @@ import { FieldError, FieldModel, buildFormModel, fallbacks } from '../../forms/m
 import { fromValue, initialState, toArguments } from '../../forms/state';
 import type { Json } from '../../schema/json';
 import { callTool, readToolArguments } from '../../usecases/callTool';
-import { renderMarkdown, looksLikeMarkdown } from '../../usecases/markdown';
-import { HistoryEntry } from '../../usecases/history';
+import { looksLikeMarkdown, plainTextHtml, renderMarkdown } from '../../usecases/markdown';
 import { LatestValueThrottle, PROGRESS_INTERVAL_MS } from '../../usecases/uiThrottle';
 import { describeTimeoutSource } from '../../usecases/timeouts';
 import { toolResultDisplay } from '../../usecases/resultModel';
-import { FromHistory, HistoryItem, Input, OutboundMessage } from '../../usecases/panelMessages';
+import { FromHistory, HistoryItem, Input, OutboundMessage, historyItem } from '../../usecases/panelMessages';
 import type { UseCaseContext } from './context';
 import { OpenResource, PanelMessage, ResultStore, receivePanelMessage } from './results';
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
@@ -191,7 +190,7 @@ export class ToolPanel implements vscode.Disposable {
         serverName: this.ctx.serverName(this.serverId),
         name: tool.name,
         ...(tool.title !== undefined ? { title: tool.title } : {}),
-        ...(description !== undefined ? { description, ...(looksLikeMarkdown(description) ? { descriptionHtml: renderMarkdown(description) } : {}) } : {}),
+        ...(description !== undefined ? { description, descriptionHtml: looksLikeMarkdown(description) ? renderMarkdown(description) : plainTextHtml(description) } : {}),
         ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
         hasOutputSchema: tool.outputSchema !== undefined,
         fallbacks: fallbacks(this.model),
@@ -262,7 +261,7 @@ export class ToolPanel implements vscode.Disposable {
   }
 
   private historyItems(): HistoryItem[] {
-    return this.ctx.history.list(this.serverId, { kind: 'tool', name: this.toolName }).map(toHistoryItem);
+    return this.ctx.history.list(this.serverId, { kind: 'tool', name: this.toolName }).map((e) => historyItem(e, TOOL_PANEL_ORIGIN));
   }
 
   // ---- messages ----
@@ -319,9 +318,7 @@ export class ToolPanel implements vscode.Disposable {
         const rerun = this.ctx.history.rerun(m.historyId);
         if (!rerun || rerun.serverId !== this.serverId || rerun.name !== this.toolName) return;
         this.tab?.keep();
-        const fit = fromValue(this.model, rerun.arguments);
-        this.input = fit.exact ? { mode: 'form', state: fit.state } : { mode: 'json', text: JSON.stringify(rerun.arguments, null, 2) };
-        this.post({ type: 'setInput', input: this.input, ...(fit.exact ? {} : { note: 'These arguments do not fit the form; they are shown as JSON.' }) });
+        this.putInForm(rerun.arguments);
         if (m.type === 'rerun') await this.run(this.input, undefined);
         return;
       }
@@ -374,6 +371,13 @@ export class ToolPanel implements vscode.Disposable {
       return;
     }
     this.post({ type: 'notice', level: 'info', text: entry.resultOmitted ? 'The result of that call was too large to keep in the history.' : 'That call’s result was not kept.' });
+  }
+
+  /** Puts a call's arguments in the form (as JSON when they do not fit it). */
+  private putInForm(args: Record<string, unknown>): void {
+    const fit = fromValue(this.model, args);
+    this.input = fit.exact ? { mode: 'form', state: fit.state } : { mode: 'json', text: JSON.stringify(args, null, 2) };
+    this.post({ type: 'setInput', input: this.input, ...(fit.exact ? {} : { note: 'These arguments do not fit the form; they are shown as JSON.' }) });
   }
 
   /** Reads and checks the input against the tool's inputSchema (the use case's own check). */
@@ -514,8 +518,10 @@ export class ToolPanel implements vscode.Disposable {
       this.post({ type: 'notice', level: 'info', text: `A call of ${this.toolName} is running in this panel; task ${taskId} is shown in the MCP Host view.` });
       return;
     }
+    // The form shows what the task's call sent (Open Result of a task started in a closed panel).
+    if (entry.arguments) this.putInForm(entry.arguments);
     const callId = this.results.add({ kind: 'tool', serverId: this.serverId, name: this.toolName, result: { content: [] } });
-    this.post({ type: 'running', callId, startedAt: entry.createdAt, arguments: '' });
+    this.post({ type: 'running', callId, startedAt: entry.createdAt, arguments: entry.arguments ? JSON.stringify(entry.arguments, null, 2) : '' });
     this.showTask(taskId, false, callId);
   }
 
@@ -620,20 +626,6 @@ export class ToolPanel implements vscode.Disposable {
 
 function isEnded(entry: TaskEntry): boolean {
   return isTerminal(entry.status);
-}
-
-export function toHistoryItem(e: HistoryEntry): HistoryItem {
-  return {
-    id: e.id,
-    outcome: e.outcome,
-    summary: e.summary,
-    durationMs: e.durationMs,
-    time: e.time,
-    ...(e.arguments !== undefined ? { arguments: truncate(JSON.stringify(e.arguments), 2000) } : {}),
-    canRerun: !e.argumentsOmitted,
-    canShow: e.result !== undefined || e.failure !== undefined,
-    ...(e.task ? { task: { id: e.task.id, status: e.task.status } } : {}),
-  };
 }
 
 /**

@@ -37,6 +37,8 @@ export interface UseCaseDeps {
   openAppLink?(serverId: string, url: string, message: string, signal: AbortSignal): Promise<'opened' | 'declined' | { readonly refused: string }>;
   /** Whether the server's log shows Trace now (an app's traffic is formatted only then). */
   traceOn?(serverId: string): boolean;
+  /** A server's state in the words of its row in the view ("waiting for consent"), for Server Details. */
+  stateText?(serverId: string): string | undefined;
   /** The server's sign-in (MCP authorization) for Server Details; undefined when it never asked for one. */
   signInState?(serverId: string): (SignInState & { readonly required: boolean }) | undefined;
   /**

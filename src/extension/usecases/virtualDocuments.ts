@@ -27,8 +27,25 @@ export class VirtualDocuments implements vscode.TextDocumentContentProvider, vsc
    * `language` is given). The same `key` reuses and refreshes one document.
    */
   async open(fileName: string, content: string, options: { key?: string; language?: string; preview?: boolean } = {}): Promise<vscode.TextEditor> {
+    const uri = this.put(fileName, content, options.key);
+    let doc = await vscode.workspace.openTextDocument(uri);
+    if (options.language && doc.languageId !== options.language) doc = await vscode.languages.setTextDocumentLanguage(doc, options.language);
+    return vscode.window.showTextDocument(doc, { preview: options.preview ?? false });
+  }
+
+  /** Opens Markdown `content` rendered (VS Code's Markdown preview), or as source when no preview is there. */
+  async openRendered(fileName: string, content: string, options: { key?: string } = {}): Promise<void> {
+    const uri = this.put(fileName, content, options.key);
+    try {
+      await vscode.commands.executeCommand('markdown.showPreview', uri);
+    } catch {
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: true });
+    }
+  }
+
+  /** Keeps `content` under a file name (its extension picks the language); the same `key` refreshes one document. */
+  private put(fileName: string, content: string, key = `${++this.counter}`): vscode.Uri {
     const safe = fileName.replace(/[^\w.\- ()@]+/g, '_').slice(0, 120) || 'document.txt';
-    const key = options.key ?? `${++this.counter}`;
     const uri = vscode.Uri.from({ scheme: INSPECT_SCHEME, path: `/${encodeURIComponent(key)}/${safe}` });
     const id = uri.toString();
     const existed = this.contents.has(id);
@@ -36,9 +53,7 @@ export class VirtualDocuments implements vscode.TextDocumentContentProvider, vsc
     this.contents.set(id, content);
     while (this.contents.size > MAX_DOCUMENTS) this.contents.delete(this.contents.keys().next().value as string);
     if (existed) this._onDidChange.fire(uri);
-    let doc = await vscode.workspace.openTextDocument(uri);
-    if (options.language && doc.languageId !== options.language) doc = await vscode.languages.setTextDocumentLanguage(doc, options.language);
-    return vscode.window.showTextDocument(doc, { preview: options.preview ?? false });
+    return uri;
   }
 
   dispose(): void {

@@ -31,6 +31,8 @@ interface ResponseFacts {
   readonly idKey: string;
   readonly failed: boolean;
   readonly errorText?: string;
+  /** An error answer's `code` and `data`, as they came (the era probe's answers are read by them). */
+  readonly error?: { readonly code: unknown; readonly data: unknown };
   readonly createdTaskId?: string;
   readonly inputRequired?: { readonly requestState?: string };
   readonly protocolVersion?: string;
@@ -73,7 +75,7 @@ export function frameFacts(message: unknown): FrameFacts {
     const idKey = typeof id === 'number' ? String(id) : JSON.stringify(id);
     if ('error' in message) {
       const error = isRecord(message.error) ? message.error : {};
-      return { kind: 'response', idKey, failed: true, errorText: clip(`${typeof error.code === 'number' ? `${error.code} ` : ''}${typeof error.message === 'string' ? error.message : 'error'}`) };
+      return { kind: 'response', idKey, failed: true, error: { code: error.code, data: error.data }, errorText: clip(`${typeof error.code === 'number' ? `${error.code} ` : ''}${typeof error.message === 'string' ? error.message : 'error'}`) };
     }
     const result = isRecord(message.result) ? message.result : undefined;
     const facts: Writable<ResponseFacts> = { kind: 'response', idKey, failed: result?.isError === true };

@@ -9,6 +9,7 @@
 // in a TickStore, their texts outside the JavaScript heap, and read as items when asked for. No `vscode`.
 import type { Frame } from '../../protocol/connection';
 import { LatencySamples, percentile } from '../../protocol/stats';
+import { isEraNegotiationAnswer } from '../../client/era';
 import { frameFacts } from './frameFacts';
 import { TickStore, type TickKind } from './tickStore';
 
@@ -334,7 +335,8 @@ export class Timeline {
         ring.frames++;
         if (item.status !== 'cancelled') {
           item.end = frame.time;
-          item.status = facts.failed ? 'error' : facts.createdTaskId !== undefined ? 'task' : facts.inputRequired ? 'input' : 'ok';
+          // A legacy server's refusal of the era probe is how a healthy start goes, not an error.
+          item.status = facts.failed && !(facts.error && isEraNegotiationAnswer(item.method, facts.error.code, facts.error.data)) ? 'error' : facts.createdTaskId !== undefined ? 'task' : facts.inputRequired ? 'input' : 'ok';
           if (facts.errorText) item.errorText = facts.errorText;
           this.release(ring, item);
           this.sample(item.method, item.end - item.start);
