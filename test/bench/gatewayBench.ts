@@ -79,9 +79,9 @@ function rssMiB(pid: number): number {
   }
 }
 
-/** `mcp-host gateway --json --url URL`; resolves with its first line and the process. */
+/** `mcp-host gateway --json --url URL` (ending with the bench: its stdin closes when the bench dies); resolves with its first line and the process. */
 async function startGateway(url: string): Promise<{ child: ChildProcess; endpoint: { url: string; headers: Record<string, string> } }> {
-  const child = spawn(process.execPath, [join(__dirname, 'cli.js'), 'gateway', '--json', '--transport', 'http', '--url', url], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(__dirname, 'cli.js'), 'gateway', '--json', '--exit-on-stdin-close', '--transport', 'http', '--url', url], { stdio: ['pipe', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
