@@ -41,6 +41,18 @@ const McpWebview = (function () {
     return el;
   }
 
+  /**
+   * Says `text` once through the page's polite live region (#announcer in webviewPage.ts): a
+   * finished call, an error, a cancellation, a task's new status. Emptied first, so the same
+   * words said twice are heard twice.
+   */
+  function announce(text) {
+    const region = document.getElementById('announcer');
+    if (!region) return;
+    region.textContent = '';
+    setTimeout(() => (region.textContent = text), 50);
+  }
+
   /** Sends a message to the extension, which parses it with zod before acting on it. */
   function post(message) {
     vscode.postMessage(message);
@@ -575,5 +587,5 @@ const McpWebview = (function () {
     return h('div', { class: 'json-leaf' }, [keyEl, h('span', { class: 'json-' + type, text: type === 'string' ? JSON.stringify(value) : String(value) })]);
   }
 
-  return Object.freeze({ h, post, onMessage, isObj, str, pointer, formatBytes, formatMs, isImageDataUri, isAudioDataUri, notice, formRenderer, errorGate, placeErrors, showSuggestions, jsonTree });
+  return Object.freeze({ h, post, announce, onMessage, isObj, str, pointer, formatBytes, formatMs, isImageDataUri, isAudioDataUri, notice, formRenderer, errorGate, placeErrors, showSuggestions, jsonTree });
 })();

@@ -84,7 +84,8 @@ ${links}
 <title>${escapeHtml(page.title)}</title>
 </head>
 <body>
-<main id="app" aria-live="polite"><p class="muted">Loading…</p></main>
+<main id="app"><p class="muted">Loading…</p></main>
+<div id="announcer" class="sr-only" role="status" aria-live="polite" aria-atomic="true"></div>
 ${scripts}
 </body>
 </html>`;

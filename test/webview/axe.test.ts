@@ -8,14 +8,6 @@ import { openPage, startBrowser } from './pageHarness';
 import { PAGE_SAMPLES } from './pageSamples';
 import { THEMES } from './themes';
 
-/** Pages issue 39 found failing, until its fixes land: they run, and report, without failing the suite. */
-const KNOWN: Record<string, string> = {
-  'tool panel, running': 'issue 39 item 3: the progress bar has no name',
-  'tool panel, with a result': 'issue 39 item 5: the green of OK is 2:1 on light themes',
-  'tool panel, with an app view': 'issue 39 item 5: the green of OK is 2:1 on light themes',
-  'sampling dialog': 'issue 39 item 5: contrast',
-};
-
 describe('webview pages: axe-core in four themes', () => {
   let browser: Browser;
   before(async () => {
@@ -26,7 +18,7 @@ describe('webview pages: axe-core in four themes', () => {
   });
 
   for (const sample of PAGE_SAMPLES) {
-    test(sample.name, KNOWN[sample.name] ? { todo: KNOWN[sample.name] } : {}, async () => {
+    test(sample.name, async () => {
       const found = [];
       // One page at a time: side by side, four pages on a busy machine take longer than in turn.
       for (const theme of THEMES) {

@@ -11,10 +11,9 @@ import { appContentSecurityPolicy, injectAppCsp, NO_DOMAINS, pageCspAdditions } 
 import { THEME_VARIABLES } from '../../src/usecases/apps/hostContext';
 import type { ViewOutbound } from '../../src/usecases/apps/viewMessages';
 import type { HistoryItem, OutboundMessage } from '../../src/usecases/panelMessages';
-import { describeFailure, promptDisplay, resourceDisplay, toolResultDisplay } from '../../src/usecases/resultModel';
+import { promptDisplay, resourceDisplay, toolResultDisplay } from '../../src/usecases/resultModel';
 import { TIMELINE_SCHEMA } from '../../src/usecases/timeline/timelineView';
 import type { ServerDetailsView } from '../../src/usecases/serverInfo';
-import { WireError } from '../../src/protocol/errors';
 import { APP_FRAME_ASSETS, DETAILS_FEATURE, DIALOG_ASSETS, PANEL_ASSETS, TIMELINE_FEATURE, type AppPageOptions, type WebviewFeature } from '../../src/extension/webviewPage';
 
 export interface PageSample {
@@ -77,7 +76,7 @@ export function toolResult(callId: string): OutboundMessage {
 }
 
 export function toolFailure(callId: string): OutboundMessage {
-  return { type: 'failure', callId, failure: describeFailure(new WireError(-32602, 'region must be one of eu-west, us-east, ap-south')), durationMs: 35 };
+  return { type: 'failure', callId, failure: { kind: 'protocol', code: -32602, message: 'region must be one of eu-west, us-east, ap-south', meaning: 'Invalid params' }, durationMs: 35 };
 }
 
 export const RUNNING: readonly OutboundMessage[] = [
