@@ -604,15 +604,17 @@
     const list = h('ol', { class: 'history-list' });
     for (const e of entries) {
       const icon = e.outcome === 'ok' ? '✓' : e.outcome === 'cancelled' ? '⊘' : '✗';
+      // Each button is named by the call it acts on (its visible word first): "Show the call at 6:01:00 AM (ok)".
+      const call = ' the call at ' + new Date(e.time).toLocaleTimeString() + ' (' + str(e.outcome) + ')';
       const item = h('li', { class: 'history-item ' + e.outcome, dataset: { id: e.id } }, [
         h('span', { class: 'outcome', title: e.outcome, text: icon }),
         h('span', { class: 'time muted', text: new Date(e.time).toLocaleTimeString() }),
         h('span', { class: 'summary', title: e.arguments || '', text: e.summary }),
         isObj(e.task) ? h('span', { class: 'history-task muted', title: 'Ran as task ' + str(e.task.id), text: 'task ' + str(e.task.id).slice(0, 8) + ' · ' + str(e.task.status) }) : h('span', { class: 'history-task' }),
         h('span', { class: 'muted duration', text: formatMs(e.durationMs) }),
-        h('button', { class: 'link-button show-history', title: e.canShow ? 'Show the result of this call again' : 'The result of this call was not kept', disabled: !e.canShow, onclick: () => post({ type: 'showHistory', historyId: e.id }) }, ['Show']),
-        h('button', { class: 'link-button load-history', title: 'Put these arguments into the form', disabled: !e.canRerun, onclick: () => post({ type: 'loadHistory', historyId: e.id }) }, ['Load']),
-        h('button', { class: 'link-button rerun-history', title: 'Run again with these arguments', disabled: !e.canRerun || !!running, onclick: () => post({ type: 'rerun', historyId: e.id }) }, ['Re-run']),
+        h('button', { class: 'link-button show-history', title: e.canShow ? 'Show the result of this call again' : 'The result of this call was not kept', 'aria-label': 'Show' + call, disabled: !e.canShow, onclick: () => post({ type: 'showHistory', historyId: e.id }) }, ['Show']),
+        h('button', { class: 'link-button load-history', title: 'Put these arguments into the form', 'aria-label': 'Load' + call, disabled: !e.canRerun, onclick: () => post({ type: 'loadHistory', historyId: e.id }) }, ['Load']),
+        h('button', { class: 'link-button rerun-history', title: 'Run again with these arguments', 'aria-label': 'Re-run' + call, disabled: !e.canRerun || !!running, onclick: () => post({ type: 'rerun', historyId: e.id }) }, ['Re-run']),
       ]);
       list.append(item);
     }

@@ -73,6 +73,19 @@ describe('tool panel: focus, announcements, theme', () => {
     }
   });
 
+  test('the history buttons are named by the call they act on', async () => {
+    const page = await openPage(browser, { feature: PANEL_ASSETS, theme: THEMES[0]! });
+    try {
+      await page.send(initTool());
+      const names = await page.page.locator('.history-item button').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+      assert.equal(new Set(names).size, names.length, `each name says which call: ${names.join(' | ')}`);
+      assert.match(names[0] ?? '', /^Show the call at .+ \(ok\)$/);
+      assert.match(names[5] ?? '', /^Re-run the call at .+ \(error\)$/);
+    } finally {
+      await page.close();
+    }
+  });
+
   test('Edit as JSON keeps focus on the toggle', async () => {
     const page = await openPage(browser, { feature: PANEL_ASSETS, theme: THEMES[0]! });
     try {
