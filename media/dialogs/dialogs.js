@@ -258,6 +258,8 @@
   let validateTimer = null;
   /** @type {any} */
   let formErrors = null;
+  /** Submit was pressed: the next errors take focus to the first invalid field and are announced. */
+  let submitted = false;
   // The shared renderer (common.js) in the wording for people: the same field model as a tool's form.
   const formFields = McpWebview.formRenderer({ audience: 'person', changed: () => changed() });
 
@@ -276,6 +278,7 @@
     const submit = h('button', { id: 'accept', class: 'primary', onclick: () => {
       clearTimeout(validateTimer);
       formErrors.showAll();
+      submitted = true;
       post({ type: 'formAccept', state: formState });
     } }, ['Submit']);
     const actions = h('div', { class: 'actions' }, [
@@ -297,7 +300,19 @@
   function showFormErrors(msg) {
     const other = placeErrors(app, formErrors ? formErrors.filter(msg.errors) : msg.errors);
     const summary = document.getElementById('form-summary');
-    if (summary) summary.textContent = other.map((e) => (str(e.path) || '(form)') + ': ' + str(e.message)).join('; ');
+    const invalid = [...app.querySelectorAll('.field.invalid')];
+    const names = invalid.map((f) => (f.querySelector('.label-text') || {}).textContent || '').filter(Boolean);
+    const lines = [];
+    if (names.length) lines.push((names.length === 1 ? '1 field needs' : names.length + ' fields need') + ' your attention: ' + names.join(', ') + '.');
+    lines.push(...other.map((e) => (str(e.path) || '(form)') + ': ' + str(e.message)));
+    // The summary (role=alert) is said when it changes; after Submit, focus goes to the first field to fix.
+    if (summary && (submitted || lines.length === 0)) summary.textContent = lines.join(' ');
+    if (submitted && invalid.length) {
+      const label = invalid[0].querySelector(':scope > .label-row > label[for]');
+      const input = label ? document.getElementById(label.getAttribute('for') || '') : null;
+      if (input) input.focus();
+    }
+    submitted = false;
   }
 
   // ---------------------------------------------------------------------------------------------

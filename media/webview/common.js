@@ -41,6 +41,18 @@ const McpWebview = (function () {
     return el;
   }
 
+  /**
+   * Says `text` once through the page's polite live region (#announcer in webviewPage.ts): a
+   * finished call, an error, a cancellation, a task's new status. Emptied first, so the same
+   * words said twice are heard twice.
+   */
+  function announce(text) {
+    const region = document.getElementById('announcer');
+    if (!region) return;
+    region.textContent = '';
+    setTimeout(() => (region.textContent = text), 50);
+  }
+
   /** Sends a message to the extension, which parses it with zod before acting on it. */
   function post(message) {
     vscode.postMessage(message);
@@ -151,7 +163,8 @@ const McpWebview = (function () {
 
     function fieldLabel(field, name) {
       const parts = [h('span', { class: 'label-text', text: field.title || name || 'value' })];
-      if (field.required) parts.push(h('span', { class: 'required', title: 'required', 'aria-label': 'required', text: ' *' }));
+      // The star is seen; "required" is heard (a span may not carry aria-label), apart from the name.
+      if (field.required) parts.push(h('span', { class: 'required', title: 'required', 'aria-hidden': 'true', text: ' *' }), h('span', { class: 'sr-only', text: ', required,' }));
       const type = forPeople ? '' : typeHint(field);
       if (type) parts.push(h('span', { class: 'type muted', text: ' ' + type }));
       if (field.deprecated) parts.push(h('span', { class: 'badge off', text: 'deprecated' }));
@@ -240,13 +253,16 @@ const McpWebview = (function () {
       }
       if (extraAction) labelRow.append(extraAction);
       wrap.append(labelRow);
-      if (field.description) wrap.append(h('div', { class: 'field-description muted', text: field.description }));
+      if (field.description) wrap.append(h('div', { class: 'field-description muted', id: id + '-description', text: field.description }));
       const body = h('div', { class: 'field-body' });
       const c = constraints(field);
-      const hint = c ? h('div', { class: 'constraints muted', text: c, title: field.kind === 'string' && field.pattern && field.pattern.length > QUOTED_PATTERN_MAX ? 'pattern ' + field.pattern : undefined }) : null;
+      const hint = c ? h('div', { class: 'constraints muted', id: id + '-limits', text: c, title: field.kind === 'string' && field.pattern && field.pattern.length > QUOTED_PATTERN_MAX ? 'pattern ' + field.pattern : undefined }) : null;
       // A person reads the limits under the box they type in; a developer reads them first.
       for (const el of forPeople ? [body, hint] : [hint, body]) if (el) wrap.append(el);
-      wrap.append(h('div', { class: 'error field-error', role: 'alert' }));
+      // Not a live region: a form's errors are announced once, by the form's summary.
+      wrap.append(h('div', { class: 'error field-error', id: id + '-error' }));
+      // What the control is described by: its error first, then its description and limits.
+      const describedBy = [id + '-error', field.description ? id + '-description' : '', c ? id + '-limits' : ''].filter(Boolean).join(' ');
 
       function rerenderField() {
         body.textContent = '';
@@ -254,7 +270,13 @@ const McpWebview = (function () {
           body.append(h('div', { class: 'muted null-value', text: 'null' }));
           return;
         }
-        body.append(control(field, name, path, slot, id));
+        const input = control(field, name, path, slot, id);
+        body.append(input);
+        const target = input.id === id ? input : input.querySelector('#' + id);
+        if (target) {
+          target.setAttribute('aria-describedby', describedBy);
+          if (field.required && target.matches('input, select, textarea')) target.setAttribute('aria-required', 'true');
+        }
       }
       rerenderField();
       return wrap;
@@ -531,10 +553,17 @@ const McpWebview = (function () {
    */
   function placeErrors(root, errors) {
     const fields = [...root.querySelectorAll('.field')];
+    /** The control a field's label names (it carries aria-invalid). */
+    const controlOf = (el) => {
+      const label = el.querySelector(':scope > .label-row > label[for]');
+      return label ? document.getElementById(label.getAttribute('for') || '') : null;
+    };
     for (const el of fields) {
       el.classList.remove('invalid');
       const line = el.querySelector(':scope > .field-error');
       if (line) line.textContent = '';
+      const input = controlOf(el);
+      if (input) input.removeAttribute('aria-invalid');
     }
     const find = (path) => fields.find((el) => /** @type {HTMLElement} */ (el).dataset.path === path) || null;
     const unplaced = [];
@@ -551,6 +580,8 @@ const McpWebview = (function () {
         continue;
       }
       target.classList.add('invalid');
+      const input = controlOf(target);
+      if (input) input.setAttribute('aria-invalid', 'true');
       const line = target.querySelector(':scope > .field-error');
       if (line) line.textContent = (line.textContent ? line.textContent + '; ' : '') + (path !== own ? own.slice(path.length).replace(/^\//, '') + ': ' : '') + str(e.message);
     }
@@ -596,5 +627,5 @@ const McpWebview = (function () {
     return h('div', { class: 'json-leaf' }, [keyEl, h('span', { class: 'json-' + type, text: type === 'string' ? JSON.stringify(value) : String(value) })]);
   }
 
-  return Object.freeze({ h, post, onMessage, isObj, str, pointer, formatBytes, formatMs, isImageDataUri, isAudioDataUri, notice, formRenderer, errorGate, placeErrors, showSuggestions, jsonTree });
+  return Object.freeze({ h, post, announce, onMessage, isObj, str, pointer, formatBytes, formatMs, isImageDataUri, isAudioDataUri, notice, formRenderer, errorGate, placeErrors, showSuggestions, jsonTree });
 })();

@@ -7,7 +7,7 @@
 (function () {
   'use strict';
   /* global McpWebview */
-  const { h, post, onMessage, isObj, str, formatBytes, formatMs, isImageDataUri, isAudioDataUri, placeErrors, jsonTree } = McpWebview;
+  const { h, post, announce, onMessage, isObj, str, formatBytes, formatMs, isImageDataUri, isAudioDataUri, placeErrors, jsonTree } = McpWebview;
   const app = /** @type {HTMLElement} */ (document.getElementById('app'));
 
   /** @type {any} */
@@ -19,6 +19,8 @@
   let jsonText = '';
   let running = null; // { callId, startedAt }
   let timer = null;
+  /** The task status last announced, so each change is said once. */
+  let lastTaskStatus = '';
   let validateTimer = null;
   let errorCount = 0;
   let view = 'tool';
@@ -222,7 +224,7 @@
     running = { callId: msg.callId, startedAt: msg.startedAt };
     els.progress.hidden = false;
     els.progress.textContent = '';
-    els.progress.append(h('div', { class: 'bar indeterminate' }, [h('div', { class: 'fill' })]), h('div', { class: 'progress-text muted', text: 'Running…' }));
+    els.progress.append(h('div', { class: 'bar indeterminate', role: 'progressbar', 'aria-label': 'Progress of the call' }, [h('div', { class: 'fill' })]), h('div', { class: 'progress-text muted', text: 'Running…' }));
     clearInterval(timer);
     timer = setInterval(() => {
       const t = els.progress.querySelector('.elapsed');
@@ -230,7 +232,28 @@
     }, 250);
     els.progress.append(h('span', { class: 'elapsed muted' }));
     els.result.textContent = '';
+    lastTaskStatus = '';
+    // Run is disabled while the call runs: focus goes to Cancel, the one thing to do now.
+    const focusWasOnRun = !document.activeElement || document.activeElement === document.body || document.activeElement.id === 'run';
     updateControls();
+    const cancel = document.getElementById('cancel');
+    if (focusWasOnRun && cancel && !cancel.hidden) cancel.focus();
+    announce((formKind === 'prompt' ? 'Getting the prompt' : 'Running') + '. Cancel stops it.');
+  }
+
+  /**
+   * A call ended (or a kept result is shown): its outcome is said once, and focus moves to the
+   * result's heading when it was on the controls of the call (never out of a field being typed in).
+   */
+  function settled(words) {
+    announce(words);
+    const active = document.activeElement;
+    const onControls = !active || active === document.body || active.id === 'run' || active.id === 'cancel' || els.history.contains(active);
+    if (!onControls) return;
+    const heading = /** @type {HTMLElement|null} */ (els.result.querySelector('h2') || els.result.firstElementChild);
+    if (!heading) return;
+    heading.setAttribute('tabindex', '-1');
+    heading.focus();
   }
 
   function showProgress(msg) {
@@ -288,11 +311,14 @@
     const t = msg.task;
     let box = els.progress.querySelector('.task-status');
     if (!box) {
-      box = h('div', { class: 'task-status', role: 'status', 'aria-live': 'polite' });
+      // Not a live region of its own: it is redrawn with every update; its status changes are announced once (announce).
+      box = h('div', { class: 'task-status' });
       els.progress.append(box);
     }
     box.textContent = '';
     const status = str(t.status);
+    if (status !== lastTaskStatus) announce('Task ' + (status === 'input_required' ? 'waiting for input' : status));
+    lastTaskStatus = status;
     box.append(
       h('div', { class: 'task-line' }, [
         h('span', { class: 'task-badge ' + status, text: status === 'input_required' ? 'waiting for input' : status }),
@@ -359,6 +385,7 @@
     if (d.isError) els.result.append(h('div', { class: 'muted', text: 'The tool ran and reported an error in its result (isError). The request itself succeeded.' }));
     const parts = Array.isArray(d.parts) ? d.parts : [];
     if (!parts.length) els.result.append(h('div', { class: 'muted', text: 'No content.' }));
+    if (!msg.fromHistory) settled((d.isError ? 'Tool error' : 'OK') + ', ' + formatMs(msg.durationMs));
     for (const p of parts) els.result.append(renderPart(p, msg.callId));
     const verdict = d.verdict || {};
     if (d.structured || verdict.kind === 'missing') els.result.append(renderStructured(d.structured, verdict));
@@ -387,6 +414,7 @@
     if (f.kind === 'protocol' && f.meaning) els.result.append(h('div', { class: 'error-meaning', text: str(f.meaning) }));
     if (f.kind === 'protocol') els.result.append(h('div', { class: 'muted', text: 'The server answered with a JSON-RPC error: the call did not run as a tool call.' }));
     if (f.data !== undefined) els.result.append(h('details', {}, [h('summary', { text: 'Error data' }), jsonTree(f.data)]));
+    if (!msg.fromHistory) settled(title + (kind === 'cancelled' ? '' : ': ' + str(f.message)));
   }
 
   function showPromptResult(msg) {
@@ -406,6 +434,7 @@
       for (const p of Array.isArray(m.parts) ? m.parts : []) box.append(renderPart(p, msg.callId));
       els.result.append(box);
     }
+    settled('Prompt ready: ' + (d.messages || []).length + ' message' + ((d.messages || []).length === 1 ? '' : 's'));
   }
 
   function showResourceResult(msg) {
@@ -575,15 +604,17 @@
     const list = h('ol', { class: 'history-list' });
     for (const e of entries) {
       const icon = e.outcome === 'ok' ? '✓' : e.outcome === 'cancelled' ? '⊘' : '✗';
+      // Each button is named by the call it acts on (its visible word first): "Show the call at 6:01:00 AM (ok)".
+      const call = ' the call at ' + new Date(e.time).toLocaleTimeString() + ' (' + str(e.outcome) + ')';
       const item = h('li', { class: 'history-item ' + e.outcome, dataset: { id: e.id } }, [
         h('span', { class: 'outcome', title: e.outcome, text: icon }),
         h('span', { class: 'time muted', text: new Date(e.time).toLocaleTimeString() }),
         h('span', { class: 'summary', title: e.arguments || '' }, [e.madeBy ? h('span', { class: 'history-origin', title: 'Made by ' + str(e.madeBy) + ', not in this panel', text: str(e.madeBy) }) : null, str(e.summary)]),
         isObj(e.task) ? h('span', { class: 'history-task muted', title: 'Ran as task ' + str(e.task.id), text: 'task ' + str(e.task.id).slice(0, 8) + ' · ' + str(e.task.status) }) : h('span', { class: 'history-task' }),
         h('span', { class: 'muted duration', text: formatMs(e.durationMs) }),
-        h('button', { class: 'link-button show-history', title: e.canShow ? 'Show the result of this call again' : 'The result of this call was not kept', disabled: !e.canShow, onclick: () => post({ type: 'showHistory', historyId: e.id }) }, ['Show']),
-        h('button', { class: 'link-button load-history', title: 'Put these arguments into the form', disabled: !e.canRerun, onclick: () => post({ type: 'loadHistory', historyId: e.id }) }, ['Load']),
-        h('button', { class: 'link-button rerun-history', title: 'Run again with these arguments', disabled: !e.canRerun || !!running, onclick: () => post({ type: 'rerun', historyId: e.id }) }, ['Re-run']),
+        h('button', { class: 'link-button show-history', title: e.canShow ? 'Show the result of this call again' : 'The result of this call was not kept', 'aria-label': 'Show' + call, disabled: !e.canShow, onclick: () => post({ type: 'showHistory', historyId: e.id }) }, ['Show']),
+        h('button', { class: 'link-button load-history', title: 'Put these arguments into the form', 'aria-label': 'Load' + call, disabled: !e.canRerun, onclick: () => post({ type: 'loadHistory', historyId: e.id }) }, ['Load']),
+        h('button', { class: 'link-button rerun-history', title: 'Run again with these arguments', 'aria-label': 'Re-run' + call, disabled: !e.canRerun || !!running, onclick: () => post({ type: 'rerun', historyId: e.id }) }, ['Re-run']),
       ]);
       list.append(item);
     }
@@ -595,6 +626,8 @@
 
   function setInput(input) {
     if (!isObj(input)) return;
+    // Edit as JSON / Edit as form draws the input again: focus stays on the control that had it.
+    const focusedId = document.activeElement && document.activeElement.id;
     if (input.mode === 'json') {
       mode = 'json';
       jsonText = str(input.text);
@@ -604,6 +637,8 @@
     }
     renderInput();
     changed();
+    const again = focusedId ? document.getElementById(focusedId) : null;
+    if (again && document.activeElement !== again) again.focus();
   }
 
   onMessage((msg) => {

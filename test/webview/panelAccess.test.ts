@@ -1,0 +1,111 @@
+// The tool panel and the elicitation form as a keyboard and screen-reader user meets them (issue
+// 39), in the page harness: the focus ring outside the control at ≥ 3:1 in the four themes, where
+// focus lands after Run, a result and Edit as JSON, outcomes said once through the live region,
+// text fields with a visible edge, and no sideways scroll in a 342-px column.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { PANEL_ASSETS } from '../../src/extension/webviewPage';
+import { contrast, parseColour } from './colour';
+import { openPage, startBrowser, type WebviewPage } from './pageHarness';
+import { initTool, RUNNING, toolFailure, toolResult } from './pageSamples';
+import { THEMES } from './themes';
+
+const activeId = (page: WebviewPage) => page.page.evaluate(() => `${document.activeElement?.tagName.toLowerCase()}#${document.activeElement?.id ?? ''}:${document.activeElement?.textContent?.slice(0, 20) ?? ''}`);
+const announced = (page: WebviewPage) => page.page.waitForFunction(() => document.getElementById('announcer')?.textContent || undefined).then((h) => h.jsonValue() as Promise<string>);
+
+describe('tool panel: focus, announcements, theme', () => {
+  let browser: Browser;
+  before(async () => {
+    browser = await startBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  test('the focus ring of Run is drawn outside it in focusBorder, at 3:1 or more against the page, in the four themes', async () => {
+    for (const theme of THEMES) {
+      const page = await openPage(browser, { feature: PANEL_ASSETS, theme });
+      try {
+        await page.send(initTool());
+        await page.page.focus('#run');
+        const ring = await page.page.evaluate(() => {
+          const run = document.getElementById('run')!;
+          const s = getComputedStyle(run);
+          const root = getComputedStyle(document.documentElement);
+          return { style: s.outlineStyle, width: parseFloat(s.outlineWidth), offset: parseFloat(s.outlineOffset), colour: s.outlineColor, page: root.backgroundColor, focusBorder: root.getPropertyValue('--vscode-focusBorder').trim() };
+        });
+        assert.notEqual(ring.style, 'none', theme.name);
+        assert.ok(ring.width >= 1, `${theme.name}: ${JSON.stringify(ring)}`);
+        assert.ok(ring.offset >= 1, `${theme.name}: the ring is outside the button, ${JSON.stringify(ring)}`);
+        assert.deepEqual(parseColour(ring.colour), parseColour(ring.focusBorder), theme.name);
+        const ratio = contrast(ring.colour, ring.page);
+        assert.ok(ratio >= 3, `${theme.name}: focus ring ${ratio.toFixed(2)}:1`);
+        const edge = await page.page.evaluate(() => getComputedStyle(document.querySelector('input[type="text"]')!).borderTopColor);
+        assert.ok(parseColour(edge)[3] > 0, `${theme.name}: a text field has a visible border (${edge})`);
+      } finally {
+        await page.close();
+      }
+    }
+  });
+
+  test('Run moves focus to Cancel and says so; the result takes focus to its heading and is said once; a failure too', async () => {
+    const page = await openPage(browser, { feature: PANEL_ASSETS, theme: THEMES[1]! });
+    try {
+      await page.send(initTool());
+      await page.page.focus('#run');
+      await page.send(RUNNING[0]);
+      assert.match(await activeId(page), /^button#cancel/);
+      assert.match(await announced(page), /Running\. Cancel stops it\./);
+      await page.send(RUNNING[1]);
+      assert.equal(await page.page.getAttribute('[role="progressbar"]', 'aria-label'), 'Progress of the call');
+      await page.send(toolResult('c1'));
+      assert.match(await activeId(page), /^h2#:Result/);
+      await page.page.waitForFunction(() => document.getElementById('announcer')?.textContent?.startsWith('OK'));
+      assert.equal(await page.page.locator('[aria-live]').count(), 1, 'one live region: the announcer');
+      await page.page.focus('#run');
+      await page.send({ ...RUNNING[0], callId: 'c2' });
+      await page.send(toolFailure('c2'));
+      assert.match(await activeId(page), /^h2#:Result/);
+      await page.page.waitForFunction(() => document.getElementById('announcer')?.textContent?.startsWith('Protocol error -32602'));
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('the history buttons are named by the call they act on', async () => {
+    const page = await openPage(browser, { feature: PANEL_ASSETS, theme: THEMES[0]! });
+    try {
+      await page.send(initTool());
+      const names = await page.page.locator('.history-item button').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+      assert.equal(new Set(names).size, names.length, `each name says which call: ${names.join(' | ')}`);
+      assert.match(names[0] ?? '', /^Show the call at .+ \(ok\)$/);
+      assert.match(names[5] ?? '', /^Re-run the call at .+ \(error\)$/);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('Edit as JSON keeps focus on the toggle', async () => {
+    const page = await openPage(browser, { feature: PANEL_ASSETS, theme: THEMES[0]! });
+    try {
+      await page.send(initTool());
+      await page.page.focus('#toggle-mode');
+      await page.send({ type: 'setInput', input: { mode: 'json', text: '{}' } });
+      assert.match(await activeId(page), /^button#toggle-mode:Edit as form/);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('a 342-px column (200% zoom) does not scroll sideways, long default URL and all', async () => {
+    const page = await openPage(browser, { feature: PANEL_ASSETS, theme: THEMES[0]!, viewport: { width: 342, height: 700 } });
+    try {
+      await page.send(initTool());
+      const { scroll, client } = await page.page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+      assert.ok(scroll <= client, `content ${scroll} px in a ${client}-px column`);
+    } finally {
+      await page.close();
+    }
+  });
+});
