@@ -115,7 +115,7 @@ describe('mcp-host --url --token-cache: refresh across runs', { timeout: 240_000
     assert.equal(refused.visits, 0, 'no browser opened after the refusal');
     const lines = refused.r.stderr.trimEnd().split('\n');
     assert.equal(lines.length, 1, refused.r.stderr);
-    assert.match(lines[0], /^mcp-host: sign-in failed: the sign-in expired or was revoked: the token endpoint http:\/\/127\.0\.0\.1:\d+\/token answered HTTP 400 with error "invalid_grant".*; run the command again to sign in$/);
+    assert.match(lines[0], /^mcp-host: the sign-in expired or was revoked: the token endpoint http:\/\/127\.0\.0\.1:\d+\/token answered HTTP 400 with error "invalid_grant".*; run the command again to sign in$/);
     assert.equal((await t.stats()).refreshRequests, 1, 'one refresh tried, not a loop');
     const again = await run(['tools', '--url', t.peer.url, '--token-cache', t.cache]);
     assert.equal(again.r.code, 0, again.r.stderr);
