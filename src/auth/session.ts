@@ -307,6 +307,13 @@ export class OAuthSession implements AuthProvider {
           }
         }
       })
+      .catch((error: unknown) => {
+        // The cache could not be locked or read: said like a refresh that could not reach the server.
+        this.lastError = `the token could not be refreshed: ${errorMessage(error)}`;
+        this.lastErrorKind = 'token';
+        this.log(this.lastError, 'warn');
+        return false;
+      })
       .finally(() => (this.refreshing = undefined));
     return this.refreshing;
   }

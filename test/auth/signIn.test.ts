@@ -193,7 +193,7 @@ describe('sign-in to a protected MCP server', () => {
     const stats = await t.stats();
     assert.equal(stats.registrations, 1, 'the dynamically registered client and its redirect port were reused');
     const steps = t.logs.join('\n');
-    assert.match(steps, /refresh refused: the token endpoint http:\/\/127\.0\.0\.1:\d+\/token answered HTTP 400 with error "invalid_grant"/);
+    assert.match(steps, /refresh refused: the sign-in expired or was revoked: the token endpoint http:\/\/127\.0\.0\.1:\d+\/token answered HTTP 400 with error "invalid_grant"/);
     assert.match(steps, /client: dynamically registered before, reused/);
     t.assertNoSecretIn(t.logs);
   });
