@@ -3,18 +3,21 @@
 // The directory may be shared or prepared by someone else, so nothing in it is trusted: a
 // directory of another user is refused, one of ours that others can enter is tightened to 0700,
 // and the temporary file is created exclusively under a random name (a planted file or symbolic
-// link makes the create fail instead of redirecting the tokens).
+// link makes the create fail instead of redirecting the tokens). Every write and every refresh
+// holds the lock file beside the cache (fileLock.ts), so CLI runs sharing the cache neither lose
+// each other's writes nor spend one rotating refresh token twice.
 import { randomBytes } from 'node:crypto';
 import { constants, promises as fs } from 'node:fs';
 import path from 'node:path';
+import { FileLock } from './fileLock';
 import { StoredGrant, TokenKey, TokenStore } from './tokenStore';
 
 const FILE_NAME = 'mcp-host-tokens.json';
 
 export class FileTokenStore implements TokenStore {
   readonly file: string;
-  /** Writes one after another, so two sign-ins finishing together both land. */
-  private writing: Promise<void> = Promise.resolve();
+  /** Held around each write and refresh, by this process and every other sharing the cache. */
+  readonly lock: FileLock;
   /** The directory checked (and created or tightened) once, before the first read or write. */
   private checked: Promise<void> | undefined;
 
@@ -24,6 +27,7 @@ export class FileTokenStore implements TokenStore {
     private readonly log: (text: string) => void = () => {},
   ) {
     this.file = path.join(directory, FILE_NAME);
+    this.lock = new FileLock(`${this.file}.lock`, { log });
   }
 
   async get(key: TokenKey): Promise<StoredGrant | undefined> {
@@ -38,8 +42,16 @@ export class FileTokenStore implements TokenStore {
     return this.update((all) => void delete all[TokenKey.toString(key)]);
   }
 
-  private update(change: (all: Record<string, StoredGrant>) => void): Promise<void> {
-    const next = this.writing.then(async () => {
+  /** One lock for the whole file: a refresh is short, and writes of other grants must not be lost. */
+  async exclusive<T>(_key: TokenKey, work: () => Promise<T>): Promise<T> {
+    await (this.checked ??= this.checkDirectory());
+    return this.lock.run(work);
+  }
+
+  private async update(change: (all: Record<string, StoredGrant>) => void): Promise<void> {
+    await (this.checked ??= this.checkDirectory());
+    // Read, changed and written under the lock: another run's write in between would be lost.
+    await this.lock.run(async () => {
       const all = await this.read();
       change(all);
       const temporary = path.join(this.directory, `.${FILE_NAME}.${randomBytes(12).toString('hex')}.tmp`);
@@ -55,8 +67,6 @@ export class FileTokenStore implements TokenStore {
         throw error;
       }
     });
-    this.writing = next.catch(() => {});
-    return next;
   }
 
   /** The file's grants; none when it does not exist. A file that is not ours is an error, not overwritten silently. */

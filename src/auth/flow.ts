@@ -69,6 +69,14 @@ export function chooseRegistration(options: Pick<OAuthFlowOptions, 'client' | 'c
   return undefined;
 }
 
+/** How a refresh went. */
+export type RefreshOutcome =
+  | { readonly kind: 'renewed'; readonly grant: StoredGrant }
+  /** The authorization server refused the refresh token (`invalid_grant`: expired or revoked): only a new sign-in helps. */
+  | { readonly kind: 'refused'; readonly reason: string }
+  /** Not reached, or no token in the answer: the grant is kept for a later try. */
+  | { readonly kind: 'failed'; readonly reason: string };
+
 /** Runs sign-in and refresh for one resource against one authorization server. */
 export class OAuthFlow {
   private readonly log: AuthLogger;
@@ -163,11 +171,11 @@ export class OAuthFlow {
   }
 
   /**
-   * Uses the refresh token. Stores and returns the new grant; undefined (logged) when the server
-   * refused it or could not be reached, after dropping the refused tokens (the client stays).
+   * Uses the refresh token. Stores the new grant (a rotated refresh token is stored before it is
+   * returned) and says how it went; a refused refresh token is dropped from the store (the client stays).
    */
-  async refresh(found: DiscoveredAuthorization, grant: StoredGrant): Promise<StoredGrant | undefined> {
-    if (!grant.refreshToken) return undefined;
+  async refresh(found: DiscoveredAuthorization, grant: StoredGrant): Promise<RefreshOutcome> {
+    if (!grant.refreshToken) return { kind: 'refused', reason: 'there is no refresh token' };
     const oauth = await loadOAuth();
     const as = found.authorizationServer;
     const oauthClient = toOAuthClient(grant.client);
@@ -178,16 +186,17 @@ export class OAuthFlow {
       const renewed = this.grantFrom(tokens, grant.client, grant.scope?.split(' '), grant.refreshToken);
       await this.options.store.set(OAuthFlow.key(found), renewed);
       this.log(`token refreshed by ${as.issuer} (${describeGrant(renewed, this.now())})`);
-      return renewed;
+      return { kind: 'renewed', grant: renewed };
     } catch (error) {
       const why = redact(describeOAuthFailure(oauth, error, `the token endpoint ${as.token_endpoint}`), secrets);
       if (error instanceof oauth.ResponseBodyError) {
         await this.options.store.set(OAuthFlow.key(found), { client: grant.client });
-        this.log(`refresh refused: ${why}; a new sign-in is needed`, 'warn');
-      } else {
-        this.log(`refresh failed: ${why}`, 'warn');
+        const reason = error.error === 'invalid_grant' ? `the sign-in expired or was revoked: ${why}` : why;
+        this.log(`refresh refused: ${reason}; a new sign-in is needed`, 'warn');
+        return { kind: 'refused', reason };
       }
-      return undefined;
+      this.log(`refresh failed: ${why}`, 'warn');
+      return { kind: 'failed', reason: why };
     }
   }
 
@@ -247,6 +256,7 @@ export class OAuthFlow {
       ...(refreshToken ? { refreshToken } : {}),
       ...(typeof tokens.expires_in === 'number' ? { expiresAt: this.now() + tokens.expires_in * 1000 } : {}),
       ...(scope ? { scope } : {}),
+      obtainedAt: this.now(),
     };
   }
 
@@ -331,6 +341,17 @@ function registeredMethod(method: unknown, secret: string | undefined): Register
 function registeredPort(client: RegisteredClient | undefined): number | undefined {
   const uri = client?.registration === 'dynamic' ? client.redirectUris?.[0] : undefined;
   return uri ? Number(new URL(uri).port) || undefined : undefined;
+}
+
+/**
+ * How long before it expires an access token is refreshed: a tenth of its lifetime, at most a
+ * minute (30 s for a grant stored before lifetimes were kept), so a request never carries a token
+ * about to expire and the first sign of expiry is not a 401.
+ */
+export function refreshMargin(grant: StoredGrant): number {
+  if (grant.expiresAt === undefined) return 0;
+  if (grant.obtainedAt === undefined) return 30_000;
+  return Math.min(60_000, Math.max(0, (grant.expiresAt - grant.obtainedAt) / 10));
 }
 
 /** Scopes, expiry and refresh, for logs and details: nothing secret. */

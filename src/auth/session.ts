@@ -1,5 +1,6 @@
 // The AuthProvider the HTTP transports take: one MCP server's sign-in state. It sends the current
-// access token, refreshes it before asking the user again, and on a 401 or a step-up 403 signs
+// access token, refreshes it shortly before it expires (and on a 401) under the store's refresh
+// lock, before ever asking the user again, and on a 401 or a step-up 403 signs
 // in only when the host allows it (`confirmSignIn`); otherwise the transport closes with
 // `authorization-required` and the host offers "Sign in", which calls `signIn()`.
 import type { AuthChallenge, AuthProvider } from '../transport/httpChannel';
@@ -7,7 +8,7 @@ import { BearerChallenge, discoverAuthorization, DiscoveredAuthorization, parseB
 import { AuthError, AuthErrorKind } from './errors';
 import { truncate } from '../protocol/text';
 import { limitedFetch } from './limitedFetch';
-import { AuthLogger, chooseScopes, describeGrant, OAuthFlow, OAuthFlowOptions } from './flow';
+import { AuthLogger, chooseScopes, describeGrant, OAuthFlow, OAuthFlowOptions, refreshMargin } from './flow';
 import { ClientRegistrationKind, StoredGrant, TokenKey } from './tokenStore';
 import { errorMessage } from '../protocol/errors';
 
@@ -30,6 +31,9 @@ export interface ServerRefusal {
   /** The start of the body (capped by the transport). */
   readonly body?: string;
 }
+
+/** How long a refresh that could not reach the server waits before the next try ahead of expiry. */
+const REFRESH_RETRY_MS = 15_000;
 
 /** How many characters of a server's header or body a message quotes. */
 const QUOTED_CHARS = 300;
@@ -58,6 +62,10 @@ export interface SignInState {
   readonly lastError?: string;
   /** Which step stopped it; `credential-required` when no sign-in exists for the server. */
   readonly lastErrorKind?: AuthErrorKind;
+  /** The access token is renewed without the user (a refresh token is held). */
+  readonly canRefresh: boolean;
+  /** The last failure was the authorization server refusing the refresh token: only a new sign-in helps. */
+  readonly refreshRefused?: boolean;
 }
 
 export interface OAuthSessionOptions extends OAuthFlowOptions {
@@ -72,8 +80,15 @@ export interface OAuthSessionOptions extends OAuthFlowOptions {
    * a server that refuses every token cannot loop the browser. Default 2.
    */
   readonly maxRepeatSignIns?: number;
-  /** Refresh this long before the token expires. Default 30 s. */
+  /** Refresh this long before the token expires. Default a tenth of its lifetime, at most a minute (`refreshMargin`). */
   readonly refreshSkewMs?: number;
+  /**
+   * The authorization server refused the refresh token (expired or revoked), `reason` in words:
+   * called once per refused refresh, so the host can offer one sign-in.
+   */
+  readonly onRefreshRefused?: (reason: string) => void;
+  /** Whether a 401 after a refused refresh may start a sign-in through `confirmSignIn`. Default true. */
+  readonly signInAfterRefusedRefresh?: boolean;
 }
 
 export class OAuthSession implements AuthProvider {
@@ -88,6 +103,9 @@ export class OAuthSession implements AuthProvider {
   private lastChallenge: BearerChallenge = {};
   private lastError: string | undefined;
   private lastErrorKind: AuthErrorKind | undefined;
+  private refreshRefused = false;
+  /** After a refresh that could not reach the server, the next try before expiry waits until then. */
+  private retryRefreshAt = 0;
   /** Step-ups in this session: never reset, whatever metadata or issuer later challenges name. */
   private stepUps = 0;
   /** Interactive sign-ins in this session (the user's and its own), and its own after the first. */
@@ -109,7 +127,7 @@ export class OAuthSession implements AuthProvider {
     if (this.handling) await this.handling.catch(() => {});
     const grant = this.grant;
     if (!grant?.accessToken) return undefined;
-    if (grant.expiresAt !== undefined && grant.refreshToken && this.found && grant.expiresAt - (this.options.refreshSkewMs ?? 30_000) <= this.flow.now()) {
+    if (grant.refreshToken && this.found && this.due(grant) && this.flow.now() >= this.retryRefreshAt) {
       this.log('access token expired or about to: refreshing');
       await this.renew(this.found, grant);
     }
@@ -165,6 +183,8 @@ export class OAuthSession implements AuthProvider {
       ...(grant ? { registration: grant.client.registration } : {}),
       ...(this.lastError ? { lastError: this.lastError } : {}),
       ...(this.lastError && this.lastErrorKind ? { lastErrorKind: this.lastErrorKind } : {}),
+      canRefresh: grant?.refreshToken !== undefined,
+      ...(this.lastError && this.refreshRefused ? { refreshRefused: true } : {}),
     };
   }
 
@@ -188,6 +208,8 @@ export class OAuthSession implements AuthProvider {
       return 'retry';
     }
     if (stored?.refreshToken && (await this.renew(found, stored))) return 'retry';
+    // A refused refresh is said once, by its own message; the sign-in it calls for is the user's.
+    if (this.refreshRefused && this.options.signInAfterRefusedRefresh === false) return 'fail';
     this.grant = stored?.client ? { client: stored.client } : undefined;
     const scopes = chooseScopes(this.options.scope, bearer, found.resourceMetadata, found.authorizationServer);
     if (this.signIns > 0) {
@@ -241,17 +263,64 @@ export class OAuthSession implements AuthProvider {
 
   /**
    * Refreshes once for everyone asking at the same time: with rotating refresh tokens a second
-   * parallel refresh would be refused and cost the user a sign-in. True when a token came back.
+   * parallel refresh would be refused and cost the user a sign-in. Under the store's lock the
+   * grant is read again: another process (or window) may have refreshed it meanwhile, and then
+   * its token is used and the spent refresh token never sent. True when a token came back.
    */
-  private renew(found: DiscoveredAuthorization, grant: StoredGrant): Promise<boolean> {
-    this.refreshing ??= this.flow
-      .refresh(found, grant)
-      .then((renewed) => {
-        this.grant = renewed ?? { client: grant.client };
-        return renewed !== undefined;
+  private renew(found: DiscoveredAuthorization, seen: StoredGrant): Promise<boolean> {
+    const key = OAuthFlow.key(found);
+    this.refreshing ??= this.options.store
+      .exclusive(key, async () => {
+        const current = (await this.options.store.get(key)) ?? seen;
+        if (current.accessToken && current.accessToken !== seen.accessToken && !this.due(current)) {
+          this.log('the token was refreshed meanwhile (another process or window): using it');
+          this.grant = current;
+          return true;
+        }
+        if (!current.refreshToken) {
+          this.grant = { client: current.client };
+          return false;
+        }
+        const outcome = await this.flow.refresh(found, current);
+        switch (outcome.kind) {
+          case 'renewed':
+            this.grant = outcome.grant;
+            this.refreshRefused = false;
+            return true;
+          case 'refused':
+            this.grant = { client: current.client };
+            this.refreshRefused = true;
+            this.lastError = outcome.reason;
+            this.lastErrorKind = 'token';
+            this.options.onRefreshRefused?.(outcome.reason);
+            return false;
+          case 'failed':
+            this.lastError = `the token could not be refreshed: ${outcome.reason}`;
+            this.lastErrorKind = 'token';
+            this.retryRefreshAt = this.flow.now() + REFRESH_RETRY_MS;
+            // Still valid for a while: sent until it expires.
+            if (this.expired(current)) this.grant = { client: current.client };
+            return false;
+          default: {
+            const never: never = outcome;
+            return never;
+          }
+        }
+      })
+      .catch((error: unknown) => {
+        // The cache could not be locked or read: said like a refresh that could not reach the server.
+        this.lastError = `the token could not be refreshed: ${errorMessage(error)}`;
+        this.lastErrorKind = 'token';
+        this.log(this.lastError, 'warn');
+        return false;
       })
       .finally(() => (this.refreshing = undefined));
     return this.refreshing;
+  }
+
+  /** True when the token is expired or within its refresh margin. */
+  private due(grant: StoredGrant): boolean {
+    return grant.expiresAt !== undefined && grant.expiresAt - (this.options.refreshSkewMs ?? refreshMargin(grant)) <= this.flow.now();
   }
 
   private async interactive(found: DiscoveredAuthorization, scopes: readonly string[] | undefined, signal?: AbortSignal): Promise<void> {
@@ -259,6 +328,7 @@ export class OAuthSession implements AuthProvider {
     try {
       this.grant = await this.flow.signIn(found, scopes, signal);
       this.lastError = undefined;
+      this.refreshRefused = false;
     } catch (caught) {
       let error = caught;
       // No sign-in exists for this server: what it said is the user's best clue to the credential it wants.

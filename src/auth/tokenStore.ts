@@ -25,6 +25,8 @@ export interface StoredGrant {
   readonly expiresAt?: number;
   /** The granted scopes (space separated), as the token response or the request said. */
   readonly scope?: string;
+  /** Epoch milliseconds the access token was obtained: its lifetime sets how early it is refreshed. */
+  readonly obtainedAt?: number;
 }
 
 export interface TokenKey {
@@ -45,11 +47,29 @@ export interface TokenStore {
   get(key: TokenKey): Promise<StoredGrant | undefined>;
   set(key: TokenKey, grant: StoredGrant): Promise<void>;
   delete(key: TokenKey): Promise<void>;
+  /**
+   * Runs `work` as the only refresh of this grant among everyone sharing the store (other
+   * processes too, for the CLI's file): `work` reads the grant again, since another holder may
+   * have refreshed it meanwhile, and stores a rotated refresh token before anyone can use the old one.
+   */
+  exclusive<T>(key: TokenKey, work: () => Promise<T>): Promise<T>;
+}
+
+/** Runs work one after another within this process: the `exclusive` of stores no other process shares. */
+export class RefreshQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  run<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(work);
+    this.tail = result.catch(() => {});
+    return result;
+  }
 }
 
 /** A TokenStore in memory: tests, and the CLI without `--token-cache`. */
 export class MemoryTokenStore implements TokenStore {
   private readonly grants = new Map<string, StoredGrant>();
+  private readonly refreshes = new RefreshQueue();
 
   async get(key: TokenKey): Promise<StoredGrant | undefined> {
     return this.grants.get(TokenKey.toString(key));
@@ -61,6 +81,10 @@ export class MemoryTokenStore implements TokenStore {
 
   async delete(key: TokenKey): Promise<void> {
     this.grants.delete(TokenKey.toString(key));
+  }
+
+  exclusive<T>(_key: TokenKey, work: () => Promise<T>): Promise<T> {
+    return this.refreshes.run(work);
   }
 
   /** How many grants are held (tests check that a failed sign-in stored nothing). */

@@ -50,6 +50,8 @@ export function cliSession(ctx: CliSignInContext): OAuthSession {
       if (!signIn.noBrowser) openBrowser(url, env, ctx.print);
     },
     confirmSignIn: async () => true,
+    // A refused refresh ends the run with one line saying so, rather than a browser nobody expected.
+    signInAfterRefusedRefresh: false,
     ...(signIn.clientId !== undefined ? { client: { clientId: signIn.clientId, ...(clientSecret ? { clientSecret } : {}) } } : {}),
     ...(signIn.clientMetadataUrl !== undefined ? { clientMetadataUrl: signIn.clientMetadataUrl } : {}),
     ...(signIn.scope ? { scope: signIn.scope } : {}),
@@ -65,6 +67,8 @@ export function cliSession(ctx: CliSignInContext): OAuthSession {
  */
 export function signInFailure(state: SignInState): string {
   // Printed through the redactor, which shows any Authorization value as ••••: a placeholder here.
+  // The stored sign-in is gone with the refused refresh token: the next run signs in afresh.
+  if (state.refreshRefused) return `${state.lastError}; run the command again to sign in`;
   if (state.lastErrorKind === 'credential-required') return `${state.lastError}. Give the credential as a header: --header "Authorization: Bearer …" (or the header the server's documentation names)`;
   return `sign-in failed: ${state.lastError}`;
 }
@@ -113,6 +117,10 @@ class RedactingStore implements TokenStore {
 
   delete(key: TokenKey): Promise<void> {
     return this.inner.delete(key);
+  }
+
+  exclusive<T>(key: TokenKey, work: () => Promise<T>): Promise<T> {
+    return this.inner.exclusive(key, work);
   }
 
   private hide(grant: StoredGrant): void {

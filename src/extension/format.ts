@@ -53,6 +53,8 @@ export interface ShownStatus {
   readonly reason?: string;
   /** What a waiting server waits for (the start gate's answer). */
   readonly waitingFor?: 'consent' | 'an input';
+  /** Its sign-in in a few words (signed in, when the token expires, whether it is refreshed). */
+  readonly signIn?: string;
 }
 
 /** Codicon id (and theme color id) for a server's state. */
@@ -206,6 +208,8 @@ export interface ServerTooltipFacts extends ServerRowFacts {
   /** The command line as it will run (secrets already removed), or the URL of a remote entry. */
   readonly commandLine?: string;
   readonly reason?: string;
+  /** The sign-in in one line (expiry, refresh), for a server that uses MCP authorization. */
+  readonly signIn?: string;
   readonly capabilities?: ServerCapabilities;
   readonly instructions?: string;
   readonly restarts?: number;
@@ -224,6 +228,7 @@ export function serverTooltip(f: ServerTooltipFacts): string {
   if (f.commandLine) lines.push('', `${f.remote ? 'URL' : 'Command'}: ${untrusted(f.commandLine, 500)}`);
   if (f.remote) lines.push('', `Transport: ${escapeMarkdown(f.remote.transport)}`);
   if (f.reason) lines.push('', `Reason: ${untrusted(f.reason, 500)}`);
+  if (f.signIn) lines.push('', `Sign-in: ${escapeMarkdown(f.signIn)}`);
   if (f.serverInfo) lines.push('', `Server: ${untrusted(implementationText(f.serverInfo), 200)}`);
   if (f.protocolVersion) lines.push('', `Protocol: ${escapeMarkdown(f.protocolVersion)}${f.era ? ` (${f.era} era)` : ''}`);
   if (f.pid !== undefined) lines.push('', `Process id: ${f.pid}`);

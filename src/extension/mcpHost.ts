@@ -79,7 +79,7 @@ export class McpHost implements vscode.Disposable {
       () => mcpHostSetting('log.maxPayloadChars', 4000),
       (id) => this.channelName(id),
     );
-    this.signIns = new EditorSignIns(context.secrets, () => this.registry, this.logs, this.redactor, { start: (id) => this.start(id), stop: (id) => this.stop(id) }, changed);
+    this.signIns = new EditorSignIns(context, () => this.registry, this.logs, this.redactor, { start: (id) => this.start(id), stop: (id) => this.stop(id) }, changed);
     this.gate = new StartGate(new ConsentStore(context.workspaceState), inputs, this.redactor, log, () => this.config.current().folders, changed);
     this.roots = new EditorRoots(log, () => void this.registry.rootsChanged());
     const restart = {

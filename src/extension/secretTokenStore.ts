@@ -1,9 +1,15 @@
 // The editor's TokenStore: sign-in results (tokens and the registered client) in VS Code's
 // SecretStorage, one secret per resource and issuer, so a grant is never offered to another
 // authorization server. An index of the keys (no secret in it) lets Sign Out find a server's
-// grants without asking the network which issuer it uses.
+// grants without asking the network which issuer it uses. Every window of the editor reads the
+// same SecretStorage, so refreshes take one lock file in the extension's global storage: two
+// windows never spend one rotating refresh token twice. The CLI never shares these grants (its
+// sign-ins are its own, in its own cache), so it needs no part in this lock.
+import { promises as fs } from 'node:fs';
+import path from 'node:path';
 import type * as vscode from 'vscode';
-import { StoredGrant, TokenKey, TokenStore } from '../auth/tokenStore';
+import { FileLock } from '../auth/fileLock';
+import { RefreshQueue, StoredGrant, TokenKey, TokenStore } from '../auth/tokenStore';
 
 const PREFIX = 'mcpHost.oauth:';
 const INDEX = 'mcpHost.oauth.index';
@@ -12,11 +18,20 @@ export class SecretTokenStore implements TokenStore {
   /** Index updates one after another, so two sign-ins finishing together both land. */
   private indexing: Promise<void> = Promise.resolve();
 
-  /** `noteSecret` hears every token and client secret read or written, for the log redactor. */
+  private readonly refreshLock: FileLock | RefreshQueue;
+
+  /**
+   * `noteSecret` hears every token and client secret read or written, for the log redactor;
+   * `lockDirectory` (the extension's global storage) holds the refresh lock the windows share;
+   * without it refreshes are one at a time in this window only.
+   */
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly noteSecret: (...values: string[]) => void = () => {},
-  ) {}
+    private readonly lockDirectory?: string,
+  ) {
+    this.refreshLock = lockDirectory ? new FileLock(path.join(lockDirectory, 'oauth-refresh.lock')) : new RefreshQueue();
+  }
 
   async get(key: TokenKey): Promise<StoredGrant | undefined> {
     const text = await this.secrets.get(PREFIX + TokenKey.toString(key));
@@ -40,6 +55,11 @@ export class SecretTokenStore implements TokenStore {
   async delete(key: TokenKey): Promise<void> {
     await this.secrets.delete(PREFIX + TokenKey.toString(key));
     await this.updateIndex((keys) => keys.delete(TokenKey.toString(key)));
+  }
+
+  async exclusive<T>(_key: TokenKey, work: () => Promise<T>): Promise<T> {
+    if (this.lockDirectory) await fs.mkdir(this.lockDirectory, { recursive: true });
+    return this.refreshLock.run(work);
   }
 
   /** Every stored key whose resource is `matches`: Sign Out of a server that cannot be reached. */

@@ -1,7 +1,8 @@
 // The sign-in of each remote server in the editor: one OAuthSession per server, kept across
 // restarts while its URL and client stay the same, handed to its HTTP transport as `auth`.
 // Refresh happens silently inside the session; a sign-in the user did not start is never run:
-// the server is marked "sign in required" and waits for the user's click. No `vscode` import,
+// the server is marked "sign in required" and waits for the user's click (a refused refresh
+// also says why, once). No `vscode` import,
 // so node --test can load it; the prompts and the browser come in as functions.
 import { canonicalResource } from '../auth/discovery';
 import { UserAgent } from '../auth/flow';
@@ -29,6 +30,11 @@ export interface ServerSignInsOptions {
   log(serverId: string, level: 'info' | 'warn', text: string): void;
   /** A server's sign-in state changed (the tree redraws). */
   changed(serverId: string): void;
+  /**
+   * The authorization server refused the server's refresh token (expired or revoked): called once
+   * per refusal (the refused token is gone, so reconnects do not call it again), to offer one sign-in.
+   */
+  refreshRefused?(serverId: string, reason: string): void;
 }
 
 interface ServerSession {
@@ -135,6 +141,7 @@ export class ServerSignIns {
       ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
       ...(oauth?.scopes?.length ? { scope: oauth.scopes } : {}),
       confirmSignIn: (request) => (request.reason === 'step-up' ? this.options.confirmStepUp(serverId, request) : Promise.resolve(false)),
+      onRefreshRefused: (reason) => this.options.refreshRefused?.(serverId, reason),
       log: (text, level) => this.options.log(serverId, level ?? 'info', text),
     });
     this.sessions.set(serverId, { identity, session, serverUrl: resolved.url });

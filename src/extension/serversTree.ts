@@ -61,7 +61,7 @@ export interface ServerTasks {
 export interface ServersTreeModel {
   servers(): readonly ServerHandle[];
   problems(): readonly ConfigProblem[];
-  /** The status to show: the registry's, or `blocked` for a workspace server in an untrusted workspace. */
+  /** The status to show: the registry's, or `blocked` for a workspace server in an untrusted workspace; `signIn` sums up its sign-in. */
   displayStatus(handle: ServerHandle): ShownStatus;
   /** True when the server holds a sign-in (tokens or a registered client) that Sign Out would delete. */
   canSignOut?(serverId: string): boolean;
@@ -86,7 +86,6 @@ export interface ExpansionMemory {
   get<T>(key: string): T | undefined;
   update(key: string, value: unknown): Thenable<void>;
 }
-
 
 /** Why a server waits, as the tree and the status bar show it. */
 export const WAITING_CONSENT_REASON = 'Waiting for your consent to start it (a dialog is open, or queued behind another)';
@@ -485,6 +484,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         era: running ? client?.era : undefined,
         serverInfo: running ? client?.serverInfo : undefined,
         remote,
+        signIn: shown.signIn,
         capabilities: running ? client?.serverCapabilities : undefined,
         instructions: running ? client?.instructions : undefined,
         restarts: h.restarts,

@@ -9,7 +9,8 @@ import type { ConfigReloader } from './configReloader';
 import { serverStateText, type ShownStatus } from './format';
 import type { Redactor } from './logFormat';
 import type { EditorRoots } from './editorRoots';
-import { SIGN_IN_REASON, type EditorSignIns } from './signIns';
+import type { EditorSignIns } from './signIns';
+import { signInSummary } from '../usecases/serverInfo';
 import type { StartGate } from './startGate';
 import { ServersTreeModel, UNTRUSTED_REASON, WAITING_CONSENT_REASON, WAITING_INPUT_REASON } from './serversTree';
 
@@ -63,8 +64,10 @@ export class EditorServersTreeModel implements ServersTreeModel {
 
   displayStatus(h: ServerHandle): ShownStatus {
     const shown = this.registryStatus(h);
-    if ((shown.kind === 'error' || shown.kind === 'stopped') && this.signIns.needsSignIn(h.id)) return { kind: 'signin', reason: SIGN_IN_REASON };
-    return shown;
+    const state = this.signIns.signInState(h.id);
+    const signIn = state ? { signIn: signInSummary(state, Date.now()) } : {};
+    if ((shown.kind === 'error' || shown.kind === 'stopped') && this.signIns.needsSignIn(h.id)) return { kind: 'signin', reason: this.signIns.signInReason(h.id), ...signIn };
+    return { ...shown, ...signIn };
   }
 
   /** The state in the words of the server's row (Server Details says the same). */

@@ -18,12 +18,17 @@ import { editorRedirect } from './signInRedirect';
 import { assessSignInPage } from '../usecases/signInPage';
 
 export const SIGN_IN_REASON = 'Sign in required — click the server (or "Sign In") to sign in in your browser';
+/** The row's reason after the authorization server refused the refresh token. */
+export const SIGN_IN_EXPIRED_REASON = 'Sign in required — the sign-in expired or was revoked; click the server (or "Sign In") to sign in again';
 
 export class EditorSignIns {
   private readonly signIns: ServerSignIns;
+  /** Servers whose "the sign-in expired" notification is open: one at a time, never a queue of them. */
+  private readonly expiredPrompts = new Set<string>();
 
   constructor(
-    secrets: vscode.SecretStorage,
+    /** The extension context's SecretStorage, and its global storage for the refresh lock the windows share. */
+    storage: { readonly secrets: vscode.SecretStorage; readonly globalStorageUri: vscode.Uri },
     private readonly registry: () => ServerRegistry,
     private readonly logs: ServerLogs,
     redactor: Redactor,
@@ -33,7 +38,7 @@ export class EditorSignIns {
   ) {
     this.signIns = new ServerSignIns({
       // Every token and client secret read or written is also hidden from every log line.
-      store: new SecretTokenStore(secrets, (...values) => redactor.add(...values)),
+      store: new SecretTokenStore(storage.secrets, (...values) => redactor.add(...values), storage.globalStorageUri.fsPath),
       redirect: (id, port) => editorRedirect(port, (text) => this.logs.get(id).write('info', `sign-in: ${text}`)),
       userAgent: async (url, target) => {
         // The URL opened is judged like every external URL; the prompt already named its host.
@@ -56,6 +61,7 @@ export class EditorSignIns {
       },
       log: (id, level, text) => this.logs.get(id).write(level, `sign-in: ${text}`),
       changed: () => this.changed(),
+      refreshRefused: (id, reason) => void this.offerSignIn(id, reason),
     });
   }
 
@@ -123,6 +129,24 @@ export class EditorSignIns {
     await (h.status.kind === 'running' ? registry.restart(id) : registry.start(id));
   }
 
+  /** The refresh token was refused: one notification says why and offers Sign In (the row offers it too). */
+  private async offerSignIn(id: string, reason: string): Promise<void> {
+    const name = this.registry().get(id)?.entry.name;
+    if (!name || this.expiredPrompts.has(id)) return;
+    this.expiredPrompts.add(id);
+    try {
+      const answer = await vscode.window.showWarningMessage(`MCP Host: "${name}": ${reason}. Sign in again to use it.`, 'Sign In');
+      if (answer === 'Sign In') await vscode.commands.executeCommand('mcpHost.server.signIn', id);
+    } finally {
+      this.expiredPrompts.delete(id);
+    }
+  }
+
+  /** Why the server waits for a sign-in, as its row says. */
+  signInReason(id: string): string {
+    return this.signIns.state(id)?.refreshRefused ? SIGN_IN_EXPIRED_REASON : SIGN_IN_REASON;
+  }
+
   /** The user's "Sign Out": stops the server and deletes its tokens and registered client; the row then asks to sign in. */
   async signOut(id: string): Promise<void> {
     const h = this.registry().get(id);
@@ -143,7 +167,7 @@ export class EditorSignIns {
   signInState(id: string): (SignInState & { readonly required: boolean }) | undefined {
     const required = this.signIns.needsSignIn(id);
     // Signed out: the session is gone, but the details still say a sign-in is needed.
-    const state = this.signIns.state(id) ?? (required ? { signedIn: false } : undefined);
+    const state = this.signIns.state(id) ?? (required ? { signedIn: false, canRefresh: false } : undefined);
     return state && { ...state, required };
   }
 }

@@ -353,18 +353,24 @@ export class HttpChannel {
     return auth ? this.fetchAuthorized(exchange, options, auth) : this.fetchFollowing(exchange, options);
   }
 
-  /** `fetch()` with the provider's `Authorization`, sent once more when a 401/403 challenge is answered `retry`. */
+  /**
+   * `fetch()` with the provider's `Authorization`, sent once more when a 401/403 challenge is
+   * answered `retry`; twice when the first try carried none (a new session: the stored token it
+   * then finds may be refused in turn, and is refreshed rather than ending the run).
+   */
   private async fetchAuthorized(exchange: Exchange, options: FetchOptions, auth: AuthProvider): Promise<HttpResponse> {
-    for (let retried = false; ; retried = true) {
+    let tries = 1;
+    for (let tried = 0; ; tried++) {
       const headers = withoutHeader(options.headers, 'authorization');
       const value = await auth.authorization();
+      if (tried === 0 && value === undefined) tries = 2;
       if (value !== undefined) headers.authorization = value;
       if ((value !== undefined) !== this.sendsSignInAuthorization) {
         this.sendsSignInAuthorization = value !== undefined;
         this.logHttp(value !== undefined ? 'requests carry Authorization from sign-in' : 'requests carry no Authorization from sign-in (no token)');
       }
       let response = await this.fetchFollowing(exchange, { ...options, headers });
-      if ((response.status !== 401 && response.status !== 403) || retried) return response;
+      if ((response.status !== 401 && response.status !== 403) || tried >= tries) return response;
       const challenge = response.headers.get('www-authenticate');
       let body: string | undefined;
       if (response.status === 401) ({ response, text: body } = await readChallengeBody(response));

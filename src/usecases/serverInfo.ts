@@ -208,11 +208,21 @@ export function signInFacts(state: SignInState & { readonly required: boolean },
   if (state.signedIn) facts.push(['Granted scopes', state.scope ?? 'as the server chose (none named)']);
   if (state.signedIn) {
     const expires = state.expiresAt;
-    facts.push(['Access token expires', expires === undefined ? 'no expiry given' : expires <= now ? `expired at ${new Date(expires).toLocaleTimeString()} (refreshed on the next request)` : `in ${duration(expires - now)} (${new Date(expires).toLocaleTimeString()})`]);
+    facts.push(['Access token expires', expires === undefined ? 'no expiry given' : expires <= now ? `expired at ${new Date(expires).toLocaleTimeString()}${state.canRefresh ? ' (refreshed on the next request)' : ''}` : `in ${duration(expires - now)} (${new Date(expires).toLocaleTimeString()})`]);
+    facts.push(['Refresh', state.canRefresh ? 'automatic, shortly before it expires (a refresh token is held)' : 'not possible (no refresh token): sign in again when it expires']);
   }
   if (state.registration) facts.push(['Client registration', REGISTRATION_WORDS[state.registration]]);
   if (state.lastError) facts.push(['Last failure', state.lastError]);
   return facts;
+}
+
+/** The sign-in in one line, for the server row's tooltip: expiry and refresh, or why a sign-in is needed. */
+export function signInSummary(state: SignInState & { readonly required: boolean }, now: number): string {
+  if (state.refreshRefused && !state.signedIn) return 'the sign-in expired or was revoked: sign in again';
+  if (!state.signedIn) return state.required ? 'sign in required' : 'not signed in';
+  const expires = state.expiresAt;
+  const when = expires === undefined ? 'no expiry given' : expires <= now ? `token expired at ${new Date(expires).toLocaleTimeString()}` : `token expires in ${duration(expires - now)} (${new Date(expires).toLocaleTimeString()})`;
+  return `signed in, ${when}, ${state.canRefresh ? 'refreshed automatically' : 'no refresh token: sign in again when it expires'}`;
 }
 
 /**

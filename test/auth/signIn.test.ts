@@ -153,6 +153,25 @@ describe('sign-in to a protected MCP server', () => {
     t.assertNoSecretIn(t.logs);
   });
 
+  test('a token within its refresh margin (a tenth of its lifetime, at most a minute) is refreshed before it expires, without a 401 first', async () => {
+    let clock = Date.now();
+    const t = await setUp([], { now: () => clock });
+    await t.client.connect(t.transport);
+    const before = await t.stats();
+    // The fixture's tokens live an hour: 50 s before expiry is inside the one-minute margin.
+    clock += 3600_000 - 50_000;
+    assert.equal(text(await t.client.callTool('echo', { text: 'early' })), 'early');
+    const after = await t.stats();
+    assert.equal(after.refreshRequests - before.refreshRequests, 1, 'refreshed ahead of expiry');
+    assert.equal(after.unauthorized, before.unauthorized, 'no 401 came first');
+    assert.equal(t.session.state().canRefresh, true);
+    assert.equal(t.session.state().expiresAt, clock + 3600_000);
+    // Fresh again: the next call sends the new token as it is.
+    await t.client.callTool('echo', { text: 'again' });
+    assert.equal((await t.stats()).refreshRequests, after.refreshRequests);
+    t.assertNoSecretIn(t.logs);
+  });
+
   test('requests in parallel refused for an expired token share one refresh', async () => {
     const t = await setUp([]);
     await t.client.connect(t.transport);
@@ -174,7 +193,7 @@ describe('sign-in to a protected MCP server', () => {
     const stats = await t.stats();
     assert.equal(stats.registrations, 1, 'the dynamically registered client and its redirect port were reused');
     const steps = t.logs.join('\n');
-    assert.match(steps, /refresh refused: the token endpoint http:\/\/127\.0\.0\.1:\d+\/token answered HTTP 400 with error "invalid_grant"/);
+    assert.match(steps, /refresh refused: the sign-in expired or was revoked: the token endpoint http:\/\/127\.0\.0\.1:\d+\/token answered HTTP 400 with error "invalid_grant"/);
     assert.match(steps, /client: dynamically registered before, reused/);
     t.assertNoSecretIn(t.logs);
   });

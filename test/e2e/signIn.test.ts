@@ -224,7 +224,7 @@ describe('sign-in to protected remote servers in a real VS Code', { skip, timeou
     });
   });
 
-  test('Server Details show the sign-in: issuer, scopes, expiry, registration', { timeout: 60_000 }, async () => {
+  test('Server Details show the sign-in: issuer, scopes, expiry, refresh, registration', { timeout: 60_000 }, async () => {
     await step('details', async () => {
       await wb.clickTreeItem('protected');
       const section = await signInSection('protected');
@@ -233,6 +233,7 @@ describe('sign-in to protected remote servers in a real VS Code', { skip, timeou
       assert.ok(text.includes(new URL(protectedServer.url).origin), text);
       assert.match(text, /Granted scopes\s+mcp/);
       assert.match(text, /Access token expires\s+in \d+ min/);
+      assert.match(text, /Refresh\s+automatic, shortly before it expires/);
       assert.match(text, /dynamic client registration \(RFC 7591\)/);
       await section.scrollIntoViewIfNeeded();
       await wb.screenshot('signin-details');

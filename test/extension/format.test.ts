@@ -156,6 +156,9 @@ describe('server rows', () => {
     assert.ok(md.includes('Use \\[me\\]\\(https\\:'));
     assert.ok(md.includes('Capabilities: tools'));
     assert.match(md.replace(/\\(.)/g, '$1'), /@mcp asks with its tools\. VS Code runs @mcp \(even \/tools\) only with a model selected in the chat/, 'the tooltip says what @mcp needs');
+    const remote = serverTooltip({ name: 'docs', status: 'running', origin: 'User settings', sourceLabel: 'User settings', remote: { host: 'mcp.example', transport: 'Streamable HTTP' }, signIn: 'signed in, token expires in 52 min 0 s (12:52:00), refreshed automatically' });
+    assert.ok(remote.includes(`\n\nSign-in: ${escapeMarkdown('signed in, token expires in 52 min 0 s (12:52:00), refreshed automatically')}`), remote);
+    assert.ok(!md.includes('Sign-in:'), 'a server without sign-in says nothing of it');
   });
 });
 

@@ -6,6 +6,9 @@
 // expired token is refreshed without asking and a step-up asks once; Sign Out deletes the grant,
 // even without the network; the prompt names the authorization server.
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import type * as vscode from 'vscode';
 import { loopbackRedirect } from '../../src/auth/loopback';
@@ -37,16 +40,17 @@ afterEach(async () => {
   for (const p of peers.splice(0)) await p.close();
 });
 
-async function setUp(fixture = 'authServer.mjs', fixtureArgs: string[] = [], options: { callbackPort?: number; clientMetadataUrl?: (peerUrl: string) => string } = {}) {
-  const peer = await startFixture(fixture, fixtureArgs);
-  peers.push(peer);
-  const secrets = secretStorage();
+async function setUp(fixture = 'authServer.mjs', fixtureArgs: string[] = [], options: { callbackPort?: number; clientMetadataUrl?: (peerUrl: string) => string; window?: { peer: HttpPeer; secrets: ReturnType<typeof secretStorage>; lockDirectory: string } } = {}) {
+  const peer = options.window?.peer ?? (await startFixture(fixture, fixtureArgs));
+  if (!options.window) peers.push(peer);
+  const secrets = options.window?.secrets ?? secretStorage();
   const noted = new Set<string>();
   const opened: URL[] = [];
   const logs: string[] = [];
   const changes: string[] = [];
   const stepUps: (readonly string[])[] = [];
-  const store = new SecretTokenStore(secrets, (...values) => values.forEach((v) => noted.add(v)));
+  const refusals: string[] = [];
+  const store = new SecretTokenStore(secrets, (...values) => values.forEach((v) => noted.add(v)), options.window?.lockDirectory);
   const signIns = new ServerSignIns({
     store,
     redirect: () => loopbackRedirect({ timeoutMs: 10_000, ...(options.callbackPort ? { port: options.callbackPort } : {}) }),
@@ -63,6 +67,7 @@ async function setUp(fixture = 'authServer.mjs', fixtureArgs: string[] = [], opt
     },
     log: (_id, _level, text) => logs.push(text),
     changed: (id) => changes.push(id),
+    refreshRefused: (_id, reason) => refusals.push(reason),
   });
   const resolved = await resolveRemoteServer({ type: 'http', url: peer.url }, { workspaceFolder: undefined, folders: {}, userHome: '/home/u', env: {}, resolveInput: async () => '' });
   const connect = async () => {
@@ -71,7 +76,7 @@ async function setUp(fixture = 'authServer.mjs', fixtureArgs: string[] = [], opt
     await client.connect(new StreamableHttpTransport({ url: peer.url, auth: signIns.provider('srv', resolved) }));
     return client;
   };
-  return { peer, secrets, noted, opened, logs, changes, stepUps, store, signIns, connect };
+  return { peer, secrets, noted, opened, logs, changes, stepUps, refusals, store, signIns, connect };
 }
 
 describe('ServerSignIns over SecretTokenStore', () => {
@@ -139,6 +144,55 @@ describe('ServerSignIns over SecretTokenStore', () => {
     assert.equal(t.opened.length, 2);
     assert.equal(t.signIns.state('srv')?.scope, 'mcp admin');
     assert.equal(t.signIns.needsSignIn('srv'), false);
+  });
+
+  test('a refused refresh (revoked) says why once and leaves one Sign In, however often the server is started again', async () => {
+    const t = await setUp();
+    await assert.rejects(t.connect());
+    await t.signIns.signIn('srv');
+    const client = await t.connect();
+    assert.equal(t.signIns.state('srv')?.canRefresh, true);
+    await fetch(new URL('/control/revoke', t.peer.url), { method: 'POST' });
+    await assert.rejects(client.callTool('echo', { text: 'revoked' }));
+    // The registry's restarts, or the user's Start: each is refused with no refresh to try.
+    for (let i = 0; i < 3; i++) await assert.rejects(t.connect());
+    assert.equal(t.refusals.length, 1, 'one prompt');
+    assert.match(t.refusals[0], /^the sign-in expired or was revoked: the token endpoint http:\/\/127\.0\.0\.1:\d+\/token answered HTTP 400 with error "invalid_grant"/);
+    assert.equal((await authFixtureStats(t.peer)).refreshRequests, 1, 'one refresh tried');
+    assert.equal(t.opened.length, 1, 'no browser without the user');
+    assert.equal(t.signIns.needsSignIn('srv'), true);
+    const state = t.signIns.state('srv')!;
+    assert.equal(state.refreshRefused, true);
+    assert.equal(state.canRefresh, false);
+    assert.equal(state.signedIn, false);
+    // The user's Sign In clears it.
+    await t.signIns.signIn('srv');
+    assert.equal(t.signIns.state('srv')?.refreshRefused, undefined);
+    await (await t.connect()).callTool('echo', { text: 'back' });
+    for (const line of [...t.logs, ...t.refusals]) for (const secret of t.noted) assert.ok(!line.includes(secret), line);
+  });
+
+  test('two windows on one SecretStorage refresh a rotating token once: they share the refresh lock in global storage', async () => {
+    // A slow token endpoint, so both windows are refreshing at once; `shared` gives its SecretStorage.
+    const shared = await setUp('authServer.mjs', ['--refresh-delay', '800']);
+    const lockDirectory = mkdtempSync(join(tmpdir(), 'mcp-host-global-storage-'));
+    try {
+      const two = await setUp('authServer.mjs', [], { window: { peer: shared.peer, secrets: shared.secrets, lockDirectory } });
+      const first = await setUp('authServer.mjs', [], { window: { peer: shared.peer, secrets: shared.secrets, lockDirectory } });
+      await assert.rejects(first.connect());
+      await first.signIns.signIn('srv');
+      const [a, b] = [await first.connect(), await two.connect()];
+      await fetch(new URL('/control/expire', shared.peer.url), { method: 'POST' });
+      const before = await authFixtureStats(shared.peer);
+      await Promise.all([a.callTool('echo', { text: 'a' }), b.callTool('echo', { text: 'b' })]);
+      const after = await authFixtureStats(shared.peer);
+      assert.equal(after.refreshRequests - before.refreshRequests, 1, 'one refresh for both windows');
+      assert.equal(after.authorizations.length, 1);
+      assert.deepEqual([...first.refusals, ...two.refusals], []);
+      assert.equal(existsSync(join(lockDirectory, 'oauth-refresh.lock')), false);
+    } finally {
+      rmSync(lockDirectory, { recursive: true, force: true });
+    }
   });
 
   test('Sign Out deletes the grant and the client even when the server cannot be reached, and asks for sign-in again', async () => {

@@ -25,6 +25,10 @@ export interface AuthFixtureStats {
   authorizations: Array<{ scope: string | null; resource: string | null }>;
   tokens: number;
   refreshes: number;
+  /** Every refresh_token request, refused ones too. */
+  refreshRequests: number;
+  /** 401 answers of /mcp. */
+  unauthorized: number;
   /** How the client authenticated at /token: `client_secret_basic` or `body`. */
   lastTokenAuth?: string;
   metadataDocuments?: number;

@@ -7,7 +7,7 @@ import { McpClient } from '../../src/client/client';
 import { Redactor } from '../../src/registry/logText';
 import { transportFactory } from '../../src/transport/transportFactory';
 import { startEverything } from '../transport/httpPeers';
-import { serverDetails, serverEntryJson } from '../../src/usecases/serverInfo';
+import { serverDetails, serverEntryJson, signInFacts, signInSummary } from '../../src/usecases/serverInfo';
 import { toTarget } from '../../src/extension/usecases/types';
 import { serverStateText } from '../../src/extension/format';
 import { EVERYTHING, connectStdio, fixture } from '../client/support';
@@ -191,3 +191,30 @@ describe('server info', () => {
     for (const bad of [undefined, null, 'echo', 42, { kind: 'tool' }, { serverId: 5 }, { kind: 'tool', serverId: 's' }]) assert.equal(toTarget(bad), undefined, JSON.stringify(bad));
   });
 });
+
+describe('the sign-in as Server Details and the row\'s tooltip show it', () => {
+  const now = Date.UTC(2026, 0, 1, 12, 0, 0);
+  const base = { signedIn: true, issuer: 'https://as.example/', scope: 'mcp', registration: 'dynamic' as const, required: false };
+
+  test('when the token expires and whether it is refreshed without the user', () => {
+    const refreshing = new Map(signInFacts({ ...base, expiresAt: now + 52 * 60_000, canRefresh: true }, now));
+    assert.match(refreshing.get('Access token expires')!, /^in 52 min 0 s \(/);
+    assert.equal(refreshing.get('Refresh'), 'automatic, shortly before it expires (a refresh token is held)');
+    assert.match(signInSummary({ ...base, expiresAt: now + 52 * 60_000, canRefresh: true }, now), /^signed in, token expires in 52 min 0 s \(.+\), refreshed automatically$/);
+    const once = new Map(signInFacts({ ...base, expiresAt: now - 1000, canRefresh: false }, now));
+    assert.doesNotMatch(once.get('Access token expires')!, /refreshed/);
+    assert.equal(once.get('Refresh'), 'not possible (no refresh token): sign in again when it expires');
+    assert.match(signInSummary({ ...base, expiresAt: now - 1000, canRefresh: false }, now), /no refresh token: sign in again when it expires$/);
+  });
+
+  test('a refused refresh: why, and that a sign-in is needed', () => {
+    const reason = 'the sign-in expired or was revoked: the token endpoint https://as.example/token answered HTTP 400 with error "invalid_grant"';
+    const state = { signedIn: false, issuer: 'https://as.example/', registration: 'dynamic' as const, canRefresh: false, refreshRefused: true, lastError: reason, lastErrorKind: 'token' as const, required: true };
+    const facts = new Map(signInFacts(state, now));
+    assert.equal(facts.get('State'), 'sign in required');
+    assert.equal(facts.get('Last failure'), reason);
+    assert.equal(facts.has('Refresh'), false);
+    assert.equal(signInSummary(state, now), 'the sign-in expired or was revoked: sign in again');
+  });
+});
+
