@@ -17,6 +17,8 @@ interface ScenarioSummary {
 interface ConformanceScript {
   runConformance(options?: { requirements?: string }): Promise<{ code: number; stdout: string; scenarios: Map<string, ScenarioSummary>; logFile: string }>;
   requiredProblems(scenarios: Map<string, ScenarioSummary>, ranAll?: boolean): string[];
+  SKILLS_HOST_CHECKS: Record<string, string>;
+  scenarioChecks(scenario: string): Array<{ id: string; status: string }>;
 }
 
 /** `<repo>/scripts/conformance.mjs`, from `<repo>/out/test/conformance/`. */
@@ -34,6 +36,10 @@ test('the official conformance suite: the required client scenarios pass, the re
     if (line.trim()) t.diagnostic(line);
   }
   assert.deepEqual(script.requiredProblems(scenarios), [], `required scenarios failed (details: ${logFile})`);
+  // Skills: the host check of each scenario judged the host (SUCCESS), not SKIPPED for never listing skills.
+  for (const [scenario, check] of Object.entries(script.SKILLS_HOST_CHECKS)) {
+    assert.deepEqual(script.scenarioChecks(scenario), [{ id: check, status: 'SUCCESS' }], `${scenario}: its host check ${check}`);
+  }
   assert.equal(code, 0, `the suite found failures outside the baseline, or baseline entries that now pass (details: ${logFile})`);
 });
 
