@@ -75,6 +75,20 @@ export class ServerSkills {
 }
 
 /**
+ * Names for the rows of one listing: the frontmatter name, and where two skills share it, the
+ * name with the path that tells them apart (`refunds (acme/billing)`): none is dropped or preferred.
+ */
+export function skillLabels(skills: readonly SkillEntry[]): string[] {
+  const counts = new Map<string, number>();
+  for (const s of skills) counts.set(s.frontmatter.name, (counts.get(s.frontmatter.name) ?? 0) + 1);
+  return skills.map((s) => {
+    if ((counts.get(s.frontmatter.name) ?? 0) < 2) return s.frontmatter.name;
+    const prefix = s.uri.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/\/SKILL\.md$/, '').split('/').slice(0, -1).join('/');
+    return `${s.frontmatter.name} (${prefix || s.uri})`;
+  });
+}
+
+/**
  * Where a skill's file opens in the editor: `mcp-skill:/<server>/<skill>/<path in the skill>`,
  * server id and SKILL.md URI each as one base64url segment, so a Markdown preview resolves the
  * relative links of SKILL.md (`references/FORMS.md`) to the skill's own files.

@@ -8,6 +8,7 @@ import { getSkill, listSkills, readDirectory } from '../../src/skills/catalog';
 import { SkillLoader, VerifiedFileCache } from '../../src/skills/loader';
 import { SkillVerificationError, entryProblem, frontmatterDifferences, parseFrontmatter, sha256Digest, verifyFile, verifyFrontmatter } from '../../src/skills/verification';
 import { SkillEntry, resolveSkillReference, withSkillsCapability } from '../../src/skills/wire';
+import { SkillDocumentPath, skillLabels } from '../../src/skills/serverSkills';
 import { WireRecorder, connectStdio, fixture } from '../client/support';
 
 const TEXT = '---\nname: demo\ndescription: A demo skill\nmetadata:\n  version: "1.0"\n---\n\nBody.\n';
@@ -78,12 +79,12 @@ describe('skills: verification', () => {
 describe('skills: against the skills fixture server (SDK 1.x, stdio)', { timeout: 60_000 }, () => {
   let client: McpClient;
   let wire: WireRecorder;
-  let stderr: string[];
   before(async () => {
-    ({ client, wire, stderr } = await connectStdio(process.execPath, [fixture('skills.mjs')], { capabilities: withSkillsCapability(), maxPages: 10 }));
+    ({ client, wire } = await connectStdio(process.execPath, [fixture('skills.mjs')], { capabilities: withSkillsCapability(), maxPages: 10 }));
   });
   after(() => client.close());
-  const reads = () => stderr.filter((l) => l.startsWith('READ ')).map((l) => l.slice(5).trim());
+  // What the client asked for (its frames); the server's own "READ" lines on stderr say the same, later.
+  const reads = () => wire.sent('resources/read').map((m) => m.params.uri as string);
 
   test('the extension is declared in initialize; skills/list follows every page and reads no file', async () => {
     assert.deepEqual((wire.sent('initialize')[0].params.capabilities as { extensions: unknown }).extensions, { 'io.modelcontextprotocol/skills': {} });
@@ -143,5 +144,25 @@ describe('skills: against the skills fixture server (SDK 1.x, stdio)', { timeout
     } finally {
       await plain.client.close();
     }
+  });
+});
+
+describe('skills: names and editor paths', () => {
+  test('skills sharing a name are told apart by their path, none dropped', () => {
+    const entry = (uri: string, name: string): SkillEntry => ({ uri, frontmatter: { name, description: '' }, resources: [] });
+    assert.deepEqual(skillLabels([entry('skill://acme/billing/refunds/SKILL.md', 'refunds'), entry('skill://acme/support/refunds/SKILL.md', 'refunds'), entry('skill://git/SKILL.md', 'git')]), [
+      'refunds (acme/billing)',
+      'refunds (acme/support)',
+      'git',
+    ]);
+  });
+
+  test('an mcp-skill: path carries the server and the skill, and the file path a relative link resolves to', () => {
+    const path = SkillDocumentPath.of('my server/1', 'skill://acme/billing/refunds/SKILL.md', 'SKILL.md');
+    assert.deepEqual(SkillDocumentPath.parse(path), { serverId: 'my server/1', skillUri: 'skill://acme/billing/refunds/SKILL.md', pathInSkill: 'SKILL.md' });
+    // What a Markdown preview makes of `examples/email.md` next to SKILL.md.
+    const sibling = path.replace(/SKILL\.md$/, 'examples/email.md');
+    assert.equal(SkillDocumentPath.parse(sibling)?.pathInSkill, 'examples/email.md');
+    assert.equal(SkillDocumentPath.parse('/not/a-skill'), undefined);
   });
 });

@@ -5,8 +5,8 @@
 import * as vscode from 'vscode';
 import { formatBytes } from '../../protocol/text';
 import { errorMessage } from '../../protocol/errors';
-import type { ServerSkills } from '../../skills/serverSkills';
-import { SkillEntry, pathInSkill } from '../../skills/wire';
+import { type ServerSkills, skillLabels } from '../../skills/serverSkills';
+import { pathInSkill } from '../../skills/wire';
 import type { TreeNode } from '../treeNodes';
 
 /** Command ids of the skill rows (package.json names them). */
@@ -14,20 +14,6 @@ export const OPEN_SKILL_COMMAND = 'mcpHost.skills.open';
 export const OPEN_SKILL_FILE_COMMAND = 'mcpHost.skills.openFile';
 
 type SkillsNode = Extract<TreeNode, { kind: 'skills' | 'skill' | 'skillFile' }>;
-
-/**
- * Names for the rows of one listing: the frontmatter name, and where two skills share it, the
- * name with the path that tells them apart (`refunds (acme/billing)`): none is dropped or preferred.
- */
-export function skillLabels(skills: readonly SkillEntry[]): string[] {
-  const counts = new Map<string, number>();
-  for (const s of skills) counts.set(s.frontmatter.name, (counts.get(s.frontmatter.name) ?? 0) + 1);
-  return skills.map((s) => {
-    if ((counts.get(s.frontmatter.name) ?? 0) < 2) return s.frontmatter.name;
-    const prefix = s.uri.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').replace(/\/SKILL\.md$/, '').split('/').slice(0, -1).join('/');
-    return `${s.frontmatter.name} (${prefix || s.uri})`;
-  });
-}
 
 /** What a Skills group last showed: the listing's rows, or why it could not list. */
 interface Shown {
