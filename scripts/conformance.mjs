@@ -17,7 +17,7 @@
 // the scenarios in REQUIRED_SCENARIOS must report passed checks (the suite counts a scenario
 // that produced no check at all as passed).
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,6 +27,17 @@ const SUITE = join(repoRoot, 'node_modules', '@modelcontextprotocol', 'conforman
 const DRIVER = join(repoRoot, 'dist', 'conformance-client.js');
 const BASELINE = join(repoRoot, 'test', 'conformance', 'expected-failures.yml');
 const RESULTS = join(repoRoot, 'test-results', 'conformance');
+
+/**
+ * The Skills scenarios and the one host check each judges. The suite marks a check SKIPPED (and
+ * the scenario passed) when the client never lists skills; these must report SUCCESS.
+ */
+export const SKILLS_HOST_CHECKS = {
+  'sep-2640-client-no-prefetch': 'sep-2640-host-no-prefetch',
+  'sep-2640-client-verify-digest': 'sep-2640-host-verify-digest',
+  'sep-2640-client-verify-size': 'sep-2640-host-size-mismatch-failure',
+  'sep-2640-client-verify-frontmatter': 'sep-2640-host-frontmatter-comparison',
+};
 
 /** The client scenarios that must pass (issues 9 and 13); every other one is in the baseline or passes. */
 export const REQUIRED_SCENARIOS = [
@@ -42,6 +53,8 @@ export const REQUIRED_SCENARIOS = [
   'http-custom-headers',
   'http-invalid-tool-headers',
   'json-schema-ref-no-deref',
+  // Skills (SEP-2640, issue 36): the host lists, loads and verifies, so each host check is judged.
+  ...Object.keys(SKILLS_HOST_CHECKS),
 ];
 
 const MIN_SUITE_NODE = 22;
@@ -180,6 +193,13 @@ export function requiredProblems(scenarios, ranAll = true) {
     else if (s.passed === 0) problems.push(`${name}: no check passed (the driver did nothing the suite could judge)`);
   }
   return problems;
+}
+
+/** The checks of `scenario` in the last run (its checks.json), each `{ id, status }`; empty when it did not run. */
+export function scenarioChecks(scenario) {
+  const dir = existsSync(RESULTS) ? readdirSync(RESULTS).filter((d) => d.startsWith(`${scenario}-`)).sort().pop() : undefined;
+  if (!dir || !existsSync(join(RESULTS, dir, 'checks.json'))) return [];
+  return JSON.parse(readFileSync(join(RESULTS, dir, 'checks.json'), 'utf8')).map((c) => ({ id: c.id, status: c.status }));
 }
 
 /** `--requirements <revision>` and `--scenario <name>` from the command line. */

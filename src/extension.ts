@@ -11,6 +11,9 @@ import { McpStatusBar } from './extension/statusBar';
 import { OfferChangesView } from './extension/offerChangesView';
 import { registerTimeline } from './extension/timeline/timelineFeed';
 import { cacheMcpHostSettings } from './extension/restrictedSettings';
+import { ServerSkills } from './skills/serverSkills';
+import { SkillsTreeSection } from './extension/skills/skillsTree';
+import { registerSkillDocuments } from './extension/skills/skillDocuments';
 import { OPEN_WALKTHROUGH_COMMAND, walkthroughArgument } from './extension/walkthrough';
 import { unseenTasksBadge } from './usecases/taskText';
 
@@ -80,6 +83,14 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(tree.showTasks(useCases.tasks));
   // Tasks that ended unseen (their notice fades unread): the view's badge counts them until opened.
   context.subscriptions.push(useCases.tasks.onDidChange(() => (view.badge = unseenTasksBadge(useCases.tasks.unseenCount()))));
+  // Skills (Skills extension): a Skills group per server that offers them, opened as read-only documents.
+  const skills = new ServerSkills((id) => mcpHost.registry.get(id)?.client);
+  const skillsSection = new SkillsTreeSection(skills, (id) => mcpHost.registry.get(id)?.entry.name ?? id);
+  context.subscriptions.push(
+    skillsSection,
+    tree.showSkills(skillsSection),
+    registerSkillDocuments(skills, (id, text) => mcpHost.serverLog(id, 'warn', text)),
+  );
 
   // "asked 12s ago" under Roots and a running task's elapsed time move: their rows alone, while the view shows.
   context.subscriptions.push(tree.followVisibility(view));

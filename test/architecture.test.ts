@@ -18,6 +18,7 @@ const LAYERS: Readonly<Record<string, number>> = {
   schema: 1,
   config: 2,
   forms: 2,
+  skills: 2,
   transport: 3,
   auth: 4,
   registry: 4,

@@ -12,6 +12,9 @@ export type CliCommand =
   /** The tasks the server holds (2025-11-25 `tasks/list`). */
   | { readonly kind: 'tasks' }
   | { readonly kind: 'read'; readonly uri: string }
+  /** The skills the server lists (Skills extension), and one loaded and verified (`--out`: written to a folder). */
+  | { readonly kind: 'skills' }
+  | { readonly kind: 'skill'; readonly uri: string; readonly out?: string }
   | { readonly kind: 'prompt'; readonly name: string; readonly args: Record<string, string> }
   | { readonly kind: 'ping' }
   /** Compare a snapshot (`inspect --json`) with the live server. */
@@ -128,6 +131,9 @@ Commands:
                      description, parameters) over every server given, best first
   call TOOL          call a tool (arguments from --args) and print its result
   read URI           read a resource and print its contents
+  skills             the skills the server offers (Skills extension): name, description, files
+  skill URI          load a skill (URI of its SKILL.md), verify it (size, digest, frontmatter)
+                     and print it; --out DIR writes its verified files to DIR
   prompt NAME        get a prompt (arguments from --args) and print its messages
   ping               print the round-trip time of a ping
   gateway            serve the server(s) to other MCP clients on 127.0.0.1 (Streamable HTTP,
@@ -191,6 +197,7 @@ Options:
                            pinned yet are added to FILE
   --server NAME            with --config: this server of the file (repeatable); without it,
                            every server (tools and gateway take them all; other commands need one)
+  --out DIR                skill: write the skill's verified files under DIR (new files only)
   --port N                 gateway: the port to listen on (default: a free one)
   --exit-on-stdin-close    gateway: also end when stdin closes (for a parent that holds the pipe;
                            without it, a closed stdin or /dev/null is ignored: runs under &, nohup)
@@ -226,14 +233,15 @@ Examples:
   mcp-host tools --url https://mcp.example.com/mcp --header "Authorization: Bearer $TOKEN"
   mcp-host tools --url https://mcp.example.com/mcp --token-cache ~/.cache/mcp-host
   mcp-host inspect --config .vscode/mcp.json --server notes
+  mcp-host skill skill://pdf-processing/SKILL.md --out ./pdf-processing -- node server.js
   mcp-host gateway --json --config .mcp.json
   mcp-host inspect --json -- node server.js > before.json; mcp-host diff before.json -- node server.js`;
 
-const COMMANDS = ['inspect', 'tools', 'call', 'read', 'prompt', 'ping', 'diff', 'replay', 'test', 'doctor', 'gateway', 'tasks'] as const;
+const COMMANDS = ['inspect', 'tools', 'call', 'read', 'skills', 'skill', 'prompt', 'ping', 'diff', 'replay', 'test', 'doctor', 'gateway', 'tasks'] as const;
 type CommandName = (typeof COMMANDS)[number];
 /** gateway: end when stdin closes (for a parent process that holds the pipe); otherwise it serves until a signal. */
 export const EXIT_ON_STDIN_CLOSE = '--exit-on-stdin-close';
-const VALUE_FLAGS = ['--port', '--record', '--ignore', '--junit', '--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope', '--connect-timeout', '--config', '--server', '--search', '--limit', '--pins'] as const;
+const VALUE_FLAGS = ['--port', '--record', '--ignore', '--junit', '--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope', '--connect-timeout', '--config', '--server', '--search', '--limit', '--pins', '--out'] as const;
 /** Flags that may be given more than once. */
 const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header', '--server', '--ignore'];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
@@ -299,8 +307,10 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   const junit = values.get('--junit');
   if (junit !== undefined && name !== 'test') throw new UsageError('--junit only applies to test');
   if (booleans.has(EXIT_ON_STDIN_CLOSE) && name !== 'gateway') throw new UsageError(`${EXIT_ON_STDIN_CLOSE} only applies to gateway`);
+  const out = values.get('--out');
+  if (out !== undefined && (name !== 'skill' || out.trim() === '')) throw new UsageError(name !== 'skill' ? '--out only applies to skill' : '--out needs a folder');
   const built = withSearch(buildCommand(name as CommandName, positionals.slice(1), values.get('--args'), diffOptions, ignore, junit, values.get('--port')), values.get('--search'), values.get('--limit'));
-  const command = built.kind === 'call' ? { ...built, ...(booleans.has('--task') ? { task: true } : {}), ...(booleans.has('--no-validate') ? { noValidate: true } : {}) } : built;
+  const command = built.kind === 'skill' && out !== undefined ? { ...built, out: resolve(out) } : built.kind === 'call' ? { ...built, ...(booleans.has('--task') ? { task: true } : {}), ...(booleans.has('--no-validate') ? { noValidate: true } : {}) } : built;
   if (booleans.has('--no-validate') && name !== 'call') throw new UsageError('--no-validate only applies to call');
   if (booleans.has('--yes') && name !== 'replay' && name !== 'test') throw new UsageError('--yes only applies to replay and test');
   // A snapshot that is not there is the mistake to name, before any missing server.
@@ -459,6 +469,7 @@ function buildCommand(name: CommandName, operands: string[], argsJson: string | 
   switch (name) {
     case 'inspect':
     case 'tools':
+    case 'skills':
     case 'ping':
     case 'tasks':
     case 'doctor':
@@ -468,8 +479,9 @@ function buildCommand(name: CommandName, operands: string[], argsJson: string | 
       expect(1, 'a tool name');
       return { kind: 'call', tool: operands[0], args: parseArgsJson(argsJson) };
     case 'read':
-      expect(1, 'a resource URI');
-      return { kind: 'read', uri: operands[0] };
+    case 'skill':
+      expect(1, name === 'read' ? 'a resource URI' : 'a skill URI');
+      return { kind: name, uri: operands[0] };
     case 'gateway': {
       expect(0);
       const n = Number(port);

@@ -26,6 +26,8 @@ import { LoadedReplay, RecordedReplies, loadReplay, openRecordingFile, renderRep
 import { RecordingWriter, wholeLines } from '../usecases/recording';
 import { RunApproval } from './verbs/approval';
 import { invalidArguments, toolToCall } from './verbs/call';
+import { listSkillsCommand, loadSkillCommand, skillsIo } from './verbs/skills';
+import { withSkillsCapability } from '../skills/wire';
 import { approveReplay, otherServerWarning } from './verbs/replay';
 import { approveOwnServers, approveServerTests, testResultsJson } from './verbs/test';
 import { recordedServerLabel } from '../usecases/recordingFile';
@@ -321,7 +323,8 @@ async function runOn(target: CliTarget, options: CliOptions, io: CliIo, terminal
       roots: options.roots.length ? directoryRoots(options.roots) : undefined,
       eraMemory: eras,
       ...(options.connectTimeoutMs === undefined ? {} : { probeTimeoutMs: options.connectTimeoutMs }),
-      ...(replies ? { capabilities: replies.capabilities } : {}),
+      // A replay declares what the recorded client did; otherwise the Skills extension is declared.
+      capabilities: replies ? replies.capabilities : withSkillsCapability(),
     });
     const current = client;
     if (replies) for (const [method, handler] of replies.handlers) store.add(current.onRequest(method, handler));
@@ -491,6 +494,12 @@ async function execute(client: McpClient, options: CliOptions, io: CliIo, req: R
       else print(renderReadResult(result));
       return ExitCode.Ok;
     }
+    case 'skills':
+      await listSkillsCommand(client, json, skillsIo(io, printJson), req);
+      return ExitCode.Ok;
+    case 'skill':
+      await loadSkillCommand(client, command.uri, command.out, json, skillsIo(io, printJson), req);
+      return ExitCode.Ok;
     case 'prompt': {
       const result = await client.getPrompt(command.name, command.args, req);
       if (json) printJson(result);

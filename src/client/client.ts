@@ -551,10 +551,11 @@ export class McpClient implements Disposable {
   }
 
   /**
-   * A task request (tasks/get, tasks/result, tasks/list, tasks/cancel) or a task-augmented
-   * tools/call, sent as it is and its result checked against `schema`: client/tasks.ts owns them.
+   * A request of a method this class has no own wrapper for, in either era, sent as it is and its
+   * result checked against `schema`: the tasks requests (client/tasks.ts) and the Skills
+   * extension's (skills/catalog.ts), whose modules gate them on the server's declaration.
    */
-  taskRequest<T>(method: string, params: Record<string, unknown>, schema: z.ZodMiniType<T>, options?: RequestOptions): Promise<T> {
+  methodRequest<T>(method: string, params: Record<string, unknown>, schema: z.ZodMiniType<T>, options?: RequestOptions): Promise<T> {
     try {
       this.requireReady(method);
     } catch (error) {
@@ -1043,7 +1044,8 @@ export function cacheHintOf(result: unknown): CacheHint {
   return hint;
 }
 
-function shorterHint(a: CacheHint | undefined, b: CacheHint): CacheHint {
+/** The hint of two pages of one list: the shorter time, private if either is. */
+export function shorterHint(a: CacheHint | undefined, b: CacheHint): CacheHint {
   if (!a || a.ttlMs === undefined || b.ttlMs === undefined) return {};
   const scope = a.cacheScope === 'private' || b.cacheScope === 'private' ? 'private' : (a.cacheScope ?? b.cacheScope);
   return { ttlMs: Math.min(a.ttlMs, b.ttlMs), ...(scope ? { cacheScope: scope } : {}) };

@@ -155,7 +155,7 @@ export async function callToolAsTask(client: McpClient, name: string, args: Reco
   const watching = router(client).watch(listener);
   let created;
   try {
-    created = await client.taskRequest('tools/call', { name, arguments: args, task: ttlMs === undefined ? {} : { ttl: ttlMs } }, CreateTaskResultSchema, {
+    created = await client.methodRequest('tools/call', { name, arguments: args, task: ttlMs === undefined ? {} : { ttl: ttlMs } }, CreateTaskResultSchema, {
       ...request,
       ...(signal ? { signal } : {}),
       // The connection sends the request's id as its progress token.
@@ -181,7 +181,7 @@ export async function callToolAsTask(client: McpClient, name: string, args: Reco
   const schema = schemasFor(client.protocolVersion ?? LATEST_PROTOCOL_VERSION).callToolResult;
   const fetchResult = () => {
     resultRequest ??= client
-      .taskRequest('tasks/result', { taskId: task.taskId }, schema, { timeoutMs: 0, signal: cancel.signal, mayAskUser: true })
+      .methodRequest('tasks/result', { taskId: task.taskId }, schema, { timeoutMs: 0, signal: cancel.signal, mayAskUser: true })
       .finally(() => {
         resultSettled = true;
         wake?.();
@@ -202,7 +202,7 @@ export async function callToolAsTask(client: McpClient, name: string, args: Reco
       wake = undefined;
       if (cancel.signal.aborted || resultSettled || isTerminal(task.status)) continue;
       try {
-        update(await client.taskRequest('tasks/get', { taskId: task.taskId }, GetTaskResultSchema, { signal: cancel.signal }));
+        update(await client.methodRequest('tasks/get', { taskId: task.taskId }, GetTaskResultSchema, { signal: cancel.signal }));
       } catch (error) {
         if (!cancel.signal.aborted) throw error;
       }
@@ -250,13 +250,13 @@ export function pause(ms: number, signal: AbortSignal, setWake: (wake: () => voi
 
 /** `tasks/get`: the task's current state. */
 export function getTask(client: McpClient, taskId: string, options?: RequestOptions): Promise<Task> {
-  return client.taskRequest('tasks/get', { taskId }, GetTaskResultSchema, options);
+  return client.methodRequest('tasks/get', { taskId }, GetTaskResultSchema, options);
 }
 
 /** `tasks/cancel`: asks the server to stop the task; answers with its state after. */
 export function cancelTask(client: McpClient, taskId: string, options?: RequestOptions): Promise<Task> {
   if (serverTasks(client)?.cancel === undefined) return Promise.reject(client.missing('tasks/cancel', 'tasks.cancel'));
-  return client.taskRequest('tasks/cancel', { taskId }, GetTaskResultSchema, options);
+  return client.methodRequest('tasks/cancel', { taskId }, GetTaskResultSchema, options);
 }
 
 /** How many tasks a listing keeps by default: a server may hold any number (issue 32: 1.5 million in 1,500 pages). */
@@ -292,7 +292,7 @@ export async function listTasks(client: McpClient, options: ListTasksOptions = {
   let pages = 0;
   do {
     if (pages >= client.maxPages) return { tasks, pages, stopped: 'pages' };
-    const page = await client.taskRequest('tasks/list', cursor === undefined ? {} : { cursor }, ListTasksResultSchema, request);
+    const page = await client.methodRequest('tasks/list', cursor === undefined ? {} : { cursor }, ListTasksResultSchema, request);
     pages++;
     // One at a time: spreading a page of any size into push() would overflow the stack.
     for (const task of page.tasks) {
@@ -334,5 +334,5 @@ export function serverCancelsTasks(client: McpClient): boolean {
 
 /** `tasks/result` of a tool task: waits until the task ends, then its tool result (for a task this window did not call). */
 export function toolTaskResult(client: McpClient, taskId: string, options?: RequestOptions): Promise<CallToolResult> {
-  return client.taskRequest('tasks/result', { taskId }, schemasFor(client.protocolVersion ?? LATEST_PROTOCOL_VERSION).callToolResult, { timeoutMs: 0, mayAskUser: true, ...options });
+  return client.methodRequest('tasks/result', { taskId }, schemasFor(client.protocolVersion ?? LATEST_PROTOCOL_VERSION).callToolResult, { timeoutMs: 0, mayAskUser: true, ...options });
 }

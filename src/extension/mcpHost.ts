@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { isProtocolPreference } from '../client/era';
 import { appsClientCapabilities } from '../client/apps';
+import { withSkillsCapability } from '../skills/wire';
 import { ServerHealthStore, ServerRegistry } from '../registry';
 import { transportFactory } from '../transport/transportFactory';
 import { PersistentEraStore } from '../registry/eraStore';
@@ -106,7 +107,8 @@ export class McpHost implements vscode.Disposable {
       // Servers start when the start policy says so (`startAutomatically`) or the user starts them.
       autoStart: false,
       // MCP Apps (client/apps.ts): servers may offer tools with an interactive view, shown in the tool panel.
-      capabilities: { ...serverRequests.capabilities, ...appsClientCapabilities() },
+      // Skills (skills/): servers may offer skills, listed in the tree and loaded verified.
+      capabilities: withSkillsCapability({ ...serverRequests.capabilities, ...appsClientCapabilities() }),
       get protocol() {
         const pinned = mcpHostSetting<string>('protocolVersion', 'auto');
         return isProtocolPreference(pinned) ? pinned : 'auto';

@@ -36,6 +36,7 @@ import { SubscriptionState, resourceRowMark } from '../usecases/subscriptions';
 import type { TaskEntry } from '../usecases/taskStore';
 import { describeTaskGroup, elapsedChangesAfter } from '../usecases/taskText';
 import { TreeRowClock } from './treeRowClock';
+import type { SkillsTreeSection } from './skills/skillsTree';
 import { TreeNode, expansionKey, isRunning, leafId, parentOf, taskDescription, taskIds, tasksDescription, tasksKey } from './treeNodes';
 
 export type { TreeNode };
@@ -125,6 +126,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   private timer: NodeJS.Timeout | undefined;
   private resourceSubscriptions: ResourceSubscriptions | undefined;
   private chatMarks: ChatState | undefined;
+  private skills: SkillsTreeSection | undefined;
   private serverTasks: ServerTasks | undefined;
   /** Rows the user expanded (true) or collapsed (false), by a key that survives restarts and reloads. */
   private expansion = new Map<string, boolean>();
@@ -242,6 +244,17 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     });
   }
 
+  /** Shows a Skills group under each running server that offers skills (extension/skills/skillsTree.ts). */
+  showSkills(section: SkillsTreeSection): vscode.Disposable {
+    this.skills = section;
+    const sub = section.onDidChange(() => this.refresh());
+    this.refresh();
+    return new vscode.Disposable(() => {
+      sub.dispose();
+      if (this.skills === section) this.skills = undefined;
+    });
+  }
+
   /**
    * Shows a Tasks group under each running server that runs tasks (or has some), from `source`.
    * A running task's row is redrawn alone as its elapsed time or state moves (the row under the
@@ -309,6 +322,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         return node.lines.map((line, i) => ({ kind: 'detail', serverId: handle.id, key: `stderr:${i}`, label: truncate(this.m.redact(line), 300), tooltip: this.m.redact(line) }));
       case 'tasks':
         return (this.serverTasks?.list(handle.id) ?? []).map((task) => ({ kind: 'task', serverId: handle.id, task }));
+      case 'skills':
+      case 'skill':
+        return this.skills?.children(node) ?? [];
       default:
         return [];
     }
@@ -391,6 +407,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         return this.tasksItem(node);
       case 'task':
         return this.taskItem(node);
+      case 'skills':
+      case 'skill':
+      case 'skillFile':
+        return this.skills?.item(node, (fallback) => this.collapsibleState(node, fallback)) ?? new vscode.TreeItem(node.kind);
       case 'detail': {
         const item = this.leaf(`${node.serverId}/detail/${node.key}`, node.label, 'detail', undefined);
         item.iconPath = node.icon;
@@ -505,6 +525,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         if (caps?.resources) out.push({ kind: 'group', serverId: id, list: 'resources' }, { kind: 'group', serverId: id, list: 'templates' });
         if (caps?.prompts) out.push({ kind: 'group', serverId: id, list: 'prompts' });
         if (this.serverTasks && ((h.client && serverOffersTasks(h.client)) || this.serverTasks.list(id).length > 0)) out.push({ kind: 'tasks', serverId: id });
+        if (this.skills?.offers(id)) out.push({ kind: 'skills', serverId: id });
         out.push({ kind: 'roots', serverId: id });
         return out;
       }

@@ -9,6 +9,7 @@ import type { ListKind } from '../registry';
 import type { TaskEntry } from '../usecases/taskStore';
 import { describeTaskGroup, describeTaskState } from '../usecases/taskText';
 import type { GroupPage } from './groupPages';
+import type { SkillEntry } from '../skills/wire';
 
 /** A row of the Servers tree. */
 export type TreeNode =
@@ -27,6 +28,10 @@ export type TreeNode =
   | { readonly kind: 'stderr'; readonly serverId: string; readonly lines: readonly string[] }
   | { readonly kind: 'tasks'; readonly serverId: string }
   | { readonly kind: 'task'; readonly serverId: string; readonly task: TaskEntry }
+  /** The skills a server lists (Skills extension), a skill, and a file of it (extension/skills/skillsTree.ts). */
+  | { readonly kind: 'skills'; readonly serverId: string }
+  | { readonly kind: 'skill'; readonly serverId: string; readonly entry: SkillEntry; readonly label: string }
+  | { readonly kind: 'skillFile'; readonly serverId: string; readonly entry: SkillEntry; readonly path: string; readonly size?: number }
   | { readonly kind: 'detail'; readonly serverId: string; readonly key: string; readonly label: string; readonly icon?: vscode.ThemeIcon; readonly tooltip?: string; readonly command?: vscode.Command; readonly description?: string };
 
 /** A row's parent; a stderr line's is the stderr row last drawn (`stderrRow`). */
@@ -39,8 +44,13 @@ export function parentOf(node: TreeNode, stderrRow: (serverId: string) => TreeNo
     case 'group':
     case 'roots':
     case 'tasks':
+    case 'skills':
     case 'stderr':
       return { kind: 'server', serverId: node.serverId };
+    case 'skill':
+      return { kind: 'skills', serverId: node.serverId };
+    case 'skillFile':
+      return { kind: 'skill', serverId: node.serverId, entry: node.entry, label: node.entry.frontmatter.name };
     case 'tool':
       return { kind: 'group', serverId: node.serverId, list: 'tools' };
     case 'resource':
@@ -80,6 +90,10 @@ export function expansionKey(node: TreeNode): string | undefined {
       return `stderr:${node.serverId}`;
     case 'tasks':
       return `tasks:${node.serverId}`;
+    case 'skills':
+      return `skills:${node.serverId}`;
+    case 'skill':
+      return `skill:${node.serverId}/${node.entry.uri}`;
     default:
       return undefined;
   }

@@ -22,6 +22,10 @@ import { DialogQueue } from '../../src/serverRequests/dialogQueue';
 import { ElicitationPrompter, ElicitationService } from '../../src/serverRequests/elicitation';
 import type { ServerIdentity } from '../../src/serverRequests/types';
 import { createHttpTransport } from '../../src/transport/httpTransport';
+import { listSkills } from '../../src/skills/catalog';
+import { SkillLoader } from '../../src/skills/loader';
+import { SkillVerificationError } from '../../src/skills/verification';
+import { withSkillsCapability } from '../../src/skills/wire';
 
 const CLIENT_INFO = { name: 'mcp-host-conformance', version: '0.1.0' };
 /**
@@ -94,7 +98,36 @@ function requiredStrings(tool: Tool): Record<string, unknown> {
   return Object.fromEntries(required.filter((k) => schema.properties?.[k]?.type === 'string').map((k) => [k, 'example']));
 }
 
+/** What a host does on connecting to a skills server: lists the skills (name, description), reads none of their files. */
+const listSkillsOnly: Flow = async (client) => {
+  const { skills } = await listSkills(client);
+  log(`skills: ${skills.map((s) => `${s.frontmatter.name} (${s.uri})`).join(', ') || 'none'}`);
+};
+
+/**
+ * The user selects the first listed skill: it is loaded (SKILL.md read and verified). The server
+ * of these scenarios serves a SKILL.md that fails verification, so the flow expects the refusal,
+ * of the kind the scenario names; a skill that loads, or another error, fails the flow.
+ */
+function loadRefused(kind: 'digest' | 'size' | 'frontmatter'): Flow {
+  return async (client) => {
+    const { skills } = await listSkills(client);
+    if (!skills[0]) throw new Error('the server lists no skill');
+    const refusal = await new SkillLoader(client).load(skills[0]).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    if (!SkillVerificationError.is(refusal, kind)) throw new Error(`expected the ${kind} check to refuse ${skills[0].uri}, got: ${refusal === undefined ? 'the skill loaded' : String(refusal)}`);
+    log(`refused as expected: ${refusal.message}`);
+  };
+}
+
 const FLOWS: Record<string, Flow> = {
+  // Skills (SEP-2640): listing reads no file; loading verifies size, digest and frontmatter.
+  'sep-2640-client-no-prefetch': listSkillsOnly,
+  'sep-2640-client-verify-digest': loadRefused('digest'),
+  'sep-2640-client-verify-size': loadRefused('size'),
+  'sep-2640-client-verify-frontmatter': loadRefused('frontmatter'),
   initialize: lists,
   tools_call: callTool('add_numbers', { a: 2, b: 3 }),
   // The server elicits during the call; the prompter below accepts the form untouched.
@@ -207,7 +240,7 @@ async function main(): Promise<void> {
     log: (_id, level, text) => log(`${level}: ${text}`),
     modes: ['form'],
   });
-  const client = new McpClient({ clientInfo: CLIENT_INFO, capabilities: clientCapabilitiesFor({ elicitation }), handlers: requestHandlersFor(SERVER, { elicitation }), requestTimeoutMs: 45_000 });
+  const client = new McpClient({ clientInfo: CLIENT_INFO, capabilities: withSkillsCapability(clientCapabilitiesFor({ elicitation })), handlers: requestHandlersFor(SERVER, { elicitation }), requestTimeoutMs: 45_000 });
   attachServerRequests(client, SERVER, { elicitation });
   client.onTransportLog((entry) => log(`${entry.kind}: ${entry.text}`));
   try {

@@ -27,6 +27,8 @@ interface ConformanceScript {
   parseRequirementsList(text: string, revision?: string): RevisionList;
   revisionClientScenarios(revision: string): RevisionList;
   judgeRevision(scenarios: Map<string, ScenarioSummary>, list: RevisionList): { problems: string[]; passing: number; scored: number; passedChecks: number; failedChecks: number };
+  SKILLS_HOST_CHECKS: Record<string, string>;
+  scenarioChecks(scenario: string): Array<{ id: string; status: string }>;
 }
 
 /** `<repo>/scripts/conformance.mjs`, from `<repo>/out/test/conformance/`. */
@@ -46,6 +48,10 @@ test('the official conformance suite, run once: the required client scenarios pa
     if (line.trim()) t.diagnostic(line);
   }
   assert.deepEqual(script.requiredProblems(scenarios), [], `required scenarios failed (details: ${logFile})`);
+  // Skills: the host check of each scenario judged the host (SUCCESS), not SKIPPED for never listing skills.
+  for (const [scenario, check] of Object.entries(script.SKILLS_HOST_CHECKS)) {
+    assert.deepEqual(script.scenarioChecks(scenario), [{ id: check, status: 'SUCCESS' }], `${scenario}: its host check ${check}`);
+  }
   assert.equal(code, 0, `the suite found failures outside the baseline, or baseline entries that now pass (details: ${logFile})`);
   // The suite's frozen lists per protocol revision: the legacy era's newest and the modern era.
   for (const revision of script.REVISIONS) {

@@ -186,7 +186,7 @@ describe('listed tasks followed with tasks/get until they end (SDK fixture)', ()
 
   test('a task started elsewhere (its call gone) is listed as working, then followed to completed', { timeout: 20_000 }, async () => {
     // A task-augmented call nobody follows: as if the panel that made it had closed with the window.
-    await client.taskRequest('tools/call', { name: 'brew', arguments: { what: 'cocoa' }, task: {} }, CreateTaskResultSchema);
+    await client.methodRequest('tools/call', { name: 'brew', arguments: { what: 'cocoa' }, task: {} }, CreateTaskResultSchema);
     const store = new TaskStore();
     await refreshListedTasks(store, 'opt', client);
     const [listed] = store.list('opt');
