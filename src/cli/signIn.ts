@@ -116,6 +116,6 @@ class RedactingStore implements TokenStore {
   }
 
   private hide(grant: StoredGrant): void {
-    this.redactor.add(...[grant.accessToken, grant.refreshToken, grant.client.clientSecret].filter((s): s is string => !!s));
+    this.redactor.add(...StoredGrant.secrets(grant));
   }
 }
