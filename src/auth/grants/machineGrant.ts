@@ -79,7 +79,8 @@ export async function obtainMachineGrant(grant: MachineGrant, found: DiscoveredA
   const tokenRequest = async (request: TokenRequest): Promise<TokenEndpointResponse> => {
     const endpoint = request.as.token_endpoint;
     if (!endpoint) throw new AuthError('discovery', `${request.where} names no token endpoint`);
-    const fetchFn = request.dpop ? dpopFetch(request.dpop, endpoint, options.fetch) : options.fetch;
+    const sent = noteSentCredentials(options.fetch, secrets);
+    const fetchFn = request.dpop ? dpopFetch(request.dpop, endpoint, sent) : sent;
     const client = { client_id: request.clientId };
     try {
       const response = await oauth.genericTokenEndpointRequest(request.as, client, request.auth, request.grantType, request.parameters, {
@@ -133,4 +134,21 @@ function run(grant: MachineGrant, ctx: GrantRequestContext, dpop: DpopKey | unde
 export function grantSecrets(grant: MachineGrant): string[] {
   const values = grant.kind === 'client-credentials' ? [grant.clientSecret, grant.privateKey] : grant.kind === 'enterprise-managed' ? [grant.clientSecret, grant.idp.clientSecret, grant.idToken] : [grant.assertion, grant.clientSecret];
   return values.filter((v): v is string => typeof v === 'string' && v.length > 0);
+}
+
+/** Form parameters that carry a credential (a signed client assertion, a grant's assertion, a subject token). */
+const CREDENTIAL_PARAMETERS = ['client_secret', 'client_assertion', 'assertion', 'subject_token'];
+
+/**
+ * A fetch that adds what each request carries as a credential (the Authorization header, as a
+ * server may quote it back, and the credential parameters) to `secrets`, so an error built from
+ * the server's words cannot repeat them.
+ */
+function noteSentCredentials(inner: typeof fetch, secrets: Set<string | undefined>): typeof fetch {
+  return (input, init) => {
+    const authorization = new Headers(init?.headers).get('authorization');
+    if (authorization) secrets.add(authorization).add(authorization.replace(/^\S+\s+/, ''));
+    if (init?.body instanceof URLSearchParams) for (const name of CREDENTIAL_PARAMETERS) secrets.add(init.body.get(name) ?? undefined);
+    return inner(input, init);
+  };
 }
