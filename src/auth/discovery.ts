@@ -16,14 +16,18 @@ export interface BearerChallenge {
   readonly resourceMetadata?: string;
 }
 
-/** Reads the Bearer challenge of a WWW-Authenticate header (RFC 6750 §3); other schemes are ignored. */
+/**
+ * Reads the Bearer challenge of a WWW-Authenticate header (RFC 6750 §3), else its DPoP challenge
+ * (RFC 9449 §7.1, same parameters); other schemes are ignored.
+ */
 export function parseBearerChallenge(header: string | undefined): BearerChallenge {
   if (!header) return {};
-  const start = header.search(/(^|[\s,])Bearer(\s|$)/i);
+  let start = header.search(/(^|[\s,])Bearer(\s|$)/i);
+  if (start < 0) start = header.search(/(^|[\s,])DPoP(\s|$)/i);
   if (start < 0) return {};
   const params: Record<string, string> = {};
   const pattern = /([A-Za-z0-9_-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]*))/gy;
-  let rest = header.slice(start).replace(/^[\s,]*Bearer\s*/i, '');
+  let rest = header.slice(start).replace(/^[\s,]*(Bearer|DPoP)\s*/i, '');
   for (;;) {
     pattern.lastIndex = 0;
     const match = pattern.exec(rest);

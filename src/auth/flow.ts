@@ -4,10 +4,13 @@
 // and refresh. Every step is logged; nothing secret is ever logged or put in an error.
 import { BearerChallenge, checkEndpoints, DiscoveredAuthorization, ProtectedResourceMetadata } from './discovery';
 import { AuthError, describeOAuthFailure, redact } from './errors';
-import { AuthorizationServer, Client, ClientAuth, loadOAuth, OAuthModule, TokenEndpointResponse } from './oauth';
+import { AuthorizationServer, Client, loadOAuth, OAuthModule, TokenEndpointResponse } from './oauth';
 import { limitedFetch } from './limitedFetch';
+import { secretBasic, secretMethod } from './clientAuthentication';
 import { RedirectFactory } from './loopback';
 import { ClientRegistrationKind, RegisteredClient, StoredGrant, TokenKey, TokenStore } from './tokenStore';
+import { DpopKey, dpopFetch, DpopSetting, usesDpop } from './grants/dpop';
+import { MachineGrant, obtainMachineGrant } from './grants/machineGrant';
 
 /** Where a sign-in is going: the user agent names it to the user. */
 export interface SignInTarget {
@@ -49,6 +52,13 @@ export interface OAuthFlowOptions {
    * even though the server is not on loopback (see `checkEndpoint`). Default false.
    */
   readonly allowLocalAuthorization?: boolean;
+  /**
+   * A grant that needs no browser (client credentials, enterprise-managed, workload identity),
+   * its secret values read at the moment of the request; absent: the authorization code flow.
+   */
+  readonly grant?: () => Promise<MachineGrant>;
+  /** DPoP-bound tokens (RFC 9449): `auto` (default) when the authorization server offers them. */
+  readonly dpop?: DpopSetting;
 }
 
 /** The scopes to ask for (spec §Scope Selection Strategy); undefined means omit `scope`. */
@@ -99,6 +109,7 @@ export class OAuthFlow {
    * step (`cancelled` when `signal` aborts while the browser has the user); nothing is stored then.
    */
   async signIn(found: DiscoveredAuthorization, scopes: readonly string[] | undefined, signal?: AbortSignal): Promise<StoredGrant> {
+    if (this.options.grant) return this.obtain(this.options.grant, found, scopes);
     const oauth = await loadOAuth();
     const as = found.authorizationServer;
     const key = OAuthFlow.key(found);
@@ -107,12 +118,8 @@ export class OAuthFlow {
       throw this.stop(new AuthError('unsupported', `the authorization server ${as.issuer} does not support PKCE S256 (${offered}); sign-in refused`));
     }
     if (!as.authorization_endpoint || !as.token_endpoint) throw this.stop(new AuthError('discovery', `the authorization server ${as.issuer} names no ${as.authorization_endpoint ? 'token' : 'authorization'} endpoint`));
-    // Every URL here came from a server's metadata: checked again before the first request.
-    try {
-      checkEndpoints(found, { serverUrl: new URL(found.resource), ...(this.options.allowLocalAuthorization ? { allowLocal: true } : {}) });
-    } catch (error) {
-      throw this.stop(AuthError.is(error) ? error : new AuthError('discovery', `the endpoints of ${as.issuer} are not URLs`));
-    }
+    this.checkEndpoints(found);
+    const dpop = await this.dpopKey(as);
     const stored = await this.options.store.get(key);
     const redirect = await this.options.redirect({ preferredPort: registeredPort(stored?.client) });
     const secrets = new Set<string | undefined>([this.options.client?.clientSecret, stored?.client.clientSecret]);
@@ -154,12 +161,12 @@ export class OAuthFlow {
       this.log(`authorization granted by ${as.issuer}; exchanging the code at ${as.token_endpoint}`);
       let tokens: TokenEndpointResponse;
       try {
-        const response = await oauth.authorizationCodeGrantRequest(as, oauthClient, clientAuth(oauth, client), checked, redirect.uri, verifier, { ...this.requestOptions(oauth, as.token_endpoint), additionalParameters: { resource: found.resource } });
+        const response = await oauth.authorizationCodeGrantRequest(as, oauthClient, clientAuth(oauth, client), checked, redirect.uri, verifier, { ...this.requestOptions(oauth, as.token_endpoint, dpop), additionalParameters: { resource: found.resource } });
         tokens = await oauth.processAuthorizationCodeResponse(as, oauthClient, response);
       } catch (error) {
         throw new AuthError('token', `no token: ${describeOAuthFailure(oauth, error, `the token endpoint ${as.token_endpoint}`)}`);
       }
-      const grant = this.grantFrom(tokens, client, scopes, undefined);
+      const grant = this.grantFrom(tokens, client, scopes, undefined, dpop);
       await this.options.store.set(key, grant);
       this.log(`token obtained from ${as.issuer} (${describeGrant(grant, this.now())})`);
       return grant;
@@ -179,11 +186,12 @@ export class OAuthFlow {
     const oauth = await loadOAuth();
     const as = found.authorizationServer;
     const oauthClient = toOAuthClient(grant.client);
-    const secrets = [grant.refreshToken, grant.accessToken, grant.client.clientSecret];
+    const secrets = StoredGrant.secrets(grant);
     try {
-      const response = await oauth.refreshTokenGrantRequest(as, oauthClient, clientAuth(oauth, grant.client), grant.refreshToken, { ...this.requestOptions(oauth, as.token_endpoint!), additionalParameters: { resource: found.resource } });
+      const dpop = grant.dpopKey ? await DpopKey.of(grant.dpopKey) : undefined;
+      const response = await oauth.refreshTokenGrantRequest(as, oauthClient, clientAuth(oauth, grant.client), grant.refreshToken, { ...this.requestOptions(oauth, as.token_endpoint!, dpop), additionalParameters: { resource: found.resource } });
       const tokens = await oauth.processRefreshTokenResponse(as, oauthClient, response);
-      const renewed = this.grantFrom(tokens, grant.client, grant.scope?.split(' '), grant.refreshToken);
+      const renewed = this.grantFrom(tokens, grant.client, grant.scope?.split(' '), grant.refreshToken, dpop);
       await this.options.store.set(OAuthFlow.key(found), renewed);
       this.log(`token refreshed by ${as.issuer} (${describeGrant(renewed, this.now())})`);
       return { kind: 'renewed', grant: renewed };
@@ -247,9 +255,11 @@ export class OAuthFlow {
     return { clientId: registered.client_id, ...(secret ? { clientSecret: secret } : {}), tokenEndpointAuthMethod: method, registration: 'dynamic', redirectUris: [redirectUri] };
   }
 
-  private grantFrom(tokens: TokenEndpointResponse, client: RegisteredClient, asked: readonly string[] | undefined, previousRefresh: string | undefined): StoredGrant {
+  private grantFrom(tokens: TokenEndpointResponse, client: RegisteredClient, asked: readonly string[] | undefined, previousRefresh: string | undefined, dpop: DpopKey | undefined): StoredGrant {
     const refreshToken = tokens.refresh_token ?? previousRefresh;
     const scope = tokens.scope ?? asked?.join(' ');
+    // A server that ignored the proof issued a bearer token: it is sent as one.
+    const bound = dpop !== undefined && tokens.token_type?.toLowerCase() === 'dpop';
     return {
       client,
       accessToken: tokens.access_token,
@@ -257,12 +267,51 @@ export class OAuthFlow {
       ...(typeof tokens.expires_in === 'number' ? { expiresAt: this.now() + tokens.expires_in * 1000 } : {}),
       ...(scope ? { scope } : {}),
       obtainedAt: this.now(),
+      ...(bound ? { tokenType: 'DPoP' as const, dpopKey: dpop.stored } : {}),
     };
   }
 
-  /** Options of every request to an endpoint; plain http reaches here only where `checkEndpoint` allowed it. */
-  private requestOptions(oauth: OAuthModule, endpoint: string) {
-    return { [oauth.customFetch]: this.fetchFn, [oauth.allowInsecureRequests]: new URL(endpoint).protocol === 'http:', signal: AbortSignal.timeout(30_000) };
+  /** A grant without a browser (the authorization extensions): run, stored, returned; AuthError when refused. */
+  private async obtain(grant: () => Promise<MachineGrant>, found: DiscoveredAuthorization, scopes: readonly string[] | undefined): Promise<StoredGrant> {
+    this.checkEndpoints(found);
+    const dpop = await this.dpopKey(found.authorizationServer);
+    let obtained: StoredGrant;
+    try {
+      obtained = await obtainMachineGrant(await grant(), found, scopes, { fetch: this.fetchFn, now: this.now, log: this.log, ...(dpop ? { dpop } : {}) });
+    } catch (error) {
+      throw this.stop(AuthError.is(error) ? error : new AuthError('token', (error as Error).message));
+    }
+    await this.options.store.set(OAuthFlow.key(found), obtained);
+    this.log(`token obtained from ${found.authorizationServer.issuer} (${describeGrant(obtained, this.now())})`);
+    return obtained;
+  }
+
+  /** Every URL here came from a server's metadata: checked again before the first request. */
+  private checkEndpoints(found: DiscoveredAuthorization): void {
+    try {
+      checkEndpoints(found, { serverUrl: new URL(found.resource), ...(this.options.allowLocalAuthorization ? { allowLocal: true } : {}) });
+    } catch (error) {
+      throw this.stop(AuthError.is(error) ? error : new AuthError('discovery', `the endpoints of ${found.authorizationServer.issuer} are not URLs`));
+    }
+  }
+
+  /** A new key pair when this sign-in binds its token (DPoP), else undefined. */
+  private async dpopKey(as: AuthorizationServer): Promise<DpopKey | undefined> {
+    let wanted: boolean;
+    try {
+      wanted = usesDpop(this.options.dpop, as);
+    } catch (error) {
+      throw this.stop(new AuthError('unsupported', (error as Error).message));
+    }
+    if (!wanted) return undefined;
+    this.log(`DPoP: the token will be bound to a new key pair (${as.issuer} offers DPoP)`);
+    return DpopKey.generate();
+  }
+
+  /** Options of every request to an endpoint; plain http reaches here only where `checkEndpoint` allowed it. Token requests carry DPoP proofs when `dpop` is given. */
+  private requestOptions(oauth: OAuthModule, endpoint: string, dpop?: DpopKey) {
+    const fetchFn = dpop ? dpopFetch(dpop, endpoint, this.fetchFn) : this.fetchFn;
+    return { [oauth.customFetch]: fetchFn, [oauth.allowInsecureRequests]: new URL(endpoint).protocol === 'http:', signal: AbortSignal.timeout(30_000) };
   }
 
   private stop(error: AuthError): AuthError {
@@ -306,31 +355,13 @@ function clientAuth(oauth: OAuthModule, client: RegisteredClient) {
       return oauth.ClientSecretPost(client.clientSecret ?? '');
     case 'none':
       return oauth.None();
+    case 'private_key_jwt':
+      throw new AuthError('registration', `client ${client.clientId} authenticates with a private key: it gets tokens by its configured grant, not by sign-in or refresh`);
     default: {
       const never: never = client.tokenEndpointAuthMethod;
       throw new AuthError('registration', `unsupported token endpoint authentication ${String(never)}`);
     }
   }
-}
-
-/**
- * `client_secret_basic` (RFC 6749 §2.3.1): id and secret form-urlencoded, joined by a colon, in
- * base64. The encoding is the WHATWG application/x-www-form-urlencoded serializer (that of
- * URLSearchParams), which leaves `*-._` as they are; oauth4webapi's ClientSecretBasic escapes
- * those too, and servers that do not decode (the conformance suite's among them) then see
- * `pre%2Dregistered` for `pre-registered`. Both decode alike where servers do decode.
- */
-function secretBasic(clientSecret: string): ClientAuth {
-  const encode = (value: string) => new URLSearchParams([['', value]]).toString().slice(1);
-  return (_as, client, _body, headers) => {
-    headers.set('authorization', `Basic ${Buffer.from(`${encode(client.client_id)}:${encode(clientSecret)}`).toString('base64')}`);
-  };
-}
-
-/** For a client with a secret: basic unless the server lists only post (RFC 8414 default is basic). */
-function secretMethod(as: AuthorizationServer): 'client_secret_basic' | 'client_secret_post' {
-  const supported = as.token_endpoint_auth_methods_supported;
-  return supported && !supported.includes('client_secret_basic') && supported.includes('client_secret_post') ? 'client_secret_post' : 'client_secret_basic';
 }
 
 function registeredMethod(method: unknown, secret: string | undefined): RegisteredClient['tokenEndpointAuthMethod'] {

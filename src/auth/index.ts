@@ -5,6 +5,8 @@ export { OAuthFlow, chooseScopes, chooseRegistration, describeGrant, type OAuthF
 export { checkEndpoint, discoverAuthorization, parseBearerChallenge, canonicalResource, resourceMetadataUrls, serverMetadataUrls, type BearerChallenge, type DiscoveredAuthorization, type ProtectedResourceMetadata } from './discovery';
 export { loopbackRedirect, type Redirect, type RedirectFactory, type LoopbackOptions } from './loopback';
 export { FileTokenStore } from './fileTokenStore';
-export { MemoryTokenStore, TokenKey, type TokenStore, type StoredGrant, type RegisteredClient, type ClientRegistrationKind } from './tokenStore';
+export { MemoryTokenStore, TokenKey, StoredGrant, type TokenStore, type RegisteredClient, type ClientRegistrationKind } from './tokenStore';
 export { AuthError, type AuthErrorKind } from './errors';
 export type { AuthProvider, AuthChallenge } from '../transport/httpChannel';
+export { DpopKey, type DpopSetting, type StoredDpopKey } from './grants/dpop';
+export { obtainMachineGrant, describeMachineGrant, type MachineGrant, type MachineGrantKind, type ClientCredentialsGrant, type EnterpriseManagedGrant, type WorkloadIdentityGrant } from './grants/machineGrant';

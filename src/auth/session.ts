@@ -10,6 +10,7 @@ import { truncate } from '../protocol/text';
 import { limitedFetch } from './limitedFetch';
 import { AuthLogger, chooseScopes, describeGrant, OAuthFlow, OAuthFlowOptions, refreshMargin } from './flow';
 import { ClientRegistrationKind, StoredGrant, TokenKey } from './tokenStore';
+import { DpopKey } from './grants/dpop';
 import { errorMessage } from '../protocol/errors';
 
 /** A sign-in the user did not start, for the host to confirm. */
@@ -131,8 +132,20 @@ export class OAuthSession implements AuthProvider {
       this.log('access token expired or about to: refreshing');
       await this.renew(this.found, grant);
     }
-    const token = this.grant?.accessToken;
-    return token ? `Bearer ${token}` : undefined;
+    return StoredGrant.authorization(this.grant);
+  }
+
+  /** The DPoP proof for a request carrying `authorization`, when the grant's token is bound to a key (RFC 9449 §7). */
+  async proof(request: { readonly method: string; readonly url: string }, authorization: string): Promise<string | undefined> {
+    const grant = this.grant;
+    if (!grant?.dpopKey || grant.accessToken === undefined || authorization !== StoredGrant.authorization(grant)) return undefined;
+    return (await DpopKey.of(grant.dpopKey)).proof(request.method, request.url, grant.accessToken);
+  }
+
+  /** A `DPoP-Nonce` the MCP server sent: the next proofs carry it (RFC 9449 §9). */
+  noteNonce(url: string, nonce: string): void {
+    const key = this.grant?.dpopKey;
+    if (key) void DpopKey.of(key).then((k) => k.noteNonce(url, nonce));
   }
 
   onChallenge(challenge: AuthChallenge): Promise<'retry' | 'fail'> {
@@ -199,10 +212,10 @@ export class OAuthSession implements AuthProvider {
     const found = await this.discover(bearer, refused !== undefined && refused === this.sentToken());
     // Renewed while this request was under way (a parallel request's refresh): just send it again.
     const current = this.grant?.accessToken;
-    if (refused !== undefined && current !== undefined && refused !== `Bearer ${current}` && !this.expired(this.grant!)) return 'retry';
+    if (refused !== undefined && current !== undefined && refused !== StoredGrant.authorization(this.grant) && !this.expired(this.grant!)) return 'retry';
     const stored = await this.options.store.get(OAuthFlow.key(found));
     // A stored token this request did not carry: from an earlier run, or another window refreshed it.
-    if (stored?.accessToken && refused !== `Bearer ${stored.accessToken}` && !this.expired(stored)) {
+    if (stored?.accessToken && refused !== StoredGrant.authorization(stored) && !this.expired(stored)) {
       this.grant = stored;
       this.log('using the stored token');
       return 'retry';
@@ -223,7 +236,8 @@ export class OAuthSession implements AuthProvider {
         return 'fail';
       }
     }
-    if (!(await this.confirm('sign-in', found, scopes))) {
+    // A grant without a browser was consented to with the server's configuration: it asks no one.
+    if (!this.options.grant && !(await this.confirm('sign-in', found, scopes))) {
       this.log(`${found.resource} needs sign-in at ${found.authorizationServer.issuer}`);
       return 'fail';
     }
@@ -356,7 +370,7 @@ export class OAuthSession implements AuthProvider {
 
   /** The Authorization value of the current grant, to compare with a refused one. */
   private sentToken(): string | undefined {
-    return this.grant?.accessToken !== undefined ? `Bearer ${this.grant.accessToken}` : undefined;
+    return StoredGrant.authorization(this.grant);
   }
 
   /**

@@ -1,6 +1,8 @@
 // Where sign-in results live: tokens and the registered client, keyed by the resource (the MCP
 // server) and the issuer (the authorization server), so a grant is never offered to another
 // authorization server. The editor backs this with SecretStorage, the CLI with a 0600 file.
+import type { StoredDpopKey } from './grants/dpop';
+import type { MachineGrantKind } from './grants/machineGrant';
 
 /** How the client got its client id. */
 export type ClientRegistrationKind = 'pre-registered' | 'metadata-document' | 'dynamic';
@@ -9,8 +11,8 @@ export type ClientRegistrationKind = 'pre-registered' | 'metadata-document' | 'd
 export interface RegisteredClient {
   readonly clientId: string;
   readonly clientSecret?: string;
-  /** `client_secret_basic`, `client_secret_post` or `none`. */
-  readonly tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_post' | 'none';
+  /** `client_secret_basic`, `client_secret_post`, `none`, or `private_key_jwt` (a client credentials grant with a key). */
+  readonly tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_post' | 'none' | 'private_key_jwt';
   readonly registration: ClientRegistrationKind;
   /** The redirect URIs it was registered with (dynamic registration). */
   readonly redirectUris?: readonly string[];
@@ -27,6 +29,24 @@ export interface StoredGrant {
   readonly scope?: string;
   /** Epoch milliseconds the access token was obtained: its lifetime sets how early it is refreshed. */
   readonly obtainedAt?: number;
+  /** `DPoP` for a token bound to `dpopKey` (RFC 9449); absent for a bearer token. */
+  readonly tokenType?: 'DPoP';
+  /** The key pair a DPoP-bound token is bound to (its private half is secret). */
+  readonly dpopKey?: StoredDpopKey;
+  /** How the token was obtained without a browser (absent: the authorization code flow). */
+  readonly grantType?: MachineGrantKind;
+}
+
+export namespace StoredGrant {
+  /** Every secret value a grant holds, for a redactor: tokens, the client secret, the DPoP private key. */
+  export function secrets(grant: StoredGrant): string[] {
+    return [grant.accessToken, grant.refreshToken, grant.client.clientSecret, grant.dpopKey?.privateJwk.d].filter((v): v is string => typeof v === 'string' && v.length > 0);
+  }
+
+  /** The `Authorization` value for the grant's access token: the DPoP scheme for a bound token (RFC 9449 §7.1), else Bearer. */
+  export function authorization(grant: StoredGrant | undefined): string | undefined {
+    return grant?.accessToken !== undefined ? `${grant.tokenType ?? 'Bearer'} ${grant.accessToken}` : undefined;
+  }
 }
 
 export interface TokenKey {

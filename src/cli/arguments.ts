@@ -2,7 +2,8 @@ import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { LoggingLevel, LoggingLevels } from '../client/schemas';
 import { PROTOCOL_PREFERENCES, ProtocolPreference, isProtocolPreference } from '../client/era';
-import { clientMetadataUrlProblem } from '../auth/clientMetadataUrl';
+import { signInOptions } from './signInArguments';
+import { UsageError } from './usageError';
 
 /** What the user asked for on the command line. */
 export type CliCommand =
@@ -80,26 +81,8 @@ export type CliServer =
   | { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[] }
   | { readonly kind: 'remote'; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly mode: CliTransportMode; readonly signIn?: CliSignIn };
 
-/**
- * Signing in to a `--url` server that answers 401 (MCP authorization). Absent when an
- * `Authorization` header is given: that header is the credential then.
- */
-export interface CliSignIn {
-  /** Only print the authorization URL (`--no-browser`). */
-  readonly noBrowser: boolean;
-  /** Allow http and local or private addresses for a remote server's authorization (`--allow-local-auth`). */
-  readonly allowLocalAuth?: boolean;
-  /** Keep tokens in this directory (`--token-cache`, absolute); none kept when absent. */
-  readonly tokenCache?: string;
-  /** A pre-registered client (`--client-id`). */
-  readonly clientId?: string;
-  /** The environment variable holding its secret (`--client-secret-env`); read when connecting. */
-  readonly clientSecretEnv?: string;
-  /** The URL of a client id metadata document the user hosts (`--client-metadata-url`). */
-  readonly clientMetadataUrl?: string;
-  /** Scopes to ask for instead of the server's (`--scope`, space or comma separated). */
-  readonly scope?: readonly string[];
-}
+export type { CliSignIn } from './signInArguments';
+import type { CliSignIn } from './signInArguments';
 
 /** The result of parsing: run something against a server, compare two snapshot files (no server), or print the usage. */
 export type ParsedArguments =
@@ -108,16 +91,13 @@ export type ParsedArguments =
   | { readonly kind: 'help' }
   | { readonly kind: 'version' };
 
-/** A mistake on the command line; exits with code 2 and a hint to `--help`. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+export { UsageError } from './usageError';
 
 export const USAGE = `Usage: mcp-host <command> [options] -- SERVER_COMMAND [SERVER_ARGS...]
        mcp-host <command> [options] --url URL [--header "Name: value"]... [--transport auto|http|sse]
                                  [--no-browser] [--allow-local-auth] [--token-cache DIR] [--client-id ID
                                  [--client-secret-env VAR]] [--client-metadata-url URL]
-                                 [--scope SCOPES]
+                                 [--scope SCOPES] [--grant GRANT ...] [--dpop MODE]
        mcp-host <command> [options] --config FILE [--server NAME]...
 
 Runs an MCP server over stdio (or connects to a remote one over HTTP), performs one
@@ -218,6 +198,14 @@ Sign-in (--url servers that answer 401; not with an Authorization header):
                            client id where the authorization server supports such documents
   --scope SCOPES           ask for these scopes (space or comma separated) instead of
                            those the server names
+  --grant GRANT            get tokens without a browser: client_credentials (--client-id with
+                           --client-secret-env or --private-key-file) or workload_identity
+                           (--workload-token-file FILE or --workload-token-env VAR: the token
+                           a CI system or Kubernetes gives the job; --client-id if needed)
+  --private-key-file FILE  the client's private key (PEM) for private_key_jwt
+  --workload-token-file FILE, --workload-token-env VAR
+                           where the workload token is read, at each token request
+  --dpop MODE              DPoP-bound tokens: auto (when offered; default), off, required
   -h, --help               print this help
   -V, --version            print the version of mcp-host
 
@@ -241,13 +229,13 @@ const COMMANDS = ['inspect', 'tools', 'call', 'read', 'skills', 'skill', 'prompt
 type CommandName = (typeof COMMANDS)[number];
 /** gateway: end when stdin closes (for a parent process that holds the pipe); otherwise it serves until a signal. */
 export const EXIT_ON_STDIN_CLOSE = '--exit-on-stdin-close';
-const VALUE_FLAGS = ['--port', '--record', '--ignore', '--junit', '--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope', '--connect-timeout', '--config', '--server', '--search', '--limit', '--pins', '--out'] as const;
+const VALUE_FLAGS = ['--port', '--record', '--ignore', '--junit', '--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope', '--grant', '--private-key-file', '--workload-token-file', '--workload-token-env', '--dpop', '--connect-timeout', '--config', '--server', '--search', '--limit', '--pins', '--out'] as const;
 /** Flags that may be given more than once. */
 const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header', '--server', '--ignore'];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
 const BOOLEAN_FLAGS = ['--json', '--trace', '--strict', '--no-browser', '--server-version', '--allow-local-auth', '--task', '--yes', '--no-validate', EXIT_ON_STDIN_CLOSE] as const;
 /** The flags of sign-in, which only apply with --url. */
-const SIGN_IN_FLAGS = ['--no-browser', '--allow-local-auth', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope'] as const;
+const SIGN_IN_FLAGS = ['--no-browser', '--allow-local-auth', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope', '--grant', '--private-key-file', '--workload-token-file', '--workload-token-env', '--dpop'] as const;
 
 /** Parses `argv` (without `node` and the script). Throws UsageError on any mistake. */
 export function parseArguments(argv: readonly string[]): ParsedArguments {
@@ -425,38 +413,6 @@ function withSignIn(server: Extract<CliServer, { kind: 'remote' }>, values: Read
     return server;
   }
   return { ...server, signIn: signInOptions(values, booleans) };
-}
-
-/** The sign-in flags, checked. */
-function signInOptions(values: ReadonlyMap<ValueFlag, string>, booleans: ReadonlySet<string>): CliSignIn {
-  const clientId = values.get('--client-id');
-  const clientSecretEnv = values.get('--client-secret-env');
-  if (clientId !== undefined && clientId.trim() === '') throw new UsageError('--client-id must not be empty');
-  if (clientSecretEnv !== undefined) {
-    if (clientId === undefined) throw new UsageError('--client-secret-env needs --client-id (the secret belongs to that client)');
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(clientSecretEnv)) throw new UsageError('--client-secret-env needs the name of an environment variable, not its value');
-  }
-  const clientMetadataUrl = values.get('--client-metadata-url');
-  if (clientMetadataUrl !== undefined) {
-    const problem = clientMetadataUrlProblem(clientMetadataUrl);
-    if (problem) throw new UsageError(`--client-metadata-url ${problem}`);
-    if (clientId !== undefined) throw new UsageError('--client-metadata-url and --client-id name two different clients: give one');
-  }
-  const cache = values.get('--token-cache');
-  if (cache !== undefined && cache.trim() === '') throw new UsageError('--token-cache needs a directory');
-  const scopeText = values.get('--scope');
-  const scope = scopeText?.split(/[\s,]+/).filter(Boolean);
-  if (scopeText !== undefined && !scope?.length) throw new UsageError('--scope needs at least one scope');
-  const signIn: CliSignIn = {
-    noBrowser: booleans.has('--no-browser'),
-    ...(booleans.has('--allow-local-auth') ? { allowLocalAuth: true } : {}),
-    ...(cache !== undefined ? { tokenCache: resolve(cache) } : {}),
-    ...(clientId !== undefined ? { clientId } : {}),
-    ...(clientSecretEnv !== undefined ? { clientSecretEnv } : {}),
-    ...(clientMetadataUrl !== undefined ? { clientMetadataUrl } : {}),
-    ...(scope ? { scope } : {}),
-  };
-  return signIn;
 }
 
 function buildCommand(name: CommandName, operands: string[], argsJson: string | undefined, diffOptions: DiffOptions, ignore: readonly string[], junit: string | undefined, port: string | undefined): CliCommand {

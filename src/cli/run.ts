@@ -289,7 +289,7 @@ async function runOn(target: CliTarget, options: CliOptions, io: CliIo, terminal
   try {
     if (resolved.type !== 'stdio' && target.signIn) {
       const trace = options.trace ? (line: string) => status.printLine(`${timestamp(Date.now())} [auth] ${line}`) : undefined;
-      session = cliSession({ serverUrl: resolved.url, signIn: target.signIn, redactor, print: (line) => status.printLine(line), ...(trace ? { trace } : {}) });
+      session = cliSession({ serverUrl: resolved.url, signIn: target.signIn, redactor, print: (line) => status.printLine(line), ...(trace ? { trace } : {}), ...(resolved.oauth ? { oauth: resolved.oauth } : {}) });
     }
   } catch (error) {
     out.stderr(describeFailure(error).join('\n') + '\n');
@@ -422,6 +422,8 @@ function pausingTimeouts(session: OAuthSession, client: () => McpClient): AuthPr
         paused.dispose();
       }
     },
+    proof: (request, authorization) => session.proof(request, authorization),
+    noteNonce: (url, nonce) => session.noteNonce(url, nonce),
   };
 }
 

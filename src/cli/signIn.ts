@@ -8,6 +8,8 @@ import { AuthError, FileTokenStore, loopbackRedirect, MemoryTokenStore, OAuthSes
 import { assessSignInPage } from '../usecases/signInPage';
 import { Redactor } from '../registry/logText';
 import { CliSignIn, UsageError } from './arguments';
+import { configuredGrant } from '../auth/grants/configuredGrant';
+import type { OAuthClientConfig } from '../config/types';
 
 /** How long the CLI waits for the browser to come back. */
 export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
@@ -22,6 +24,8 @@ export interface CliSignInContext {
   /** The flow's steps (printed with --trace). */
   readonly trace?: (line: string) => void;
   readonly env?: NodeJS.ProcessEnv;
+  /** The `"oauth"` block of a `--config` entry (variables resolved): its grant, unless the flags name one. */
+  readonly oauth?: OAuthClientConfig;
 }
 
 /** The AuthProvider for a `--url` server. Throws UsageError when `--client-secret-env` names an unset variable. */
@@ -34,6 +38,9 @@ export function cliSession(ctx: CliSignInContext): OAuthSession {
     if (!clientSecret) throw new UsageError(`--client-secret-env: the environment variable ${signIn.clientSecretEnv} is not set`);
     redactor.add(clientSecret);
   }
+  const oauth = grantBlock(signIn, clientSecret, env, redactor) ?? ctx.oauth;
+  const grant = oauth && configuredGrant(oauth, { noteSecret: (...values) => redactor.add(...values) });
+  const dpop = signIn.dpop ?? oauth?.dpop;
   const cache = signIn.tokenCache !== undefined ? new FileTokenStore(signIn.tokenCache, (text) => ctx.print(`mcp-host: ${text}`)) : new MemoryTokenStore();
   const store = new RedactingStore(cache, redactor);
   return new OAuthSession({
@@ -52,13 +59,37 @@ export function cliSession(ctx: CliSignInContext): OAuthSession {
     confirmSignIn: async () => true,
     // A refused refresh ends the run with one line saying so, rather than a browser nobody expected.
     signInAfterRefusedRefresh: false,
-    ...(signIn.clientId !== undefined ? { client: { clientId: signIn.clientId, ...(clientSecret ? { clientSecret } : {}) } } : {}),
+    ...(signIn.clientId !== undefined && !grant ? { client: { clientId: signIn.clientId, ...(clientSecret ? { clientSecret } : {}) } } : {}),
+    ...(grant ? { grant } : {}),
+    ...(dpop ? { dpop } : {}),
     ...(signIn.clientMetadataUrl !== undefined ? { clientMetadataUrl: signIn.clientMetadataUrl } : {}),
     ...(signIn.scope ? { scope: signIn.scope } : {}),
     ...(signIn.allowLocalAuth ? { allowLocalAuthorization: true } : {}),
     clientName: 'MCP Host (command line)',
     log: (text) => ctx.trace?.(text),
   });
+}
+
+/**
+ * The `"oauth"` block the grant flags describe (`--grant`), as a config entry would hold it:
+ * values read from the environment now, files when a token is requested. Undefined without `--grant`.
+ */
+function grantBlock(signIn: CliSignIn, clientSecret: string | undefined, env: NodeJS.ProcessEnv, redactor: Redactor): OAuthClientConfig | undefined {
+  if (!signIn.grant) return undefined;
+  let workloadToken: string | undefined;
+  if (signIn.workloadTokenEnv !== undefined) {
+    workloadToken = env[signIn.workloadTokenEnv];
+    if (!workloadToken) throw new UsageError(`--workload-token-env: the environment variable ${signIn.workloadTokenEnv} is not set`);
+    redactor.add(workloadToken);
+  }
+  return {
+    clientId: signIn.clientId ?? '',
+    grant: signIn.grant,
+    ...(clientSecret !== undefined ? { clientSecret } : {}),
+    ...(signIn.privateKeyFile !== undefined ? { privateKeyFile: signIn.privateKeyFile } : {}),
+    ...(signIn.workloadTokenFile !== undefined ? { workloadTokenFile: signIn.workloadTokenFile } : {}),
+    ...(workloadToken !== undefined ? { workloadToken } : {}),
+  };
 }
 
 /**
@@ -124,6 +155,6 @@ class RedactingStore implements TokenStore {
   }
 
   private hide(grant: StoredGrant): void {
-    this.redactor.add(...[grant.accessToken, grant.refreshToken, grant.client.clientSecret].filter((s): s is string => !!s));
+    this.redactor.add(...StoredGrant.secrets(grant));
   }
 }

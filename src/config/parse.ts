@@ -9,6 +9,8 @@ import { entryId } from './sources';
 import { ConfigProblem, ConfigSource, DevOptions, InputDefinition, LoadedConfig, OAuthClientConfig, RemoteServerConfig, ServerConfig, ServerEntry, StdioServerConfig } from './types';
 import { VariableDialect, checkVariableName, dialectFor, findVariables } from './variables';
 import { debugTypeOf } from './debugLaunch';
+import { child, describe } from './jsonNodes';
+import { readOAuthBlock, secretOAuthFields } from './oauthBlock';
 
 /**
  * Parses the text of a config file: `.vscode/mcp.json` (`{ servers, inputs }`) or `.mcp.json`
@@ -168,7 +170,6 @@ const SYNTAX_MESSAGES: Record<string, string> = {
 
 const STDIO_KEYS = ['type', 'command', 'args', 'env', 'envFile', 'cwd'];
 const REMOTE_KEYS = ['type', 'url', 'headers', 'oauth'];
-const OAUTH_KEYS = ['clientId', 'clientSecret', 'scopes', 'callbackPort'];
 // RFC 9110 token characters.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const INPUT_KEYS = ['id', 'type', 'description', 'password', 'options', 'default'];
@@ -403,13 +404,17 @@ class Reader {
    * in secret storage and masked while typed. False (reported) otherwise; the entry is dropped.
    */
   private secretInputIsPassword(name: string, config: ServerConfig, node: Node, path: string, inputs: InputTable | undefined): boolean {
-    const secret = config.type === 'stdio' ? undefined : config.oauth?.clientSecret;
-    const id = secret?.match(/^\$\{input:([^}]+)\}$/)?.[1];
-    if (id === undefined || inputs?.defs.get(id)?.def.password === true) return true;
-    const at = child(child(path, 'oauth'), 'clientSecret');
-    const where = findNodeAtLocation(node, ['oauth', 'clientSecret']) ?? node;
-    this.error(where, at, `server "${name}": oauth.clientSecret uses input "${id}", which must be defined in "inputs" with "password": true (only those are kept in secret storage)`, name);
-    return false;
+    if (config.type === 'stdio' || !config.oauth) return true;
+    let ok = true;
+    for (const { keys, value } of secretOAuthFields(config.oauth)) {
+      const id = value.match(/^\$\{input:([^}]+)\}$/)?.[1];
+      if (id === undefined || inputs?.defs.get(id)?.def.password === true) continue;
+      const at = keys.reduce((p, k) => child(p, k), child(path, 'oauth'));
+      const where = findNodeAtLocation(node, ['oauth', ...keys]) ?? node;
+      this.error(where, at, `server "${name}": oauth.${keys.join('.')} uses input "${id}", which must be defined in "inputs" with "password": true (only those are kept in secret storage)`, name);
+      ok = false;
+    }
+    return ok;
   }
 
   /** `timeout` in seconds (Cline's key): the server's request timeout; anything but a positive number is warned about and ignored. */
@@ -606,53 +611,18 @@ class Reader {
     return { type: kind, url: urlValue, ...(headers ? { headers } : {}), ...(oauth ? { oauth } : {}) };
   }
 
-  /** `"oauth"`: a pre-registered client. A literal secret is refused: it belongs in an input with `password: true`. */
+  /** `"oauth"`: the client and grant (see oauthBlock.ts). */
   private readOAuth(entry: ObjectReading, node: Node, path: string): OAuthClientConfig | undefined {
-    const label = `${entry.label}: "oauth"`;
-    const fail = (n: Node, p: string, message: string) => this.fail(entry, n, p, message);
-    if (node.type !== 'object') {
-      fail(node, path, `${label} must be an object, found ${describe(node)}`);
-      return undefined;
-    }
-    const props = this.properties(node, path, false, entry.serverName);
-    this.warnUnknownKeys(props, OAUTH_KEYS, path, entry.serverName);
-    const id = props.get('clientId');
-    let clientId: string | undefined;
-    if (!id) fail(node, path, `${label} needs "clientId" (the client registered with the authorization server)`);
-    else if (id.value.type !== 'string' || id.value.value.trim() === '') fail(id.value, child(path, 'clientId'), `${label}.clientId must be a non-empty string, found ${describe(id.value)}`);
-    else clientId = id.value.value;
-    const secret = props.get('clientSecret');
-    let clientSecret: string | undefined;
-    if (secret) {
-      const v = secret.value;
-      const at = child(path, 'clientSecret');
-      if (v.type !== 'string') fail(v, at, `${label}.clientSecret must be a string, found ${describe(v)}`);
-      else if (!/^\$\{[^}]+\}$/.test(v.value.trim())) fail(v, at, `${label}.clientSecret must be a variable such as "\${input:client-secret}" (an input with "password": true), not the secret itself`);
-      else clientSecret = v.value.trim();
-    }
-    let scopes: string[] | undefined;
-    const scopesProp = props.get('scopes');
-    if (scopesProp) {
-      const v = scopesProp.value;
-      const at = child(path, 'scopes');
-      if (v.type !== 'array') fail(v, at, `${label}.scopes must be an array of strings, found ${describe(v)}`);
-      else {
-        scopes = [];
-        (v.children ?? []).forEach((s, i) => {
-          if (s.type === 'string' && /^[\x21\x23-\x5B\x5D-\x7E]+$/.test(s.value)) scopes!.push(s.value);
-          else fail(s, `${at}[${i}]`, `${label}.scopes[${i}] must be one scope (no spaces), found ${describe(s)}`);
-        });
-      }
-    }
-    let callbackPort: number | undefined;
-    const portProp = props.get('callbackPort');
-    if (portProp) {
-      const v = portProp.value;
-      if (v.type === 'number' && Number.isInteger(v.value) && v.value >= 1 && v.value <= 65535) callbackPort = v.value as number;
-      else fail(v, child(path, 'callbackPort'), `${label}.callbackPort must be a port number (1 to 65535), found ${describe(v)}`);
-    }
-    if (clientId === undefined) return undefined;
-    return { clientId, ...(clientSecret !== undefined ? { clientSecret } : {}), ...(scopes ? { scopes } : {}), ...(callbackPort !== undefined ? { callbackPort } : {}) };
+    return readOAuthBlock(
+      {
+        label: `${entry.label}: "oauth"`,
+        fail: (n, p, message) => this.fail(entry, n, p, message),
+        properties: (n, p) => this.properties(n, p, false, entry.serverName),
+        warnUnknownKeys: (props, known, p) => this.warnUnknownKeys(props, known, p, entry.serverName),
+      },
+      node,
+      path,
+    );
   }
 
   /** Warns about a key that looks like a typo of a known one (`comand`, `Args`). Other unknown keys are other hosts' business. */
@@ -719,31 +689,6 @@ function stringNodes(node: Node, path: string): { node: Node; path: string }[] {
   };
   walk(node, path);
   return out;
-}
-
-function child(path: string, key: string): string {
-  if (/^[A-Za-z_$][\w$-]*$/.test(key)) return path ? `${path}.${key}` : key;
-  return `${path}[${JSON.stringify(key)}]`;
-}
-
-function describe(node: Node): string {
-  switch (node.type) {
-    case 'string':
-      return `the string ${JSON.stringify(node.value)}`;
-    case 'number':
-    case 'boolean':
-      return `${node.type} ${String(node.value)}`;
-    case 'null':
-      return 'null';
-    case 'array':
-      return 'an array';
-    case 'object':
-      return 'an object';
-    case 'property':
-      return 'a property';
-    default:
-      return 'a value';
-  }
 }
 
 function display(node: Node): string {

@@ -44,16 +44,48 @@ export interface RemoteServerConfig {
 }
 
 /**
- * `"oauth"` of a remote server: the pre-registered client to sign in with. The secret is a
- * variable reference (`${input:…}` with `password: true`, or an environment variable), never a literal.
+ * `"oauth"` of a remote server: the pre-registered client to sign in with, and the grant. Every
+ * secret (client secret, private key, workload token, ID token) is a variable reference
+ * (`${input:…}` with `password: true`, or `${env:…}`) or, for keys and tokens, a file path
+ * (`…File`), never a literal.
  */
 export interface OAuthClientConfig {
+  /** Empty only for a workload identity grant whose authorization server wants no client id. */
   readonly clientId: string;
   readonly clientSecret?: string;
+  /** How tokens are obtained; default `authorization_code` (the browser sign-in). */
+  readonly grant?: OAuthGrantName;
+  /** A private key (PEM) for private_key_jwt: a variable, or `privateKeyFile`. */
+  readonly privateKey?: string;
+  readonly privateKeyFile?: string;
+  /** The JWS algorithm of the private key (default by its type: ES256, RS256). */
+  readonly signingAlgorithm?: string;
+  /** The workload's token (workload_identity): a variable, or `workloadTokenFile` (read at each token request). */
+  readonly workloadToken?: string;
+  readonly workloadTokenFile?: string;
+  /** The enterprise identity provider (enterprise_managed). */
+  readonly idp?: EnterpriseIdpConfig;
+  /** The user's ID token from the identity provider (enterprise_managed): a variable, or `idTokenFile`. */
+  readonly idToken?: string;
+  readonly idTokenFile?: string;
+  /** DPoP-bound tokens: `auto` (default, when the authorization server offers them), `off`, `required`. */
+  readonly dpop?: 'auto' | 'off' | 'required';
   /** Scopes to ask for instead of the server's challenge or metadata. */
   readonly scopes?: readonly string[];
   /** The loopback port of the redirect URI registered with the client (`http://127.0.0.1:<port>/callback`). */
   readonly callbackPort?: number;
+}
+
+/** The grants an `"oauth"` block may name. */
+export const OAUTH_GRANTS = ['authorization_code', 'client_credentials', 'enterprise_managed', 'workload_identity'] as const;
+export type OAuthGrantName = (typeof OAUTH_GRANTS)[number];
+
+/** `"oauth.idp"`: the enterprise identity provider of enterprise-managed authorization. */
+export interface EnterpriseIdpConfig {
+  readonly issuer: string;
+  readonly tokenEndpoint: string;
+  readonly clientId: string;
+  readonly clientSecret?: string;
 }
 
 export type ServerConfig = StdioServerConfig | RemoteServerConfig;

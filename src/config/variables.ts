@@ -360,7 +360,7 @@ export async function resolveRemoteServer(
   options: { dialect?: VariableDialect; preview?: boolean } = {},
 ): Promise<ResolvedRemoteServer> {
   const configHeaders = Object.entries(config.headers ?? {});
-  const oauthFields = config.oauth ? [{ field: 'oauth.clientId', value: config.oauth.clientId }, ...(config.oauth.clientSecret !== undefined ? [{ field: 'oauth.clientSecret', value: config.oauth.clientSecret }] : [])] : [];
+  const oauthFields = config.oauth ? oauthVariableFields(config.oauth).map(({ field, value }) => ({ field: `oauth.${field}`, value })) : [];
   const fields = [{ field: 'url', value: config.url }, ...configHeaders.map(([name, value]) => ({ field: `headers.${name}`, value })), ...oauthFields];
   const substituted = await substituteFields(fields, options.dialect ?? 'vscode', ctx);
   const { substitute } = substituted;
@@ -380,13 +380,13 @@ export async function resolveRemoteServer(
     headers[name] = substitute(configValue);
     if (/[\r\n]/.test(headers[name])) issues.push({ field: `headers.${name}`, message: 'a header value must not contain a line break' });
   }
-  const oauth = config.oauth && { ...config.oauth, clientId: substitute(config.oauth.clientId), ...(config.oauth.clientSecret !== undefined ? { clientSecret: substitute(config.oauth.clientSecret) } : {}) };
-  if (oauth?.clientSecret === '') issues.push({ field: 'oauth.clientSecret', message: 'the client secret is empty' });
+  const oauth = config.oauth && substituteOAuth(config.oauth, substitute);
+  for (const { field, value } of oauth ? oauthSecretFields(oauth) : []) if (value === '') issues.push({ field: `oauth.${field}`, message: `${field} is empty` });
   if (issues.length && !options.preview) throw new VariableError(issues);
   const secret = headerSecrets(headers, config.headers);
-  // The client secret is secret whatever its length (an environment value is otherwise kept only when long).
-  const clientSecret = oauth?.clientSecret && !options.preview ? [oauth.clientSecret] : [];
-  return { type: config.type, url, headers, secretValues: [...new Set([...secretValues, ...secret.values, ...clientSecret])], secretHeaderNames: secret.names, ...(oauth ? { oauth } : {}), warnings: [] };
+  // The client secret, key and tokens are secret whatever their length (an environment value is otherwise kept only when long).
+  const oauthSecrets = oauth && !options.preview ? oauthSecretFields(oauth).map((f) => f.value).filter(Boolean) : [];
+  return { type: config.type, url, headers, secretValues: [...new Set([...secretValues, ...secret.values, ...oauthSecrets])], secretHeaderNames: secret.names, ...(oauth ? { oauth } : {}), warnings: [] };
 }
 
 /**
@@ -475,4 +475,33 @@ export function resolveEntry(entry: ServerEntry, ctx: VariableContext, options: 
 /** `.mcp.json` files follow Claude Code's `${VAR}` expansion; everything else VS Code's. */
 export function dialectFor(source: ConfigSource): VariableDialect {
   return source.kind === 'dot-mcp-json' ? 'claude' : 'vscode';
+}
+
+/** The fields of an `"oauth"` block that may hold variables, by their path under it. */
+function oauthVariableFields(oauth: OAuthClientConfig): { field: string; value: string }[] {
+  const fields: [string, string | undefined][] = [
+    ['clientId', oauth.clientId],
+    ['clientSecret', oauth.clientSecret],
+    ['privateKey', oauth.privateKey],
+    ['privateKeyFile', oauth.privateKeyFile],
+    ['workloadToken', oauth.workloadToken],
+    ['workloadTokenFile', oauth.workloadTokenFile],
+    ['idToken', oauth.idToken],
+    ['idTokenFile', oauth.idTokenFile],
+    ['idp.clientSecret', oauth.idp?.clientSecret],
+  ];
+  return fields.filter((f): f is [string, string] => f[1] !== undefined).map(([field, value]) => ({ field, value }));
+}
+
+/** The secret values of a resolved `"oauth"` block (not the files: those are read when a token is requested). */
+function oauthSecretFields(oauth: OAuthClientConfig): { field: string; value: string }[] {
+  return oauthVariableFields(oauth).filter(({ field }) => !field.endsWith('File') && field !== 'clientId');
+}
+
+/** The block with its variables substituted. */
+function substituteOAuth(oauth: OAuthClientConfig, substitute: (text: string) => string): OAuthClientConfig {
+  const out: Record<string, unknown> = { ...oauth };
+  for (const { field, value } of oauthVariableFields(oauth)) if (!field.includes('.')) out[field] = substitute(value);
+  if (oauth.idp) out.idp = { ...oauth.idp, ...(oauth.idp.clientSecret !== undefined ? { clientSecret: substitute(oauth.idp.clientSecret) } : {}) };
+  return out as unknown as OAuthClientConfig;
 }

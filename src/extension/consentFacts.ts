@@ -1,6 +1,7 @@
 // What a consent prompt shows of a workspace-defined server, computed from its entry. Pure (no
 // `vscode` import): the start gate hands in the variable context, tests a hand-built one.
 import { RemoteServerConfig, ServerEntry, VariableContext, resolveEntry } from '../config';
+import { oauthGrantFacts } from '../config/oauthBlock';
 import { maskHeaderValue, maskLiterals, maskUrlCredentials } from '../registry/logText';
 import type { ConsentFacts } from './format';
 
@@ -25,6 +26,7 @@ export async function consentFacts(entry: ServerEntry, ctx: Omit<VariableContext
     ...(remote.oauth.clientSecret !== undefined ? { clientSecretSource: maskLiterals(remote.oauth.clientSecret) } : {}),
     ...(remote.oauth.scopes ? { scopes: remote.oauth.scopes } : {}),
     ...(remote.oauth.callbackPort !== undefined ? { callbackPort: remote.oauth.callbackPort } : {}),
+    grant: oauthGrantFacts(remote.oauth),
   };
   return { ...base, type: preview.type, url: maskUrlCredentials(preview.url), headers, ...(oauth ? { oauth } : {}) };
 }

@@ -473,6 +473,8 @@ export interface RemoteConsentFacts {
     /** Fixed scopes; absent when the server's challenge or metadata chooses them. */
     readonly scopes?: readonly string[];
     readonly callbackPort?: number;
+    /** The grant and where its key or token comes from (`oauthGrantFacts`); empty for the browser sign-in. */
+    readonly grant?: readonly string[];
   };
 }
 
@@ -510,6 +512,7 @@ export function consentFactLines(f: ConsentFacts): string[] {
           ...(f.oauth.clientSecretSource !== undefined ? [`  Client secret: ${f.oauth.clientSecretSource} (its value is sent to the token endpoint the server's authorization server names)`] : []),
           `  Scopes: ${f.oauth.scopes?.length ? f.oauth.scopes.join(' ') : '(those the server asks for)'}`,
           ...(f.oauth.callbackPort !== undefined ? [`  Redirect: http://127.0.0.1:${f.oauth.callbackPort}/callback`] : []),
+          ...(f.oauth.grant ?? []).map((line) => `  ${line}`),
         ]
       : [];
     return [`URL: ${f.url}`, `Transport: ${transportLabel(f.type)}`, 'Headers it sends:', ...headers, ...oauth];

@@ -68,7 +68,7 @@ export class SecretTokenStore implements TokenStore {
   }
 
   private note(grant: StoredGrant): void {
-    this.noteSecret(...[grant.accessToken, grant.refreshToken, grant.client.clientSecret].filter((v): v is string => typeof v === 'string' && v.length > 0));
+    this.noteSecret(...StoredGrant.secrets(grant));
   }
 
   private async readIndex(): Promise<string[]> {

@@ -9,6 +9,7 @@ import { UserAgent } from '../auth/flow';
 import { RedirectFactory } from '../auth/loopback';
 import { OAuthSession, SignInRequest, SignInState } from '../auth/session';
 import { TokenKey, TokenStore } from '../auth/tokenStore';
+import { configuredGrant } from '../auth/grants/configuredGrant';
 import type { ResolvedRemoteServer } from '../config/variables';
 import type { AuthChallenge, AuthProvider } from '../transport/httpChannel';
 
@@ -28,6 +29,8 @@ export interface ServerSignInsOptions {
   /** Asked when a running server wants more scopes (403 insufficient_scope): true to sign in again. */
   confirmStepUp(serverId: string, request: SignInRequest): Promise<boolean>;
   log(serverId: string, level: 'info' | 'warn', text: string): void;
+  /** Told every secret a grant reads from a file (a private key, a workload or ID token), for the log redactor. */
+  noteSecret?(...values: string[]): void;
   /** A server's sign-in state changed (the tree redraws). */
   changed(serverId: string): void;
   /**
@@ -62,6 +65,8 @@ export class ServerSignIns {
         else if (challenge.status === 401) this.setRequired(serverId, true);
         return verdict;
       },
+      proof: (request, authorization) => session.proof(request, authorization),
+      noteNonce: (url, nonce) => session.noteNonce(url, nonce),
     };
   }
 
@@ -129,7 +134,8 @@ export class ServerSignIns {
   private sessionFor(serverId: string, resolved: ResolvedRemoteServer): OAuthSession {
     const oauth = resolved.oauth;
     const clientMetadataUrl = this.options.clientMetadataUrl?.(serverId);
-    const identity = JSON.stringify([resolved.url, oauth?.clientId, oauth?.clientSecret, oauth?.scopes, oauth?.callbackPort, clientMetadataUrl]);
+    const identity = JSON.stringify([resolved.url, oauth, clientMetadataUrl]);
+    const grant = oauth && configuredGrant(oauth, { noteSecret: (...values) => this.options.noteSecret?.(...values) });
     const existing = this.sessions.get(serverId);
     if (existing?.identity === identity) return existing.session;
     const session = new OAuthSession({
@@ -137,7 +143,9 @@ export class ServerSignIns {
       store: this.options.store,
       redirect: this.options.redirect(serverId, oauth?.callbackPort),
       userAgent: this.options.userAgent,
-      ...(oauth ? { client: { clientId: oauth.clientId, ...(oauth.clientSecret ? { clientSecret: oauth.clientSecret } : {}) } } : {}),
+      ...(oauth && !grant ? { client: { clientId: oauth.clientId, ...(oauth.clientSecret ? { clientSecret: oauth.clientSecret } : {}) } } : {}),
+      ...(grant ? { grant } : {}),
+      ...(oauth?.dpop ? { dpop: oauth.dpop } : {}),
       ...(clientMetadataUrl ? { clientMetadataUrl } : {}),
       ...(oauth?.scopes?.length ? { scope: oauth.scopes } : {}),
       confirmSignIn: (request) => (request.reason === 'step-up' ? this.options.confirmStepUp(serverId, request) : Promise.resolve(false)),

@@ -60,6 +60,7 @@ export class EditorSignIns {
         return undefined;
       },
       log: (id, level, text) => this.logs.get(id).write(level, `sign-in: ${text}`),
+      noteSecret: (...values) => redactor.add(...values),
       changed: () => this.changed(),
       refreshRefused: (id, reason) => void this.offerSignIn(id, reason),
     });

@@ -70,6 +70,10 @@ export interface AuthChallenge {
 export interface AuthProvider {
   authorization(): Promise<string | undefined>;
   onChallenge(challenge: AuthChallenge): Promise<'retry' | 'fail'>;
+  /** The `DPoP` header (RFC 9449 §7) for a request carrying `authorization`, when its token is bound to a key; undefined otherwise. */
+  proof?(request: { readonly method: string; readonly url: string }, authorization: string): Promise<string | undefined>;
+  /** A `DPoP-Nonce` the server sent (RFC 9449 §9), for the next proofs. */
+  noteNonce?(url: string, nonce: string): void;
 }
 
 /** One message as the server sent it: parsed JSON and its size in bytes. */
@@ -359,25 +363,39 @@ export class HttpChannel {
    * then finds may be refused in turn, and is refreshed rather than ending the run).
    */
   private async fetchAuthorized(exchange: Exchange, options: FetchOptions, auth: AuthProvider): Promise<HttpResponse> {
+    const url = (options.url ?? this.url).href;
+    let nonceRetried = false;
     let tries = 1;
-    for (let tried = 0; ; tried++) {
-      const headers = withoutHeader(options.headers, 'authorization');
+    for (let tried = 0; ; ) {
+      const headers = withoutHeader(withoutHeader(options.headers, 'authorization'), 'dpop');
       const value = await auth.authorization();
       if (tried === 0 && value === undefined) tries = 2;
       if (value !== undefined) headers.authorization = value;
+      const proof = value !== undefined ? await auth.proof?.({ method: options.method, url }, value) : undefined;
+      if (proof !== undefined) headers.dpop = proof;
       if ((value !== undefined) !== this.sendsSignInAuthorization) {
         this.sendsSignInAuthorization = value !== undefined;
         this.logHttp(value !== undefined ? 'requests carry Authorization from sign-in' : 'requests carry no Authorization from sign-in (no token)');
       }
       let response = await this.fetchFollowing(exchange, { ...options, headers });
-      if ((response.status !== 401 && response.status !== 403) || tried >= tries) return response;
+      const nonce = proof !== undefined ? response.headers.get('dpop-nonce') : null;
+      if (nonce) auth.noteNonce?.(url, nonce);
       const challenge = response.headers.get('www-authenticate');
+      // RFC 9449 §9: a proof without the server's current nonce is sent once more with it; this retry is the nonce's own.
+      if (response.status === 401 && nonce && !nonceRetried && asksForDpopNonce(challenge ?? undefined)) {
+        nonceRetried = true;
+        await discard(response);
+        this.logHttp(`${options.method} answered 401 use_dpop_nonce: sent again with the server's DPoP nonce`);
+        continue;
+      }
+      if ((response.status !== 401 && response.status !== 403) || tried >= tries) return response;
       let body: string | undefined;
       if (response.status === 401) ({ response, text: body } = await readChallengeBody(response));
       const verdict = await auth.onChallenge({ status: response.status as 401 | 403, url: this.displayUrl, ...(challenge ? { wwwAuthenticate: challenge } : {}), ...(value !== undefined ? { refused: value } : {}), ...(body ? { body } : {}) });
       if (verdict !== 'retry' || exchange.signal.aborted) return response;
       await discard(response);
       this.logHttp(`${options.method} answered ${response.status}: sent again with renewed authorization`);
+      tried += 1;
     }
   }
 
@@ -797,6 +815,11 @@ function describeTlsFailure(code: string | undefined, url: URL): string | undefi
 }
 
 /** A copy of `headers` without `name` in any letter case (the provider's value replaces a configured one). */
+/** True when a `WWW-Authenticate` asks for a (new) DPoP nonce: the DPoP scheme with `error="use_dpop_nonce"` (RFC 9449 §9). */
+export function asksForDpopNonce(wwwAuthenticate: string | undefined): boolean {
+  return !!wwwAuthenticate && /(^|[\s,])DPoP\s(.*[\s,])?error\s*=\s*"?use_dpop_nonce\b/i.test(wwwAuthenticate);
+}
+
 function withoutHeader(headers: Readonly<Record<string, string>>, name: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() !== name) out[key] = value;

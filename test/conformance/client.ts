@@ -12,8 +12,11 @@
 // to the loopback listener). What the driver chooses is what a user configures: the sign-in is
 // confirmed, the client id metadata document URL is the suite's convention for clients that
 // have one, and a pre-registered client comes from the scenario's context
-// (MCP_CONFORMANCE_CONTEXT `client_id` / `client_secret`).
-import { loopbackRedirect, MemoryTokenStore, OAuthSession, PreRegisteredClient } from '../../src/auth';
+// (MCP_CONFORMANCE_CONTEXT `client_id` / `client_secret`). The authorization extensions' scenarios
+// hand over what a user would configure for a grant without a browser (a client secret or private
+// key, the enterprise identity provider and its ID token, a workload token): the driver configures
+// that grant, as an entry's `oauth.grant` does. DPoP needs no configuration (used when offered).
+import { loopbackRedirect, MachineGrant, MemoryTokenStore, OAuthSession, PreRegisteredClient } from '../../src/auth';
 import { McpClient } from '../../src/client/client';
 import { McpLocalError } from '../../src/protocol/errors';
 import { describeSkippedItem, type Tool } from '../../src/client/schemas';
@@ -201,6 +204,37 @@ function preRegisteredClient(): PreRegisteredClient | undefined {
   return { clientId: context.client_id, ...(typeof context.client_secret === 'string' ? { clientSecret: context.client_secret } : {}) };
 }
 
+/** What a scenario's context holds for the authorization extensions (all strings). */
+type GrantContext = Partial<Record<'client_id' | 'client_secret' | 'private_key_pem' | 'signing_algorithm' | 'idp_client_id' | 'idp_id_token' | 'idp_issuer' | 'idp_token_endpoint' | 'valid_jwt', string>>;
+
+/** The grant a user would configure for an authorization extension's scenario; undefined for the others (the authorization code flow). */
+function machineGrant(scenario: string): MachineGrant | undefined {
+  const c = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as GrantContext;
+  const need = (key: keyof GrantContext): string => {
+    const value = c[key];
+    if (typeof value !== 'string') throw new Error(`the scenario's context has no ${key}`);
+    return value;
+  };
+  switch (scenario) {
+    case 'auth/client-credentials-basic':
+      return { kind: 'client-credentials', clientId: need('client_id'), clientSecret: need('client_secret') };
+    case 'auth/client-credentials-jwt':
+      return { kind: 'client-credentials', clientId: need('client_id'), privateKey: need('private_key_pem'), ...(c.signing_algorithm ? { signingAlgorithm: c.signing_algorithm } : {}) };
+    case 'auth/enterprise-managed-authorization':
+      return {
+        kind: 'enterprise-managed',
+        clientId: need('client_id'),
+        clientSecret: need('client_secret'),
+        idp: { issuer: need('idp_issuer'), tokenEndpoint: need('idp_token_endpoint'), clientId: need('idp_client_id') },
+        idToken: need('idp_id_token'),
+      };
+    case 'auth/wif-jwt-bearer':
+      return { kind: 'workload-identity', clientId: need('client_id'), assertion: need('valid_jwt') };
+    default:
+      return undefined;
+  }
+}
+
 /** The browser: opens the authorization page and follows its redirects, which end at the loopback listener. */
 async function openInBrowser(authorizationUrl: URL): Promise<void> {
   const page = await fetch(authorizationUrl, { signal: AbortSignal.timeout(30_000) });
@@ -208,8 +242,9 @@ async function openInBrowser(authorizationUrl: URL): Promise<void> {
   log(`browser: the authorization page ended at HTTP ${page.status}`);
 }
 
-function signIn(url: string): OAuthSession {
-  const client = preRegisteredClient();
+function signIn(url: string, scenario: string): OAuthSession {
+  const grant = machineGrant(scenario);
+  const client = grant ? undefined : preRegisteredClient();
   return new OAuthSession({
     serverUrl: url,
     store: new MemoryTokenStore(),
@@ -221,6 +256,7 @@ function signIn(url: string): OAuthSession {
     },
     clientMetadataUrl: CLIENT_METADATA_URL,
     ...(client ? { client } : {}),
+    ...(grant ? { grant: async () => grant } : {}),
     log: (text, level) => log(`auth${level === 'warn' ? ' (warn)' : ''}: ${text}`),
   });
 }
@@ -244,7 +280,7 @@ async function main(): Promise<void> {
   attachServerRequests(client, SERVER, { elicitation });
   client.onTransportLog((entry) => log(`${entry.kind}: ${entry.text}`));
   try {
-    const init = await client.connect(createHttpTransport({ url, headers: {}, mode: 'auto', auth: signIn(url) }));
+    const init = await client.connect(createHttpTransport({ url, headers: {}, mode: 'auto', auth: signIn(url, scenario) }));
     log(`connected: ${init.serverInfo.name} ${init.serverInfo.version}, protocol ${init.protocolVersion} (${client.era} era)`);
     await flow(client);
   } finally {
