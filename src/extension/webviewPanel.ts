@@ -27,7 +27,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, t
     title,
     // A page of only a view has the frame assets as its feature: each file is loaded once.
     styles: [...new Set([media(COMMON_STYLE), media(feature.style), ...(app ? [media(APP_FRAME_ASSETS.style)] : [])])],
-    scripts: [...new Set([media(COMMON_SCRIPT), media(feature.script), ...(app ? [media(APP_FRAME_ASSETS.script)] : [])])],
+    scripts: [...new Set([media(COMMON_SCRIPT), ...(feature.helpers ?? []).map(media), media(feature.script), ...(app ? [media(APP_FRAME_ASSETS.script)] : [])])],
     ...(app ? { cspAdditions: app.csp } : {}),
   });
 }
