@@ -32,6 +32,18 @@ export interface AppPageOptions {
   readonly csp: PageCspAdditions;
 }
 
+/**
+ * The stylesheets and scripts of a feature's page, as paths under media/ in load order: the
+ * common base, the feature's own (its helpers first), then (with `app`) the frame of an MCP App's view. A page of
+ * only a view has the frame assets as its feature: each file is loaded once.
+ */
+export function pageAssets(feature: WebviewFeature, app?: AppPageOptions): { styles: string[]; scripts: string[] } {
+  return {
+    styles: [...new Set([COMMON_STYLE, feature.style, ...(app ? [APP_FRAME_ASSETS.style] : [])])],
+    scripts: [...new Set([COMMON_SCRIPT, ...(feature.helpers ?? []), feature.script, ...(app ? [APP_FRAME_ASSETS.script] : [])])],
+  };
+}
+
 /** A nonce for `script-src 'nonce-…'`: 128 random bits from the OS. */
 export function makeNonce(): string {
   return randomBytes(16).toString('base64');

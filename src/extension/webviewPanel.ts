@@ -2,7 +2,7 @@
 // from media/), its page (webviewPage.ts), and the outbox that holds messages until the page's
 // script has said `ready`.
 import * as vscode from 'vscode';
-import { APP_FRAME_ASSETS, AppPageOptions, COMMON_SCRIPT, COMMON_STYLE, WebviewFeature, makeNonce, pageHtml } from './webviewPage';
+import { AppPageOptions, WebviewFeature, makeNonce, pageAssets, pageHtml } from './webviewPage';
 
 /** Webview options: scripts on, forms and command links off, resources only from media/. */
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
@@ -21,13 +21,13 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOpt
  */
 export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, feature: WebviewFeature, app?: AppPageOptions): string {
   const media = (path: string) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', ...path.split('/'))).toString();
+  const assets = pageAssets(feature, app);
   return pageHtml({
     cspSource: webview.cspSource,
     nonce: makeNonce(),
     title,
-    // A page of only a view has the frame assets as its feature: each file is loaded once.
-    styles: [...new Set([media(COMMON_STYLE), media(feature.style), ...(app ? [media(APP_FRAME_ASSETS.style)] : [])])],
-    scripts: [...new Set([media(COMMON_SCRIPT), ...(feature.helpers ?? []).map(media), media(feature.script), ...(app ? [media(APP_FRAME_ASSETS.script)] : [])])],
+    styles: assets.styles.map(media),
+    scripts: assets.scripts.map(media),
     ...(app ? { cspAdditions: app.csp } : {}),
   });
 }
