@@ -17,11 +17,12 @@ const McpTimelineAccess = (function () {
    */
   function rovingToolbar(toolbar) {
     const controls = () => /** @type {HTMLElement[]} */ ([...toolbar.querySelectorAll('button, select, input')]).filter((el) => !(/** @type {HTMLButtonElement} */ (el).disabled) && el.offsetParent !== null);
+    /** The control last focused; none yet: the first (chips come and go before the user arrives). */
     let current = /** @type {HTMLElement | null} */ (null);
     const refresh = () => {
       const all = controls();
-      if (!current || !all.includes(current)) current = all[0] || null;
-      for (const el of all) el.tabIndex = el === current ? 0 : -1;
+      const stop = current && all.includes(current) ? current : all[0] || null;
+      for (const el of all) el.tabIndex = el === stop ? 0 : -1;
     };
     toolbar.addEventListener('focusin', (e) => {
       const target = /** @type {HTMLElement} */ (e.target);
@@ -84,8 +85,15 @@ const McpTimelineAccess = (function () {
         const it = items[k];
         if (b.textContent !== it.text) b.textContent = it.text;
         if (b.dataset.key !== it.key) b.dataset.key = it.key;
-        const style = `left:${Math.round(it.x0)}px;top:${Math.round(it.y0)}px;width:${Math.max(4, Math.round(it.x1 - it.x0))}px;height:${Math.max(4, Math.round(it.y1 - it.y0))}px`;
-        if (b.getAttribute('style') !== style) b.setAttribute('style', style);
+        // At least 4 px wide, centred on the shape (a short call is a 1-px line).
+        const w = Math.max(4, it.x1 - it.x0);
+        const left = (it.x0 + it.x1) / 2 - w / 2;
+        // Through the CSSOM: the page's CSP refuses style attributes.
+        const box = [left, it.y0, w, Math.max(4, it.y1 - it.y0)].map((v) => v.toFixed(1) + 'px');
+        if (b.style.left !== box[0]) b.style.left = box[0];
+        if (b.style.top !== box[1]) b.style.top = box[1];
+        if (b.style.width !== box[2]) b.style.width = box[2];
+        if (b.style.height !== box[3]) b.style.height = box[3];
       }
       while (buttons.length > n) /** @type {HTMLElement} */ (buttons.pop()).parentElement?.remove();
       const rest = items.length - n;
