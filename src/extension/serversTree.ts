@@ -2,7 +2,6 @@
 // configured server with what it declared (Tools, Resources, Resource Templates, Prompts), the
 // Roots it was given, or why it is not running. Labels are stable (the end-to-end tests and the
 // menus' `viewItem` clauses rely on them); server-provided text only reaches escaped Markdown.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ChatState } from './chat/chatState';
 import type { Root } from '../client/client';
@@ -14,12 +13,12 @@ import {
   escapeMarkdown,
   hostOf,
   itemDescription,
-  problemLabel,
   promptTooltip,
   relativeTime,
   relativeTimeChangesAt,
   resourceTooltip,
   rootsDescription,
+  rowStatusWord,
   serverDescription,
   serverRowMarks,
   serverTooltip,
@@ -37,6 +36,8 @@ import type { TaskEntry } from '../usecases/taskStore';
 import { describeTaskGroup, elapsedChangesAfter } from '../usecases/taskText';
 import { TreeRowClock } from './treeRowClock';
 import type { SkillsTreeSection } from './skills/skillsTree';
+import { rowAccessibilityLabel } from './treeRowSpeech';
+import { problemItem } from './problemRow';
 import { TreeNode, expansionKey, isRunning, leafId, parentOf, taskDescription, taskIds, tasksDescription, tasksKey } from './treeNodes';
 
 export type { TreeNode };
@@ -330,7 +331,17 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     }
   }
 
+  /** The row, named for a screen reader by what it shows (its tooltip would be read otherwise). */
   getTreeItem(node: TreeNode): vscode.TreeItem {
+    const item = this.drawItem(node);
+    const h = node.kind === 'server' ? this.handle(node.serverId) : undefined;
+    const state = h && rowStatusWord({ status: this.m.displayStatus(h).kind, reconnecting: h.status.kind === 'error' && h.status.reconnecting === true });
+    const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+    item.accessibilityInformation = { label: rowAccessibilityLabel({ kind: node.kind, label, ...(typeof item.description === 'string' ? { description: item.description } : {}), ...(state ? { state } : {}) }) };
+    return item;
+  }
+
+  private drawItem(node: TreeNode): vscode.TreeItem {
     if (!this.model && node.kind !== 'loading') return new vscode.TreeItem(READING_CONFIGURATION);
     switch (node.kind) {
       case 'loading': {
@@ -340,7 +351,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         return item;
       }
       case 'problem':
-        return this.problemItem(node.problem, node.index);
+        return problemItem(node.problem, node.index);
       case 'server': {
         const handle = this.handle(node.serverId);
         return handle ? this.serverItem(node, handle) : new vscode.TreeItem(node.serverId);
@@ -778,20 +789,6 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         .join('\n\n'),
     );
     item.command = { command: 'mcpHost.task.open', title: 'Open Task', arguments: [{ kind: 'task', serverId, taskId: t.taskId }] };
-    return item;
-  }
-
-  // ---- problems ----
-
-  private problemItem(p: ConfigProblem, index: number): vscode.TreeItem {
-    const label = p.source.file && p.line > 0 ? problemLabel(path.basename(p.source.file), p.line, p.column, p.message) : `${p.source.label} — ${p.path && !p.serverName ? `${p.path}: ` : ''}${p.message}`;
-    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
-    item.id = `problem:${index}:${p.source.file ?? p.source.label}:${p.offset}:${p.message}`;
-    item.description = p.source.file ? p.source.label : undefined;
-    item.tooltip = `${p.source.label}${p.line > 0 ? `:${p.line}:${p.column}` : ''}\n${p.message}`;
-    item.iconPath = p.severity === 'warning' ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-    item.contextValue = 'problem';
-    item.command = { command: 'mcpHost.openProblem', title: 'Open Configuration Problem', arguments: [{ kind: 'problem', problem: p, index }] };
     return item;
   }
 

@@ -9,6 +9,8 @@ import { PageCspAdditions, mergeCsp } from '../usecases/apps/appCsp';
 export interface WebviewFeature {
   readonly style: string;
   readonly script: string;
+  /** Scripts the feature's script uses, loaded before it. */
+  readonly helpers?: readonly string[];
 }
 
 /** Loaded before every feature: theme base styles, DOM helpers, the message shim, the form renderer. */
@@ -20,7 +22,7 @@ export const PANEL_ASSETS: WebviewFeature = { style: 'webview/toolCall.css', scr
 /** Server Details: the panels' look, its own script. */
 export const DETAILS_FEATURE: WebviewFeature = { style: 'webview/toolCall.css', script: 'webview/details.js' };
 /** The protocol timeline: a canvas of every server's frames, its own look and script. */
-export const TIMELINE_FEATURE: WebviewFeature = { style: 'webview/timeline.css', script: 'webview/timeline.js' };
+export const TIMELINE_FEATURE: WebviewFeature = { style: 'webview/timeline.css', script: 'webview/timeline.js', helpers: ['webview/timelineAccess.js'] };
 /** Sampling and elicitation dialogs. */
 export const DIALOG_ASSETS: WebviewFeature = { style: 'dialogs/dialogs.css', script: 'dialogs/dialogs.js' };
 
@@ -32,13 +34,13 @@ export interface AppPageOptions {
 
 /**
  * The stylesheets and scripts of a feature's page, as paths under media/ in load order: the
- * common base, the feature's own, then (with `app`) the frame of an MCP App's view. A page of
+ * common base, the feature's own (its helpers first), then (with `app`) the frame of an MCP App's view. A page of
  * only a view has the frame assets as its feature: each file is loaded once.
  */
 export function pageAssets(feature: WebviewFeature, app?: AppPageOptions): { styles: string[]; scripts: string[] } {
   return {
     styles: [...new Set([COMMON_STYLE, feature.style, ...(app ? [APP_FRAME_ASSETS.style] : [])])],
-    scripts: [...new Set([COMMON_SCRIPT, feature.script, ...(app ? [APP_FRAME_ASSETS.script] : [])])],
+    scripts: [...new Set([COMMON_SCRIPT, ...(feature.helpers ?? []), feature.script, ...(app ? [APP_FRAME_ASSETS.script] : [])])],
   };
 }
 

@@ -28,6 +28,7 @@ import type { CDPSession, Frame, Page } from 'playwright-core';
 import { defaultVsixPath, filesUnder, launch, poll, procStatFields, repoRoot, waitUntil, type Workbench } from '../e2e/harness';
 import type { PingSample } from './commandPinger';
 import { fixtureExtension } from '../e2e/fixtureExtensions';
+import { timelinePerformance } from './timelinePerformance';
 
 const MiB = 1024 * 1024;
 const SERVER = join(repoRoot, 'test', 'fixtures', 'servers', 'scale.mjs');
@@ -366,12 +367,12 @@ function lastGeneratedTool(tools: number): string {
 }
 
 /** "MCP Host: Call Tool…", the tool typed into the pick, Enter: the tool's panel. */
-/** The timeline's page (its own document inside the webview, which exposes `mcpTimeline`). */
+/** The timeline's page (its own document inside the webview, with its list of drawn items). */
 function timelinePage(wb: Workbench): Promise<Frame> {
   return waitUntil(
     async () => {
       for (const frame of wb.page.frames()) {
-        if (await frame.evaluate(() => document.title.startsWith('Timeline') && 'mcpTimeline' in window).catch(() => false)) return frame;
+        if (await frame.evaluate(() => document.title.startsWith('Timeline') && document.getElementById('drawn-items') !== null).catch(() => false)) return frame;
       }
       return undefined;
     },
@@ -381,7 +382,7 @@ function timelinePage(wb: Workbench): Promise<Frame> {
 }
 
 function timelineStats(frame: Frame): Promise<{ items: number; draws: number[] }> {
-  return frame.evaluate(() => (window as unknown as { mcpTimeline: { stats(): { items: number; draws: number[] } } }).mcpTimeline.stats());
+  return frame.evaluate(timelinePerformance);
 }
 
 async function openToolPanel(wb: Workbench, tool: string): Promise<Frame> {

@@ -13,6 +13,7 @@ import { RecordingWriter } from '../../src/usecases/recording';
 import { answerFileDialog } from '../e2e/fileDialog';
 import { defaultVsixPath, launch, waitUntil } from '../e2e/harness';
 import { benchFrames } from './timelineBench';
+import { timelinePerformance } from './timelinePerformance';
 
 const FRAMES = Number(process.env.TIMELINE_BENCH_FRAMES ?? 100_000);
 
@@ -36,7 +37,7 @@ async function main(): Promise<void> {
     const page = await waitUntil(
       async () => {
         for (const frame of wb.page.frames()) {
-          const ready = await frame.evaluate(() => document.title.startsWith('Timeline — busy.jsonl') && 'mcpTimeline' in window).catch(() => false);
+          const ready = await frame.evaluate(() => document.title.startsWith('Timeline — busy.jsonl') && document.getElementById('drawn-items') !== null).catch(() => false);
           if (ready) return frame;
         }
         return undefined;
@@ -44,8 +45,7 @@ async function main(): Promise<void> {
       180_000,
       'the timeline page',
     );
-    type Stats = { items: number; firstPaintMs: number; firstBatchAt: number; batchMs: number; draws: number[] };
-    const stats = (frame: PageFrame) => frame.evaluate(() => (window as unknown as { mcpTimeline: { stats(): Stats } }).mcpTimeline.stats());
+    const stats = (frame: PageFrame) => frame.evaluate(timelinePerformance);
     await waitUntil(async () => (await stats(page)).firstPaintMs > 0, 120_000, 'the first paint');
     const firstPaint = Date.now() - opened;
     const loaded = await stats(page);

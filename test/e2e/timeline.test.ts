@@ -30,14 +30,17 @@ interface Drawn {
   readonly w: number;
 }
 
-interface Stats {
-  readonly items: number;
-  readonly shown: number;
-  readonly errors: number;
-  readonly firstPaintMs: number;
-  readonly draws: number[];
-  /** The servers the chips show (null: every server). */
-  readonly serverFilter: string[] | null;
+/**
+ * The items drawn on screen, as the page's list for screen readers gives them ("label, kind,
+ * server[, status]", each a button over its shape): where it is, relative to the canvas.
+ */
+function readDrawn(): Drawn[] {
+  const canvas = document.getElementById('timeline-canvas')!.getBoundingClientRect();
+  return Array.from(document.querySelectorAll('#drawn-items button')).map((b) => {
+    const [label, kind, server] = (b.textContent ?? '').split(', ');
+    const r = b.getBoundingClientRect();
+    return { label, kind, server, x: r.left - canvas.left + r.width / 2, y: r.top - canvas.top + r.height / 2, w: r.width };
+  });
 }
 
 describe('the protocol timeline in a real VS Code', () => {
@@ -50,7 +53,7 @@ describe('the protocol timeline in a real VS Code', () => {
     return waitUntil(
       async () => {
         for (const frame of wb.page.frames()) {
-          const found = await frame.evaluate((t) => document.title.startsWith(t) && 'mcpTimeline' in window, title).catch(() => false);
+          const found = await frame.evaluate((t) => document.title.startsWith(t) && document.getElementById('drawn-items') !== null, title).catch(() => false);
           if (found) return frame;
         }
         return undefined;
@@ -60,14 +63,31 @@ describe('the protocol timeline in a real VS Code', () => {
     );
   }
 
-  const drawn = (frame: Frame) => frame.evaluate(() => (window as unknown as { mcpTimeline: { drawn(): Drawn[] } }).mcpTimeline.drawn());
-  const stats = (frame: Frame) => frame.evaluate(() => (window as unknown as { mcpTimeline: { stats(): Stats } }).mcpTimeline.stats());
+  const drawn = (frame: Frame) => frame.evaluate(readDrawn);
+  /** How many items pass the filter, from the summary ("1 server · 40 items · 1 error · 3 shown"). */
+  const shown = async (frame: Frame) => {
+    const text = await frame.locator('#summary').innerText();
+    const n = /([\d,]+) shown/.exec(text) ?? /([\d,]+) items/.exec(text);
+    return n ? Number(n[1].replace(/,/g, '')) : -1;
+  };
 
   /** Clicks the drawn item whose label matches (with Follow off: a following view moves under the pointer). */
   async function clickItem(frame: Frame, label: RegExp): Promise<Drawn> {
     const follow = frame.locator('#follow');
     if ((await follow.count()) > 0 && (await follow.getAttribute('aria-pressed')) === 'true') await follow.click();
-    const item = await waitUntil(async () => (await drawn(frame)).find((d) => label.test(d.label)), 20_000, `a drawn item ${label}`);
+    // The list follows the drawing within a fifth of a second: the item where it stays put.
+    let last: Drawn | undefined;
+    const item = await waitUntil(
+      async () => {
+        const now = (await drawn(frame)).find((d) => label.test(d.label));
+        const settled = now && last && now.x === last.x && now.y === last.y ? now : undefined;
+        last = now;
+        if (!settled) await frame.waitForTimeout(300);
+        return settled;
+      },
+      20_000,
+      `a drawn item ${label} that stays put`,
+    );
     await frame.locator('#timeline-canvas').click({ position: { x: Math.max(1, item.x), y: item.y } });
     return item;
   }
@@ -135,16 +155,13 @@ describe('the protocol timeline in a real VS Code', () => {
       for (const expected of [/^initialize · \d/, /^tools\/list · \d/, /^tools\/call echo · \d/, /^tools\/call trigger-long-running-operation · \d/]) {
         assert.ok(labels.some((l) => expected.test(l)), `${expected} in ${JSON.stringify(labels)}`);
       }
-      assert.ok(items.every((d) => d.server === 'everything'));
+      assert.ok(items.every((d) => d.server === 'everything'), JSON.stringify(items));
       // Progress is drawn along its call (4 steps), not as loose ticks.
       assert.equal(items.filter((d) => d.kind === 'progress').length, 4, JSON.stringify(items.filter((d) => d.kind !== 'call')));
       // A healthy session has no errors: a legacy server's error answer to the era probe
       // (server/discover) is how its start goes, drawn as answered, not counted.
       assert.match(await page.locator('#summary').innerText(), /^1 server · \d+ items · 0 errors$/);
-      const errors = await page.evaluate(() => {
-        const canvasItems = (window as unknown as { mcpTimeline: { drawn(): { label: string }[] } }).mcpTimeline.drawn();
-        return canvasItems.filter((d) => /error/.test(d.label)).map((d) => d.label);
-      });
+      const errors = (await drawn(page)).filter((d) => /error/.test(d.label)).map((d) => d.label);
       assert.deepEqual(errors, []);
       assert.ok(labels.some((l) => /^server\/discover · /.test(l)), `the probe is still drawn: ${JSON.stringify(labels)}`);
       await wb.screenshot('timeline-dark');
@@ -154,9 +171,9 @@ describe('the protocol timeline in a real VS Code', () => {
   test('a filter narrows the spans; a click shows both frames; Show in History opens the call', { timeout: 180_000 }, async () => {
     await step('filter-details', async () => {
       const page = await timelinePage('Timeline');
-      const before = await stats(page);
+      const before = await shown(page);
       await page.locator('#text-filter').fill('echo');
-      await waitUntil(async () => (await stats(page)).shown < before.shown, 10_000, 'fewer items shown');
+      await waitUntil(async () => (await shown(page)) < before, 10_000, 'fewer items shown');
       await waitUntil(async () => {
         const now = await drawn(page);
         return now.length > 0 && now.every((d) => /echo/.test(d.label)) && now;
@@ -184,7 +201,7 @@ describe('the protocol timeline in a real VS Code', () => {
       // Back to the timeline; the filter cleared, the keyboard steps through the items.
       await wb.runCommand('MCP Host: Open Timeline');
       await page.locator('#text-filter').fill('');
-      await waitUntil(async () => (await stats(page)).shown === before.shown, 10_000, 'every item shown again');
+      await waitUntil(async () => (await shown(page)) === before, 10_000, 'every item shown again');
       await page.locator('#timeline-canvas').focus();
       await wb.page.keyboard.press('Escape');
       await wb.page.keyboard.press('Home');
@@ -194,6 +211,44 @@ describe('the protocol timeline in a real VS Code', () => {
       await wb.page.keyboard.press('ArrowDown');
       await waitUntil(async () => (await page.locator('#announce').innerText()) !== first, 10_000, 'the next item announced');
       assert.match(await page.locator('#announce').innerText(), /everything, at \d\d:\d\d:\d\d/);
+    });
+  });
+
+  test('keyboard and screen reader: a heading, the toolbar one Tab stop, the list of drawn items picks one, the details show focus and close on Escape', { timeout: 120_000 }, async () => {
+    await step('access', async () => {
+      const page = await timelinePage('Timeline');
+      assert.equal(await page.locator('h1').innerText(), 'Timeline');
+      assert.equal(await page.evaluate(() => 'mcpTimeline' in window), false, 'nothing test-only on the page');
+      // The toolbar: one control in the Tab order; the arrows move between them.
+      const toolbar = page.locator('[role="toolbar"]');
+      await page.locator('#text-filter').focus();
+      const tabStops = () => toolbar.evaluate((t) => Array.from(t.querySelectorAll('button, select, input')).filter((c) => (c as HTMLElement).tabIndex === 0).map((c) => c.id || c.textContent));
+      assert.deepEqual(await tabStops(), ['text-filter']);
+      await wb.page.keyboard.press('ArrowRight');
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'direction-filter', 'Right at the end of the empty field goes to the next control');
+      await wb.page.keyboard.press('ArrowRight');
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'errors-filter');
+      assert.deepEqual(await tabStops(), ['errors-filter'], 'the control last used is the one Tab stop');
+      await wb.page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'timeline-canvas', 'Tab leaves the toolbar for the canvas');
+
+      // A screen reader activates an item of the list: it is selected, the details get the focus (seen), Escape closes them.
+      await wb.page.keyboard.press('0');
+      const item = page.locator('#drawn-items button', { hasText: /^tools\/call echo · / }).first();
+      await waitUntil(async () => (await item.count()) > 0, 10_000, 'the echo call in the list');
+      assert.match(await item.innerText(), /^tools\/call echo · [\d.]+ m?s, editor request, everything, answered$/);
+      await item.evaluate((b) => (b as HTMLButtonElement).click());
+      const details = page.locator('#details');
+      await waitUntil(async () => (await details.locator('.frame').count()) === 2, 10_000, 'the details of the picked item');
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'details');
+      await page.locator('#timeline-canvas').focus();
+      await wb.page.keyboard.press('Enter');
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'details', 'Enter on the canvas moves to the details');
+      assert.notEqual(await details.evaluate((d) => getComputedStyle(d).outlineStyle), 'none', 'the focus on the details is drawn');
+      await wb.screenshot('timeline-details-focus');
+      await wb.page.keyboard.press('Escape');
+      await waitUntil(async () => details.isHidden(), 5_000, 'Escape closes the details');
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'timeline-canvas', 'the focus goes back to the canvas');
     });
   });
 
@@ -248,6 +303,33 @@ describe('the protocol timeline in a real VS Code', () => {
     });
   });
 
+  test('the four themes of the accessibility audit', { timeout: 120_000 }, async () => {
+    await step('themes', async () => {
+      const page = await timelinePage('Timeline');
+      const themes = [
+        { setting: 'Light 2026', file: 'light-2026', body: 'vscode-light' },
+        { setting: 'Light+', file: 'light-plus', body: 'vscode-light' },
+        { setting: 'Default High Contrast', file: 'hc-dark', body: 'vscode-high-contrast' },
+        { setting: 'Default High Contrast Light', file: 'hc-light', body: 'vscode-high-contrast-light' },
+      ];
+      for (const theme of themes) {
+        writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify({ 'workbench.colorTheme': theme.setting }));
+        await waitUntil(async () => page.evaluate((b) => document.body.classList.contains(b) && (b !== 'vscode-high-contrast' || !document.body.classList.contains('vscode-high-contrast-light')), theme.body), 20_000, `the page in ${theme.setting}`);
+        await wb.page.waitForTimeout(500);
+        await wb.screenshot(`timeline-theme-${theme.file}`);
+        // axe-core in the page (evaluated, as DevTools would: the page's CSP admits no other script).
+        if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'));
+        const violations = await page.evaluate(async () => {
+          const axe = (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
+          const result = await axe.run(document, { resultTypes: ['violations'] });
+          return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+        });
+        assert.deepEqual(violations, [], `serious or critical axe violations in ${theme.setting}`);
+      }
+      rmSync(join(workspace, '.vscode', 'settings.json'));
+    });
+  });
+
   test("with a server's row selected, the view's title bar opens the timeline on every server", { timeout: 120_000 }, async () => {
     await step('title-bar', async () => {
       const page = wb.page;
@@ -256,14 +338,16 @@ describe('the protocol timeline in a real VS Code', () => {
       await wb.clickTreeItem('everything', { view: 'Servers' });
       // The live timeline (not the recording's, whose title also starts with "Timeline").
       const live = await waitUntil(async () => {
-        for (const frame of page.frames()) if (await frame.evaluate(() => document.title === 'Timeline' && 'mcpTimeline' in window).catch(() => false)) return frame;
+        for (const frame of page.frames()) if (await frame.evaluate(() => document.title === 'Timeline' && document.getElementById('drawn-items') !== null).catch(() => false)) return frame;
         return undefined;
       }, 30_000, 'the live timeline page');
       // The title bar opens on every server, not on the selected row's (which it used to narrow to).
       await page.locator('.part.sidebar .monaco-list[role="tree"]').first().hover();
       await page.locator('.part.sidebar .action-label[aria-label="Open Timeline"]').first().click();
       await page.waitForTimeout(2_000);
-      assert.equal((await stats(live)).serverFilter, null, 'the timeline on every server');
+      const chips = live.locator('.server-chips .chip');
+      assert.ok((await chips.count()) > 0);
+      assert.equal(await live.locator('.server-chips .chip[aria-pressed="false"]').count(), 0, 'the timeline on every server');
       await wb.screenshot('timeline-all-servers');
     });
   });

@@ -30,6 +30,16 @@ describe('package.json contributions', () => {
     for (const id of declared) assert.ok(sources.includes(`'${id}'`), `${id} is declared but no source registers it`);
   });
 
+  test("every inline button of a tree row is in the row's context menu too (Shift+F10 reaches it), and Refresh Tasks is in the palette", () => {
+    const rowMenu: { command: string; when?: string; group?: string }[] = contributes.menus['view/item/context'];
+    const inline = (g?: string) => (g ?? '').startsWith('inline');
+    for (const button of rowMenu.filter((i) => inline(i.group))) {
+      assert.ok(rowMenu.some((i) => i.command === button.command && !inline(i.group)), `${button.command} is an inline button only`);
+    }
+    const hidden = (contributes.menus.commandPalette as { command: string; when?: string }[]).find((i) => i.command === 'mcpHost.tasks.refresh');
+    assert.ok(!hidden || hidden.when !== 'false', 'Refresh Tasks is hidden from the palette');
+  });
+
   test('the view the end-to-end tests open: container "MCP Host", view mcpHost.servers', () => {
     assert.deepEqual(contributes.viewsContainers.activitybar.map((c: { id: string; title: string }) => [c.id, c.title]), [['mcpHost', 'MCP Host']]);
     assert.ok(contributes.views.mcpHost.some((v: { id: string }) => v.id === 'mcpHost.servers'));

@@ -83,6 +83,21 @@ describe('tree row clock', () => {
     assert.equal(time.wakeups, 10);
   });
 
+  test('three idle servers, view visible for a minute: no row whose text did not change is redrawn', () => {
+    const time = steppedClock(T0 + 10_000);
+    const redraws: string[][] = [];
+    const rows = new TreeRowClock<{ key: string }>((nodes) => redraws.push(nodes.map((n) => n.key)), time.clock);
+    // a was asked 5m 20s ago (one change in the minute, at 6m), b two hours ago, c never; no tasks.
+    const asked: Record<string, number | undefined> = { a: T0 - 5 * 60_000 - 20_000, b: T0 - 2 * 3600_000, c: undefined };
+    for (const id of ['a', 'b', 'c']) {
+      rows.drawn(`roots:${id}`, { key: `roots:${id}` }, (now) => ({ text: rootsDescription(1, asked[id], now), ...(asked[id] !== undefined ? { changesAt: relativeTimeChangesAt(asked[id]!, now) } : {}) }));
+      rows.drawn(`tasks:${id}`, { key: `tasks:${id}` }, () => ({ text: tasksDescription([]) }));
+    }
+    time.advance(60_000);
+    assert.deepEqual(redraws, [['roots:a']]);
+    assert.equal(time.wakeups, 1, 'one wake-up in the minute');
+  });
+
   test('seconds while it counts seconds, then minutes, then hours', () => {
     const askedAt = T0;
     const { time, redraws } = tree(T0, askedAt, []);

@@ -4,7 +4,7 @@
 // the tool panel shows a task's status and result (toolPanel.ts).
 import * as vscode from 'vscode';
 import type { McpClient } from '../../client/client';
-import { offersTasksExtension } from '../../client/modernTasks';
+import { offersTasksExtension, serverOffersTasks } from '../../client/modernTasks';
 import { errorMessage } from '../../protocol/errors';
 import { ListedTaskWatcher, refreshListedTasks } from '../../usecases/listedTasks';
 import type { UseCaseContext } from './context';
@@ -143,9 +143,24 @@ export function registerTaskFeatures(ctx: UseCaseContext, openResource: OpenReso
       if (entry) (await loadToolPanel()).showTask(ctx, entry, openResource);
     }),
     run(TaskCommands.refresh, async (arg) => {
-      const serverId = typeof arg === 'object' && arg !== null && typeof (arg as { serverId?: unknown }).serverId === 'string' ? (arg as { serverId: string }).serverId : undefined;
+      // From the row its server; from the palette the running server that runs tasks (a pick when there are several).
+      const serverId = typeof arg === 'object' && arg !== null && typeof (arg as { serverId?: unknown }).serverId === 'string' ? (arg as { serverId: string }).serverId : await pickTaskServer(ctx);
       const client = serverId ? ctx.runningClient(serverId) : undefined;
       if (serverId && client) await listing.refresh(serverId, client, true);
     }),
   );
+}
+
+/** The running server whose tasks Refresh Tasks lists when the palette gives none: the only one, or the user's pick. */
+async function pickTaskServer(ctx: UseCaseContext): Promise<string | undefined> {
+  const ids = ctx.deps.servers.list().map((s) => s.id).filter((id) => {
+    const client = ctx.runningClient(id);
+    return client !== undefined && serverOffersTasks(client);
+  });
+  if (ids.length <= 1) {
+    if (!ids.length) void vscode.window.showInformationMessage('MCP Host: no running server runs tasks.');
+    return ids[0];
+  }
+  const picked = await vscode.window.showQuickPick(ids.map((id) => ({ label: ctx.serverName(id), id })), { placeHolder: 'Refresh the tasks of which server?' });
+  return picked?.id;
 }

@@ -1,0 +1,134 @@
+// The timeline page for the keyboard and for screen readers, in the page harness (headless
+// Chromium, the page as the extension builds it, VS Code's variables of four themes): a session's
+// real frames filed by the extension's own Timeline and sent as its panel sends them. The list of
+// drawn items says what each is, its server and status; activating one selects it; the toolbar is
+// one Tab stop; the details show their focus and close on Escape; a cancelled call's span on the
+// canvas is measured at 3:1 or more against the background; axe finds nothing serious or critical.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { TIMELINE_FEATURE } from '../../src/extension/webviewPage';
+import { Timeline } from '../../src/usecases/timeline/timelineModel';
+import { itemDetails } from '../../src/usecases/timeline/timelineSelection';
+import { TIMELINE_SCHEMA, TimelineView } from '../../src/usecases/timeline/timelineView';
+import { openPage, startBrowser, type WebviewPage } from './pageHarness';
+import { THEMES } from './themes';
+
+const T0 = Date.UTC(2026, 10, 29, 7, 0, 0);
+const SCREENSHOTS = join(__dirname, '..', '..', '..', 'test-results', 'screenshots');
+
+/** A session: the handshake, an echo call answered in 5 ms, a long call the editor cancelled, a failed call. */
+function session(): Timeline {
+  const timeline = new Timeline(() => ({ maxFrames: 10_000, maxPayloadBytes: 1 << 24 }));
+  timeline.sessionStarted('s', T0);
+  const frame = (direction: 'send' | 'receive', message: unknown, dt: number) => timeline.push('s', { direction, message, bytes: JSON.stringify(message).length, time: T0 + dt });
+  frame('send', { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'mcp-host', version: '1' } } }, 0);
+  frame('receive', { jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'everything', version: '1' } } }, 40);
+  frame('send', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { message: 'hi' } } }, 300);
+  frame('receive', { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'Echo: hi' }] } }, 305);
+  frame('send', { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'slow', arguments: {} } }, 400);
+  frame('send', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3, reason: 'you pressed Cancel' } }, 900);
+  frame('send', { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'broken', arguments: {} } }, 1000);
+  frame('receive', { jsonrpc: '2.0', id: 4, error: { code: -32602, message: 'bad arguments' } }, 1020);
+  return timeline;
+}
+
+async function openTimeline(browser: Browser, theme: (typeof THEMES)[number]): Promise<{ page: WebviewPage; timeline: Timeline }> {
+  const timeline = session();
+  const view = new TimelineView(timeline, () => 'everything');
+  const page = await openPage(browser, { feature: TIMELINE_FEATURE, theme, title: 'Timeline', viewport: { width: 1000, height: 600 } });
+  await page.send({ type: 'init', schema: TIMELINE_SCHEMA, mode: 'recording', title: 'Timeline' });
+  await page.send({ ...view.snapshot(), now: T0 + 1100 });
+  await page.page.waitForFunction(() => document.querySelectorAll('#drawn-items button').length >= 4);
+  return { page, timeline };
+}
+
+const listed = (page: WebviewPage) => page.page.evaluate(() => Array.from(document.querySelectorAll('#drawn-items button')).map((b) => b.textContent ?? ''));
+
+describe('the timeline page for the keyboard and screen readers', () => {
+  let browser: Browser;
+  before(async () => {
+    browser = await startBrowser();
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+  after(async () => browser?.close());
+
+  test('the drawn items are a list that says what each is, its server and status; nothing test-only on the page', async () => {
+    const { page } = await openTimeline(browser, THEMES[0]);
+    const items = await listed(page);
+    assert.ok(items.includes('tools/call echo · 5 ms, editor request, everything, answered'), JSON.stringify(items));
+    assert.ok(items.includes('tools/call slow · 500 ms · cancelled, editor request, everything, cancelled'), JSON.stringify(items));
+    assert.ok(items.some((t) => /^tools\/call broken · 20 ms · error, editor request, everything, error$/.test(t)), JSON.stringify(items));
+    assert.equal(await page.page.locator('h1').innerText(), 'Timeline');
+    assert.equal(await page.page.evaluate(() => 'mcpTimeline' in window), false);
+    assert.deepEqual(page.problems, []);
+    await page.close();
+  });
+
+  test('a list item activated selects its item; the details take the focus, show it, and close on Escape', async () => {
+    const { page, timeline } = await openTimeline(browser, THEMES[0]);
+    await page.page.locator('#drawn-items button', { hasText: /^tools\/call echo/ }).evaluate((b) => (b as HTMLButtonElement).click());
+    const asked = await page.waitForPosted('details');
+    assert.equal(asked.server, 's');
+    const details = itemDetails(timeline, 's', asked.id as number, (t) => t);
+    assert.ok(details);
+    await page.send({ type: 'details', details: { ...details, serverName: 'everything', inHistory: false } });
+    assert.equal(await page.page.evaluate(() => document.activeElement?.id), 'details');
+    await page.page.keyboard.press('Escape');
+    assert.equal(await page.page.locator('#details').isHidden(), true, 'Escape closes the details');
+    assert.equal(await page.page.evaluate(() => document.activeElement?.id), 'timeline-canvas');
+    // From the keyboard: an item selected with the arrows, Enter to its details, whose focus is drawn.
+    await page.page.keyboard.press('ArrowDown');
+    await page.page.keyboard.press('Enter');
+    assert.equal(await page.page.evaluate(() => document.activeElement?.id), 'details');
+    const outline = await page.page.locator('#details').evaluate((d) => `${getComputedStyle(d).outlineStyle} ${getComputedStyle(d).outlineWidth}`);
+    assert.match(outline, /^solid [1-9]/, 'the focus on the details is seen');
+    await page.close();
+  });
+
+  test('the toolbar is one Tab stop; the arrows move between its controls', async () => {
+    const { page } = await openTimeline(browser, THEMES[0]);
+    const stops = () => page.page.locator('[role="toolbar"]').evaluate((t) => Array.from(t.querySelectorAll('button, select, input')).filter((c) => (c as HTMLElement).tabIndex === 0).length);
+    assert.equal(await stops(), 1);
+    await page.page.keyboard.press('Tab');
+    const at = () => page.page.evaluate(() => {
+      const controls = Array.from(document.querySelectorAll('[role="toolbar"] button, [role="toolbar"] select, [role="toolbar"] input'));
+      return controls.indexOf(document.activeElement as Element);
+    });
+    assert.equal(await at(), 0, 'Tab enters the toolbar at its first control');
+    await page.page.keyboard.press('ArrowRight');
+    assert.equal(await at(), 1, 'Right goes to the next control');
+    await page.page.keyboard.press('ArrowLeft');
+    await page.page.keyboard.press('ArrowLeft');
+    assert.ok((await at()) > 1, 'Left from the first control wraps to the last');
+    await page.page.keyboard.press('Tab');
+    assert.equal(await page.page.evaluate(() => document.activeElement?.id), 'timeline-canvas', 'one more Tab leaves the toolbar');
+    assert.equal(await stops(), 1);
+    await page.close();
+  });
+
+  for (const theme of THEMES) {
+    test(`${theme.name}: a cancelled span is 3:1 against the background; no serious or critical axe violation`, async () => {
+      const { page } = await openTimeline(browser, theme);
+      const measured = await page.page.evaluate(() => {
+        const b = Array.from(document.querySelectorAll('#drawn-items button')).find((x) => /^tools\/call slow/.test(x.textContent ?? '')) as HTMLElement;
+        const canvas = document.getElementById('timeline-canvas') as HTMLCanvasElement;
+        const dpr = window.devicePixelRatio || 1;
+        const ctx = canvas.getContext('2d')!;
+        const px = (x: number, y: number) => Array.from(ctx.getImageData(Math.round(x * dpr), Math.round(y * dpr), 1, 1).data.slice(0, 3));
+        // Inside the span, left of its label; and the plot's background above the lanes.
+        return { span: px(b.offsetLeft + 2, b.offsetTop + 3), bg: px(canvas.clientWidth - 5, canvas.clientHeight - 5) };
+      });
+      const lum = (rgb: number[]) => rgb.map((v) => v / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)).reduce((s, c, i) => s + c * [0.2126, 0.7152, 0.0722][i], 0);
+      const [a, b] = [lum(measured.span), lum(measured.bg)];
+      const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+      assert.ok(ratio >= 3, `${theme.name}: cancelled span ${measured.span} on ${measured.bg} is ${ratio.toFixed(2)}:1`);
+      await page.page.locator('#drawn-items button', { hasText: /^tools\/call slow/ }).evaluate((x) => (x as HTMLButtonElement).click());
+      await page.page.screenshot({ path: join(SCREENSHOTS, `timeline-page-${theme.file}.png`) });
+      assert.deepEqual(await page.axe(), []);
+      await page.close();
+    });
+  }
+});
