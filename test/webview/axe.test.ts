@@ -2,20 +2,13 @@
 // read (Light 2026, Light+, both high-contrast themes): no serious or critical violation, no
 // script error, nothing the CSP blocked. Pages from pageSamples.ts, built by pageHarness.ts.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { openPage, startBrowser } from './pageHarness';
+import { describe, test } from 'node:test';
+import { openPage, suiteBrowser } from './pageHarness';
 import { PAGE_SAMPLES } from './pageSamples';
 import { THEMES } from './themes';
 
 describe('webview pages: axe-core in four themes', () => {
-  let browser: Browser;
-  before(async () => {
-    browser = await startBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  const browser = suiteBrowser();
 
   for (const sample of PAGE_SAMPLES) {
     test(sample.name, async () => {
@@ -24,7 +17,7 @@ describe('webview pages: axe-core in four themes', () => {
       for (const theme of THEMES) {
         found.push(
           await (async () => {
-          const page = await openPage(browser, { feature: sample.feature, theme, ...(sample.app ? { app: sample.app } : {}), ...(sample.readyType ? { readyType: sample.readyType } : {}) });
+          const page = await openPage(browser(), { feature: sample.feature, theme, ...(sample.app ? { app: sample.app } : {}), ...(sample.readyType ? { readyType: sample.readyType } : {}) });
           try {
             for (const m of sample.messages) await page.send(m);
             return { theme: theme.name, violations: await page.axe(), problems: page.problems };

@@ -2,26 +2,19 @@
 // and 7), in the page harness: Submit with required fields empty takes focus to the first of
 // them, each error sits beside its field and is linked to it, and one summary is announced.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, test } from 'node:test';
 import { DIALOG_ASSETS } from '../../src/extension/webviewPage';
 import type { ObjectField } from '../../src/forms/model';
 import { checkFormState } from '../../src/serverRequests/elicitation';
-import { openPage, startBrowser } from './pageHarness';
+import { openPage, suiteBrowser } from './pageHarness';
 import { elicitationForm } from './pageSamples';
 import { THEMES } from './themes';
 
 describe('elicitation form: validation that can be perceived', () => {
-  let browser: Browser;
-  before(async () => {
-    browser = await startBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  const browser = suiteBrowser();
 
   test('Submit with required fields empty: focus on the first, errors linked and marked, a summary said once', async () => {
-    const page = await openPage(browser, { feature: DIALOG_ASSETS, theme: THEMES[3]! });
+    const page = await openPage(browser(), { feature: DIALOG_ASSETS, theme: THEMES[3]! });
     try {
       const form = elicitationForm();
       await page.send(form);

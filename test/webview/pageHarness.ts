@@ -6,13 +6,14 @@
 // posts (`send`), reads what the page answered (`posted`), and runs axe-core (`axe`). Seconds per
 // page, no code-server.
 //
-//   const browser = await startBrowser();            // once per file; browser.close() at the end
-//   const page = await openPage(browser, { feature: PANEL_ASSETS, theme: THEMES[0] });
+//   const browser = suiteBrowser();                  // in a describe: one Chromium for its tests
+//   const page = await openPage(browser(), { feature: PANEL_ASSETS, theme: THEMES[0] });
 //   await page.send({ type: 'initTool', ... });      // as the extension would, after `ready`
 //   assert.deepEqual(await page.posted('run'), [...]);
 //   assert.deepEqual(await page.axe(), []);          // serious and critical violations
 import { readFileSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { type AppPageOptions, type WebviewFeature, makeNonce, pageAssets, pageHtml } from '../../src/extension/webviewPage';
 import { CHROMIUM, CHROMIUM_ARGS } from '../e2e/harness';
@@ -31,6 +32,21 @@ let axeSource: string | undefined;
 /** Headless Chromium for the pages of one test file. */
 export function startBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** One headless Chromium for the suite it is called in: started before its tests, closed after them. */
+export function suiteBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  before(async () => {
+    browser = await startBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('the suite\'s Chromium is not started (call suiteBrowser() inside a describe)');
+    return browser;
+  };
 }
 
 export interface PageOptions {

@@ -3,11 +3,10 @@
 // focus lands after Run, a result and Edit as JSON, outcomes said once through the live region,
 // text fields with a visible edge, and no sideways scroll in a 342-px column.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, test } from 'node:test';
 import { PANEL_ASSETS } from '../../src/extension/webviewPage';
 import { contrast, parseColour } from './colour';
-import { openPage, startBrowser, type WebviewPage } from './pageHarness';
+import { openPage, suiteBrowser, type WebviewPage } from './pageHarness';
 import { initTool, RUNNING, toolFailure, toolResult } from './pageSamples';
 import { THEMES } from './themes';
 
@@ -15,17 +14,11 @@ const activeId = (page: WebviewPage) => page.page.evaluate(() => `${document.act
 const announced = (page: WebviewPage) => page.page.waitForFunction(() => document.getElementById('announcer')?.textContent || undefined).then((h) => h.jsonValue() as Promise<string>);
 
 describe('tool panel: focus, announcements, theme', () => {
-  let browser: Browser;
-  before(async () => {
-    browser = await startBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  const browser = suiteBrowser();
 
   test('the focus ring of Run is drawn outside it in focusBorder, at 3:1 or more against the page, in the four themes', async () => {
     for (const theme of THEMES) {
-      const page = await openPage(browser, { feature: PANEL_ASSETS, theme });
+      const page = await openPage(browser(), { feature: PANEL_ASSETS, theme });
       try {
         await page.send(initTool());
         await page.page.focus('#run');
@@ -50,7 +43,7 @@ describe('tool panel: focus, announcements, theme', () => {
   });
 
   test('Run moves focus to Cancel and says so; the result takes focus to its heading and is said once; a failure too', async () => {
-    const page = await openPage(browser, { feature: PANEL_ASSETS, theme: THEMES[1]! });
+    const page = await openPage(browser(), { feature: PANEL_ASSETS, theme: THEMES[1]! });
     try {
       await page.send(initTool());
       await page.page.focus('#run');
@@ -74,7 +67,7 @@ describe('tool panel: focus, announcements, theme', () => {
   });
 
   test('the history buttons are named by the call they act on', async () => {
-    const page = await openPage(browser, { feature: PANEL_ASSETS, theme: THEMES[0]! });
+    const page = await openPage(browser(), { feature: PANEL_ASSETS, theme: THEMES[0]! });
     try {
       await page.send(initTool());
       const names = await page.page.locator('.history-item button').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
@@ -87,7 +80,7 @@ describe('tool panel: focus, announcements, theme', () => {
   });
 
   test('Edit as JSON keeps focus on the toggle', async () => {
-    const page = await openPage(browser, { feature: PANEL_ASSETS, theme: THEMES[0]! });
+    const page = await openPage(browser(), { feature: PANEL_ASSETS, theme: THEMES[0]! });
     try {
       await page.send(initTool());
       await page.page.focus('#toggle-mode');
@@ -99,7 +92,7 @@ describe('tool panel: focus, announcements, theme', () => {
   });
 
   test('a 342-px column (200% zoom) does not scroll sideways, long default URL and all', async () => {
-    const page = await openPage(browser, { feature: PANEL_ASSETS, theme: THEMES[0]!, viewport: { width: 342, height: 700 } });
+    const page = await openPage(browser(), { feature: PANEL_ASSETS, theme: THEMES[0]!, viewport: { width: 342, height: 700 } });
     try {
       await page.send(initTool());
       const { scroll, client } = await page.page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));

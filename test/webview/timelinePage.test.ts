@@ -7,13 +7,13 @@
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { TIMELINE_FEATURE } from '../../src/extension/webviewPage';
 import { Timeline } from '../../src/usecases/timeline/timelineModel';
 import { itemDetails } from '../../src/usecases/timeline/timelineSelection';
 import { TIMELINE_SCHEMA, TimelineView } from '../../src/usecases/timeline/timelineView';
-import { openPage, startBrowser, type WebviewPage } from './pageHarness';
+import { openPage, suiteBrowser, type WebviewPage } from './pageHarness';
 import { THEMES } from './themes';
 
 const T0 = Date.UTC(2026, 10, 29, 7, 0, 0);
@@ -48,15 +48,11 @@ async function openTimeline(browser: Browser, theme: (typeof THEMES)[number]): P
 const listed = (page: WebviewPage) => page.page.evaluate(() => Array.from(document.querySelectorAll('#drawn-items button')).map((b) => b.textContent ?? ''));
 
 describe('the timeline page for the keyboard and screen readers', () => {
-  let browser: Browser;
-  before(async () => {
-    browser = await startBrowser();
-    mkdirSync(SCREENSHOTS, { recursive: true });
-  });
-  after(async () => browser?.close());
+  const browser = suiteBrowser();
+  before(() => mkdirSync(SCREENSHOTS, { recursive: true }));
 
   test('the drawn items are a list that says what each is, its server and status; nothing test-only on the page', async () => {
-    const { page } = await openTimeline(browser, THEMES[0]);
+    const { page } = await openTimeline(browser(), THEMES[0]);
     const items = await listed(page);
     assert.ok(items.includes('tools/call echo · 5 ms, editor request, everything, answered'), JSON.stringify(items));
     assert.ok(items.includes('tools/call slow · 500 ms · cancelled, editor request, everything, cancelled'), JSON.stringify(items));
@@ -68,7 +64,7 @@ describe('the timeline page for the keyboard and screen readers', () => {
   });
 
   test('a list item activated selects its item; the details take the focus, show it, and close on Escape', async () => {
-    const { page, timeline } = await openTimeline(browser, THEMES[0]);
+    const { page, timeline } = await openTimeline(browser(), THEMES[0]);
     await page.page.locator('#drawn-items button', { hasText: /^tools\/call echo/ }).evaluate((b) => (b as HTMLButtonElement).click());
     const asked = await page.waitForPosted('details');
     assert.equal(asked.server, 's');
@@ -89,7 +85,7 @@ describe('the timeline page for the keyboard and screen readers', () => {
   });
 
   test('the toolbar is one Tab stop; the arrows move between its controls', async () => {
-    const { page } = await openTimeline(browser, THEMES[0]);
+    const { page } = await openTimeline(browser(), THEMES[0]);
     const stops = () => page.page.locator('[role="toolbar"]').evaluate((t) => Array.from(t.querySelectorAll('button, select, input')).filter((c) => (c as HTMLElement).tabIndex === 0).length);
     assert.equal(await stops(), 1);
     await page.page.keyboard.press('Tab');
@@ -111,7 +107,7 @@ describe('the timeline page for the keyboard and screen readers', () => {
 
   for (const theme of THEMES) {
     test(`${theme.name}: a cancelled span is 3:1 against the background; no serious or critical axe violation`, async () => {
-      const { page } = await openTimeline(browser, theme);
+      const { page } = await openTimeline(browser(), theme);
       const measured = await page.page.evaluate(() => {
         const b = Array.from(document.querySelectorAll('#drawn-items button')).find((x) => /^tools\/call slow/.test(x.textContent ?? '')) as HTMLElement;
         const canvas = document.getElementById('timeline-canvas') as HTMLCanvasElement;
