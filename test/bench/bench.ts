@@ -24,6 +24,7 @@
 import { ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { EventEmitter, getEventListeners } from 'node:events';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { hostileInputTimes } from './hostileInput';
@@ -665,7 +666,8 @@ function loadAndActivate(bundle: string): void {
   process.on('unhandledRejection', () => {});
   const inert = (vscode as { window: Record<string, unknown> }).window;
   const context = new Proxy(
-    { subscriptions: [] as unknown[], extension: { packageJSON: { version: 'bench' } } },
+    // A storage folder is a path the extension joins to (the sign-in refresh lock): a real one.
+    { subscriptions: [] as unknown[], extension: { packageJSON: { version: 'bench' } }, globalStorageUri: { scheme: 'file', fsPath: join(tmpdir(), 'mcp-host-bench-storage') } },
     { get: (target, key) => (key in target ? target[key as keyof typeof target] : inert[key as string]) },
   );
   const cpuStart = process.cpuUsage();

@@ -11,7 +11,9 @@ import { StdioTransport } from '../../src/transport/stdio';
 import { EVERYTHING, WireRecorder, waitFor } from '../client/support';
 import { TestGateway, openGateway, sdkClient } from './support';
 
-const IDLE_MS = 400;
+// Long enough that a client on a busy machine gets from initialize to its next request (the SDK
+// client sends notifications/initialized after the answer), short beside the 2 s call below.
+const IDLE_MS = 1_000;
 const RESOURCE = 'demo://resource/static/document/architecture.md';
 
 interface Answer {
