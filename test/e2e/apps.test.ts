@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame, FrameLocator, Locator } from 'playwright-core';
-import { clickReached, defaultVsixPath, launch, repoRoot, step as runStep, type Workbench, waitUntil } from './harness';
+import { defaultVsixPath, launch, repoRoot, step as runStep, type Workbench, waitUntil } from './harness';
 import { allowServers } from './treeRows';
 import { retrying } from './retries';
 
@@ -83,7 +83,9 @@ describe('MCP Apps in a real VS Code', () => {
    * policy then admits the app's code), so the frame before Run is gone.
    */
   async function runWithView(name: string, confirm?: RegExp): Promise<Frame> {
-    await clickReached((await webview(name)).locator('#run'), 'Run');
+    // A plain click: the page the click lands on is replaced by Run, so clickReached, which asks
+    // that page whether the click arrived, would read a detached frame and click again.
+    await (await webview(name)).locator('#run').click();
     if (confirm) await approve(confirm, 'Run');
     return poll(async () => {
       for (const f of await wb.webviewFrames(name)) if (await f.locator('#mcp-app iframe.mcp-app-frame').count().catch(() => 0)) return f;
