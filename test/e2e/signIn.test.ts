@@ -226,7 +226,8 @@ describe('sign-in to protected remote servers in a real VS Code', { skip, timeou
 
   test('Server Details show the sign-in: issuer, scopes, expiry, refresh, registration', { timeout: 60_000 }, async () => {
     await step('details', async () => {
-      await wb.clickTreeItem('protected');
+      // A click on a running server's row only opens or closes it: details come from the command.
+      await wb.runCommandAndPick('MCP Host: Show Server Details', 'protected');
       const section = await signInSection('protected');
       const text = await section.innerText();
       assert.match(text, /signed in/);
