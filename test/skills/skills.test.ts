@@ -10,6 +10,8 @@ import { SkillVerificationError, entryProblem, frontmatterDifferences, parseFron
 import { SkillEntry, resolveSkillReference, withSkillsCapability } from '../../src/skills/wire';
 import { SkillDocumentPath, skillLabels } from '../../src/skills/serverSkills';
 import { WireRecorder, connectStdio, fixture } from '../client/support';
+import { traceClient } from '../../src/cli/trace';
+import { formatFrame } from '../../src/extension/logFormat';
 
 const TEXT = '---\nname: demo\ndescription: A demo skill\nmetadata:\n  version: "1.0"\n---\n\nBody.\n';
 const bytes = (text: string) => Buffer.from(text, 'utf8');
@@ -126,6 +128,32 @@ describe('skills: against the skills fixture server (SDK 1.x, stdio)', { timeout
     }
     assert.deepEqual(kinds, { 'bad-digest': 'digest', 'wrong-size': 'size', 'frontmatter-mismatch': 'frontmatter', oversized: 'limits' });
     assert.ok(!reads().includes('skill://oversized/SKILL.md'));
+  });
+
+  test('a skill read reaches the CLI trace and the editor trace log as size and digest only, refused or verified', async () => {
+    const lines: string[] = [];
+    const trace = traceClient(client, (line) => lines.push(line));
+    const editor: string[] = [];
+    const sub = client.onFrame((frame) => editor.push(formatFrame(frame, 0)));
+    try {
+      const listing = await listSkills(client);
+      const loader = new SkillLoader(client, new VerifiedFileCache());
+      for (const name of ['bad-digest', 'wrong-size', 'frontmatter-mismatch']) await assert.rejects(loader.load(listing.skills.find((s) => s.frontmatter.name === name)!), (e: unknown) => SkillVerificationError.is(e));
+      const good = listing.skills.find((s) => s.frontmatter.name === 'refunds')!;
+      await loader.load(good);
+      const all = [...lines, ...editor, ...wire.frames.map((f) => JSON.stringify(f.message) + (f.text ?? ''))].join('\n');
+      assert.ok(!all.includes('SECRET-UNVERIFIED-BODY'), 'no unverified content in any trace');
+      assert.ok(!all.includes('# Refunds'), 'not even verified content: traces show reads as size and digest');
+      // What the trace shows instead is what the listing promises for the good file.
+      const md = good.resources!.find((f) => f.uri === good.uri)!;
+      assert.ok(lines.some((l) => l.includes(`held back from traces: ${md.size} bytes, ${md.digest}`)), lines.join('\n'));
+      assert.equal(editor.filter((l) => l.startsWith('[server → editor]') && l.includes('held back from traces')).length, 4);
+      // Other answers are traced as before.
+      assert.ok(lines.some((l) => l.includes('"skills"')));
+    } finally {
+      trace.dispose();
+      sub.dispose();
+    }
   });
 
   test('skills/get answers for an unlisted skill; an unknown URI is the server error; directory read lists children', async () => {
