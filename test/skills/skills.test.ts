@@ -11,6 +11,7 @@ import { SkillEntry, resolveSkillReference, withSkillsCapability } from '../../s
 import { SkillDocumentPath, skillLabels } from '../../src/skills/serverSkills';
 import { WireRecorder, connectStdio, fixture } from '../client/support';
 import { traceClient } from '../../src/cli/trace';
+import { frameMessageOf } from '../../src/protocol/heldFrames';
 import { formatFrame } from '../../src/extension/logFormat';
 
 const TEXT = '---\nname: demo\ndescription: A demo skill\nmetadata:\n  version: "1.0"\n---\n\nBody.\n';
@@ -59,6 +60,22 @@ describe('skills: verification', () => {
     assert.equal(problem({ resources: [...entryOf().resources!, ...many] })?.kind, 'limits');
     assert.equal(problem({ resources: [...entryOf().resources!, ...many.slice(1)] }), undefined);
     assert.equal(problem({ resources: [...entryOf().resources!, file('skill://demo/big.bin', 16 * 1024 * 1024)] })?.kind, 'limits');
+  });
+
+  test('a held answer keeps its shape with each content as size and digest; errors, other answers and requests pass as they are', () => {
+    const held = (id: unknown) => id === 7;
+    const answer = { jsonrpc: '2.0', id: 7, result: { contents: [{ uri: 'skill://demo/SKILL.md', text: TEXT }, { uri: 'skill://demo/a.bin', blob: Buffer.from('AB').toString('base64'), mimeType: 'x' }] } };
+    assert.deepEqual(frameMessageOf(answer, held), {
+      jsonrpc: '2.0',
+      id: 7,
+      result: { contents: [{ uri: 'skill://demo/SKILL.md', text: `(held back from traces: ${bytes(TEXT).byteLength} bytes, ${sha256Digest(bytes(TEXT))})` }, { uri: 'skill://demo/a.bin', mimeType: 'x', blob: `(held back from traces: 2 bytes, ${sha256Digest(bytes('AB'))})` }] },
+    });
+    assert.deepEqual(frameMessageOf({ jsonrpc: '2.0', id: 7, result: { other: TEXT } }, held), { jsonrpc: '2.0', id: 7, result: '(held back from traces)' });
+    const error = { jsonrpc: '2.0', id: 7, error: { code: -32002, message: 'not found' } };
+    assert.equal(frameMessageOf(error, held), error);
+    const other = { ...answer, id: 8 };
+    assert.equal(frameMessageOf(other, held), other);
+    assert.ok(!JSON.stringify(frameMessageOf([answer, error], held)).includes('Body.'));
   });
 
   test('relative references resolve against the skill root and never leave it', () => {
