@@ -104,7 +104,7 @@ export function skillPath(entry: SkillEntry): string {
 
 /** The approval text shown in chat: server, skill, what it declares, and what changed. */
 export function describeSkillApproval(skill: OfferedSkill, risks: SkillRisks, reason: string, changes: readonly string[]): string {
-  const lines = [`**${revealInvisible(skill.serverName)}** offers the skill **${revealInvisible(skill.entry.frontmatter.name)}** (\`${revealInvisible(skillPath(skill.entry))}\`) and the model asks to load it. ${reason}`, '', `> ${revealInvisible(skill.entry.frontmatter.description)}`];
+  const lines = [`**${revealInvisible(skill.serverName)}** offers the skill **${revealInvisible(skill.entry.frontmatter.name)}** (\`${revealInvisible(skillPath(skill.entry))}\`) and the model asks to load it. ${reason}`, '', `> ${revealInvisible(skill.entry.frontmatter.description.replace(/\s+/g, ' ').trim())}`];
   if (risks.allowedTools !== undefined) lines.push('', `It declares **allowed-tools**: \`${revealInvisible(risks.allowedTools)}\``);
   if (risks.code.length) lines.push('', `It ships code: ${risks.code.map((p) => `\`${revealInvisible(p)}\``).join(', ')}`);
   if (risks.nestedIn) lines.push('', `It is nested in the skill \`${revealInvisible(risks.nestedIn)}\`: approving that one does not approve this one.`);
