@@ -43,6 +43,16 @@ export function skillsContextText(skills: readonly OfferedSkill[]): string {
   return [`Skills your MCP servers offer (instructions written by those servers). When the user's request matches one, call ${LOAD_SKILL} with its id to read it; the user may be asked first.`, ...lines].join('\n');
 }
 
+/** The skills part of `/tools`: each skill the model is told of, and which ask for themselves. */
+export function describeSkills(skills: readonly OfferedSkill[]): string {
+  const lines = skills.map((s) => {
+    const risks = skillRisks(s);
+    const asks = [risks.allowedTools !== undefined ? 'allowed-tools' : '', risks.code.length ? 'ships code' : '', risks.nestedIn ? `nested in ${risks.nestedIn}` : ''].filter(Boolean);
+    return `- \`${oneLine(s.id, 120)}\` — ${oneLine(s.entry.frontmatter.description, 100)}${asks.length ? ` _(asks for itself: ${asks.join(', ')})_` : ''}`;
+  });
+  return [`**${skills.length}** skill(s) listed to the model, loaded through \`${LOAD_SKILL}\`:`, ...lines].join('\n');
+}
+
 /** What the loop needs to load skills; the VS Code layer (or a test) supplies it. */
 export interface SkillPorts {
   readonly offered: readonly OfferedSkill[];

@@ -7,7 +7,7 @@ import type { McpClient } from '../../src/client';
 import { ApprovalDecision, SessionGrants } from '../../src/chat/approval';
 import { ChatLoopPorts, ChatMessage, ModelOutput, runChatLoop } from '../../src/chat/chatLoop';
 import { OfferedSkill, SkillPinStore, skillApprovalNeed, skillChanges, skillRisks, withSkillPin } from '../../src/chat/skillApproval';
-import { SkillPorts, offerSkills } from '../../src/chat/skillLoading';
+import { SkillPorts, describeSkills, offerSkills } from '../../src/chat/skillLoading';
 import { LOAD_SKILL, ModelToolDefinition, buildToolCatalog } from '../../src/chat/toolCatalog';
 import { listSkills } from '../../src/skills/catalog';
 import { SkillLoader, VerifiedFileCache } from '../../src/skills/loader';
@@ -75,6 +75,11 @@ describe('skills in @mcp (skills fixture server, SDK 1.x, stdio)', { timeout: 60
     assert.match(told, /skills:pdf-processing — pdf-processing: Extract, fill, and assemble PDF documents \(MCP server \\"skills\\"\)/);
     assert.match(told, /skills:acme\/billing\/refunds — refunds: Process customer refund requests/);
     assert.match(told, /fill in a PDF form/);
+    // What /tools shows of them: the ones that ask for themselves, and why.
+    const shown = describeSkills(s.ports.skills!.offered);
+    assert.match(shown, /`skills:pdf-processing` — Extract, fill, and assemble PDF documents _\(asks for itself: ships code\)_/);
+    assert.match(shown, /`skills:acme\/billing\/refunds` — .* _\(asks for itself: allowed-tools\)_/);
+    assert.match(shown, /`skills:pdf-processing\/forms` — .* _\(asks for itself: nested in skills:pdf-processing\)_/);
     assert.equal(reads().length, before);
   });
 

@@ -21,6 +21,7 @@ import { askArguments } from '../usecases/argumentInput';
 import { fetchPrompt } from '../usecases/getPrompt';
 import type { ChatState } from './chatState';
 import { chatSkillPorts } from './chatSkills';
+import { describeSkills } from '../../chat/skillLoading';
 
 /** The command the approval buttons run: (approvalId, decision). */
 export const ANSWER_APPROVAL_COMMAND = 'mcpHost.chat.answerApproval';
@@ -168,7 +169,8 @@ export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, r
   const servers = await serversReady(ctx, token);
   if (request.command === 'tools') {
     const catalog = catalogFor(ctx, state, servers, settings, scope, state.loaded);
-    stream.markdown(servers.length ? describeCatalog(catalog) : 'No MCP server is running.');
+    const skills = await chatSkillPorts(ctx, state, servers, scope.servers, async () => 'deny', () => {});
+    stream.markdown((servers.length ? describeCatalog(catalog) : 'No MCP server is running.') + (skills ? `\n\n${describeSkills(skills.offered)}` : ''));
     return { metadata: { conversation } };
   }
   const messages: ChatMessage[] = historyMessages(context);
