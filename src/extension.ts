@@ -86,6 +86,8 @@ export function activate(context: vscode.ExtensionContext): void {
   // Skills (Skills extension): a Skills group per server that offers them, opened as read-only documents.
   const skills = new ServerSkills((id) => mcpHost.registry.get(id)?.client);
   const skillsSection = new SkillsTreeSection(skills, (id) => mcpHost.registry.get(id)?.entry.name ?? id);
+  // @mcp lists them to the model and loads them through the same cache.
+  useCases.chat.skills = skills;
   context.subscriptions.push(
     skillsSection,
     tree.showSkills(skillsSection),

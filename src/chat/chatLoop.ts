@@ -9,7 +9,8 @@ import { ApprovalDecision, ApprovalSettings, SessionGrants, approvalNeed, masked
 import { DefinitionChange, formatChanges } from './pins';
 import { revealInvisible } from '../usecases/invisibleText';
 import { ModelResultPart, toolResultForModel } from './resultParts';
-import { FIND_TOOLS, ModelToolDefinition, ToolCatalog, modelDefinition } from './toolCatalog';
+import { SkillPorts, loadSkill, skillsContextText } from './skillLoading';
+import { FIND_TOOLS, LOAD_SKILL, LOAD_SKILL_DEFINITION, ModelToolDefinition, ToolCatalog, modelDefinition } from './toolCatalog';
 import { NamedTool } from './toolNames';
 import { ToolSearchIndex } from './toolSearch';
 
@@ -68,6 +69,8 @@ export interface ChatLoopPorts {
   onCallEnd?(report: ChatCallReport): void;
   /** find_tools ran: the names it loaded. */
   onToolsFound?(query: string, loaded: readonly NamedTool[]): void;
+  /** The skills of the running servers: listed to the model with the request, loaded through load_skill. */
+  readonly skills?: SkillPorts;
 }
 
 export interface ChatLoopOptions {
@@ -97,13 +100,17 @@ export const DENIED_TEXT = 'The user denied this tool call. Do not call it again
 /** Runs the loop; `messages` starts with the user's request (and any history). */
 export async function runChatLoop(messages: ChatMessage[], ports: ChatLoopPorts, options: ChatLoopOptions): Promise<ChatLoopEnd> {
   const loaded = options.loaded ?? new Set<string>();
+  const skills = ports.skills?.offered.length ? ports.skills : undefined;
+  // The skills go with the user's request as text (name, description, server): nothing of them is read yet.
+  const last = messages.at(-1);
+  if (skills && last?.role === 'user') messages[messages.length - 1] = { role: 'user', parts: [{ kind: 'text', text: skillsContextText(skills.offered) + '\n\n' }, ...last.parts] };
   let calls = 0;
   for (let round = 1; round <= options.maxRounds; round++) {
     if (options.signal?.aborted) return { kind: 'cancelled', rounds: round - 1, calls };
     const catalog = ports.catalog(loaded);
     const toolCalls: Extract<ChatPart, { kind: 'call' }>[] = [];
     const assistant: ChatPart[] = [];
-    for await (const part of ports.send(messages, catalog.definitions)) {
+    for await (const part of ports.send(messages, skills ? [...catalog.definitions, LOAD_SKILL_DEFINITION] : catalog.definitions)) {
       if (part.kind === 'text') {
         ports.onText(part.text);
         assistant.push(part);
@@ -131,6 +138,7 @@ function text(value: string): ModelResultPart[] {
 
 async function runOneCall(call: Extract<ChatPart, { kind: 'call' }>, catalog: ToolCatalog, loaded: Set<string>, ports: ChatLoopPorts, options: ChatLoopOptions): Promise<ModelResultPart[]> {
   if (call.name === FIND_TOOLS && catalog.discovery) return findTools(call.input, catalog, loaded, ports);
+  if (call.name === LOAD_SKILL && ports.skills?.offered.length) return loadSkill(call.input, ports.skills, { settings: (id) => ports.approvalSettings(id), grants: options.grants, ...(options.writtenByApp !== undefined ? { writtenByApp: options.writtenByApp } : {}) });
   // Only offered tools may be called: a disabled or unloaded tool is refused, whatever the model says.
   const tool = catalog.offered.find((t) => t.modelName === call.name);
   if (!tool) {

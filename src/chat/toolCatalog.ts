@@ -9,6 +9,9 @@ import { revealInvisible } from '../usecases/invisibleText';
 /** The host's own search tool, offered when the enabled tools exceed the budget. */
 export const FIND_TOOLS = 'find_tools';
 
+/** The host's tool that loads a skill the model picked from the skills listed with the request (skillLoading.ts). */
+export const LOAD_SKILL = 'load_skill';
+
 /** A tool definition as a model API takes it. */
 export interface ModelToolDefinition {
   readonly name: string;
@@ -24,6 +27,16 @@ export const FIND_TOOLS_DEFINITION: ModelToolDefinition = {
     type: 'object',
     properties: { query: { type: 'string', description: 'What the tool should do, in a few words' }, limit: { type: 'integer', minimum: 1, maximum: 20, description: 'How many tools to load (default 5)' } },
     required: ['query'],
+  },
+};
+
+export const LOAD_SKILL_DEFINITION: ModelToolDefinition = {
+  name: LOAD_SKILL,
+  description: 'Loads one of the skills listed with the request (instructions an MCP server offers), by its id, verified against the server\'s listing; then, with "file", one of its other files. The user may be asked first.',
+  inputSchema: {
+    type: 'object',
+    properties: { skill: { type: 'string', description: 'The skill\'s id, as listed (server:path)' }, file: { type: 'string', description: 'A file of a loaded skill, by its path in the skill (e.g. references/FORMS.md)' } },
+    required: ['skill'],
   },
 };
 
@@ -88,7 +101,7 @@ export function buildToolCatalog(input: ToolCatalogInput): ToolCatalog {
     else if (input.selected && !input.selected(t)) leftOut.push({ tool: t, reason: 'not-selected' });
     else candidates.push(t);
   }
-  const usable = nameToolsForModel(candidates, [FIND_TOOLS]);
+  const usable = nameToolsForModel(candidates, [FIND_TOOLS, LOAD_SKILL]);
   const all = usable.map(modelDefinition);
   const fits = usable.length <= input.budget.maxTools && estimateDefinitionTokens(all) <= input.budget.maxTokens;
   if (fits) return { usable, offered: usable, discovery: false, leftOut, definitions: all };

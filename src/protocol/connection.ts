@@ -15,6 +15,7 @@ import {
 import { ConnectionStatsCollector, ConnectionStats } from './stats';
 import { OutboundKind, Transport, TransportCloseInfo, TransportCloseReason, TransportLog } from './transport';
 import { excerptOf } from './stderrExcerpt';
+import { frameMessageOf } from './heldFrames';
 
 /** One JSON-RPC frame as it crossed the wire, for traces. */
 export interface Frame {
@@ -79,6 +80,8 @@ export interface RequestOptions {
    * it (`mayAskUser`) has handlers of the same `owner`. Otherwise the connection's handler answers.
    */
   peerRequestHandlers?: PeerRequestHandlers;
+  /** The answer's content is shown to frame listeners as its size and digest only (heldFrames.ts): it is verified after it arrives. */
+  holdAnswerFromFrames?: boolean;
 }
 
 /** See RequestOptions.peerRequestHandlers. */
@@ -140,6 +143,8 @@ class Pending {
   cleanup: (() => void) | undefined = undefined;
   /** RequestOptions.peerRequestHandlers. */
   peerHandlers: PeerRequestHandlers | undefined = undefined;
+  /** RequestOptions.holdAnswerFromFrames. */
+  holdAnswer = false;
   resolve: (value: unknown) => void = noop;
   reject: (error: Error) => void = noop;
 
@@ -297,6 +302,7 @@ export class JsonRpcConnection implements Disposable {
       entry.reject = reject;
     });
     if (options.peerRequestHandlers) entry.peerHandlers = options.peerRequestHandlers;
+    entry.holdAnswer = options.holdAnswerFromFrames === true;
     this.pending.set(id, entry);
     if (entry.onProgress) this.progressRoutes.set(id, entry);
     this.statsCollector.requestSent(method);
@@ -535,7 +541,10 @@ export class JsonRpcConnection implements Disposable {
   // ---- inbound ----
 
   private receive(value: unknown, bytes: number, relatedRequestId?: RequestId | null, text?: string): void {
-    if (this._onFrame.hasListeners) this._onFrame.fire({ direction: 'receive', message: value, bytes, time: Date.now(), text: text !== undefined && !text.includes('\\') ? text : undefined });
+    if (this._onFrame.hasListeners) {
+      const shown = frameMessageOf(value, (id) => this.pending.get(id as RequestId)?.holdAnswer === true);
+      this._onFrame.fire({ direction: 'receive', message: shown, bytes, time: Date.now(), text: shown === value && text !== undefined && !text.includes('\\') ? text : undefined });
+    }
     if (Array.isArray(value)) {
       // JSON-RPC batches (allowed by 2025-03-26 only): unpack and handle each member in order.
       if (value.length === 0) {

@@ -86,7 +86,8 @@ export class SkillLoader {
     const path = uri === entry.uri ? 'SKILL.md' : (pathInSkill(entry.uri, uri) ?? uri);
     const hit = this.cache.get(file.digest);
     if (hit) return { file, path, bytes: hit, cached: true };
-    const bytes = contentBytes(await this.client.readResource(uri, options), uri);
+    // Unverified until verifyFile: traces and logs get its size and digest, never its content.
+    const bytes = contentBytes(await this.client.readResource(uri, { ...options, holdAnswerFromFrames: true }), uri);
     verifyFile(file, bytes);
     this.cache.set(file.digest, bytes);
     return { file, path, bytes, cached: false };

@@ -10,6 +10,9 @@ import { SkillVerificationError, entryProblem, frontmatterDifferences, parseFron
 import { SkillEntry, resolveSkillReference, withSkillsCapability } from '../../src/skills/wire';
 import { SkillDocumentPath, skillLabels } from '../../src/skills/serverSkills';
 import { WireRecorder, connectStdio, fixture } from '../client/support';
+import { traceClient } from '../../src/cli/trace';
+import { frameMessageOf } from '../../src/protocol/heldFrames';
+import { formatFrame } from '../../src/extension/logFormat';
 
 const TEXT = '---\nname: demo\ndescription: A demo skill\nmetadata:\n  version: "1.0"\n---\n\nBody.\n';
 const bytes = (text: string) => Buffer.from(text, 'utf8');
@@ -57,6 +60,22 @@ describe('skills: verification', () => {
     assert.equal(problem({ resources: [...entryOf().resources!, ...many] })?.kind, 'limits');
     assert.equal(problem({ resources: [...entryOf().resources!, ...many.slice(1)] }), undefined);
     assert.equal(problem({ resources: [...entryOf().resources!, file('skill://demo/big.bin', 16 * 1024 * 1024)] })?.kind, 'limits');
+  });
+
+  test('a held answer keeps its shape with each content as size and digest; errors, other answers and requests pass as they are', () => {
+    const held = (id: unknown) => id === 7;
+    const answer = { jsonrpc: '2.0', id: 7, result: { contents: [{ uri: 'skill://demo/SKILL.md', text: TEXT }, { uri: 'skill://demo/a.bin', blob: Buffer.from('AB').toString('base64'), mimeType: 'x' }] } };
+    assert.deepEqual(frameMessageOf(answer, held), {
+      jsonrpc: '2.0',
+      id: 7,
+      result: { contents: [{ uri: 'skill://demo/SKILL.md', text: `(held back from traces: ${bytes(TEXT).byteLength} bytes, ${sha256Digest(bytes(TEXT))})` }, { uri: 'skill://demo/a.bin', mimeType: 'x', blob: `(held back from traces: 2 bytes, ${sha256Digest(bytes('AB'))})` }] },
+    });
+    assert.deepEqual(frameMessageOf({ jsonrpc: '2.0', id: 7, result: { other: TEXT } }, held), { jsonrpc: '2.0', id: 7, result: '(held back from traces)' });
+    const error = { jsonrpc: '2.0', id: 7, error: { code: -32002, message: 'not found' } };
+    assert.equal(frameMessageOf(error, held), error);
+    const other = { ...answer, id: 8 };
+    assert.equal(frameMessageOf(other, held), other);
+    assert.ok(!JSON.stringify(frameMessageOf([answer, error], held)).includes('Body.'));
   });
 
   test('relative references resolve against the skill root and never leave it', () => {
@@ -126,6 +145,32 @@ describe('skills: against the skills fixture server (SDK 1.x, stdio)', { timeout
     }
     assert.deepEqual(kinds, { 'bad-digest': 'digest', 'wrong-size': 'size', 'frontmatter-mismatch': 'frontmatter', oversized: 'limits' });
     assert.ok(!reads().includes('skill://oversized/SKILL.md'));
+  });
+
+  test('a skill read reaches the CLI trace and the editor trace log as size and digest only, refused or verified', async () => {
+    const lines: string[] = [];
+    const trace = traceClient(client, (line) => lines.push(line));
+    const editor: string[] = [];
+    const sub = client.onFrame((frame) => editor.push(formatFrame(frame, 0)));
+    try {
+      const listing = await listSkills(client);
+      const loader = new SkillLoader(client, new VerifiedFileCache());
+      for (const name of ['bad-digest', 'wrong-size', 'frontmatter-mismatch']) await assert.rejects(loader.load(listing.skills.find((s) => s.frontmatter.name === name)!), (e: unknown) => SkillVerificationError.is(e));
+      const good = listing.skills.find((s) => s.frontmatter.name === 'refunds')!;
+      await loader.load(good);
+      const all = [...lines, ...editor, ...wire.frames.map((f) => JSON.stringify(f.message) + (f.text ?? ''))].join('\n');
+      assert.ok(!all.includes('SECRET-UNVERIFIED-BODY'), 'no unverified content in any trace');
+      assert.ok(!all.includes('# Refunds'), 'not even verified content: traces show reads as size and digest');
+      // What the trace shows instead is what the listing promises for the good file.
+      const md = good.resources!.find((f) => f.uri === good.uri)!;
+      assert.ok(lines.some((l) => l.includes(`held back from traces: ${md.size} bytes, ${md.digest}`)), lines.join('\n'));
+      assert.equal(editor.filter((l) => l.startsWith('[server → editor]') && l.includes('held back from traces')).length, 4);
+      // Other answers are traced as before.
+      assert.ok(lines.some((l) => l.includes('"skills"')));
+    } finally {
+      trace.dispose();
+      sub.dispose();
+    }
   });
 
   test('skills/get answers for an unlisted skill; an unknown URI is the server error; directory read lists children', async () => {

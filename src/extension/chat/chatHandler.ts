@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { GetPromptResult } from '../../client/schemas';
 import { ApprovalDecision } from '../../chat/approval';
 import { appLabel, appMessageForModel } from '../../chat/appViews';
-import { ApprovalRequest, ChatLoopPorts, ChatMessage, ChatPart, ModelOutput, describeApproval, runChatLoop } from '../../chat/chatLoop';
+import { ChatLoopPorts, ChatMessage, ChatPart, ModelOutput, describeApproval, runChatLoop } from '../../chat/chatLoop';
 import { ModelToolDefinition, ToolCatalog, ToolSets, buildToolCatalog, describeCatalog, toolSetSelection } from '../../chat/toolCatalog';
 import type { ServerTool } from '../../chat/toolNames';
 import { trustedServerApproval } from '../../chat/trustedServers';
@@ -20,6 +20,8 @@ import type { UseCaseContext } from '../usecases/context';
 import { askArguments } from '../usecases/argumentInput';
 import { fetchPrompt } from '../usecases/getPrompt';
 import type { ChatState } from './chatState';
+import { chatSkillPorts } from './chatSkills';
+import { describeSkills } from '../../chat/skillLoading';
 
 /** The command the approval buttons run: (approvalId, decision). */
 export const ANSWER_APPROVAL_COMMAND = 'mcpHost.chat.answerApproval';
@@ -167,7 +169,8 @@ export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, r
   const servers = await serversReady(ctx, token);
   if (request.command === 'tools') {
     const catalog = catalogFor(ctx, state, servers, settings, scope, state.loaded);
-    stream.markdown(servers.length ? describeCatalog(catalog) : 'No MCP server is running.');
+    const skills = await chatSkillPorts(ctx, state, servers, scope.servers, async () => 'deny', () => {});
+    stream.markdown((servers.length ? describeCatalog(catalog) : 'No MCP server is running.') + (skills ? `\n\n${describeSkills(skills.offered)}` : ''));
     return { metadata: { conversation } };
   }
   const messages: ChatMessage[] = historyMessages(context);
@@ -199,7 +202,7 @@ export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, r
   const ports: ChatLoopPorts = {
     send: (msgs, defs) => sendToModel(model, msgs, defs, token),
     catalog: (loaded) => catalogFor(ctx, state, servers, settings, scope, loaded),
-    approve: (req) => askApproval(req, stream, token),
+    approve: (req) => askApproval(describeApproval(req), stream, token),
     approvalSettings: (serverId) => {
       const h = ctx.server(serverId);
       return trustedServerApproval(settings.trustedServers, { name: h?.entry.name ?? ctx.serverName(serverId), workspaceDefined: h?.entry.source.workspaceDefined !== false });
@@ -233,6 +236,7 @@ export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, r
       if (appCall) stream.button({ command: OPEN_APP_VIEW_COMMAND, title: `Open App View: ${appCall.tool.title ?? appCall.tool.name}`, arguments: [appCall.id] });
     },
     onToolsFound: (query, found) => stream.markdown(`\n\n> find_tools "${query}": loaded ${found.map((t) => `\`${t.modelName}\``).join(', ')}\n\n`),
+    skills: await chatSkillPorts(ctx, state, servers, scope.servers, (text) => askApproval(text, stream, token), (text) => stream.markdown(text)),
   };
   try {
     // Audio stays described: VS Code's API has no way for a model to say it takes audio.
@@ -257,10 +261,10 @@ async function* sendToModel(model: vscode.LanguageModelChat, messages: readonly 
   }
 }
 
-/** Shows the approval in the response with three buttons; resolves when one is pressed (deny when cancelled). */
-function askApproval(request: ApprovalRequest, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<ApprovalDecision> {
+/** Shows the approval (its Markdown) in the response with three buttons; resolves when one is pressed (deny when cancelled). */
+function askApproval(markdown: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<ApprovalDecision> {
   const id = `approval-${++approvalCounter}`;
-  stream.markdown(`\n\n${describeApproval(request)}\n\n`);
+  stream.markdown(`\n\n${markdown}\n\n`);
   stream.button({ command: ANSWER_APPROVAL_COMMAND, title: 'Allow once', arguments: [id, 'once'] });
   stream.button({ command: ANSWER_APPROVAL_COMMAND, title: 'Allow for this session', arguments: [id, 'session'] });
   stream.button({ command: ANSWER_APPROVAL_COMMAND, title: 'Deny', arguments: [id, 'deny'] });

@@ -67,7 +67,7 @@ export function registerChatParticipant(ctx: UseCaseContext): { state: ChatState
     }),
     vscode.commands.registerCommand(ChatCommands.clearPins, async () => {
       await state.clearPins();
-      void vscode.window.showInformationMessage('MCP Host: forgot every approved tool definition (pins).');
+      void vscode.window.showInformationMessage('MCP Host: forgot every approved tool definition and skill file list (pins).');
     }),
     vscode.commands.registerCommand(ChatCommands.addToChat, async (arg: unknown) => {
       const target = toTarget(arg);

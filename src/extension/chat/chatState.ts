@@ -7,9 +7,13 @@ import { SessionGrants } from '../../chat/approval';
 import { ChatAppViews } from '../../chat/appViews';
 import { DefinitionChange, PinStore, changedTools, serverIdentity, toolPinHash, withPin } from '../../chat/pins';
 import type { ServerHandle } from '../../registry/serverRegistry';
+import { SkillPinStore, skillChanges, withSkillPin } from '../../chat/skillApproval';
+import type { ServerSkills } from '../../skills/serverSkills';
+import type { SkillEntry } from '../../skills/wire';
 
 const DISABLED_KEY = 'mcpHost.chat.disabled';
 const PINS_KEY = 'mcpHost.chat.pins';
+const SKILL_PINS_KEY = 'mcpHost.chat.skillPins';
 
 interface DisabledState {
   readonly servers: string[];
@@ -37,6 +41,10 @@ export class ChatState implements vscode.Disposable {
   readonly apps = new ChatAppViews();
   /** Model names loaded by find_tools in this session (offered again in later requests). */
   readonly loaded = new Set<string>();
+  /** The skills of the running servers (set once the Skills part of the extension is up). */
+  skills: ServerSkills | undefined;
+  /** Skills the model loaded in this session (skillGrantKey): their files are read without asking again. */
+  readonly loadedSkills = new Set<string>();
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   readonly onDidChange = this._onDidChange.event;
   /** Changes already written to the log, so each is logged once. */
@@ -99,8 +107,25 @@ export class ChatState implements vscode.Disposable {
     if (before && before.hash !== toolPinHash(tool)) this._onDidChange.fire();
   }
 
+  /** What changed in the skill since the user approved loading it (empty: unchanged, or never approved). */
+  skillChanges(server: ServerHandle, entry: SkillEntry): string[] {
+    if (!server.resolved) return [];
+    return skillChanges(this.skillPins()[serverIdentity(server.resolved)]?.[entry.uri], entry);
+  }
+
+  /** Keeps the skill's file list as approved now. */
+  async pinSkill(server: ServerHandle, entry: SkillEntry): Promise<void> {
+    if (!server.resolved) return;
+    await this.extension.globalState.update(SKILL_PINS_KEY, withSkillPin(this.skillPins(), serverIdentity(server.resolved), entry, Date.now()));
+  }
+
+  private skillPins(): SkillPinStore {
+    return this.extension.globalState.get<SkillPinStore>(SKILL_PINS_KEY) ?? {};
+  }
+
   async clearPins(): Promise<void> {
     await this.extension.globalState.update(PINS_KEY, undefined);
+    await this.extension.globalState.update(SKILL_PINS_KEY, undefined);
     this._onDidChange.fire();
   }
 
