@@ -1,6 +1,6 @@
 // The tool panel and the elicitation form as a keyboard and screen-reader user meets them (issue
 // 39), in the page harness: the focus ring outside the control at ≥ 3:1 in the four themes, where
-// focus lands after Run, a result and Edit as JSON, outcomes said once through the live region,
+// focus lands after Run, a result, Edit as JSON and a server's dialog closing, outcomes said once through the live region,
 // text fields with a visible edge, and no sideways scroll in a 342-px column.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -68,6 +68,31 @@ describe('tool panel: focus, announcements, theme', () => {
       await page.send(toolFailure('c2'));
       assert.match(await activeId(page), /^h2#:Result/);
       await page.page.waitForFunction(() => document.getElementById('announcer')?.textContent?.startsWith('Protocol error -32602'));
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('a dialog closed and the panel active again: focus back on Cancel while running, on the result once done, never out of a field', async () => {
+    const page = await openPage(browser, { feature: PANEL_ASSETS, theme: THEMES[0]! });
+    try {
+      const p = page.page;
+      await page.send(initTool());
+      await p.focus('#run');
+      await page.send(RUNNING[0]);
+      // The focus the page had is gone while the dialog was open (what the audit saw when it closed).
+      await p.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await page.send({ type: 'focusBack' });
+      assert.match(await activeId(page), /^button#cancel/);
+      // The call ended while the dialog was open: Cancel is hidden, its focus is gone.
+      await page.send(toolResult('c1'));
+      await p.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await page.send({ type: 'focusBack' });
+      assert.match(await activeId(page), /^h2#:Result/);
+      // A field being typed in keeps the focus.
+      await p.locator('.field[data-path="/replicas"] input').focus();
+      await page.send({ type: 'focusBack' });
+      assert.equal(await p.evaluate(() => document.activeElement?.closest('.field')?.getAttribute('data-path')), '/replicas');
     } finally {
       await page.close();
     }
