@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { PANEL_ASSETS } from '../../src/extension/webviewPage';
 import { contrast, parseColour } from './colour';
 import { openPage, startBrowser, type WebviewPage } from './pageHarness';
-import { initTool, RUNNING, toolFailure, toolResult } from './pageSamples';
+import { initTool, PAGE_SAMPLES, RUNNING, toolFailure, toolResult } from './pageSamples';
 import { THEMES } from './themes';
 
 const activeId = (page: WebviewPage) => page.page.evaluate(() => `${document.activeElement?.tagName.toLowerCase()}#${document.activeElement?.id ?? ''}:${document.activeElement?.textContent?.slice(0, 20) ?? ''}`);
@@ -95,6 +95,21 @@ describe('tool panel: focus, announcements, theme', () => {
       assert.equal(await p.evaluate(() => document.activeElement?.closest('.field')?.getAttribute('data-path')), '/replicas');
     } finally {
       await page.close();
+    }
+  });
+
+  test('closing the app view in the panel moves focus to the note that says so, or to the result', async () => {
+    const sample = PAGE_SAMPLES.find((s) => s.name === 'tool panel, with an app view')!;
+    for (const text of ['The app view was closed.', undefined]) {
+      const page = await openPage(browser, { feature: sample.feature, theme: THEMES[0]!, ...(sample.app ? { app: sample.app } : {}) });
+      try {
+        for (const m of sample.messages) await page.send(m);
+        await page.page.focus('#mcp-app-close');
+        await page.send({ type: 'appClosed', viewId: 'v1', ...(text ? { text } : {}) });
+        assert.match(await activeId(page), text ? /^section#mcp-app-closed:The app view was clo/ : /^h2#:Result/);
+      } finally {
+        await page.close();
+      }
     }
   });
 
