@@ -129,8 +129,17 @@
       case 'appClosed':
         if (current && msg.viewId === current.id) {
           const text = str(msg.text);
+          // The focus was on the view's Close (or in the app): it goes to what says it closed, or
+          // to the result, not to nothing.
+          const hadFocus = current.section.contains(document.activeElement);
           remove();
-          if (text) place(h('section', { class: 'mcp-app closed', id: 'mcp-app-closed' }, [h('span', { class: 'muted', text })]));
+          const closed = text ? h('section', { class: 'mcp-app closed', id: 'mcp-app-closed', tabindex: '-1' }, [h('span', { class: 'muted', text })]) : null;
+          if (closed) place(closed);
+          const next = /** @type {HTMLElement|null} */ (closed || document.querySelector('#result h2'));
+          if (hadFocus && next) {
+            next.setAttribute('tabindex', '-1');
+            next.focus();
+          }
         }
         break;
       default:

@@ -152,9 +152,9 @@ const McpWebview = (function () {
    * "min length", true/false, a required boolean as a checkbox), 'person' for a server's
    * question to the user (plain words, Yes/No, nothing answered until the user answers, the
    * browser's own limits on length and e-mail input).
-   * `suggest(path, value)`, when given, is called as a string field is focused or edited; the
-   * page answers with `showSuggestions()` (the server's completions, under the field).
-   * @param {{ audience: 'developer'|'person', changed: () => void, suggest?: (path: string, value: string) => void }} options
+   * `suggest(input, path)`, when given, wraps each string field in what offers the server's
+   * completions (McpSuggestions.combobox in suggestions.js) and returns what to show.
+   * @param {{ audience: 'developer'|'person', changed: () => void, suggest?: (input: HTMLInputElement|HTMLTextAreaElement, path: string) => HTMLElement }} options
    */
   function formRenderer(options) {
     const forPeople = options.audience === 'person';
@@ -323,24 +323,9 @@ const McpWebview = (function () {
             slot.set(/** @type {any} */ (input).value);
             if (long) /** @type {any} */ (input).rows = rows(/** @type {any} */ (input).value);
             changed();
-            if (options.suggest) options.suggest(path, /** @type {any} */ (input).value);
           });
-          if (!options.suggest) return input;
-          const suggest = options.suggest;
-          input.addEventListener('focus', () => suggest(path, /** @type {any} */ (input).value));
-          // Enter takes the server's first suggestion unless what is typed is one of them.
-          input.addEventListener('keydown', (e) => {
-            if (e.key !== 'Enter' || e.ctrlKey || e.metaKey || e.shiftKey) return;
-            const first = /** @type {HTMLElement|null} */ (wrap.querySelector('.suggestion'));
-            const typed = /** @type {any} */ (input).value;
-            const all = [...wrap.querySelectorAll('.suggestion')].map((b) => b.textContent);
-            if (first && !all.includes(typed)) {
-              e.preventDefault();
-              first.click();
-            }
-          });
-          const wrap = h('div', { class: 'suggesting' }, [input, h('div', { class: 'suggestions', role: 'listbox', 'aria-label': 'Suggestions from the server' })]);
-          return wrap;
+          // The page's suggestions wrap the field (a combobox, suggestions.js) when it has them.
+          return options.suggest ? options.suggest(input, path) : input;
         }
         case 'number': {
           const input = h('input', { id, type: 'text', inputmode: field.integer ? 'numeric' : 'decimal', placeholder: examplePlaceholder(field) || (field.integer ? 'a whole number' : 'a number'), spellcheck: 'false' });
@@ -490,28 +475,6 @@ const McpWebview = (function () {
   }
 
   /**
-   * Shows the server's suggestions under the field at `path` (if its text is still `value`);
-   * clicking one puts it in the field as if typed.
-   */
-  function showSuggestions(root, path, value, values) {
-    const field = [...root.querySelectorAll('.field')].find((el) => /** @type {HTMLElement} */ (el).dataset.path === path);
-    const input = /** @type {any} */ (field && field.querySelector('.suggesting input, .suggesting textarea'));
-    const box = field && field.querySelector('.suggestions');
-    if (!input || !box || input.value !== value) return;
-    box.textContent = '';
-    // A value already chosen (or typed in full) needs no suggestions under it.
-    if ((Array.isArray(values) ? values : []).map(String).includes(value)) return;
-    for (const v of (Array.isArray(values) ? values : []).slice(0, 20)) {
-      box.append(h('button', { class: 'suggestion link-button', role: 'option', type: 'button', title: 'Suggested by the server', onclick: () => {
-        input.value = String(v);
-        input.dispatchEvent(new Event('input', { bubbles: true }));
-        box.textContent = '';
-        input.focus();
-      } }, [String(v)]));
-    }
-  }
-
-  /**
    * Which errors a form shows: only those of fields the person has edited, until `showAll()`
    * (they pressed Run or Submit). A form does not complain before you type.
    * @param {HTMLElement} root where the fields are (input events bubble up to it)
@@ -627,5 +590,5 @@ const McpWebview = (function () {
     return h('div', { class: 'json-leaf' }, [keyEl, h('span', { class: 'json-' + type, text: type === 'string' ? JSON.stringify(value) : String(value) })]);
   }
 
-  return Object.freeze({ h, post, announce, onMessage, isObj, str, pointer, formatBytes, formatMs, isImageDataUri, isAudioDataUri, notice, formRenderer, errorGate, placeErrors, showSuggestions, jsonTree });
+  return Object.freeze({ h, post, announce, onMessage, isObj, str, pointer, formatBytes, formatMs, isImageDataUri, isAudioDataUri, notice, formRenderer, errorGate, placeErrors, jsonTree });
 })();

@@ -6,7 +6,7 @@
 // @ts-check
 (function () {
   'use strict';
-  /* global McpWebview */
+  /* global McpWebview, McpSuggestions */
   const { h, post, announce, onMessage, isObj, str, formatBytes, formatMs, isImageDataUri, isAudioDataUri, placeErrors, jsonTree } = McpWebview;
   const app = /** @type {HTMLElement} */ (document.getElementById('app'));
 
@@ -32,7 +32,7 @@
 
   // The form: the shared renderer (common.js) in the wording for developers; a prompt's fields
   // ask the server for suggestions (debounced), with the other fields' values as context.
-  const form = McpWebview.formRenderer({ audience: 'developer', changed: () => edited(), suggest: (path, value) => suggest(path, value) });
+  const form = McpWebview.formRenderer({ audience: 'developer', changed: () => edited(), suggest: (input, path) => (completions ? McpSuggestions.combobox(input, path, suggest) : input) });
 
   // The first edit by the user keeps the panel's tab (no longer a preview the next click replaces).
   let toldEdited = false;
@@ -61,6 +61,8 @@
     notices: h('div', { class: 'notices' }),
     form: h('section', { class: 'input', 'aria-label': 'Arguments' }),
     controls: h('div', { class: 'controls' }),
+    // What Run sends, after Run: a disclosure between the last field and Run would be a Tab stop.
+    preview: h('div', { class: 'send-preview', id: 'send-preview' }),
     progress: h('div', { class: 'progress', id: 'progress', hidden: true }),
     result: h('section', { class: 'result', id: 'result', 'aria-label': 'Result' }),
     history: h('section', { class: 'history', id: 'history', 'aria-label': 'History' }),
@@ -68,7 +70,8 @@
 
   function layout() {
     app.textContent = '';
-    app.append(els.header, els.notices, els.form, els.controls, els.progress, els.result, els.history);
+    els.preview.textContent = '';
+    app.append(els.header, els.notices, els.form, els.controls, els.preview, els.progress, els.result, els.history);
   }
 
   function notice(level, text) {
@@ -157,8 +160,10 @@
       problems.textContent = '';
       if (errorCount) problems.append(h('span', { class: 'error-text', text: errorCount === 1 ? '1 problem — fix it to run' : errorCount + ' problems — fix them to run' }));
       for (const e of unplaced) problems.append(h('div', { class: 'error-text', text: (e.path || '(arguments)') + ': ' + e.message }));
-      if (preview !== undefined && !errorCount && Array.isArray(errors) && !errors.length) problems.append(h('details', { class: 'preview' }, [h('summary', { text: 'Arguments to send' }), h('pre', { text: preview })]));
     }
+    const wasOpen = !!els.preview.querySelector('details[open]');
+    els.preview.textContent = '';
+    if (preview !== undefined && !errorCount && Array.isArray(errors) && !errors.length) els.preview.append(h('details', { class: 'preview', open: wasOpen ? '' : null }, [h('summary', { text: 'Arguments to send' }), h('pre', { text: preview })]));
     updateControls();
   }
 
@@ -662,6 +667,7 @@
         layout();
         els.form.remove();
         els.controls.remove();
+        els.preview.remove();
         els.history.remove();
         els.header.textContent = '';
         els.header.append(h('h1', { text: str(msg.title) }));
@@ -705,7 +711,7 @@
         renderHistory(msg.entries);
         break;
       case 'completions':
-        McpWebview.showSuggestions(els.form, McpWebview.pointer('', str(msg.name)), str(msg.value), msg.values);
+        McpSuggestions.show(els.form, McpWebview.pointer('', str(msg.name)), str(msg.value), msg.values);
         break;
       case 'serverState': {
         const runBtn = /** @type {HTMLButtonElement|null} */ (document.getElementById('run'));

@@ -3,9 +3,14 @@
 // over the bottom right of the editor, where the form's Decline and Cancel are, and the
 // notification's own Cancel (which cancels the whole call) would sit beside the form's.
 import * as vscode from 'vscode';
+import { DialogFocusReturn } from '../usecases/dialogFocusReturn';
 
 let open = 0;
 const changed = new vscode.EventEmitter<number>();
+
+/** Tells the panel VS Code activates once the last dialog closed to put its focus back. */
+export const focusAfterDialogs = new DialogFocusReturn();
+changed.event((count) => focusAfterDialogs.dialogsChanged(count));
 
 /** Fires with the number of open dialogs when it changes. */
 export const onDidChangeOpenDialogs = changed.event;

@@ -187,6 +187,8 @@ export type OutboundMessage =
   /** Suggestions for the field `name`, asked with `value`. */
   | { readonly type: 'completions'; readonly name: string; readonly value: string; readonly values: readonly string[] }
   | { readonly type: 'serverState'; readonly running: boolean; readonly text?: string; readonly timeoutSeconds?: number; readonly timeoutNote?: string }
-  | { readonly type: 'notice'; readonly level: 'info' | 'warning' | 'error'; readonly text: string };
+  | { readonly type: 'notice'; readonly level: 'info' | 'warning' | 'error'; readonly text: string }
+  /** A server's dialog closed and VS Code activated this panel: focus goes back somewhere meaningful. */
+  | { readonly type: 'focusBack' };
 
 export type { Json };

@@ -1,11 +1,17 @@
 // Colour arithmetic for the page checks: computed CSS colours and WCAG 2 contrast ratios.
 
-/** [r, g, b, a] from a computed colour ("rgb(1, 2, 3)", "rgba(1, 2, 3, 0.5)", "#rrggbb"). */
+/** [r, g, b, a] from a computed colour ("rgb(1, 2, 3)", "rgba(1, 2, 3, 0.5)", "color(srgb 0.1 0.2 0.3)", "#rrggbb"). */
 export function parseColour(text: string): [number, number, number, number] {
   const hex = /^#([0-9a-f]{6})([0-9a-f]{2})?$/i.exec(text.trim());
   if (hex) {
     const n = parseInt(hex[1]!, 16);
     return [(n >> 16) & 255, (n >> 8) & 255, n & 255, hex[2] ? parseInt(hex[2], 16) / 255 : 1];
+  }
+  // color-mix() computes to "color(srgb r g b / a)", each channel 0..1.
+  const srgb = /^color\(srgb ([^)]+)\)$/.exec(text.trim());
+  if (srgb) {
+    const [r, g, b, a] = srgb[1]!.split(/[ /]+/).filter(Boolean).map(Number);
+    return [r! * 255, g! * 255, b! * 255, a ?? 1];
   }
   const m = /^rgba?\(([^)]+)\)$/.exec(text.trim());
   if (!m) throw new Error(`not a colour: ${text}`);

@@ -86,7 +86,7 @@ export const RUNNING: readonly OutboundMessage[] = [
 
 const PROMPT_MODEL = buildFormModel({ type: 'object', properties: { department: { type: 'string', description: 'Which team' }, tone: { type: 'string' } }, required: ['department'] });
 
-const promptInit: OutboundMessage = {
+export const promptInit: OutboundMessage = {
   type: 'initTool',
   header: { kind: 'prompt', completions: true, serverName: 'everything', name: 'completable-prompt', description: 'A prompt whose arguments are completed', hasOutputSchema: false, fallbacks: [] },
   model: PROMPT_MODEL,

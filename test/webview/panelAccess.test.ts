@@ -1,13 +1,13 @@
 // The tool panel and the elicitation form as a keyboard and screen-reader user meets them (issue
 // 39), in the page harness: the focus ring outside the control at ≥ 3:1 in the four themes, where
-// focus lands after Run, a result and Edit as JSON, outcomes said once through the live region,
+// focus lands after Run, a result, Edit as JSON and a server's dialog closing, outcomes said once through the live region,
 // text fields with a visible edge, and no sideways scroll in a 342-px column.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { PANEL_ASSETS } from '../../src/extension/webviewPage';
 import { contrast, parseColour } from './colour';
 import { openPage, suiteBrowser, type WebviewPage } from './pageHarness';
-import { initTool, RUNNING, toolFailure, toolResult } from './pageSamples';
+import { initTool, PAGE_SAMPLES, RUNNING, toolFailure, toolResult } from './pageSamples';
 import { THEMES } from './themes';
 
 const activeId = (page: WebviewPage) => page.page.evaluate(() => `${document.activeElement?.tagName.toLowerCase()}#${document.activeElement?.id ?? ''}:${document.activeElement?.textContent?.slice(0, 20) ?? ''}`);
@@ -63,6 +63,46 @@ describe('tool panel: focus, announcements, theme', () => {
       await page.page.waitForFunction(() => document.getElementById('announcer')?.textContent?.startsWith('Protocol error -32602'));
     } finally {
       await page.close();
+    }
+  });
+
+  test('a dialog closed and the panel active again: focus back on Cancel while running, on the result once done, never out of a field', async () => {
+    const page = await openPage(browser(), { feature: PANEL_ASSETS, theme: THEMES[0]! });
+    try {
+      const p = page.page;
+      await page.send(initTool());
+      await p.focus('#run');
+      await page.send(RUNNING[0]);
+      // The focus the page had is gone while the dialog was open (what the audit saw when it closed).
+      await p.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await page.send({ type: 'focusBack' });
+      assert.match(await activeId(page), /^button#cancel/);
+      // The call ended while the dialog was open: Cancel is hidden, its focus is gone.
+      await page.send(toolResult('c1'));
+      await p.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await page.send({ type: 'focusBack' });
+      assert.match(await activeId(page), /^h2#:Result/);
+      // A field being typed in keeps the focus.
+      await p.locator('.field[data-path="/replicas"] input').focus();
+      await page.send({ type: 'focusBack' });
+      assert.equal(await p.evaluate(() => document.activeElement?.closest('.field')?.getAttribute('data-path')), '/replicas');
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('closing the app view in the panel moves focus to the note that says so, or to the result', async () => {
+    const sample = PAGE_SAMPLES.find((s) => s.name === 'tool panel, with an app view')!;
+    for (const text of ['The app view was closed.', undefined]) {
+      const page = await openPage(browser(), { feature: sample.feature, theme: THEMES[0]!, ...(sample.app ? { app: sample.app } : {}) });
+      try {
+        for (const m of sample.messages) await page.send(m);
+        await page.page.focus('#mcp-app-close');
+        await page.send({ type: 'appClosed', viewId: 'v1', ...(text ? { text } : {}) });
+        assert.match(await activeId(page), text ? /^section#mcp-app-closed:The app view was clo/ : /^h2#:Result/);
+      } finally {
+        await page.close();
+      }
     }
   });
 

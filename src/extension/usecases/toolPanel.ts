@@ -20,7 +20,7 @@ import { OpenResource, PanelMessage, ResultStore, receivePanelMessage } from './
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
 import { PANEL_ASSETS } from '../webviewPage';
 import { truncate } from '../../protocol/text';
-import { onDidChangeOpenDialogs, openDialogCount } from '../openDialogs';
+import { focusAfterDialogs, onDidChangeOpenDialogs, openDialogCount } from '../openDialogs';
 import { PANEL_VIEW_TYPES, PreviewTab, openAsPreview, rememberForRestore } from './panelTabs';
 import { ToolPanelApp } from '../apps/toolPanelApp';
 import type { PageCspAdditions } from '../../usecases/apps/appCsp';
@@ -159,6 +159,7 @@ export class ToolPanel implements vscode.Disposable {
     this.disposables.push(
       this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
       this.panel.onDidDispose(() => this.dispose()),
+      this.panel.onDidChangeViewState((e) => e.webviewPanel.active && focusAfterDialogs.panelActivated() && this.post({ type: 'focusBack' })),
     );
     const historySub = ctx.history.onDidChange((id) => {
       if (id === serverId) this.post({ type: 'history', entries: this.historyItems() });

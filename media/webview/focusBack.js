@@ -1,0 +1,31 @@
+// Puts the focus back somewhere meaningful when the extension says a server's dialog closed and
+// VS Code activated this panel again (message `focusBack`, src/usecases/dialogFocusReturn.ts).
+// The element that had the focus stays focused if it still can be (a field being typed in); one
+// the call hid, disabled or removed meanwhile (Cancel once the call ended) gives way to what is
+// there to do now: Cancel while the call runs, else the result's heading, else Run.
+// Loaded after common.js, before toolCall.js.
+// @ts-check
+(function () {
+  'use strict';
+  /* global McpWebview */
+
+  /** @param {Element|null} el */
+  function canHoldFocus(el) {
+    if (!(el instanceof HTMLElement) || el === document.body || !el.isConnected) return false;
+    if (/** @type {any} */ (el).disabled || el.closest('[hidden]')) return false;
+    return el.getClientRects().length > 0;
+  }
+
+  function focusBack() {
+    if (canHoldFocus(document.activeElement)) return;
+    const cancel = document.getElementById('cancel');
+    const heading = /** @type {HTMLElement|null} */ (document.querySelector('#result h2'));
+    const run = document.getElementById('run');
+    const target = [cancel, heading, run].find(canHoldFocus);
+    if (!target) return;
+    if (target === heading) target.setAttribute('tabindex', '-1');
+    target.focus();
+  }
+
+  McpWebview.onMessage((msg) => msg.type === 'focusBack' && focusBack());
+})();
