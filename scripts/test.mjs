@@ -1,6 +1,6 @@
 // The test command: type-checks and compiles to out/, builds the bundle and the VSIX when the
-// end-to-end suites run, installs Node 24 (and code-server, for the end-to-end suites) into the
-// cache, then runs the suites with `node --test` (the streams are below) and ends with the retries
+// end-to-end suites run, and meanwhile installs Node 24 (and code-server, for the end-to-end suites)
+// into the cache; then runs the suites with `node --test` (the streams are below) and ends with the retries
 // the end-to-end suites took ("retries: N (…)") and one line over all of them: "N passed, N failed".
 //   node scripts/test.mjs            unit + integration + end-to-end
 //   node scripts/test.mjs --unit     without the end-to-end suites (no VS Code needed; Node 24 for conformance)
@@ -8,7 +8,7 @@
 //   node scripts/test.mjs --unit --only=client/,support/   only the files whose path contains one of these
 //   extra arguments after `--` go to node --test (for example --test-name-pattern)
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
 
 const argv = process.argv.slice(2);
@@ -29,39 +29,52 @@ function run(cmd, args, opts = {}) {
   }
 }
 
+/** Runs a command without blocking; resolves with its status (the install, beside the compile). */
+function runAsync(cmd, args, opts = {}) {
+  return new Promise((resolve) => spawn(cmd, args, { stdio: 'inherit', ...opts }).on('close', (code, signal) => resolve({ cmd, args, status: code ?? (signal ? 1 : 0) })));
+}
+
+/** The test sources under `dir` (`*.test.ts`), as the paths tsc compiles them to under out/. */
 function findTests(dir) {
   const out = [];
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) out.push(...findTests(p));
-    else if (name.endsWith('.test.js')) out.push(p);
+    else if (name.endsWith('.test.ts')) out.push(join('out', p.slice(0, -'.ts'.length) + '.js'));
   }
   return out.sort();
 }
 
-run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
-run(process.execPath, ['esbuild.mjs', '--drivers']);
-// A compiled test whose source is gone (a renamed or moved suite) is not run: tsc leaves it in out/.
-const all = findTests(join('out', 'test')).filter((f) => existsSync(f.slice(0, -'.js'.length).replace(/^out[\\/]/, '') + '.ts'));
+// The files to run, from the sources (a compiled test whose source is gone, a renamed or moved
+// suite tsc left in out/, is not run): known before the compile, so the install can run beside it.
+const all = findTests('test');
 const isE2e = (f) => f.includes(`${join('out', 'test', 'e2e')}`);
 const isConformance = (f) => f.includes(join('out', 'test', 'conformance') + sep);
-// Once the cache holds what the suites need (Node 24 for the conformance suite; code-server too for
-// the end-to-end suites), two streams side by side:
-//   - the fresh-clone suite (e2e/freshClone): the README's commands in a clone (`npm run demo`
-//     finds code-server installed);
-//   - the unit and integration suites and the conformance suite, three files at a time (they
-//     mostly wait on the servers they start), then the end-to-end suites, one at a time (each
-//     drives a whole VS Code and Chromium).
+// Two lanes side by side, once the cache holds what the suites need (Node 24 for the conformance
+// suite; code-server too for the end-to-end suites):
+//   - the unit and integration suites and the conformance suite, UNIT_CONCURRENCY files at a time
+//     (they mostly wait on the servers they start), then the fresh-clone suite (e2e/freshClone:
+//     the README's commands in a clone; `npm run demo` finds code-server installed);
+//   - the end-to-end suites, one at a time (each drives a whole VS Code and Chromium).
+// Side by side, not one after the other: the end-to-end stream is most of the run, and it mostly
+// waits too (on the window, its servers, timers). Measured in CONTRIBUTING.md ("The tests").
 const isFirst = (f) => f.endsWith(join('e2e', 'freshClone.test.js'));
 const files = all
   .filter((f) => (unitOnly ? !isE2e(f) : e2eOnly ? isE2e(f) : true))
   .filter((f) => !only || only.some((part) => f.slice(join('out', 'test').length + 1).includes(part)));
-if (files.some(isE2e)) {
-  run(process.execPath, ['scripts/package.mjs', '--no-build']);
-  // Node 24 and code-server, with their progress on stderr (minutes on an empty cache).
-  run('bash', ['scripts/install-code-server.sh'], { stdio: ['ignore', 'ignore', 'inherit'] });
-} else if (files.some(isConformance) && Number(process.versions.node.split('.')[0]) < 22) {
-  run('bash', ['scripts/install-code-server.sh', 'node24'], { stdio: ['ignore', 'ignore', 'inherit'] });
+const needsCodeServer = files.some(isE2e);
+const needsNode24 = files.some(isConformance) && Number(process.versions.node.split('.')[0]) < 22;
+// Node 24 and code-server (or Node 24 alone: the conformance suite needs no VS Code), with their
+// progress on stderr (minutes on an empty cache), beside the compile.
+const installing = needsCodeServer || needsNode24 ? runAsync('bash', ['scripts/install-code-server.sh', ...(needsCodeServer ? [] : ['node24'])], { stdio: ['ignore', 'ignore', 'inherit'] }) : undefined;
+run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
+run(process.execPath, ['esbuild.mjs', '--drivers']);
+if (needsCodeServer) run(process.execPath, ['scripts/package.mjs', '--no-build']);
+const installed = await installing;
+if (installed && installed.status !== 0) {
+  console.error(`\n${installed.cmd} ${installed.args.join(' ')} failed (${installed.status})`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
 }
 
 // A test without a timeout of its own that never ends fails after this long instead of holding CI
@@ -114,16 +127,18 @@ function runTests(list, { concurrency = 1, live = true, timeoutMs = TEST_TIMEOUT
 const firstFiles = files.filter(isFirst);
 const e2eFiles = files.filter((f) => !isFirst(f) && isE2e(f));
 const unitFiles = files.filter((f) => !isE2e(f));
-// The unit stream and then the end-to-end stream print as they run, one after the other; the
-// fresh-clone suite runs beside them and its report, kept, follows. The end-to-end suites start
-// when the unit stream has ended: on two cores, a VS Code window beside three unit files and a
-// clone's `npm ci` missed its 15 s bounds (a reload's view container came late), and a suite
-// that fails on the machine's load tells nothing about the product.
-const [first, [unit, e2e]] = await Promise.all([
-  runTests(firstFiles, { live: unitFiles.length + e2eFiles.length === 0, timeoutMs: E2E_FILE_TIMEOUT_MS }),
-  runTests(unitFiles, { concurrency: 3 }).then(async (unitRun) => [unitRun, await runTests(e2eFiles, { timeoutMs: E2E_FILE_TIMEOUT_MS })]),
+// Two unit files at a time beside the end-to-end stream (three when it has none): on two cores a
+// VS Code window beside three unit files and a clone's `npm ci` once missed its 15 s bounds.
+const UNIT_CONCURRENCY = e2eFiles.length > 0 ? 2 : 3;
+// The end-to-end stream, the longest, prints as it runs; the others' reports are kept and follow
+// it, so that reports side by side do not interleave. The fresh-clone suite (its `npm ci` and
+// demo are CPU-heavy) runs after the unit stream, beside the end-to-end stream, which outlasts both.
+const liveStream = e2eFiles.length > 0 ? 'e2e' : unitFiles.length > 0 ? 'unit' : 'first';
+const [[unit, first], e2e] = await Promise.all([
+  runTests(unitFiles, { concurrency: UNIT_CONCURRENCY, live: liveStream === 'unit' }).then(async (unitRun) => [unitRun, await runTests(firstFiles, { live: liveStream === 'first', timeoutMs: E2E_FILE_TIMEOUT_MS })]),
+  runTests(e2eFiles, { live: liveStream === 'e2e', timeoutMs: E2E_FILE_TIMEOUT_MS }),
 ]);
-if (unitFiles.length + e2eFiles.length > 0) process.stdout.write(first.report);
+for (const r of [unit, first]) process.stdout.write(r.report);
 const runs = [first, unit, e2e];
 const failedStreams = [[first, 'the fresh-clone suite (test/e2e/freshClone.test.ts)'], [unit, 'the unit and conformance suites'], [e2e, 'the end-to-end suites']].filter(([r]) => r.status !== 0);
 for (const [, name] of failedStreams) console.error(`\n${name} failed; its report is above`);

@@ -1,10 +1,10 @@
 // End-to-end: the README's two commands as a new user meets them. The repository's HEAD is
 // cloned into a temporary folder with nothing beside it (no ../shared), and a cache folder that
-// is empty unless MCP_HOST_CACHE names one (`.ci/run` gives the whole `npm test` a new, empty one
-// and scripts/test.mjs runs this suite before every other suite that uses the cache — beside it
-// run only the unit suites, which do not — so code-server is installed here, by `npm run demo`
-// under `npm test`, the nested npm of an npm script; scripts/test.mjs installs it first, so there
-// the demo finds it). Then, in the clone:
+// is empty unless MCP_HOST_CACHE names one (`.ci/run` gives the whole `npm test` a new, empty one;
+// scripts/test.mjs installs code-server into it before any suite runs, so there the demo finds it,
+// and runs this suite after the unit stream, beside the end-to-end stream; run alone on an empty
+// cache, `npm run demo` installs code-server, under `npm test` the nested npm of an npm script).
+// Then, in the clone:
 //   - `npm ci`;
 //   - `npm run demo` until the URL it prints serves the workbench with the MCP Host view listing
 //     the demo's three servers (trusted, allowed, running; screenshot
