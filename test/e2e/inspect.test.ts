@@ -5,17 +5,13 @@
 // changed (`toggle-subscriber-updates`), gets `args-prompt` with its arguments and
 // `completable-prompt` with the server's completions. "MCP: everything" is set to Trace at the
 // start, so the frames are read from its log. Screenshots land in test-results/screenshots/inspect-*.png.
-// A server that floods notifications (test/fixtures/servers/notificationFlood.mjs): 3,000 progress
-// notifications redraw the panel a bounded number of times, 3,000 updates of a subscribed resource
-// make one toast with their count.
+// A destructive tool and a server that floods notifications: toolPanelGuards.test.ts.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { clickReached, defaultVsixPath, launch, repoRoot, step as runStep, traceFrames, type TraceFrame, type Workbench, waitUntil } from './harness';
-import { allowServers } from './treeRows';
+import { allowServers, clickRowAction, treeRow } from './treeRows';
 import { retrying } from './retries';
 
 const WORKSPACE = join(repoRoot, 'test', 'e2e', 'workspaces', 'basic');
@@ -25,31 +21,6 @@ const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
 
 const poll = waitUntil;
 
-/** The rendered tree row with this label (the first), for its inline actions. */
-function treeRow(wb: Workbench, label: string) {
-  return wb.page
-    .locator('.part.sidebar .monaco-list[role="tree"] .monaco-list-row')
-    .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) })
-    .first();
-}
-
-/** Clicks an inline action of a tree row (shown on hover), finding the row again each try: the tree redraws. */
-async function clickRowAction(wb: Workbench, label: string, action: string): Promise<void> {
-  await poll(
-    async () => {
-      // Hovered, not clicked: a click runs the row's default action (a resource row opens it).
-      await wb.hoverTreeItem(label).catch(() => undefined);
-      const row = treeRow(wb, label);
-      await row.hover({ timeout: 2_000 }).catch(() => undefined);
-      return row
-        .locator(`.actions .action-label[aria-label^="${action}"]`)
-        .click({ timeout: 2_000 })
-        .then(() => true, () => false);
-    },
-    15_000,
-    `the "${action}" action of "${label}"`,
-  );
-}
 
 describe('inspect features in a real VS Code', () => {
   let wb: Workbench;
@@ -340,8 +311,10 @@ describe('inspect features in a real VS Code', () => {
       await poll(async () => /^Type resourceId$/.test(((await rows.first().innerText().catch(() => '')) || '').trim()), 10_000, 'the "Type resourceId" row');
       assert.doesNotMatch(await wb.page.locator('.quick-input-widget').innerText(), /0 Results/);
       await wb.screenshot('inspect-template-before-typing');
+      const sentBefore = traceFrames(await wb.outputChannelText(CHANNEL, { reveal: false })).length;
       await input.fill('3');
-      await wb.page.waitForTimeout(400); // the completion request (debounced) may refresh the list
+      // The list is redrawn when the server answers the (debounced) completion/complete for "3": Enter once it has.
+      await completionAnswered(sentBefore, 'resourceId', '3');
       await wb.page.keyboard.press('Enter');
       await wb.page.locator('.tabs-container .tab', { hasText: '3.txt' }).first().waitFor({ timeout: 20_000 });
       await poll(async () => /Resource 3: This is a plaintext resource/.test(await activeEditorText()), 15_000, 'the resource text');
@@ -465,10 +438,12 @@ describe('inspect features in a real VS Code', () => {
       assert.ok(asked.length >= 1, 'completion/complete was sent');
       assert.deepEqual(asked.at(-1)!.message.params.ref, { type: 'ref/prompt', name: 'completable-prompt' });
       assert.deepEqual(asked.at(-1)!.message.params.argument, { name: 'department', value: 'E' });
+      const sentBefore = traceFrames(await wb.outputChannelText(CHANNEL, { reveal: false })).length;
       await department.press('Enter');
       assert.equal(await department.inputValue(), 'Engineering', 'Enter took the suggestion, not the typed "E"');
-      // The value chosen, its suggestions go (the server's answer for "Engineering" is only itself).
-      await wb.page.waitForTimeout(800); // the debounced request for the chosen value, and its answer
+      // The value chosen, its suggestions go (the server's answer for "Engineering" is only itself):
+      // checked once that answer has come back to the page.
+      await completionAnswered(sentBefore, 'department', 'Engineering');
       assert.deepEqual(await suggestions('department'), [], 'no suggestions left under a chosen value');
 
       // The second argument's completions depend on the first: Engineering's team.
@@ -484,6 +459,23 @@ describe('inspect features in a real VS Code', () => {
       await poll(async () => /Please promote Bob to the head of the Engineering team\./.test(await frame.locator('.result .message').first().innerText().catch(() => '')), 15_000, 'the prompt messages');
     });
   });
+
+  /**
+   * Waits until a `completion/complete` for `argument` = `value`, sent after the first `after`
+   * frames of the server's trace, has its answer (the positive signal before a check that nothing
+   * more shows, instead of a fixed wait for the debounced request).
+   */
+  async function completionAnswered(after: number, argument: string, value: string): Promise<void> {
+    await wb.outputChannelText(CHANNEL, {
+      reveal: false,
+      timeoutMs: 15_000,
+      contains: (text) => {
+        const frames = traceFrames(text).slice(after);
+        const sent = frames.find((f) => f.direction === 'send' && f.message?.method === 'completion/complete' && f.message.params?.argument?.name === argument && f.message.params.argument.value === value);
+        return sent !== undefined && frames.some((f) => f.direction === 'receive' && f.message?.id === sent.message.id && 'result' in f.message);
+      },
+    });
+  }
 
   /** How many lines of the server's output channel contain `text`. */
   async function logCount(text: string): Promise<number> {
@@ -672,7 +664,10 @@ describe('inspect features in a real VS Code', () => {
       // Typed in: kept when the next panel opens.
       const sum = await webview('get-sum');
       await sum.locator('.field[data-path="/a"] input').fill('1');
-      await wb.page.waitForTimeout(500); // the page tells the extension of the edit
+      await sum.locator('.field[data-path="/b"] input').fill('2');
+      // The page tells the extension of the edit before it asks for the edit's validation: the
+      // arguments to send, drawn from the extension's answer, say the edit was heard.
+      await poll(async () => /"b": 2/.test((await sum.locator('#send-preview pre').textContent().catch(() => '')) ?? ''), 10_000, 'the arguments to send, validated by the extension');
       await callTool('get-tiny-image');
       // Pinned: kept too.
       await command('View: Pin Editor');
@@ -691,152 +686,4 @@ describe('inspect features in a real VS Code', () => {
       await wb.screenshot('inspect-panels-restored');
     });
   });
-});
-
-/** "MCP Host: Call Tool…", the tool typed into the pick, Enter: the tool's panel. */
-async function openToolPanel(wb: Workbench, tool: string): Promise<Frame> {
-  await wb.page.locator('.part.sidebar .composite.title').first().click();
-  await wb.runCommand('MCP Host: Call Tool…');
-  const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-  await poll(async () => !((await input.inputValue()) || '').startsWith('>') && (await input.isEditable()), 10_000, 'the tool pick');
-  await input.fill(tool);
-  const first = wb.page.locator('.quick-input-widget .quick-input-list .monaco-list-row.focused .label-name').first();
-  await poll(async () => ((await first.innerText().catch(() => '')) || '').trim() === tool, 10_000, `${tool} first`);
-  await wb.page.keyboard.press('Enter');
-  return poll(
-    async () => {
-      for (const f of wb.page.frames()) {
-        const t = await f.evaluate(() => document.querySelector('#app header h1')?.textContent ?? null).catch(() => null);
-        if (t && t.includes(tool)) return f;
-      }
-      return undefined;
-    },
-    20_000,
-    `the ${tool} panel`,
-  );
-}
-
-/**
- * A launch on a fresh folder whose .vscode/mcp.json runs one server (`node` and `args`), allowed
- * and started before the suite's tests; closed (nothing left running) and removed after them.
- */
-function launchWithServer(prefix: string, name: string, args: (folder: string) => string[]): { readonly wb: Workbench; readonly folder: string } {
-  const launched = { wb: undefined as unknown as Workbench, folder: mkdtempSync(join(tmpdir(), prefix)) };
-  before(async () => {
-    mkdirSync(join(launched.folder, '.vscode'));
-    writeFileSync(join(launched.folder, '.vscode', 'mcp.json'), JSON.stringify({ servers: { [name]: { type: 'stdio', command: 'node', args: args(launched.folder) } } }));
-    const wb = (launched.wb = await launch({ workspace: launched.folder, vsix: VSIX, timeoutMs: 150_000 }));
-    await wb.openView('MCP Host');
-    await wb.waitForTreeItem(name, { timeoutMs: 30_000 });
-    await allowServers(wb, 1);
-    await wb.waitForTreeItem('Tools', { timeoutMs: 30_000 });
-  });
-  after(async () => {
-    if (launched.wb) {
-      await launched.wb.close();
-      assert.deepEqual(launched.wb.leftoverProcesses(), []);
-    }
-    rmSync(launched.folder, { recursive: true, force: true });
-  });
-  return launched;
-}
-
-describe('a destructive tool asks first (server-filesystem)', () => {
-  const launched = launchWithServer('mcp-inspect-e2e-fs-', 'files', () => [join(repoRoot, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js'), '${workspaceFolder}']);
-
-  test('write_file: Cancel sends nothing; Run writes the file', { timeout: 90_000 }, async () => {
-    const { wb, folder } = launched;
-    const target = join(folder, 'written.txt');
-    const frame = await openToolPanel(wb, 'write_file');
-    await frame.locator('.badge.destructive').waitFor({ timeout: 10_000 });
-    await frame.locator('.field[data-path="/path"] textarea, .field[data-path="/path"] input').first().fill(target);
-    await frame.locator('.field[data-path="/content"] textarea, .field[data-path="/content"] input').first().fill('written from the tool panel');
-    await poll(async () => !(await frame.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
-
-    await clickReached(frame.locator('#run'), 'Run');
-    const asked = await wb.dialog({ timeoutMs: 10_000 });
-    assert.ok(asked, 'a confirmation dialog');
-    assert.match(asked.message, /Run write_file on files\?/);
-    assert.match(asked.detail, /The server says this tool may delete or overwrite things\. Servers describe their tools themselves; MCP Host cannot check this\./);
-    await wb.screenshot('inspect-destructive-confirm');
-    await wb.answerDialog('Cancel');
-    await new Promise((r) => setTimeout(r, 1000));
-    assert.equal(existsSync(target), false, 'nothing was sent');
-    assert.equal(await frame.locator('.history-item').count(), 0);
-
-    await clickReached(frame.locator('#run'), 'Run');
-    await wb.dialog({ timeoutMs: 10_000 });
-    await wb.answerDialog('Run');
-    // The server creates the file, then writes it: wait for the content, not only the file.
-    await poll(async () => existsSync(target) && readFileSync(target, 'utf8') === 'written from the tool panel', 15_000, 'the file to be written');
-    await poll(async () => /OK/.test(await frame.locator('.result .status').innerText().catch(() => '')), 15_000, 'the result');
-  });
-});
-
-describe('a server that floods notifications: the UI work stays bounded (flood fixture)', () => {
-  const launched = launchWithServer('mcp-inspect-e2e-flood-', 'flood', () => [join(repoRoot, 'test', 'fixtures', 'servers', 'notificationFlood.mjs')]);
-
-  /** Opens the tool's panel, sets `count`, runs it; resolves with the panel once `result` shows, and the milliseconds it took. */
-  async function runFlood(tool: string, count: number, result: RegExp, beforeRun: (frame: Frame) => Promise<void> = async () => {}): Promise<{ frame: Frame; ms: number }> {
-    const frame = await openToolPanel(launched.wb, tool);
-    await frame.locator('.field[data-path="/count"] input').first().fill(String(count));
-    await poll(async () => !(await frame.locator('#run').isDisabled()), 10_000, 'Run to be enabled');
-    await beforeRun(frame);
-    const started = Date.now();
-    await clickReached(frame.locator('#run'), 'Run');
-    let shown = '';
-    await poll(async () => result.test((shown = await frame.locator('#app').innerText().catch(() => ''))), 60_000, `the result of ${tool}`).catch((error: Error) => {
-      throw new Error(`${error.message}; the panel shows: ${JSON.stringify(shown.slice(-600))}`);
-    });
-    return { frame, ms: Date.now() - started };
-  }
-
-  test('3,000 progress notifications: the panel updates a bounded number of times and shows the last one', { timeout: 120_000 }, (t) => runStep(launched.wb, 'inspect-failed-flood-progress', async () => {
-    const { frame, ms } = await runFlood('flood-progress', 3000, /sent 3000 progress notifications/, (f) =>
-      // Counts what the panel draws: each progress message rewrites the progress text.
-      f.evaluate(() => {
-        const w = window as unknown as { progressDrawn: number; progressText: string };
-        w.progressDrawn = 0;
-        new MutationObserver((records) => {
-          for (const r of records) {
-            const el = r.target as HTMLElement;
-            if (el.classList?.contains('progress-text') && el.textContent !== 'Running…') {
-              w.progressDrawn++;
-              w.progressText = el.textContent ?? '';
-            }
-          }
-        }).observe(document.querySelector('#progress')!, { childList: true, subtree: true, characterData: true });
-      }),
-    );
-    const drawn = await frame.evaluate(() => {
-      const w = window as unknown as { progressDrawn: number; progressText: string };
-      return { progressDrawn: w.progressDrawn, progressText: w.progressText };
-    });
-    t.diagnostic(`${drawn.progressDrawn} progress updates drawn in ${ms} ms`);
-    assert.ok(drawn.progressDrawn >= 1, 'progress was shown');
-    assert.ok(drawn.progressDrawn <= ms / 100 + 5, `${drawn.progressDrawn} progress updates drawn in ${ms} ms for 3,000 notifications`);
-    assert.equal(drawn.progressText, 'step 3000 of 3000 — 3000 / 3000', 'the last value is shown');
-  }));
-
-  test('3,000 updates of a subscribed resource without an editor: one toast with the count', { timeout: 120_000 }, (t) => runStep(launched.wb, 'inspect-failed-flood-updates', async () => {
-    const { wb } = launched;
-    await wb.openView('MCP Host');
-    await wb.expandTreeItem('Resources');
-    await clickRowAction(wb, 'counter', 'Subscribe to Resource');
-    await poll(async () => ((await wb.treeItems()).find((i) => i.label === 'counter')?.description ?? '').startsWith('subscribed · '), 15_000, 'the subscribed mark');
-    // Clicking the row opened it; updates of an open resource refresh its editor instead.
-    await wb.runCommand('View: Close All Editors');
-    await poll(async () => (await wb.page.locator('.part.editor .tabs-container .tab').count()) === 0, 10_000, 'the editors to close');
-    await runFlood('flood-updates', 3000, /sent 3000 updates/);
-    // The positive signal first: the toast with its count; then that it is the only one.
-    await poll(async () => (await wb.notifications()).some((n) => /flood:\/\/counter was updated \([\d,]+ times\)/.test(n)), 15_000, 'the toast counting the updates');
-    const toasts = (await wb.notifications()).filter((n) => n.includes('flood://counter was updated'));
-    t.diagnostic(`toasts: ${JSON.stringify(toasts)}`);
-    await wb.screenshot('inspect-flood-updates');
-    assert.equal(toasts.length, 1, `one toast: ${JSON.stringify(toasts)}`);
-    // VS Code folds identical toasts into one by itself; what says the updates were collapsed
-    // (not shown one by one) is the count.
-    const count = /^flood: flood:\/\/counter was updated \(([\d,]+) times\)\.$/.exec(toasts[0])?.[1];
-    assert.ok(count && Number(count.replace(/,/g, '')) > 1, `the toast counts the updates: ${toasts[0]}`);
-  }));
 });

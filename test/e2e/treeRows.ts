@@ -1,5 +1,5 @@
 // Reading the MCP Host tree as a person sees it: the rows under a row, and waiting for a state.
-import { poll, type TreeItem, type Workbench } from './harness';
+import { poll, type TreeItem, waitUntil, type Workbench } from './harness';
 
 /** The tree rows under the row `label` (its descendants, up to the next row at its level or above). */
 export function childrenOf(items: readonly TreeItem[], label: string): TreeItem[] {
@@ -54,4 +54,30 @@ export async function allowServers(wb: Workbench, count: number): Promise<Consen
     }
   }
   return seen;
+}
+
+/** The rendered tree row with this label (the first), for its inline actions. */
+export function treeRow(wb: Workbench, label: string) {
+  return wb.page
+    .locator('.part.sidebar .monaco-list[role="tree"] .monaco-list-row')
+    .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) })
+    .first();
+}
+
+/** Clicks an inline action of a tree row (shown on hover), finding the row again each try: the tree redraws. */
+export async function clickRowAction(wb: Workbench, label: string, action: string): Promise<void> {
+  await waitUntil(
+    async () => {
+      // Hovered, not clicked: a click runs the row's default action (a resource row opens it).
+      await wb.hoverTreeItem(label).catch(() => undefined);
+      const row = treeRow(wb, label);
+      await row.hover({ timeout: 2_000 }).catch(() => undefined);
+      return row
+        .locator(`.actions .action-label[aria-label^="${action}"]`)
+        .click({ timeout: 2_000 })
+        .then(() => true, () => false);
+    },
+    15_000,
+    `the "${action}" action of "${label}"`,
+  );
 }
