@@ -231,7 +231,11 @@ describe('first contact: the demo workspace as a new user meets it', { skip }, (
       await wb.page.keyboard.press('Enter');
       const editor = wb.page.locator('.part.editor .monaco-editor .view-lines').first();
       await poll(async () => /MCP servers for the demo workspace/.test((await editor.innerText().catch(() => '')).replace(/\u00a0/g, ' ')), 15_000, 'mcp.json open');
-      await wb.page.waitForTimeout(3_000);
+      // The positive signal first: the editor's language features answered for this file (the
+      // breadcrumbs name the entry under the cursor, from the JSON language service's symbols);
+      // VS Code asks for the file's code lenses in the same pass. Then no "Start" among them.
+      await editor.locator('.view-line', { hasText: /"everything":\s*\{/ }).first().click();
+      await poll(async () => /servers[\s\S]*everything/.test(await wb.page.locator('.part.editor .breadcrumbs-control').first().innerText().catch(() => '')), 15_000, 'the breadcrumbs naming servers › everything');
       const lenses = await wb.page.locator('.part.editor .codelens-decoration').allInnerTexts();
       assert.ok(!lenses.some((l) => /Start/.test(l)), `code lenses: ${JSON.stringify(lenses)}`);
       await wb.screenshot('first-mcp-json');

@@ -34,11 +34,8 @@ describe('tasks in a real VS Code', () => {
   async function runResearch(topic: string, ambiguous = false): Promise<Frame> {
     const panel = await openToolPanel(TOOL);
     await panel.locator('.field[data-path="/topic"] input, .field[data-path="/topic"] textarea').first().fill(topic);
-    if (ambiguous) {
-      const field = panel.locator('.field[data-path="/ambiguous"]');
-      if ((await field.locator('select').count()) > 0) await field.locator('select').first().selectOption('true');
-      else await field.locator('input[type="checkbox"]').first().check();
-    }
+    // `ambiguous` is an optional boolean (it has a default): the form offers unset, true and false.
+    if (ambiguous) await panel.locator('.field[data-path="/ambiguous"] select').first().selectOption('true', { timeout: 10_000 });
     await run(panel);
     return panel;
   }
