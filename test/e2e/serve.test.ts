@@ -613,11 +613,11 @@ describe('sampling and elicitation in a real VS Code', () => {
       await poll(async () => /Waiting for input the server asked for \(sampling\/createMessage\)/.test(await tool.locator('.waiting-for-input').innerText().catch(() => '')), 10_000, 'the waiting note in the tool panel');
       await wb.screenshot('serve-modern-sampling-request');
       await dialog.locator('#approve').click();
-      // This server gave no model hint and has no model picked yet: the user picks one, unless
-      // the answer is there already.
-      const picker = wb.page.locator('.quick-input-widget');
-      await poll(async () => (await picker.isVisible().catch(() => false)) || (await dialog.locator('#answer').isVisible().catch(() => false)), 30_000, 'the model picker or the answer');
-      if (await picker.isVisible().catch(() => false)) await wb.pickQuickItem('MCP Host Test Model');
+      // This server gave no model hint and no model was picked for it yet (no earlier test samples
+      // from eras): MCP Host asks which model, even with one model listed.
+      await wb.pickQuickItem('MCP Host Test Model');
+      // VS Code's own question whether MCP Host may use the models comes once a window: here only
+      // when this test runs alone (--test-name-pattern); the first test's sampling answered it.
       const access = await wb.dialog({ timeoutMs: 3_000 });
       if (access) await wb.answerDialog(access.buttons.find((b) => /^allow/i.test(b)) ?? access.buttons[0]);
       await dialog.locator('#send-answer').click({ timeout: 30_000 });
