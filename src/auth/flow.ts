@@ -11,6 +11,7 @@ import { RedirectFactory } from './loopback';
 import { ClientRegistrationKind, RegisteredClient, StoredGrant, TokenKey, TokenStore } from './tokenStore';
 import { DpopKey, dpopFetch, DpopSetting, usesDpop } from './grants/dpop';
 import { MachineGrant, obtainMachineGrant } from './grants/machineGrant';
+import { IdentityProvider, idTokenKey, idpIdToken } from './grants/idpSignIn';
 
 /** Where a sign-in is going: the user agent names it to the user. */
 export interface SignInTarget {
@@ -276,9 +277,19 @@ export class OAuthFlow {
     this.checkEndpoints(found);
     const dpop = await this.dpopKey(found.authorizationServer);
     let obtained: StoredGrant;
+    let signedInAt: IdentityProvider | undefined;
     try {
-      obtained = await obtainMachineGrant(await grant(), found, scopes, { fetch: this.fetchFn, now: this.now, log: this.log, ...(dpop ? { dpop } : {}) });
+      let configured = await grant();
+      if (configured.kind === 'enterprise-managed' && configured.idToken === undefined) {
+        // No ID token configured: MCP Host signs in to the identity provider itself (once while its ID token lasts).
+        signedInAt = configured.idp;
+        const idp = configured.idp;
+        configured = { ...configured, idToken: await idpIdToken(idp, { store: this.options.store, redirect: this.options.redirect, userAgent: this.options.userAgent, fetch: this.fetchFn, now: this.now, log: this.log, resource: found.resource }) };
+      }
+      obtained = await obtainMachineGrant(configured, found, scopes, { fetch: this.fetchFn, now: this.now, log: this.log, ...(dpop ? { dpop } : {}) });
     } catch (error) {
+      // An ID token the exchange refused is not offered again: the next try signs in anew.
+      if (signedInAt) await this.options.store.delete(idTokenKey(signedInAt)).catch(() => {});
       throw this.stop(AuthError.is(error) ? error : new AuthError('token', (error as Error).message));
     }
     await this.options.store.set(OAuthFlow.key(found), obtained);

@@ -114,6 +114,8 @@ export async function obtainMachineGrant(grant: MachineGrant, found: DiscoveredA
     accessToken: tokens.access_token,
     ...(typeof tokens.expires_in === 'number' ? { expiresAt: options.now() + tokens.expires_in * 1000 } : {}),
     ...(scope ? { scope } : {}),
+    // Its lifetime sets the margin it is renewed ahead of expiry by (refreshMargin), as for a refresh.
+    obtainedAt: options.now(),
     ...(bound ? { tokenType: 'DPoP' as const, dpopKey: options.dpop!.stored } : {}),
     grantType: grant.kind,
   };
