@@ -26,6 +26,23 @@ export function redact(text: string, secrets: Iterable<string | undefined>): str
   return out;
 }
 
+/** Form parameters that carry a credential (a secret, a signed client assertion, a grant's assertion, a subject token, a code, a verifier, a refresh token). */
+const CREDENTIAL_PARAMETERS = ['client_secret', 'client_assertion', 'assertion', 'subject_token', 'code', 'code_verifier', 'refresh_token'];
+
+/**
+ * A fetch that adds what each request carries as a credential (the Authorization header, as a
+ * server may quote it back, and the credential parameters) to `secrets`, so an error built from
+ * the server's words cannot repeat them.
+ */
+export function noteSentCredentials(inner: typeof fetch, secrets: Set<string | undefined>): typeof fetch {
+  return (input, init) => {
+    const authorization = new Headers(init?.headers).get('authorization');
+    if (authorization) secrets.add(authorization).add(authorization.replace(/^\S+\s+/, ''));
+    if (init?.body instanceof URLSearchParams) for (const name of CREDENTIAL_PARAMETERS) secrets.add(init.body.get(name) ?? undefined);
+    return inner(input, init);
+  };
+}
+
 /**
  * Why oauth4webapi refused a response, in words: the server's OAuth error (`error`,
  * `error_description`), a body that is not JSON, or the library's own check.

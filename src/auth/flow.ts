@@ -3,7 +3,7 @@
 // (RFC 8707) on the authorization and token requests, `state` and `iss` (RFC 9207) checked,
 // and refresh. Every step is logged; nothing secret is ever logged or put in an error.
 import { BearerChallenge, checkEndpoints, DiscoveredAuthorization, ProtectedResourceMetadata } from './discovery';
-import { AuthError, describeOAuthFailure, redact } from './errors';
+import { AuthError, describeOAuthFailure, noteSentCredentials, redact } from './errors';
 import { AuthorizationServer, Client, loadOAuth, OAuthModule, TokenEndpointResponse } from './oauth';
 import { limitedFetch } from './limitedFetch';
 import { secretBasic, secretMethod } from './clientAuthentication';
@@ -11,6 +11,7 @@ import { RedirectFactory } from './loopback';
 import { ClientRegistrationKind, RegisteredClient, StoredGrant, TokenKey, TokenStore } from './tokenStore';
 import { DpopKey, dpopFetch, DpopSetting, usesDpop } from './grants/dpop';
 import { MachineGrant, obtainMachineGrant } from './grants/machineGrant';
+import { IdentityProvider, idTokenKey, idpIdToken } from './grants/idpSignIn';
 
 /** Where a sign-in is going: the user agent names it to the user. */
 export interface SignInTarget {
@@ -161,7 +162,7 @@ export class OAuthFlow {
       this.log(`authorization granted by ${as.issuer}; exchanging the code at ${as.token_endpoint}`);
       let tokens: TokenEndpointResponse;
       try {
-        const response = await oauth.authorizationCodeGrantRequest(as, oauthClient, clientAuth(oauth, client), checked, redirect.uri, verifier, { ...this.requestOptions(oauth, as.token_endpoint, dpop), additionalParameters: { resource: found.resource } });
+        const response = await oauth.authorizationCodeGrantRequest(as, oauthClient, clientAuth(oauth, client), checked, redirect.uri, verifier, { ...this.requestOptions(oauth, as.token_endpoint, dpop, secrets), additionalParameters: { resource: found.resource } });
         tokens = await oauth.processAuthorizationCodeResponse(as, oauthClient, response);
       } catch (error) {
         throw new AuthError('token', `no token: ${describeOAuthFailure(oauth, error, `the token endpoint ${as.token_endpoint}`)}`);
@@ -186,10 +187,10 @@ export class OAuthFlow {
     const oauth = await loadOAuth();
     const as = found.authorizationServer;
     const oauthClient = toOAuthClient(grant.client);
-    const secrets = StoredGrant.secrets(grant);
+    const secrets = new Set<string | undefined>(StoredGrant.secrets(grant));
     try {
       const dpop = grant.dpopKey ? await DpopKey.of(grant.dpopKey) : undefined;
-      const response = await oauth.refreshTokenGrantRequest(as, oauthClient, clientAuth(oauth, grant.client), grant.refreshToken, { ...this.requestOptions(oauth, as.token_endpoint!, dpop), additionalParameters: { resource: found.resource } });
+      const response = await oauth.refreshTokenGrantRequest(as, oauthClient, clientAuth(oauth, grant.client), grant.refreshToken, { ...this.requestOptions(oauth, as.token_endpoint!, dpop, secrets), additionalParameters: { resource: found.resource } });
       const tokens = await oauth.processRefreshTokenResponse(as, oauthClient, response);
       const renewed = this.grantFrom(tokens, grant.client, grant.scope?.split(' '), grant.refreshToken, dpop);
       await this.options.store.set(OAuthFlow.key(found), renewed);
@@ -276,9 +277,19 @@ export class OAuthFlow {
     this.checkEndpoints(found);
     const dpop = await this.dpopKey(found.authorizationServer);
     let obtained: StoredGrant;
+    let signedInAt: IdentityProvider | undefined;
     try {
-      obtained = await obtainMachineGrant(await grant(), found, scopes, { fetch: this.fetchFn, now: this.now, log: this.log, ...(dpop ? { dpop } : {}) });
+      let configured = await grant();
+      if (configured.kind === 'enterprise-managed' && configured.idToken === undefined) {
+        // No ID token configured: MCP Host signs in to the identity provider itself (once while its ID token lasts).
+        signedInAt = configured.idp;
+        const idp = configured.idp;
+        configured = { ...configured, idToken: await idpIdToken(idp, { store: this.options.store, redirect: this.options.redirect, userAgent: this.options.userAgent, fetch: this.fetchFn, now: this.now, log: this.log, resource: found.resource }) };
+      }
+      obtained = await obtainMachineGrant(configured, found, scopes, { fetch: this.fetchFn, now: this.now, log: this.log, ...(dpop ? { dpop } : {}) });
     } catch (error) {
+      // An ID token the exchange refused is not offered again: the next try signs in anew.
+      if (signedInAt) await this.options.store.delete(idTokenKey(signedInAt)).catch(() => {});
       throw this.stop(AuthError.is(error) ? error : new AuthError('token', (error as Error).message));
     }
     await this.options.store.set(OAuthFlow.key(found), obtained);
@@ -308,9 +319,14 @@ export class OAuthFlow {
     return DpopKey.generate();
   }
 
-  /** Options of every request to an endpoint; plain http reaches here only where `checkEndpoint` allowed it. Token requests carry DPoP proofs when `dpop` is given. */
-  private requestOptions(oauth: OAuthModule, endpoint: string, dpop?: DpopKey) {
-    const fetchFn = dpop ? dpopFetch(dpop, endpoint, this.fetchFn) : this.fetchFn;
+  /**
+   * Options of every request to an endpoint; plain http reaches here only where `checkEndpoint`
+   * allowed it. Token requests carry DPoP proofs when `dpop` is given, and add the credentials
+   * they send (the Basic header among them) to `secrets`, which their errors are redacted with.
+   */
+  private requestOptions(oauth: OAuthModule, endpoint: string, dpop?: DpopKey, secrets?: Set<string | undefined>) {
+    const sent = secrets ? noteSentCredentials(this.fetchFn, secrets) : this.fetchFn;
+    const fetchFn = dpop ? dpopFetch(dpop, endpoint, sent) : sent;
     return { [oauth.customFetch]: fetchFn, [oauth.allowInsecureRequests]: new URL(endpoint).protocol === 'http:', signal: AbortSignal.timeout(30_000) };
   }
 

@@ -1,6 +1,6 @@
 // The AuthProvider the HTTP transports take: one MCP server's sign-in state. It sends the current
 // access token, refreshes it shortly before it expires (and on a 401) under the store's refresh
-// lock, before ever asking the user again, and on a 401 or a step-up 403 signs
+// lock (a grant without a browser, which keeps no refresh token, runs again instead), before ever asking the user again, and on a 401 or a step-up 403 signs
 // in only when the host allows it (`confirmSignIn`); otherwise the transport closes with
 // `authorization-required` and the host offers "Sign in", which calls `signIn()`.
 import type { AuthChallenge, AuthProvider } from '../transport/httpChannel';
@@ -63,8 +63,10 @@ export interface SignInState {
   readonly lastError?: string;
   /** Which step stopped it; `credential-required` when no sign-in exists for the server. */
   readonly lastErrorKind?: AuthErrorKind;
-  /** The access token is renewed without the user (a refresh token is held). */
+  /** The access token is renewed without the user (a refresh token is held, or a grant without a browser runs again). */
   readonly canRefresh: boolean;
+  /** Renewal runs the configured grant again (it keeps no refresh token). */
+  readonly renewsByGrant?: boolean;
   /** The last failure was the authorization server refusing the refresh token: only a new sign-in helps. */
   readonly refreshRefused?: boolean;
 }
@@ -128,9 +130,15 @@ export class OAuthSession implements AuthProvider {
     if (this.handling) await this.handling.catch(() => {});
     const grant = this.grant;
     if (!grant?.accessToken) return undefined;
-    if (grant.refreshToken && this.found && this.due(grant) && this.flow.now() >= this.retryRefreshAt) {
-      this.log('access token expired or about to: refreshing');
-      await this.renew(this.found, grant);
+    if (this.found && this.due(grant) && this.flow.now() >= this.retryRefreshAt) {
+      if (grant.refreshToken) {
+        this.log('access token expired or about to: refreshing');
+        await this.renew(this.found, grant);
+      } else if (this.options.grant) {
+        // A grant without a browser keeps no refresh token (RFC 6749 §4.4.3): it runs again, with the same margin.
+        this.log('access token expired or about to: running the grant again');
+        await this.regrant(this.found, grant);
+      }
     }
     return StoredGrant.authorization(this.grant);
   }
@@ -196,7 +204,8 @@ export class OAuthSession implements AuthProvider {
       ...(grant ? { registration: grant.client.registration } : {}),
       ...(this.lastError ? { lastError: this.lastError } : {}),
       ...(this.lastError && this.lastErrorKind ? { lastErrorKind: this.lastErrorKind } : {}),
-      canRefresh: grant?.refreshToken !== undefined,
+      canRefresh: grant?.refreshToken !== undefined || (this.options.grant !== undefined && grant?.accessToken !== undefined),
+      ...(this.options.grant !== undefined && grant?.accessToken !== undefined && grant.refreshToken === undefined ? { renewsByGrant: true } : {}),
       ...(this.lastError && this.refreshRefused ? { refreshRefused: true } : {}),
     };
   }
@@ -286,11 +295,7 @@ export class OAuthSession implements AuthProvider {
     this.refreshing ??= this.options.store
       .exclusive(key, async () => {
         const current = (await this.options.store.get(key)) ?? seen;
-        if (current.accessToken && current.accessToken !== seen.accessToken && !this.due(current)) {
-          this.log('the token was refreshed meanwhile (another process or window): using it');
-          this.grant = current;
-          return true;
-        }
+        if (this.renewedMeanwhile(current, seen)) return true;
         if (!current.refreshToken) {
           this.grant = { client: current.client };
           return false;
@@ -330,6 +335,40 @@ export class OAuthSession implements AuthProvider {
       })
       .finally(() => (this.refreshing = undefined));
     return this.refreshing;
+  }
+
+  /**
+   * Runs the configured grant again ahead of expiry, once for everyone asking, under the store's
+   * lock (another process may have renewed it meanwhile: then its token is used). On failure the
+   * token is sent until it expires, and the next try waits REFRESH_RETRY_MS. True when renewed.
+   */
+  private regrant(found: DiscoveredAuthorization, seen: StoredGrant): Promise<boolean> {
+    const key = OAuthFlow.key(found);
+    this.refreshing ??= this.options.store
+      .exclusive(key, async () => {
+        const current = (await this.options.store.get(key)) ?? seen;
+        if (this.renewedMeanwhile(current, seen)) return true;
+        this.grant = await this.flow.signIn(found, current.scope?.split(' ') ?? chooseScopes(this.options.scope, this.lastChallenge, found.resourceMetadata, found.authorizationServer));
+        this.lastError = undefined;
+        return true;
+      })
+      .catch((error: unknown) => {
+        this.lastError = `the token could not be renewed: ${errorMessage(error)}`;
+        this.lastErrorKind = AuthError.is(error) ? error.kind : 'token';
+        this.retryRefreshAt = this.flow.now() + REFRESH_RETRY_MS;
+        if (this.expired(seen)) this.grant = { client: seen.client };
+        return false;
+      })
+      .finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  /** Another process or window renewed the grant while this one waited for the lock: its token is used. */
+  private renewedMeanwhile(current: StoredGrant, seen: StoredGrant): boolean {
+    if (!current.accessToken || current.accessToken === seen.accessToken || this.due(current)) return false;
+    this.log('the token was renewed meanwhile (another process or window): using it');
+    this.grant = current;
+    return true;
   }
 
   /** True when the token is expired or within its refresh margin. */

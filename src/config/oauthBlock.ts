@@ -104,7 +104,8 @@ export function readOAuthBlock(reader: OAuthBlockReader, node: Node, path: strin
       break;
     case 'enterprise_managed':
       if (!idpProp) problem(node, path, `${label}: the enterprise_managed grant needs "idp" (the identity provider's issuer, tokenEndpoint and clientId)`);
-      oneOf(['idToken', 'idTokenFile'], "the identity provider's ID token");
+      // Neither: MCP Host signs the user in to the identity provider itself (OpenID Connect, in the browser).
+      if (given('idToken') && given('idTokenFile')) problem(props.get('idTokenFile')!.value, child(path, 'idTokenFile'), `${label}: give the identity provider's ID token once, as "idToken" or as "idTokenFile"`);
       unused(['privateKey', 'privateKeyFile', 'signingAlgorithm', 'workloadToken', 'workloadTokenFile', 'callbackPort'], 'is not used by the enterprise_managed grant');
       break;
   }
@@ -226,7 +227,11 @@ export function oauthGrantFacts(oauth: OAuthClientConfig): string[] {
       lines.push(`Grant: workload identity federation, no browser (JWT bearer with the workload token from ${source(oauth.workloadToken, oauth.workloadTokenFile)})`);
       break;
     case 'enterprise_managed':
-      lines.push(`Grant: enterprise-managed authorization, no browser (the ID token from ${source(oauth.idToken, oauth.idTokenFile)} is exchanged at ${oauth.idp?.tokenEndpoint ?? 'the identity provider'} for an identity assertion)`);
+      lines.push(
+        oauth.idToken === undefined && oauth.idTokenFile === undefined
+          ? `Grant: enterprise-managed authorization (you sign in to the identity provider ${oauth.idp?.issuer ?? ''} in the browser, once while its ID token lasts; the ID token is exchanged at ${oauth.idp?.tokenEndpoint ?? 'the identity provider'} for an identity assertion, no consent per server)`
+          : `Grant: enterprise-managed authorization, no browser (the ID token from ${source(oauth.idToken, oauth.idTokenFile)} is exchanged at ${oauth.idp?.tokenEndpoint ?? 'the identity provider'} for an identity assertion)`,
+      );
       if (oauth.idp?.clientSecret !== undefined) lines.push(`Identity provider client secret: ${oauth.idp.clientSecret}`);
       break;
   }

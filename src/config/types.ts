@@ -65,7 +65,7 @@ export interface OAuthClientConfig {
   readonly workloadTokenFile?: string;
   /** The enterprise identity provider (enterprise_managed). */
   readonly idp?: EnterpriseIdpConfig;
-  /** The user's ID token from the identity provider (enterprise_managed): a variable, or `idTokenFile`. */
+  /** The user's ID token from the identity provider (enterprise_managed): a variable, or `idTokenFile`; neither: MCP Host signs in to the IdP in the browser. */
   readonly idToken?: string;
   readonly idTokenFile?: string;
   /** DPoP-bound tokens: `auto` (default, when the authorization server offers them), `off`, `required`. */

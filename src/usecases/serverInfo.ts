@@ -209,7 +209,7 @@ export function signInFacts(state: SignInState & { readonly required: boolean },
   if (state.signedIn) {
     const expires = state.expiresAt;
     facts.push(['Access token expires', expires === undefined ? 'no expiry given' : expires <= now ? `expired at ${new Date(expires).toLocaleTimeString()}${state.canRefresh ? ' (refreshed on the next request)' : ''}` : `in ${duration(expires - now)} (${new Date(expires).toLocaleTimeString()})`]);
-    facts.push(['Refresh', state.canRefresh ? 'automatic, shortly before it expires (a refresh token is held)' : 'not possible (no refresh token): sign in again when it expires']);
+    facts.push(['Refresh', state.renewsByGrant ? 'automatic, shortly before it expires (the configured grant runs again)' : state.canRefresh ? 'automatic, shortly before it expires (a refresh token is held)' : 'not possible (no refresh token): sign in again when it expires']);
   }
   if (state.registration) facts.push(['Client registration', REGISTRATION_WORDS[state.registration]]);
   if (state.lastError) facts.push(['Last failure', state.lastError]);

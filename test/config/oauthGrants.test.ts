@@ -89,6 +89,11 @@ suite('config: the grants of an "oauth" block', () => {
     assert.match(text, /DPoP: required/);
     assert.match(oauthGrantFacts({ clientId: '', grant: 'workload_identity', workloadTokenFile: '/var/run/t' }).join('\n'), /workload token from the file \/var\/run\/t/);
     assert.deepEqual(oauthGrantFacts({ clientId: 'a' }), [], 'the browser sign-in adds nothing');
+    // Enterprise-managed without an ID token configured: MCP Host signs in to the IdP, and the consent says so.
+    const idp = { issuer: 'https://idp.example', tokenEndpoint: 'https://idp.example/token', clientId: 'idp-app' };
+    const { messages } = parse({ ema: { type: 'http', url: 'https://a/mcp', oauth: { grant: 'enterprise_managed', clientId: 'app', idp } } });
+    assert.deepEqual(messages, []);
+    assert.match(oauthGrantFacts({ clientId: 'app', grant: 'enterprise_managed', idp }).join('\n'), /you sign in to the identity provider https:\/\/idp\.example in the browser, once while its ID token lasts/);
   });
 
   test('resolved: the key from the environment is among the values never shown; a key file is read at the token request, its content told to the redactor', async () => {

@@ -92,6 +92,8 @@ export function chatDriver(wb: () => Workbench) {
       async () => (typed = (await input.locator('.view-lines').innerText().catch(() => '')).replace(/\s+/g, ' ').trim()) === `@mcp ${text}`,
       { timeoutMs: 10_000, what: `the input to read "@mcp ${text}"`, detail: () => `it reads ${JSON.stringify(typed)}` },
     );
+    // A slash command leaves its suggestion open, where Enter would pick it instead of sending.
+    if (text.startsWith('/') && (await wb().page.locator('.suggest-widget.visible').count()) > 0) await wb().page.keyboard.press('Escape');
     await wb().page.keyboard.press('Enter');
   }
 

@@ -13,6 +13,7 @@ import { WireRecorder, connectStdio, fixture } from '../client/support';
 import { traceClient } from '../../src/cli/trace';
 import { frameMessageOf } from '../../src/protocol/heldFrames';
 import { formatFrame } from '../../src/extension/logFormat';
+import { McpLocalError } from '../../src/protocol/errors';
 
 const TEXT = '---\nname: demo\ndescription: A demo skill\nmetadata:\n  version: "1.0"\n---\n\nBody.\n';
 const bytes = (text: string) => Buffer.from(text, 'utf8');
@@ -179,6 +180,19 @@ describe('skills: against the skills fixture server (SDK 1.x, stdio)', { timeout
     await assert.rejects(getSkill(client, 'skill://nope/SKILL.md'), /-32602|no skill/);
     const children = await readDirectory(client, 'skill://pdf-processing');
     assert.deepEqual(children.map((c) => `${c.name}:${c.mimeType}`).sort(), ['SKILL.md:text/markdown', 'references:inode/directory', 'scripts:inode/directory', 'templates:inode/directory']);
+  });
+
+  test('a server that floods skills/list with pages is stopped at maxPages with an error that says so; the connection stays usable', async () => {
+    const flood = await connectStdio(process.execPath, [fixture('skills.mjs'), '--flood'], { capabilities: withSkillsCapability(), maxPages: 10 });
+    try {
+      await assert.rejects(listSkills(flood.client), (e: unknown) => McpLocalError.is(e, 'invalid-result') && /skills\/list: stopped after 10 pages; the server keeps returning nextCursor/.test(e.message));
+      assert.equal(flood.wire.sent('skills/list').length, 10);
+      // Nothing was read, and the server still answers.
+      assert.deepEqual(flood.wire.sent('resources/read'), []);
+      await flood.client.ping();
+    } finally {
+      await flood.client.close();
+    }
   });
 
   test('a server without the extension gets no skills request', async () => {

@@ -205,6 +205,8 @@ describe('the sign-in as Server Details and the row\'s tooltip show it', () => {
     assert.doesNotMatch(once.get('Access token expires')!, /refreshed/);
     assert.equal(once.get('Refresh'), 'not possible (no refresh token): sign in again when it expires');
     assert.match(signInSummary({ ...base, expiresAt: now - 1000, canRefresh: false }, now), /no refresh token: sign in again when it expires$/);
+    const grant = new Map(signInFacts({ ...base, expiresAt: now + 60_000, canRefresh: true, renewsByGrant: true }, now));
+    assert.equal(grant.get('Refresh'), 'automatic, shortly before it expires (the configured grant runs again)');
   });
 
   test('a refused refresh: why, and that a sign-in is needed', () => {

@@ -41,7 +41,8 @@ export function configuredGrant(oauth: OAuthClientConfig, options: ConfiguredGra
         clientId: oauth.clientId,
         ...(oauth.clientSecret !== undefined ? { clientSecret: oauth.clientSecret } : {}),
         idp: { issuer: idp.issuer, tokenEndpoint: idp.tokenEndpoint, clientId: idp.clientId, ...(idp.clientSecret !== undefined ? { clientSecret: idp.clientSecret } : {}) },
-        idToken: (await read(oauth.idToken, oauth.idTokenFile, "the identity provider's ID token")).trim(),
+        // Neither configured: the flow signs in to the identity provider for it (idpSignIn.ts).
+        ...(oauth.idToken !== undefined || oauth.idTokenFile !== undefined ? { idToken: (await read(oauth.idToken, oauth.idTokenFile, "the identity provider's ID token")).trim() } : {}),
       });
     }
   }

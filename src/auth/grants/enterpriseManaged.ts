@@ -22,13 +22,14 @@ export interface EnterpriseManagedGrant {
   readonly clientSecret?: string;
   /** The enterprise identity provider: its issuer, token endpoint and this client there. */
   readonly idp: { readonly issuer: string; readonly tokenEndpoint: string; readonly clientId: string; readonly clientSecret?: string };
-  /** The user's ID token from the identity provider's sign-in. */
-  readonly idToken: string;
+  /** The user's ID token from the identity provider (configured); absent: the flow signs in to the IdP for it (idpSignIn.ts). */
+  readonly idToken?: string;
 }
 
 export async function enterpriseManagedRequest(grant: EnterpriseManagedGrant, ctx: GrantRequestContext, dpop: DpopKey | undefined): Promise<{ tokens: TokenEndpointResponse; client: RegisteredClient }> {
   const { oauth, found } = ctx;
   const as = found.authorizationServer;
+  if (grant.idToken === undefined) throw new Error(`no ID token from the identity provider ${grant.idp.issuer}`);
   const idp: AuthorizationServer = { issuer: grant.idp.issuer, token_endpoint: grant.idp.tokenEndpoint };
   ctx.log(`enterprise-managed authorization: exchanging the identity provider's ID token at ${grant.idp.tokenEndpoint} for an identity assertion for ${as.issuer}`);
   const idpAuth = grant.idp.clientSecret !== undefined ? secretAuth(oauth, idp, grant.idp.clientSecret).auth : oauth.None();

@@ -4,7 +4,7 @@
 // against the authorization server discovery found and returns what the token store keeps. The
 // secret values arrive resolved (from a variable or a file) and are never logged or put in errors.
 import type { DiscoveredAuthorization } from '../discovery';
-import { AuthError, describeOAuthFailure, redact } from '../errors';
+import { AuthError, describeOAuthFailure, noteSentCredentials, redact } from '../errors';
 import { AuthorizationServer, ClientAuth, loadOAuth, OAuthModule, TokenEndpointResponse } from '../oauth';
 import { RegisteredClient, StoredGrant } from '../tokenStore';
 import { DpopKey, dpopFetch } from './dpop';
@@ -114,6 +114,8 @@ export async function obtainMachineGrant(grant: MachineGrant, found: DiscoveredA
     accessToken: tokens.access_token,
     ...(typeof tokens.expires_in === 'number' ? { expiresAt: options.now() + tokens.expires_in * 1000 } : {}),
     ...(scope ? { scope } : {}),
+    // Its lifetime sets the margin it is renewed ahead of expiry by (refreshMargin), as for a refresh.
+    obtainedAt: options.now(),
     ...(bound ? { tokenType: 'DPoP' as const, dpopKey: options.dpop!.stored } : {}),
     grantType: grant.kind,
   };
@@ -134,21 +136,4 @@ function run(grant: MachineGrant, ctx: GrantRequestContext, dpop: DpopKey | unde
 export function grantSecrets(grant: MachineGrant): string[] {
   const values = grant.kind === 'client-credentials' ? [grant.clientSecret, grant.privateKey] : grant.kind === 'enterprise-managed' ? [grant.clientSecret, grant.idp.clientSecret, grant.idToken] : [grant.assertion, grant.clientSecret];
   return values.filter((v): v is string => typeof v === 'string' && v.length > 0);
-}
-
-/** Form parameters that carry a credential (a signed client assertion, a grant's assertion, a subject token). */
-const CREDENTIAL_PARAMETERS = ['client_secret', 'client_assertion', 'assertion', 'subject_token'];
-
-/**
- * A fetch that adds what each request carries as a credential (the Authorization header, as a
- * server may quote it back, and the credential parameters) to `secrets`, so an error built from
- * the server's words cannot repeat them.
- */
-function noteSentCredentials(inner: typeof fetch, secrets: Set<string | undefined>): typeof fetch {
-  return (input, init) => {
-    const authorization = new Headers(init?.headers).get('authorization');
-    if (authorization) secrets.add(authorization).add(authorization.replace(/^\S+\s+/, ''));
-    if (init?.body instanceof URLSearchParams) for (const name of CREDENTIAL_PARAMETERS) secrets.add(init.body.get(name) ?? undefined);
-    return inner(input, init);
-  };
 }
