@@ -36,7 +36,7 @@ export interface RegistryClientOptions {
   /** The registry's base URL (the part before `/v0.1`). */
   readonly baseUrl: string;
   /** The bearer token for a private registry, asked for at each request; undefined sends none. */
-  readonly token?: () => Promise<string | undefined> | string | undefined;
+  readonly token?: () => PromiseLike<string | undefined> | string | undefined;
   /** Injected for tests; the global fetch otherwise. */
   readonly fetch?: typeof fetch;
   /** Per-request timeout (ms). */
