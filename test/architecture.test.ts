@@ -23,6 +23,7 @@ const LAYERS: Readonly<Record<string, number>> = {
   auth: 4,
   registry: 4,
   usecases: 5,
+  gallery: 5,
   serverRequests: 6,
   chat: 6,
   gateway: 6,

@@ -89,7 +89,9 @@ export type ParsedArguments =
   | { readonly kind: 'run'; readonly options: CliOptions }
   | { readonly kind: 'diff-files'; readonly before: string; readonly after: string; readonly json: boolean; readonly options: DiffOptions }
   | { readonly kind: 'help' }
-  | { readonly kind: 'version' };
+  | { readonly kind: 'version' }
+  /** `registry search|show|install …`: the words after `registry`, parsed by cli/registryGallery.ts. */
+  | { readonly kind: 'registry'; readonly argv: readonly string[] };
 
 export { UsageError } from './usageError';
 
@@ -127,6 +129,14 @@ Commands:
   test FILE          run the saved calls of a test file (.vscode/mcp-tests.json) against
                      the servers of --config, of the file's own "servers", or of the
                      mcp.json beside it; one line a test, exit 1 when any fails
+  registry search [QUERY]   search an MCP Registry (--registry URL, default the official one;
+                     --limit N, --cursor C for the next page; --registry-token-env VAR for a
+                     private registry's bearer token)
+  registry show NAME        a server's description, repository and the ways to install it
+  registry install NAME     write its entry into --target FILE (.vscode/mcp.json, the default, or
+                     .mcp.json): --use N picks the package or remote, --version V, --name KEY;
+                     what you must supply becomes an input (or an environment reference),
+                     secrets are never written; unsafe entries are refused
   replay FILE        send the requests of a recording (--record) to the server again and
                      compare each answer with the recorded one (exit 1 on a difference);
                      --ignore POINTER leaves a JSON Pointer of the answers out (repeatable)
@@ -223,6 +233,8 @@ Examples:
   mcp-host inspect --config .vscode/mcp.json --server notes
   mcp-host skill skill://pdf-processing/SKILL.md --out ./pdf-processing -- node server.js
   mcp-host gateway --json --config .mcp.json
+  mcp-host registry search filesystem
+  mcp-host registry install io.github.modelcontextprotocol/filesystem --target .mcp.json
   mcp-host inspect --json -- node server.js > before.json; mcp-host diff before.json -- node server.js`;
 
 const COMMANDS = ['inspect', 'tools', 'call', 'read', 'skills', 'skill', 'prompt', 'ping', 'diff', 'replay', 'test', 'doctor', 'gateway', 'tasks'] as const;
@@ -242,6 +254,7 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   const dash = argv.indexOf('--');
   const own = dash >= 0 ? argv.slice(0, dash) : argv;
   const serverArgv = dash >= 0 ? argv.slice(dash + 1) : [];
+  if (own[0] === 'registry' && !own.includes('-h') && !own.includes('--help')) return { kind: 'registry', argv: argv.slice(1) };
   if (own.includes('-h') || own.includes('--help') || own[0] === 'help') return { kind: 'help' };
   if (own.includes('--version') || own.includes('-V')) return { kind: 'version' };
 

@@ -45,6 +45,7 @@ import { outputSchemaProblem } from './outputCheck';
 import { terminalSafe } from './terminalText';
 import { cliSession, signInFailure } from './signIn';
 import { timestamp, traceClient } from './trace';
+import { runRegistryCli } from './registryGallery';
 import type { AuthProvider, OAuthSession } from '../auth';
 
 /** Where the CLI writes; injected so it can run in-process. */
@@ -100,6 +101,7 @@ export async function runCli(argv: readonly string[], terminal: CliIo, signals: 
       io.stdout((parsed.kind === 'help' ? USAGE : `mcp-host ${cliVersion()}`) + '\n');
       return ExitCode.Ok;
     }
+    if (parsed.kind === 'registry') return runRegistryCli(parsed.argv, io, signals.interrupt ? { signal: signals.interrupt } : {});
     if (parsed.kind === 'diff-files') {
       const changes = diffOffers(readOfferSnapshot(parsed.before), readOfferSnapshot(parsed.after), parsed.options);
       io.stdout(renderOfferChanges(changes, parsed.json) + '\n');

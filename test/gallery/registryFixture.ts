@@ -1,0 +1,30 @@
+// The registry fixture (test/fixtures/registry) and its documents, loaded for node:test files.
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** The repository root (this file runs from out/test/gallery/). */
+const ROOT = resolve(__dirname, '..', '..', '..');
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'registry');
+
+export interface RegistryFixture {
+  readonly url: string;
+  readonly token: string;
+  readonly requests: { prefix: string; path: string; authorized: boolean }[];
+  close(): Promise<void>;
+}
+
+export interface RegistryDocuments {
+  readonly REAL: Record<string, unknown>[];
+  readonly UNSAFE: Record<string, unknown>[];
+  readonly MALFORMED: Record<string, unknown>[];
+  readonly TEMPLATED: Record<string, unknown>;
+}
+
+export async function startRegistryFixture(): Promise<RegistryFixture> {
+  const module = (await import(pathToFileURL(join(FIXTURES, 'registryServer.mjs')).href)) as { startRegistryFixture(): Promise<RegistryFixture> };
+  return module.startRegistryFixture();
+}
+
+export async function registryDocuments(): Promise<RegistryDocuments> {
+  return (await import(pathToFileURL(join(FIXTURES, 'documents.mjs')).href)) as RegistryDocuments;
+}
