@@ -7,6 +7,7 @@ import { readImageHeader } from '../../src/icons/imageHeader';
 import { iconCandidates, iconsOf } from '../../src/icons/iconChoice';
 import { checkIconBytes } from '../../src/icons/iconResolver';
 import { iconImages } from './iconImages';
+import { serverIconOrigins } from '../../src/icons/serverIconOrigins';
 
 const origins = { serverOrigin: 'https://mcp.example.com', allowed: ['https://cdn.example.org'] };
 
@@ -87,5 +88,17 @@ describe('choosing an icon', () => {
     assert.deepEqual(iconCandidates(icons, 'light').map((i) => i.src), ['https://a/light.png', 'https://a/any.png', 'https://a/x.svg']);
     assert.deepEqual(iconCandidates(iconsOf([{ src: 'https://a/dark.png', theme: 'dark' }]), 'light').map((i) => i.src), ['https://a/dark.png']);
     assert.deepEqual(iconsOf('nope'), []);
+  });
+});
+
+describe('whose icons are looked at', () => {
+  test('only a running server’s; a remote server’s own https origin, never a stdio one’s', () => {
+    const declared = ['https://cdn.example.org', 'http://plain.example', 'nonsense'];
+    for (const kind of ['stopped', 'starting', 'waiting', 'blocked', 'error', 'stopping']) {
+      assert.equal(serverIconOrigins({ status: { kind }, resolved: { type: 'http', url: 'https://mcp.example.com/mcp' } }, declared), undefined, kind);
+    }
+    assert.deepEqual(serverIconOrigins({ status: { kind: 'running' }, resolved: { type: 'http', url: 'https://mcp.example.com:8443/mcp' } }, declared), { serverOrigin: 'https://mcp.example.com:8443', allowed: ['https://cdn.example.org'] });
+    assert.deepEqual(serverIconOrigins({ status: { kind: 'running' }, resolved: { type: 'http', url: 'http://127.0.0.1:3000/mcp' } }, []), { allowed: [] });
+    assert.deepEqual(serverIconOrigins({ status: { kind: 'running' }, resolved: { type: 'stdio' } }, []), { allowed: [] });
   });
 });
