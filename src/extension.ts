@@ -72,6 +72,7 @@ export function activate(context: vscode.ExtensionContext): void {
     traceOn: (id) => mcpHost.logs.get(id).traceOn,
     hostLog: (text) => log.info(text),
   });
+  context.subscriptions.push(tree.showIcons(useCases.icons));
   context.subscriptions.push(useCases, tree.showSubscriptions(useCases.subscriptions), tree.showChatMarks(useCases.chat), mcpHost.chatShare.followModelSwitches(useCases.chat));
   // Every server's frames on one time axis ("Open Timeline"); recordings open there too.
   context.subscriptions.push(registerTimeline(context, mcpHost, useCases.history));

@@ -22,6 +22,7 @@ const LAYERS: Readonly<Record<string, number>> = {
   transport: 3,
   auth: 4,
   registry: 4,
+  icons: 4,
   usecases: 5,
   gallery: 5,
   serverRequests: 6,

@@ -662,6 +662,14 @@
         setInput(msg.input);
         renderHistory(msg.history);
         break;
+      case 'headerIcon': {
+        // Checked by the extension; the page draws only a raster data: URI (its CSP allows no other image source).
+        const title = els.header.querySelector('h1');
+        if (!title || !/^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+$/.test(str(msg.src))) break;
+        title.querySelector('img.item-icon')?.remove();
+        title.prepend(h('img', { class: 'item-icon', src: msg.src, alt: '' }));
+        break;
+      }
       case 'initView':
         view = 'view';
         layout();

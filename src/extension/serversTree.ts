@@ -38,6 +38,7 @@ import { TreeRowClock } from './treeRowClock';
 import type { SkillsTreeSection } from './skills/skillsTree';
 import { rowAccessibilityLabel } from './treeRowSpeech';
 import { problemItem } from './problemRow';
+import type { ServerIcons } from './serverIcons';
 import { TreeNode, expansionKey, isRunning, leafId, parentOf, taskDescription, taskIds, tasksDescription, tasksKey } from './treeNodes';
 
 export type { TreeNode };
@@ -129,6 +130,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   private chatMarks: ChatState | undefined;
   private skills: SkillsTreeSection | undefined;
   private serverTasks: ServerTasks | undefined;
+  private icons: ServerIcons | undefined;
   /** Rows the user expanded (true) or collapsed (false), by a key that survives restarts and reloads. */
   private expansion = new Map<string, boolean>();
   private memory: ExpansionMemory | undefined;
@@ -285,6 +287,12 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     this.clock.check((key) => key === tasksKey(serverId) || key.startsWith(`${tasksKey(serverId)}/`));
   }
 
+  /** Draws the servers' own icons (ServerIcons) on their rows. */
+  showIcons(icons: ServerIcons): vscode.Disposable {
+    this.icons = icons;
+    return icons.onDidChange(() => this.refresh());
+  }
+
   /** Shows each resource row's subscription (and offers Subscribe / Unsubscribe) from `source`. */
   showSubscriptions(source: ResourceSubscriptions): vscode.Disposable {
     this.resourceSubscriptions = source;
@@ -334,6 +342,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   /** The row, named for a screen reader by what it shows (its tooltip would be read otherwise). */
   getTreeItem(node: TreeNode): vscode.TreeItem {
     const item = this.drawItem(node);
+    this.icons?.decorate(item, node, 'serverId' in node ? this.handle(node.serverId) : undefined);
     const h = node.kind === 'server' ? this.handle(node.serverId) : undefined;
     const state = h && rowStatusWord({ status: this.m.displayStatus(h).kind, reconnecting: h.status.kind === 'error' && h.status.reconnecting === true });
     const label = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');

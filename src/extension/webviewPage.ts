@@ -53,7 +53,8 @@ export function makeNonce(): string {
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
   return [
     "default-src 'none'",
-    `img-src data: ${cspSource}`,
+    // Images only as data: URIs (result images, servers' checked icons): no server URL is ever loaded.
+    'img-src data:',
     'media-src data:',
     `style-src ${cspSource}`,
     `font-src ${cspSource}`,

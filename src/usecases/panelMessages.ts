@@ -188,6 +188,8 @@ export type OutboundMessage =
   | { readonly type: 'completions'; readonly name: string; readonly value: string; readonly values: readonly string[] }
   | { readonly type: 'serverState'; readonly running: boolean; readonly text?: string; readonly timeoutSeconds?: number; readonly timeoutNote?: string }
   | { readonly type: 'notice'; readonly level: 'info' | 'warning' | 'error'; readonly text: string }
+  /** The tool's or prompt's own icon, checked (src/icons): a data: URI of a PNG, JPEG, GIF or WebP. */
+  | { readonly type: 'headerIcon'; readonly src: string }
   /** A server's dialog closed and VS Code activated this panel: focus goes back somewhere meaningful. */
   | { readonly type: 'focusBack' };
 

@@ -19,6 +19,7 @@ describe('webview page', () => {
     assert.equal(directives.get('default-src'), "'none'");
     assert.equal(directives.get('script-src'), "'nonce-N0nce'");
     assert.equal(directives.get('style-src'), 'https://src.example');
+    assert.equal(directives.get('img-src'), 'data:', 'images only as data: URIs');
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*/);
   });
 

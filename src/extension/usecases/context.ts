@@ -15,6 +15,7 @@ import { ResourceDocuments } from './resourceDocuments';
 import type { ServerHandle } from '../../registry/serverRegistry';
 import type { UseCaseDeps } from './types';
 import { VirtualDocuments } from './virtualDocuments';
+import { ServerIcons } from '../serverIcons';
 
 const HISTORY_KEY = 'mcpHost.inspect.history';
 
@@ -25,6 +26,8 @@ export class UseCaseContext implements vscode.Disposable {
   readonly tasks = new TaskStore();
   readonly documents = new VirtualDocuments();
   readonly files: ResourceDocuments;
+  /** The servers' own icons (tree rows, panel headers). */
+  readonly icons: ServerIcons;
   private saveTimer: NodeJS.Timeout | undefined;
   private readonly _onDidApproveTool = new vscode.EventEmitter<{ readonly serverId: string; readonly tool: Tool }>();
   /** A user ran a tool by hand (its definition as listed then): for tool pinning. */
@@ -38,6 +41,8 @@ export class UseCaseContext implements vscode.Disposable {
     this.history = CallHistory.restore(extension.workspaceState.get(HISTORY_KEY));
     const sub = this.history.onDidChange(() => this.scheduleSave());
     this.disposables.push({ dispose: () => sub.dispose() });
+    this.icons = new ServerIcons(extension.globalStorageUri, (text) => deps.hostLog?.(text));
+    this.disposables.push(this.icons);
     this.files = new ResourceDocuments(async (serverId, uri) => (await this.client(serverId)).readResource(uri, { timeoutMs: this.timeoutMs(serverId) }), extension.globalStorageUri);
   }
 

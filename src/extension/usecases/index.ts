@@ -53,6 +53,8 @@ export interface UseCases extends vscode.Disposable {
   readonly history: CallHistory;
   /** Running and recent tasks of every server: the tree's Tasks group. */
   readonly tasks: UseCaseContext['tasks'];
+  /** The servers' own icons: the tree draws them too. */
+  readonly icons: UseCaseContext['icons'];
 }
 
 /**
@@ -189,7 +191,7 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
   const chat = registerChatParticipant(ctx);
   disposables.push(chat.disposable);
   const all = vscode.Disposable.from(...disposables.reverse());
-  return { subscriptions: resources.subscriptionState, chat: chat.state, history: ctx.history, tasks: ctx.tasks, dispose: () => all.dispose() };
+  return { subscriptions: resources.subscriptionState, chat: chat.state, history: ctx.history, tasks: ctx.tasks, icons: ctx.icons, dispose: () => all.dispose() };
 }
 
 function isStringRecord(v: unknown): v is Record<string, string> {

@@ -97,6 +97,7 @@ export class PromptPanel implements vscode.Disposable {
     this.disposables.push(
       this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
       this.panel.onDidDispose(() => this.dispose()),
+      ctx.icons.onDidChange(() => this.showIcon()),
     );
   }
 
@@ -125,6 +126,12 @@ export class PromptPanel implements vscode.Disposable {
       timeoutNote: describeTimeoutSource(t.source),
       history: [],
     });
+    this.showIcon();
+  }
+
+  /** The prompt's own icon in the header, for the current theme. */
+  private showIcon(): void {
+    void this.ctx.icons.pageIcon(this.ctx.server(this.serverId), this.prompt).then((src) => src && this.post({ type: 'headerIcon', src }));
   }
 
   private receive(raw: unknown): Promise<void> {

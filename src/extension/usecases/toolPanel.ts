@@ -166,6 +166,12 @@ export class ToolPanel implements vscode.Disposable {
     });
     this.disposables.push({ dispose: () => historySub.dispose() });
     if (ctx.deps.onDidChangeServers) this.disposables.push(ctx.deps.onDidChangeServers(() => this.serverChanged()));
+    this.disposables.push(ctx.icons.onDidChange(() => this.showIcon()));
+  }
+
+  /** The tool's own icon in the header, for the current theme (after the header is drawn). */
+  private showIcon(): void {
+    void this.ctx.icons.pageIcon(this.ctx.server(this.serverId), this.tool).then((src) => src && this.post({ type: 'headerIcon', src }));
   }
 
   private title(): string {
@@ -203,6 +209,7 @@ export class ToolPanel implements vscode.Disposable {
     });
     this.lastServerState = undefined;
     this.serverChanged();
+    this.showIcon();
   }
 
   /** The server restarted, stopped, or its tool list changed. */
