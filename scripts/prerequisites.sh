@@ -2,6 +2,7 @@
 # The system packages MCP Host's demo and tests need on Debian/Ubuntu, written down once.
 #   bash scripts/prerequisites.sh code-server   what building code-server's native modules needs
 #   bash scripts/prerequisites.sh chromium      the browser the end-to-end tests drive
+#   bash scripts/prerequisites.sh sandbox       bubblewrap, which runs sandboxed stdio servers (Linux)
 #   bash scripts/prerequisites.sh --print       the `sudo apt-get install …` line for all of them
 # Checks what is missing (dpkg). As root on Debian/Ubuntu it installs that with apt-get;
 # otherwise it stops at once and prints the exact command to run, so an install does not fail
@@ -10,6 +11,7 @@ set -euo pipefail
 
 CODE_SERVER_PACKAGES=(build-essential python3 git libkrb5-dev libsecret-1-dev libx11-dev libxkbfile-dev)
 CHROMIUM_PACKAGES=(chromium)
+SANDBOX_PACKAGES=(bubblewrap)
 
 if [ "${1:-}" = "--print" ]; then
   echo "sudo apt-get install ${CODE_SERVER_PACKAGES[*]} ${CHROMIUM_PACKAGES[*]}"
@@ -21,7 +23,8 @@ for group in "$@"; do
   case "$group" in
     code-server) wanted+=("${CODE_SERVER_PACKAGES[@]}") ;;
     chromium) wanted+=("${CHROMIUM_PACKAGES[@]}") ;;
-    *) echo "prerequisites.sh: unknown group '$group' (code-server, chromium or --print)" >&2; exit 2 ;;
+    sandbox) wanted+=("${SANDBOX_PACKAGES[@]}") ;;
+    *) echo "prerequisites.sh: unknown group '$group' (code-server, chromium, sandbox or --print)" >&2; exit 2 ;;
   esac
 done
 [ ${#wanted[@]} -gt 0 ] || exit 0

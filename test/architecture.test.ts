@@ -19,6 +19,8 @@ const LAYERS: Readonly<Record<string, number>> = {
   config: 2,
   forms: 2,
   skills: 2,
+  // Between config (its policy) and transport (which starts it).
+  sandbox: 2.5,
   transport: 3,
   auth: 4,
   registry: 4,

@@ -13,6 +13,8 @@ export interface ApprovalSettings {
   readonly serverTrusted: boolean;
   /** Calls of `readOnlyHint` tools of a trusted server run without asking. */
   readonly autoApproveReadOnly: boolean;
+  /** The server runs in its sandbox and the user opted in to `mcpHost.sandbox.autoApproveTools`: its calls run without asking. */
+  readonly sandboxedAutoApprove?: boolean;
 }
 
 /** Whether to ask, and why (shown with the question, or logged when not asking). */
@@ -46,6 +48,7 @@ export function approvalNeed(serverId: string, tool: Pick<Tool, 'name' | 'annota
   if (tool.annotations?.destructiveHint === true) return { ask: true, reason: 'The server says this tool may delete or overwrite things: it always asks.' };
   if (writtenByApp !== undefined) return { ask: true, reason: `This request was written by ${writtenByApp}, not by you: every call it leads to asks (session grants and trusted servers do not count).` };
   if (grants.has(serverId, tool.name)) return { ask: false, reason: 'allowed for this session' };
+  if (settings.sandboxedAutoApprove === true) return { ask: false, reason: 'a tool of a sandboxed server (mcpHost.sandbox.autoApproveTools)' };
   if (settings.serverTrusted && settings.autoApproveReadOnly && tool.annotations?.readOnlyHint === true) return { ask: false, reason: 'a read-only tool of a trusted server' };
   if (!settings.serverTrusted && tool.annotations?.readOnlyHint === true) return { ask: true, reason: 'The server says this tool only reads, but the server is not marked trusted, so MCP Host does not rely on it.' };
   return { ask: true, reason: 'A language model asks to run this tool.' };

@@ -6,11 +6,12 @@ import { PROTOCOL_PREFERENCES, ProtocolPreference, isProtocolPreference } from '
 import { Node, ParseError, SyntaxKind, createScanner, findNodeAtLocation, getNodeValue, parseTree, printParseErrorCode } from 'jsonc-parser';
 import { fingerprintOf } from './fingerprint';
 import { entryId } from './sources';
-import { ConfigProblem, ConfigSource, DevOptions, InputDefinition, LoadedConfig, OAuthClientConfig, RemoteServerConfig, ServerConfig, ServerEntry, StdioServerConfig } from './types';
+import { ConfigProblem, ConfigSource, DevOptions, InputDefinition, LoadedConfig, OAuthClientConfig, RemoteServerConfig, SandboxConfig, ServerConfig, ServerEntry, StdioServerConfig } from './types';
 import { VariableDialect, checkVariableName, dialectFor, findVariables } from './variables';
 import { debugTypeOf } from './debugLaunch';
 import { child, describe } from './jsonNodes';
 import { readOAuthBlock, secretOAuthFields } from './oauthBlock';
+import { readSandbox } from './sandboxBlock';
 
 /**
  * Parses the text of a config file: `.vscode/mcp.json` (`{ servers, inputs }`) or `.mcp.json`
@@ -39,6 +40,9 @@ export function parseConfigText(text: string, source: ConfigSource): LoadedConfi
   } else if (!servers && props.size > 0 && !(source.kind === 'vscode-mcp-json' && props.has('inputs'))) {
     reader.warning(root, '', `no "${wanted}" property: this file defines no servers`);
   }
+  // VS Code's place for the sandbox policy: one block for every server of the file that enables it.
+  const fileSandbox = props.get('sandbox');
+  if (fileSandbox) reader.fileSandbox = { node: fileSandbox.value, path: 'sandbox' };
   const inputs = source.kind === 'vscode-mcp-json' && props.has('inputs') ? reader.readInputs(props.get('inputs')!.value, 'inputs') : undefined;
   const entries = servers ? reader.readServers(servers.value, serversKey, inputs) : [];
   return reader.result(entries, inputs ? [...inputs.defs.values()].map((d) => d.def) : []);
@@ -168,7 +172,7 @@ const SYNTAX_MESSAGES: Record<string, string> = {
   InvalidCharacter: 'invalid character',
 };
 
-const STDIO_KEYS = ['type', 'command', 'args', 'env', 'envFile', 'cwd'];
+const STDIO_KEYS = ['type', 'command', 'args', 'env', 'envFile', 'cwd', 'sandboxEnabled', 'sandbox'];
 const REMOTE_KEYS = ['type', 'url', 'headers', 'oauth'];
 // RFC 9110 token characters.
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -207,6 +211,8 @@ class Reader {
   private readonly problems: ConfigProblem[] = [];
   private readonly lines: LineIndex | undefined;
   private readonly dialect: VariableDialect;
+  /** The file's top-level `sandbox` block (VS Code's place), used by entries without their own. */
+  fileSandbox: { readonly node: Node; readonly path: string } | undefined;
 
   constructor(
     readonly source: ConfigSource,
@@ -379,7 +385,9 @@ class Reader {
       if (!config) continue;
       const referenced = this.inputReferences(name, value, at, inputs);
       if (!this.secretInputIsPassword(name, config, value, at, inputs)) continue;
-      const raw = getNodeValue(value);
+      // The file's sandbox block is part of what the user consents to for an entry that uses it.
+      const fileSandbox = config.type === 'stdio' && config.sandbox && value.type === 'object' && !this.properties(value, at, true).has('sandbox') && this.fileSandbox;
+      const raw = fileSandbox ? { entry: getNodeValue(value), sandbox: getNodeValue(fileSandbox.node) } : getNodeValue(value);
       const usedDefs = referenced.filter((id) => inputs?.defs.has(id)).map((id) => inputs!.defs.get(id)!);
       const timeoutSeconds = this.readTimeout(value, at, name);
       const protocolVersion = this.readProtocol(value, at, name);
@@ -580,6 +588,7 @@ class Reader {
       // "npx -y pkg" is a common mistake; "/Applications/My App/bin/x" is a path with a space.
       this.warning(command.value, child(path, 'command'), `${label}: "command" contains spaces; put the arguments in "args" (the command is run without a shell)`, entry.serverName);
     }
+    const sandbox = this.readSandboxOf(entry);
     return {
       type: 'stdio',
       command: commandValue,
@@ -587,7 +596,26 @@ class Reader {
       env,
       ...(envFile !== undefined ? { envFile } : {}),
       ...(cwd !== undefined ? { cwd } : {}),
+      ...(sandbox ? { sandbox } : {}),
     };
+  }
+
+  /** `sandboxEnabled` and the `sandbox` block (the entry's, else the file's; see sandboxBlock.ts). */
+  private readSandboxOf(entry: ObjectReading): SandboxConfig | undefined {
+    const enabled = entry.props.get('sandboxEnabled');
+    const own = entry.props.get('sandbox');
+    const block = own ? { node: own.value, path: child(entry.path, 'sandbox') } : enabled ? this.fileSandbox : undefined;
+    return readSandbox(
+      {
+        label: entry.label,
+        fail: (n, p, message) => this.fail(entry, n, p, message),
+        warn: (n, p, message) => this.warning(n, p, message, entry.serverName),
+        properties: (n, p) => this.properties(n, p, false, entry.serverName),
+        warnUnknownKeys: (props, known, p) => this.warnUnknownKeys(props, known, p, entry.serverName),
+      },
+      enabled ? { node: enabled.value, path: child(entry.path, 'sandboxEnabled') } : undefined,
+      block,
+    );
   }
 
   private readRemoteServer(entry: ObjectReading, kind: RemoteServerConfig['type']): RemoteServerConfig {

@@ -32,6 +32,34 @@ export interface StdioServerConfig {
   readonly env: Readonly<Record<string, string | null>>;
   readonly envFile?: string;
   readonly cwd?: string;
+  /** `sandboxEnabled` and the `sandbox` block (VS Code's shape, plus our keys): how the server is confined. */
+  readonly sandbox?: SandboxConfig;
+}
+
+/**
+ * The sandbox of a stdio server: `sandboxEnabled` turns it on; the block (the entry's `sandbox`,
+ * else the file's top-level `sandbox`, as VS Code writes it) says what the server may reach.
+ * Paths may start with `~/`; relative paths are relative to the workspace folder.
+ */
+export interface SandboxConfig {
+  /** `sandboxEnabled: true`. A block without it is kept (a setting may require the sandbox) but not applied. */
+  readonly enabled: boolean;
+  readonly filesystem: {
+    /** The workspace folders: `read` (default) or `write`. */
+    readonly workspace: 'read' | 'write';
+    /** Extra paths the server may read (ours; `$HOME` is hidden otherwise). */
+    readonly allowRead: readonly string[];
+    /** Paths the server may write (VS Code's `allowWrite`). */
+    readonly allowWrite: readonly string[];
+    /** Paths hidden even where they would be visible (VS Code's `denyRead`). */
+    readonly denyRead: readonly string[];
+    /** Paths kept read-only even inside a writable one (VS Code's `denyWrite`). */
+    readonly denyWrite: readonly string[];
+  };
+  /** `none` (no `allowedDomains`, or an empty list) or `all` (`["*"]`); a list of hosts is refused when read. */
+  readonly network: 'none' | 'all';
+  /** Names of this process's environment variables that pass into the sandbox (ours: `sandbox.allowEnv`). */
+  readonly allowEnv: readonly string[];
 }
 
 /** An HTTP or SSE server. */

@@ -4,6 +4,7 @@ import { RemoteServerConfig, ServerEntry, VariableContext, resolveEntry } from '
 import { oauthGrantFacts } from '../config/oauthBlock';
 import { maskHeaderValue, maskLiterals, maskUrlCredentials } from '../registry/logText';
 import type { ConsentFacts } from './format';
+import { describeSandbox, sandboxPolicyOf, SandboxRequirement } from '../sandbox/policy';
 
 /**
  * The command line or URL as it will run, with every variable whose value could be a secret left
@@ -12,10 +13,10 @@ import type { ConsentFacts } from './format';
  * they are what the user must check. Literal credentials (secret headers, URL userinfo and secret
  * query parameters) are masked; an `oauth` block is listed with where its secret comes from.
  */
-export async function consentFacts(entry: ServerEntry, ctx: Omit<VariableContext, 'resolveInput' | 'keepEnvReferences'>): Promise<ConsentFacts> {
+export async function consentFacts(entry: ServerEntry, ctx: Omit<VariableContext, 'resolveInput' | 'keepEnvReferences'>, sandbox?: SandboxRequirement): Promise<ConsentFacts> {
   const preview = await resolveEntry(entry, { ...ctx, keepEnvReferences: true, resolveInput: async (id) => `\${input:${id}}` }, { preview: true });
   const base = { name: entry.name, sourceLabel: entry.source.label };
-  if (preview.type === 'stdio') return { ...base, command: preview.command, args: preview.args, cwd: preview.cwd, envNames: preview.envNames };
+  if (preview.type === 'stdio') return { ...base, command: preview.command, args: preview.args, sandbox: describeSandbox(sandboxPolicyOf(entry, sandbox)), cwd: preview.cwd, envNames: preview.envNames };
   const remote: Partial<RemoteServerConfig> = entry.config.type === 'stdio' ? {} : entry.config;
   const configHeaders = remote.headers ?? {};
   const secret = new Set(preview.secretHeaderNames);

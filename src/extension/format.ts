@@ -167,8 +167,8 @@ export function serverDescription(facts: ServerRowFacts): string {
  * What a server row says before its description, what the user must not miss first: "recording ·
  * unresponsive · shared with chat · everything 1.0.0 · …".
  */
-export function serverRowMarks(marks: { readonly recording?: boolean; readonly unresponsive?: boolean; readonly shared?: boolean }): string {
-  const words = [marks.recording ? '● recording' : '', marks.unresponsive ? 'unresponsive' : '', marks.shared ? 'shared with chat' : ''];
+export function serverRowMarks(marks: { readonly recording?: boolean; readonly unresponsive?: boolean; readonly shared?: boolean; readonly sandboxed?: boolean }): string {
+  const words = [marks.sandboxed ? 'sandboxed' : '', marks.recording ? '● recording' : '', marks.unresponsive ? 'unresponsive' : '', marks.shared ? 'shared with chat' : ''];
   return words.filter(Boolean).map((w) => `${w} · `).join('');
 }
 
@@ -454,6 +454,8 @@ export interface StdioConsentFacts {
   readonly cwd: string;
   /** Names only: values never appear in the prompt. */
   readonly envNames: readonly string[];
+  /** The sandbox it runs in, in plain lines (`describeSandbox`), or the line saying it has none. */
+  readonly sandbox?: readonly string[];
 }
 
 /** What the consent prompt shows of a remote server: where it connects and what it sends. */
@@ -491,7 +493,7 @@ export function consentPrompt(f: ConsentFacts): { message: string; detail: strin
       `Defined in: ${f.sourceLabel}`,
       ...consentFactLines(f),
       '',
-      remote ? 'MCP Host connects to this URL and sends it these headers. Allow it only if you trust this workspace.' : 'The server runs with your user rights. Allow it only if you trust this workspace.',
+      remote ? 'MCP Host connects to this URL and sends it these headers. Allow it only if you trust this workspace.' : runsAs(f),
       DENY_OR_CANCEL,
     ].join('\n'),
   };
@@ -518,7 +520,12 @@ export function consentFactLines(f: ConsentFacts): string[] {
     return [`URL: ${f.url}`, `Transport: ${transportLabel(f.type)}`, 'Headers it sends:', ...headers, ...oauth];
   }
   const env = f.envNames.length ? [...f.envNames].sort().join(', ') : '(none)';
-  return [`Command: ${displayCommandLine(f.command, f.args)}`, `Working directory: ${displayPath(f.cwd)}`, `Environment variables it sets: ${env}`];
+  return [`Command: ${displayCommandLine(f.command, f.args)}`, ...(f.sandbox ?? []), `Working directory: ${displayPath(f.cwd)}`, `Environment variables it sets: ${env}`];
+}
+
+/** The line under a stdio server's facts: what it can touch once allowed. */
+function runsAs(f: StdioConsentFacts): string {
+  return f.sandbox && !f.sandbox[0]?.startsWith('No sandbox') ? 'The server runs in the sandbox above. Allow it only if you trust this workspace.' : 'The server runs with your user rights. Allow it only if you trust this workspace.';
 }
 
 /**

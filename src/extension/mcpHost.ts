@@ -23,6 +23,7 @@ import { EditorSignIns } from './signIns';
 import { StartGate } from './startGate';
 import { ServerRequests, createServerRequests } from './serverRequests';
 import { mcpHostSetting } from './restrictedSettings';
+import { sandboxRequirement } from './sandboxSettings';
 
 /** The global-state key of the era each server spoke (see registry/eraStore.ts). */
 const ERA_STATE_KEY = 'mcpHost.serverEras';
@@ -98,7 +99,11 @@ export class McpHost implements vscode.Disposable {
     const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
     this.registry = new ServerRegistry({
       clientInfo: { name: 'mcp-host', title: 'MCP Host', version },
-      createTransport: transportFactory({ auth: (resolved, entry) => this.signIns.provider(resolved, entry) }),
+      createTransport: transportFactory({
+        auth: (resolved, entry) => this.signIns.provider(resolved, entry),
+        sandboxRequirement,
+        workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+      }),
       roots: this.roots,
       restart,
       get requestTimeoutMs() {

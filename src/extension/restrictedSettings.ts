@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 
 /** `mcpHost.*` keys (without the prefix) whose workspace value is ignored in Restricted Mode. */
-export const RESTRICTED_SETTINGS = ['servers', 'startPolicy', 'confirmDestructiveTools', 'sampling.maxQueued', 'chat.trustedServers'] as const;
+export const RESTRICTED_SETTINGS = ['servers', 'startPolicy', 'confirmDestructiveTools', 'sampling.maxQueued', 'chat.trustedServers', 'sandbox.requireForWorkspaceServers', 'sandbox.autoApproveTools'] as const;
 
 /** What each key read as, before the caller's fallback; `undefined` when nothing set it. Only while {@link cacheMcpHostSettings} watches. */
 let cache: Map<string, unknown> | undefined;

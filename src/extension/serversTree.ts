@@ -44,6 +44,8 @@ import { TreeNode, expansionKey, isRunning, leafId, parentOf, taskDescription, t
 export type { TreeNode };
 import { serverOffersTasks } from '../client/modernTasks';
 import { GroupPages, occurrences, pagedRows } from './groupPages';
+import { runsSandboxed, sandboxRequirement } from './sandboxSettings';
+import { describeSandbox, sandboxPolicyOf } from '../sandbox/policy';
 
 /** The subscription state of resources (the use cases' `SubscriptionSet`). */
 export interface ResourceSubscriptions {
@@ -500,7 +502,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
     const health = running ? this.m.serverHealth?.(h.id) : undefined;
     if (health?.kind === 'unresponsive') item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
-    item.description = serverRowMarks({ recording: this.m.isRecording?.(h.id), unresponsive: health?.kind === 'unresponsive', shared: this.m.isShared?.(h) }) + item.description;
+    const sandboxed = runsSandboxed(h.entry);
+    item.description = serverRowMarks({ sandboxed, recording: this.m.isRecording?.(h.id), unresponsive: health?.kind === 'unresponsive', shared: this.m.isShared?.(h) }) + item.description;
     // `.auth`: a remote server with something to sign out of (its menu offers Sign Out).
     item.contextValue = `server.${shown.kind}${this.m.canSignOut?.(h.id) ? '.auth' : ''}`;
     const commandLine =
@@ -529,7 +532,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         instructions: running ? client?.instructions : undefined,
         restarts: h.restarts,
         pid: h.pid,
-      }) + (health?.kind === 'unresponsive' ? `\n\n**Unresponsive** since ${new Date(health.since).toLocaleTimeString()}: ${health.failures} ping(s) failed` : ''),
+      }) + (sandboxed ? `\n\n**Sandboxed**: ${describeSandbox(sandboxPolicyOf(h.entry, sandboxRequirement())).join(' ')}` : '') + (health?.kind === 'unresponsive' ? `\n\n**Unresponsive** since ${new Date(health.since).toLocaleTimeString()}: ${health.failures} ping(s) failed` : ''),
     );
     return item;
   }

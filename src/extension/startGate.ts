@@ -8,6 +8,7 @@ import { PrepareResult, ServerHandle } from '../registry';
 import { ConsentStore } from './consentStore';
 import { ConsentAnswer, askConsent, askConsentForAll } from './consentDialogs';
 import { consentFacts } from './consentFacts';
+import { sandboxRequirement } from './sandboxSettings';
 import { InputStore } from './inputStore';
 import { Redactor } from './logFormat';
 import { UNTRUSTED_REASON } from './serversTree';
@@ -152,7 +153,7 @@ export class StartGate {
     const batch = [...this.consentQueue.values()].filter((e) => this.consent.get(e.id, e.fingerprint) !== 'allowed');
     for (const e of batch) this.consentQueue.delete(e.id);
     this.log.info(`Asking consent to start ${batch.map((e) => `"${e.name}" (${e.source.label})`).join(', ')}.`);
-    const facts = await Promise.all(batch.map((e) => consentFacts(e, this.variableContext(e))));
+    const facts = await Promise.all(batch.map((e) => consentFacts(e, this.variableContext(e), sandboxRequirement())));
     const answers = facts.length === 1 ? [await askConsent(facts[0])] : await askConsentForAll(facts);
     let mine: ConsentAnswer = 'dismissed';
     for (const [i, e] of batch.entries()) {

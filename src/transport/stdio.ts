@@ -8,6 +8,7 @@ import { OutboundFrame, Transport, TransportCloseInfo, TransportLog, TransportSt
 import { mergeEnv, ProcessEnv, resolveCommand } from './commandResolver';
 import { DEFAULT_MAX_MESSAGE_BYTES, LineDecoder } from './lineDecoder';
 import { ProcessTree } from './processTree';
+import { sandboxedLaunch, StdioSandbox } from './sandboxedLaunch';
 import { StderrExcerpt } from '../protocol/stderrExcerpt';
 import { TextLineSplitter } from './textLineSplitter';
 
@@ -36,6 +37,8 @@ export interface StdioTransportOptions {
   readonly stderrTailLines?: number;
   /** How often the server's descendants are recorded while it runs (Linux; see ProcessTree.watch). Default 2000 ms. */
   readonly processScanMs?: number;
+  /** Run the server inside this bubblewrap sandbox (see sandboxedLaunch.ts); a sandbox that cannot start fails the start. */
+  readonly sandbox?: StdioSandbox;
 }
 
 /**
@@ -279,8 +282,10 @@ export class StdioTransport implements Transport {
     try {
       await assertDirectory(cwd, command);
       const file = await resolveCommand(command, { env, cwd });
+      const sandbox = this.options.sandbox;
+      const launch = sandbox ? await sandboxedLaunch(sandbox, { name: command, file, args, cwd, env, passEnv: [...sandbox.passEnv, tag.name] }) : { file, args };
       if (this.shutdown) throw new McpLocalError('closed', 'the transport was closed while starting');
-      child = spawnChild(file, args, cwd, env);
+      child = spawnChild(launch.file, launch.args, cwd, env);
       await new Promise<void>((resolve, reject) => {
         const onSpawn = () => {
           child.off('error', onError);
@@ -310,7 +315,7 @@ export class StdioTransport implements Transport {
     this.startedAt = Date.now();
     this.accepting = true;
     this.phase = { kind: 'running', server: this.attach(child, tag) };
-    this.lifecycle(`started ${[command, ...args].join(' ')} (pid ${child.pid})`);
+    this.lifecycle(`started ${[command, ...args].join(' ')} (pid ${child.pid})${this.options.sandbox ? ' in its sandbox' : ''}`);
   }
 
   /** Wires the process's streams and events. */

@@ -7,6 +7,9 @@ import { DeferredTransport } from './deferredTransport';
 import type { AuthProvider, HttpTransportOptions } from './httpChannel';
 import type { HttpTransportMode } from './httpTransport';
 import { StdioTransport, StdioTransportOptions } from './stdio';
+import type { SandboxPlace } from '../sandbox/bwrapArgs';
+import { sandboxPolicyOf, SandboxRequirement } from '../sandbox/policy';
+import * as os from 'node:os';
 
 /**
  * The `env` option for StdioTransport (which lays its env over this process's) from a resolved
@@ -31,6 +34,10 @@ export interface TransportFactoryOptions {
   readonly http?: Omit<HttpTransportOptions, 'url' | 'headers'>;
   /** The authorization of each remote server (MCP authorization), over `http.auth`; none when it returns undefined. */
   readonly auth?: (resolved: ResolvedRemoteServer, entry: ServerEntry | undefined) => AuthProvider | undefined;
+  /** Whether every workspace-defined server must run in a sandbox (read at each start). */
+  readonly sandboxRequirement?: () => SandboxRequirement;
+  /** The workspace folders a sandboxed server sees (default: the folder of its config, else its working directory). */
+  readonly workspaceFolders?: () => readonly string[];
 }
 
 /** A `createTransport` for ServerRegistry: StdioTransport for stdio servers, HTTP for remote ones. */
@@ -44,12 +51,18 @@ export function transportFactory(options: TransportFactoryOptions = {}): (resolv
       // entry was resolved, so nothing the constructor would refuse reaches it here).
       return new DeferredTransport(async () => (await import('./httpTransport.js')).createHttpTransport(http));
     }
+    const policy = entry && sandboxPolicyOf(entry, options.sandboxRequirement?.());
+    const folders = options.workspaceFolders?.() ?? [entry?.source.folder?.fsPath ?? resolved.cwd];
+    const place: SandboxPlace = { home: os.homedir(), workspaceFolders: folders };
+    // The entry's own variables (`env`, `envFile`): those it sets to something this process does not have.
+    const passEnv = [...(entry?.config.type === 'stdio' ? Object.keys(entry.config.env) : []), ...Object.keys(resolved.env).filter((k) => process.env[k] !== resolved.env[k])];
     return new StdioTransport({
       ...options.stdio,
       command: resolved.command,
       args: resolved.args,
       cwd: resolved.cwd,
       env: envOverlay(resolved.env),
+      ...(policy ? { sandbox: { policy, place, passEnv } } : {}),
     });
   };
 }

@@ -122,6 +122,8 @@ export function serverDetails(input: {
   signIn?: SignInState & { readonly required: boolean };
   /** The state as the server's row words it ("waiting for consent"); else the registry's word. */
   stateText?: string;
+  /** A stdio server's sandbox in plain lines (`describeSandbox`), or the line saying it has none. */
+  sandbox?: readonly string[];
   noise: readonly string[];
   redact: (text: string) => string;
   now: number;
@@ -129,6 +131,7 @@ export function serverDetails(input: {
   const { server, client, stats, health, noise, redact, now } = input;
   const facts: Array<readonly [string, string]> = [];
   facts.push(['Status', `${input.stateText ?? connectionWord(server.status)}${server.status.reconnecting && server.status.message ? `: ${redact(server.status.message)}` : ''}`], ['Defined in', server.entry.source.label]);
+  if (input.sandbox) facts.push(['Sandbox', input.sandbox.join(' ')]);
   const pid = server.pid ?? stats?.process?.pid;
   if (pid !== undefined) facts.push(['Process id', String(pid)]);
   const uptime = stats?.uptimeMs ?? (server.startedAt !== undefined ? now - server.startedAt : undefined);

@@ -14,6 +14,7 @@ import { ChatLoopPorts, ChatMessage, ChatPart, ModelOutput, describeApproval, ru
 import { ModelToolDefinition, ToolCatalog, ToolSets, buildToolCatalog, describeCatalog, toolSetSelection } from '../../chat/toolCatalog';
 import type { ServerTool } from '../../chat/toolNames';
 import { trustedServerApproval } from '../../chat/trustedServers';
+import { sandboxedAutoApprove } from '../sandboxSettings';
 import { errorMessage } from '../../protocol/errors';
 import type { ServerHandle } from '../../registry/serverRegistry';
 import type { UseCaseContext } from '../usecases/context';
@@ -205,7 +206,8 @@ export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, r
     approve: (req) => askApproval(describeApproval(req), stream, token),
     approvalSettings: (serverId) => {
       const h = ctx.server(serverId);
-      return trustedServerApproval(settings.trustedServers, { name: h?.entry.name ?? ctx.serverName(serverId), workspaceDefined: h?.entry.source.workspaceDefined !== false });
+      const trust = trustedServerApproval(settings.trustedServers, { name: h?.entry.name ?? ctx.serverName(serverId), workspaceDefined: h?.entry.source.workspaceDefined !== false });
+      return { ...trust, sandboxedAutoApprove: sandboxedAutoApprove(h?.entry) };
     },
     pinChanges: (tool) => {
       const h = ctx.server(tool.serverId);

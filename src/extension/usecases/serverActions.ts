@@ -14,6 +14,8 @@ import type { UseCaseContext } from './context';
 import type { ServerHandle } from '../../registry/serverRegistry';
 import type { ServerHealth } from './types';
 import { PANEL_VIEW_TYPES, openAsPreview, rememberForRestore } from './panelTabs';
+import { sandboxRequirement } from '../sandboxSettings';
+import { describeSandbox, sandboxPolicyOf } from '../../sandbox/policy';
 
 export async function copyServerEntry(ctx: UseCaseContext, server: ServerHandle): Promise<void> {
   const picked = await vscode.window.showQuickPick(
@@ -167,6 +169,7 @@ export class DetailsPanel implements vscode.Disposable {
       health: this.health.get(this.serverId),
       signIn: this.ctx.deps.signInState?.(this.serverId),
       stateText: this.ctx.deps.stateText?.(this.serverId),
+      ...(server.entry.config.type === 'stdio' ? { sandbox: describeSandbox(sandboxPolicyOf(server.entry, sandboxRequirement())) } : {}),
       noise: this.noise.get(this.serverId),
       redact: (t) => this.ctx.redact(t),
       now: Date.now(),
