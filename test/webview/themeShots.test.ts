@@ -10,6 +10,7 @@ import { before, describe, test } from 'node:test';
 import { DIALOG_ASSETS, PANEL_ASSETS } from '../../src/extension/webviewPage';
 import type { ObjectField } from '../../src/forms/model';
 import { checkFormState } from '../../src/serverRequests/elicitation';
+import { itemDetails } from '../../src/usecases/timeline/timelineSelection';
 import { openPage, suiteBrowser, type WebviewPage } from './pageHarness';
 import { RUNNING, elicitationForm, initTool, toolResult } from './pageSamples';
 import { SCREENSHOTS, openTimeline } from './timelineSample';
@@ -53,9 +54,13 @@ describe('the pages in four themes, as screenshots to look at', () => {
         await dialog.close();
       }
 
-      const { page: timeline } = await openTimeline(browser(), theme);
+      const { page: timeline, timeline: frames } = await openTimeline(browser(), theme);
       try {
         await timeline.page.locator('#drawn-items button', { hasText: /^tools\/call slow/ }).evaluate((b) => (b as HTMLButtonElement).click());
+        // The details the panel would answer with, so the shot shows them rather than "Loading".
+        const asked = await timeline.waitForPosted('details');
+        const details = itemDetails(frames, 's', asked.id as number, (t) => t);
+        if (details) await timeline.send({ type: 'details', details: { ...details, serverName: 'everything', inHistory: false } });
         await timeline.page.locator('#timeline-canvas').focus();
         await shoot(timeline, 'timeline', theme.file);
       } finally {
