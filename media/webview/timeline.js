@@ -434,7 +434,7 @@
     colors.range = v('--vscode-editor-selectionBackground', dark ? '#264f78' : '#add6ff');
     // Shapes reach 3:1 against the background and text 4.5:1, in every theme (a theme's chart
     // orange is 1.5:1 on Light+'s white): a colour short of it is moved towards black or white.
-    for (const k of ['ok', 'error', 'cancelled', 'input', 'task', 'serverCall', 'received']) colors[k] = McpTimelineAccess.readable(colors[k], colors.bg, 3);
+    McpTimelineAccess.readableShapes(colors, ['ok', 'error', 'cancelled', 'input', 'task', 'serverCall', 'received']);
     colors.muted = McpTimelineAccess.readable(colors.muted, colors.bg, 4.5);
     colors.fg = McpTimelineAccess.readable(colors.fg, colors.bg, 4.5);
     colors.font = v('--vscode-font-family', 'sans-serif');

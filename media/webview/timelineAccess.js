@@ -180,10 +180,22 @@ const McpTimelineAccess = (function () {
     return hex([target, target, target]);
   }
 
+  /**
+   * Each of `keys` in `colors` made readable at 3:1 on `colors.bg`, and shared with the stylesheet
+   * as `--timeline-<key>` (through the CSSOM, which the CSP allows), so the legend's keys show the
+   * colours the canvas draws.
+   */
+  function readableShapes(colors, keys) {
+    for (const k of keys) {
+      colors[k] = readable(colors[k], colors.bg, 3);
+      document.documentElement.style.setProperty('--timeline-' + k, colors[k]);
+    }
+  }
+
   /** Black or white, whichever has the more contrast on `color`. */
   function textOn(color) {
     return contrast('#000000', color) >= contrast('#ffffff', color) ? '#000000' : '#ffffff';
   }
 
-  return { rovingToolbar, drawnItemsList, contrast, readable, textOn };
+  return { rovingToolbar, drawnItemsList, contrast, readable, readableShapes, textOn };
 })();

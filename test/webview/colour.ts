@@ -32,6 +32,11 @@ export function contrast(fg: string, bg: string): number {
   const b = parseColour(bg);
   const f = parseColour(fg);
   const over = [0, 1, 2].map((i) => f[i]! * f[3] + b[i]! * (1 - f[3]));
-  const [l1, l2] = [luminance(over), luminance(b)].sort((x, y) => y - x);
+  return contrastRgb(over, b);
+}
+
+/** The WCAG contrast ratio of two opaque [r, g, b] colours (0..255), e.g. two pixels of a screenshot. */
+export function contrastRgb(a: readonly number[], b: readonly number[]): number {
+  const [l1, l2] = [luminance(a), luminance(b)].sort((x, y) => y - x);
   return (l1! + 0.05) / (l2! + 0.05);
 }

@@ -8,42 +8,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { TIMELINE_FEATURE } from '../../src/extension/webviewPage';
-import { Timeline } from '../../src/usecases/timeline/timelineModel';
 import { itemDetails } from '../../src/usecases/timeline/timelineSelection';
-import { TIMELINE_SCHEMA, TimelineView } from '../../src/usecases/timeline/timelineView';
-import { openPage, suiteBrowser, type WebviewPage } from './pageHarness';
+import { suiteBrowser, type WebviewPage } from './pageHarness';
+import { SCREENSHOTS, openTimeline } from './timelineSample';
+import { contrast } from './colour';
 import { THEMES } from './themes';
-
-const T0 = Date.UTC(2026, 10, 29, 7, 0, 0);
-const SCREENSHOTS = join(__dirname, '..', '..', '..', 'test-results', 'screenshots');
-
-/** A session: the handshake, an echo call answered in 5 ms, a long call the editor cancelled, a failed call. */
-function session(): Timeline {
-  const timeline = new Timeline(() => ({ maxFrames: 10_000, maxPayloadBytes: 1 << 24 }));
-  timeline.sessionStarted('s', T0);
-  const frame = (direction: 'send' | 'receive', message: unknown, dt: number) => timeline.push('s', { direction, message, bytes: JSON.stringify(message).length, time: T0 + dt });
-  frame('send', { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'mcp-host', version: '1' } } }, 0);
-  frame('receive', { jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'everything', version: '1' } } }, 40);
-  frame('send', { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: { message: 'hi' } } }, 300);
-  frame('receive', { jsonrpc: '2.0', id: 2, result: { content: [{ type: 'text', text: 'Echo: hi' }] } }, 305);
-  frame('send', { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'slow', arguments: {} } }, 400);
-  frame('send', { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 3, reason: 'you pressed Cancel' } }, 900);
-  frame('send', { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'broken', arguments: {} } }, 1000);
-  frame('receive', { jsonrpc: '2.0', id: 4, error: { code: -32602, message: 'bad arguments' } }, 1020);
-  return timeline;
-}
-
-async function openTimeline(browser: Browser, theme: (typeof THEMES)[number]): Promise<{ page: WebviewPage; timeline: Timeline }> {
-  const timeline = session();
-  const view = new TimelineView(timeline, () => 'everything');
-  const page = await openPage(browser, { feature: TIMELINE_FEATURE, theme, title: 'Timeline', viewport: { width: 1000, height: 600 } });
-  await page.send({ type: 'init', schema: TIMELINE_SCHEMA, mode: 'recording', title: 'Timeline' });
-  await page.send({ ...view.snapshot(), now: T0 + 1100 });
-  await page.page.waitForFunction(() => document.querySelectorAll('#drawn-items button').length >= 4);
-  return { page, timeline };
-}
 
 const listed = (page: WebviewPage) => page.page.evaluate(() => Array.from(document.querySelectorAll('#drawn-items button')).map((b) => b.textContent ?? ''));
 
@@ -121,6 +90,12 @@ describe('the timeline page for the keyboard and screen readers', () => {
       const [a, b] = [lum(measured.span), lum(measured.bg)];
       const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
       assert.ok(ratio >= 3, `${theme.name}: cancelled span ${measured.span} on ${measured.bg} is ${ratio.toFixed(2)}:1`);
+      // The legend's keys are the colours the canvas draws, so they too reach 3:1 (Light+'s own orange is 1.5:1).
+      const keys = await page.page.evaluate(() => ({
+        bg: getComputedStyle(document.documentElement).backgroundColor,
+        swatches: Array.from(document.querySelectorAll('.legend-item .swatch:not(.open)')).map((s) => [s.className, getComputedStyle(s).backgroundColor] as const),
+      }));
+      for (const [name, colour] of keys.swatches) assert.ok(contrast(colour, keys.bg) >= 3, `${theme.name}: the legend's ${name} ${colour} on ${keys.bg} is ${contrast(colour, keys.bg).toFixed(2)}:1`);
       await page.page.locator('#drawn-items button', { hasText: /^tools\/call slow/ }).evaluate((x) => (x as HTMLButtonElement).click());
       await page.page.screenshot({ path: join(SCREENSHOTS, `timeline-page-${theme.file}.png`) });
       assert.deepEqual(await page.axe(), []);
