@@ -8,7 +8,6 @@ import { registerRegistryGallery } from './extension/registryGallery';
 import { registerUseCases } from './extension/usecases';
 import { McpHost } from './extension/mcpHost';
 import { ServersTreeProvider } from './extension/serversTree';
-import { focusFirstRowWhenShown } from './extension/serversViewFocus';
 import { McpStatusBar } from './extension/statusBar';
 import { OfferChangesView } from './extension/offerChangesView';
 import { registerTimeline } from './extension/timeline/timelineFeed';
@@ -40,13 +39,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const statusBar = new McpStatusBar(mcpHost.tree);
   const changes = new OfferChangesView(mcpHost.offerChanges);
   context.subscriptions.push(changes, vscode.window.createTreeView('mcpHost.changes', { treeDataProvider: changes }));
-<<<<<<< HEAD
   context.subscriptions.push(mcpHost, statusBar, ...registerCommands(mcpHost, tree, view), ...registerRegistryGallery(context, log));
-=======
-  // A person opening the view gets the focus on its first row (VS Code's own focus comes before the rows).
-  const viewFocus = focusFirstRowWhenShown(view, tree, () => mcpHost.tree.isLoaded(), mcpHost.onDidChange);
-  context.subscriptions.push(mcpHost, statusBar, viewFocus.disposable, ...registerCommands(mcpHost, tree, view, viewFocus.decision));
->>>>>>> a11y2
   // The view's toolbar offers only what applies (Start All once something can start, and so on).
   const updateContext = () => {
     const kinds = mcpHost.tree.servers().map((h) => mcpHost.tree.displayStatus(h).kind);

@@ -11,12 +11,11 @@ import { plainPickText } from './format';
 import type { McpHost } from './mcpHost';
 import { problemRange } from './workspaceConfig';
 import type { ServersTreeProvider, TreeNode } from './serversTree';
-import type { ViewFocusOnShow } from '../usecases/viewFocusOnShow';
 import { errorMessage } from '../protocol/errors';
 
 type ServerArg = TreeNode | string | undefined;
 
-export function registerCommands(host: McpHost, tree: ServersTreeProvider, view: vscode.TreeView<TreeNode>, viewFocus: ViewFocusOnShow): vscode.Disposable[] {
+export function registerCommands(host: McpHost, tree: ServersTreeProvider, view: vscode.TreeView<TreeNode>): vscode.Disposable[] {
   const register = (id: string, fn: (...args: any[]) => unknown) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
@@ -66,8 +65,7 @@ export function registerCommands(host: McpHost, tree: ServersTreeProvider, view:
           runningServers: () => host.tree.servers().filter((h) => host.tree.displayStatus(h).kind === 'running'),
           openTool: (serverId, name) => vscode.commands.executeCommand('mcpHost.tool.call', { serverId, kind: 'tool', name }),
           revealTool: (serverId, name, occurrence) =>
-            // The tree shown by this reveal keeps the focus in the quick pick's wake (not the first row).
-            viewFocus.revealing(() => tree.revealTool(view, serverId, name, occurrence)).catch((error: unknown) => {
+            tree.revealTool(view, serverId, name, occurrence).catch((error: unknown) => {
               host.log.warn(`Find Tool: could not show ${name} in the tree: ${errorMessage(error)}`);
               return false;
             }),
