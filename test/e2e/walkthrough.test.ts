@@ -3,7 +3,7 @@
 // opens the walkthrough with its six steps and their pictures; its first button writes
 // .vscode/mcp.json beside the walkthrough, and the step is then marked done (its completion event
 // is real) while "Allow it" waits for the consent. Installed into a running window that shows the
-// Welcome page, VS Code opens it by itself, once.
+// Welcome page, the page lists it as new and opens it; the palette does too.
 // Screenshots: test-results/screenshots/walkthrough*.png.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -82,15 +82,15 @@ test('the walkthrough opens with its six steps and ticks the first when it ran',
   assert.deepEqual(wb.activationErrors(), []);
 });
 
-// VS Code opens an extension's walkthrough itself when the extension is installed into the running
-// window (workbench.welcomePage.walkthroughs.openOnInstall, on by default: from the Extensions view
-// or a VSIX alike), but only when its walkthroughs service already lives in that window: the service
-// is made lazily (by the Welcome page, a walkthrough, or the Remote Explorer's Help view), and it
-// hears of an install only through a listener its constructor adds. With the harness's
-// `workbench.startupEditor: none` nothing makes it, and an install opened nothing (seen in
-// code-server 4.139.1). So this window starts with the Welcome page, as VS Code's default does
-// (docs/user-guide.md, "Get started").
-test('installed from a VSIX into a window showing the Welcome page, it opens the walkthrough once', { timeout: 360_000 }, async () => {
+// VS Code is meant to open an extension's walkthrough itself when the extension is installed into
+// the running window (workbench.welcomePage.walkthroughs.openOnInstall, on by default). Its
+// walkthroughs service (gettingStartedService.ts) notes the install in a listener its constructor
+// adds, and the service is made lazily (the Welcome page, a walkthrough, the Remote Explorer's Help
+// view): in a window that showed none of them (the harness's `workbench.startupEditor: none`)
+// nothing hears the install. With the Welcome page shown, code-server 4.139.1 lists the new
+// walkthrough there as "New" but was not seen to open it by itself (two runs); what holds is
+// tested, and whether it opened by itself is reported as a diagnostic (docs/user-guide.md, "Get started").
+test('installed from a VSIX into a window showing the Welcome page, the page lists the walkthrough and opens it', { timeout: 360_000, todo: 'this form not run yet (the e2e lock was busy); drop the todo once it passed' }, async (t) => {
   await workbench?.close();
   workbench = undefined;
   // A window without MCP Host (only the harness's own test extension), as a user's editor is.
@@ -101,30 +101,29 @@ test('installed from a VSIX into a window showing the Welcome page, it opens the
     env: { HARNESS_FIXTURE_VSIX: VSIX },
   }));
   const page = wb.page;
-  // The walkthrough's own page (its steps), not its entry in the Welcome page's list.
+  // The walkthrough's own page (its steps), and its entry in the Welcome page's list.
   const walkthroughSteps = page.locator('.part.editor .getting-started-step[data-step-id$="#addServer"]');
+  const listEntry = page.locator('.part.editor .getting-started-category', { hasText: 'Get Started with MCP Host' });
   await page.locator('.part.editor .gettingStartedContainer').first().waitFor({ timeout: 30_000 });
-  assert.equal(await walkthroughSteps.count(), 0, 'no walkthrough before the install');
+  assert.equal(await listEntry.count(), 0, 'no MCP Host walkthrough before the install');
 
   // The install "Extensions: Install from VSIX..." makes, without its file dialog.
   await wb.runCommand('Harness Fixture: Install the VSIX of HARNESS_FIXTURE_VSIX');
-  await walkthroughSteps.first().waitFor({ state: 'visible', timeout: 60_000 }).catch(async (error: unknown) => {
+  await listEntry.first().waitFor({ state: 'visible', timeout: 60_000 }).catch(async (error: unknown) => {
     await wb.screenshot('walkthrough-on-install-failed');
     const fixtureLog = await wb.outputChannelText('Fixture Log', { reveal: false, timeoutMs: 5_000 }).catch((e: unknown) => String(e));
     throw new Error(`${(error as Error).message.split('\n')[0]}; the fixture's log: ${fixtureLog}`);
   });
-  await page.locator('.part.editor').getByText('Get Started with MCP Host', { exact: true }).first().waitFor({ timeout: 10_000 });
+  assert.match(await listEntry.first().innerText(), /New/, 'listed as new');
+  t.diagnostic(`opened by itself on install: ${(await walkthroughSteps.count()) > 0}`);
   await wb.screenshot('walkthrough-on-install');
 
-  // Closed and started again, the window does not open it a second time.
+  // From the Welcome page's list, as a user would.
+  if ((await walkthroughSteps.count()) === 0) await listEntry.first().click();
+  await walkthroughSteps.first().waitFor({ state: 'visible', timeout: 30_000 });
+  // The command palette opens it any time.
   await wb.runCommand('View: Close All Editors');
   await walkthroughSteps.first().waitFor({ state: 'detached', timeout: 10_000 });
-  await wb.reloadWindow();
-  await wb.openView('MCP Host');
-  await page.locator('.part.sidebar .welcome-view-content').first().waitFor({ timeout: 30_000 });
-  await new Promise((r) => setTimeout(r, 5_000)); // the time the install's opening took above, and more
-  assert.equal(await walkthroughSteps.count(), 0, 'the walkthrough opened again after a restart');
-  // The command palette opens it any time.
   await wb.runCommand('MCP Host: Get Started with MCP Host');
   await walkthroughSteps.first().waitFor({ state: 'visible', timeout: 30_000 });
   assert.deepEqual(wb.activationErrors(), []);
