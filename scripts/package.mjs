@@ -4,6 +4,8 @@
 //   node scripts/package.mjs              build, then package
 //   node scripts/package.mjs --no-build   package what is already in dist/
 //   node scripts/package.mjs --out FILE   write the VSIX somewhere else
+//   node scripts/package.mjs --release    refuse while package.json is not ready to publish
+//                                         (the placeholder repository); without it, a warning
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -53,6 +55,19 @@ export function contentUrls(manifest) {
   return { repository: web, baseContentUrl: `${web}/blob/HEAD`, baseImagesUrl: `${web}/raw/HEAD`, bugs: `${web}/issues`, homepage: `${web}#readme` };
 }
 
+/** The repository package.json names until a maintainer sets the real one (CONTRIBUTING.md, "Before publishing"). */
+export const PLACEHOLDER_REPOSITORY = 'https://github.com/mcp-host/mcp-host';
+
+/** Why `manifest` is not ready to publish; empty when it is. */
+export function publishingProblems(manifest) {
+  if (contentUrls(manifest).repository !== PLACEHOLDER_REPOSITORY) return [];
+  return [
+    `package.json's repository.url is the placeholder ${PLACEHOLDER_REPOSITORY}: the Details page's links and images, ` +
+      'bugs and homepage would point there. Set repository.url, bugs.url and homepage to the repository the extension ' +
+      'is published from (CONTRIBUTING.md, "Before publishing").',
+  ];
+}
+
 function shippedReadme() {
   const file = join(repoRoot, 'dist', 'README.vsix.md');
   mkdirSync(dirname(file), { recursive: true });
@@ -80,6 +95,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const argv = process.argv.slice(2);
   const outIndex = argv.indexOf('--out');
   try {
+    const problems = publishingProblems(JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')));
+    if (problems.length > 0 && argv.includes('--release')) throw new Error(`not ready to publish:\n  ${problems.join('\n  ')}`);
+    for (const problem of problems) console.error(`package: warning: ${problem}`);
     const out = packageExtension({
       build: !argv.includes('--no-build'),
       out: outIndex >= 0 ? resolve(argv[outIndex + 1]) : defaultVsixPath,

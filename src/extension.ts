@@ -49,6 +49,8 @@ export function activate(context: vscode.ExtensionContext): void {
     void vscode.commands.executeCommand('setContext', 'mcpHost.hasServers', kinds.length > 0);
     void vscode.commands.executeCommand('setContext', 'mcpHost.canStart', kinds.some((k) => k === 'stopped' || k === 'error' || k === 'blocked'));
     void vscode.commands.executeCommand('setContext', 'mcpHost.canStop', kinds.some((k) => k === 'running' || k === 'starting' || k === 'waiting'));
+    // The walkthrough's "Allow it" is done once a server runs (canStop holds while one waits for consent).
+    void vscode.commands.executeCommand('setContext', 'mcpHost.anyRunning', kinds.includes('running'));
   };
   updateContext();
   context.subscriptions.push(mcpHost.onDidChange(updateContext));

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // A small MCP server for trying MCP Host: a notebook kept in memory (or in a JSON file when
-// NOTES_FILE is set). It has tools, a resource per note, a resource template, a prompt and
-// log messages, so every part of the extension has something to show.
+// NOTES_FILE is set). It has tools, a resource per note, a resource template, a prompt, log
+// messages and a skill (the Skills extension), so every part of the extension has something to show.
 // Built on the official SDK; speaks MCP over stdio.
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -56,7 +57,8 @@ load();
 const server = new McpServer(
   { name: 'notes-demo', title: 'Notes (demo)', version: '1.0.0' },
   {
-    capabilities: { logging: {} },
+    // The Skills extension (io.modelcontextprotocol/skills, SEP-2640): skills/list and skills/get below.
+    capabilities: { logging: {}, extensions: { 'io.modelcontextprotocol/skills': {} } },
     instructions: 'A notebook. Use add_note to write, search_notes to find, and read notes://note/{id} resources.',
   },
 );
@@ -185,6 +187,41 @@ server.registerPrompt(
     };
   },
 );
+
+// One skill, "note-taking": how to keep this notebook tidy. Its files are resources under
+// skill://note-taking/; the listing gives each file's size and SHA-256 digest, which MCP Host
+// checks before it shows the skill or hands it to a model.
+const SKILL_FRONTMATTER = { name: 'note-taking', description: 'Keeps the notebook tidy, with a search before each new note, short titles and a few tags' };
+const SKILL_FILES = {
+  'SKILL.md': `---\nname: ${SKILL_FRONTMATTER.name}\ndescription: ${SKILL_FRONTMATTER.description}\n---\n\n` +
+    '# Note-taking\n\n' +
+    '1. Before `add_note`, run `search_notes` for the subject; if a note exists, say so instead of adding a second one.\n' +
+    '2. Titles: five words at most, the subject first ("Coffee beans to buy", not "Note about shopping").\n' +
+    '3. Tags: one to three, lower case, from [the tag list](references/TAGS.md) when one fits.\n' +
+    '4. After adding, give the user the note\'s id and title.\n',
+  'references/TAGS.md': '# Tags\n\n- `home`: errands, shopping, the house\n- `work`: meetings, tasks, people\n- `ideas`: anything to think about later\n- `demo`: the notes this server starts with\n',
+};
+const skillUri = (file) => `skill://${SKILL_FRONTMATTER.name}/${file}`;
+const skillEntry = {
+  uri: skillUri('SKILL.md'),
+  frontmatter: SKILL_FRONTMATTER,
+  resources: Object.entries(SKILL_FILES).map(([file, text]) => ({
+    uri: skillUri(file),
+    size: Buffer.byteLength(text),
+    digest: `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`,
+  })),
+};
+for (const [file, text] of Object.entries(SKILL_FILES)) {
+  server.registerResource(`skill ${file}`, skillUri(file), { title: `Skill note-taking: ${file}`, mimeType: 'text/markdown' }, async (uri) => ({
+    contents: [{ uri: uri.href, mimeType: 'text/markdown', text }],
+  }));
+}
+const skillParams = z.looseObject({ _meta: z.optional(z.unknown()) });
+server.server.setRequestHandler(z.object({ method: z.literal('skills/list'), params: z.optional(skillParams.extend({ cursor: z.optional(z.string()) })) }), async () => ({ skills: [skillEntry] }));
+server.server.setRequestHandler(z.object({ method: z.literal('skills/get'), params: skillParams.extend({ uri: z.string() }) }), async (request) => {
+  if (request.params.uri !== skillEntry.uri) throw new Error(`There is no skill at ${request.params.uri}.`);
+  return { skill: skillEntry };
+});
 
 await server.connect(new StdioServerTransport());
 // stderr is the place for human-readable noise; stdout carries only protocol messages.

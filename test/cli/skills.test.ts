@@ -83,4 +83,20 @@ describe('mcp-host CLI: skills (SEP-2640) with the skills fixture server', { tim
     assert.equal(code, 2);
     assert.match(stderr, /does not offer skills/);
   });
+
+  test("the demo's notes server offers a skill that loads verified, with its tag list", async () => {
+    const notes = ['--', process.execPath, join(ROOT, 'demo/servers/notes-server.mjs')];
+    const out = (args: string[]) => {
+      let stdout = '';
+      let stderr = '';
+      return runCli([...args, ...notes], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) }).then((code) => ({ code, stdout, stderr }));
+    };
+    const listing = await out(['skills']);
+    assert.equal(listing.code, 0, listing.stderr);
+    assert.match(listing.stdout, /^note-taking {2}skill:\/\/note-taking\/SKILL\.md {2}\(2 files, /m);
+    const skill = await out(['skill', 'skill://note-taking/SKILL.md', '--out', join(TEMP, 'note-taking')]);
+    assert.equal(skill.code, 0, skill.stderr);
+    assert.match(skill.stdout, /note-taking: 2 files verified and written to /);
+    assert.match(readFileSync(join(TEMP, 'note-taking', 'references', 'TAGS.md'), 'utf8'), /^# Tags/);
+  });
 });

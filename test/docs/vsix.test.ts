@@ -67,10 +67,12 @@ describe('the VSIX a user installs', () => {
   let names: string[] = [];
   let readme = '';
   let vsixManifest = '';
+  let packageStderr = '';
   before(async () => {
     assert.ok(existsSync(join(ROOT, 'dist', 'extension.js')), 'dist/ is not built: run node esbuild.mjs');
     const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'package.mjs'), '--no-build', '--out', vsix], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(r.status, 0, r.stdout + r.stderr);
+    packageStderr = r.stderr;
     const zip = await readZip(vsix, (name) => name === 'extension/readme.md' || name === 'extension.vsixmanifest');
     names = zip.names;
     readme = zip.texts.get('extension/readme.md') ?? '';
@@ -120,6 +122,23 @@ describe('the VSIX a user installs', () => {
       }
     }
     assert.throws(() => contentUrls({ repository: { url: 'git@example.com:a/b.git' } }), /not an https:\/\/github\.com/);
+  });
+
+  test('while repository.url is the placeholder, packaging warns and --release refuses', async () => {
+    const pkg = JSON.parse(read('package.json')) as { repository: { url: string } };
+    const { publishingProblems, PLACEHOLDER_REPOSITORY } = (await import(pathToFileURL(join(ROOT, 'scripts', 'package.mjs')).href)) as {
+      publishingProblems(manifest: unknown): string[];
+      PLACEHOLDER_REPOSITORY: string;
+    };
+    assert.deepEqual(publishingProblems({ repository: { url: 'https://github.com/someone/mcp-host.git' } }), []);
+    assert.match(publishingProblems({ repository: { url: `${PLACEHOLDER_REPOSITORY}.git` } }).join(''), /placeholder .*CONTRIBUTING\.md, "Before publishing"/);
+    if (publishingProblems(pkg).length === 0) return; // a maintainer set the real repository
+    assert.match(packageStderr, /package: warning: package\.json's repository\.url is the placeholder/);
+    const refused = join(dir, 'refused.vsix');
+    const r = spawnSync(process.execPath, [join(ROOT, 'scripts', 'package.mjs'), '--no-build', '--release', '--out', refused], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    assert.match(r.stderr, /not ready to publish/);
+    assert.ok(!existsSync(refused), 'no VSIX written');
   });
 
   // ovsx has no offline check (it packs with vsce and uploads): these are the checks Open VSX and

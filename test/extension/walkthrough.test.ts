@@ -32,6 +32,12 @@ const declared = new Set<string>(pkg.contributes.commands.map((c: { command: str
 /** VS Code's own commands the walkthrough uses (they exist in every VS Code the engine allows). */
 const workbenchCommands = new Set(['workbench.action.chat.open', 'workbench.view.extension.mcpHost', 'workbench.action.files.openFolder', 'workbench.action.openSettings']);
 const commandExists = (id: string) => declared.has(id) || workbenchCommands.has(id);
+/**
+ * Commands that open an editor (mcp.json, a tool panel). Run from the walkthrough in its own
+ * group, they would replace it, and VS Code takes a hidden editor's page out of the window: the
+ * step's tick would land on nothing the user sees. `command:toSide:` opens them beside it.
+ */
+const opensEditor = new Set(['mcpHost.createConfig', 'mcpHost.findTool']);
 
 /** The problems of a step: completion events that cannot happen, a missing picture, a button to nowhere. */
 function stepProblems(step: Step): string[] {
@@ -46,7 +52,10 @@ function stepProblems(step: Step): string[] {
   const media = step.media.svg ?? step.media.image;
   if (!media || !existsSync(join(root, media))) problems.push(`${step.id}: picture ${media} is missing`);
   if (!step.media.altText) problems.push(`${step.id}: picture without altText`);
-  for (const [, id] of step.description.matchAll(/\]\(command:([\w.]+)/g)) if (!commandExists(id)) problems.push(`${step.id}: button runs unknown ${id}`);
+  for (const [, toSide, id] of step.description.matchAll(/\]\(command:(toSide:)?([\w.]+)/g)) {
+    if (!commandExists(id)) problems.push(`${step.id}: button runs unknown ${id}`);
+    if (opensEditor.has(id) && !toSide) problems.push(`${step.id}: ${id} opens an editor over the walkthrough (use command:toSide:)`);
+  }
   if (!/\]\(command:/.test(step.description)) problems.push(`${step.id}: no button`);
   return problems;
 }
@@ -65,8 +74,8 @@ describe('the Get Started walkthrough', () => {
   });
 
   test('the check finds a step whose event cannot happen (so the test above can fail)', () => {
-    const bad: Step = { id: 'x', title: 'x', description: '[Go](command:mcpHost.noSuchCommand)', media: { svg: 'media/none.svg' }, completionEvents: ['onCommand:mcpHost.noSuch', 'onContext:mcpHost.neverSet', 'onView:x'] };
-    assert.equal(stepProblems(bad).length, 6);
+    const bad: Step = { id: 'x', title: 'x', description: '[Go](command:mcpHost.noSuchCommand)\n[Make](command:mcpHost.createConfig)', media: { svg: 'media/none.svg' }, completionEvents: ['onCommand:mcpHost.noSuch', 'onContext:mcpHost.neverSet', 'onView:x'] };
+    assert.deepEqual(stepProblems(bad).map((p) => p.split(':')[1].trim()), ['onCommand', 'onContext', 'onView', 'picture media/none.svg is missing', 'picture without altText', 'button runs unknown mcpHost.noSuchCommand', 'mcpHost.createConfig opens an editor over the walkthrough (use command']);
   });
 
   test('"Get Started with MCP Host" is declared and opens this walkthrough of this extension', () => {
