@@ -14,7 +14,7 @@ CHROMIUM_PACKAGES=(chromium)
 SANDBOX_PACKAGES=(bubblewrap)
 
 if [ "${1:-}" = "--print" ]; then
-  echo "sudo apt-get install ${CODE_SERVER_PACKAGES[*]} ${CHROMIUM_PACKAGES[*]}"
+  echo "sudo apt-get install ${CODE_SERVER_PACKAGES[*]} ${CHROMIUM_PACKAGES[*]} ${SANDBOX_PACKAGES[*]}"
   exit 0
 fi
 
