@@ -26,7 +26,7 @@ const common = {
  * nor parses them: `require('./vendor/ajv')` stays a require of dist/vendor/ajv.js.
  * Each maps to the folder whose code requires it.
  */
-const vendorModules = { ajv: 'src/schema', markdownIt: 'src/usecases', re2: 'src/schema' };
+const vendorModules = { ajv: 'src/schema', markdownIt: 'src/usecases', re2: 'src/schema', yaml: 'src/skills' };
 const lazyVendor = {
   name: 'lazy-vendor',
   setup(build) {
@@ -75,6 +75,10 @@ const shipped = { ...common, minify: true, plugins: [lazyVendor, lazyOAuth] };
  * the rest lands in a shared `chunk-*.js`, loaded once, so a class stays one class (instanceof
  * holds across files). The files sit in dist/ itself so `./vendor/…` and `__dirname` resolve
  * as from dist/extension.js.
+ *
+ * esbuild makes a shared chunk per set of entries that reach a module: some forty small ones
+ * that activation needs anyway, each costing Node a file lookup, a read and a compile (about
+ * half of the load time). Those are merged into dist/extension.js (mergeActivationChunks).
  */
 const extensionWithLazyChunks = {
   name: 'extension-lazy-chunks',
@@ -83,6 +87,7 @@ const extensionWithLazyChunks = {
       if (result.errors.length) return;
       const { writeFileSync, readdirSync, unlinkSync } = await import('node:fs');
       for (const stale of readdirSync('dist').filter((f) => /^chunk-\w+\.js(\.map)?$/.test(f))) unlinkSync(`dist/${stale}`);
+      const files = new Map();
       for (const file of result.outputFiles.filter((f) => f.path.endsWith('.js'))) {
         const name = file.path.slice(file.path.lastIndexOf('/') + 1);
         // The ESM output carries its source map inline; the CommonJS pass maps through it.
@@ -91,12 +96,74 @@ const extensionWithLazyChunks = {
         // an ES module and keeps its import(). (The source map is off by a few columns after
         // each such call, on its line only.)
         const code = cjs.code.replace(/\bimport\((["'`])(\.\/chunk-\w+\.js)\1\)/g, 'Promise.resolve().then(()=>require("$2"))');
+        files.set(name, { code, map: cjs.map });
+      }
+      for (const [name, { code, map }] of mergeActivationChunks(files)) {
         writeFileSync(`dist/${name}`, `${code}//# sourceMappingURL=${name}.map\n`);
-        writeFileSync(`dist/${name}.map`, cjs.map);
+        writeFileSync(`dist/${name}.map`, map);
       }
     });
   },
 };
+
+const LAZY_REQUIRE = /Promise\.resolve\(\)\.then\(\(\)=>require\("\.\/(chunk-\w+\.js)"\)\)/g;
+const CHUNK_REQUIRE = /\brequire\("\.\/(chunk-\w+\.js)"\)/g;
+/** The chunks `code` requires when it runs (not those it loads later through a lazy import). */
+function staticChunks(code) {
+  return [...code.replace(LAZY_REQUIRE, '').matchAll(CHUNK_REQUIRE)].map((m) => m[1]);
+}
+
+/**
+ * `files` (name → CommonJS code and source map) with every chunk extension.js needs at load
+ * merged into it. Each merged chunk keeps its own module scope: a function run on its first
+ * require, as Node would run its file, registered in `require.cache` under the path it would have
+ * had, so a lazily loaded chunk that needs it finds that one instance there. The source map of
+ * extension.js becomes an index map with one section per part.
+ */
+function mergeActivationChunks(files) {
+  const merged = new Set();
+  const visit = (name) => {
+    for (const chunk of staticChunks(files.get(name).code)) {
+      if (merged.has(chunk)) continue;
+      merged.add(chunk);
+      visit(chunk);
+    }
+  };
+  visit('extension.js');
+  const local = (code) => code.replace(CHUNK_REQUIRE, (whole, chunk) => (merged.has(chunk) ? `__mcpHostChunk("${chunk}")` : whole));
+  const out = new Map();
+  for (const [name, file] of files) {
+    if (name === 'extension.js' || merged.has(name)) continue;
+    const uses = staticChunks(file.code).some((chunk) => merged.has(chunk));
+    // A lazy chunk finds a merged one where extension.js registered it.
+    const prologue = uses ? 'const __mcpHostChunk=n=>{const m=require.cache[require("node:path").join(__dirname,n)];if(!m)throw new Error(`${n} is part of extension.js, which was not loaded`);return m.exports};\n' : '';
+    out.set(name, { code: prologue + local(file.code), map: shiftLines(file.map, prologue ? 1 : 0) });
+  }
+  const lines = [
+    '"use strict";',
+    'const __mcpHostChunk=(()=>{const M=require("node:module"),P=require("node:path"),loaded={};return n=>{let m=loaded[n];if(m)return m.exports;const f=P.join(__dirname,n);m=loaded[n]=new M(f,module);m.filename=f;m.paths=module.paths;require.cache[f]=m;__mcpHostChunks[n].call(m.exports,m.exports,require,m,f,__dirname);m.loaded=true;return m.exports}})();',
+    'const __mcpHostChunks={',
+  ];
+  const sections = [];
+  for (const name of merged) {
+    lines.push(`${JSON.stringify(name)}:function(exports,require,module,__filename,__dirname){`);
+    sections.push({ offset: { line: lines.length, column: 0 }, map: JSON.parse(files.get(name).map) });
+    lines.push(...local(files.get(name).code).split('\n'), '},');
+  }
+  lines.push('};');
+  sections.push({ offset: { line: lines.length, column: 0 }, map: JSON.parse(files.get('extension.js').map) });
+  lines.push(local(files.get('extension.js').code));
+  out.set('extension.js', { code: lines.join('\n'), map: JSON.stringify({ version: 3, file: 'extension.js', sections }) });
+  return out;
+}
+
+/** A source map for code moved down by `lines` lines. */
+function shiftLines(map, lines) {
+  if (lines === 0) return map;
+  const parsed = JSON.parse(map);
+  parsed.mappings = ';'.repeat(lines) + parsed.mappings;
+  return JSON.stringify(parsed);
+}
 const builds = [
   {
     ...shipped,

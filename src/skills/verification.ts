@@ -4,7 +4,6 @@
 // failure is a SkillVerificationError whose message names the file and what differed, never the
 // content: unverified bytes go nowhere, not into an error, a log or a model's input.
 import { createHash } from 'node:crypto';
-import { parse as parseYaml } from 'yaml';
 import { formatBytes } from '../protocol/text';
 import type { ReadResourceResult } from '../client/schemas';
 import { MAX_SKILL_BYTES, MAX_SKILL_FILES, SkillEntry, SkillFile, pathInSkill } from './wire';
@@ -88,6 +87,13 @@ export function verifyFile(file: SkillFile, bytes: Uint8Array): void {
   if (digest !== file.digest) throw new SkillVerificationError('digest', file.uri, `${file.uri}: its content has digest ${digest}, its listing says ${file.digest}; refused (changed, tampered with, or stale: list the skills again)`);
 }
 
+type YamlParser = typeof import('./vendor/yaml');
+let yamlParser: YamlParser | undefined;
+/** Required on first use, not imported: the YAML parser loads with the first skill read, not at activation. */
+function yaml(): YamlParser {
+  return (yamlParser ??= require('./vendor/yaml') as YamlParser);
+}
+
 /** The YAML frontmatter at the start of a SKILL.md, as a JSON object; throws a refusal when there is none or it does not parse. */
 export function parseFrontmatter(uri: string, text: string): Record<string, unknown> {
   const match = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
@@ -95,7 +101,7 @@ export function parseFrontmatter(uri: string, text: string): Record<string, unkn
   let parsed: unknown;
   try {
     // The core schema: no dates or other types JSON does not have; aliases bounded.
-    parsed = parseYaml(match[1], { schema: 'core', maxAliasCount: 50, uniqueKeys: true });
+    parsed = yaml().parse(match[1], { schema: 'core', maxAliasCount: 50, uniqueKeys: true });
   } catch (error) {
     throw new SkillVerificationError('frontmatter', uri, `${uri}: its frontmatter is not valid YAML (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
   }

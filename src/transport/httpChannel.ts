@@ -8,6 +8,7 @@ import { Emitter } from '../protocol/events';
 import { HttpTransportStats, TransportCloseInfo, TransportCloseReason, TransportLog, TransportStats } from '../protocol/transport';
 import { DEFAULT_MAX_MESSAGE_BYTES } from './lineDecoder';
 import { formatByteLimit } from '../protocol/text';
+import { authorizedHeaders } from './authorizedHeaders';
 import { HttpRequestFn, HttpResponse, NodeHttpClient, withBody } from './nodeHttpClient';
 
 /** What both HTTP transports are configured with. */
@@ -367,17 +368,15 @@ export class HttpChannel {
     let nonceRetried = false;
     let tries = 1;
     for (let tried = 0; ; ) {
-      const headers = withoutHeader(withoutHeader(options.headers, 'authorization'), 'dpop');
       const value = await auth.authorization();
       if (tried === 0 && value === undefined) tries = 2;
-      if (value !== undefined) headers.authorization = value;
       const proof = value !== undefined ? await auth.proof?.({ method: options.method, url }, value) : undefined;
-      if (proof !== undefined) headers.dpop = proof;
+      const headers = authorizedHeaders(options.headers, value, proof);
       if ((value !== undefined) !== this.sendsSignInAuthorization) {
         this.sendsSignInAuthorization = value !== undefined;
         this.logHttp(value !== undefined ? 'requests carry Authorization from sign-in' : 'requests carry no Authorization from sign-in (no token)');
       }
-      let response = await this.fetchFollowing(exchange, { ...options, headers });
+      let response = await this.fetchFollowing(exchange, headers === options.headers ? options : { ...options, headers });
       const nonce = proof !== undefined ? response.headers.get('dpop-nonce') : null;
       if (nonce) auth.noteNonce?.(url, nonce);
       const challenge = response.headers.get('www-authenticate');
@@ -818,12 +817,6 @@ function describeTlsFailure(code: string | undefined, url: URL): string | undefi
 /** True when a `WWW-Authenticate` asks for a (new) DPoP nonce: the DPoP scheme with `error="use_dpop_nonce"` (RFC 9449 §9). */
 export function asksForDpopNonce(wwwAuthenticate: string | undefined): boolean {
   return !!wwwAuthenticate && /(^|[\s,])DPoP\s(.*[\s,])?error\s*=\s*"?use_dpop_nonce\b/i.test(wwwAuthenticate);
-}
-
-function withoutHeader(headers: Readonly<Record<string, string>>, name: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() !== name) out[key] = value;
-  return out;
 }
 
 /** Drops a response body we do not read, so its connection goes back to the pool. */

@@ -6,6 +6,7 @@
 // small `HttpResponse` below, which `fetch`'s Response also satisfies (tests may still inject a fetch).
 import * as http from 'node:http';
 import * as https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 
 /** The part of an HTTP answer the channel reads; `fetch`'s Response has the same shape. */
 export interface HttpResponse {
@@ -57,11 +58,9 @@ export class NodeHttpClient {
       if (signal.aborted) return reject(signal.reason);
       const secure = url.protocol === 'https:';
       const agent = secure ? (this.httpsAgent ??= new https.Agent({ keepAlive: true })) : (this.httpAgent ??= new http.Agent({ keepAlive: true }));
-      const headers: Record<string, string> = { ...init.headers };
-      if (init.body !== undefined) headers['content-length'] = String(Buffer.byteLength(init.body));
-      const options: http.RequestOptions = { method: init.method, headers, agent, signal };
+      const options = requestOptions(url, init, agent);
       const send = (retried: boolean): void => {
-        const req = (secure ? https : http).request(url, options, (res) => resolve(new NodeHttpResponse(res, signal)));
+        const req = (secure ? https : http).request(options, (res) => resolve(new NodeHttpResponse(res, signal)));
         req.once('error', (error: NodeJS.ErrnoException) => {
           // With `signal`, Node destroys the request on abort: the reason, not Node's AbortError, is what callers see.
           if (signal.aborted) return reject(signal.reason);
@@ -81,6 +80,31 @@ export class NodeHttpClient {
     this.httpAgent?.destroy();
     this.httpsAgent?.destroy();
   }
+}
+
+/** Where a URL points, as http.request's options: worked out once per URL object (a transport sends every POST to the same one). */
+const targets = new WeakMap<URL, http.RequestOptions>();
+
+/**
+ * The options of one request. The headers go as a flat list with Host and Content-Length in it:
+ * given an object, Node copies it through setHeader one header at a time (the same checks of
+ * names and values apply to the list). A URL with credentials keeps Node's own path, which turns
+ * them into Basic authorization.
+ */
+function requestOptions(url: URL, init: HttpRequestInit, agent: http.Agent): http.RequestOptions {
+  let target = targets.get(url);
+  if (!target) targets.set(url, (target = urlToHttpOptions(url)));
+  const length = init.body === undefined ? undefined : String(Buffer.byteLength(init.body));
+  if (target.auth) return { ...target, method: init.method, headers: length === undefined ? { ...init.headers } : { ...init.headers, 'content-length': length }, agent, signal: init.signal };
+  const headers: string[] = [];
+  let host = false;
+  for (const name in init.headers) {
+    host ||= name.toLowerCase() === 'host';
+    headers.push(name, init.headers[name]);
+  }
+  if (!host) headers.push('host', url.host);
+  if (length !== undefined) headers.push('content-length', length);
+  return { ...target, method: init.method, headers, agent, signal: init.signal };
 }
 
 /** `response` with `text` as its whole body (standing in for one whose body was read already). */

@@ -677,7 +677,8 @@ function loadAndActivate(bundle: string): void {
   extension.activate(context);
   const activated = performance.now();
   const cpu = process.cpuUsage(cpuStart);
-  const files = Object.keys(require.cache).filter((f) => f.startsWith(DIST) && f !== __filename).map((f) => f.slice(DIST.length + 1));
+  // The chunks merged into the bundle (esbuild.mjs) are in require.cache under paths with no file: not read.
+  const files = Object.keys(require.cache).filter((f) => f.startsWith(DIST) && f !== __filename && existsSync(f)).map((f) => f.slice(DIST.length + 1));
   process.stdout.write(JSON.stringify({ loadMs: loaded - started, activateMs: activated - loaded, cpuMs: (cpu.user + cpu.system) / 1000, files }) + '\n');
   process.exit(0);
 }
@@ -699,7 +700,9 @@ function footprint(): string[] {
   }
   const total = runs.map((r) => r.loadMs + r.activateMs);
   lines.push('| Measure | Value | Goal |', '|---|---|---|');
-  lines.push(`| dist/extension.js | ${(size / KiB).toFixed(0)} KiB | <= 400 KiB (${size <= 400 * KiB ? 'PASS' : 'MISS'}) |`);
+  // esbuild.mjs merges the chunks activation needs into the bundle: its size is what activation reads.
+  const merged = (readFileSync(EXTENSION_BUNDLE, 'utf8').match(/^"chunk-\w+\.js":function/gm) ?? []).length;
+  lines.push(`| dist/extension.js (with the ${merged} chunks activation needs merged in) | ${(size / KiB).toFixed(0)} KiB | <= 400 KiB (${size <= 400 * KiB ? 'PASS' : 'MISS'}) |`);
   if (size > 400 * KiB) reportMiss(`footprint: dist/extension.js is ${(size / KiB).toFixed(0)} KiB (target <= 400 KiB)`);
   // The bundle's shared chunks are read with it; its lazy chunks (panels, HTTP transports) and
   // dist/vendor/ only on first use.

@@ -41,7 +41,10 @@ test('browse the registry, search, install a server into .vscode/mcp.json', { ti
   await waitUntil(async () => {
     const labels = (await rowLabels()).map((l) => l.trim());
     return labels.length === 1 && labels[0] === 'Weather' ? labels : undefined;
-  }, 30_000, 'the search for "weather" answered by the registry');
+  }, 30_000, 'the search for "weather" answered by the registry').catch(async (error: unknown) => {
+    await wb.screenshot('registry-search-failed');
+    throw new Error(`${(error as Error).message}; rows: ${JSON.stringify(await rowLabels())}; registry asked: ${JSON.stringify(fixture?.requests.map((r) => r.path))}`);
+  });
   assert.ok(fixture.requests.some((r) => r.path === '/v0.1/servers' ), 'the registry was asked');
   await wb.screenshot('registry-search');
   await wb.pickQuickItem('Weather');

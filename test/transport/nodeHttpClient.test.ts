@@ -2,6 +2,7 @@
 // a kept-alive connection the server dropped while it sat idle is replaced once, silently; any
 // other reset is the caller's error.
 import assert from 'node:assert/strict';
+import * as http from 'node:http';
 import * as net from 'node:net';
 import { after, describe, test } from 'node:test';
 import { NodeHttpClient } from '../../src/transport/nodeHttpClient';
@@ -95,5 +96,30 @@ describe('NodeHttpClient', () => {
     await assert.rejects(post(client, server.url), (error: NodeJS.ErrnoException) => error.code === 'ECONNRESET');
     assert.equal(server.connections(), 2, 'the reused connection, then one new one');
     client.close();
+  });
+
+  test('a request sends Host, Content-Length and the headers given, on one kept-alive connection; a custom Host wins; URL credentials go as Basic authorization', async () => {
+    const seen: string[][] = [];
+    const server = http.createServer((req, res) => {
+      seen.push(req.rawHeaders);
+      req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
+    const { port } = server.address() as net.AddressInfo;
+    const client = new NodeHttpClient();
+    const url = new URL(`http://127.0.0.1:${port}/mcp?x=1`);
+    const send = (target: URL, headers: Record<string, string>) => client.request(target, { method: 'POST', headers, body: '{"é":1}', signal: new AbortController().signal }).then((r) => r.body!.cancel());
+    await send(url, { 'content-type': 'application/json', 'mcp-session-id': 's1' });
+    await send(url, { 'content-type': 'application/json', Host: 'example.test' });
+    await send(new URL(`http://user:p%40ss@127.0.0.1:${port}/mcp`), { accept: 'application/json' });
+    client.close();
+    const pairs = seen.map((raw) => Object.fromEntries(raw.flatMap((v, i) => (i % 2 ? [] : [[v.toLowerCase(), raw[i + 1]]]))));
+    assert.deepEqual(pairs[0], { 'content-type': 'application/json', 'mcp-session-id': 's1', host: `127.0.0.1:${port}`, 'content-length': '8', connection: 'keep-alive' });
+    assert.equal(pairs[1].host, 'example.test');
+    assert.equal(pairs[2].authorization, `Basic ${Buffer.from('user:p@ss').toString('base64')}`);
+    assert.equal(pairs[2].host, `127.0.0.1:${port}`);
+    assert.equal(pairs[2]['content-length'], '8');
+    await assert.rejects(client.request(url, { method: 'POST', headers: { 'x-a': 'b\r\nInjected: 1' }, signal: new AbortController().signal }), (error: NodeJS.ErrnoException) => error.code === 'ERR_INVALID_CHAR');
   });
 });

@@ -30,6 +30,16 @@ test('ajv and markdown-it load with the first check or render, not with the modu
   assert.deepEqual(rendered, { markdownIt: true });
 });
 
+test('the YAML parser loads with the first skill frontmatter parsed, not with the skill verification that uses it', () => {
+  const seen = inFreshProcess(`
+    const { parseFrontmatter } = require('../../src/skills/verification');
+    const before = loaded('node_modules/yaml/');
+    const fields = parseFrontmatter('skill://a/SKILL.md', '---\\nname: a\\ndescription: b\\n---\\nbody');
+    console.log(JSON.stringify({ before, after: loaded('node_modules/yaml/'), name: fields.name }));
+  `);
+  assert.deepEqual(seen, { before: false, after: true, name: 'a' });
+});
+
 test('the wire schemas use the small zod build (classic zod is not loaded)', () => {
   const seen = inFreshProcess(`
     require('../../src/client');
@@ -99,5 +109,21 @@ test('activating the shipped bundle reads neither the panels, the HTTP transport
     const holders = ['extension.js', ...chunks].filter((f) => readFileSync(join(dist, f), 'utf8').includes(text));
     assert.ok(holders.length > 0, `no file of dist/ holds ${part}`);
     assert.deepEqual(holders.filter((f) => files.includes(f)), [], `${part} was read at activation`);
+  }
+  assert.ok(!files.some((f) => f.startsWith('vendor/')), `activation read ${files.join(', ')}`);
+});
+
+test('activating the shipped bundle reads one file: the chunks it needs are merged into it, each still one module for the lazy chunks', () => {
+  const dist = join(__dirname, '..', '..', '..', 'dist');
+  const out = execFileSync(process.execPath, [join(dist, 'bench.js'), '--load-extension', join(dist, 'extension.js')], { encoding: 'utf8' });
+  const { files } = JSON.parse(out.trim().split('\n').pop()!) as { files: string[] };
+  assert.deepEqual(files, ['extension.js']);
+  // A lazy chunk that needs a merged one asks for it where extension.js registered it, never from a file.
+  const chunks = readdirSync(dist).filter((f) => /^chunk-\w+\.js$/.test(f));
+  const merged = [...readFileSync(join(dist, 'extension.js'), 'utf8').matchAll(/^"(chunk-\w+\.js)":function/gm)].map((m) => m[1]);
+  assert.ok(merged.length > 0, 'extension.js holds no merged chunk');
+  for (const chunk of chunks) {
+    const text = readFileSync(join(dist, chunk), 'utf8');
+    for (const name of merged) assert.ok(!text.includes(`require("./${name}")`), `${chunk} requires the merged ${name} from a file`);
   }
 });
