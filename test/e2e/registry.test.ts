@@ -27,7 +27,8 @@ test('browse the registry, search, install a server into .vscode/mcp.json', { ti
   fixture = await startRegistryFixture();
   const wb = (workbench = await launch({ workspace, vsix: VSIX, settings: { 'mcpHost.registry.url': `${fixture.url}/public` } }));
   const page = wb.page;
-  const rowLabels = () => page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name').allTextContents();
+  // Each row's own label (its detail line is drawn with a .label-name too).
+  const rowLabels = () => page.locator('.quick-input-widget .quick-input-list .monaco-list-row').evaluateAll((rows) => rows.map((row) => row.querySelector('.label-name')?.textContent ?? ''));
 
   await wb.runCommand('MCP Host: Browse MCP Registry…');
   // The first page: the registry's servers with title, version and package types.
