@@ -160,6 +160,12 @@ describe('MCP Host with the keyboard alone (code-server)', () => {
 
   test('the arrow keys reach echo, Enter opens it; filled, run with Enter: the outcome announced, the focus on the result', { timeout: 120_000 }, async () => {
     await step('echo', async () => {
+      // The tree has the keyboard (View: Show MCP Host again if the step before did not leave it
+      // there), and Home puts its focus on the first row: this test does not rely on the one before.
+      if (!(await treeFocus())) await palette('View: Show MCP Host');
+      await poll(async () => (await treeFocus()) !== undefined, 15_000, 'the Servers tree to have the keyboard');
+      await press('Home');
+      await poll(async () => (await treeFocus())?.index === 0, 10_000, 'Home to focus the first row');
       // everything › Tools › echo: Right opens a row, Down moves on, until the focused row is the next one.
       for (const label of ['everything', 'Tools', 'echo']) {
         for (let i = 0; i < 40 && (await treeFocus())?.label !== label; i++) await press('ArrowDown');

@@ -81,7 +81,7 @@ describe('package.json contributions', () => {
     assert.equal(pkg.capabilities.untrustedWorkspaces.supported, 'limited');
     // Settings that loosen a safety check: VS Code ignores their workspace value in Restricted
     // Mode, and the extension reads them through the same list (restrictedSettings.ts).
-    const restricted = ['mcpHost.servers', 'mcpHost.startPolicy', 'mcpHost.confirmDestructiveTools', 'mcpHost.sampling.maxQueued', 'mcpHost.chat.trustedServers'];
+    const restricted = ['mcpHost.servers', 'mcpHost.startPolicy', 'mcpHost.confirmDestructiveTools', 'mcpHost.sampling.maxQueued', 'mcpHost.chat.trustedServers', 'mcpHost.sandbox.requireForWorkspaceServers', 'mcpHost.sandbox.autoApproveTools'];
     assert.deepEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations, restricted);
     const list = /RESTRICTED_SETTINGS = \[([^\]]*)\]/.exec(readFileSync(join(root, 'src', 'extension', 'restrictedSettings.ts'), 'utf8'))?.[1] ?? '';
     assert.deepEqual(list.split(',').map((k) => `mcpHost.${k.trim().replace(/'/g, '')}`), restricted);

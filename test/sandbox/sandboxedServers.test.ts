@@ -66,7 +66,12 @@ describe('sandboxed stdio servers (bubblewrap)', { skip: !bwrapWorks && 'needs L
 
   /** Connects a client to the entry `server` of an mcp.json text, through the host's parse → resolve → transport path. */
   async function connect(server: Record<string, unknown>): Promise<McpClient> {
-    const loaded = parseConfigText(JSON.stringify({ servers: { probe: server } }), SOURCE);
+    // The servers' scripts are read from this clone, wherever it is: a clone under /tmp (which the
+    // sandbox replaces) or a home folder (which it hides) needs them allowed, as a user's would.
+    const sandbox = (server.sandbox ?? {}) as { filesystem?: Record<string, unknown> };
+    const scripts = [path.join(REPO, 'node_modules'), path.join(REPO, 'test', 'fixtures')];
+    const entryWithScripts = server.sandboxEnabled ? { ...server, sandbox: { ...sandbox, filesystem: { ...sandbox.filesystem, allowRead: scripts } } } : server;
+    const loaded = parseConfigText(JSON.stringify({ servers: { probe: entryWithScripts } }), SOURCE);
     assert.deepEqual(loaded.problems, []);
     const entry = loaded.servers[0];
     const resolved = await resolveServer(entry.config as StdioServerConfig, { folders: {}, workspaceFolder: workspace, userHome: home, env: process.env, resolveInput: async () => '' }, workspace);
@@ -90,7 +95,9 @@ describe('sandboxed stdio servers (bubblewrap)', { skip: !bwrapWorks && 'needs L
 
       const write = await client.callTool('write_file', { path: path.join(outside, 'escaped.txt') });
       assert.equal(write.isError, true);
-      assert.match(textOf(write), /^REFUSED: EROFS/);
+      // Read-only where the folder is seen (EROFS); not there at all when this clone sits under /tmp,
+      // which the sandbox replaces (ENOENT).
+      assert.match(textOf(write), REPO.startsWith('/tmp/') ? /^REFUSED: ENOENT/ : /^REFUSED: EROFS/);
       assert.equal(existsSync(path.join(outside, 'escaped.txt')), false);
 
       const reach = await client.callTool('connect', { host: '127.0.0.1', port });

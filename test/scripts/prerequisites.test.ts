@@ -27,7 +27,7 @@ describe('scripts/prerequisites.sh', () => {
 
   test("README's prerequisites line is the script's list", () => {
     const line = run(['--print']).stdout.trim();
-    assert.match(line, /^sudo apt-get install (\S+ )+chromium$/);
+    assert.match(line, /^sudo apt-get install (\S+ )+chromium bubblewrap$/);
     assert.ok(readFileSync(join(ROOT, 'README.md'), 'utf8').includes(`\n    ${line}\n`), `README.md shows: ${line}`);
   });
 
