@@ -3,13 +3,12 @@
 // 1.4.11), and a field that needs fixing is outlined in the theme's error colour, which is not the
 // colour of every other edge (High Contrast Dark gives inputValidation.errorBorder its blue).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, test } from 'node:test';
 import { DIALOG_ASSETS, PANEL_ASSETS } from '../../src/extension/webviewPage';
 import type { ObjectField } from '../../src/forms/model';
 import { checkFormState } from '../../src/serverRequests/elicitation';
 import { contrast, parseColour } from './colour';
-import { openPage, startBrowser, type WebviewPage } from './pageHarness';
+import { openPage, suiteBrowser, type WebviewPage } from './pageHarness';
 import { elicitationForm, initTool } from './pageSamples';
 import { THEMES } from './themes';
 
@@ -41,17 +40,11 @@ function assertVisibleEdges(theme: string, found: readonly Edge[]): void {
 }
 
 describe('form fields: edges that can be seen, errors in red', () => {
-  let browser: Browser;
-  before(async () => {
-    browser = await startBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  const browser = suiteBrowser();
 
   test('the tool panel\'s fields have an edge at 3:1 or more in the four themes', async () => {
     for (const theme of THEMES) {
-      const page = await openPage(browser, { feature: PANEL_ASSETS, theme });
+      const page = await openPage(browser(), { feature: PANEL_ASSETS, theme });
       try {
         await page.send(initTool());
         assertVisibleEdges(theme.name, await edges(page));
@@ -63,7 +56,7 @@ describe('form fields: edges that can be seen, errors in red', () => {
 
   test('the elicitation form: edges at 3:1, and an invalid field outlined in the error colour, not the usual edge', async () => {
     for (const theme of THEMES) {
-      const page = await openPage(browser, { feature: DIALOG_ASSETS, theme });
+      const page = await openPage(browser(), { feature: DIALOG_ASSETS, theme });
       try {
         const form = elicitationForm();
         if (form.type !== 'form') throw new Error('a form sample');

@@ -3,24 +3,17 @@
 // names the active option), the arrow keys move, Enter takes, Escape closes, the focus never
 // leaves the field; and "Arguments to send" adds no Tab stop between the last field and Run.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { describe, test } from 'node:test';
 import { PANEL_ASSETS } from '../../src/extension/webviewPage';
-import { openPage, startBrowser } from './pageHarness';
+import { openPage, suiteBrowser } from './pageHarness';
 import { initTool, promptInit } from './pageSamples';
 import { THEMES } from './themes';
 
 describe('suggestions: a combobox, and Run right after the last field', () => {
-  let browser: Browser;
-  before(async () => {
-    browser = await startBrowser();
-  });
-  after(async () => {
-    await browser?.close();
-  });
+  const browser = suiteBrowser();
 
   test('the arrow keys move through the suggestions, Enter takes the active one, Escape closes them; focus stays in the field', async () => {
-    const page = await openPage(browser, { feature: PANEL_ASSETS, theme: THEMES[0]! });
+    const page = await openPage(browser(), { feature: PANEL_ASSETS, theme: THEMES[0]! });
     try {
       const p = page.page;
       await page.send(promptInit);
@@ -74,7 +67,7 @@ describe('suggestions: a combobox, and Run right after the last field', () => {
   });
 
   test('a tool without completions has plain text fields, not comboboxes', async () => {
-    const page = await openPage(browser, { feature: PANEL_ASSETS, theme: THEMES[0]! });
+    const page = await openPage(browser(), { feature: PANEL_ASSETS, theme: THEMES[0]! });
     try {
       await page.send(initTool());
       assert.equal(await page.page.locator('[role="combobox"]').count(), 0);
@@ -84,7 +77,7 @@ describe('suggestions: a combobox, and Run right after the last field', () => {
   });
 
   test('"Arguments to send" comes after Run: Tab from the last field goes to Run', async () => {
-    const page = await openPage(browser, { feature: PANEL_ASSETS, theme: THEMES[0]! });
+    const page = await openPage(browser(), { feature: PANEL_ASSETS, theme: THEMES[0]! });
     try {
       const p = page.page;
       await page.send(promptInit);
