@@ -291,11 +291,10 @@ export class OAuthSession implements AuthProvider {
    * its token is used and the spent refresh token never sent. True when a token came back.
    */
   private renew(found: DiscoveredAuthorization, seen: StoredGrant): Promise<boolean> {
-    const key = OAuthFlow.key(found);
-    this.refreshing ??= this.options.store
-      .exclusive(key, async () => {
-        const current = (await this.options.store.get(key)) ?? seen;
-        if (this.renewedMeanwhile(current, seen)) return true;
+    return this.renewOnce(
+      found,
+      seen,
+      async (current) => {
         if (!current.refreshToken) {
           this.grant = { client: current.client };
           return false;
@@ -325,16 +324,15 @@ export class OAuthSession implements AuthProvider {
             return never;
           }
         }
-      })
-      .catch((error: unknown) => {
+      },
+      (error) => {
         // The cache could not be locked or read: said like a refresh that could not reach the server.
         this.lastError = `the token could not be refreshed: ${errorMessage(error)}`;
         this.lastErrorKind = 'token';
         this.log(this.lastError, 'warn');
         return false;
-      })
-      .finally(() => (this.refreshing = undefined));
-    return this.refreshing;
+      },
+    );
   }
 
   /**
@@ -343,22 +341,38 @@ export class OAuthSession implements AuthProvider {
    * token is sent until it expires, and the next try waits REFRESH_RETRY_MS. True when renewed.
    */
   private regrant(found: DiscoveredAuthorization, seen: StoredGrant): Promise<boolean> {
-    const key = OAuthFlow.key(found);
-    this.refreshing ??= this.options.store
-      .exclusive(key, async () => {
-        const current = (await this.options.store.get(key)) ?? seen;
-        if (this.renewedMeanwhile(current, seen)) return true;
+    return this.renewOnce(
+      found,
+      seen,
+      async (current) => {
         this.grant = await this.flow.signIn(found, current.scope?.split(' ') ?? chooseScopes(this.options.scope, this.lastChallenge, found.resourceMetadata, found.authorizationServer));
         this.lastError = undefined;
         return true;
-      })
-      .catch((error: unknown) => {
+      },
+      (error) => {
         this.lastError = `the token could not be renewed: ${errorMessage(error)}`;
         this.lastErrorKind = AuthError.is(error) ? error.kind : 'token';
         this.retryRefreshAt = this.flow.now() + REFRESH_RETRY_MS;
         if (this.expired(seen)) this.grant = { client: seen.client };
         return false;
+      },
+    );
+  }
+
+  /**
+   * One renewal at a time for everyone asking (refresh or grant alike), under the store's lock:
+   * the stored grant is read again, and one another process or window renewed meanwhile is used
+   * instead of renewing it twice. `failed` says what a thrown error means for this renewal.
+   */
+  private renewOnce(found: DiscoveredAuthorization, seen: StoredGrant, renewCurrent: (current: StoredGrant) => Promise<boolean>, failed: (error: unknown) => boolean): Promise<boolean> {
+    const key = OAuthFlow.key(found);
+    this.refreshing ??= this.options.store
+      .exclusive(key, async () => {
+        const current = (await this.options.store.get(key)) ?? seen;
+        if (this.renewedMeanwhile(current, seen)) return true;
+        return renewCurrent(current);
       })
+      .catch(failed)
       .finally(() => (this.refreshing = undefined));
     return this.refreshing;
   }
