@@ -4,14 +4,14 @@
 // process is left.
 import * as vscode from 'vscode';
 import { registerCommands } from './extension/commands';
-import { registerRegistryGallery } from './extension/registryGallery';
-import { registerUseCases } from './extension/usecases';
-import { McpHost } from './extension/mcpHost';
-import { ServersTreeProvider } from './extension/serversTree';
-import { McpStatusBar } from './extension/statusBar';
-import { OfferChangesView } from './extension/offerChangesView';
+import { registerRegistryGallery } from './extension/gallery/registryGallery';
+import { registerUseCases } from './extension/panels/useCaseCommands';
+import { McpHost } from './extension/editorHost';
+import { ServersTreeProvider } from './extension/tree/serversTree';
+import { McpStatusBar } from './extension/tree/statusBar';
+import { OfferChangesView } from './extension/dev/offerChangesView';
 import { registerTimeline } from './extension/timeline/timelineFeed';
-import { cacheMcpHostSettings } from './extension/restrictedSettings';
+import { cacheMcpHostSettings } from './extension/trust/restrictedSettings';
 import { ServerSkills } from './skills/serverSkills';
 import { SkillsTreeSection } from './extension/skills/skillsTree';
 import { registerSkillDocuments } from './extension/skills/skillDocuments';

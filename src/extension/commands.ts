@@ -5,12 +5,12 @@ import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import type { ConfigProblem } from '../config';
 import type { ServerHandle } from '../registry';
-import { EXAMPLE_MCP_JSON } from './exampleConfig';
-import { setToken } from './setToken';
-import { plainPickText } from './format';
-import type { McpHost } from './mcpHost';
-import { problemRange } from './workspaceConfig';
-import type { ServersTreeProvider, TreeNode } from './serversTree';
+import { EXAMPLE_MCP_JSON } from './config/exampleConfig';
+import { setToken } from './signIn/setToken';
+import { plainPickText } from './tree/serverRowText';
+import type { McpHost } from './editorHost';
+import { problemRange } from './config/workspaceConfig';
+import type { ServersTreeProvider, TreeNode } from './tree/serversTree';
 import { errorMessage } from '../protocol/errors';
 
 type ServerArg = TreeNode | string | undefined;
@@ -59,7 +59,7 @@ export function registerCommands(host: McpHost, tree: ServersTreeProvider, view:
     register('mcpHost.tree.showAll', (node: TreeNode) => tree.showAll(node)),
     // From a Tools group: that server's tools; otherwise every running server's.
     register('mcpHost.findTool', async (arg?: TreeNode) => {
-      const { findTool } = await import('./findTool.js');
+      const { findTool } = await import('./tree/findTool.js');
       await findTool(
         {
           runningServers: () => host.tree.servers().filter((h) => host.tree.displayStatus(h).kind === 'running'),

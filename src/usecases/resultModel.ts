@@ -5,7 +5,7 @@
 import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, ResourceContents } from '../client/schemas';
 import { McpLocalError, ResponseError, errorMessage, explainWireError } from '../protocol/errors';
 import { Json } from '../schema/json';
-import { looksLikeMarkdown, renderMarkdown } from './markdown';
+import { looksLikeMarkdown, renderMarkdown } from '../content/markdown';
 import { SchemaCheck, SchemaValidator } from '../schema/validator';
 import { FoldedJson, cutDeepJson, foldJson } from '../protocol/jsonShape';
 import { formatBytes } from '../protocol/text';

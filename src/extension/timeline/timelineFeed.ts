@@ -4,9 +4,9 @@
 // everything only it needs load with the first open (timelinePanel.ts).
 import * as vscode from 'vscode';
 import type { CallHistory } from '../../usecases/history';
-import { DEFAULT_TIMELINE_LIMITS, Timeline, TimelineLimits } from '../../usecases/timeline/timelineModel';
-import type { McpHost } from '../mcpHost';
-import { mcpHostSetting } from '../restrictedSettings';
+import { DEFAULT_TIMELINE_LIMITS, Timeline, TimelineLimits } from '../../timeline/timelineModel';
+import type { McpHost } from '../editorHost';
+import { mcpHostSetting } from '../trust/restrictedSettings';
 import type * as TimelinePanelModule from './timelinePanel';
 
 export const TimelineCommands = {
