@@ -15,7 +15,7 @@ const REPO = path.resolve(__dirname, '../..');
 const LAYERS: Readonly<Record<string, number>> = {
   protocol: 0,
   // Shared helpers for what servers send (markdown, URL safety, invisible characters): a leaf.
-  content: 1,
+  content: 0.5,
   client: 1,
   schema: 1,
   config: 2,

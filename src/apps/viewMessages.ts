@@ -4,7 +4,7 @@
 // strictly here, like every webview message.
 import * as z from '../protocol/zod';
 import { THEME_VARIABLES } from './hostContext';
-import type { ParsedMessage } from '../usecases/panelMessages';
+import type { ParsedMessage } from '../content/webviewMessages';
 
 const ViewId = z.lazy(() => z.string().check(z.minLength(1), z.maxLength(100)));
 

@@ -7,15 +7,15 @@ import type { ConfigProblem } from '../config';
 import type { ServerHandle } from '../registry';
 import { EXAMPLE_MCP_JSON } from './config/exampleConfig';
 import { setToken } from './signIn/setToken';
-import { plainPickText } from './tree/serverRowText';
-import type { McpHost } from './editorHost';
+import { plainPickText } from '../content/untrustedText';
+import type { EditorHost } from './editorHost';
 import { problemRange } from './config/workspaceConfig';
 import type { ServersTreeProvider, TreeNode } from './tree/serversTree';
 import { errorMessage } from '../protocol/errors';
 
 type ServerArg = TreeNode | string | undefined;
 
-export function registerCommands(host: McpHost, tree: ServersTreeProvider, view: vscode.TreeView<TreeNode>): vscode.Disposable[] {
+export function registerCommands(host: EditorHost, tree: ServersTreeProvider, view: vscode.TreeView<TreeNode>): vscode.Disposable[] {
   const register = (id: string, fn: (...args: any[]) => unknown) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
@@ -107,7 +107,7 @@ export function registerCommands(host: McpHost, tree: ServersTreeProvider, view:
 }
 
 /** The server a command acts on: from a tree node, an id or a name, or picked by the user. */
-async function pickServer(host: McpHost, arg: ServerArg, placeHolder: string, filter: (h: ServerHandle) => boolean): Promise<ServerHandle | undefined> {
+async function pickServer(host: EditorHost, arg: ServerArg, placeHolder: string, filter: (h: ServerHandle) => boolean): Promise<ServerHandle | undefined> {
   const servers = host.tree.servers();
   if (typeof arg === 'string') return servers.find((h) => h.id === arg) ?? servers.find((h) => h.entry.name === arg);
   if (arg && 'serverId' in arg) return servers.find((h) => h.id === arg.serverId);

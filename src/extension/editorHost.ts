@@ -1,4 +1,4 @@
-// The VS Code side of MCP Host, put together: the ServerRegistry with the start gate as its
+// The editor's composition root: the VS Code side of MCP Host, put together: the ServerRegistry with the start gate as its
 // `prepare`, the configuration reloader feeding it, the editor's roots, sign-ins, sampling and
 // elicitation, the per-server output channels, the health store and the tree's model. Each of
 // those owns its job; this class builds them, runs the user's start/stop commands and disposes them.
@@ -36,7 +36,7 @@ import type { ResolvedServer, ServerEntry } from '../config';
 export type StartPolicy = 'onViewVisible' | 'onStartup' | 'never';
 
 
-export class McpHost implements vscode.Disposable {
+export class EditorHost implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly redactor = new Redactor();
   /** The servers; features ask a server's handle for its client (`whenReady`). */

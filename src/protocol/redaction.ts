@@ -1,7 +1,7 @@
 // The one redaction of MCP Host, and the command line as it is shown. No `vscode` import: the
 // registry, Server Details, the tree and the output channels all redact through `Redactor`.
 import { realpathSync } from 'node:fs';
-import { findVariables, isSecretHeader, mayBeSecret } from '../config/variables';
+import { findVariables, isSecretHeader, mayBeSecret } from './secretShapes';
 
 /** What replaces a secret in log text. */
 export const REDACTED = '••••';

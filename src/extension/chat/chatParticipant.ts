@@ -7,7 +7,7 @@ import { keepChatModelsListed } from './chatModelList';
 import { ChatState } from './chatState';
 import type * as ChatAppViewModule from './chatAppView';
 import type * as ChatHandlerModule from './chatHandler';
-import { plainPickText } from '../tree/serverRowText';
+import { plainPickText } from '../../content/untrustedText';
 
 export const CHAT_PARTICIPANT_ID = 'mcpHost.mcp';
 

@@ -5,7 +5,7 @@
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
 import { ConfigProblem, ConfigSource, LoadedConfig, ServerEntry, folderSources, loadConfigFile, parseSettingsValue, settingsSource, sourceKey } from '../../config';
-import { offsetToPosition } from '../tree/serverRowText';
+import { offsetToPosition } from './textPosition';
 
 /** What the workspace configures, merged over every source. */
 export interface WorkspaceConfig {

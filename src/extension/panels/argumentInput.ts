@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { McpClient } from '../../client/client';
 import { errorMessage } from '../../protocol/errors';
-import { plainPickText } from '../tree/serverRowText';
+import { plainPickText } from '../../content/untrustedText';
 
 export interface ArgumentSpec {
   readonly name: string;

@@ -2,7 +2,7 @@
 // JSON" act on what the server sent (the webview only has display parts, possibly cut).
 import * as vscode from 'vscode';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '../../client/schemas';
-import { IMAGE_TYPES, normalizeMimeType } from '../../usecases/resultModel';
+import { IMAGE_TYPES, normalizeMimeType } from '../../content/mediaTypes';
 import { InboundMessage, OutboundMessage, parseInbound } from '../../usecases/panelMessages';
 import { errorMessage } from '../../protocol/errors';
 import type { UseCaseContext } from './useCaseContext';

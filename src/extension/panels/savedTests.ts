@@ -14,7 +14,7 @@ import type * as SavedTestRunner from '../../usecases/savedTestRunner';
 let runner: Promise<typeof SavedTestRunner> | undefined;
 const loadRunner = () => (runner ??= import('../../usecases/savedTestRunner.js'));
 import type { UseCaseContext } from './useCaseContext';
-import { plainPickText } from '../tree/serverRowText';
+import { plainPickText } from '../../content/untrustedText';
 import { RunConfirmation, TestServerChoice, serverForSavedTest } from '../../usecases/savedTestPolicy';
 import { PlannedCall, describePlannedCall } from '../../usecases/runApproval';
 

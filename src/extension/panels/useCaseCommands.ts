@@ -1,7 +1,7 @@
 // The use cases a user starts in MCP Host: call tools, read resources and templates, get prompts, and
 // the server-level actions (ping, log level, copy entry, capabilities, details, health ping).
 // The host calls `registerUseCases` once from `activate()` and pushes the result into
-// `context.subscriptions`; the commands and settings are in ./contributes.json.
+// `context.subscriptions`; the commands and settings are contributed in package.json.
 import * as vscode from 'vscode';
 import type { ServerHandle } from '../../registry/serverRegistry';
 import { UseCaseContext } from './useCaseContext';
@@ -20,11 +20,11 @@ import { errorMessage } from '../../protocol/errors';
 import type { CallHistory } from '../../usecases/history';
 import { registerChatParticipant } from '../chat/chatParticipant';
 import type { ChatState } from '../chat/chatState';
-import { plainPickText } from '../tree/serverRowText';
+import { plainPickText } from '../../content/untrustedText';
 
 export type { UseCaseDeps, CommandTarget, ServerHandles, ServerHealth } from './useCaseDeps';
 
-/** Command ids (also in contributes.json). */
+/** Command ids (also in package.json's `contributes.commands`). */
 export const UseCaseCommands = {
   callTool: 'mcpHost.tool.call',
   openResource: 'mcpHost.resource.open',

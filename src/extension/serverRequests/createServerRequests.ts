@@ -27,7 +27,7 @@ import { VsCodeLanguageModels } from './languageModels';
 import { WebviewPrompter } from './prompter';
 import { DialogPanel } from './dialogPanel';
 import type { LogSeverity } from '../../protocol/logging';
-import { plainPickText } from '../tree/serverRowText';
+import { plainPickText } from '../../content/untrustedText';
 
 export interface ServerRequestDeps {
   /** Writes to the server's output channel. */

@@ -11,7 +11,7 @@ import type * as GatewayModule from '../../gateway';
 import type { McpGateway, SharedServer } from '../../gateway';
 import type { ServerHandle } from '../../registry';
 import { formatFrame } from '../logs/logFormat';
-import type { McpHost } from '../editorHost';
+import type { EditorHost } from '../editorHost';
 import { mcpHostSetting } from '../trust/restrictedSettings';
 import { SharedServerChoice } from './sharedServerChoice';
 
@@ -40,7 +40,7 @@ export class ChatShare implements vscode.Disposable {
   private switches: ModelSwitches | undefined;
 
   constructor(
-    private readonly host: McpHost,
+    private readonly host: EditorHost,
     workspaceState: vscode.Memento,
   ) {
     this.choice = new SharedServerChoice(workspaceState, () => mcpHostSetting<unknown>(SETTING, undefined));

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { CallHistory } from '../../usecases/history';
 import { DEFAULT_TIMELINE_LIMITS, Timeline, TimelineLimits } from '../../timeline/timelineModel';
-import type { McpHost } from '../editorHost';
+import type { EditorHost } from '../editorHost';
 import { mcpHostSetting } from '../trust/restrictedSettings';
 import type * as TimelinePanelModule from './timelinePanel';
 
@@ -41,7 +41,7 @@ export interface TimelineHost {
 }
 
 /** Starts the live timeline and registers its commands. */
-export function registerTimeline(context: vscode.ExtensionContext, host: McpHost, history: CallHistory): vscode.Disposable {
+export function registerTimeline(context: vscode.ExtensionContext, host: EditorHost, history: CallHistory): vscode.Disposable {
   // Read once and on change: the frame path must not ask the configuration for every frame.
   let limits = readLimits();
   const timeline = new Timeline(() => limits);

@@ -9,7 +9,7 @@ import type { Tool } from '../../client/schemas';
 import { truncate } from '../../protocol/text';
 import type { ServerHandle } from '../../registry';
 import { pagedRows } from './groupPages';
-import { plainPickText } from './serverRowText';
+import { plainPickText } from '../../content/untrustedText';
 import { revealInvisible } from '../../content/invisibleText';
 
 /** A tool of a running server, where it sits in that server's list. */

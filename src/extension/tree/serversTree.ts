@@ -8,25 +8,11 @@ import type { Root } from '../../client/client';
 import { describeSkippedItem, type Prompt, type Resource, type ResourceTemplate, type Tool } from '../../client/schemas';
 import type { ConfigProblem, ConfigSource } from '../../config';
 import type { ListKind, ServerHandle, ServerHealth } from '../../registry';
-import {
-  type ShownStatus,
-  escapeMarkdown,
-  hostOf,
-  itemDescription,
-  promptTooltip,
-  relativeTime,
-  relativeTimeChangesAt,
-  resourceTooltip,
-  rootsDescription,
-  rowStatusWord,
-  serverDescription,
-  serverRowMarks,
-  serverTooltip,
-  statusIcon,
-  templateTooltip,
-  toolTooltip,
-  transportLabel,
-} from './serverRowText';
+import { type ShownStatus, hostOf, rowStatusWord, serverDescription, serverRowMarks, serverTooltip, statusIcon } from './serverRowText';
+import { escapeMarkdown } from '../../content/untrustedText';
+import { itemDescription, promptTooltip, resourceTooltip, templateTooltip, toolTooltip } from './itemTooltips';
+import { relativeTime, relativeTimeChangesAt, rootsDescription } from './rowTime';
+import { transportLabel } from '../../protocol/redaction';
 import { truncate } from '../../protocol/text';
 import { serverRowClick, serverRowExpands } from './serverRowClick';
 import { displayCommandLine, formatCommandLine } from '../../protocol/redaction';

@@ -2,7 +2,8 @@
 // configuration was read once; hidden when nothing is configured.
 // A click focuses the MCP Host view.
 import * as vscode from 'vscode';
-import { countStatuses, statusBarText, statusWord } from './serverRowText';
+import { countStatuses, statusBarText } from './statusBarText';
+import { statusWord } from './serverRowText';
 import { connectionWord } from '../../registry/connectionStatus';
 import { truncate } from '../../protocol/text';
 import { READING_CONFIGURATION, type ServersTreeModel, WAITING_CONSENT_REASON } from './serversTree';

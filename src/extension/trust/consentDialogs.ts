@@ -2,7 +2,9 @@
 // workspace-defined server.
 import * as vscode from 'vscode';
 import type { InputDefinition } from '../../config';
-import { ConsentFacts, SignInFacts, consentFactLines, consentPrompt, multiConsentPrompt, plainPickText, signInPrompt } from '../tree/serverRowText';
+import { ConsentFacts, consentFactLines, consentPrompt, multiConsentPrompt } from './consentText';
+import { SignInFacts, signInPrompt } from '../signIn/signInPrompt';
+import { plainPickText } from '../../content/untrustedText';
 
 /** Asks for one input: an input box (masked for passwords) or a quick pick. Undefined when dismissed. */
 export async function askForInput(definition: InputDefinition, sourceLabel: string): Promise<string | undefined> {

@@ -3,7 +3,7 @@
 import { RemoteServerConfig, ServerEntry, VariableContext, resolveEntry } from '../../config';
 import { oauthGrantFacts } from '../../config/oauthBlock';
 import { maskHeaderValue, maskLiterals, maskUrlCredentials } from '../../protocol/redaction';
-import type { ConsentFacts } from '../tree/serverRowText';
+import type { ConsentFacts } from './consentText';
 import { describeSandbox, sandboxPolicyOf, SandboxRequirement } from '../../sandbox/policy';
 
 /**

@@ -14,7 +14,7 @@ import type * as vscode from 'vscode';
 import { loopbackRedirect } from '../../../src/auth/loopback';
 import { McpClient } from '../../../src/client';
 import { resolveRemoteServer } from '../../../src/config/variables';
-import { signInPrompt } from '../../../src/extension/tree/serverRowText';
+import { signInPrompt } from '../../../src/extension/signIn/signInPrompt';
 import { SecretTokenStore } from '../../../src/extension/signIn/secretTokenStore';
 import { coversServer, ServerSignIns } from '../../../src/extension/signIn/serverSignIns';
 import { StreamableHttpTransport } from '../../../src/transport/streamableHttp';

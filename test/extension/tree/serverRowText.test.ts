@@ -4,32 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import type { Tool } from '../../../src/client/schemas';
-import {
-  annotationWords,
-  capabilitiesText,
-  consentPrompt,
-  countStatuses,
-  escapeMarkdown,
-  hostOf,
-  itemDescription,
-  offsetToPosition,
-  plainPickText,
-  problemLabel,
-  relativeTime,
-  rootsDescription,
-  schemaType,
-  serverDescription,
-  serverRowMarks,
-  serverStateText,
-  serverTooltip,
-  statusBarText,
-  statusIcon,
-  statusWord,
-  summarizeInputSchema,
-  toolTooltip,
-  transportLabel,
-  type StatusKind,
-} from '../../../src/extension/tree/serverRowText';
+import { annotationWords, itemDescription, schemaType, summarizeInputSchema, toolTooltip } from '../../../src/extension/tree/itemTooltips';
+import { capabilitiesText, hostOf, problemLabel, serverDescription, serverRowMarks, serverStateText, serverTooltip, statusIcon, statusWord, type StatusKind } from '../../../src/extension/tree/serverRowText';
+import { consentPrompt } from '../../../src/extension/trust/consentText';
+import { countStatuses, statusBarText } from '../../../src/extension/tree/statusBarText';
+import { escapeMarkdown, plainPickText } from '../../../src/content/untrustedText';
+import { offsetToPosition } from '../../../src/extension/config/textPosition';
+import { relativeTime, rootsDescription } from '../../../src/extension/tree/rowTime';
+import { transportLabel } from '../../../src/protocol/redaction';
 
 describe('escapeMarkdown', () => {
   test('server text cannot form links, HTML, images or code', () => {

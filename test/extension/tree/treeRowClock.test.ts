@@ -1,10 +1,10 @@
 // The tree keeps still: rows whose text moves with time ("asked 5m ago", a running task's elapsed
 // time) are redrawn alone, when their text changes, at the pace of its precision, and only while the
 // view is visible; a change of the task store redraws only the rows whose text it changed. Driven
-// with the tree's own text functions (format.ts, treeNodes.ts) on a stepped clock.
+// with the tree's own text functions (rowTime.ts, treeNodes.ts) on a stepped clock.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { relativeTime, relativeTimeChangesAt, rootsDescription } from '../../../src/extension/tree/serverRowText';
+import { relativeTime, relativeTimeChangesAt, rootsDescription } from '../../../src/extension/tree/rowTime';
 import { TreeRowClock, type RowClockTimers } from '../../../src/extension/tree/treeRowClock';
 import { isRunning, taskDescription, tasksDescription } from '../../../src/extension/tree/treeNodes';
 import type { TaskEntry } from '../../../src/usecases/taskStore';

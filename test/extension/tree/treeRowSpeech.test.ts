@@ -3,7 +3,8 @@
 // the tree's own text functions, so a change of what a row shows is heard too.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { rootsDescription, rowStatusWord, serverDescription, type StatusKind } from '../../../src/extension/tree/serverRowText';
+import { rootsDescription } from '../../../src/extension/tree/rowTime';
+import { rowStatusWord, serverDescription, type StatusKind } from '../../../src/extension/tree/serverRowText';
 import { taskDescription, tasksDescription } from '../../../src/extension/tree/treeNodes';
 import { rowAccessibilityLabel, spokenUnits } from '../../../src/extension/tree/treeRowSpeech';
 import type { TaskEntry } from '../../../src/usecases/taskStore';

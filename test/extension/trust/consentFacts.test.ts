@@ -9,7 +9,7 @@ import { loadConfigFile } from '../../../src/config/load';
 import { folderSources } from '../../../src/config/sources';
 import type { ServerEntry } from '../../../src/config/types';
 import { consentFacts } from '../../../src/extension/trust/consentFacts';
-import { consentPrompt, multiConsentPrompt } from '../../../src/extension/tree/serverRowText';
+import { consentPrompt, multiConsentPrompt } from '../../../src/extension/trust/consentText';
 
 const TOKEN = 'ghp_0123456789abcdefSECRET';
 const OTHER = 'sk-other-secret-value-42';
