@@ -39,7 +39,6 @@ import { StatusLine } from './statusLine';
 import { EraMemory } from '../client/era';
 import { PROBE_RESTART_NOTE, exitedOnProbe } from '../client/eraProbe';
 import { describeLeftTasks, listTasks } from '../client/tasks';
-import { offersTasksExtension } from '../client/modernTasks';
 import { cliEraKey, cliEraStore } from './eraCache';
 import { outputSchemaProblem } from './outputCheck';
 import { terminalSafe } from './terminalText';
@@ -470,7 +469,8 @@ async function execute(client: McpClient, options: CliOptions, io: CliIo, req: R
       return ExitCode.Ok;
     }
     case 'call': {
-      if (command.task && client.era === 'modern') io.stderr(`mcp-host: --task does not apply to a 2026-07-28 server: ${offersTasksExtension(client) ? 'with the tasks extension the server decides which calls run as tasks' : 'it does not offer the tasks extension (io.modelcontextprotocol/tasks)'}\n`);
+      const refusal = command.task ? client.eraCodec?.taskFlagRefusal() : undefined;
+      if (refusal) io.stderr(`mcp-host: ${refusal}\n`);
       // The editor's use case: the CLI does not list tools first, so the server checks the
       // arguments; progress is shown on a terminal and restarts the timeout, as in the editor.
       const outcome = await callTool(

@@ -20,6 +20,9 @@ import {
  */
 export type ProtocolPreference = 'auto' | ProtocolEra | ProtocolVersion | ModernProtocolVersion;
 
+/** The request that starts a session of each era, for what the CLI prints of a server. */
+export const ERA_HANDSHAKES: Readonly<Record<ProtocolEra, string>> = { modern: 'server/discover', legacy: 'initialize' };
+
 /** The values a setting or `--protocol-version` accepts, for help texts and errors. */
 export const PROTOCOL_PREFERENCES: readonly string[] = ['auto', 'legacy', 'modern', ...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
 
