@@ -38,7 +38,7 @@ import { describeDiagnosis, diagnose } from '../usecases/doctor';
 import { StatusLine } from './statusLine';
 import { EraMemory } from '../client/era';
 import { PROBE_RESTART_NOTE, exitedOnProbe } from '../client/eraProbe';
-import { describeLeftTasks, listTasks } from '../client/tasks';
+import { describeLeftTasks, listTasks, pause } from '../client/tasks';
 import { cliEraKey, cliEraStore } from './eraCache';
 import { outputSchemaProblem } from './outputCheck';
 import { terminalSafe } from './terminalText';
@@ -564,15 +564,7 @@ async function rootsApplied(asked: Promise<unknown>, signal: AbortSignal): Promi
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
+  return pause(ms, signal, () => {});
 }
 
 function directoryRoots(dirs: readonly string[]): RootsProvider {

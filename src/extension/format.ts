@@ -2,6 +2,7 @@
 // text, the consent prompt. No `vscode` import, so node --test can load it. Everything a server
 // sends is untrusted: it goes through `escapeMarkdown` before it reaches a MarkdownString.
 import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool, ToolAnnotations } from '../client/schemas';
+import { ERA_ROW_SUFFIXES } from '../client/era';
 import { displayCommandLine, displayPath, transportLabel } from '../registry/logText';
 import { connectionWord } from '../registry/connectionStatus';
 import { MODEL_NEEDED } from '../chat/modelAvailability';
@@ -157,7 +158,7 @@ export function serverDescription(facts: ServerRowFacts): string {
   if (facts.status === 'running' && facts.protocolVersion) {
     if (facts.serverInfo) parts.push(truncate(`${facts.serverInfo.name} ${facts.serverInfo.version}`.trim(), 60));
     // The era is named for a modern session; a version of the legacy era says it by itself.
-    parts.push(...remoteParts, facts.origin, `MCP ${facts.protocolVersion}${facts.era === 'modern' ? ' (modern)' : ''}`);
+    parts.push(...remoteParts, facts.origin, `MCP ${facts.protocolVersion}${facts.era ? ERA_ROW_SUFFIXES[facts.era] : ''}`);
     return parts.join(' · ');
   }
   return [serverStateText(facts), ...remoteParts, facts.origin].join(' · ');

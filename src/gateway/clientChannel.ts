@@ -5,28 +5,24 @@
 // requests get the connection's ids, timeouts, cancellation and late-answer handling, as the
 // MCP Apps host's do, instead of a second hand-made request table.
 import type { ServerResponse } from 'node:http';
-import { Emitter, Event } from '../protocol/events';
 import type { JsonRpcResponse, RequestId } from '../protocol/messages';
-import { OutboundFrame, Transport, TransportCloseInfo, TransportLog, TransportStats } from '../protocol/transport';
+import { PushTransport } from '../protocol/pushTransport';
+import type { OutboundFrame } from '../protocol/transport';
 import { ResponseStream, writeSseEvent } from './responseStream';
 
 /** Where one request to the client goes: the stream of the call it belongs to, or the GET stream. */
 export type Carrier = { readonly kind: 'call'; readonly stream: ResponseStream } | { readonly kind: 'standalone'; readonly response: ServerResponse };
 
-export class ClientChannel implements Transport {
+export class ClientChannel {
   /** The carrier of each request in flight, by the connection's id (told before the request is sent). */
   private readonly carriers = new Map<RequestId, Carrier>();
   /** Requests whose carrier closed: the client is gone, so their cancellation is not sent. */
   private readonly gone = new Set<RequestId>();
-  private closed = false;
-  private sent = 0;
-  private received = 0;
-  private readonly _onMessage = new Emitter<{ readonly message: unknown; readonly bytes: number }>();
-  readonly onMessage: Event<{ readonly message: unknown; readonly bytes: number }> = this._onMessage.event;
-  private readonly _onClose = new Emitter<TransportCloseInfo>();
-  readonly onClose: Event<TransportCloseInfo> = this._onClose.event;
-  private readonly _onLog = new Emitter<TransportLog>();
-  readonly onLog: Event<TransportLog> = this._onLog.event;
+  /** What the session's JsonRpcConnection runs over. */
+  readonly transport = new PushTransport(
+    (frame) => this.send(frame),
+    () => new Error('the gateway session is closed'),
+  );
 
   constructor(
     /** The session's GET stream, where notifications not tied to a request go (or nothing). */
@@ -59,54 +55,27 @@ export class ClientChannel implements Transport {
   /** An answer the client POSTed; false when no request of ours is waiting for it. */
   deliver(response: JsonRpcResponse): boolean {
     if (response.id === null || !this.carriers.has(response.id)) return false;
-    this.received++;
-    this._onMessage.fire({ message: response, bytes: 0 });
+    this.transport.push(response, 0);
     return true;
   }
 
-  start(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  send(frame: OutboundFrame): Promise<void> {
-    if (this.closed) return Promise.reject(new Error('the gateway session is closed'));
+  private send(frame: OutboundFrame): void {
     const message = frame.message as unknown as Record<string, unknown>;
     if (frame.info.kind === 'request') {
       const carrier = this.carriers.get(frame.info.id);
-      if (!carrier) return Promise.reject(new Error(`${frame.info.method}: the gateway client has no open stream to receive it`));
-      this.write(message, carrier);
-      return Promise.resolve();
+      if (!carrier) throw new Error(`${frame.info.method}: the gateway client has no open stream to receive it`);
+      return this.write(message, carrier);
     }
     // notifications/cancelled of a request whose client is gone has no one to reach.
     const cancelled = message.method === 'notifications/cancelled' ? (message.params as { requestId?: RequestId } | undefined)?.requestId : undefined;
-    if (cancelled !== undefined && this.gone.has(cancelled)) return Promise.resolve();
+    if (cancelled !== undefined && this.gone.has(cancelled)) return;
     const stream = this.standalone();
     if (stream && !stream.writableEnded) this.write(message, { kind: 'standalone', response: stream });
-    return Promise.resolve();
   }
 
   private write(message: Record<string, unknown>, carrier: Carrier): void {
-    this.sent++;
     this.trace(message);
     if (carrier.kind === 'call') carrier.stream.sendBefore(message);
     else writeSseEvent(carrier.response, message);
-  }
-
-  close(): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    this.closed = true;
-    this._onClose.fire({ reason: { kind: 'closed-by-client' } });
-    return Promise.resolve();
-  }
-
-  stats(): TransportStats {
-    return { bytesSent: 0, bytesReceived: 0, messagesSent: this.sent, messagesReceived: this.received, noiseLines: 0 };
-  }
-
-  dispose(): void {
-    void this.close();
-    this._onMessage.dispose();
-    this._onClose.dispose();
-    this._onLog.dispose();
   }
 }

@@ -76,7 +76,7 @@ export class GatewaySession {
       () => this.standalone,
       (message) => this.host.trace(this, 'to-client', message),
     );
-    this.toClient = new JsonRpcConnection(this.channel);
+    this.toClient = new JsonRpcConnection(this.channel.transport);
   }
 
   /** Takes the GET stream; false when the session has one already (a second would be ambiguous). */
@@ -167,7 +167,7 @@ export class GatewaySession {
     this.closed = true;
     for (const { abort } of this.inflight.values()) abort.abort(new McpLocalError('cancelled', why));
     // The channel first: the requests to the client end without a word to it, with this reason.
-    void this.channel.close();
+    void this.channel.transport.close();
     for (const request of this.toClientRequests) request.abort(new McpLocalError('closed', why));
     this.toClient.dispose();
     this.standalone?.end();
