@@ -299,7 +299,7 @@ export class ServerRegistry {
   /** @internal ServerHandle.refreshIfStale */
   async refreshStaleList(h: ManagedServer, kind: ListKind): Promise<void> {
     const s = h.session;
-    if (!s?.ready || s.stopping || s.client.era !== 'modern') return;
+    if (!s?.ready || s.stopping || !s.client.eraCodec?.listsCarryCacheHints) return;
     const freshUntil = h.listFreshness[kind]?.freshUntil;
     if (freshUntil !== undefined && Date.now() < freshUntil) return;
     await this.refreshList(h, s, kind);
