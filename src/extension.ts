@@ -4,7 +4,7 @@
 // process is left.
 import * as vscode from 'vscode';
 import { registerCommands } from './extension/commands';
-import { registerRegistryGallery } from './extension/registryGallery';
+import { registerRegistryGalleryOnDemand } from './extension/lazyFeatures';
 import { registerUseCases } from './extension/usecases';
 import { McpHost } from './extension/mcpHost';
 import { ServersTreeProvider } from './extension/serversTree';
@@ -39,7 +39,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const statusBar = new McpStatusBar(mcpHost.tree);
   const changes = new OfferChangesView(mcpHost.offerChanges);
   context.subscriptions.push(changes, vscode.window.createTreeView('mcpHost.changes', { treeDataProvider: changes }));
-  context.subscriptions.push(mcpHost, statusBar, ...registerCommands(mcpHost, tree, view), ...registerRegistryGallery(context, log));
+  context.subscriptions.push(mcpHost, statusBar, ...registerCommands(mcpHost, tree, view), registerRegistryGalleryOnDemand(context, log));
   // The view's toolbar offers only what applies (Start All once something can start, and so on).
   const updateContext = () => {
     const kinds = mcpHost.tree.servers().map((h) => mcpHost.tree.displayStatus(h).kind);
