@@ -18,11 +18,14 @@ const LAZY_PARTS: Record<string, string> = {
   'src/serverRequests/elicitation.ts': "a server's first elicitation request",
   'src/forms/': "an elicitation's form",
   'src/extension/serverRequests/prompter.ts': 'the first sampling or elicitation dialog',
+  'src/auth/session.ts': "a remote server's first request",
+  'src/auth/flow.ts': "a remote server's first request",
+  'src/auth/grants/': "a remote server's first request",
   'src/gallery/': 'Browse MCP Registry…',
   'src/extension/registryGallery.ts': 'Browse MCP Registry…',
 };
 
-test('activation reads neither sampling and elicitation nor the registry gallery; they are chunks of their own', () => {
+test('activation reads neither sampling and elicitation, the OAuth flow nor the registry gallery; they are chunks of their own', () => {
   assert.ok(existsSync(join(DIST, 'extension.js.map')), 'dist/ is built');
   const sources = [...activationSources()];
   assert.ok(sources.includes('src/extension.ts') && sources.some((f) => f.startsWith('src/client/')), 'the map lists what extension.js holds');
