@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { registerLazyCommands } from './lazyCommands';
 
-/** "Browse MCP Registry…" and "Set MCP Registry Token…" (registryGallery.ts). */
+/** "Browse MCP Registry…" and "Set MCP Registry Token…" (gallery/registryGallery.ts). */
 export const RegistryGalleryCommands = { browse: 'mcpHost.registry.browse', setToken: 'mcpHost.registry.setToken' } as const;
 
 /** The registry gallery: its HTTP client, rows and install plan load with its first command. */
@@ -12,7 +12,7 @@ export function registerRegistryGalleryOnDemand(context: vscode.ExtensionContext
   return registerLazyCommands(
     vscode.commands,
     Object.values(RegistryGalleryCommands),
-    () => import('./registryGallery.js'),
+    () => import('./gallery/registryGallery.js'),
     (gallery) => gallery.registerRegistryGallery(context, log),
   );
 }

@@ -22,7 +22,7 @@ const LAZY_PARTS: Record<string, string> = {
   'src/auth/flow.ts': "a remote server's first request",
   'src/auth/grants/': "a remote server's first request",
   'src/gallery/': 'Browse MCP Registry…',
-  'src/extension/registryGallery.ts': 'Browse MCP Registry…',
+  'src/extension/gallery/': 'Browse MCP Registry…',
 };
 
 test('activation reads neither sampling and elicitation, the OAuth flow nor the registry gallery; they are chunks of their own', () => {

@@ -8,7 +8,7 @@ import { LoadedServerRequestServices, servicesOnDemand } from '../../src/serverR
 
 const SERVER = { id: 'srv', name: 'Server' };
 
-/** Real services behind a counted load, as extension/serverRequests/index.ts has them. */
+/** Real services behind a counted load, as extension/serverRequests/createServerRequests.ts has them. */
 function onDemand() {
   const notices: string[] = [];
   let loads = 0;

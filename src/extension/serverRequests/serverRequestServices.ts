@@ -1,18 +1,18 @@
-// The sampling and elicitation services in VS Code (a lazy chunk: index.ts loads it with the first
+// The sampling and elicitation services in VS Code (a lazy chunk: createServerRequests.ts loads it with the first
 // request a server sends, or the first URL elicitation or app link): the dialog queue, the webview
 // prompter, VS Code's language models, and the services built on them.
-import { mcpHostSetting } from '../restrictedSettings';
+import { mcpHostSetting } from '../trust/restrictedSettings';
 import * as vscode from 'vscode';
 import { DialogQueue } from '../../serverRequests/dialogQueue';
 import { ElicitationMode, ElicitationService } from '../../serverRequests/elicitation';
 import type { SamplingPolicyStore } from '../../serverRequests/policy';
 import { SamplingService } from '../../serverRequests/sampling';
 import type { LoadedServerRequestServices } from '../../serverRequests/servicesOnDemand';
-import { openExternalUrl } from '../openExternalUrl';
+import { openExternalUrl } from '../webview/openExternalUrl';
 import { VsCodeLanguageModels } from './languageModels';
 import { WebviewPrompter } from './prompter';
 import { DialogPanel } from './dialogPanel';
-import type { ServerRequestDeps } from './index';
+import type { ServerRequestDeps } from './createServerRequests';
 
 const DEFAULT_MAX_QUEUED = 3;
 
