@@ -193,7 +193,8 @@ export async function callToolAsTask(client: McpClient, name: string, args: Reco
     for (;;) {
       if (cancel.signal.aborted) throw taskCancelledError(task);
       if (task.status === 'cancelled') throw new McpLocalError('cancelled', `task ${task.taskId} of ${name} was cancelled by the server${task.statusMessage ? `: ${task.statusMessage}` : ''}`);
-      if (task.status === 'completed' || task.status === 'failed' || task.status === 'input_required') fetchResult();
+      // Opens tasks/result once; its promise is kept (rejection handled) and awaited below when it settles.
+      if (task.status === 'completed' || task.status === 'failed' || task.status === 'input_required') void fetchResult();
       if (resultSettled && resultRequest) {
         const result = await resultRequest;
         return { result, task };
