@@ -1,7 +1,7 @@
 // The progress notification of a tool call, apart from the panel that started it.
 import * as vscode from 'vscode';
 import type { Progress } from '../../client/client';
-import { onDidChangeOpenDialogs, openDialogCount } from '../openDialogs';
+import { onDidChangeOpenDialogs, openDialogCount } from '../webview/openDialogs';
 
 /** Why a call ended, when the user pressed Cancel on its notification. */
 const CANCELLED_IN_NOTIFICATION = 'you pressed Cancel in the notification';

@@ -4,10 +4,10 @@
 // (`handle`) and what it shows.
 import * as vscode from 'vscode';
 import type { OutboundMessage } from '../../usecases/panelMessages';
-import type { UseCaseContext } from '../usecases/context';
-import { type OpenResource, type PanelMessage, ResultStore, receivePanelMessage } from '../usecases/results';
-import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
-import { PANEL_ASSETS } from '../webviewPage';
+import type { UseCaseContext } from './useCaseContext';
+import { type OpenResource, type PanelMessage, ResultStore, receivePanelMessage } from './rawResults';
+import { WebviewOutbox, webviewHtml, webviewOptions } from '../webview/webviewPanel';
+import { PANEL_ASSETS } from '../webview/webviewPage';
 
 /** How a panel opens: its view type and title, in a new panel or one VS Code restored after a reload. */
 export interface PanelOpening {

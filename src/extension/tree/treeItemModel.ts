@@ -6,14 +6,17 @@
 import type { Root } from '../../client/client';
 import { describeSkippedItem, type Prompt, type Resource, type ResourceTemplate, type Tool } from '../../client/schemas';
 import type { ListKind, ServerHandle, ServerHealth } from '../../registry';
-import { displayCommandLine, formatCommandLine } from '../../registry/logText';
+import { displayCommandLine, formatCommandLine, transportLabel } from '../../protocol/redaction';
 import { truncate } from '../../protocol/text';
 import type { ResourceRowMark } from '../../usecases/subscriptions';
 import type { TaskEntry } from '../../usecases/taskStore';
 import { describeTaskGroup } from '../../usecases/taskText';
-import { type ShownStatus, escapeMarkdown, hostOf, itemDescription, promptTooltip, relativeTime, resourceTooltip, templateTooltip, toolTooltip, serverDescription, serverRowMarks, serverTooltip, statusIcon, transportLabel } from '../format';
-import { serverRowClick, serverRowExpands } from '../serverRowClick';
-import { type RowCommand, type RowIcon, type TreeNode, isRunning, leafId, taskDescription } from '../treeNodes';
+import { type ShownStatus, hostOf, serverDescription, serverRowMarks, serverTooltip, statusIcon } from './serverRowText';
+import { escapeMarkdown } from '../../content/untrustedText';
+import { itemDescription, promptTooltip, resourceTooltip, templateTooltip, toolTooltip } from './itemTooltips';
+import { relativeTime } from './rowTime';
+import { serverRowClick, serverRowExpands } from './serverRowClick';
+import { type RowCommand, type RowIcon, type TreeNode, isRunning, leafId, taskDescription } from './treeNodes';
 
 export type { RowCommand, RowIcon };
 

@@ -5,7 +5,7 @@ import { vscode } from '../../support/vscode/vscodeModule';
 import { suite, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type * as vscodeTypes from 'vscode';
-import { ServersTreeProvider, type ServersTreeModel, type TreeNode } from '../../../src/extension/serversTree';
+import { ServersTreeProvider, type ServersTreeModel, type TreeNode } from '../../../src/extension/tree/serversTree';
 import type { ConfigProblem } from '../../../src/config';
 import type { ServerHandle } from '../../../src/registry';
 import { MemoryMemento } from '../support';

@@ -17,9 +17,9 @@ import {
   tasksRow,
   toolRow,
 } from '../../../src/extension/tree/treeItemModel';
-import type { ShownStatus } from '../../../src/extension/format';
+import type { ShownStatus } from '../../../src/extension/tree/serverRowText';
 import type { TaskEntry } from '../../../src/usecases/taskStore';
-import type { TreeNode } from '../../../src/extension/treeNodes';
+import type { TreeNode } from '../../../src/extension/tree/treeNodes';
 import { fakeHandle } from './fakeServers';
 
 const redact = (text: string) => text.replaceAll('abc', '****');
