@@ -13,7 +13,7 @@
 //   node scripts/editor-coverage.mjs --no-build  uses out/ as it is
 //   node scripts/editor-coverage.mjs --files     also prints each file's figure
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -97,7 +97,8 @@ function ranAt(functions, offset) {
 }
 
 function report(byUrl) {
-  const files = walk(join(repo, 'out', 'src', 'extension'), (p) => p.endsWith('.js'));
+  // Only compiled files whose source still exists (tsc leaves the output of a moved file in out/).
+  const files = walk(join(repo, 'out', 'src', 'extension'), (p) => p.endsWith('.js') && existsSync(join(repo, relative(join(repo, 'out'), p)).replace(/\.js$/, '.ts')));
   let total = 0;
   let covered = 0;
   const rows = [];
