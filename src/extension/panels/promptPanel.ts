@@ -10,12 +10,11 @@ import { initialState } from '../../forms/state';
 import { looksLikeMarkdown, renderMarkdown } from '../../content/markdown';
 import { describeFailure, promptDisplay } from '../../usecases/resultModel';
 import { describeTimeoutSource } from '../../usecases/timeouts';
-import { Input, OutboundMessage } from '../../usecases/panelMessages';
+import type { Input } from '../../usecases/panelMessages';
 import type { UseCaseContext } from './useCaseContext';
 import { fetchPrompt } from './getPrompt';
-import { OpenResource, PanelMessage, ResultStore, receivePanelMessage } from './rawResults';
-import { WebviewOutbox, webviewHtml, webviewOptions } from '../webview/webviewPanel';
-import { PANEL_ASSETS } from '../webview/webviewPage';
+import type { OpenResource, PanelMessage } from './rawResults';
+import { UseCasePanel } from './useCasePanel';
 import { errorMessage } from '../../protocol/errors';
 import { PANEL_VIEW_TYPES, PreviewTab, openAsPreview, rememberForRestore } from './panelTabs';
 
@@ -30,7 +29,7 @@ export function promptArgumentsSchema(prompt: Pick<Prompt, 'arguments'>): Record
   return { type: 'object', properties, required: (prompt.arguments ?? []).filter((a) => a.required === true).map((a) => a.name) };
 }
 
-export class PromptPanel implements vscode.Disposable {
+export class PromptPanel extends UseCasePanel {
   private static readonly panels = new Map<string, PromptPanel>();
 
   /** Opens (or reveals) the form of a prompt; a new one opens as a preview tab (panelTabs.ts). */
@@ -66,11 +65,7 @@ export class PromptPanel implements vscode.Disposable {
     for (const p of [...PromptPanel.panels.values()]) p.dispose();
   }
 
-  readonly panel: vscode.WebviewPanel;
-  private readonly disposables: vscode.Disposable[] = [];
-  private readonly results = new ResultStore();
   private readonly model: FieldModel;
-  private readonly outbox: WebviewOutbox<OutboundMessage>;
   private input: Input;
   private running = false;
   private completing: AbortController | undefined;
@@ -78,31 +73,18 @@ export class PromptPanel implements vscode.Disposable {
   private tab: PreviewTab | undefined;
 
   private constructor(
-    private readonly ctx: UseCaseContext,
-    private readonly serverId: string,
+    ctx: UseCaseContext,
+    serverId: string,
     private readonly prompt: Prompt,
-    private readonly openResource: OpenResource,
+    openResource: OpenResource,
     restored?: vscode.WebviewPanel,
   ) {
+    const title = `Prompt ${prompt.name} — ${ctx.serverName(serverId)}`;
+    super(ctx, serverId, openResource, { viewType: PROMPT_PANEL_VIEW_TYPE, title, description: 'the prompt panel', ...(restored ? { restored } : {}) });
+    if (restored) restored.title = title;
     this.model = buildFormModel(promptArgumentsSchema(prompt));
     this.input = { mode: 'form', state: initialState(this.model) };
-    const title = `Prompt ${prompt.name} — ${ctx.serverName(serverId)}`;
-    this.panel = restored ?? vscode.window.createWebviewPanel(PROMPT_PANEL_VIEW_TYPE, title, vscode.ViewColumn.Active, webviewOptions(ctx.extensionUri));
-    if (restored) {
-      restored.title = title;
-      restored.webview.options = webviewOptions(ctx.extensionUri);
-    }
-    this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, title, PANEL_ASSETS);
-    this.outbox = new WebviewOutbox(this.panel.webview);
-    this.disposables.push(
-      this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
-      this.panel.onDidDispose(() => this.dispose()),
-      ctx.icons.onDidChange(() => this.showIcon()),
-    );
-  }
-
-  private post(message: OutboundMessage): void {
-    this.outbox.post(message);
+    this.disposables.push(ctx.icons.onDidChange(() => this.showIcon()));
   }
 
   private init(): void {
@@ -134,13 +116,8 @@ export class PromptPanel implements vscode.Disposable {
     void this.ctx.icons.pageIcon(this.ctx.server(this.serverId), this.prompt).then((src) => src && this.post({ type: 'headerIcon', src }));
   }
 
-  private receive(raw: unknown): Promise<void> {
-    const panel = { ctx: this.ctx, results: this.results, serverId: this.serverId, openResource: this.openResource, description: 'the prompt panel', post: (m: OutboundMessage) => this.post(m) };
-    return receivePanelMessage(panel, raw, (m) => this.handle(m));
-  }
-
   /** The panel's own messages (results and malformed ones are handled by `receivePanelMessage`). */
-  private async handle(m: PanelMessage): Promise<void> {
+  protected async handle(m: PanelMessage): Promise<void> {
     switch (m.type) {
       case 'ready':
         this.outbox.open(() => this.init());
@@ -216,9 +193,7 @@ export class PromptPanel implements vscode.Disposable {
     }
   }
 
-  dispose(): void {
+  protected override release(): void {
     this.completing?.abort();
-    for (const d of this.disposables.splice(0)) d.dispose();
-    this.panel.dispose();
   }
 }

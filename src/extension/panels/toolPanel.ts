@@ -5,7 +5,6 @@
 import * as vscode from 'vscode';
 import type { Progress } from '../../client/client';
 import type { CallToolResult, Tool } from '../../client/schemas';
-import { errorMessage } from '../../protocol/errors';
 import { FieldError, FieldModel, buildFormModel, fallbacks } from '../../forms/model';
 import { fromValue, initialState, toArguments } from '../../forms/state';
 import type { Json } from '../../schema/json';
@@ -14,13 +13,15 @@ import { looksLikeMarkdown, plainTextHtml, renderMarkdown } from '../../content/
 import { LatestValueThrottle, PROGRESS_INTERVAL_MS } from '../../usecases/uiThrottle';
 import { describeTimeoutSource } from '../../usecases/timeouts';
 import { toolResultDisplay } from '../../usecases/resultModel';
-import { FromHistory, HistoryItem, Input, OutboundMessage, historyItem } from '../../usecases/panelMessages';
+import { HistoryItem, Input, OutboundMessage, historyItem } from '../../usecases/panelMessages';
 import type { UseCaseContext } from './useCaseContext';
-import { OpenResource, PanelMessage, ResultStore, receivePanelMessage } from './rawResults';
-import { WebviewOutbox, webviewHtml, webviewOptions } from '../webview/webviewPanel';
+import type { OpenResource, PanelMessage } from './rawResults';
+import { UseCasePanel } from './useCasePanel';
+import { ProgressNotification } from './progressNotification';
+import { confirmQuestion, followedEnd, historyShown, inputFor, serverStateMessage, switchedInput, taskStatusMessage } from './toolPanelModel';
+import { webviewHtml } from '../webview/webviewPanel';
 import { PANEL_ASSETS } from '../webview/webviewPage';
-import { truncate } from '../../protocol/text';
-import { focusAfterDialogs, onDidChangeOpenDialogs, openDialogCount } from '../webview/openDialogs';
+import { focusAfterDialogs } from '../webview/openDialogs';
 import { PANEL_VIEW_TYPES, PreviewTab, openAsPreview, rememberForRestore } from './panelTabs';
 import { ToolPanelApp } from '../apps/toolPanelApp';
 import type { PageCspAdditions } from '../../apps/appCsp';
@@ -35,11 +36,10 @@ export const TOOL_PANEL_VIEW_TYPE = PANEL_VIEW_TYPES.tool;
 
 // Why a call was cancelled, as the result and the log say it ("tools/call was cancelled: you pressed Cancel in the panel").
 const CANCELLED_IN_PANEL = 'you pressed Cancel in the panel';
-const CANCELLED_IN_NOTIFICATION = 'you pressed Cancel in the notification';
 const PANEL_CLOSED = 'the panel was closed';
 const CANCELLED_TASK_IN_PANEL = 'you pressed Cancel in the panel that follows the task';
 
-export class ToolPanel implements vscode.Disposable {
+export class ToolPanel extends UseCasePanel {
   private static readonly panels = new Map<string, ToolPanel>();
 
   /** Opens (or reveals) the panel of a tool; a new one opens as a preview tab (panelTabs.ts). */
@@ -104,9 +104,6 @@ export class ToolPanel implements vscode.Disposable {
     for (const p of [...ToolPanel.panels.values()]) p.dispose();
   }
 
-  readonly panel: vscode.WebviewPanel;
-  private readonly disposables: vscode.Disposable[] = [];
-  private readonly results = new ResultStore();
   private model: FieldModel;
   private schemaKey: string;
   private input: Input;
@@ -116,7 +113,6 @@ export class ToolPanel implements vscode.Disposable {
   private task: { readonly taskId: string; readonly own: boolean; readonly callId: string; readonly shown: vscode.Disposable } | undefined;
   /** The last serverState posted since the page was (re)built. */
   private lastServerState: string | undefined;
-  private readonly outbox: WebviewOutbox<OutboundMessage>;
   private readonly skipConfirm = new Set<string>();
   /** Its place as a preview tab (none when restored after a reload: kept). */
   private tab: PreviewTab | undefined;
@@ -130,26 +126,22 @@ export class ToolPanel implements vscode.Disposable {
   private appCsp: PageCspAdditions | undefined;
   /** Resolves when the rebuilt page says `ready`. */
   private pageReady: (() => void) | undefined;
-  private disposed = false;
 
   private constructor(
-    private readonly ctx: UseCaseContext,
-    readonly serverId: string,
+    ctx: UseCaseContext,
+    serverId: string,
     readonly toolName: string,
-    private readonly openResource: OpenResource,
+    openResource: OpenResource,
     restored?: vscode.WebviewPanel,
   ) {
-    const listed = this.lookupTool();
+    const listed = ctx.server(serverId)?.tools?.find((t) => t.name === toolName);
+    super(ctx, serverId, openResource, { viewType: TOOL_PANEL_VIEW_TYPE, title: `${listed?.title ?? toolName} — ${ctx.serverName(serverId)}`, description: 'the tool panel', ...(restored ? { restored } : {}) });
     // Restored after a reload, a panel may come before its server lists its tools: the form follows once it does.
     this.awaitingTool = listed === undefined;
     this.tool = listed ?? { name: toolName, inputSchema: { type: 'object' } };
     this.model = buildFormModel(this.tool.inputSchema);
     this.schemaKey = JSON.stringify(this.tool.inputSchema);
     this.input = { mode: 'form', state: initialState(this.model) };
-    this.panel = restored ?? vscode.window.createWebviewPanel(TOOL_PANEL_VIEW_TYPE, this.title(), vscode.ViewColumn.Active, webviewOptions(ctx.extensionUri));
-    if (restored) restored.webview.options = webviewOptions(ctx.extensionUri);
-    this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, this.title(), PANEL_ASSETS);
-    this.outbox = new WebviewOutbox(this.panel.webview);
     this.app = new ToolPanelApp(ctx, serverId, {
       post: (m) => this.outbox.post(m as unknown as OutboundMessage),
       currentCsp: () => this.appCsp,
@@ -157,8 +149,6 @@ export class ToolPanel implements vscode.Disposable {
       notice: (level, text) => this.post({ type: 'notice', level, text }),
     });
     this.disposables.push(
-      this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
-      this.panel.onDidDispose(() => this.dispose()),
       this.panel.onDidChangeViewState((e) => e.webviewPanel.active && focusAfterDialogs.panelActivated() && this.post({ type: 'focusBack' })),
     );
     const historySub = ctx.history.onDidChange((id) => {
@@ -180,12 +170,6 @@ export class ToolPanel implements vscode.Disposable {
 
   private lookupTool(): Tool | undefined {
     return this.ctx.server(this.serverId)?.tools?.find((t) => t.name === this.toolName);
-  }
-
-  private post(message: OutboundMessage): void {
-    // A task's call outlives a closed panel: what it would show goes nowhere.
-    if (this.disposed) return;
-    this.outbox.post(message);
   }
 
   private init(): void {
@@ -240,12 +224,7 @@ export class ToolPanel implements vscode.Disposable {
       return;
     }
     if (fresh) this.tool = fresh;
-    const state: OutboundMessage = {
-      type: 'serverState',
-      running: running && fresh !== undefined,
-      ...this.timeoutFields(),
-      ...(running ? (fresh ? {} : { text: `The server no longer lists the tool ${this.toolName}.` }) : { text: `${this.ctx.serverName(this.serverId)} is not running — start it to call this tool.` }),
-    };
+    const state = serverStateMessage({ running, listed: fresh !== undefined, serverName: this.ctx.serverName(this.serverId), toolName: this.toolName, ...this.timeoutFields() });
     // A restart passes through several states that all read "not running": say it once.
     const key = JSON.stringify(state);
     if (key === this.lastServerState) return;
@@ -283,14 +262,13 @@ export class ToolPanel implements vscode.Disposable {
     return ready;
   }
 
-  private receive(raw: unknown): Promise<void> {
+  protected override receive(raw: unknown): Promise<void> {
     if (ToolPanelApp.accepts(raw)) return Promise.resolve(this.app.receive(raw));
-    const panel = { ctx: this.ctx, results: this.results, serverId: this.serverId, openResource: this.openResource, description: 'the tool panel', post: (m: OutboundMessage) => this.post(m) };
-    return receivePanelMessage(panel, raw, (m) => this.handle(m));
+    return super.receive(raw);
   }
 
   /** The panel's own messages (results and malformed ones are handled by `receivePanelMessage`). */
-  private async handle(m: PanelMessage): Promise<void> {
+  protected async handle(m: PanelMessage): Promise<void> {
     switch (m.type) {
       case 'ready':
         this.outbox.open(() => this.init());
@@ -360,32 +338,20 @@ export class ToolPanel implements vscode.Disposable {
 
   /** Shows a history entry's kept result (or failure) as a fresh one is shown, marked as from the history. */
   private showHistory(historyId: string): void {
-    const entry = this.ctx.history.get(historyId);
-    if (!entry || entry.serverId !== this.serverId || entry.kind !== 'tool' || entry.name !== this.toolName) return;
-    const fromHistory: FromHistory = {
-      time: entry.time,
-      ...(entry.arguments !== undefined ? { arguments: truncate(JSON.stringify(entry.arguments, null, 2), 2000) } : {}),
-      cut: entry.resultCut === true,
-    };
-    if (entry.result !== undefined && typeof entry.result === 'object' && entry.result !== null) {
-      const result = entry.result as CallToolResult;
-      const callId = this.results.add({ kind: 'tool', serverId: this.serverId, name: this.toolName, result });
-      const display = toolResultDisplay(result, (this.lookupTool() ?? this.tool).outputSchema, this.ctx.validator);
-      this.post({ type: 'toolResult', callId, display, durationMs: entry.durationMs, fromHistory });
-      return;
-    }
-    if (entry.failure) {
-      this.post({ type: 'failure', callId: 'history', failure: entry.failure, durationMs: entry.durationMs, fromHistory });
-      return;
-    }
-    this.post({ type: 'notice', level: 'info', text: entry.resultOmitted ? 'The result of that call was too large to keep in the history.' : 'That call’s result was not kept.' });
+    const shown = historyShown(this.ctx.history.get(historyId), this.serverId, this.toolName);
+    if (shown?.kind === 'result') {
+      const callId = this.results.add({ kind: 'tool', serverId: this.serverId, name: this.toolName, result: shown.result });
+      const display = toolResultDisplay(shown.result, (this.lookupTool() ?? this.tool).outputSchema, this.ctx.validator);
+      this.post({ type: 'toolResult', callId, display, durationMs: shown.durationMs, fromHistory: shown.fromHistory });
+    } else if (shown?.kind === 'failure') this.post({ type: 'failure', callId: 'history', failure: shown.failure, durationMs: shown.durationMs, fromHistory: shown.fromHistory });
+    else if (shown) this.post({ type: 'notice', level: 'info', text: shown.text });
   }
 
   /** Puts a call's arguments in the form (as JSON when they do not fit it). */
   private putInForm(args: Record<string, unknown>): void {
-    const fit = fromValue(this.model, args);
-    this.input = fit.exact ? { mode: 'form', state: fit.state } : { mode: 'json', text: JSON.stringify(args, null, 2) };
-    this.post({ type: 'setInput', input: this.input, ...(fit.exact ? {} : { note: 'These arguments do not fit the form; they are shown as JSON.' }) });
+    const { input, note } = inputFor(this.model, args);
+    this.input = input;
+    this.post({ type: 'setInput', input, ...(note !== undefined ? { note } : {}) });
   }
 
   /** Reads and checks the input against the tool's inputSchema (the use case's own check). */
@@ -394,25 +360,9 @@ export class ToolPanel implements vscode.Disposable {
   }
 
   private switchMode(input: Input): void {
-    if (input.mode === 'form') {
-      const value = toArguments(this.model, input.state).value ?? {};
-      this.input = { mode: 'json', text: JSON.stringify(value, null, 2) };
-      this.post({ type: 'setInput', input: this.input });
-      return;
-    }
-    let value: unknown;
-    try {
-      value = input.text.trim() === '' ? {} : JSON.parse(input.text);
-    } catch (e) {
-      this.post({ type: 'notice', level: 'warning', text: `Fix the JSON first: ${errorMessage(e)}` });
-      return;
-    }
-    const fit = fromValue(this.model, value);
-    if (!fit.exact) {
-      this.post({ type: 'notice', level: 'warning', text: 'These arguments have values the form cannot show (unknown keys or values of another type); keep editing them as JSON.' });
-      return;
-    }
-    this.input = { mode: 'form', state: fit.state };
+    const switched = switchedInput(this.model, input);
+    if ('warning' in switched) return this.post({ type: 'notice', level: 'warning', text: switched.warning });
+    this.input = switched.input;
     this.post({ type: 'setInput', input: this.input });
   }
 
@@ -502,14 +452,8 @@ export class ToolPanel implements vscode.Disposable {
   /** Asks before a call of a tool that may change things, unless the user said not to for this tool. */
   private async confirm(tool: Tool, why: string, value: Record<string, unknown>): Promise<boolean> {
     if (!this.ctx.setting('confirmDestructiveTools', true) || this.skipConfirm.has(tool.name)) return true;
-    const run = 'Run';
-    const always = 'Run, and don’t ask again for this tool';
-    const answer = await vscode.window.showWarningMessage(
-      `Run ${tool.name} on ${this.ctx.serverName(this.serverId)}?`,
-      { modal: true, detail: `${why}\n\nArguments:\n${truncate(JSON.stringify(value, null, 2), 600)}\n\nTo stop being asked for such tools, turn off the setting mcpHost.confirmDestructiveTools.` },
-      run,
-      always,
-    );
+    const { message, detail, run, always } = confirmQuestion(tool.name, this.ctx.serverName(this.serverId), why, value);
+    const answer = await vscode.window.showWarningMessage(message, { modal: true, detail }, run, always);
     if (answer === undefined) return false;
     if (answer === always) this.skipConfirm.add(tool.name);
     return true;
@@ -565,19 +509,7 @@ export class ToolPanel implements vscode.Disposable {
   }
 
   private postTaskState(entry: TaskEntry, callId: string, own: boolean): void {
-    const running = !isEnded(entry);
-    this.post({
-      type: 'taskStatus',
-      callId,
-      task: {
-        taskId: entry.taskId,
-        status: entry.status,
-        ...(entry.statusMessage !== undefined ? { statusMessage: entry.statusMessage } : {}),
-        ...(entry.progress ? { progress: entry.progress.progress, ...(entry.progress.total !== undefined ? { total: entry.progress.total } : {}) } : {}),
-        canCancel: running && (own || entry.followed || entry.origin === 'tasks/list'),
-        followed: !own,
-      },
-    });
+    this.post(taskStatusMessage(entry, callId, own));
   }
 
   /** A followed task ended: its outcome as this window saw it, else tasks/result for a completed one. */
@@ -589,11 +521,11 @@ export class ToolPanel implements vscode.Disposable {
       this.results.replace(callId, { kind: 'tool', serverId: this.serverId, name: this.toolName, result });
       this.post({ type: 'toolResult', callId, display: toolResultDisplay(result, tool.outputSchema, this.ctx.validator), durationMs, task });
     };
+    const end = followedEnd(entry);
     try {
-      if (entry.outcome?.kind === 'answered') show(entry.outcome.result);
-      else if (entry.outcome?.kind === 'failed') this.post({ type: 'failure', callId, failure: entry.outcome.failure, durationMs, task });
-      else if (entry.status === 'completed') show(await toolTaskResult(await this.ctx.client(this.serverId), entry.taskId, { timeoutMs: this.ctx.timeoutMs(this.serverId) }));
-      else this.post({ type: 'failure', callId, failure: { kind: 'other', message: `The task ${entry.status === 'cancelled' ? 'was cancelled' : 'failed'}${entry.statusMessage ? `: ${entry.statusMessage}` : ''}.` }, durationMs, task });
+      if (end.kind === 'result') show(end.result);
+      else if (end.kind === 'failure') this.post({ type: 'failure', callId, failure: end.failure, durationMs, task });
+      else show(await toolTaskResult(await this.ctx.client(this.serverId), entry.taskId, { timeoutMs: this.ctx.timeoutMs(this.serverId) }));
     } catch (error) {
       this.post({ type: 'failure', callId, failure: describeFailure(error), durationMs, task });
     } finally {
@@ -617,86 +549,16 @@ export class ToolPanel implements vscode.Disposable {
     return this.running !== undefined;
   }
 
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
+  protected override release(): void {
     // A call that runs as a task goes on without the panel (the tree shows it, a notice tells of its end).
     if (this.running && this.task?.own) this.ctx.deps.log(this.serverId, 'info', `The panel of ${this.toolName} was closed; task ${this.task.taskId} goes on (see the MCP Host view).`);
     else this.running?.abort.abort(PANEL_CLOSED);
     this.stopShowingTask();
     this.app.dispose();
-    const disposables = this.disposables.splice(0);
-    for (const d of disposables) d.dispose();
-    this.panel.dispose();
   }
 }
 
 
 function isEnded(entry: TaskEntry): boolean {
   return isTerminal(entry.status);
-}
-
-/**
- * The progress notification of a call (with its Cancel button), shown once the call takes longer
- * than a moment, and hidden while a server's dialog asks the user something (openDialogs.ts); it
- * comes back, with the latest progress, when the dialog closes. It closes when disposed.
- */
-class ProgressNotification {
-  private due = false;
-  private disposed = false;
-  private latest: Progress | undefined;
-  private shown: { readonly close: () => void; report?: (p: Progress) => void } | undefined;
-  private readonly timer: NodeJS.Timeout;
-  private readonly dialogs: vscode.Disposable;
-
-  constructor(
-    private readonly title: string,
-    private readonly abort: AbortController,
-    delayMs = 400,
-  ) {
-    this.timer = setTimeout(() => {
-      this.due = true;
-      this.update();
-    }, delayMs);
-    this.dialogs = onDidChangeOpenDialogs(() => this.update());
-  }
-
-  private update(): void {
-    const wanted = this.due && !this.disposed && openDialogCount() === 0;
-    if (wanted && !this.shown) this.show();
-    else if (!wanted && this.shown) {
-      this.shown.close();
-      this.shown = undefined;
-    }
-  }
-
-  private show(): void {
-    let close!: () => void;
-    const closed = new Promise<void>((resolve) => (close = resolve));
-    const shown: { readonly close: () => void; report?: (p: Progress) => void } = { close };
-    this.shown = shown;
-    void vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: this.title, cancellable: true }, async (progress, token) => {
-      token.onCancellationRequested(() => this.abort.abort(CANCELLED_IN_NOTIFICATION));
-      let last = 0;
-      shown.report = (p) => {
-        const pct = p.total && p.total > 0 ? Math.min(100, (p.progress / p.total) * 100) : undefined;
-        progress.report({ message: p.message ?? `${p.progress}${p.total ? ` / ${p.total}` : ''}`, ...(pct !== undefined && pct > last ? { increment: pct - last } : {}) });
-        if (pct !== undefined) last = Math.max(last, pct);
-      };
-      if (this.latest) shown.report(this.latest);
-      await closed;
-    });
-  }
-
-  report(p: Progress): void {
-    this.latest = p;
-    this.shown?.report?.(p);
-  }
-
-  dispose(): void {
-    clearTimeout(this.timer);
-    this.disposed = true;
-    this.dialogs.dispose();
-    this.update();
-  }
 }

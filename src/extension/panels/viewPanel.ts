@@ -1,19 +1,16 @@
 // A read-only panel for what a prompt returned (its messages) or what a resource read returned
 // when it is not one document (several contents, embedded links): the same webview and
 // rendering as tool results, without the form.
-import * as vscode from 'vscode';
 import type { GetPromptResult, ReadResourceResult } from '../../client/schemas';
 import { looksLikeMarkdown, renderMarkdown } from '../../content/markdown';
 import { promptDisplay, resourceDisplay } from '../../usecases/resultModel';
-import { OutboundMessage } from '../../usecases/panelMessages';
 import type { UseCaseContext } from './useCaseContext';
-import { OpenResource, ResultStore, receivePanelMessage } from './rawResults';
-import { WebviewOutbox, webviewHtml, webviewOptions } from '../webview/webviewPanel';
-import { PANEL_ASSETS } from '../webview/webviewPage';
+import type { OpenResource, PanelMessage } from './rawResults';
+import { UseCasePanel } from './useCasePanel';
 
 export const VIEW_PANEL_VIEW_TYPE = 'mcpHost.inspectView';
 
-export class ViewPanel implements vscode.Disposable {
+export class ViewPanel extends UseCasePanel {
   private static readonly panels = new Map<string, ViewPanel>();
 
   static show(ctx: UseCaseContext, key: string, title: string, subtitle: string, serverId: string, openResource: OpenResource): ViewPanel {
@@ -33,25 +30,14 @@ export class ViewPanel implements vscode.Disposable {
     for (const p of [...ViewPanel.panels.values()]) p.dispose();
   }
 
-  readonly panel: vscode.WebviewPanel;
-  private readonly results = new ResultStore();
-  private readonly disposables: vscode.Disposable[] = [];
-  private readonly outbox: WebviewOutbox<OutboundMessage>;
-
   private constructor(
-    private readonly ctx: UseCaseContext,
+    ctx: UseCaseContext,
     private title: string,
     private subtitle: string,
-    private readonly serverId: string,
-    private readonly openResource: OpenResource,
+    serverId: string,
+    openResource: OpenResource,
   ) {
-    this.panel = vscode.window.createWebviewPanel(VIEW_PANEL_VIEW_TYPE, title, vscode.ViewColumn.Active, webviewOptions(ctx.extensionUri));
-    this.panel.webview.html = webviewHtml(this.panel.webview, ctx.extensionUri, title, PANEL_ASSETS);
-    this.outbox = new WebviewOutbox(this.panel.webview);
-    this.disposables.push(
-      this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
-      this.panel.onDidDispose(() => this.dispose()),
-    );
+    super(ctx, serverId, openResource, { viewType: VIEW_PANEL_VIEW_TYPE, title, description: 'a result panel' });
   }
 
   private setTitle(title: string, subtitle: string): void {
@@ -59,10 +45,6 @@ export class ViewPanel implements vscode.Disposable {
     this.subtitle = subtitle;
     this.panel.title = title;
     this.post({ type: 'initView', title, subtitle });
-  }
-
-  private post(message: OutboundMessage): void {
-    this.outbox.post(message);
   }
 
   showPrompt(name: string, result: GetPromptResult): void {
@@ -81,16 +63,8 @@ export class ViewPanel implements vscode.Disposable {
     this.post({ type: 'resourceResult', callId, uri, parts: resourceDisplay(result) });
   }
 
-  private receive(raw: unknown): Promise<void> {
-    const panel = { ctx: this.ctx, results: this.results, serverId: this.serverId, openResource: this.openResource, description: 'a result panel', post: (m: OutboundMessage) => this.post(m) };
-    return receivePanelMessage(panel, raw, (m) => {
-      if (m.type === 'ready') this.outbox.open(() => this.post({ type: 'initView', title: this.title, subtitle: this.subtitle }));
-      // Form messages have no meaning here.
-    });
-  }
-
-  dispose(): void {
-    for (const d of this.disposables.splice(0)) d.dispose();
-    this.panel.dispose();
+  protected handle(m: PanelMessage): void {
+    if (m.type === 'ready') this.outbox.open(() => this.post({ type: 'initView', title: this.title, subtitle: this.subtitle }));
+    // Form messages have no meaning here.
   }
 }

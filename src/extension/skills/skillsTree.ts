@@ -57,7 +57,7 @@ export class SkillsTreeSection {
           return shown.rows;
         }
         if (!shown || Date.now() - shown.at >= RELIST_AFTER_MS) this.listInBackground(node.serverId);
-        return shown?.rows ?? [{ kind: 'detail', serverId: node.serverId, key: 'skills:listing', label: 'Listing skills…', icon: new vscode.ThemeIcon('loading~spin') }];
+        return shown?.rows ?? [{ kind: 'detail', serverId: node.serverId, key: 'skills:listing', label: 'Listing skills…', icon: { id: 'loading~spin' } }];
       }
       case 'skill':
         return (node.entry.resources ?? []).map((file) => ({ kind: 'skillFile', serverId: node.serverId, entry: node.entry, path: file.uri === node.entry.uri ? 'SKILL.md' : (pathInSkill(node.entry.uri, file.uri) ?? file.uri), ...(file.size !== undefined ? { size: file.size } : {}) }));
@@ -79,7 +79,7 @@ export class SkillsTreeSection {
         const labels = skillLabels(listing.skills);
         done({ rows: listing.skills.map((entry, i) => ({ kind: 'skill', serverId, entry, label: labels[i] })), unseen: true, at: Date.now() });
       },
-      (error: unknown) => done({ rows: [{ kind: 'detail', serverId, key: 'skills:error', label: `Could not list skills: ${errorMessage(error)}`, icon: new vscode.ThemeIcon('error') }], failed: errorMessage(error), unseen: true, at: Date.now() }),
+      (error: unknown) => done({ rows: [{ kind: 'detail', serverId, key: 'skills:error', label: `Could not list skills: ${errorMessage(error)}`, icon: { id: 'error' } }], failed: errorMessage(error), unseen: true, at: Date.now() }),
     );
   }
 

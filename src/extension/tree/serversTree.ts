@@ -5,33 +5,53 @@
 import * as vscode from 'vscode';
 import type { ChatState } from '../chat/chatState';
 import type { Root } from '../../client/client';
-import { describeSkippedItem, type Prompt, type Resource, type ResourceTemplate, type Tool } from '../../client/schemas';
 import type { ConfigProblem, ConfigSource } from '../../config';
 import type { ListKind, ServerHandle, ServerHealth } from '../../registry';
-import { type ShownStatus, hostOf, rowStatusWord, serverDescription, serverRowMarks, serverTooltip, statusIcon } from './serverRowText';
-import { escapeMarkdown } from '../../content/untrustedText';
-import { itemDescription, promptTooltip, resourceTooltip, templateTooltip, toolTooltip } from './itemTooltips';
-import { relativeTime, relativeTimeChangesAt, rootsDescription } from './rowTime';
-import { transportLabel } from '../../protocol/redaction';
-import { truncate } from '../../protocol/text';
-import { serverRowClick, serverRowExpands } from './serverRowClick';
-import { displayCommandLine, formatCommandLine } from '../../protocol/redaction';
+import { type ShownStatus, rowStatusWord } from './serverRowText';
+import { relativeTimeChangesAt, rootsDescription } from './rowTime';
 import type { Event } from '../../protocol/events';
-import { SubscriptionState, resourceRowMark } from '../../usecases/subscriptions';
+import { type ResourceRowMark, type SubscriptionState, resourceRowMark } from '../../usecases/subscriptions';
 import type { TaskEntry } from '../../usecases/taskStore';
-import { describeTaskGroup, elapsedChangesAfter } from '../../usecases/taskText';
+import { elapsedChangesAfter } from '../../usecases/taskText';
 import { TreeRowClock } from './treeRowClock';
 import type { SkillsTreeSection } from '../skills/skillsTree';
 import { rowAccessibilityLabel } from './treeRowSpeech';
 import { problemItem } from './problemRow';
 import type { ServerIcons } from './serverIcons';
-import { TreeNode, expansionKey, isRunning, leafId, parentOf, taskDescription, taskIds, tasksDescription, tasksKey } from './treeNodes';
-
-export type { TreeNode };
+import { TreeNode, expansionKey, isRunning, parentOf, taskDescription, taskIds, tasksDescription, tasksKey } from './treeNodes';
 import { serverOffersTasks } from '../../client/modernTasks';
 import { GroupPages, occurrences, pagedRows } from './groupPages';
 import { runsSandboxed, sandboxRequirement } from '../trust/sandboxSettings';
 import { describeSandbox, sandboxPolicyOf } from '../../sandbox/policy';
+import {
+  type ServerRowContext,
+  type TreeRow,
+  GROUP_LABELS,
+  hoverTooltip,
+  READING_CONFIGURATION,
+  detailRow,
+  groupRow,
+  listOf,
+  loadingRow,
+  moreRow,
+  promptRow,
+  resourceRow,
+  rootRow,
+  rootsRow,
+  serverChildren,
+  serverRow,
+  stderrLines,
+  stderrRow,
+  taskRow,
+  tasksRow,
+  templateRow,
+  toolRow,
+} from './treeItemModel';
+import { collapsibleOf, markdown, toTreeItem } from './treeItemAdapter';
+
+export type { TreeNode };
+// Where the rows' words live now; other files import them from here.
+export { READING_CONFIGURATION, UNTRUSTED_REASON, WAITING_CONSENT_REASON, WAITING_INPUT_REASON } from './treeItemModel';
 
 /** The subscription state of resources (the use cases' `SubscriptionSet`). */
 export interface ResourceSubscriptions {
@@ -78,35 +98,7 @@ export interface ExpansionMemory {
   update(key: string, value: unknown): Thenable<void>;
 }
 
-/** Why a server waits, as the tree and the status bar show it. */
-export const WAITING_CONSENT_REASON = 'Waiting for your consent to start it (a dialog is open, or queued behind another)';
-export const WAITING_INPUT_REASON = 'Waiting for an input value it needs (a dialog is open, or queued behind another)';
-
-/** Trust reason, as the tree shows it. */
-/** What the view (and the status bar) say until the configuration has been read once. */
-export const READING_CONFIGURATION = 'Reading configuration…';
-export const UNTRUSTED_REASON = 'Workspace is not trusted — trust it to start servers defined in this workspace';
-
-
-/** A row's default action (click, double-click, Enter), by the kind of row. */
-const DEFAULT_ACTIONS = {
-  server: { command: 'mcpHost.server.details', title: 'Show Server Details' },
-  tool: { command: 'mcpHost.tool.call', title: 'Call Tool…' },
-  resource: { command: 'mcpHost.resource.open', title: 'Open Resource' },
-  resourceTemplate: { command: 'mcpHost.template.read', title: 'Read Resource from Template…' },
-  prompt: { command: 'mcpHost.prompt.get', title: 'Get Prompt…' },
-  /** A server waiting for the user to sign in: the click signs in. */
-  signin: { command: 'mcpHost.server.signIn', title: 'Sign In' },
-  /** The error row of a server that failed: the click walks the path to it (the connection doctor). */
-  error: { command: 'mcpHost.server.diagnose', title: 'Diagnose Connection' },
-} as const;
-
 const EXPANSION_KEY = 'mcpHost.tree.expansion';
-
-const GROUP_LABELS: Record<ListKind, string> = { tools: 'Tools', resources: 'Resources', templates: 'Resource Templates', prompts: 'Prompts' };
-const GROUP_NOUNS: Record<ListKind, string> = { tools: 'tools', resources: 'resources', templates: 'resource templates', prompts: 'prompts' };
-const TASK_ICONS: Record<TaskEntry['status'], string> = { working: 'loading~spin', input_required: 'bell-dot', completed: 'pass', failed: 'error', cancelled: 'circle-slash' };
-const GROUP_ICONS: Record<ListKind, string> = { tools: 'tools', resources: 'files', templates: 'file-code', prompts: 'comment-discussion' };
 
 export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly _onDidChangeTreeData = new vscode.EventEmitter<TreeNode | TreeNode[] | undefined | void>();
@@ -308,7 +300,12 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     this.remember(node, true);
     switch (node.kind) {
       case 'server':
-        return this.serverChildren(handle);
+        return serverChildren(handle, {
+          shown: this.m.displayStatus(handle),
+          redact: (text) => this.m.redact(text),
+          tasks: this.serverTasks !== undefined && ((handle.client !== undefined && serverOffersTasks(handle.client)) || this.serverTasks.list(handle.id).length > 0),
+          skills: this.skills?.offers(handle.id) === true,
+        });
       case 'group':
         return this.groupChildren(handle, node.list);
       case 'roots': {
@@ -316,7 +313,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
         return this.rootsOf(handle).roots.map((root) => ({ kind: 'root', serverId: handle.id, root, index: index(root.uri) }));
       }
       case 'stderr':
-        return node.lines.map((line, i) => ({ kind: 'detail', serverId: handle.id, key: `stderr:${i}`, label: truncate(this.m.redact(line), 300), tooltip: this.m.redact(line) }));
+        return stderrLines(handle.id, node.lines, (text) => this.m.redact(text));
       case 'tasks':
         return (this.serverTasks?.list(handle.id) ?? []).map((task) => ({ kind: 'task', serverId: handle.id, task }));
       case 'skills':
@@ -341,92 +338,58 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   private drawItem(node: TreeNode): vscode.TreeItem {
     if (!this.model && node.kind !== 'loading') return new vscode.TreeItem(READING_CONFIGURATION);
     switch (node.kind) {
-      case 'loading': {
-        const item = new vscode.TreeItem(READING_CONFIGURATION, vscode.TreeItemCollapsibleState.None);
-        item.id = 'loading';
-        item.iconPath = new vscode.ThemeIcon('loading~spin');
-        return item;
-      }
       case 'problem':
         return problemItem(node.problem, node.index);
-      case 'server': {
-        const handle = this.handle(node.serverId);
-        return handle ? this.serverItem(node, handle) : new vscode.TreeItem(node.serverId);
-      }
-      case 'group': {
-        const handle = this.handle(node.serverId);
-        return handle ? this.groupItem(node, handle, node.list) : new vscode.TreeItem(GROUP_LABELS[node.list]);
-      }
-      case 'roots': {
-        const handle = this.handle(node.serverId);
-        return handle ? this.rootsItem(node, handle) : new vscode.TreeItem('Roots');
-      }
-      case 'tool': {
-        const t = node.tool;
-        const item = this.leaf(leafId(node.serverId, 'tool', t.name, node.index), t.name, 'tool', 'tools');
-        item.description = itemDescription(t.title ?? t.annotations?.title, t.description);
-        const handle = this.handle(node.serverId);
-        const chat = handle && this.chatMarks?.mark(handle, t);
-        if (chat?.changed) item.description = `⚠ changed since you approved it · ${item.description ?? ''}`;
-        if (chat?.disabled) item.description = `off for models · ${item.description ?? ''}`;
-        item.command = { ...DEFAULT_ACTIONS.tool, arguments: [node] };
-        return item;
-      }
-      case 'resource': {
-        const r = node.resource;
-        const canSubscribe = this.handle(node.serverId)?.client?.serverCapabilities?.resources?.subscribe === true;
-        const mark = resourceRowMark(canSubscribe, this.resourceSubscriptions?.state(node.serverId, r.uri));
-        const item = this.leaf(leafId(node.serverId, 'resource', r.uri, node.index), r.name, mark.contextValue, mark.icon);
-        item.command = { ...DEFAULT_ACTIONS.resource, arguments: [node] };
-        item.description = mark.badge ? `${mark.badge} · ${r.uri}` : r.uri;
-        return item;
-      }
-      case 'resourceTemplate': {
-        const t = node.template;
-        const item = this.leaf(leafId(node.serverId, 'template', t.uriTemplate, node.index), t.name, 'resourceTemplate', 'file-code');
-        item.command = { ...DEFAULT_ACTIONS.resourceTemplate, arguments: [node] };
-        item.description = t.uriTemplate;
-        return item;
-      }
-      case 'prompt': {
-        const p = node.prompt;
-        const item = this.leaf(leafId(node.serverId, 'prompt', p.name, node.index), p.name, 'prompt', 'comment-discussion');
-        item.command = { ...DEFAULT_ACTIONS.prompt, arguments: [node] };
-        item.description = itemDescription(p.title, p.description);
-        return item;
-      }
-      case 'more':
-        return this.moreItem(node);
-      case 'root': {
-        const item = this.leaf(leafId(node.serverId, 'root', node.root.uri, node.index), node.root.name ?? node.root.uri, 'root', 'root-folder');
-        item.description = rootPath(node.root.uri);
-        item.tooltip = node.root.uri;
-        return item;
-      }
-      case 'stderr': {
-        const item = new vscode.TreeItem('stderr', this.collapsibleState(node, vscode.TreeItemCollapsibleState.Expanded));
-        item.id = `${node.serverId}/stderr`;
-        item.description = `last ${node.lines.length} line${node.lines.length === 1 ? '' : 's'}`;
-        item.iconPath = new vscode.ThemeIcon('terminal');
-        item.contextValue = 'stderr';
-        return item;
-      }
-      case 'tasks':
-        return this.tasksItem(node);
-      case 'task':
-        return this.taskItem(node);
       case 'skills':
       case 'skill':
       case 'skillFile':
         return this.skills?.item(node, (fallback) => this.collapsibleState(node, fallback)) ?? new vscode.TreeItem(node.kind);
-      case 'detail': {
-        const item = this.leaf(`${node.serverId}/detail/${node.key}`, node.label, 'detail', undefined);
-        item.iconPath = node.icon;
-        item.tooltip = node.tooltip;
-        item.command = node.command;
-        item.description = node.description;
-        return item;
+      default: {
+        const row = this.row(node);
+        return toTreeItem(row, this.collapsibleState(node, collapsibleOf(row.expansion)));
       }
+    }
+  }
+
+  /** The row of `node` (treeItemModel.ts), with what the view knows of its server. */
+  private row(node: Exclude<TreeNode, { kind: 'problem' | 'skills' | 'skill' | 'skillFile' }>): TreeRow {
+    switch (node.kind) {
+      case 'loading':
+        return loadingRow();
+      case 'server': {
+        const h = this.handle(node.serverId);
+        return h ? serverRow(node, h, this.serverFacts(h)) : { label: node.serverId, expansion: 'none' };
+      }
+      case 'group': {
+        const h = this.handle(node.serverId);
+        return h ? groupRow(h, node.list) : { label: GROUP_LABELS[node.list], expansion: 'none' };
+      }
+      case 'roots': {
+        const h = this.handle(node.serverId);
+        return h ? this.rootsRow(node, h) : { label: 'Roots', expansion: 'none' };
+      }
+      case 'tool': {
+        const h = this.handle(node.serverId);
+        return toolRow(node, h && this.chatMarks?.mark(h, node.tool));
+      }
+      case 'resource':
+        return resourceRow(node, this.resourceMark(node.serverId, node.resource.uri));
+      case 'resourceTemplate':
+        return templateRow(node);
+      case 'prompt':
+        return promptRow(node);
+      case 'more':
+        return moreRow(node);
+      case 'root':
+        return rootRow(node, rootPath(node.root.uri));
+      case 'stderr':
+        return stderrRow(node);
+      case 'tasks':
+        return this.tasksRow(node);
+      case 'task':
+        return this.taskRow(node);
+      case 'detail':
+        return detailRow(node);
       default: {
         const never: never = node;
         return never;
@@ -440,25 +403,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
    * tooltip it is given) was most of the cost of opening a group.
    */
   resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
-    switch (node.kind) {
-      case 'tool':
-        item.tooltip = markdown(toolTooltip(node.tool));
-        break;
-      case 'resource': {
-        const canSubscribe = this.handle(node.serverId)?.client?.serverCapabilities?.resources?.subscribe === true;
-        const mark = resourceRowMark(canSubscribe, this.resourceSubscriptions?.state(node.serverId, node.resource.uri));
-        item.tooltip = markdown(resourceTooltip(node.resource) + (mark.note ? `\n\n${escapeMarkdown(truncate(mark.note, 500))}` : ''));
-        break;
-      }
-      case 'resourceTemplate':
-        item.tooltip = markdown(templateTooltip(node.template));
-        break;
-      case 'prompt':
-        item.tooltip = markdown(promptTooltip(node.prompt));
-        break;
-      default:
-        break;
-    }
+    const tooltip = hoverTooltip(node, () => (node.kind === 'resource' ? this.resourceMark(node.serverId, node.resource.uri) : undefined));
+    if (tooltip !== undefined) item.tooltip = markdown(tooltip);
     return item;
   }
 
@@ -468,174 +414,33 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     return this.model?.servers().find((h) => h.id === id);
   }
 
-  private serverItem(node: TreeNode, h: ServerHandle): vscode.TreeItem {
+  /** What the server row shows beside its handle. */
+  private serverFacts(h: ServerHandle): ServerRowContext {
     const shown = this.m.displayStatus(h);
-    const client = h.client;
-    const running = shown.kind === 'running';
-    const collapsible = serverRowExpands(shown.kind) ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None;
-    const item = new vscode.TreeItem(h.entry.name, this.collapsibleState(node, collapsible));
-    // The state is part of the id: a row that starts running (or fails) is a new row to the
-    // tree, so it opens as remembered (or as `collapsible` says) instead of keeping the
-    // childless state of its stopped self.
-    item.id = `server:${shown.kind === 'starting' || shown.kind === 'waiting' ? 'stopped' : shown.kind}:${h.id}`;
-    if (serverRowClick(shown.kind)) item.command = { ...(serverRowClick(shown.kind) === 'signIn' ? DEFAULT_ACTIONS.signin : DEFAULT_ACTIONS.server), arguments: [node] };
-    const origin = this.m.originLabel(h.entry.source);
-    const config = h.entry.config;
-    const remote = config.type === 'stdio' ? undefined : { host: hostOf(this.m.redact(h.resolved?.type === config.type ? h.resolved.url : config.url)), transport: transportLabel(config.type, running ? client?.stats()?.http?.transport : undefined) };
-    const reconnecting = shown.kind === 'error' && h.status.kind === 'error' && h.status.reconnecting === true;
-    item.description = serverDescription({ status: shown.kind, origin, protocolVersion: running ? client?.protocolVersion : undefined, era: running ? client?.era : undefined, serverInfo: running ? client?.serverInfo : undefined, waitingFor: shown.waitingFor, remote, reconnecting });
-    const icon = statusIcon(shown.kind);
-    item.iconPath = new vscode.ThemeIcon(icon.id, icon.color ? new vscode.ThemeColor(icon.color) : undefined);
-    const health = running ? this.m.serverHealth?.(h.id) : undefined;
-    if (health?.kind === 'unresponsive') item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
-    const sandboxed = runsSandboxed(h.entry);
-    item.description = serverRowMarks({ sandboxed, recording: this.m.isRecording?.(h.id), unresponsive: health?.kind === 'unresponsive', shared: this.m.isShared?.(h) }) + item.description;
-    // `.auth`: a remote server with something to sign out of (its menu offers Sign Out).
-    item.contextValue = `server.${shown.kind}${this.m.canSignOut?.(h.id) ? '.auth' : ''}`;
-    const commandLine =
-      config.type === 'stdio'
-        ? h.resolved?.type === 'stdio'
-          ? this.m.redact(displayCommandLine(h.resolved.command, h.resolved.args))
-          : formatCommandLine(config.command, config.args)
-        : this.m.redact(h.resolved?.type === config.type ? h.resolved.url : config.url);
-    item.tooltip = markdown(
-      serverTooltip({
-        name: h.entry.name,
-        status: shown.kind,
-        waitingFor: shown.waitingFor,
-        reconnecting,
-        recording: this.m.isRecording?.(h.id),
-        origin,
-        sourceLabel: h.entry.source.label,
-        commandLine,
-        reason: shown.reason ?? (h.status.kind === 'error' ? h.status.message : undefined),
-        protocolVersion: running ? client?.protocolVersion : undefined,
-        era: running ? client?.era : undefined,
-        serverInfo: running ? client?.serverInfo : undefined,
-        remote,
-        signIn: shown.signIn,
-        capabilities: running ? client?.serverCapabilities : undefined,
-        instructions: running ? client?.instructions : undefined,
-        restarts: h.restarts,
-        pid: h.pid,
-      }) + (sandboxed ? `\n\n**Sandboxed**: ${describeSandbox(sandboxPolicyOf(h.entry, sandboxRequirement())).join(' ')}` : '') + (health?.kind === 'unresponsive' ? `\n\n**Unresponsive** since ${new Date(health.since).toLocaleTimeString()}: ${health.failures} ping(s) failed` : ''),
-    );
-    return item;
+    return {
+      shown,
+      origin: this.m.originLabel(h.entry.source),
+      redact: (text) => this.m.redact(text),
+      health: shown.kind === 'running' ? this.m.serverHealth?.(h.id) : undefined,
+      recording: this.m.isRecording?.(h.id),
+      shared: this.m.isShared?.(h),
+      canSignOut: this.m.canSignOut?.(h.id),
+      sandbox: runsSandboxed(h.entry) ? describeSandbox(sandboxPolicyOf(h.entry, sandboxRequirement())) : undefined,
+    };
   }
 
-  private serverChildren(h: ServerHandle): TreeNode[] {
-    const shown = this.m.displayStatus(h);
-    const id = h.id;
-    switch (shown.kind) {
-      case 'running': {
-        const caps = h.client?.serverCapabilities;
-        const out: TreeNode[] = [];
-        if (caps?.tools) out.push({ kind: 'group', serverId: id, list: 'tools' });
-        if (caps?.resources) out.push({ kind: 'group', serverId: id, list: 'resources' }, { kind: 'group', serverId: id, list: 'templates' });
-        if (caps?.prompts) out.push({ kind: 'group', serverId: id, list: 'prompts' });
-        if (this.serverTasks && ((h.client && serverOffersTasks(h.client)) || this.serverTasks.list(id).length > 0)) out.push({ kind: 'tasks', serverId: id });
-        if (this.skills?.offers(id)) out.push({ kind: 'skills', serverId: id });
-        out.push({ kind: 'roots', serverId: id });
-        return out;
-      }
-      case 'error': {
-        const status = h.status.kind === 'error' ? h.status : undefined;
-        const message = this.m.redact(status?.message ?? h.lastError ?? 'unknown error');
-        const out: TreeNode[] = [
-          {
-            kind: 'detail',
-            serverId: id,
-            key: 'error',
-            label: truncate(message, 300),
-            tooltip: `${message}\n\nClick to diagnose the connection step by step.`,
-            icon: new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')),
-            command: { ...DEFAULT_ACTIONS.error, arguments: [id] },
-          },
-        ];
-        if (status?.restart) {
-          const r = status.restart;
-          out.push({
-            kind: 'detail',
-            serverId: id,
-            key: 'restart',
-            label: `${status.reconnecting ? 'Reconnecting' : 'Restarting'} (${r.attempt} of ${r.maxRestarts})`,
-            description: `at ${new Date(r.at).toLocaleTimeString()}`,
-            icon: new vscode.ThemeIcon('sync'),
-          });
-        }
-        const lines = status?.stderrTail.length ? status.stderrTail : h.stderrTail;
-        if (lines.length) out.push({ kind: 'stderr', serverId: id, lines: lines.slice(-20) });
-        return out;
-      }
-      case 'blocked': {
-        const untrusted = shown.reason === UNTRUSTED_REASON;
-        return [
-          {
-            kind: 'detail',
-            serverId: id,
-            key: 'blocked',
-            label: shown.reason ?? 'blocked',
-            tooltip: shown.reason,
-            icon: new vscode.ThemeIcon(untrusted ? 'workspace-untrusted' : 'circle-slash'),
-            // Denied or not answered: a click asks consent again.
-            command: untrusted ? { command: 'workbench.trust.manage', title: 'Manage Workspace Trust' } : { command: 'mcpHost.server.allow', title: 'Allow Server…', arguments: [id] },
-          },
-        ];
-      }
-      case 'stopped':
-      case 'starting':
-      case 'stopping':
-      case 'waiting':
-      case 'signin':
-        return [];
-      default: {
-        const never: never = shown.kind;
-        return never;
-      }
-    }
+  /** A resource's subscription mark: whether its server can subscribe, and what the user subscribed. */
+  private resourceMark(serverId: string, uri: string): ResourceRowMark {
+    const canSubscribe = this.handle(serverId)?.client?.serverCapabilities?.resources?.subscribe === true;
+    return resourceRowMark(canSubscribe, this.resourceSubscriptions?.state(serverId, uri));
   }
 
   // ---- groups ----
 
-  private list(h: ServerHandle, kind: ListKind): readonly (Tool | Resource | ResourceTemplate | Prompt)[] | undefined {
-    switch (kind) {
-      case 'tools':
-        return h.tools;
-      case 'resources':
-        return h.resources;
-      case 'templates':
-        return h.templates;
-      case 'prompts':
-        return h.prompts;
-      default: {
-        const never: never = kind;
-        return never;
-      }
-    }
-  }
-
-  private groupItem(node: TreeNode, h: ServerHandle, kind: ListKind): vscode.TreeItem {
-    const list = this.list(h, kind);
-    const error = h.listErrors[kind];
-    const item = new vscode.TreeItem(GROUP_LABELS[kind], this.collapsibleState(node, list && list.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None));
-    // VS Code applies collapsibleState only to an id it has not drawn yet: a group drawn empty
-    // while its list loads gets another id than the filled one, so the filled one opens as
-    // remembered instead of staying closed.
-    item.id = list && list.length ? `${h.id}/${kind}` : `${h.id}/${kind}:empty`;
-    // Malformed items the client left out: the rest of the list is shown, with a warning.
-    const skipped = error ? [] : (h.skippedItems[kind] ?? []);
-    item.iconPath = new vscode.ThemeIcon(error || skipped.length ? 'warning' : GROUP_ICONS[kind]);
-    item.contextValue = `group.${kind}`;
-    item.description = error ? `failed: ${truncate(error, 120)}` : list ? `${list.length}${skipped.length ? ` · ${skipped.length} skipped` : ''}` : 'loading…';
-    if (error) item.tooltip = error;
-    else if (skipped.length) item.tooltip = [`${skipped.length} skipped as malformed:`, ...skipped.slice(0, 20).map((x) => truncate(describeSkippedItem(x), 300))].join('\n');
-    return item;
-  }
-
   /** A group's rows: its first pages, then (when some are not drawn) the row that loads the next one. */
   private groupChildren(h: ServerHandle, kind: ListKind): TreeNode[] {
     const serverId = h.id;
-    const page = this.pages.page(serverId, kind, this.list(h, kind)?.length ?? 0, h.client);
+    const page = this.pages.page(serverId, kind, listOf(h, kind)?.length ?? 0, h.client);
     let rows: TreeNode[];
     switch (kind) {
       case 'tools':
@@ -657,16 +462,6 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     }
     if (page.hidden > 0) rows.push({ kind: 'more', serverId, list: kind, page });
     return rows;
-  }
-
-  /** "Show 200 more · 4,803 not shown": its click loads the next page; Show All (inline) the rest. */
-  private moreItem(node: TreeNode & { kind: 'more' }): vscode.TreeItem {
-    const { page, list } = node;
-    const item = this.leaf(`${node.serverId}/${list}/more`, `Show ${count(page.next)} more`, 'more', 'ellipsis');
-    item.description = `${count(page.hidden)} not shown`;
-    item.tooltip = `${count(page.shown)} of ${count(page.total)} ${GROUP_NOUNS[list]} are shown. Click to show ${count(page.next)} more, or Show All.${list === 'tools' ? ' Find Tool… (in the view\'s title bar) searches every tool, shown or not.' : ''}`;
-    item.command = { command: 'mcpHost.tree.showMore', title: 'Show More', arguments: [node] };
-    return item;
   }
 
   /** The next page of a group (the "Show more" row's command). */
@@ -719,41 +514,24 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     return listed ? { roots: listed.roots, askedAt: listed.time } : { roots: this.m.currentRoots() };
   }
 
-  private rootsItem(node: TreeNode, h: ServerHandle): vscode.TreeItem {
+  private rootsRow(node: TreeNode, h: ServerHandle): TreeRow {
     const { roots, askedAt } = this.rootsOf(h);
-    const item = new vscode.TreeItem('Roots', this.collapsibleState(node, roots.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None));
-    item.id = roots.length ? `${h.id}/roots` : `${h.id}/roots:empty`;
-    item.iconPath = new vscode.ThemeIcon('root-folder-opened');
-    item.contextValue = 'group.roots';
-    item.description = this.clock.drawn(`roots:${h.id}`, node, (now) => {
+    const description = this.clock.drawn(`roots:${h.id}`, node, (now) => {
       const current = this.handle(h.id);
       if (!current) return undefined;
       const asked = this.rootsOf(current).askedAt;
       return { text: rootsDescription(this.rootsOf(current).roots.length, asked, now), ...(asked !== undefined ? { changesAt: relativeTimeChangesAt(asked, now) } : {}) };
     });
-    item.tooltip =
-      askedAt === undefined
-        ? 'The server has not asked for roots (roots/list) yet; these are the roots it would get.'
-        : `The server last asked for roots at ${new Date(askedAt).toLocaleString()} (${relativeTime(askedAt, Date.now())}) and was given these.`;
-    return item;
+    return { ...rootsRow(h.id, roots, askedAt, Date.now()), description };
   }
 
   // ---- tasks ----
 
-  private tasksItem(node: TreeNode & { kind: 'tasks' }): vscode.TreeItem {
+  private tasksRow(node: TreeNode & { kind: 'tasks' }): TreeRow {
     const tasks = this.serverTasks?.list(node.serverId) ?? [];
-    const unlisted = this.serverTasks?.unlisted(node.serverId);
-    const group = describeTaskGroup(tasks, unlisted);
     this.drawnTaskIds.set(node.serverId, taskIds(tasks));
     this.clock.drawn(tasksKey(node.serverId), node, () => ({ text: tasksDescription(this.serverTasks?.list(node.serverId) ?? [], this.serverTasks?.unlisted(node.serverId)) }));
-    // Opens by itself once a task appears (unless the user closed it); empty, it has nothing to open.
-    const item = new vscode.TreeItem('Tasks', this.collapsibleState(node, tasks.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None));
-    item.id = tasks.length ? `${node.serverId}/tasks` : `${node.serverId}/tasks:empty`;
-    item.iconPath = new vscode.ThemeIcon('tasklist');
-    item.contextValue = 'group.tasks';
-    item.description = group.description;
-    item.tooltip = (group.tooltip ? `${group.tooltip}\n\n` : '') + 'Tool calls the server runs as tasks (2025-11-25 tasks, or the 2026-07-28 tasks extension): running ones first, then recent ones. Refresh lists what a 2025-11-25 server holds (tasks/list; the extension has none).';
-    return item;
+    return tasksRow(node.serverId, tasks, this.serverTasks?.unlisted(node.serverId));
   }
 
   /** The task as it is now (the node keeps the entry it was listed with; the row is redrawn in place). */
@@ -761,41 +539,15 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     return this.serverTasks?.list(serverId).find((t) => t.taskId === listed.taskId);
   }
 
-  private taskItem(node: TreeNode & { kind: 'task' }): vscode.TreeItem {
+  private taskRow(node: TreeNode & { kind: 'task' }): TreeRow {
     const { serverId } = node;
     const t = this.currentTask(serverId, node.task) ?? node.task;
-    const running = isRunning(t);
-    const item = this.leaf(`${serverId}/task/${t.taskId}`, t.toolName ?? `task ${t.taskId.slice(0, 8)}`, running ? 'task.running' : 'task.ended', TASK_ICONS[t.status]);
-    if (t.status === 'input_required') item.iconPath = new vscode.ThemeIcon('bell-dot', new vscode.ThemeColor('list.warningForeground'));
-    if (t.status === 'failed') item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-    item.description = taskDescription(t, Date.now());
     this.clock.drawn(`${tasksKey(serverId)}/${t.taskId}`, node, (now) => {
       const current = this.currentTask(serverId, node.task);
       // The status is compared too: the icon and the row's menu follow it.
       return current && { text: `${current.status} ${taskDescription(current, now)}`, ...(isRunning(current) ? { changesAt: current.createdAt + elapsedChangesAfter(now - current.createdAt, 'minutes') } : {}) };
     });
-    item.tooltip = markdown(
-      [
-        `**${escapeMarkdown(t.toolName ?? 'task')}** · ${escapeMarkdown(t.status)}`,
-        t.statusMessage ? escapeMarkdown(truncate(t.statusMessage, 500)) : undefined,
-        `Task id: \`${escapeMarkdown(t.taskId)}\``,
-        `Started ${new Date(t.createdAt).toLocaleTimeString()} from ${escapeMarkdown(t.origin === 'tasks/list' ? 'another session (listed by tasks/list)' : t.origin)}`,
-        t.ttlMs ? `Kept by the server ${Math.round(t.ttlMs / 1000)} s` : undefined,
-        running ? 'Click to follow it in its tool panel; Cancel sends tasks/cancel.' : t.status === 'completed' ? 'Click to open its result.' : undefined,
-      ]
-        .filter((line): line is string => line !== undefined)
-        .join('\n\n'),
-    );
-    item.command = { command: 'mcpHost.task.open', title: 'Open Task', arguments: [{ kind: 'task', serverId, taskId: t.taskId }] };
-    return item;
-  }
-
-  private leaf(id: string, label: string, contextValue: string, icon: string | undefined): vscode.TreeItem {
-    const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
-    item.id = id;
-    item.contextValue = contextValue;
-    if (icon) item.iconPath = new vscode.ThemeIcon(icon);
-    return item;
+    return taskRow(serverId, t, Date.now());
   }
 
   dispose(): void {
@@ -804,19 +556,6 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     this.subscription?.dispose();
     this._onDidChangeTreeData.dispose();
   }
-}
-
-/** A count as the tree shows it: 4,803. */
-function count(n: number): string {
-  return n.toLocaleString('en-US');
-}
-
-/** Tooltip Markdown: no HTML, no command links; the text is already escaped. */
-function markdown(text: string): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(text, false);
-  md.supportHtml = false;
-  md.isTrusted = false;
-  return md;
 }
 
 function rootPath(uri: string): string {

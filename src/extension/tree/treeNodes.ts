@@ -1,7 +1,5 @@
 // The rows of the Servers tree as data: their kinds, the keys they are remembered and redrawn by,
-// their parents, and the text of task rows. No `vscode` at run time (types only), so node --test
-// loads it.
-import type * as vscode from 'vscode';
+// their parents, and the text of task rows. No `vscode`, so node --test loads it.
 import type { Root } from '../../client/client';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../client/schemas';
 import type { ConfigProblem } from '../../config';
@@ -10,6 +8,19 @@ import type { TaskEntry } from '../../usecases/taskStore';
 import { describeTaskGroup, describeTaskState } from '../../usecases/taskText';
 import type { GroupPage } from './groupPages';
 import type { SkillEntry } from '../../skills/wire';
+
+/** A codicon, with a theme color id. */
+export interface RowIcon {
+  readonly id: string;
+  readonly color?: string;
+}
+
+/** What a click (or Enter) on a row runs. */
+export interface RowCommand {
+  readonly command: string;
+  readonly title: string;
+  readonly arguments?: readonly unknown[];
+}
 
 /** A row of the Servers tree. */
 export type TreeNode =
@@ -32,7 +43,7 @@ export type TreeNode =
   | { readonly kind: 'skills'; readonly serverId: string }
   | { readonly kind: 'skill'; readonly serverId: string; readonly entry: SkillEntry; readonly label: string }
   | { readonly kind: 'skillFile'; readonly serverId: string; readonly entry: SkillEntry; readonly path: string; readonly size?: number }
-  | { readonly kind: 'detail'; readonly serverId: string; readonly key: string; readonly label: string; readonly icon?: vscode.ThemeIcon; readonly tooltip?: string; readonly command?: vscode.Command; readonly description?: string };
+  | { readonly kind: 'detail'; readonly serverId: string; readonly key: string; readonly label: string; readonly icon?: RowIcon; readonly tooltip?: string; readonly command?: RowCommand; readonly description?: string };
 
 /** A row's parent; a stderr line's is the stderr row last drawn (`stderrRow`). */
 export function parentOf(node: TreeNode, stderrRow: (serverId: string) => TreeNode | undefined): TreeNode | undefined {
