@@ -56,6 +56,7 @@ import { measureJson } from '../protocol/jsonShape';
 import { EraMemory, EraPlan, ProtocolPreference, RememberedEra, judgeProbeFailure, planEra } from './era';
 import { DEFAULT_CONNECT_TIMEOUT_MS, EXITED_ON_PROBE, FAILED_AT_START, discoveredVersion, exitRefusedProbe, waitForProbe } from './eraProbe';
 import { SubscriptionListener } from './listen';
+import type { ExtensionScope } from './extensionScope';
 
 /** A root the client exposes to servers. */
 export interface Root {
@@ -94,16 +95,7 @@ export interface InputRound {
   readonly taskId?: string;
 }
 
-/**
- * What one modern request declares beyond the client's own capabilities: the requests of an
- * extension the client speaks only where it is ready for its results (client/modernTasks.ts).
- */
-export interface ExtensionScope {
-  /** Declared in this request's `clientCapabilities.extensions`, beside the client's own. */
-  readonly extensions: Readonly<Record<string, object>>;
-  /** The result types these extensions add (`task`): such a result is returned as it came, unparsed. */
-  readonly resultTypes?: readonly string[];
-}
+export type { ExtensionScope } from './extensionScope';
 
 export interface McpClientOptions {
   readonly clientInfo: Implementation;

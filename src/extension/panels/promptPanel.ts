@@ -12,7 +12,7 @@ import { describeFailure, promptDisplay } from '../../usecases/resultModel';
 import { describeTimeoutSource } from '../../usecases/timeouts';
 import { Input, OutboundMessage } from '../../usecases/panelMessages';
 import type { UseCaseContext } from './useCaseContext';
-import { fetchPrompt } from './getPrompt';
+import { fetchPrompt } from './fetchPrompt';
 import { OpenResource, PanelMessage, ResultStore, receivePanelMessage } from './rawResults';
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webview/webviewPanel';
 import { PANEL_ASSETS } from '../webview/webviewPage';
