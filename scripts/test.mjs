@@ -1,7 +1,8 @@
-// The test command: type-checks and compiles to out/, builds the bundle and the VSIX when the
-// end-to-end suites run, and meanwhile installs Node 24 (and code-server, for the end-to-end suites)
-// into the cache; then runs the suites with `node --test` (the streams are below) and ends with the retries
-// the end-to-end suites took ("retries: N (…)") and one line over all of them: "N passed, N failed".
+// The test command: lints (`npm run lint`, beside the compile), type-checks and compiles to out/,
+// builds the bundle and the VSIX when the end-to-end suites run, and meanwhile installs Node 24
+// (and code-server, for the end-to-end suites) into the cache; then runs the suites with
+// `node --test` (the streams are below) and ends with the retries the end-to-end suites took
+// ("retries: N (…)") and one line over all of them: "N passed, N failed".
 //   node scripts/test.mjs            unit + integration + end-to-end
 //   node scripts/test.mjs --unit     without the end-to-end suites (no VS Code needed; Node 24 for conformance)
 //   node scripts/test.mjs --e2e      only the end-to-end suites
@@ -32,6 +33,33 @@ function run(cmd, args, opts = {}) {
 /** Runs a command without blocking; resolves with its status (the install, beside the compile). */
 function runAsync(cmd, args, opts = {}) {
   return new Promise((resolve) => spawn(cmd, args, { stdio: 'inherit', ...opts }).on('close', (code, signal) => resolve({ cmd, args, status: code ?? (signal ? 1 : 0) })));
+}
+
+/**
+ * Runs ESLint over the tree without blocking, its report kept (printed only when it fails, so it
+ * does not interleave with the compile's). Resolves with its status, report, a one-line summary of
+ * the problems and how long it took.
+ */
+function lint() {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['node_modules/eslint/bin/eslint.js', '--max-warnings=0', '.'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const kept = [];
+    child.stdout.on('data', (chunk) => kept.push(chunk));
+    child.stderr.on('data', (chunk) => kept.push(chunk));
+    // A compile that fails ends this process first: the linter goes with it.
+    const stop = () => child.kill();
+    process.on('exit', stop);
+    child.on('close', (code, signal) => {
+      process.off('exit', stop);
+      const report = Buffer.concat(kept);
+      // The stylish formatter's last line: "✖ 12 problems (12 errors, 0 warnings)".
+      const counted = /✖ (\d+ problems? \(\d+ errors?, \d+ warnings?\))/.exec(report.toString('utf8'));
+      const status = code ?? (signal ? 1 : 0);
+      const summary = counted ? counted[1] : `eslint exited with ${code ?? signal}`;
+      resolve({ status, report, summary, seconds: Math.round((Date.now() - started) / 1000) });
+    });
+  });
 }
 
 /** The test sources under `dir` (`*.test.ts`), as the paths tsc compiles them to under out/. */
@@ -67,9 +95,20 @@ const needsNode24 = files.some(isConformance) && Number(process.versions.node.sp
 // Node 24 and code-server (or Node 24 alone: the conformance suite needs no VS Code), with their
 // progress on stderr (minutes on an empty cache), beside the compile.
 const installing = needsCodeServer || needsNode24 ? runAsync('bash', ['scripts/install-code-server.sh', ...(needsCodeServer ? [] : ['node24'])], { stdio: ['ignore', 'ignore', 'inherit'] }) : undefined;
+// The linter (eslint.config.mjs), beside the compile, on every run over the whole tree: not on a
+// part (--only) nor on the end-to-end suites alone (--e2e), which lint nothing they change.
+const linting = !only && !e2eOnly ? lint() : undefined;
 run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
 run(process.execPath, ['esbuild.mjs', '--drivers']);
 if (needsCodeServer) run(process.execPath, ['scripts/package.mjs', '--no-build']);
+const linted = await linting;
+if (linted && linted.status !== 0) {
+  process.stdout.write(linted.report);
+  console.error(`\nthe linter failed: ${linted.summary} (above; \`npm run lint\` runs it alone)`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+if (linted) console.log(`lint: no problems (${linted.seconds} s)`);
 const installed = await installing;
 if (installed && installed.status !== 0) {
   console.error(`\n${installed.cmd} ${installed.args.join(' ')} failed (${installed.status})`);

@@ -529,7 +529,6 @@
     });
   }
 
-  const plotLeft = () => GUTTER;
   const plotWidth = () => Math.max(1, width - GUTTER);
   const xOf = (t) => GUTTER + ((t - view.start) / (view.end - view.start)) * plotWidth();
   const timeAt = (x) => view.start + ((x - GUTTER) / plotWidth()) * (view.end - view.start);

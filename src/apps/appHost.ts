@@ -14,7 +14,8 @@ import { McpLocalError, ResponseError, WireError, errorMessage } from '../protoc
 import { Emitter, Event } from '../protocol/events';
 import type { LogSeverity } from '../protocol/logging';
 import { ErrorCodes } from '../protocol/messages';
-import type { OutboundFrame, Transport, TransportCloseInfo, TransportLog, TransportStats } from '../protocol/transport';
+import { PushTransport } from '../protocol/pushTransport';
+import type { OutboundFrame } from '../protocol/transport';
 import * as z from '../protocol/zod';
 import { APP_RATE, RateLimiter, checkAppMessage } from './appGuard';
 import type { AppConversation } from './appConversation';
@@ -90,60 +91,10 @@ function parse<T>(schema: z.ZodMiniType<T>, params: unknown, method: string): T 
 /** The view's log levels, as the server log's. */
 const LEVEL: Record<string, LogSeverity> = { debug: 'debug', info: 'info', notice: 'info', warning: 'warn', error: 'error', critical: 'error', alert: 'error', emergency: 'error' };
 
-/** The transport of one view: out through the port, in through `push()`. */
-class ViewTransport implements Transport {
-  private readonly _onMessage = new Emitter<{ readonly message: unknown; readonly bytes: number }>();
-  readonly onMessage = this._onMessage.event;
-  private readonly _onClose = new Emitter<TransportCloseInfo>();
-  readonly onClose = this._onClose.event;
-  private readonly _onLog = new Emitter<TransportLog>();
-  readonly onLog = this._onLog.event;
-  private closed = false;
-  private sent = 0;
-  private received = 0;
-
-  constructor(private readonly out: (frame: OutboundFrame) => void) {}
-
-  start(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  send(frame: OutboundFrame): Promise<void> {
-    if (this.closed) return Promise.reject(new McpLocalError('closed', 'the app view is closed'));
-    this.sent++;
-    this.out(frame);
-    return Promise.resolve();
-  }
-
-  push(message: unknown, bytes: number): void {
-    if (this.closed) return;
-    this.received++;
-    this._onMessage.fire({ message, bytes });
-  }
-
-  close(): Promise<void> {
-    if (!this.closed) {
-      this.closed = true;
-      this._onClose.fire({ reason: { kind: 'closed-by-client' } });
-    }
-    return Promise.resolve();
-  }
-
-  stats(): TransportStats {
-    return { bytesSent: 0, bytesReceived: 0, messagesSent: this.sent, messagesReceived: this.received, noiseLines: 0 };
-  }
-
-  dispose(): void {
-    void this.close();
-    this._onMessage.dispose();
-    this._onClose.dispose();
-    this._onLog.dispose();
-  }
-}
-
 /** One view's session; dispose it when the view goes (after `teardown` when there is time). */
 export class AppHostSession implements Disposable {
-  private readonly transport: ViewTransport;
+  /** The transport of the view: out through the port, in through `push()`. */
+  private readonly transport: PushTransport;
   private readonly connection: JsonRpcConnection;
   private readonly limiter: RateLimiter;
   private context: AppHostContext;
@@ -165,10 +116,13 @@ export class AppHostSession implements Disposable {
     this.context = options.hostContext;
     const rate = options.rate ?? APP_RATE;
     this.limiter = new RateLimiter(rate.burst, rate.perSecond, options.now);
-    this.transport = new ViewTransport((frame) => {
-      if (this.ports.tracing()) this.ports.log('trace', `[host → app] ${frame.json.length > MAX_TRACE_CHARS ? `${frame.json.slice(0, MAX_TRACE_CHARS)}… (${frame.json.length} chars)` : frame.json}`);
-      this.ports.deliver(frame.message as unknown as Record<string, unknown>);
-    });
+    this.transport = new PushTransport(
+      (frame) => {
+        if (this.ports.tracing()) this.ports.log('trace', `[host → app] ${frame.json.length > MAX_TRACE_CHARS ? `${frame.json.slice(0, MAX_TRACE_CHARS)}… (${frame.json.length} chars)` : frame.json}`);
+        this.ports.deliver(frame.message as unknown as Record<string, unknown>);
+      },
+      () => new McpLocalError('closed', 'the app view is closed'),
+    );
     this.connection = new JsonRpcConnection(this.transport, { defaultTimeoutMs: options.requestTimeoutMs ?? 5000 });
     this.connection.onDiagnostic((d) => this.ports.log('warn', `${options.label}: ${d.text}`));
     this.register();

@@ -13,6 +13,7 @@ import type {
   Tool,
 } from '../client/schemas';
 import type { TaskUpdate } from '../client/tasks';
+import { ERA_HANDSHAKES } from '../client/era';
 import { TOO_DEEP_MARKER, cutDeepJson } from '../protocol/jsonShape';
 import { formatBytes } from '../protocol/text';
 import { revealInvisible } from '../content/invisibleText';
@@ -189,7 +190,7 @@ export function renderInspection(i: Inspection, layout: InspectionLayout = {}): 
   const head: string[][] = [
     ['Server', `${info.name} ${info.version}${info.title && info.title !== info.name ? ` (${info.title})` : ''}`],
     ['Protocol', i.protocolVersion],
-    ...(i.era ? [['Era', i.era === 'modern' ? 'modern (server/discover)' : 'legacy (initialize)']] : []),
+    ...(i.era ? [['Era', `${i.era} (${ERA_HANDSHAKES[i.era]})`]] : []),
     ['Capabilities', describeCapabilities(i.capabilities)],
   ];
   appendLines(out, table(head));

@@ -38,8 +38,7 @@ import { describeDiagnosis, diagnose } from '../usecases/doctor';
 import { StatusLine } from './statusLine';
 import { EraMemory } from '../client/era';
 import { PROBE_RESTART_NOTE, exitedOnProbe } from '../client/eraProbe';
-import { describeLeftTasks, listTasks } from '../client/tasks';
-import { offersTasksExtension } from '../client/modernTasks';
+import { describeLeftTasks, listTasks, pause } from '../client/tasks';
 import { cliEraKey, cliEraStore } from './eraCache';
 import { outputSchemaProblem } from './outputCheck';
 import { terminalSafe } from './terminalText';
@@ -470,7 +469,8 @@ async function execute(client: McpClient, options: CliOptions, io: CliIo, req: R
       return ExitCode.Ok;
     }
     case 'call': {
-      if (command.task && client.era === 'modern') io.stderr(`mcp-host: --task does not apply to a 2026-07-28 server: ${offersTasksExtension(client) ? 'with the tasks extension the server decides which calls run as tasks' : 'it does not offer the tasks extension (io.modelcontextprotocol/tasks)'}\n`);
+      const refusal = command.task ? client.eraCodec?.taskFlagRefusal() : undefined;
+      if (refusal) io.stderr(`mcp-host: ${refusal}\n`);
       // The editor's use case: the CLI does not list tools first, so the server checks the
       // arguments; progress is shown on a terminal and restarts the timeout, as in the editor.
       const outcome = await callTool(
@@ -564,15 +564,7 @@ async function rootsApplied(asked: Promise<unknown>, signal: AbortSignal): Promi
 
 /** Resolves after `ms`, or at once when `signal` aborts. */
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
+  return pause(ms, signal, () => {});
 }
 
 function directoryRoots(dirs: readonly string[]): RootsProvider {

@@ -20,6 +20,12 @@ import {
  */
 export type ProtocolPreference = 'auto' | ProtocolEra | ProtocolVersion | ModernProtocolVersion;
 
+/** The request that starts a session of each era, for what the CLI prints of a server. */
+export const ERA_HANDSHAKES: Readonly<Record<ProtocolEra, string>> = { modern: 'server/discover', legacy: 'initialize' };
+
+/** What a running server's row adds to its version: the era is named for a modern session; a legacy version says it by itself. */
+export const ERA_ROW_SUFFIXES: Readonly<Record<ProtocolEra, string>> = { modern: ' (modern)', legacy: '' };
+
 /** The values a setting or `--protocol-version` accepts, for help texts and errors. */
 export const PROTOCOL_PREFERENCES: readonly string[] = ['auto', 'legacy', 'modern', ...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
 

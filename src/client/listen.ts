@@ -6,7 +6,7 @@ import type { RequestOptions } from '../protocol/connection';
 import { Disposable } from '../protocol/disposable';
 import { McpLocalError } from '../protocol/errors';
 import type { RequestId } from '../protocol/messages';
-import type { ExtensionScope } from './extensionScope';
+import type { ExtensionScope } from './clientContract';
 import { META } from './schemas';
 
 /** What the stream asks for (the specification's SubscriptionFilter). */

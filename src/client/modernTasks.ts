@@ -14,10 +14,10 @@ import { formatZodIssues } from '../protocol/messages';
 import * as z from '../protocol/zod';
 import type { ExtensionScope, McpClient } from './client';
 import { CallToolResult, InputRequestSchema, LATEST_PROTOCOL_VERSION, TASK_STATUSES, Task, schemasFor } from './schemas';
-import { CANCEL_TIMEOUT_MS, MAX_POLL_MS, TaskCallOptions, isTerminal, pause, pollDelay, taskCancelledError } from './tasks';
+import { TASKS_EXTENSION } from './eras/modernEra';
+import { CANCEL_TIMEOUT_MS, FollowedTask, MAX_POLL_MS, TaskCallOptions, TaskTurn, TaskWire, followTask, pollDelay } from './taskLoop';
 
-/** The extension's identifier, in capabilities on both sides. */
-export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+export { TASKS_EXTENSION };
 
 /** What the requests of this module declare, and the result type the extension adds. */
 const TASKS_SCOPE: ExtensionScope = { extensions: { [TASKS_EXTENSION]: {} }, resultTypes: ['task'] };
@@ -44,10 +44,9 @@ const DetailedTaskSchema = z.looseObject({
 });
 type DetailedTask = z.infer<typeof DetailedTaskSchema>;
 
-/** True when the server declares the extension (modern era only: it does not exist before 2026-07-28). */
+/** True when the server declares the extension (it does not exist before 2026-07-28): it decides per call which run as tasks. */
 export function offersTasksExtension(client: McpClient): boolean {
-  const extensions = (client.serverCapabilities as Record<string, unknown> | undefined)?.extensions;
-  return client.era === 'modern' && typeof extensions === 'object' && extensions !== null && (extensions as Record<string, unknown>)[TASKS_EXTENSION] !== undefined;
+  return client.taskOffer().toolCalls === 'server-decides';
 }
 
 /**
@@ -56,7 +55,7 @@ export function offersTasksExtension(client: McpClient): boolean {
  * shows for such a server before its first task.
  */
 export function serverOffersTasks(client: McpClient): boolean {
-  return (client.era !== 'modern' && (client.serverCapabilities as Record<string, unknown> | undefined)?.tasks !== undefined) || offersTasksExtension(client);
+  return client.taskOffer().offered;
 }
 
 /** The modern task in the shape the 2025-11-25 one has (`ttl`, `pollInterval`), which callers already show. */
@@ -122,106 +121,106 @@ function notificationsOf(client: McpClient): TaskNotifications {
 
 /**
  * Calls `name` declaring the tasks extension. The server answers with the tool's result (no task)
- * or with a task, which is then followed to its end: the result it completes with, a ResponseError
- * for the JSON-RPC error it failed with, 'cancelled' when the server cancelled it. Aborting
- * `options.signal` sends `tasks/cancel` and rejects with 'cancelled'; so does a failure to answer
- * the task's input requests (nothing is left running for no one). `ttlMs` does not apply: the
- * server alone sets a task's time to live in this extension.
+ * or with a task, which is then followed to its end (client/taskLoop.ts): the result it completes
+ * with, a ResponseError for the JSON-RPC error it failed with, 'cancelled' when the server
+ * cancelled it. Aborting `options.signal` sends `tasks/cancel` and rejects with 'cancelled'; so
+ * does a failure to answer the task's input requests (nothing is left running for no one).
+ * `ttlMs` does not apply: the server alone sets a task's time to live in this extension.
  */
 export async function callToolWithTasks(client: McpClient, name: string, args: Record<string, unknown>, options: TaskCallOptions = {}): Promise<{ readonly result: CallToolResult; readonly task?: Task }> {
   const { ttlMs: _ttl, onTask, onStatus, signal, ...request } = options;
-  const started = performance.now();
-  const schema = schemasFor(client.protocolVersion ?? LATEST_PROTOCOL_VERSION).callToolResult;
-  const readResult = (method: string, raw: unknown): CallToolResult => {
-    const parsed = schema.safeParse(raw);
-    if (!parsed.success) throw new McpLocalError('invalid-result', `${method}: ${formatZodIssues(parsed.error, 'result', raw)}`, { result: raw });
-    return parsed.data;
-  };
   const answer = await client.extensionRequest('tools/call', { name, arguments: args }, TASKS_SCOPE, { ...request, ...(signal ? { signal } : {}), mayAskUser: true });
-  if (answer.resultType !== 'task') return { result: readResult('tools/call', answer) };
-
-  let task = readTask('tools/call', answer);
-  const taskId = task.taskId;
-  const tell = () => onStatus?.({ task: asTask(task), elapsedMs: performance.now() - started });
-  let wake: (() => void) | undefined;
-  // A notification or a tasks/get answer moves the task on; an older one (lastUpdatedAt) is ignored.
-  const update = (next: DetailedTask) => {
-    if (next.taskId !== taskId || next.lastUpdatedAt < task.lastUpdatedAt || isTerminal(task.status)) return;
-    const changed = next.status !== task.status || next.statusMessage !== task.statusMessage;
-    task = next;
-    if (changed) tell();
-    wake?.();
-  };
+  if (answer.resultType !== 'task') return { result: readResult(client, 'tools/call', answer) };
+  const task = readTask('tools/call', answer);
+  const followed = new FollowedTask<DetailedTask>(asTask, onStatus);
   onTask?.(asTask(task));
-  tell();
-  const following = notificationsOf(client).follow(taskId, update);
-  const listening = client.listenToTask(taskId, TASKS_SCOPE);
-  const cancel = new AbortController();
-  const onAbort = () => cancel.abort(signal?.reason);
-  if (signal?.aborted) onAbort();
-  signal?.addEventListener('abort', onAbort, { once: true });
-  // Input request keys are unique over a task's life: each is answered once, though polls repeat it.
-  const answered = new Set<string>();
-  let rounds = 0;
-  let giveUp = false;
-  try {
-    for (;;) {
-      if (cancel.signal.aborted) throw taskCancelledError(asTask(task));
-      switch (task.status) {
-        case 'completed':
-          return { result: readResult('tasks/get', task.result), task: asTask(task) };
-        case 'failed': {
-          const error = task.error!;
-          throw new ResponseError(`task ${taskId} of ${name}`, error.code, error.message, error.data);
-        }
-        case 'cancelled':
-          throw new McpLocalError('cancelled', `task ${taskId} of ${name} was cancelled by the server${task.statusMessage ? `: ${task.statusMessage}` : ''}`);
-        case 'input_required': {
-          const fresh = Object.entries(task.inputRequests ?? {}).filter(([key]) => !answered.has(key));
-          if (fresh.length === 0) break;
-          for (const [key] of fresh) answered.add(key);
-          let responses: Record<string, unknown>;
-          try {
-            responses = await client.answerInputRequests('tools/call', { name }, ++rounds, Object.fromEntries(fresh), cancel.signal);
-          } catch (error) {
-            // Unanswered, the task would wait for ever: it is cancelled.
-            giveUp = true;
-            throw error;
-          }
-          await client.extensionRequest('tasks/update', { taskId, inputResponses: responses }, TASKS_SCOPE, { signal: cancel.signal });
-          break;
-        }
-        case 'working':
-          break;
-        default: {
-          const never: never = task.status;
-          throw new McpLocalError('invalid-result', `task ${taskId}: unknown status ${JSON.stringify(never)}`);
-        }
+  followed.begin(task);
+  const following = notificationsOf(client).follow(task.taskId, (next) => followed.update(next));
+  const listening = client.listenToTask(task.taskId, TASKS_SCOPE);
+  return followTask(new ModernTaskWire(client, task.taskId, name), followed, name, signal, Disposable.from(() => (following.dispose(), listening.dispose())));
+}
+
+/** The tool's result as the session's version shapes it. */
+function readResult(client: McpClient, method: string, raw: unknown): CallToolResult {
+  const parsed = schemasFor(client.protocolVersion ?? LATEST_PROTOCOL_VERSION).callToolResult.safeParse(raw);
+  if (!parsed.success) throw new McpLocalError('invalid-result', `${method}: ${formatZodIssues(parsed.error, 'result', raw)}`, { result: raw });
+  return parsed.data;
+}
+
+/**
+ * The 2026-07-28 wire of a task: its result or error comes inlined in the task; its input
+ * requests are answered by the client's input handlers and sent with `tasks/update`; while the
+ * server has agreed to send `notifications/tasks`, tasks/get only backs them up.
+ */
+class ModernTaskWire implements TaskWire<DetailedTask> {
+  /** Input request keys are unique over a task's life: each is answered once, though polls repeat it. */
+  private readonly answered = new Set<string>();
+  private rounds = 0;
+
+  constructor(
+    private readonly client: McpClient,
+    private readonly taskId: string,
+    private readonly name: string,
+  ) {}
+
+  view(task: DetailedTask): Task {
+    return asTask(task);
+  }
+
+  async advance(task: DetailedTask, turn: TaskTurn): Promise<CallToolResult | undefined> {
+    switch (task.status) {
+      case 'completed':
+        return readResult(this.client, 'tasks/get', task.result);
+      case 'failed': {
+        const error = task.error!;
+        throw new ResponseError(`task ${this.taskId} of ${this.name}`, error.code, error.message, error.data);
       }
-      const poll = pollDelay(asTask(task));
-      const seen = task.lastUpdatedAt;
-      await pause(client.isTaskListened(taskId) ? Math.min(MAX_POLL_MS, Math.max(MIN_BACKUP_MS, poll * BACKUP_POLLS)) : poll, cancel.signal, (w) => (wake = w));
-      wake = undefined;
-      // A notification woke the loop: it carries the whole task, so no tasks/get is needed now.
-      if (cancel.signal.aborted || task.lastUpdatedAt !== seen) continue;
-      try {
-        update(readTask('tasks/get', await client.extensionRequest('tasks/get', { taskId }, TASKS_SCOPE, { signal: cancel.signal })));
-      } catch (error) {
-        if (!cancel.signal.aborted) throw error;
+      case 'input_required':
+        await this.answerInput(task, turn);
+        return undefined;
+      case 'working':
+      case 'cancelled':
+        return undefined;
+      default: {
+        const never: never = task.status;
+        throw new McpLocalError('invalid-result', `task ${this.taskId}: unknown status ${JSON.stringify(never)}`);
       }
     }
-  } catch (error) {
-    if ((cancel.signal.aborted || giveUp) && !isTerminal(task.status)) {
-      await cancelModernTask(client, taskId, { timeoutMs: CANCEL_TIMEOUT_MS })
-        .then(async () => update(readTask('tasks/get', await client.extensionRequest('tasks/get', { taskId }, TASKS_SCOPE, { timeoutMs: CANCEL_TIMEOUT_MS }))))
-        .catch(() => {});
-      if (cancel.signal.aborted) throw taskCancelledError(asTask(task));
+  }
+
+  /** Answers the input requests not answered yet; unanswered, the task would wait for ever, so it is abandoned (cancelled). */
+  private async answerInput(task: DetailedTask, turn: TaskTurn): Promise<void> {
+    const fresh = Object.entries(task.inputRequests ?? {}).filter(([key]) => !this.answered.has(key));
+    if (fresh.length === 0) return;
+    for (const [key] of fresh) this.answered.add(key);
+    let responses: Record<string, unknown>;
+    try {
+      responses = await this.client.answerInputRequests('tools/call', { name: this.name }, ++this.rounds, Object.fromEntries(fresh), turn.signal);
+    } catch (error) {
+      turn.abandon();
+      throw error;
     }
-    throw error;
-  } finally {
-    following.dispose();
-    listening.dispose();
-    signal?.removeEventListener('abort', onAbort);
+    await this.client.extensionRequest('tasks/update', { taskId: this.taskId, inputResponses: responses }, TASKS_SCOPE, { signal: turn.signal });
+  }
+
+  delay(task: DetailedTask): number {
+    const poll = pollDelay(asTask(task));
+    return this.client.isTaskListened(this.taskId) ? Math.min(MAX_POLL_MS, Math.max(MIN_BACKUP_MS, poll * BACKUP_POLLS)) : poll;
+  }
+
+  /** A notification woke the loop: it carries the whole task, so no tasks/get is needed now. */
+  needsPoll(task: DetailedTask, seen: string): boolean {
+    return task.lastUpdatedAt === seen;
+  }
+
+  async poll(signal: AbortSignal): Promise<DetailedTask> {
+    return readTask('tasks/get', await this.client.extensionRequest('tasks/get', { taskId: this.taskId }, TASKS_SCOPE, { signal }));
+  }
+
+  /** The acknowledgement says nothing of the task's state (cancellation is cooperative): a tasks/get tells it. */
+  async cancel(): Promise<DetailedTask> {
+    await cancelModernTask(this.client, this.taskId, { timeoutMs: CANCEL_TIMEOUT_MS });
+    return readTask('tasks/get', await this.client.extensionRequest('tasks/get', { taskId: this.taskId }, TASKS_SCOPE, { timeoutMs: CANCEL_TIMEOUT_MS }));
   }
 }
 

@@ -8,54 +8,23 @@ import { McpLocalError } from '../protocol/errors';
 import type { Progress, RequestOptions } from '../protocol/connection';
 import type { RequestId } from '../protocol/messages';
 import type { McpClient } from './client';
-import { CallToolResult, CreateTaskResultSchema, GetTaskResultSchema, LATEST_PROTOCOL_VERSION, ListTasksResultSchema, Task, TaskStatus, Tool, schemasFor } from './schemas';
+import { CallToolResult, CreateTaskResultSchema, GetTaskResultSchema, LATEST_PROTOCOL_VERSION, ListTasksResultSchema, Task, Tool, schemasFor } from './schemas';
+import { CANCEL_TIMEOUT_MS, FollowedTask, TaskCallOptions, TaskTurn, TaskWire, followTask, pollDelay } from './taskLoop';
+
+export { CANCEL_TIMEOUT_MS, MAX_POLL_MS, isTerminal, pause, pollDelay, taskCancelledError } from './taskLoop';
+export type { TaskCallOptions, TaskUpdate } from './taskLoop';
 
 /** How a tool may be called (`execution.taskSupport`); anything else reads as "forbidden". */
 export type TaskSupport = 'required' | 'optional' | 'forbidden';
-
-/** Polling bounds: a server's pollInterval is honoured within them (a 0 would spin, an hour would stall). */
-const DEFAULT_POLL_MS = 1000;
-const MIN_POLL_MS = 100;
-export const MAX_POLL_MS = 30_000;
-/** How long tasks/cancel may take when the caller gives up (the connection closes after). */
-export const CANCEL_TIMEOUT_MS = 5000;
 
 export function taskSupportOf(tool: Pick<Tool, 'execution'>): TaskSupport {
   const support = tool.execution?.taskSupport;
   return support === 'required' || support === 'optional' ? support : 'forbidden';
 }
 
-export function isTerminal(status: TaskStatus): boolean {
-  return status === 'completed' || status === 'failed' || status === 'cancelled';
-}
-
-/** The server's `tasks` capability (2025-11-25), loosely read. */
-function serverTasks(client: McpClient): Record<string, unknown> | undefined {
-  const tasks = (client.serverCapabilities as Record<string, unknown> | undefined)?.tasks;
-  return tasks && typeof tasks === 'object' ? (tasks as Record<string, unknown>) : undefined;
-}
-
-/** True when the server says it runs tools/call as tasks (`tasks.requests.tools.call`). */
+/** True when the server runs tools/call as tasks the client asks for per tool (2025-11-25 `tasks.requests.tools.call`). */
 export function serverRunsToolTasks(client: McpClient): boolean {
-  const tools = (serverTasks(client)?.requests as Record<string, unknown> | undefined)?.tools as Record<string, unknown> | undefined;
-  return client.era === 'legacy' && tools?.call !== undefined;
-}
-
-/** What the caller is told each time the task's state changes (status or message), and on progress. */
-export interface TaskUpdate {
-  readonly task: Task;
-  /** Since the call was sent. */
-  readonly elapsedMs: number;
-  /** The last progress the server reported for the call, if any. */
-  readonly progress?: Progress;
-}
-
-export interface TaskCallOptions extends RequestOptions {
-  /** The retention asked for (`task.ttl`, ms); the server decides. */
-  readonly ttlMs?: number;
-  /** The task was created (its id is known). */
-  readonly onTask?: (task: Task) => void;
-  readonly onStatus?: (update: TaskUpdate) => void;
+  return client.taskOffer().toolCalls === 'per-tool';
 }
 
 /** The tool's result, with the task it came from. */
@@ -67,8 +36,8 @@ export interface TaskCallResult {
 /** What a running task call listens for: its task's status, and progress under its request's token. */
 interface TaskListener {
   /** Unknown until tools/call is answered; notifications of no known task go to `status` meanwhile. */
-  readonly taskId: string | undefined;
-  readonly progressToken: RequestId | undefined;
+  taskId: string | undefined;
+  progressToken: RequestId | undefined;
   status(task: Task): void;
   progress(progress: Progress): void;
 }
@@ -121,37 +90,20 @@ function router(client: McpClient): TaskEvents {
 }
 
 /**
- * Calls `name` as a task and waits for its result. Aborting `options.signal` sends `tasks/cancel`
- * (and `notifications/cancelled` for a request still open) and rejects with 'cancelled'. A task
- * that failed or was cancelled by the server rejects with what it said.
+ * Calls `name` as a task and waits for its result (client/taskLoop.ts follows it). Aborting
+ * `options.signal` sends `tasks/cancel` (and `notifications/cancelled` for a request still open)
+ * and rejects with 'cancelled'. A task that failed or was cancelled by the server rejects with
+ * what it said.
  */
 export async function callToolAsTask(client: McpClient, name: string, args: Record<string, unknown>, options: TaskCallOptions = {}): Promise<TaskCallResult> {
   const { ttlMs, onTask, onStatus, signal, ...request } = options;
-  const started = performance.now();
-  let progress: Progress | undefined;
-  /** Set once tools/call is answered (`known`). */
-  let task!: Task;
-  let known = false;
-  /** Status notifications that came before the task's id was known (one read with the answer may carry them). */
-  const early: Task[] = [];
-  const tell = () => known && onStatus?.({ task, elapsedMs: performance.now() - started, ...(progress ? { progress } : {}) });
-  // A notification or a tasks/get answer moves the task on; stale ones (older lastUpdatedAt) are ignored.
-  let wake: (() => void) | undefined;
-  const update = (next: Task) => {
-    if (!known) return void early.push(next);
-    if (next.taskId !== task.taskId || next.lastUpdatedAt < task.lastUpdatedAt) return;
-    const changed = next.status !== task.status || next.statusMessage !== task.statusMessage;
-    task = next;
-    if (changed) tell();
-    wake?.();
-  };
+  const followed = new FollowedTask<Task>((task) => task, onStatus);
   const onProgress = (p: Progress) => {
-    progress = p;
     request.onProgress?.(p);
-    tell();
+    followed.reportProgress(p);
   };
   // Listening starts before the request leaves: progress and status may come in the same read as the answer.
-  const listener: { taskId: string | undefined; progressToken: RequestId | undefined; status: (t: Task) => void; progress: (p: Progress) => void } = { taskId: undefined, progressToken: undefined, status: update, progress: onProgress };
+  const listener: TaskListener = { taskId: undefined, progressToken: undefined, status: (t) => followed.update(t), progress: onProgress };
   const watching = router(client).watch(listener);
   let created;
   try {
@@ -166,86 +118,60 @@ export async function callToolAsTask(client: McpClient, name: string, args: Reco
     watching.dispose();
     throw error;
   }
-  task = created.task;
-  known = true;
-  listener.taskId = task.taskId;
-  onTask?.(task);
-  tell();
-  for (const next of early.splice(0)) update(next);
-  const cancel = new AbortController();
-  const onAbort = () => cancel.abort(signal?.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
-  // tasks/result: opened once the task completes or needs input (the server asks its questions while it is open).
-  let resultRequest: Promise<CallToolResult> | undefined;
-  let resultSettled = false;
-  const schema = schemasFor(client.protocolVersion ?? LATEST_PROTOCOL_VERSION).callToolResult;
-  const fetchResult = () => {
-    resultRequest ??= client
-      .methodRequest('tasks/result', { taskId: task.taskId }, schema, { timeoutMs: 0, signal: cancel.signal, mayAskUser: true })
-      .finally(() => {
-        resultSettled = true;
-        wake?.();
-      });
-    resultRequest.catch(() => {});
-    return resultRequest;
-  };
-  try {
-    for (;;) {
-      if (cancel.signal.aborted) throw taskCancelledError(task);
-      if (task.status === 'cancelled') throw new McpLocalError('cancelled', `task ${task.taskId} of ${name} was cancelled by the server${task.statusMessage ? `: ${task.statusMessage}` : ''}`);
-      if (task.status === 'completed' || task.status === 'failed' || task.status === 'input_required') fetchResult();
-      if (resultSettled && resultRequest) {
-        const result = await resultRequest;
-        return { result, task };
-      }
-      await pause(pollDelay(task), cancel.signal, (w) => (wake = w));
-      wake = undefined;
-      if (cancel.signal.aborted || resultSettled || isTerminal(task.status)) continue;
-      try {
-        update(await client.methodRequest('tasks/get', { taskId: task.taskId }, GetTaskResultSchema, { signal: cancel.signal }));
-      } catch (error) {
-        if (!cancel.signal.aborted) throw error;
-      }
-    }
-  } catch (error) {
-    if (cancel.signal.aborted && !isTerminal(task.status)) {
-      await cancelTask(client, task.taskId, { timeoutMs: CANCEL_TIMEOUT_MS })
-        .then((answer) => {
-          task = answer;
-          tell();
-        })
-        .catch(() => {});
-      throw taskCancelledError(task);
-    }
-    throw error;
-  } finally {
-    watching.dispose();
-    signal?.removeEventListener('abort', onAbort);
+  listener.taskId = created.task.taskId;
+  onTask?.(created.task);
+  followed.begin(created.task);
+  return followTask(new LegacyTaskWire(client, created.task.taskId), followed, name, signal, watching);
+}
+
+/**
+ * The 2025-11-25 wire of a task: `tasks/result` is opened once the task completes or needs input
+ * (the server asks its questions while it is open) and its answer is the call's; `tasks/get`
+ * polls at the task's pollInterval until then.
+ */
+class LegacyTaskWire implements TaskWire<Task> {
+  private resultRequest: Promise<CallToolResult> | undefined;
+  private resultSettled = false;
+
+  constructor(
+    private readonly client: McpClient,
+    private readonly taskId: string,
+  ) {}
+
+  view(task: Task): Task {
+    return task;
   }
-}
 
-/** The error of a call given up while its task ran: what the server said of the task after tasks/cancel. */
-export function taskCancelledError(task: Task): McpLocalError {
-  return new McpLocalError('cancelled', `cancelled task ${task.taskId} (tasks/cancel sent; the server says ${task.status})`);
-}
+  async advance(task: Task, turn: TaskTurn): Promise<CallToolResult | undefined> {
+    if (task.status === 'completed' || task.status === 'failed' || task.status === 'input_required') this.fetchResult(turn);
+    return this.resultSettled && this.resultRequest ? await this.resultRequest : undefined;
+  }
 
-/** The pause before the next tasks/get: the task's pollInterval, within the bounds. */
-export function pollDelay(task: Task): number {
-  return Math.min(MAX_POLL_MS, Math.max(MIN_POLL_MS, task.pollInterval ?? DEFAULT_POLL_MS));
-}
+  delay(task: Task): number {
+    return pollDelay(task);
+  }
 
-/** Waits `ms`, or less when woken (a status notification, the result) or aborted. */
-export function pause(ms: number, signal: AbortSignal, setWake: (wake: () => void) => void): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    setWake(done);
-  });
+  needsPoll(): boolean {
+    return !this.resultSettled;
+  }
+
+  poll(signal: AbortSignal): Promise<Task> {
+    return this.client.methodRequest('tasks/get', { taskId: this.taskId }, GetTaskResultSchema, { signal });
+  }
+
+  cancel(): Promise<Task> {
+    return cancelTask(this.client, this.taskId, { timeoutMs: CANCEL_TIMEOUT_MS });
+  }
+
+  private fetchResult(turn: TaskTurn): void {
+    if (this.resultRequest) return;
+    const schema = schemasFor(this.client.protocolVersion ?? LATEST_PROTOCOL_VERSION).callToolResult;
+    this.resultRequest = this.client.methodRequest('tasks/result', { taskId: this.taskId }, schema, { timeoutMs: 0, signal: turn.signal, mayAskUser: true }).finally(() => {
+      this.resultSettled = true;
+      turn.wake();
+    });
+    this.resultRequest.catch(() => {});
+  }
 }
 
 /** `tasks/get`: the task's current state. */
@@ -255,7 +181,7 @@ export function getTask(client: McpClient, taskId: string, options?: RequestOpti
 
 /** `tasks/cancel`: asks the server to stop the task; answers with its state after. */
 export function cancelTask(client: McpClient, taskId: string, options?: RequestOptions): Promise<Task> {
-  if (serverTasks(client)?.cancel === undefined) return Promise.reject(client.missing('tasks/cancel', 'tasks.cancel'));
+  if (!client.taskOffer().cancelsListed) return Promise.reject(client.missing('tasks/cancel', 'tasks.cancel'));
   return client.methodRequest('tasks/cancel', { taskId }, GetTaskResultSchema, options);
 }
 
@@ -281,11 +207,8 @@ export interface TaskListing {
  */
 export async function listTasks(client: McpClient, options: ListTasksOptions = {}): Promise<TaskListing> {
   const { maxTasks = MAX_LISTED_TASKS, ...request } = options;
-  if (client.era === 'modern') {
-    // SEP-2663 dropped tasks/list: a server cannot tell whose tasks are whose without sessions.
-    throw new McpLocalError('capability', `tasks/list: ${client.serverInfo?.name ?? 'the server'} speaks protocol 2026-07-28, whose tasks extension (io.modelcontextprotocol/tasks) has no tasks/list: a client follows only the tasks it started`, { capability: 'tasks.list' });
-  }
-  if (serverTasks(client)?.list === undefined) throw client.missing('tasks/list', 'tasks.list');
+  const refusal = client.eraCodec ? client.eraCodec.taskListRefusal() : client.missing('tasks/list', 'tasks.list');
+  if (refusal) throw refusal;
   const tasks: Task[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
@@ -324,12 +247,12 @@ export function describeLeftTasks(listing: Pick<TaskListing, 'tasks' | 'pages' |
 
 /** True when the server answers `tasks/list` (2025-11-25 `tasks.list`). */
 export function serverListsTasks(client: McpClient): boolean {
-  return client.era === 'legacy' && serverTasks(client)?.list !== undefined;
+  return client.taskOffer().lists;
 }
 
-/** True when the server answers `tasks/cancel` (2025-11-25 `tasks.cancel`). */
+/** True when the server answers `tasks/cancel` for a listed task (2025-11-25 `tasks.cancel`). */
 export function serverCancelsTasks(client: McpClient): boolean {
-  return client.era === 'legacy' && serverTasks(client)?.cancel !== undefined;
+  return client.taskOffer().cancelsListed;
 }
 
 /** `tasks/result` of a tool task: waits until the task ends, then its tool result (for a task this window did not call). */

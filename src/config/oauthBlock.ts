@@ -108,6 +108,9 @@ export function readOAuthBlock(reader: OAuthBlockReader, node: Node, path: strin
       if (given('idToken') && given('idTokenFile')) problem(props.get('idTokenFile')!.value, child(path, 'idTokenFile'), `${label}: give the identity provider's ID token once, as "idToken" or as "idTokenFile"`);
       unused(['privateKey', 'privateKeyFile', 'signingAlgorithm', 'workloadToken', 'workloadTokenFile', 'callbackPort'], 'is not used by the enterprise_managed grant');
       break;
+    case undefined:
+      // An unknown grant, reported above: what it would need is unknown too.
+      break;
   }
 
   let scopes: string[] | undefined;

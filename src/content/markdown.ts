@@ -40,7 +40,9 @@ export function escapeHtml(text: string): string {
 function create(): MarkdownIt {
   // Required here, not imported: markdown-it loads with the first panel that renders, not at activation.
   const vendor = require('./lazyChunks/markdownIt') as typeof import('./lazyChunks/markdownIt');
-  const md = new vendor.MarkdownIt('default', { html: false, linkify: true, typographer: false, maxNesting: 40 });
+  // maxNesting is a markdown-it option its types leave out (it bounds the parser's recursion).
+  const options: MarkdownIt.Options & { maxNesting: number } = { html: false, linkify: true, typographer: false, maxNesting: 40 };
+  const md = new vendor.MarkdownIt('default', options);
   md.disable(['image']);
   md.validateLink = (url) => isOpenableUrl(url);
   md.renderer.rules.link_open = (tokens, idx) => {

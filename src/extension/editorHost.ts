@@ -247,13 +247,11 @@ export class EditorHost implements vscode.Disposable {
   /** Forgets consent for the given servers (all when omitted) and stops them: the next start asks again. */
   async forgetConsent(ids?: readonly string[]): Promise<void> {
     const affected = await this.gate.forgetConsent(this.registry.list(), ids);
-    await Promise.all(
-      affected.map((id) => {
-        const h = this.registry.get(id);
-        if (!h || h.status.kind === 'stopped') return undefined;
-        return this.stop(id);
-      }),
-    );
+    const running = affected.filter((id) => {
+      const h = this.registry.get(id);
+      return h !== undefined && h.status.kind !== 'stopped';
+    });
+    await Promise.all(running.map((id) => this.stop(id)));
   }
 
   /** What a server would start with (trust, consent, inputs): for Diagnose, which runs it once. */

@@ -35,8 +35,5 @@ export function initializeResultFor(upstream: McpClient, requestedVersion: unkno
  * `cacheScope` (unknown to the legacy schemas). A legacy server's result passes untouched.
  */
 export function legacyResult(upstream: McpClient, result: Record<string, unknown>): Record<string, unknown> {
-  if (upstream.era !== 'modern') return result;
-  if (!('resultType' in result) && !('ttlMs' in result) && !('cacheScope' in result)) return result;
-  const { resultType: _type, ttlMs: _ttl, cacheScope: _scope, ...rest } = result;
-  return rest;
+  return upstream.eraCodec?.asLegacyResult(result) ?? result;
 }

@@ -1,15 +1,17 @@
 // One gateway client's session (one `Mcp-Session-Id`): what it declared, its log level and
 // subscriptions, the requests it has in flight (so its `notifications/cancelled` reaches the
-// server) and the requests the gateway sent it (a modern server's input requests, forwarded).
+// server) and the requests the gateway sends it (a server's input requests, forwarded), which
+// go through a JsonRpcConnection over the session's streams (clientChannel.ts).
 // Sessions never share ids or streams, and each reaches only the tasks it created, so one client
 // never sees another's traffic (log messages and list changes go to every session).
 import type { ServerResponse } from 'node:http';
 import type { McpClient, ServerRequestHandlers } from '../client/client';
-import { DEFAULT_REQUEST_TIMEOUT_MS, RequestHandler } from '../protocol/connection';
+import { DEFAULT_REQUEST_TIMEOUT_MS, JsonRpcConnection, RequestHandler } from '../protocol/connection';
 import { LoggingLevel, LoggingLevels } from '../client/schemas';
 import { McpLocalError, ResponseError, WireError, errorMessage } from '../protocol/errors';
 import { redactWireError } from '../protocol/redaction';
 import { ErrorCodes, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/messages';
+import { Carrier, ClientChannel } from './clientChannel';
 import { legacyResult } from './eraBridge';
 import { refuseHiddenToolCall, withoutHiddenTools } from './modelToolFilter';
 import { ResponseStream, writeSseEvent } from './responseStream';
@@ -36,11 +38,6 @@ const FORWARDABLE: Readonly<Record<string, string>> = {
   'roots/list': 'roots',
 };
 
-interface Outbound {
-  readonly resolve: (result: unknown) => void;
-  readonly reject: (error: Error) => void;
-}
-
 /** A request of the client's in flight: how to cancel it, and the stream its answer goes to. */
 interface Inflight {
   readonly abort: AbortController;
@@ -55,8 +52,9 @@ export class GatewaySession {
   private standalone: ServerResponse | undefined;
   private logLevel: LoggingLevel | undefined;
   private readonly inflight = new Map<RequestId, Inflight>();
-  private readonly outbound = new Map<RequestId, Outbound>();
-  private nextOutboundId = 1;
+  /** The requests the gateway sends this client, and the transport they go on. */
+  private readonly channel: ClientChannel;
+  private readonly toClient: JsonRpcConnection;
   /** The tasks this session created: the only ones it may reach. */
   private readonly tasks = new SessionTasks();
   private closed = false;
@@ -74,6 +72,11 @@ export class GatewaySession {
     private readonly host: SessionHost,
   ) {
     this.forwardsAny = Object.values(FORWARDABLE).some((capability) => clientCapabilities[capability] !== undefined);
+    this.channel = new ClientChannel(
+      () => this.standalone,
+      (message) => this.host.trace(this, 'to-client', message),
+    );
+    this.toClient = new JsonRpcConnection(this.channel.transport);
   }
 
   /** Takes the GET stream; false when the session has one already (a second would be ambiguous). */
@@ -95,7 +98,7 @@ export class GatewaySession {
    * bounded by the request timeout), or the GET stream open (a client that holds it is still there).
    */
   idleSince(): number | undefined {
-    if (this.outbound.size > 0) return undefined;
+    if (this.channel.waiting) return undefined;
     for (const { stream } of this.inflight.values()) if (stream.open) return undefined;
     if (this.standalone && !this.standalone.writableEnded && !this.standalone.destroyed) return undefined;
     return this.lastActive;
@@ -152,13 +155,9 @@ export class GatewaySession {
 
   /** An answer from the client to a request the gateway sent it; false when no such request is waiting. */
   handleResponse(response: JsonRpcResponse): boolean {
-    const waiting = response.id === null ? undefined : this.outbound.get(response.id);
-    if (!waiting) return false;
+    if (!this.channel.deliver(response)) return false;
     this.lastActive = Date.now();
     this.host.trace(this, 'from-client', response);
-    this.outbound.delete(response.id!);
-    if ('error' in response) waiting.reject(new WireError(response.error.code, response.error.message, response.error.data));
-    else waiting.resolve(response.result);
     return true;
   }
 
@@ -167,8 +166,10 @@ export class GatewaySession {
     if (this.closed) return;
     this.closed = true;
     for (const { abort } of this.inflight.values()) abort.abort(new McpLocalError('cancelled', why));
-    for (const waiting of this.outbound.values()) waiting.reject(new McpLocalError('closed', why));
-    this.outbound.clear();
+    // The channel first: the requests to the client end without a word to it, with this reason.
+    void this.channel.transport.close();
+    for (const request of this.toClientRequests) request.abort(new McpLocalError('closed', why));
+    this.toClient.dispose();
     this.standalone?.end();
   }
 
@@ -246,49 +247,51 @@ export class GatewaySession {
     return handlers;
   }
 
+  /** The requests to the client in flight: each can be ended with its own reason (session closed, client gone). */
+  private readonly toClientRequests = new Set<AbortController>();
+
   /**
    * Sends the client a request and waits for its answer (POSTed back as a response), for at most
    * `timeoutMs`. When the stream that carried it closes first, the client is gone: the request
    * fails and `call` (the relayed request it belongs to) is cancelled.
    */
-  private requestClient(method: string, params: Record<string, unknown> | undefined, stream: ResponseStream, signal: AbortSignal, timeoutMs: number, call: AbortController): Promise<unknown> {
-    const id = `gateway-${this.nextOutboundId++}`;
-    const message = params === undefined ? { jsonrpc: '2.0', id, method } : { jsonrpc: '2.0', id, method, params };
-    return new Promise((resolve, reject) => {
-      if (this.closed) return reject(new McpLocalError('closed', `${method}: the gateway session is closed`));
-      const carrier = stream.open ? stream.response : this.standalone && !this.standalone.writableEnded ? this.standalone : undefined;
-      if (!carrier) return reject(new McpLocalError('closed', `${method}: the gateway client has no open stream to receive it`));
-      let timer: NodeJS.Timeout | undefined;
-      const done = () => {
-        this.outbound.delete(id);
-        signal.removeEventListener('abort', onAbort);
-        carrier.off('close', onClose);
-        clearTimeout(timer);
-      };
-      const giveUp = (error: Error, tellClient: boolean) => {
-        if (!this.outbound.has(id)) return;
-        done();
-        if (tellClient) this.notify('notifications/cancelled', { requestId: id, reason: error.message });
-        reject(error);
-      };
-      const onAbort = () => giveUp(signal.reason instanceof Error ? signal.reason : new McpLocalError('cancelled', `${method}: cancelled`), true);
-      const onClose = () => {
-        if (!this.outbound.has(id)) return;
-        giveUp(new McpLocalError('closed', `${method}: the gateway client ${this.clientName} went away before answering`), false);
-        call.abort(new McpLocalError('cancelled', `the gateway client ${this.clientName} went away while the server waited on its ${method} answer`));
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      carrier.once('close', onClose);
-      timer = setTimeout(() => giveUp(new McpLocalError('timeout', `${method}: the gateway client ${this.clientName} did not answer within ${timeoutMs} ms`), true), timeoutMs);
-      timer.unref();
-      this.outbound.set(id, {
-        resolve: (r) => (done(), resolve(r)),
-        reject: (e) => (done(), reject(e)),
+  private async requestClient(method: string, params: Record<string, unknown> | undefined, stream: ResponseStream, signal: AbortSignal, timeoutMs: number, call: AbortController): Promise<unknown> {
+    if (this.closed) throw new McpLocalError('closed', `${method}: the gateway session is closed`);
+    const carrier: Carrier | undefined = stream.open ? { kind: 'call', stream } : this.standalone && !this.standalone.writableEnded ? { kind: 'standalone', response: this.standalone } : undefined;
+    if (!carrier) throw new McpLocalError('closed', `${method}: the gateway client has no open stream to receive it`);
+    const abort = new AbortController();
+    const onAbort = () => abort.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.toClientRequests.add(abort);
+    let id: RequestId | undefined;
+    let gone: McpLocalError | undefined;
+    const onClose = () => {
+      gone = new McpLocalError('closed', `${method}: the gateway client ${this.clientName} went away before answering`);
+      if (id !== undefined) this.channel.carrierGone(id);
+      abort.abort(gone);
+      call.abort(new McpLocalError('cancelled', `the gateway client ${this.clientName} went away while the server waited on its ${method} answer`));
+    };
+    const closing = carrier.kind === 'call' ? carrier.stream.response : carrier.response;
+    closing.once('close', onClose);
+    try {
+      return await this.toClient.request(method, params, undefined, {
+        timeoutMs,
+        signal: abort.signal,
+        onRequestId: (sent) => this.channel.route((id = sent), carrier),
       });
-      this.host.trace(this, 'to-client', message);
-      if (carrier === stream.response) stream.sendBefore(message);
-      else writeSseEvent(carrier, message);
-    });
+    } catch (error) {
+      // The reasons of this side, as the server that asked is told them.
+      if (gone) throw gone;
+      if (McpLocalError.is(error, 'timeout')) throw new McpLocalError('timeout', `${method}: the gateway client ${this.clientName} did not answer within ${timeoutMs} ms`);
+      if (abort.signal.aborted && abort.signal.reason instanceof Error) throw abort.signal.reason;
+      if (error instanceof ResponseError) throw new WireError(error.code, error.wireMessage, error.data);
+      throw error;
+    } finally {
+      if (id !== undefined) this.channel.unroute(id);
+      this.toClientRequests.delete(abort);
+      signal.removeEventListener('abort', onAbort);
+      closing.off('close', onClose);
+    }
   }
 }
 

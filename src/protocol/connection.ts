@@ -1,3 +1,6 @@
+// JsonRpcConnection: JSON-RPC 2.0 over a Transport (ids, timeouts with one sweep timer, progress,
+// cancellation, dispatch of the peer's requests). Frames, request options, handler contracts and
+// the records of requests in flight are in their own modules beside it.
 import type * as z from './zod';
 import { Disposable, DisposableStore } from './disposable';
 import { McpLocalError, ResponseError, WireError, describeId, errorMessage } from './errors';
@@ -16,101 +19,16 @@ import { ConnectionStatsCollector, ConnectionStats } from './stats';
 import { OutboundKind, Transport, TransportCloseInfo, TransportCloseReason, TransportLog } from './transport';
 import { excerptOf } from './stderrExcerpt';
 import { frameMessageOf } from './heldFrames';
+import type { Frame } from './frame';
+import { endUserWait, Inbound, peerHandlerOf, Pending, timesOf } from './pendingRequest';
+import type { RequestOptions } from './requestOptions';
+import type { NotificationHandler, RequestContext, RequestHandler } from './requestHandlers';
 
-/** One JSON-RPC frame as it crossed the wire, for traces. */
-export interface Frame {
-  readonly direction: 'send' | 'receive';
-  readonly message: unknown;
-  /** Size of the frame in bytes (UTF-8, without the newline). */
-  readonly bytes: number;
-  /** Epoch milliseconds. */
-  readonly time: number;
-  /**
-   * The message's JSON text on one line, when it is at hand: what the connection sent, what a
-   * stdio server printed. Kept instead of `message` by whoever keeps frames (a flat string costs
-   * the garbage collector far less than the parsed tree), and printed as is (frameJson). A
-   * received text is given only when it holds no escape (no `\`): its strings then read exactly
-   * as the parsed ones, so redaction finds a secret in it as it would in JSON.stringify's output
-   * (a server writing `\/` or `\u0073` could otherwise slip a secret past it).
-   */
-  readonly text?: string;
-}
-
-/** A frame as whoever keeps it holds it: its text alone when it has one (a flat string, not the parsed tree). */
-export function frameToKeep(frame: Frame): Frame {
-  return frame.text !== undefined ? { direction: frame.direction, message: undefined, text: frame.text, bytes: frame.bytes, time: frame.time } : frame;
-}
-
-/** A frame's message as JSON text on one line: its own text when it has one. */
-export function frameJson(frame: Pick<Frame, 'message' | 'text'>): string {
-  return frame.text ?? JSON.stringify(frame.message) ?? String(frame.message);
-}
-
-/** Progress as reported by `notifications/progress`. */
-export interface Progress {
-  readonly progress: number;
-  readonly total?: number;
-  readonly message?: string;
-}
-
-export interface RequestOptions {
-  /** Milliseconds without an answer before the request fails; defaults to the connection's. */
-  timeoutMs?: number;
-  /** Restart the timeout whenever progress arrives. */
-  resetTimeoutOnProgress?: boolean;
-  /** With `resetTimeoutOnProgress`: the request fails after this long whatever progress says. */
-  maxTotalTimeoutMs?: number;
-  /** Aborting sends `notifications/cancelled` and rejects the call. */
-  signal?: AbortSignal;
-  /** When set, a unique progress token is sent and progress for it is routed here. */
-  onProgress?: (progress: Progress) => void;
-  /**
-   * The peer may ask the user something while answering (a tool call, a prompt, a read): its
-   * requests to us that arrive meanwhile belong to this one, and are closed when it ends.
-   */
-  mayAskUser?: boolean;
-  /** Told when the timeout stops (true) and starts again (false) while the peer waits on the user. */
-  onTimeoutPaused?: (paused: boolean) => void;
-  /** Told the request's id as it is sent (a `subscriptions/listen` id names its notifications). */
-  onRequestId?: (id: RequestId) => void;
-  /**
-   * Answers for the peer's requests (by method) that this one causes, and whose they are. A peer
-   * request goes to them rather than to the connection's own handler when it belongs to this
-   * request: the transport says it came with it, or every request in flight that may have caused
-   * it (`mayAskUser`) has handlers of the same `owner`. Otherwise the connection's handler answers.
-   */
-  peerRequestHandlers?: PeerRequestHandlers;
-  /** The answer's content is shown to frame listeners as its size and digest only (heldFrames.ts): it is verified after it arrives. */
-  holdAnswerFromFrames?: boolean;
-}
-
-/** See RequestOptions.peerRequestHandlers. */
-export interface PeerRequestHandlers {
-  /** Whose the handlers are (a gateway client's session): requests of one owner may share them. */
-  readonly owner: object;
-  readonly handlers: Readonly<Record<string, RequestHandler>>;
-}
-
-/** Context handed to handlers of requests the peer sends us. */
-export interface RequestContext {
-  readonly id: RequestId;
-  readonly method: string;
-  /**
-   * Aborted when the peer cancels the request (reason: its text), the connection closes, or, once
-   * it waits on the user, the requests of ours it arrived during all ended (reason: an
-   * McpLocalError 'cancelled'; the connection then answers the peer with an error itself).
-   */
-  readonly signal: AbortSignal;
-  /**
-   * Marks this request as waiting on the user (a form, an approval). Until the returned
-   * Disposable is disposed or this request ends, no timeout of our requests to the peer runs
-   * out: the peer may need the user's answer to finish them. Their hard maximum still applies.
-   */
-  waitOnUser(): Disposable;
-}
-
-export type RequestHandler = (params: Record<string, unknown> | undefined, context: RequestContext) => unknown | Promise<unknown>;
-export type NotificationHandler = (params: Record<string, unknown> | undefined) => void;
+// The connection's parts, named here for its callers (one import path, as before the split).
+export { frameJson, frameToKeep } from './frame';
+export type { Frame } from './frame';
+export type { PeerRequestHandlers, Progress, RequestOptions } from './requestOptions';
+export type { NotificationHandler, RequestContext, RequestHandler } from './requestHandlers';
 
 /** Something noteworthy the connection dropped or could not use; never fatal. */
 export interface ConnectionDiagnostic {
@@ -123,88 +41,6 @@ export interface ConnectionOptions {
   defaultTimeoutMs?: number;
   /** Methods for which a timeout or abort must not send `notifications/cancelled`. */
   uncancellableMethods?: readonly string[];
-}
-
-/**
- * One request in flight. A class with plain fields rather than closures: thousands can be in
- * flight at once, and every young-generation collection copies each one that is still alive.
- */
-class Pending {
-  /** Epoch ms after which the request times out; checked by the connection's one sweep timer. */
-  deadline: number | undefined = undefined;
-  /** While the peer waits on the user: the time that was left on the timeout when it paused. */
-  pausedRemaining: number | undefined = undefined;
-  /** Since when the user has been answering the peer on this request's behalf (a form, a sampling dialog). */
-  userWaitSince: number | undefined = undefined;
-  /** Milliseconds spent waiting on the user so far: counted apart from the server's latency. */
-  userWaitMs = 0;
-  /** Open holds of the peer's requests that this one caused (waitOnUser): they pause this timeout alone. */
-  holds = 0;
-  cleanup: (() => void) | undefined = undefined;
-  /** RequestOptions.peerRequestHandlers. */
-  peerHandlers: PeerRequestHandlers | undefined = undefined;
-  /** RequestOptions.holdAnswerFromFrames. */
-  holdAnswer = false;
-  resolve: (value: unknown) => void = noop;
-  reject: (error: Error) => void = noop;
-
-  constructor(
-    readonly id: RequestId,
-    readonly method: string,
-    readonly started: number,
-    readonly schema: z.ZodMiniType | undefined,
-    readonly onProgress: ((progress: Progress) => void) | undefined,
-    /** Per-call timeout; 0 or Infinity for none. */
-    readonly timeoutMs: number,
-    readonly maxTotalMs: number | undefined,
-    readonly resetOnProgress: boolean,
-    readonly mayAskUser: boolean,
-    readonly onTimeoutPaused: ((paused: boolean) => void) | undefined,
-  ) {}
-
-  get hasTimeout(): boolean {
-    return this.timeoutMs > 0 && Number.isFinite(this.timeoutMs);
-  }
-}
-
-/** Ends a request's wait on the user (if it was waiting), adding it to the time it waited. */
-function endUserWait(entry: Pending, now: number): void {
-  if (entry.userWaitSince === undefined) return;
-  entry.userWaitMs += Math.max(0, now - entry.userWaitSince);
-  entry.userWaitSince = undefined;
-}
-
-/** A request's latency without the time the user spent answering, and that time: [server ms, user ms]. */
-function timesOf(entry: Pending): [number, number] {
-  const now = Date.now();
-  endUserWait(entry, now);
-  return [Math.max(0, now - entry.started - entry.userWaitMs), entry.userWaitMs];
-}
-
-/** A request from the peer being handled. */
-class Inbound {
-  /** Set by waitOnUser(): only a request that asks the user is closed when its call ends. */
-  asksUser = false;
-  constructor(
-    readonly controller: AbortController,
-    /** Our requests it arrived during that may have caused it (RequestOptions.mayAskUser). */
-    readonly origins: Set<Pending>,
-  ) {}
-}
-
-function noop(): void {}
-
-/** The handler the requests that may have caused a peer's request give for `method`, when they all belong to one owner. */
-function peerHandlerOf(origins: ReadonlySet<Pending>, method: string): RequestHandler | undefined {
-  let owner: object | undefined;
-  let handler: RequestHandler | undefined;
-  for (const origin of origins) {
-    const own = origin.peerHandlers;
-    if (!own || (owner !== undefined && own.owner !== owner)) return undefined;
-    owner ??= own.owner;
-    handler ??= own.handlers[method];
-  }
-  return handler;
 }
 
 /** A request's timeout when neither the request nor the connection names one. */

@@ -5,7 +5,7 @@
 import { McpClient, RootsProvider, ServerRequestHandlers } from '../client/client';
 import { EraMemory, EraStore, ProtocolPreference } from '../client/era';
 import { PROBE_RESTART_NOTE, exitedOnProbe } from '../client/eraProbe';
-import { CacheHint, Implementation, Prompt, Resource, ResourceTemplate, SkippedListItem, Tool, describeSkippedItem } from '../client/schemas';
+import { CacheHint, Implementation, SkippedListItem, describeSkippedItem } from '../client/schemas';
 import { ServerEntry } from '../config/types';
 import { ResolvedServer } from '../config/variables';
 import { raceAbort } from '../protocol/cancellation';
@@ -17,25 +17,12 @@ import { Transport, TransportCloseInfo, TransportCloseReason } from '../protocol
 import { Redactor, formatCommandLine, transportLabel } from '../protocol/redaction';
 import { isRemote } from './connectionStatus';
 import type { LogSeverity } from '../protocol/logging';
+import { ManagedServer } from './managedServer';
+import { ServerLaunch } from './serverLaunch';
+import type { ListKind, ServerHandle, ServerStatus, WhenReadyOptions } from './serverHandle';
 
-/** Where a server is. `error` carries `restart` while an automatic restart is scheduled. */
-export type ServerStatus =
-  | { readonly kind: 'stopped' }
-  | { readonly kind: 'starting' }
-  | { readonly kind: 'running' }
-  /** Being shut down (for stdio: stdin closed, then signals; for HTTP: the session deleted). */
-  | { readonly kind: 'stopping' }
-  | {
-      readonly kind: 'error';
-      readonly message: string;
-      readonly stderrTail: readonly string[];
-      /** Set while a restart after a crash is pending: `attempt` of `maxRestarts`, at epoch ms `at`. */
-      readonly restart?: { readonly attempt: number; readonly maxRestarts: number; readonly delayMs: number; readonly at: number };
-      /** A remote server whose connection was lost (or refused again): the pending restart is a reconnect (see connectionStatus.ts). */
-      readonly reconnecting?: boolean;
-    }
-  /** `prepare` refused it: untrusted workspace, consent denied. */
-  | { readonly kind: 'blocked'; readonly reason: string };
+// The handle's types, named here for the registry's users (one import path, as before the split).
+export type { ListFreshness, ListKind, ServerHandle, ServerStatus, WhenReadyOptions } from './serverHandle';
 
 /** What `prepare` returns: the server to start, or why it must not run. */
 export type PrepareResult = ResolvedServer | { readonly blocked: string };
@@ -47,9 +34,6 @@ export type PrepareResult = ResolvedServer | { readonly blocked: string };
  * wanted (stop, removal, dispose): close any prompt then; the registry stops waiting at once.
  */
 export type PrepareServer = (entry: ServerEntry, signal: AbortSignal) => Promise<PrepareResult>;
-
-/** The lists a server can declare. `templates` come with the `resources` capability. */
-export type ListKind = 'tools' | 'resources' | 'templates' | 'prompts';
 
 export interface RestartPolicy {
   /** Automatic restarts allowed within the window; one more crash and the server stays in `error`. 0 turns them off. */
@@ -95,152 +79,6 @@ export interface ServerRegistryOptions {
    * transport's own shutdown steps (`debug`).
    */
   log(serverId: string, level: LogSeverity, text: string): void;
-}
-
-/** One server as the UI sees it. The object stays the same for an id across restarts and config changes. */
-export interface ServerHandle {
-  readonly id: string;
-  /** The current entry (replaced when the config changes). */
-  readonly entry: ServerEntry;
-  readonly status: ServerStatus;
-  /** The client of the current process, from the moment it is created (before connect) until it stopped. */
-  readonly client: McpClient | undefined;
-  /** What the current (or last) session was started with. */
-  readonly resolved: ResolvedServer | undefined;
-  /** The pid of the current process (stdio only). */
-  readonly pid: number | undefined;
-  /** Epoch ms when the current process was initialized. */
-  readonly startedAt: number | undefined;
-  /** Cached lists: `undefined` when not running or the server did not declare the capability. */
-  readonly tools: readonly Tool[] | undefined;
-  readonly resources: readonly Resource[] | undefined;
-  readonly templates: readonly ResourceTemplate[] | undefined;
-  readonly prompts: readonly Prompt[] | undefined;
-  /** Why the last fetch of a list failed (cleared when it succeeds). */
-  readonly listErrors: Readonly<Partial<Record<ListKind, string>>>;
-  /** Items the last fetch of a list left out as malformed (the rest of the list is shown). */
-  readonly skippedItems: Readonly<Partial<Record<ListKind, readonly SkippedListItem[]>>>;
-  /** The last failure (start or crash), kept after a restart succeeded. */
-  readonly lastError: string | undefined;
-  /** The last stderr lines of the current (or last) process, oldest first. */
-  readonly stderrTail: readonly string[];
-  /** How the last process ended. */
-  readonly lastExit: { readonly code: number | null; readonly signal: string | null; readonly time: number } | undefined;
-  /** Automatic restarts since the last manual start. */
-  readonly restarts: number;
-  /** Until when each cached list may be reused, by the server's `ttlMs` (modern servers); see ListFreshness. */
-  readonly listFreshness: Readonly<Partial<Record<ListKind, ListFreshness>>>;
-  /** Fetches every declared list again. Resolves when done; no-op unless running. */
-  refresh(): Promise<void>;
-  /**
-   * Fetches one list again when it is stale: a modern server's list past its `ttlMs`, or sent
-   * without one (which means stale). A legacy server's lists stay until it says they changed.
-   * Resolves when done; no-op unless running.
-   */
-  refreshIfStale(kind: ListKind): Promise<void>;
-  /**
-   * The client once the server is running: at once when it is, after the start in progress
-   * when it is starting (or after a start of its own with `start: true`). Rejects with
-   * `McpLocalError('closed')` saying why when the server is not running and will not be, and
-   * with `McpLocalError('cancelled')` when `signal` aborts first.
-   */
-  whenReady(options?: WhenReadyOptions): Promise<McpClient>;
-}
-
-/** Options of `ServerHandle.whenReady()`. */
-export interface WhenReadyOptions {
-  readonly signal?: AbortSignal;
-  /** Start the server first when it is not running (the same start as the user's Start). */
-  readonly start?: boolean;
-}
-
-/** How long a cached list may be reused, from the cache hints of its last fetch. */
-export interface ListFreshness {
-  /** Epoch ms of the fetch. */
-  readonly fetchedAt: number;
-  /** Reusable until then; undefined when the server gave no ttlMs (stale at once). */
-  readonly freshUntil?: number;
-  readonly cacheScope?: 'public' | 'private';
-}
-
-const STDERR_TAIL_LINES = 50;
-const DEFAULT_START_TIMEOUT_MS = 30_000;
-
-interface Session {
-  readonly client: McpClient;
-  readonly abort: AbortController;
-  readonly store: DisposableStore;
-  /** Set when we are the ones ending it: its exit is not a crash. */
-  stopping: boolean;
-  /** The handshake completed. */
-  ready: boolean;
-}
-
-interface ListState {
-  inflight?: Promise<void>;
-  again: boolean;
-}
-
-class ManagedServer implements ServerHandle {
-  entry: ServerEntry;
-  status: ServerStatus = { kind: 'stopped' };
-  resolved: ResolvedServer | undefined;
-  /** Hides the secrets of `resolved` in every line this server logs. */
-  redactor = new Redactor();
-  startedAt: number | undefined;
-  tools: Tool[] | undefined;
-  resources: Resource[] | undefined;
-  templates: ResourceTemplate[] | undefined;
-  prompts: Prompt[] | undefined;
-  listErrors: Partial<Record<ListKind, string>> = {};
-  skippedItems: Partial<Record<ListKind, readonly SkippedListItem[]>> = {};
-  lastError: string | undefined;
-  stderrTail: string[] = [];
-  lastExit: { code: number | null; signal: string | null; time: number } | undefined;
-  restarts = 0;
-
-  session: Session | undefined;
-  /** Aborts a start that is still in `prepare` (it may be waiting for the user). */
-  startAbort: AbortController | undefined;
-  restartTimer: NodeJS.Timeout | undefined;
-  crashTimes: number[] = [];
-  /** The user stopped it: neither a config change nor the start policy starts it again (a start or restart clears it). */
-  stoppedByUser = false;
-  removed = false;
-  queue: Promise<void> = Promise.resolve();
-  readonly lists: Record<ListKind, ListState> = { tools: { again: false }, resources: { again: false }, templates: { again: false }, prompts: { again: false } };
-  listFreshness: Partial<Record<ListKind, ListFreshness>> = {};
-
-  constructor(
-    entry: ServerEntry,
-    private readonly registry: ServerRegistry,
-  ) {
-    this.entry = entry;
-  }
-
-  get id(): string {
-    return this.entry.id;
-  }
-
-  get client(): McpClient | undefined {
-    return this.session?.client;
-  }
-
-  get pid(): number | undefined {
-    return this.session?.client.stats()?.process?.pid;
-  }
-
-  refresh(): Promise<void> {
-    return this.registry.refreshServer(this);
-  }
-
-  refreshIfStale(kind: ListKind): Promise<void> {
-    return this.registry.refreshStaleList(this, kind);
-  }
-
-  whenReady(options?: WhenReadyOptions): Promise<McpClient> {
-    return this.registry.whenReady(this, options);
-  }
 }
 
 /**
@@ -461,7 +299,7 @@ export class ServerRegistry {
   /** @internal ServerHandle.refreshIfStale */
   async refreshStaleList(h: ManagedServer, kind: ListKind): Promise<void> {
     const s = h.session;
-    if (!s?.ready || s.stopping || s.client.era !== 'modern') return;
+    if (!s?.ready || s.stopping || !s.client.eraCodec?.listsCarryCacheHints) return;
     const freshUntil = h.listFreshness[kind]?.freshUntil;
     if (freshUntil !== undefined && Date.now() < freshUntil) return;
     await this.refreshList(h, s, kind);
@@ -493,8 +331,7 @@ export class ServerRegistry {
     }
     h.startAbort?.abort();
     if (h.session) {
-      h.session.stopping = true;
-      h.session.abort.abort();
+      h.session.stop();
     }
   }
 
@@ -502,9 +339,64 @@ export class ServerRegistry {
     return h.session !== undefined || h.restartTimer !== undefined || h.status.kind === 'starting' || h.status.kind === 'running';
   }
 
+  /**
+   * One start: prepare (trust, consent, inputs), then a new launch (transport, client, handshake).
+   * `probeRestart` marks the one start again after a legacy server exited on the era probe.
+   */
   private async doStart(h: ManagedServer, reason: 'auto' | 'manual' | 'crash', probeRestart = false): Promise<void> {
-    if (this.disposing || h.removed || h.session) return;
-    const entry = h.entry;
+    const resolved = await this.prepareStart(h, reason);
+    if (!resolved) return;
+    h.resolved = resolved;
+    h.redactor = new Redactor(resolved.secretValues);
+    h.stderrTail = [];
+    const log = (level: LogSeverity, text: string) => this.options.log(h.id, level, h.redactor.redact(text));
+    for (const warning of resolved.warnings) log('warn', warning);
+    log('info', `starting: ${describeLaunch(resolved)}`);
+    if (resolved.type === 'stdio' && resolved.cwdReason) log('info', `working directory ${resolved.cwd}: ${resolved.cwdReason}`);
+
+    let transport: Transport;
+    try {
+      transport = this.options.createTransport(resolved, h.entry);
+    } catch (error) {
+      this.failStart(h, `could not create the transport: ${errorMessage(error)}`, []);
+      return;
+    }
+    const launch = new ServerLaunch(this.options, h, resolved, this.eras, { stderrTail: h.stderrTail, log });
+    h.session = launch;
+    launch.store.add(launch.client.onClose((info) => this.onSessionClosed(h, launch, info)));
+    this._onDidCreateClient.fire({ handle: h, client: launch.client });
+
+    try {
+      await launch.connect(transport);
+    } catch (error) {
+      const tail = [...h.stderrTail];
+      await this.endSession(h, launch);
+      if (launch.stopping) return;
+      // The memory now says legacy: the second start goes straight to initialize (once only).
+      if (exitedOnProbe(error) && !probeRestart) {
+        log('info', PROBE_RESTART_NOTE);
+        return this.doStart(h, reason, true);
+      }
+      const message = launch.describeStartError(error);
+      // A restart after a crash that fails again counts as one more crash, unless it never can work.
+      if (reason === 'crash' && !McpLocalError.is(error, 'version')) {
+        log('warn', `failed to start: ${message}`);
+        this.handleCrash(h, message, tail);
+      } else {
+        this.failStart(h, message, tail, error);
+      }
+      return;
+    }
+    if (launch.stopping) return;
+    await this.started(h, launch, log);
+  }
+
+  /**
+   * The first half of a start: `starting`, then `prepare` (which may wait for the user). The
+   * server to launch, or undefined when the start was cancelled, failed or is blocked (its status says which).
+   */
+  private async prepareStart(h: ManagedServer, reason: 'auto' | 'manual' | 'crash'): Promise<ResolvedServer | undefined> {
+    if (this.disposing || h.removed || h.session) return undefined;
     if (reason === 'manual') {
       h.crashTimes = [];
       h.restarts = 0;
@@ -519,118 +411,35 @@ export class ServerRegistry {
 
     let prepared: PrepareResult;
     try {
-      prepared = await raceAbort(this.prepare(entry, startAbort.signal), startAbort.signal, () => new McpLocalError('cancelled', 'the start was cancelled'));
+      prepared = await raceAbort(this.prepare(h.entry, startAbort.signal), startAbort.signal, () => new McpLocalError('cancelled', 'the start was cancelled'));
     } catch (error) {
       h.startAbort = undefined;
-      if (startAbort.signal.aborted) return;
-      this.failStart(h, `could not prepare the server: ${errorMessage(error)}`, []);
-      return;
+      if (!startAbort.signal.aborted) this.failStart(h, `could not prepare the server: ${errorMessage(error)}`, []);
+      return undefined;
     }
     h.startAbort = undefined;
-    if (startAbort.signal.aborted) return;
+    if (startAbort.signal.aborted) return undefined;
     if ('blocked' in prepared) {
       this.options.log(h.id, 'info', `not started: ${prepared.blocked}`);
       this.setStatus(h, { kind: 'blocked', reason: prepared.blocked });
-      return;
+      return undefined;
     }
+    return prepared;
+  }
 
-    const resolved = prepared;
-    h.resolved = resolved;
-    h.redactor = new Redactor(resolved.secretValues);
-    h.stderrTail = [];
-    const log = (level: LogSeverity, text: string) => this.options.log(h.id, level, h.redactor.redact(text));
-    for (const warning of resolved.warnings) log('warn', warning);
-    log('info', `starting: ${describeLaunch(resolved)}`);
-    if (resolved.type === 'stdio' && resolved.cwdReason) log('info', `working directory ${resolved.cwd}: ${resolved.cwdReason}`);
-
-    let transport: Transport;
-    try {
-      transport = this.options.createTransport(resolved, entry);
-    } catch (error) {
-      this.failStart(h, `could not create the transport: ${errorMessage(error)}`, []);
-      return;
-    }
-
-    const client = new McpClient({
-      clientInfo: this.options.clientInfo,
-      requestTimeoutMs: this.options.requestTimeoutMs,
-      roots: this.options.roots,
-      capabilities: this.options.capabilities,
-      protocol: entry.protocolVersion ?? this.options.protocol ?? 'auto',
-      eraMemory: { memory: this.eras, key: eraKey(h.id, resolved) },
-      ...(this.options.probeTimeoutMs === undefined ? {} : { probeTimeoutMs: this.options.probeTimeoutMs }),
-      ...(this.options.serverRequests ? { handlers: this.options.serverRequests({ id: h.id, name: entry.name }) } : {}),
-    });
-    const session: Session = { client, abort: new AbortController(), store: new DisposableStore(), stopping: false, ready: false };
-    h.session = session;
-    session.store.add(
-      client.onTransportLog((l) => {
-        switch (l.kind) {
-          case 'stderr':
-            h.stderrTail.push(l.text);
-            if (h.stderrTail.length > STDERR_TAIL_LINES) h.stderrTail.splice(0, h.stderrTail.length - STDERR_TAIL_LINES);
-            log('info', `stderr: ${l.text}`);
-            break;
-          case 'lifecycle':
-            log(l.level ?? 'debug', l.text);
-            break;
-          case 'http':
-            log(l.level ?? 'info', l.text);
-            break;
-          case 'noise':
-          case 'oversize':
-          case 'invalid-json':
-            log('warn', `stdout ${l.kind}: ${l.text}`);
-            break;
-          default: {
-            const never: never = l.kind;
-            log('warn', String(never));
-          }
-        }
-      }),
-    );
-    session.store.add(client.onClose((info) => this.onSessionClosed(h, session, info)));
-    this._onDidCreateClient.fire({ handle: h, client });
-
-    try {
-      await client.connect(transport, { timeoutMs: this.options.startTimeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_START_TIMEOUT_MS, signal: session.abort.signal });
-    } catch (error) {
-      const tail = [...h.stderrTail];
-      await this.endSession(h, session);
-      if (session.stopping) return;
-      // The memory now says legacy: the second start goes straight to initialize (once only).
-      if (exitedOnProbe(error) && !probeRestart) {
-        log('info', PROBE_RESTART_NOTE);
-        return this.doStart(h, reason, true);
-      }
-      const message = describeStartError(error, this.options.startTimeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
-      // A restart after a crash that fails again counts as one more crash, unless it never can work.
-      if (reason === 'crash' && !McpLocalError.is(error, 'version')) {
-        log('warn', `failed to start: ${message}`);
-        this.handleCrash(h, message, tail);
-      } else {
-        this.failStart(h, message, tail, error);
-      }
-      return;
-    }
-    if (session.stopping) return;
-    session.ready = true;
+  /** The handshake completed: the server is running, its lists are fetched and kept fresh. */
+  private async started(h: ManagedServer, launch: ServerLaunch, log: (level: LogSeverity, text: string) => void): Promise<void> {
+    const client = launch.client;
+    launch.ready = true;
     h.startedAt = Date.now();
     const info = client.serverInfo;
     // The process facet is there once the transport started; an HTTP server has none.
     const pid = h.pid;
     if (pid !== undefined) log('info', `started (pid ${pid})`);
     log('info', `initialized: ${info ? `${info.name} ${info.version}` : 'unknown server'}, protocol ${client.protocolVersion} (${client.era} era)`);
-    session.store.add(client.onToolsListChanged(() => void this.refreshList(h, session, 'tools')));
-    session.store.add(
-      client.onResourcesListChanged(() => {
-        void this.refreshList(h, session, 'resources');
-        void this.refreshList(h, session, 'templates');
-      }),
-    );
-    session.store.add(client.onPromptsListChanged(() => void this.refreshList(h, session, 'prompts')));
+    launch.watchLists((kind) => void this.refreshList(h, launch, kind));
     this.setStatus(h, { kind: 'running' });
-    await Promise.all((['tools', 'resources', 'templates', 'prompts'] as const).map((kind) => this.refreshList(h, session, kind)));
+    await Promise.all((['tools', 'resources', 'templates', 'prompts'] as const).map((kind) => this.refreshList(h, launch, kind)));
   }
 
   private failStart(h: ManagedServer, message: string, stderrTail: string[], cause?: unknown): void {
@@ -649,8 +458,7 @@ export class ServerRegistry {
     }
     const s = h.session;
     if (s) {
-      s.stopping = true;
-      s.abort.abort();
+      s.stop();
       this.options.log(h.id, 'info', 'stopping');
       this.setStatus(h, { kind: 'stopping' });
       await this.endSession(h, s);
@@ -660,15 +468,9 @@ export class ServerRegistry {
     if (h.status.kind !== 'stopped') this.setStatus(h, { kind: 'stopped' });
   }
 
-  /** Closes a session's client (which kills the process tree) and forgets it. */
-  private async endSession(h: ManagedServer, s: Session): Promise<void> {
-    try {
-      await s.client.close();
-    } catch (error) {
-      this.options.log(h.id, 'warn', `error while closing: ${errorMessage(error)}`);
-    }
-    s.store.dispose();
-    s.client.dispose();
+  /** Closes a launch's client (which kills the process tree) and forgets it. */
+  private async endSession(h: ManagedServer, s: ServerLaunch): Promise<void> {
+    await s.close((error) => this.options.log(h.id, 'warn', `error while closing: ${errorMessage(error)}`));
     if (h.session === s) {
       h.session = undefined;
       h.tools = h.resources = h.templates = h.prompts = undefined;
@@ -678,7 +480,7 @@ export class ServerRegistry {
     }
   }
 
-  private onSessionClosed(h: ManagedServer, s: Session, info: TransportCloseInfo): void {
+  private onSessionClosed(h: ManagedServer, s: ServerLaunch, info: TransportCloseInfo): void {
     const { reason } = info;
     if (reason.kind === 'process-exited') h.lastExit = { code: reason.code, signal: reason.signal, time: Date.now() };
     if (h.session !== s || s.stopping || !s.ready) return;
@@ -746,7 +548,7 @@ export class ServerRegistry {
    * Fetches one list if the server declared it. Coalesces: a request while a fetch runs makes
    * one more fetch afterwards, so the cache ends up at least as new as the last notification.
    */
-  private refreshList(h: ManagedServer, s: Session, kind: ListKind): Promise<void> {
+  private refreshList(h: ManagedServer, s: ServerLaunch, kind: ListKind): Promise<void> {
     const caps = s.client.serverCapabilities;
     const declared = kind === 'tools' ? !!caps?.tools : kind === 'prompts' ? !!caps?.prompts : !!caps?.resources;
     if (!declared) return Promise.resolve();
@@ -828,21 +630,6 @@ export function describeLaunch(resolved: ResolvedServer): string {
   return `${transportLabel(resolved.type)} ${resolved.url}`;
 }
 
-/**
- * Where a server's era is remembered: an HTTP server by its origin (one server there speaks one
- * era), a stdio server by its entry and command line (a changed command may be another server).
- */
-function eraKey(id: string, resolved: ResolvedServer): string {
-  if (resolved.type !== 'stdio') {
-    try {
-      return `http:${new URL(resolved.url).origin}`;
-    } catch {
-      return `http:${resolved.url}`;
-    }
-  }
-  return `stdio:${id}:${JSON.stringify([resolved.command, ...resolved.args])}`;
-}
-
 function describeExit(exit: { readonly code: number | null; readonly signal: string | null }): string {
   return exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
 }
@@ -851,12 +638,6 @@ function describeExit(exit: { readonly code: number | null; readonly signal: str
 function authorizationStatus(cause: unknown): 401 | 403 | undefined {
   const reason = McpLocalError.is(cause) ? (cause.details.reason as TransportCloseReason | undefined) : (cause as TransportCloseReason | undefined);
   return reason?.kind === 'authorization-required' ? reason.status : undefined;
-}
-
-function describeStartError(error: unknown, timeoutMs: number): string {
-  if (McpLocalError.is(error, 'timeout')) return `the server did not answer initialize within ${timeoutMs} ms`;
-  if (error instanceof ResponseError) return `initialize failed: ${error.wireMessage} (code ${error.code})`;
-  return errorMessage(error);
 }
 
 

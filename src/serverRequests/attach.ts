@@ -5,16 +5,16 @@
 import type { McpClient, ServerRequestHandlers } from '../client/client';
 import type { RequestContext, RequestHandler } from '../protocol/connection';
 import { Disposable, DisposableStore } from '../protocol/disposable';
-import type { ElicitationService } from './elicitation';
+import type { ElicitationHandlers, SamplingHandlers } from './servicesOnDemand';
 import { ReceivedTasks, receivedTasksCapability } from './taskReceiver';
-import type { SamplingService } from './sampling';
 import type { ServerIdentity, ServerRequestLog } from './types';
 
 export const ELICITATION_COMPLETE = 'notifications/elicitation/complete';
 
+/** The services themselves, or stand-ins that load them on first use (servicesOnDemand.ts). */
 export interface ServerRequestServices {
-  readonly sampling?: SamplingService;
-  readonly elicitation?: ElicitationService;
+  readonly sampling?: SamplingHandlers;
+  readonly elicitation?: ElicitationHandlers;
 }
 
 /** The capabilities to declare for the services given. */

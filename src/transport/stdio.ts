@@ -1,14 +1,18 @@
-import { ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+// Runs an MCP server as a child process and speaks NDJSON over its stdin/stdout: the batched
+// writes and the sliced reads (the hot path) live here; starting the process is stdioLaunch.ts,
+// stopping its tree stdioShutdown.ts.
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { McpLocalError, errorMessage } from '../protocol/errors';
 import { Emitter } from '../protocol/events';
 import { OutboundFrame, Transport, TransportCloseInfo, TransportLog, TransportStats } from '../protocol/transport';
-import { mergeEnv, ProcessEnv, resolveCommand } from './commandResolver';
+import { mergeEnv, ProcessEnv } from './commandResolver';
 import { DEFAULT_MAX_MESSAGE_BYTES, LineDecoder } from './lineDecoder';
 import { ProcessTree } from './processTree';
-import { sandboxedLaunch, StdioSandbox } from './sandboxedLaunch';
+import type { StdioSandbox } from './sandboxedLaunch';
+import { launchServerProcess } from './stdioLaunch';
+import { delay, ProcessShutdown, ServerProcess } from './stdioShutdown';
 import { StderrExcerpt } from '../protocol/stderrExcerpt';
 import { TextLineSplitter } from './textLineSplitter';
 
@@ -49,21 +53,6 @@ export const PROCESS_TAG_VARIABLE = 'MCP_HOST_PROCESS_TAG';
 
 /** After the process exits, how long to wait for its stdout/stderr to end (a grandchild may hold them open forever). */
 const STREAM_SETTLE_MS = 250;
-/** How long to wait for the tree to disappear after SIGKILL, which cannot be ignored but is not instant. */
-const KILL_WAIT_MS = 2000;
-/** How often to check whether the processes of the tree are gone. */
-const POLL_MS = 25;
-
-/** The running process and what shutdown needs to know about it. */
-interface ServerProcess {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly tree: ProcessTree;
-  /** Resolves when the process has exited. */
-  readonly exit: Promise<void>;
-  /** Resolves once onClose has fired. */
-  readonly settled: Promise<void>;
-  exited: boolean;
-}
 
 type Phase =
   | { readonly kind: 'idle' }
@@ -133,16 +122,13 @@ export class StdioTransport implements Transport {
   /** Server stderr lines, skipped stdout lines and lifecycle steps. */
   readonly onLog = this._onLog.event;
 
-  private readonly closeGraceMs: number;
-  private readonly termGraceMs: number;
   private readonly stderrTailLines: number;
+  private readonly stopper: ProcessShutdown;
 
   private phase: Phase = { kind: 'idle' };
   private starting: Promise<void> | undefined;
   private shutdown: Promise<void> | undefined;
   private closeCalls = 0;
-  private forced = false;
-  private wakeForce: (() => void) | undefined;
   private closeFired = false;
 
   /**
@@ -170,8 +156,7 @@ export class StdioTransport implements Transport {
   private startedAt: number | undefined;
 
   constructor(private readonly options: StdioTransportOptions) {
-    this.closeGraceMs = options.closeGraceMs ?? 3000;
-    this.termGraceMs = options.termGraceMs ?? 3000;
+    this.stopper = new ProcessShutdown({ closeGraceMs: options.closeGraceMs ?? 3000, termGraceMs: options.termGraceMs ?? 3000, interrupted: options.interrupted, log: (text) => this.lifecycle(text) });
     this.stderrTailLines = options.stderrTailLines ?? 20;
     this.decoder = new LineDecoder(
       {
@@ -238,7 +223,7 @@ export class StdioTransport implements Transport {
    */
   close(): Promise<void> {
     this.closeCalls++;
-    if (this.shutdown && this.closeCalls > 1) this.force();
+    if (this.shutdown && this.closeCalls > 1) this.stopper.force();
     return this.ensureShutdown();
   }
 
@@ -280,28 +265,7 @@ export class StdioTransport implements Transport {
 
     let child: ChildProcessWithoutNullStreams;
     try {
-      await assertDirectory(cwd, command);
-      const file = await resolveCommand(command, { env, cwd });
-      const sandbox = this.options.sandbox;
-      const launch = sandbox ? await sandboxedLaunch(sandbox, { name: command, file, args, cwd, env, passEnv: [...sandbox.passEnv, tag.name] }) : { file, args };
-      if (this.shutdown) throw new McpLocalError('closed', 'the transport was closed while starting');
-      child = spawnChild(launch.file, launch.args, cwd, env);
-      await new Promise<void>((resolve, reject) => {
-        const onSpawn = () => {
-          child.off('error', onError);
-          resolve();
-        };
-        const onError = (error: Error) => {
-          child.off('spawn', onSpawn);
-          // The streams of a process that never ran are of no use.
-          child.stdin.destroy();
-          child.stdout.destroy();
-          child.stderr.destroy();
-          reject(error);
-        };
-        child.once('spawn', onSpawn);
-        child.once('error', onError);
-      });
+      child = await launchServerProcess({ command, args, cwd, env, tagName: tag.name, sandbox: this.options.sandbox }, () => this.shutdown !== undefined);
     } catch (cause) {
       const error = McpLocalError.is(cause)
         ? cause
@@ -544,14 +508,6 @@ export class StdioTransport implements Transport {
     return this.shutdown;
   }
 
-  /** Skips the remaining grace periods of a shutdown in progress. */
-  private force(): void {
-    if (this.forced) return;
-    this.forced = true;
-    this.lifecycle('close requested again: skipping the grace periods');
-    this.wakeForce?.();
-  }
-
   private async runShutdown(): Promise<void> {
     if (this.phase.kind === 'starting') await this.starting?.catch(() => undefined);
     const phase = this.phase;
@@ -575,73 +531,8 @@ export class StdioTransport implements Transport {
   }
 
   private async stopTree(server: ServerProcess): Promise<void> {
-    const { child, tree } = server;
     this.stopSending('the transport is closing', !server.exited);
-    // Before anything can die: the children are only reachable from their parents.
-    if (!server.exited) await tree.snapshot(true);
-
-    const endedStdin = !server.exited;
-    if (endedStdin) {
-      this.lifecycle('closing stdin');
-      child.stdin.end();
-    }
-    const interrupted = this.options.interrupted?.aborted === true;
-    if (await this.waitForTree(server, interrupted ? 0 : this.closeGraceMs, true)) return this.finishShutdown(server);
-
-    if (!this.forced) {
-      await tree.snapshot(!server.exited);
-      this.lifecycle(`${this.describeTree(server)} still running ${interrupted ? 'when interrupted' : `${this.closeGraceMs} ms`} after ${endedStdin ? 'stdin closed' : 'the server exited'}: sending SIGTERM`);
-      await tree.signal('SIGTERM', !server.exited);
-      if (await this.waitForTree(server, this.termGraceMs, true)) return this.finishShutdown(server);
-    }
-
-    await tree.snapshot(!server.exited);
-    this.lifecycle(`${this.describeTree(server)} still running${this.forced ? ' (close forced)' : ` ${this.termGraceMs} ms after SIGTERM`}: sending SIGKILL`);
-    await tree.signal('SIGKILL', !server.exited);
-    if (!(await this.waitForTree(server, KILL_WAIT_MS, false))) {
-      this.lifecycle(`${this.describeTree(server)} still running ${KILL_WAIT_MS} ms after SIGKILL; giving up`);
-    }
-    return this.finishShutdown(server);
-  }
-
-  private async finishShutdown(server: ServerProcess): Promise<void> {
-    // onClose fires shortly after the exit, once the output is read; close() resolves after it.
-    if (server.exited) await server.settled;
-  }
-
-  /**
-   * Waits until the process has exited and no known process of its tree is alive. Returns
-   * false when `ms` elapse first, or at once when a forced close skips the wait.
-   */
-  private async waitForTree(server: ServerProcess, ms: number, skippable: boolean): Promise<boolean> {
-    const deadline = Date.now() + ms;
-    let snapshotAfterExit = false;
-    for (;;) {
-      if (server.exited) {
-        // Members of the group can still be found after the exit, even though their parent is gone.
-        if (!snapshotAfterExit) {
-          await server.tree.snapshot(false);
-          snapshotAfterExit = true;
-        }
-        if ((await server.tree.alive()).length === 0) return true;
-      }
-      const left = deadline - Date.now();
-      if (left <= 0 || (skippable && this.forced)) return false;
-      // Until the exit there is nothing to poll for; afterwards the leftovers are polled. Timers
-      // are unref'd while the child's handle keeps the loop alive anyway; after the exit nothing
-      // else may, and an unref'd poll would let the host exit with close() unresolved and the
-      // leftovers never killed, so those polls (bounded by the grace periods) are ref'd.
-      const wakeups: Promise<void>[] = [server.exited ? delay(Math.min(left, POLL_MS), true) : delay(left)];
-      if (!server.exited) wakeups.push(server.exit);
-      if (skippable) wakeups.push(new Promise<void>((resolve) => (this.wakeForce = resolve)));
-      await Promise.race(wakeups);
-      this.wakeForce = undefined;
-    }
-  }
-
-  private describeTree(server: ServerProcess): string {
-    const pids = [...(server.exited ? [] : [server.tree.rootPid]), ...server.tree.knownPids];
-    return pids.length === 1 ? `process ${pids[0]}` : `processes ${pids.join(', ')}`;
+    await this.stopper.stop(server);
   }
 
   // ---- helpers ----
@@ -668,49 +559,10 @@ export class StdioTransport implements Transport {
   }
 }
 
-function spawnChild(file: string, args: string[], cwd: string, env: ProcessEnv): ChildProcessWithoutNullStreams {
-  const windows = process.platform === 'win32';
-  // Since Node 20.12 (CVE-2024-27980) .cmd/.bat files (npx.cmd) only run through the shell.
-  const viaShell = windows && /\.(cmd|bat)$/i.test(file);
-  return spawn(viaShell ? quoteForCmd(file) : file, viaShell ? args.map(quoteForCmd) : args, {
-    cwd,
-    env,
-    stdio: ['pipe', 'pipe', 'pipe'],
-    // Its own process group on POSIX, so one kill(-pid) reaches the whole group.
-    detached: !windows,
-    windowsHide: true,
-    shell: viaShell,
-  });
-}
-
-/** Quotes one argument for cmd.exe. */
-function quoteForCmd(arg: string): string {
-  return /^[\w\-.:\\/=]+$/.test(arg) ? arg : `"${arg.replace(/"/g, '""')}"`;
-}
-
-async function assertDirectory(cwd: string, command: string): Promise<void> {
-  let isDirectory = false;
-  try {
-    isDirectory = (await fs.stat(cwd)).isDirectory();
-  } catch {
-    // reported below
-  }
-  // spawn would report a missing cwd as ENOENT, which reads like the command is missing.
-  if (!isDirectory) throw new McpLocalError('spawn', `cannot start "${command}": the working directory ${cwd} does not exist`, { command, cwd });
-}
-
 /** Resolves when a child's output pipe has ended or closed. */
 function streamEnded(stream: NodeJS.ReadableStream): Promise<void> {
   return new Promise((resolve) => {
     stream.once('end', resolve);
     stream.once('close', resolve);
-  });
-}
-
-/** A timer that, unless `keepAlive`, does not keep the host process alive. */
-function delay(ms: number, keepAlive = false): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    if (!keepAlive) timer.unref();
   });
 }

@@ -274,7 +274,7 @@ async function handshake(resolved: ResolvedServer, ports: DoctorPorts, timeoutMs
 }
 
 /** What one start of the server showed. */
-type HandshakeAttempt = { readonly stdoutNoise: readonly string[]; readonly stderr: readonly string[]; readonly probe?: string } & ({ readonly ok: true; readonly era: string; readonly version: string; readonly server: string; readonly offered: string } | { readonly ok: false; readonly error: unknown });
+type HandshakeAttempt = { readonly stdoutNoise: readonly string[]; readonly stderr: readonly string[]; readonly probe?: string } & ({ readonly ok: true; readonly era: string; readonly viaInitialize: boolean; readonly version: string; readonly server: string; readonly offered: string } | { readonly ok: false; readonly error: unknown });
 
 async function attemptHandshake(resolved: ResolvedServer, ports: DoctorPorts, timeoutMs: number, protocol: 'auto' | 'legacy'): Promise<HandshakeAttempt> {
   const client = new McpClient({ clientInfo: ports.clientInfo, requestTimeoutMs: timeoutMs, protocol });
@@ -298,7 +298,7 @@ async function attemptHandshake(resolved: ResolvedServer, ports: DoctorPorts, ti
     const info = client.serverInfo;
     const caps = client.serverCapabilities ?? {};
     const offered = ['tools', 'resources', 'prompts'].filter((k) => k in caps).join(', ') || 'nothing';
-    return { ok: true, era: client.era ?? '?', version: client.protocolVersion ?? '?', server: `${info?.name ?? '?'} ${info?.version ?? ''}`, offered, ...seen() };
+    return { ok: true, era: client.era ?? '?', viaInitialize: client.initializeResult !== undefined, version: client.protocolVersion ?? '?', server: `${info?.name ?? '?'} ${info?.version ?? ''}`, offered, ...seen() };
   } catch (error) {
     return { ok: false, error, ...seen() };
   } finally {
@@ -314,7 +314,7 @@ function reportHandshake(attempt: HandshakeAttempt, steps: DiagnosisStep[]): boo
     return false;
   }
   if (probe) steps.push({ step: 'era probe', outcome: 'ok', detail: `server/discover ${probe}` });
-  else if (attempt.era === 'legacy' && !steps.some((s) => s.step === 'era probe')) steps.push({ step: 'era probe', outcome: 'ok', detail: 'no answer to server/discover (or not sent: a pinned or remembered era); initialize was used' });
+  else if (attempt.viaInitialize && !steps.some((s) => s.step === 'era probe')) steps.push({ step: 'era probe', outcome: 'ok', detail: 'no answer to server/discover (or not sent: a pinned or remembered era); initialize was used' });
   steps.push({ step: 'handshake', outcome: 'ok', detail: `${attempt.server} speaks ${attempt.version} (${attempt.era}); offers ${attempt.offered}` });
   if (stdoutNoise.length) steps.push({ step: 'stdout', outcome: 'warn', detail: `lines that are not JSON-RPC: ${JSON.stringify(truncate(stdoutNoise[0], 160))}`, hint: 'a server must print only JSON-RPC on stdout; logs belong on stderr' });
   return true;

@@ -113,7 +113,7 @@ export interface ServerDetailsView {
 /** Server Details: process, protocol, capabilities, the resolved command, traffic, roots. */
 export function serverDetails(input: {
   server: ServerDetailsSource;
-  client: Pick<McpClient, 'protocolVersion' | 'serverInfo' | 'instructions' | 'rootsListed'> & Partial<Pick<McpClient, 'era' | 'discoverResult'>> | undefined;
+  client: Pick<McpClient, 'protocolVersion' | 'serverInfo' | 'instructions' | 'rootsListed'> & Partial<Pick<McpClient, 'eraCodec' | 'discoverResult'>> | undefined;
   /** The capabilities in words (the caller's formatting). */
   capabilities?: string;
   stats: ConnectionStats | undefined;
@@ -138,7 +138,7 @@ export function serverDetails(input: {
   if (uptime !== undefined && server.status.kind === 'running') facts.push(['Uptime', duration(uptime)]);
   if (client?.serverInfo) facts.push(['Server', `${client.serverInfo.name} ${client.serverInfo.version}`]);
   if (client?.protocolVersion) facts.push(['Protocol version', client.protocolVersion]);
-  if (client?.era) facts.push(['Protocol era', client.era === 'modern' ? 'modern (server/discover, per-request _meta)' : 'legacy (initialize handshake)']);
+  if (client?.eraCodec) facts.push(['Protocol era', client.eraCodec.handshake]);
   if (server.restarts) facts.push(['Restarts', String(server.restarts)]);
   if (health && health.kind !== 'unknown') facts.push(['Health', health.kind === 'ok' ? `answering (ping ${ms(health.rttMs)})` : `not answering since ${new Date(health.since).toLocaleTimeString()} (${health.failures} failed ping${health.failures === 1 ? '' : 's'}: ${health.error})`]);
 
@@ -162,7 +162,7 @@ export function serverDetails(input: {
   if (stats) {
     // A legacy server answers the era probe (`server/discover`) with an error: counted, as it is
     // one, but said to be expected, so a healthy server does not look faulty at first sight.
-    const probes = client?.era === 'legacy' ? (stats.byMethod['server/discover']?.errors ?? 0) : 0;
+    const probes = client?.eraCodec?.probeErrorsExpected ? (stats.byMethod['server/discover']?.errors ?? 0) : 0;
     const which = probes === stats.errors ? (probes === 1 ? 'the error is' : 'the errors are') : `${probes} of the errors ${probes === 1 ? 'is' : 'are'}`;
     const probeNote = probes === 0 ? '' : ` — ${which} the era probe a legacy server refuses (expected)`;
     traffic = {

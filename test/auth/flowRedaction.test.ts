@@ -4,6 +4,7 @@
 // error named, and neither the client secret, nor the Basic value, nor the code or refresh token.
 import assert from 'node:assert/strict';
 import { createServer, IncomingMessage } from 'node:http';
+import { asyncHandler } from '../support/asyncHandler';
 import { AddressInfo } from 'node:net';
 import { suite, test } from 'node:test';
 import { AuthError } from '../../src/auth/errors';
@@ -20,7 +21,7 @@ async function body(request: IncomingMessage): Promise<string> {
 
 suite('auth flow: a token endpoint that repeats its request in its error', () => {
   test('the code exchange and the refresh fail in words without the secret, the Basic header, the code or the refresh token', async () => {
-    const server = createServer(async (request, response) => {
+    const server = createServer(asyncHandler(async (request, response) => {
       const url = new URL(request.url ?? '/', 'http://127.0.0.1');
       if (url.pathname === '/authorize') {
         // Approves at once: back to the loopback redirect with a code.
@@ -33,7 +34,7 @@ suite('auth flow: a token endpoint that repeats its request in its error', () =>
       const text = await body(request);
       response.writeHead(400, { 'content-type': 'application/json' });
       response.end(JSON.stringify({ error: 'invalid_client', error_description: `refused ${decodeURIComponent(text)} with ${request.headers.authorization ?? 'no header'}` }));
-    });
+    }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const found: DiscoveredAuthorization = {

@@ -5,6 +5,7 @@
 import { suite, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { createServer, IncomingMessage } from 'node:http';
+import { asyncHandler } from '../support/asyncHandler';
 import { AddressInfo } from 'node:net';
 import { generateKeyPairSync } from 'node:crypto';
 import { DpopKey, usesDpop } from '../../src/auth/grants/dpop';
@@ -60,13 +61,13 @@ suite('auth grants: DPoP and the grants without a browser', () => {
 
   test('a token endpoint that repeats the secret, the key and the assertion in its error: the message has none of them', async () => {
     const received: string[] = [];
-    const server = createServer(async (request, response) => {
+    const server = createServer(asyncHandler(async (request, response) => {
       const text = await body(request);
       received.push(text);
       response.writeHead(400, { 'content-type': 'application/json' });
       // A careless server: its description quotes the whole request and its Authorization header.
       response.end(JSON.stringify({ error: 'invalid_client', error_description: `refused ${decodeURIComponent(text)} ${request.headers.authorization ?? ''}` }));
-    });
+    }));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const found: DiscoveredAuthorization = { resource: `${base}/mcp`, authorizationServer: { issuer: base, token_endpoint: `${base}/token` }, legacy: false };

@@ -13,7 +13,6 @@ import { after, before, describe, test } from 'node:test';
 import { ROOT, docPages, linkTargets, read } from './markdown';
 
 // yauzl comes with @vscode/vsce (a devDependency), which reads VSIX files with it.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const yauzl = require('yauzl') as {
   open(path: string, options: { lazyEntries: boolean }, cb: (err: Error | null, zip: ZipFile) => void): void;
 };

@@ -3,6 +3,7 @@
 // the provider renewed its credentials, and otherwise closes with `authorization-required`.
 import assert from 'node:assert/strict';
 import { createServer, IncomingMessage, Server } from 'node:http';
+import { asyncHandler } from '../support/asyncHandler';
 import { AddressInfo } from 'node:net';
 import { afterEach, describe, test } from 'node:test';
 import { McpClient, TransportCloseInfo } from '../../src/client';
@@ -18,7 +19,7 @@ afterEach(async () => {
 /** An MCP endpoint that answers initialize only with `Bearer good`; it records each Authorization it saw. */
 async function protectedServer(): Promise<{ url: string; seen: Array<string | undefined> }> {
   const seen: Array<string | undefined> = [];
-  const server = createServer(async (request: IncomingMessage, response) => {
+  const server = createServer(asyncHandler(async (request: IncomingMessage, response) => {
     let body = '';
     for await (const chunk of request) body += chunk;
     seen.push(request.headers.authorization);
@@ -31,7 +32,7 @@ async function protectedServer(): Promise<{ url: string; seen: Array<string | un
     if (request.method !== 'POST') return void response.writeHead(405).end();
     const result = message.method === 'initialize' ? { protocolVersion: '2025-06-18', capabilities: {}, serverInfo: { name: 'guarded', version: '1' } } : {};
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: message.id, result }));
-  });
+  }));
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, seen };

@@ -7,6 +7,7 @@ import { ServerResponse } from '../../gallery/serverJson';
 import { GalleryRow, choiceRows, failureRow, serverRow } from '../../gallery/galleryRows';
 import { describeEntry, planInstall } from '../../gallery/installPlan';
 import { ConfigFileKind, addPlannedEntry } from '../../gallery/configWrite';
+import { RegistryGalleryCommands } from './galleryCommands';
 
 const PAGE = 30;
 
@@ -30,7 +31,7 @@ export function registerRegistryGallery(context: vscode.ExtensionContext, log: v
         void vscode.window.showErrorMessage(`MCP Host: ${message}`);
       }
     });
-  return [run('mcpHost.registry.browse', () => browse(context.secrets)), run('mcpHost.registry.setToken', () => setRegistryToken(context.secrets))];
+  return [run(RegistryGalleryCommands.browse, () => browse(context.secrets)), run(RegistryGalleryCommands.setToken, () => setRegistryToken(context.secrets))];
 }
 
 async function setRegistryToken(secrets: vscode.SecretStorage): Promise<void> {

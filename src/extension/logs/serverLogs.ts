@@ -158,8 +158,8 @@ export class ServerLog implements vscode.Disposable {
     if (!client || client.state.kind !== 'ready' || !client.serverCapabilities?.logging) return;
     const mcpLevel = logLevelToMcpLevel(level);
     client.setLoggingLevel(mcpLevel).then(
-      // A modern server has no logging/setLevel: the level rides in each request's _meta.
-      () => this.write('debug', client.era === 'modern' ? `log level ${mcpLevel} goes in each request's _meta (${why})` : `sent logging/setLevel ${mcpLevel} (${why})`),
+      // A modern server has no logging/setLevel: the level rides in each request's _meta (the codec says which).
+      () => this.write('debug', `${client.eraCodec?.describeLoggingLevel(mcpLevel) ?? `sent logging/setLevel ${mcpLevel}`} (${why})`),
       (error: unknown) => this.write('warn', `logging/setLevel ${mcpLevel} failed: ${errorMessage(error)}`),
     );
   }

@@ -13,28 +13,18 @@
 // with the same consent dialog, waits until the server reports them complete (or the user says
 // "retry now"), and resolves true when the tool call should be retried; false for any other
 // error, a declined URL, or when the user gives up.
-import { mcpHostSetting } from '../trust/restrictedSettings';
 import * as vscode from 'vscode';
 import type { McpClient, ServerRequestHandlers } from '../../client/client';
 import { attachServerRequests, clientCapabilitiesFor, requestHandlersFor } from '../../serverRequests/attach';
-import { DialogQueue } from '../../serverRequests/dialogQueue';
-import { ElicitationService } from '../../serverRequests/elicitation';
+import type { ElicitationMode } from '../../serverRequests/elicitation';
 import { SAMPLING_POLICIES, SamplingPolicy, SamplingPolicyStore, describePolicy } from '../../serverRequests/policy';
-import { SamplingService } from '../../serverRequests/sampling';
+import { servicesOnDemand } from '../../serverRequests/servicesOnDemand';
 import type { ServerIdentity } from '../../serverRequests/types';
-import { openExternalUrl } from '../webview/openExternalUrl';
-import { VsCodeLanguageModels } from './languageModels';
-import { WebviewPrompter } from './prompter';
-import { DialogPanel } from './dialogPanel';
-import type { LogSeverity } from '../../protocol/logging';
+import { OnDemand } from '../onDemand';
+import type { ServerRequestDeps } from './serverRequestServices';
 import { plainPickText } from '../../content/untrustedText';
 
-export interface ServerRequestDeps {
-  /** Writes to the server's output channel. */
-  log(serverId: string, level: LogSeverity, text: string): void;
-  /** Reveals the server's output channel (the "Show Log" button of notifications). */
-  showLog?(serverId: string): void;
-}
+export type { ServerRequestDeps };
 
 export interface ServerRequests extends vscode.Disposable {
   /** Client capabilities to declare: `{ sampling: {}, elicitation: { form: {}, url: {} } }`. */
@@ -51,29 +41,15 @@ export interface ServerRequests extends vscode.Disposable {
 
 export const COMMAND_RESET_SAMPLING = 'mcpHost.sampling.resetPermissions';
 export const COMMAND_SET_SAMPLING = 'mcpHost.sampling.setPermission';
-const DEFAULT_MAX_QUEUED = 3;
+const ELICITATION_MODES: readonly ElicitationMode[] = ['form', 'url'];
 
 export function createServerRequests(context: vscode.ExtensionContext, deps: ServerRequestDeps): ServerRequests {
   const disposables: vscode.Disposable[] = [];
-  const queue = new DialogQueue(() => {
-    const n = mcpHostSetting<number>('sampling.maxQueued', DEFAULT_MAX_QUEUED);
-    return typeof n === 'number' && Number.isFinite(n) ? n : DEFAULT_MAX_QUEUED;
-  });
-  disposables.push(queue);
   const policies = new SamplingPolicyStore(context.globalState);
-  const prompter = new WebviewPrompter({ extensionUri: context.extensionUri, queue, log: deps.log, ...(deps.showLog ? { showLog: deps.showLog } : {}) });
-  const models = new VsCodeLanguageModels(() => 'An MCP server asks for a completion (MCP sampling); you approve each request in MCP Host.');
-  const sampling = new SamplingService({ queue, policies, prompter, models, log: deps.log });
-  const elicitation = new ElicitationService({
-    queue,
-    prompter,
-    log: deps.log,
-    modes: ['form', 'url'],
-    // Opened by VS Code, exactly the URL the user approved; never fetched by MCP Host.
-    openUrl: openExternalUrl,
-  });
-  disposables.push(elicitation.completions);
-  const services = { sampling, elicitation };
+  // The services, their dialogs and forms load with the first request a server sends (serverRequestServices.ts).
+  const loaded = new OnDemand(async () => (await import('./serverRequestServices.js')).createServerRequestServices(context.extensionUri, policies, deps, ELICITATION_MODES));
+  disposables.push(loaded);
+  const services = servicesOnDemand(() => loaded.get(), () => loaded.current, ELICITATION_MODES);
   /** Servers seen since activation, for the permission commands. */
   const known = new Map<string, string>();
 
@@ -135,14 +111,13 @@ export function createServerRequests(context: vscode.ExtensionContext, deps: Ser
       const attached = attachServerRequests(client, server, services, { log: deps.log });
       return new vscode.Disposable(() => attached.dispose());
     },
-    handleUrlElicitationRequired(error: unknown, server: ServerIdentity): Promise<boolean> {
-      return elicitation.handleUrlElicitationRequired(server, error);
+    async handleUrlElicitationRequired(error: unknown, server: ServerIdentity): Promise<boolean> {
+      return (await loaded.get()).elicitation.handleUrlElicitationRequired(server, error);
     },
-    openLinkWithConsent(url, server, message, signal) {
-      return elicitation.openLinkWithConsent(server, url, message, signal);
+    async openLinkWithConsent(url, server, message, signal) {
+      return (await loaded.get()).elicitation.openLinkWithConsent(server, url, message, signal);
     },
     dispose() {
-      for (const p of DialogPanel.all()) p.dispose();
       for (const d of disposables.splice(0)) d.dispose();
     },
   };

@@ -7,9 +7,8 @@
 import { canonicalResource } from '../../auth/discovery';
 import { UserAgent } from '../../auth/flow';
 import { RedirectFactory } from '../../auth/loopback';
-import { OAuthSession, SignInRequest, SignInState } from '../../auth/session';
+import type { OAuthSession, SignInRequest, SignInState } from '../../auth/session';
 import { TokenKey, TokenStore } from '../../auth/tokenStore';
-import { configuredGrant } from '../../auth/grants/configuredGrant';
 import type { ResolvedRemoteServer } from '../../config/variables';
 import type { AuthChallenge, AuthProvider } from '../../transport/httpChannel';
 
@@ -40,6 +39,15 @@ export interface ServerSignInsOptions {
   refreshRefused?(serverId: string, reason: string): void;
 }
 
+let sessionModules: Promise<typeof import('../../auth/session') & typeof import('../../auth/grants/configuredGrant')> | undefined;
+/**
+ * The OAuth flow, its grants and DPoP load with a remote server's first request, not at
+ * activation (in the extension they are a lazy chunk): a workspace of stdio servers never reads them.
+ */
+function loadSessionModules() {
+  return (sessionModules ??= Promise.all([import('../../auth/session.js'), import('../../auth/grants/configuredGrant.js')]).then(([session, grants]) => ({ ...session, ...grants })));
+}
+
 interface ServerSession {
   /** URL and client the session was made for: another one gets a new session. In memory only. */
   readonly identity: string;
@@ -56,17 +64,21 @@ export class ServerSignIns {
 
   /** The AuthProvider for a remote server's transport: its session, reporting when sign-in is required. */
   provider(serverId: string, resolved: ResolvedRemoteServer): AuthProvider {
-    const session = this.sessionFor(serverId, resolved);
+    // The session is made by the transport's first request (which asks for the authorization), once.
+    let made: OAuthSession | undefined;
+    let making: Promise<OAuthSession> | undefined;
+    const session = () => (making ??= this.sessionFor(serverId, resolved).then((s) => (made = s)));
     return {
-      authorization: () => session.authorization(),
+      authorization: async () => (await session()).authorization(),
       onChallenge: async (challenge: AuthChallenge) => {
-        const verdict = await session.onChallenge(challenge);
+        const verdict = await (await session()).onChallenge(challenge);
         if (verdict === 'retry') this.setRequired(serverId, false);
         else if (challenge.status === 401) this.setRequired(serverId, true);
         return verdict;
       },
-      proof: (request, authorization) => session.proof(request, authorization),
-      noteNonce: (url, nonce) => session.noteNonce(url, nonce),
+      proof: async (request, authorization) => (await session()).proof(request, authorization),
+      // A nonce comes with a response, so after the request that made the session.
+      noteNonce: (url, nonce) => made?.noteNonce(url, nonce),
     };
   }
 
@@ -131,7 +143,8 @@ export class ServerSignIns {
     return s.session;
   }
 
-  private sessionFor(serverId: string, resolved: ResolvedRemoteServer): OAuthSession {
+  private async sessionFor(serverId: string, resolved: ResolvedRemoteServer): Promise<OAuthSession> {
+    const { OAuthSession, configuredGrant } = await loadSessionModules();
     const oauth = resolved.oauth;
     const clientMetadataUrl = this.options.clientMetadataUrl?.(serverId);
     const identity = JSON.stringify([resolved.url, oauth, clientMetadataUrl]);

@@ -2,6 +2,7 @@
 // and tooltip Markdown. No `vscode` import, so node --test can load it. Everything a server
 // sends is untrusted: it goes through `untrustedText` before it reaches a MarkdownString.
 import type { Implementation, ServerCapabilities } from '../../client/schemas';
+import { ERA_ROW_SUFFIXES } from '../../client/era';
 import { connectionWord } from '../../registry/connectionStatus';
 import { MODEL_NEEDED } from '../../chat/modelAvailability';
 import { truncate } from '../../protocol/text';
@@ -120,7 +121,7 @@ export function serverDescription(facts: ServerRowFacts): string {
   if (facts.status === 'running' && facts.protocolVersion) {
     if (facts.serverInfo) parts.push(truncate(`${facts.serverInfo.name} ${facts.serverInfo.version}`.trim(), 60));
     // The era is named for a modern session; a version of the legacy era says it by itself.
-    parts.push(...remoteParts, facts.origin, `MCP ${facts.protocolVersion}${facts.era === 'modern' ? ' (modern)' : ''}`);
+    parts.push(...remoteParts, facts.origin, `MCP ${facts.protocolVersion}${facts.era ? ERA_ROW_SUFFIXES[facts.era] : ''}`);
     return parts.join(' · ');
   }
   return [serverStateText(facts), ...remoteParts, facts.origin].join(' · ');
