@@ -2,8 +2,7 @@
 // (lazyCommands.ts) and their modules, lazy chunks of their own, are read by the first run. What
 // the first tree and starting servers need is not here.
 import * as vscode from 'vscode';
-import { registerLazyCommands } from './lazyCommands';
-import { RegistryGalleryCommands } from './gallery/galleryCommands';
+import { RegistryGalleryCommands, registerLazyCommands } from './lazyCommands';
 
 /** "Browse MCP Registry…" and "Set MCP Registry Token…" (gallery/registryGallery.ts). */
 export { RegistryGalleryCommands };
