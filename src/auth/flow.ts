@@ -12,16 +12,9 @@ import { ClientRegistrationKind, RegisteredClient, StoredGrant, TokenKey, TokenS
 import { DpopKey, dpopFetch, DpopSetting, usesDpop } from './grants/dpop';
 import { MachineGrant, obtainMachineGrant } from './grants/machineGrant';
 import { IdentityProvider, idTokenKey, idpIdToken } from './grants/idpSignIn';
+import type { SignInTarget, UserAgent } from './userAgent';
 
-/** Where a sign-in is going: the user agent names it to the user. */
-export interface SignInTarget {
-  readonly issuer: string;
-  /** The MCP server (the `resource`). */
-  readonly resource: string;
-}
-
-/** Opens the authorization page: the editor opens a browser after the user's click; tests fetch it. */
-export type UserAgent = (authorizationUrl: URL, target: SignInTarget) => Promise<void>;
+export type { SignInTarget, UserAgent };
 
 /** One line per step of the flow. Never given a secret. */
 export type AuthLogger = (text: string, level?: 'info' | 'warn') => void;

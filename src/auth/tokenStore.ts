@@ -2,7 +2,6 @@
 // server) and the issuer (the authorization server), so a grant is never offered to another
 // authorization server. The editor backs this with SecretStorage, the CLI with a 0600 file.
 import type { StoredDpopKey } from './grants/dpop';
-import type { MachineGrantKind } from './grants/machineGrant';
 
 /** How the client got its client id. */
 export type ClientRegistrationKind = 'pre-registered' | 'metadata-document' | 'dynamic';
@@ -19,6 +18,9 @@ export interface RegisteredClient {
 }
 
 /** What one sign-in left behind. Every string here except the scope is secret or identifying. */
+/** How a machine grant obtains its token (grants/machineGrant.ts checks that its grants' kinds are these). */
+export type MachineGrantKind = 'client-credentials' | 'enterprise-managed' | 'workload-identity';
+
 export interface StoredGrant {
   readonly client: RegisteredClient;
   readonly accessToken?: string;

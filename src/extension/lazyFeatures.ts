@@ -2,10 +2,10 @@
 // (lazyCommands.ts) and their modules, lazy chunks of their own, are read by the first run. What
 // the first tree and starting servers need is not here.
 import * as vscode from 'vscode';
-import { registerLazyCommands } from './lazyCommands';
+import { RegistryGalleryCommands, registerLazyCommands } from './lazyCommands';
 
 /** "Browse MCP Registry…" and "Set MCP Registry Token…" (gallery/registryGallery.ts). */
-export const RegistryGalleryCommands = { browse: 'mcpHost.registry.browse', setToken: 'mcpHost.registry.setToken' } as const;
+export { RegistryGalleryCommands };
 
 /** The registry gallery: its HTTP client, rows and install plan load with its first command. */
 export function registerRegistryGalleryOnDemand(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): vscode.Disposable {

@@ -9,7 +9,7 @@
 // No `vscode`.
 import type { Frame } from '../protocol/connection';
 import { PayloadArena } from './payloadArena';
-import type { ItemStatus, ItemSummary, KeptFrame, TimelineItem } from './timelineModel';
+import type { ItemStatus, ItemSummary, KeptFrame, TimelineItem } from './timelineItems';
 
 /** The kinds of item a tick can be. */
 export type TickKind = 'notification' | 'progress' | 'session';

@@ -8,7 +8,7 @@ import { secretAuth } from '../clientAuthentication';
 import type { RegisteredClient } from '../tokenStore';
 import type { TokenEndpointResponse } from '../oauth';
 import type { DpopKey } from './dpop';
-import { GrantRequestContext, resourceAndScope } from './machineGrant';
+import { GrantRequestContext, resourceAndScope } from './grantRequest';
 
 export interface ClientCredentialsGrant {
   readonly kind: 'client-credentials';

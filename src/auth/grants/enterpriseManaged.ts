@@ -8,7 +8,7 @@ import type { AuthorizationServer, TokenEndpointResponse } from '../oauth';
 import type { RegisteredClient } from '../tokenStore';
 import { secretAuth } from '../clientAuthentication';
 import type { DpopKey } from './dpop';
-import { GrantRequestContext, resourceAndScope } from './machineGrant';
+import { GrantRequestContext, resourceAndScope } from './grantRequest';
 import { JWT_BEARER_GRANT } from './workloadIdentity';
 
 export const TOKEN_EXCHANGE_GRANT = 'urn:ietf:params:oauth:grant-type:token-exchange';

@@ -9,7 +9,7 @@
 import { AuthError, describeOAuthFailure, noteSentCredentials, redact } from '../errors';
 import { loadOAuth, type AuthorizationServer } from '../oauth';
 import type { RedirectFactory } from '../loopback';
-import type { SignInTarget, UserAgent } from '../flow';
+import type { SignInTarget, UserAgent } from '../userAgent';
 import type { StoredGrant, TokenKey, TokenStore } from '../tokenStore';
 
 /** The identity provider as the configuration names it. */

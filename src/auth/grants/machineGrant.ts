@@ -5,43 +5,23 @@
 // secret values arrive resolved (from a variable or a file) and are never logged or put in errors.
 import type { DiscoveredAuthorization } from '../discovery';
 import { AuthError, describeOAuthFailure, noteSentCredentials, redact } from '../errors';
-import { AuthorizationServer, ClientAuth, loadOAuth, OAuthModule, TokenEndpointResponse } from '../oauth';
-import { RegisteredClient, StoredGrant } from '../tokenStore';
+import { loadOAuth, TokenEndpointResponse } from '../oauth';
+import { RegisteredClient, StoredGrant, type MachineGrantKind } from '../tokenStore';
 import { DpopKey, dpopFetch } from './dpop';
+import { resourceAndScope, type GrantRequestContext, type TokenRequest } from './grantRequest';
 import { clientCredentialsRequest, type ClientCredentialsGrant } from './clientCredentials';
 import { enterpriseManagedRequest, type EnterpriseManagedGrant } from './enterpriseManaged';
 import { workloadIdentityRequest, type WorkloadIdentityGrant } from './workloadIdentity';
 
 export type { ClientCredentialsGrant, EnterpriseManagedGrant, WorkloadIdentityGrant };
+export { resourceAndScope, type GrantRequestContext, type TokenRequest };
 
 /** A grant that needs no browser, as configured (values resolved). */
 export type MachineGrant = ClientCredentialsGrant | EnterpriseManagedGrant | WorkloadIdentityGrant;
-export type MachineGrantKind = MachineGrant['kind'];
-
-/** How one grant's token request is sent: the endpoint checks, fetch and DPoP of the flow. */
-export interface GrantRequestContext {
-  readonly oauth: OAuthModule;
-  readonly found: DiscoveredAuthorization;
-  readonly scopes: readonly string[] | undefined;
-  readonly log: (text: string) => void;
-  /** Sends one token request to `as` (the MCP server's authorization server, or the enterprise IdP) and reads its answer. */
-  readonly tokenRequest: (request: TokenRequest) => Promise<TokenEndpointResponse>;
-}
-
-/** One POST to a token endpoint. */
-export interface TokenRequest {
-  readonly as: AuthorizationServer;
-  readonly clientId: string;
-  readonly auth: ClientAuth;
-  readonly grantType: string;
-  readonly parameters: Record<string, string>;
-  /** Token types the answer may carry beyond Bearer and DPoP (the ID-JAG's `N_A`). */
-  readonly tokenTypes?: readonly string[];
-  /** Where the request goes, for messages: "the token endpoint of …". */
-  readonly where: string;
-  /** Whether the request carries DPoP proofs (only requests to the MCP server's authorization server). */
-  readonly dpop?: DpopKey;
-}
+export type { MachineGrantKind };
+// The stored grant names its kind without importing the grants (tokenStore.ts); both lists agree.
+const KINDS_AGREE: [MachineGrant['kind']] extends [MachineGrantKind] ? ([MachineGrantKind] extends [MachineGrant['kind']] ? true : never) : never = true;
+void KINDS_AGREE;
 
 /** What `obtainMachineGrant` needs beyond the grant: the flow's fetch and clock. */
 export interface MachineGrantOptions {
@@ -50,11 +30,6 @@ export interface MachineGrantOptions {
   readonly log: (text: string) => void;
   /** The key the token is bound to, when the flow chose DPoP. */
   readonly dpop?: DpopKey;
-}
-
-/** `resource` (RFC 8707) and `scope` of a token request, as the MCP authorization spec asks. */
-export function resourceAndScope(ctx: Pick<GrantRequestContext, 'found' | 'scopes'>): Record<string, string> {
-  return { resource: ctx.found.resource, ...(ctx.scopes?.length ? { scope: ctx.scopes.join(' ') } : {}) };
 }
 
 /** A human name for a grant, for logs and the consent. */

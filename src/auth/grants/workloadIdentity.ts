@@ -6,7 +6,7 @@ import type { RegisteredClient } from '../tokenStore';
 import type { ClientAuth, TokenEndpointResponse } from '../oauth';
 import { secretAuth } from '../clientAuthentication';
 import type { DpopKey } from './dpop';
-import { GrantRequestContext, resourceAndScope } from './machineGrant';
+import { GrantRequestContext, resourceAndScope } from './grantRequest';
 
 export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 

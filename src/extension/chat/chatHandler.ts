@@ -19,7 +19,7 @@ import { errorMessage } from '../../protocol/errors';
 import type { ServerHandle } from '../../registry/serverRegistry';
 import type { UseCaseContext } from '../panels/useCaseContext';
 import { askArguments } from '../panels/argumentInput';
-import { fetchPrompt } from '../panels/getPrompt';
+import { fetchPrompt } from '../panels/fetchPrompt';
 import type { ChatState } from './chatState';
 import { chatSkillPorts } from './chatSkills';
 import { describeSkills } from '../../chat/skillLoading';

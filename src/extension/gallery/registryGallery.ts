@@ -7,7 +7,7 @@ import { ServerResponse } from '../../gallery/serverJson';
 import { GalleryRow, choiceRows, failureRow, serverRow } from '../../gallery/galleryRows';
 import { describeEntry, planInstall } from '../../gallery/installPlan';
 import { ConfigFileKind, addPlannedEntry } from '../../gallery/configWrite';
-import { RegistryGalleryCommands } from '../lazyFeatures';
+import { RegistryGalleryCommands } from '../lazyCommands';
 
 const PAGE = 30;
 

@@ -12,7 +12,7 @@ import { describeFailure, promptDisplay } from '../../usecases/resultModel';
 import { describeTimeoutSource } from '../../usecases/timeouts';
 import type { Input } from '../../usecases/panelMessages';
 import type { UseCaseContext } from './useCaseContext';
-import { fetchPrompt } from './getPrompt';
+import { fetchPrompt } from './fetchPrompt';
 import type { OpenResource, PanelMessage } from './rawResults';
 import { UseCasePanel } from './useCasePanel';
 import { errorMessage } from '../../protocol/errors';

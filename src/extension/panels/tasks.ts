@@ -10,9 +10,7 @@ import { ListedTaskWatcher, refreshListedTasks } from '../../usecases/listedTask
 import type { UseCaseContext } from './useCaseContext';
 import { loadToolPanel } from './lazyPanels';
 import type { OpenResource } from './rawResults';
-
-/** The origin the tool panel gives its calls (callTool's `origin`). */
-export const TOOL_PANEL_ORIGIN = 'the tool panel';
+import { TOOL_PANEL_ORIGIN } from './useCaseDeps';
 
 export const TaskCommands = {
   cancel: 'mcpHost.task.cancel',

@@ -29,7 +29,7 @@ import { summarizeFailure } from '../../usecases/resultModel';
 import type { TaskEntry } from '../../usecases/taskStore';
 import { isTerminal, toolTaskResult } from '../../client/tasks';
 import { describeFailure } from '../../usecases/resultModel';
-import { TOOL_PANEL_ORIGIN } from './tasks';
+import { TOOL_PANEL_ORIGIN } from './useCaseDeps';
 import { revealInvisible } from '../../content/invisibleText';
 
 export const TOOL_PANEL_VIEW_TYPE = PANEL_VIEW_TYPES.tool;

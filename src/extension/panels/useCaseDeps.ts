@@ -7,6 +7,9 @@ import type { ServerHandle } from '../../registry/serverRegistry';
 import type { ServerHealth } from '../../registry/health';
 import type { DebuggedServer } from '../dev/devMode';
 
+/** The origin the tool panel gives its calls (callTool's `origin`); tasks of such calls notify when done. */
+export const TOOL_PANEL_ORIGIN = 'the tool panel';
+
 /** The configured servers, as the registry keeps them: a feature asks the handle for its client (`whenReady`). */
 export interface ServerHandles {
   get(serverId: string): ServerHandle | undefined;

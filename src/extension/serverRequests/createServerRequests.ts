@@ -21,15 +21,10 @@ import { SAMPLING_POLICIES, SamplingPolicy, SamplingPolicyStore, describePolicy 
 import { servicesOnDemand } from '../../serverRequests/servicesOnDemand';
 import type { ServerIdentity } from '../../serverRequests/types';
 import { OnDemand } from '../onDemand';
-import type { LogSeverity } from '../../protocol/logging';
+import type { ServerRequestDeps } from './serverRequestServices';
 import { plainPickText } from '../../content/untrustedText';
 
-export interface ServerRequestDeps {
-  /** Writes to the server's output channel. */
-  log(serverId: string, level: LogSeverity, text: string): void;
-  /** Reveals the server's output channel (the "Show Log" button of notifications). */
-  showLog?(serverId: string): void;
-}
+export type { ServerRequestDeps };
 
 export interface ServerRequests extends vscode.Disposable {
   /** Client capabilities to declare: `{ sampling: {}, elicitation: { form: {}, url: {} } }`. */

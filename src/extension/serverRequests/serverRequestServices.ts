@@ -3,6 +3,7 @@
 // prompter, VS Code's language models, and the services built on them.
 import { mcpHostSetting } from '../trust/restrictedSettings';
 import * as vscode from 'vscode';
+import type { LogSeverity } from '../../protocol/logging';
 import { DialogQueue } from '../../serverRequests/dialogQueue';
 import { ElicitationMode, ElicitationService } from '../../serverRequests/elicitation';
 import type { SamplingPolicyStore } from '../../serverRequests/policy';
@@ -12,7 +13,14 @@ import { openExternalUrl } from '../webview/openExternalUrl';
 import { VsCodeLanguageModels } from './languageModels';
 import { WebviewPrompter } from './prompter';
 import { DialogPanel } from './dialogPanel';
-import type { ServerRequestDeps } from './createServerRequests';
+
+/** What the services need of the editor: the server's output channel. */
+export interface ServerRequestDeps {
+  /** Writes to the server's output channel. */
+  log(serverId: string, level: LogSeverity, text: string): void;
+  /** Reveals the server's output channel (the "Show Log" button of notifications). */
+  showLog?(serverId: string): void;
+}
 
 const DEFAULT_MAX_QUEUED = 3;
 

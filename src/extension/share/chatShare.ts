@@ -9,11 +9,27 @@ import * as vscode from 'vscode';
 import type { McpClient } from '../../client/client';
 import type * as GatewayModule from '../../gateway';
 import type { McpGateway, SharedServer } from '../../gateway';
-import type { ServerHandle } from '../../registry';
+import type { ServerHandle, ServerRegistry } from '../../registry';
+import type { LogSeverity } from '../../protocol/logging';
 import { formatFrame } from '../logs/logFormat';
-import type { EditorHost } from '../editorHost';
+import type { ServerLogs } from '../logs/serverLogs';
 import { mcpHostSetting } from '../trust/restrictedSettings';
 import { SharedServerChoice } from './sharedServerChoice';
+
+/**
+ * What sharing needs of the editor's composition root (EditorHost hands in itself): its servers,
+ * their logs, and a redraw of the view. Declared here so this file does not import the root.
+ */
+export interface SharingHost {
+  readonly registry: Pick<ServerRegistry, 'list'>;
+  readonly logs: Pick<ServerLogs, 'get'>;
+  readonly log: vscode.LogOutputChannel;
+  readonly onDidChange: vscode.Event<void>;
+  start(id: string): Promise<void>;
+  viewChanged(): void;
+  redact(text: string): string;
+  serverLog(id: string, level: LogSeverity, text: string): void;
+}
 
 /** The "Off for models" switches (chat/chatState.ts), as the gateway follows them. */
 export interface ModelSwitches {
@@ -40,7 +56,7 @@ export class ChatShare implements vscode.Disposable {
   private switches: ModelSwitches | undefined;
 
   constructor(
-    private readonly host: EditorHost,
+    private readonly host: SharingHost,
     workspaceState: vscode.Memento,
   ) {
     this.choice = new SharedServerChoice(workspaceState, () => mcpHostSetting<unknown>(SETTING, undefined));

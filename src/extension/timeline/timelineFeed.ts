@@ -8,6 +8,7 @@ import { DEFAULT_TIMELINE_LIMITS, Timeline, TimelineLimits } from '../../timelin
 import type { EditorHost } from '../editorHost';
 import { mcpHostSetting } from '../trust/restrictedSettings';
 import type * as TimelinePanelModule from './timelinePanel';
+import type { TimelineHost } from './timelinePanel';
 
 export const TimelineCommands = {
   open: 'mcpHost.timeline.open',
@@ -28,17 +29,6 @@ function readLimits(): TimelineLimits {
 
 let panelModule: Promise<typeof TimelinePanelModule> | undefined;
 const loadPanel = () => (panelModule ??= import('./timelinePanel.js'));
-
-/** What the timeline pages need from the rest of the extension. */
-export interface TimelineHost {
-  readonly timeline: Timeline;
-  readonly extensionUri: vscode.Uri;
-  serverName(id: string): string;
-  redact(text: string): string;
-  readonly history: CallHistory;
-  /** The command line or URL a server is known by (for an export's header), redacted. */
-  describeServer(id: string): string;
-}
 
 /** Starts the live timeline and registers its commands. */
 export function registerTimeline(context: vscode.ExtensionContext, host: EditorHost, history: CallHistory): vscode.Disposable {

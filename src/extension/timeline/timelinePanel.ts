@@ -17,7 +17,18 @@ import { TIMELINE_SCHEMA, TimelineView } from '../../timeline/timelineView';
 import { UseCaseCommands } from '../panels/useCaseCommands';
 import { TIMELINE_FEATURE } from '../webview/webviewPage';
 import { WebviewOutbox, webviewHtml, webviewOptions } from '../webview/webviewPanel';
-import type { TimelineHost } from './timelineFeed';
+import type { CallHistory } from '../../usecases/history';
+
+/** What the timeline pages need from the rest of the extension. */
+export interface TimelineHost {
+  readonly timeline: Timeline;
+  readonly extensionUri: vscode.Uri;
+  serverName(id: string): string;
+  redact(text: string): string;
+  readonly history: CallHistory;
+  /** The command line or URL a server is known by (for an export's header), redacted. */
+  describeServer(id: string): string;
+}
 
 export const TIMELINE_VIEW_TYPE = 'mcpHost.timeline';
 
