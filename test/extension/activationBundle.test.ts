@@ -16,7 +16,8 @@ function activationSources(): Set<string> {
 const LAZY_PARTS: Record<string, string> = {
   'src/serverRequests/sampling.ts': "a server's first sampling request",
   'src/serverRequests/elicitation.ts': "a server's first elicitation request",
-  'src/forms/': "an elicitation's form",
+  'src/forms/model.ts': "an elicitation's form",
+  'src/forms/fieldChecks.ts': "an elicitation's form",
   'src/extension/serverRequests/prompter.ts': 'the first sampling or elicitation dialog',
   'src/auth/session.ts': "a remote server's first request",
   'src/auth/flow.ts': "a remote server's first request",
