@@ -5,7 +5,7 @@ import type { McpClient } from '../client/client';
 import type { Prompt, Resource, ResourceTemplate, SkippedListItem, Tool } from '../client/schemas';
 import type { ServerEntry } from '../config/types';
 import type { ResolvedServer } from '../config/variables';
-import { Redactor } from './logText';
+import { Redactor } from '../protocol/redaction';
 import type { ListFreshness, ListKind, ServerHandle, ServerStatus, WhenReadyOptions } from './serverHandle';
 import type { ServerLaunch } from './serverLaunch';
 
