@@ -5,20 +5,20 @@
 import { McpClient, RootsProvider, ServerRequestHandlers } from '../client/client';
 import { EraMemory, EraStore, ProtocolPreference } from '../client/era';
 import { PROBE_RESTART_NOTE, exitedOnProbe } from '../client/eraProbe';
-import { CacheHint, Implementation, SkippedListItem, describeSkippedItem } from '../client/schemas';
+import { Implementation } from '../client/schemas';
 import { ServerEntry } from '../config/types';
 import { ResolvedServer } from '../config/variables';
 import { raceAbort } from '../protocol/cancellation';
 import { DisposableStore } from '../protocol/disposable';
-import { McpLocalError, ResponseError, errorMessage } from '../protocol/errors';
+import { McpLocalError, errorMessage } from '../protocol/errors';
 import { Emitter, Event } from '../protocol/events';
-import { ErrorCodes } from '../protocol/messages';
 import { Transport, TransportCloseInfo, TransportCloseReason } from '../protocol/transport';
 import { Redactor, formatCommandLine, transportLabel } from '../protocol/redaction';
 import { isRemote } from './connectionStatus';
 import type { LogSeverity } from '../protocol/logging';
 import { ManagedServer } from './managedServer';
 import { ServerLaunch } from './serverLaunch';
+import { refreshList } from './serverLists';
 import type { ListKind, ServerHandle, ServerStatus, WhenReadyOptions } from './serverHandle';
 
 // The handle's types, named here for the registry's users (one import path, as before the split).
@@ -544,71 +544,12 @@ export class ServerRegistry {
 
   // ---- lists ----
 
-  /**
-   * Fetches one list if the server declared it. Coalesces: a request while a fetch runs makes
-   * one more fetch afterwards, so the cache ends up at least as new as the last notification.
-   */
+  /** Fetches one list if the server declared it (see `refreshList` in serverLists.ts). */
   private refreshList(h: ManagedServer, s: ServerLaunch, kind: ListKind): Promise<void> {
-    const caps = s.client.serverCapabilities;
-    const declared = kind === 'tools' ? !!caps?.tools : kind === 'prompts' ? !!caps?.prompts : !!caps?.resources;
-    if (!declared) return Promise.resolve();
-    const state = h.lists[kind];
-    if (state.inflight) {
-      state.again = true;
-      return state.inflight;
-    }
-    const run = async () => {
-      do {
-        state.again = false;
-        if (h.session !== s || s.stopping) return;
-        try {
-          let skipped: readonly SkippedListItem[] = [];
-          let hint: CacheHint = {};
-          const fetchedAt = Date.now();
-          const options = { signal: s.abort.signal, onSkipped: (items: readonly SkippedListItem[]) => (skipped = items), onCacheHint: (h: CacheHint) => (hint = h) };
-          switch (kind) {
-            case 'tools':
-              h.tools = await s.client.listTools(options);
-              break;
-            case 'resources':
-              h.resources = await s.client.listResources(options);
-              break;
-            case 'templates':
-              h.templates = await s.client.listResourceTemplates(options);
-              break;
-            case 'prompts':
-              h.prompts = await s.client.listPrompts(options);
-              break;
-            default: {
-              const never: never = kind;
-              throw new Error(`unknown list ${String(never)}`);
-            }
-          }
-          if (h.session !== s) return;
-          h.listFreshness[kind] = { fetchedAt, ...(hint.ttlMs !== undefined ? { freshUntil: fetchedAt + hint.ttlMs } : {}), ...(hint.cacheScope ? { cacheScope: hint.cacheScope } : {}) };
-          delete h.listErrors[kind];
-          if (skipped.length === 0) delete h.skippedItems[kind];
-          else {
-            h.skippedItems[kind] = skipped;
-            this.options.log(h.id, 'warn', `skipped ${skipped.length} malformed ${kind === 'templates' ? 'resource template' : kind.slice(0, -1)}${skipped.length === 1 ? '' : 's'}: ${skipped.map(describeSkippedItem).join('; ')}`);
-          }
-        } catch (error) {
-          if (h.session !== s || s.stopping) return;
-          // Servers from before templates existed answer "method not found": an empty list, not a fault.
-          if (kind === 'templates' && error instanceof ResponseError && error.code === ErrorCodes.MethodNotFound) {
-            h.templates = [];
-          } else {
-            h.listErrors[kind] = errorMessage(error);
-            this.options.log(h.id, 'warn', `could not list ${kind}: ${errorMessage(error)}`);
-          }
-        }
-        this._onDidChange.fire(h);
-      } while (state.again);
-    };
-    state.inflight = run().finally(() => {
-      state.inflight = undefined;
+    return refreshList(h, s, kind, {
+      log: (text) => this.options.log(h.id, 'warn', text),
+      changed: () => this._onDidChange.fire(h),
     });
-    return state.inflight;
   }
 
   // ---- helpers ----
