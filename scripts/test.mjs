@@ -1,4 +1,4 @@
-// The test command: type-checks and compiles to out/, builds the bundle and the VSIX when the
+// The test command: type-checks (src, test, and the webview scripts in media/) and compiles to out/, builds the bundle and the VSIX when the
 // end-to-end suites run, and meanwhile installs Node 24 (and code-server, for the end-to-end suites)
 // into the cache; then runs the suites with `node --test` (the streams are below) and ends with the retries
 // the end-to-end suites took ("retries: N (…)") and one line over all of them: "N passed, N failed".
@@ -68,6 +68,9 @@ const needsNode24 = files.some(isConformance) && Number(process.versions.node.sp
 // progress on stderr (minutes on an empty cache), beside the compile.
 const installing = needsCodeServer || needsNode24 ? runAsync('bash', ['scripts/install-code-server.sh', ...(needsCodeServer ? [] : ['node24'])], { stdio: ['ignore', 'ignore', 'inherit'] }) : undefined;
 run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
+// The webview scripts (plain JS, loaded by the pages as they are) against the DOM and the messages
+// the extension posts: media/tsconfig.json.
+run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'media']);
 run(process.execPath, ['esbuild.mjs', '--drivers']);
 if (needsCodeServer) run(process.execPath, ['scripts/package.mjs', '--no-build']);
 const installed = await installing;

@@ -54,6 +54,7 @@
 
     const c = isObj(view.command) ? view.command : null;
     if (c) {
+      /** @type {HTMLElement[]} */
       const rows = [h('pre', { class: 'text command-line', id: 'command-line', text: str(c.line) })];
       if (!c.resolved) rows.push(h('div', { class: 'muted', text: 'As configured: the server has not started yet, so variables are not resolved.' }));
       const table = [];

@@ -365,7 +365,7 @@
   els.text.addEventListener('input', () => {
     filter.text = els.text.value;
     clearTimeout(filterTimer);
-    filterTimer = setTimeout(sendFilter, 200);
+    filterTimer = window.setTimeout(sendFilter, 200);
   });
   els.direction.addEventListener('change', () => {
     filter.direction = els.direction.value;
@@ -618,7 +618,7 @@
   /** The list follows the drawing a few times a second at most (a following view draws four times a second). */
   function requestListUpdate() {
     if (listTimer) return;
-    listTimer = setTimeout(() => {
+    listTimer = window.setTimeout(() => {
       listTimer = 0;
       const items = [];
       for (let n = 0; n < hit.n; n++) {
@@ -1037,7 +1037,7 @@
     const x = e.clientX - rect.left;
     const y = e.clientY - rect.top;
     if (!drag) {
-      hover(x, y, e.clientX - rect.left, e.clientY - rect.top);
+      hover(x, y);
       return;
     }
     const dx = e.clientX - drag.x;
