@@ -1,6 +1,6 @@
 // The protocol timeline (src/extension/timeline/timelinePanel.ts sends what it draws): every
 // server's frames on one time axis, drawn on a canvas. Items arrive in batches as rows of numbers
-// (the `init` message names the columns) and are kept per server in typed arrays; each draw
+// (the `init` message names the columns) and are kept per server in typed arrays (timelineStore.js); each draw
 // visits only the items whose time is on screen (a binary search, plus the few long spans), and
 // several items on the same pixel of a row are drawn once, so 100,000 frames draw as fast as 1,000.
 // The filter is applied by the extension, which sends back which items pass. Plain browser JS;
@@ -8,8 +8,8 @@
 // @ts-check
 (function () {
   'use strict';
-  /* global McpWebview, McpTimelineAccess */
-  const { h, post, onMessage, isObj, str, formatBytes, jsonTree } = McpWebview;
+  /* global McpWebview, McpTimelineAccess, McpTimelineStore, McpTimelineDetails */
+  const { h, post, onMessage, isObj, str } = McpWebview;
   const app = /** @type {HTMLElement} */ (document.getElementById('app'));
 
   // Layout (CSS pixels).
@@ -19,27 +19,17 @@
   const TICK_ROW = 18;
   const LANE = 20;
   const GROUP_GAP = 8;
-  /** Spans longer than this (and open ones) are kept in a list of their own: the draw finds them without a scan. */
-  const LONG_MS = 2000;
-  const UNKNOWN_KIND = 255;
 
   // ---------------------------------------------------------------------------------------------
   // State
 
-  /** A batch's columns, kind and status codes: from the `init` message. */
-  let FIELDS = /** @type {string[]} */ ([]);
-  let KINDS = /** @type {string[]} */ ([]);
-  let STATUSES = /** @type {string[]} */ ([]);
-  let K = /** @type {Record<string, number>} */ ({});
-  let S = /** @type {Record<string, number>} */ ({});
-  let mode = 'live';
-  const strings = /** @type {string[]} */ ([]);
-  /** @type {Store[]} */
-  const servers = [];
+  /** The items, per server (timelineStore.js); the schema's arrays and codes change in place at `init`. */
+  const store = McpTimelineStore.create();
+  const { servers, strings, clock, indexOf, lowerBound, now, extent } = store;
+  const { clockText, formatDuration, kindText } = McpTimelineDetails;
+  const { kinds: KINDS, statuses: STATUSES, K, S } = store.schema;
+  const { LONG_MS, UNKNOWN_KIND } = McpTimelineStore;
   let methods = /** @type {string[]} */ ([]);
-  /** Extension clock minus page clock, so open spans reach the extension's "now". */
-  let clockOffset = 0;
-  let recordingEnd = 0;
   /** `fitted`: showing everything (a following page then grows with the data instead of sliding). */
   const view = { start: 0, end: 1, follow: true, scrollY: 0, fitted: false };
   let autoFitted = false;
@@ -58,187 +48,18 @@
    */
   const perf = { painted: false, batched: false, batchItems: 0, draws: 0 };
 
-  /**
-   * One server's items from `firstId` on, in typed arrays (index = head + id - firstId).
-   * @typedef {{ index: number, id: string, name: string, head: number, len: number, cap: number, firstId: number,
-   *   kind: Uint8Array, status: Uint8Array, shown: Uint8Array, lane: Int16Array, start: Float64Array, end: Float64Array,
-   *   method: Int32Array, name_: Int32Array, parent: Float64Array, progress: Float32Array, direction: Uint8Array, maxLane: number, long: Set<number> }} Store
-   */
-
-  /** @returns {Store} */
-  function newStore(index, id, name) {
-    const s = /** @type {Store} */ ({ index, id, name, head: 0, len: 0, cap: 0, firstId: 1, maxLane: -1, long: new Set() });
-    grow(s, 1024);
-    return s;
-  }
-
-  /** Makes room for `need` items from `head` on (and compacts: the dropped front goes). */
-  function grow(s, need) {
-    const live = s.len - s.head;
-    // Twice what is needed, not twice the old size: once the ring is full the front leaves as
-    // fast as items come, and doubling the old size would grow the arrays at every compaction.
-    const cap = Math.max(1024, 2 * Math.max(need, live));
-    /** @param {any} Type @param {any} old */
-    const move = (Type, old) => {
-      const next = new Type(cap);
-      if (old) next.set(old.subarray(s.head, s.len));
-      return next;
-    };
-    s.kind = move(Uint8Array, s.kind);
-    s.status = move(Uint8Array, s.status);
-    s.shown = move(Uint8Array, s.shown);
-    s.lane = move(Int16Array, s.lane);
-    s.start = move(Float64Array, s.start);
-    s.end = move(Float64Array, s.end);
-    s.method = move(Int32Array, s.method);
-    s.name_ = move(Int32Array, s.name_);
-    s.parent = move(Float64Array, s.parent);
-    s.progress = move(Float32Array, s.progress);
-    s.direction = move(Uint8Array, s.direction);
-    s.len = live;
-    s.head = 0;
-    s.cap = cap;
-  }
-
-  function indexOf(s, id) {
-    const i = s.head + (id - s.firstId);
-    return i >= s.head && i < s.len ? i : -1;
-  }
-
-  function evict(s, firstId) {
-    if (firstId <= s.firstId) return;
-    s.head = Math.min(s.len, s.head + (firstId - s.firstId));
-    s.firstId = firstId;
-    if (s.head === s.len) s.head = s.len = 0;
-    for (const id of s.long) if (id < firstId) s.long.delete(id);
-  }
-
-  function storeOf(index) {
-    if (!servers[index]) servers[index] = newStore(index, '', '…');
-    return servers[index];
-  }
-
-  /**
-   * A packed column (src/usecases/timeline/packedColumn.ts) as `n` numbers: one value for every
-   * row (null is NaN), ids counting up from `from`, or a typed array of exactly `n` values.
-   * Anything else is NaN: the page draws what it can of a batch it cannot read.
-   * @returns {ArrayLike<number>}
-   */
-  function column(packed, n) {
-    if (ArrayBuffer.isView(packed) && /** @type {any} */ (packed).length === n && !(packed instanceof DataView)) return /** @type {any} */ (packed);
-    const out = new Float64Array(n);
-    if (isObj(packed) && typeof packed.from === 'number') for (let k = 0; k < n; k++) out[k] = packed.from + k;
-    else if (isObj(packed)) {
-      // A typed array that came as a plain object (a host that sends JSON only): its values by index.
-      for (let k = 0; k < n; k++) out[k] = typeof packed[k] === 'number' ? packed[k] : NaN;
-    } else out.fill(typeof packed === 'number' ? packed : NaN);
-    return out;
-  }
-
-  /** Applies row `k` of a batch's columns (see column()). */
-  function upsert(c, k) {
-    const s = storeOf(c.server[k]);
-    const id = c.id[k];
-    if (id < s.firstId) return;
-    // An empty store starts at the first id it is given.
-    if (s.len === s.head) {
-      s.head = s.len = 0;
-      s.firstId = id;
-    }
-    let i = s.head + (id - s.firstId);
-    if (i >= s.cap) {
-      grow(s, i - s.head + 1);
-      i = s.head + (id - s.firstId);
-    }
-    // Ids are contiguous; a gap (items that came and went between two batches) is filled as unknown.
-    while (s.len < i) {
-      s.kind[s.len] = UNKNOWN_KIND;
-      s.shown[s.len] = 0;
-      s.start[s.len] = s.len > s.head ? s.start[s.len - 1] : c.start[k];
-      s.end[s.len] = NaN;
-      s.len++;
-    }
-    if (i === s.len) s.len++;
-    const kind = c.kind[k];
-    const start = c.start[k];
-    const end = c.end[k];
-    s.kind[i] = kind;
-    s.status[i] = c.status[k];
-    s.shown[i] = c.shown[k];
-    s.lane[i] = c.lane[k];
-    s.start[i] = start;
-    s.end[i] = end;
-    s.method[i] = c.method[k];
-    s.name_[i] = c.name[k];
-    s.parent[i] = c.parent[k];
-    s.progress[i] = c.progress[k];
-    s.direction[i] = c.direction[k];
-    if (s.lane[i] > s.maxLane) s.maxLane = s.lane[i];
-    if ((kind === K.call || kind === K.serverCall) && (Number.isNaN(end) || end - start > LONG_MS)) s.long.add(id);
-    else s.long.delete(id);
-  }
-
-  /** The first index in [head, len) whose start is at or after `t`. */
-  function lowerBound(s, t) {
-    let lo = s.head;
-    let hi = s.len;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (s.start[mid] < t) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  function now() {
-    return mode === 'live' ? Date.now() + clockOffset : recordingEnd;
-  }
+  // ---------------------------------------------------------------------------------------------
+  // Page
 
   function serverShown(s) {
     return !filter.servers || filter.servers.includes(s.id);
   }
 
-  /** Time extent of what is kept. */
-  function extent() {
-    let from = Infinity;
-    let to = -Infinity;
-    for (const s of servers) {
-      if (!s || s.len === s.head) continue;
-      from = Math.min(from, s.start[s.head]);
-      to = Math.max(to, s.start[s.len - 1]);
-      for (const id of s.long) {
-        const i = indexOf(s, id);
-        if (i >= 0) to = Math.max(to, Number.isNaN(s.end[i]) ? now() : s.end[i]);
-      }
-      const last = s.len - 1;
-      if (!Number.isNaN(s.end[last])) to = Math.max(to, s.end[last]);
-    }
-    if (mode === 'live' && from !== Infinity) to = Math.max(to, now());
-    return from === Infinity ? undefined : { from, to };
-  }
-
   function recount() {
-    let items = 0;
-    let shown = 0;
-    let errors = 0;
-    for (const s of servers) {
-      if (!s) continue;
-      for (let i = s.head; i < s.len; i++) {
-        const k = s.kind[i];
-        if (k === UNKNOWN_KIND || k === K.session || k === K.progress) continue;
-        items++;
-        if (s.status[i] === S.error) errors++;
-        if (s.shown[i] && serverShown(s)) shown++;
-      }
-    }
-    counts.items = items;
-    counts.shown = shown;
-    counts.errors = errors;
+    Object.assign(counts, store.count(serverShown));
     renderSummary();
   }
 
-  // ---------------------------------------------------------------------------------------------
-  // Page
 
   const els = {
     toolbar: h('div', { class: 'toolbar', role: 'toolbar', 'aria-label': 'Timeline filters and actions' }),
@@ -285,9 +106,9 @@
       els.slow,
       h('span', { class: 'spacer' }),
       els.fit,
-      ...(mode === 'live' ? [els.follow] : []),
+      ...(clock.mode === 'live' ? [els.follow] : []),
       els.exportButton,
-      ...(mode === 'live' ? [els.clear] : []),
+      ...(clock.mode === 'live' ? [els.clear] : []),
     );
     els.chart.append(els.canvas, els.drawnList, els.empty, els.tooltip);
     McpTimelineAccess.rovingToolbar(els.toolbar);
@@ -312,7 +133,7 @@
     updateExportLabel();
     const nothing = counts.items === 0;
     els.empty.hidden = !nothing;
-    els.empty.textContent = mode === 'live' ? 'No frames yet. Start a server and use it: every request, answer and notification appears here, on one time axis.' : 'This recording holds no frames.';
+    els.empty.textContent = clock.mode === 'live' ? 'No frames yet. Start a server and use it: every request, answer and notification appears here, on one time axis.' : 'This recording holds no frames.';
   }
 
   function renderServerChips() {
@@ -393,7 +214,7 @@
   els.exportButton.addEventListener('click', () => exportSelection());
 
   function setFollow(on) {
-    view.follow = on && mode === 'live';
+    view.follow = on && clock.mode === 'live';
     setPressed(els.follow, view.follow);
     requestDraw();
   }
@@ -405,7 +226,7 @@
     view.start = e.from - pad;
     view.end = e.to + pad;
     view.fitted = true;
-    setFollow(mode === 'live');
+    setFollow(clock.mode === 'live');
     requestDraw();
   }
 
@@ -529,14 +350,13 @@
     });
   }
 
-  const plotLeft = () => GUTTER;
   const plotWidth = () => Math.max(1, width - GUTTER);
   const xOf = (t) => GUTTER + ((t - view.start) / (view.end - view.start)) * plotWidth();
   const timeAt = (x) => view.start + ((x - GUTTER) / plotWidth()) * (view.end - view.start);
 
   function draw() {
     const t0 = performance.now();
-    if (view.follow && mode === 'live') {
+    if (view.follow && clock.mode === 'live') {
       const span = view.end - view.start;
       const e = view.fitted ? extent() : undefined;
       if (e) {
@@ -577,7 +397,7 @@
         ctx.globalAlpha = 1;
       }
     }
-    if (mode === 'live') {
+    if (clock.mode === 'live') {
       const x = xOf(now());
       if (x >= GUTTER && x <= width) {
         ctx.strokeStyle = colors.focus;
@@ -638,14 +458,6 @@
     return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
   }
 
-  function clockText(t, step) {
-    const d = new Date(t);
-    const two = (n) => String(n).padStart(2, '0');
-    const base = `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
-    if (step >= 1000) return base;
-    const ms = String(d.getMilliseconds()).padStart(3, '0');
-    return step >= 1 ? `${base}.${ms}` : `${base}.${ms}${(t % 1).toFixed(2).slice(1)}`;
-  }
 
   function drawGrid() {
     const step = niceStep(((view.end - view.start) * 110) / plotWidth());
@@ -958,14 +770,6 @@
   /** Ids linked to the selected item (its call and what belongs to that call), from its details. */
   let selectedLinks = /** @type {number[]} */ ([]);
 
-  function formatDuration(ms) {
-    if (!Number.isFinite(ms)) return '';
-    if (ms < 1) return ms.toFixed(2) + ' ms';
-    if (ms < 1000) return Math.round(ms) + ' ms';
-    if (ms < 60_000) return (ms / 1000).toFixed(ms < 10_000 ? 2 : 1) + ' s';
-    if (ms < 3_600_000) return Math.floor(ms / 60_000) + ' min ' + Math.round((ms % 60_000) / 1000) + ' s';
-    return (ms / 3_600_000).toFixed(1) + ' h';
-  }
 
   // ---------------------------------------------------------------------------------------------
   // Pointer: wheel zooms (Shift+wheel pans), drag pans, Shift+drag selects a time range, click selects
@@ -1211,7 +1015,7 @@
         fit();
         break;
       case 'End':
-        if (mode === 'live') {
+        if (clock.mode === 'live') {
           setFollow(true);
         } else {
           view.fitted = false;
@@ -1314,72 +1118,13 @@
     if (!selected || !servers[selected.server] || servers[selected.server].id !== d.server || selected.id !== d.id) return;
     selectedLinks = [...(d.parent ? [d.parent.id] : []), ...(Array.isArray(d.links) ? d.links.map((l) => l.id) : [])];
     requestDraw();
-    const status = str(d.status);
-    const duration = typeof d.end === 'number' ? formatDuration(d.end - d.start) : d.kind === 'call' || d.kind === 'serverCall' ? 'open' : '';
-    const actions = h('div', { class: 'details-actions' }, [
-      d.inHistory ? h('button', { id: 'show-history', class: 'secondary', onclick: () => post({ type: 'showHistory', server: d.server, id: d.id }) }, ['Show in History']) : null,
-      h('button', { class: 'icon-button close', title: 'Close (Escape)', 'aria-label': 'Close the details', onclick: () => select(null) }, ['✕']),
-    ]);
-    const heading = h('h2', { class: 'details-title' }, [h('span', { class: 'method', text: str(d.method) }), d.name ? h('span', { class: 'name', text: ' ' + str(d.name) }) : null]);
-    const facts = h('div', { class: 'details-facts' }, [
-      status && status !== 'none' ? h('span', { class: 'badge status-' + status, text: status === 'ok' ? 'answered' : status === 'input' ? 'input round' : status }) : null,
-      duration ? h('span', { class: 'duration', text: duration }) : null,
-      h('span', { class: 'muted', text: `${str(d.serverName)} · ${kindText(d.kind)} · ${clockText(d.start, 1)}` }),
-    ]);
-    const box = h('div', { class: 'details-body' });
-    if (d.errorText) box.append(h('div', { class: 'error-text', text: str(d.errorText) }));
-    const linkRow = h('div', { class: 'links' });
-    if (d.parent) linkRow.append(h('span', { class: 'muted', text: 'Part of ' }), linkButton(d.parent));
-    if (Array.isArray(d.links) && d.links.length) {
-      linkRow.append(h('span', { class: 'muted', text: `${d.parent ? ' · ' : ''}Linked (${d.linkCount}): ` }));
-      for (const l of d.links) linkRow.append(linkButton(l));
-      if (d.linkCount > d.links.length) linkRow.append(h('span', { class: 'muted', text: ` … ${d.linkCount - d.links.length} more` }));
-    }
-    if (linkRow.childNodes.length) box.append(linkRow);
-    const frames = h('div', { class: 'frames' });
-    const frameList = Array.isArray(d.frames) ? d.frames : [];
-    frameList.forEach((f, n) => frames.append(frameView(f, frameLabel(d, n, f))));
-    if (!frameList.length) frames.append(h('p', { class: 'muted', text: 'A session marker: the server’s connection started here (request ids start over).' }));
-    box.append(frames);
     els.details.textContent = '';
-    els.details.append(h('header', { class: 'details-header' }, [h('div', {}, [heading, facts]), actions]), box);
+    els.details.append(...McpTimelineDetails.render(d, jumpTo, () => select(null)));
   }
 
-  function kindText(kind) {
-    switch (kind) {
-      case 'call':
-        return 'editor request';
-      case 'serverCall':
-        return 'server request';
-      case 'progress':
-        return 'progress';
-      case 'session':
-        return 'session';
-      default:
-        return 'notification';
-    }
-  }
 
-  function frameLabel(d, n, f) {
-    const arrow = f.direction === 'send' ? 'editor → server' : 'server → editor';
-    if (d.kind === 'call' || d.kind === 'serverCall') return `${n === 0 ? 'Request' : 'Answer'} · ${arrow}`;
-    return `Frame · ${arrow}`;
-  }
 
-  function frameView(f, label) {
-    const head = h('h3', {}, [label, h('span', { class: 'muted', text: ` · ${formatBytes(f.bytes)} · ${clockText(f.time, 1)}` })]);
-    const box = h('div', { class: 'frame' }, [head]);
-    if (f.dropped) box.append(h('p', { class: 'muted', text: 'The payload of this frame was let go to stay within mcpHost.timeline.maxPayloadMiB; its place on the timeline is kept.' }));
-    else {
-      if (f.cut) box.append(h('p', { class: 'muted folded-note', text: 'A large frame: long strings and arrays are folded (their start is shown, with how much more there is).' }));
-      box.append(h('div', { class: 'json' }, [jsonTree(f.json, undefined, 0, { openDepth: 6, openEntries: 40 })]));
-    }
-    return box;
-  }
 
-  function linkButton(l) {
-    return h('button', { class: 'link-button', onclick: () => jumpTo(l.id) }, [str(l.label)]);
-  }
 
   function jumpTo(id) {
     if (!selected) return;
@@ -1420,17 +1165,10 @@
   onMessage((msg) => {
     switch (msg.type) {
       case 'init': {
-        const schema = msg.schema;
-        if (!isObj(schema)) return;
-        FIELDS = Array.isArray(schema.fields) ? schema.fields.map(str) : [];
-        KINDS = schema.kinds;
-        STATUSES = schema.statuses;
-        K = {};
-        KINDS.forEach((k, i) => (K[k] = i));
-        S = {};
-        STATUSES.forEach((x, i) => (S[x] = i));
-        mode = msg.mode === 'recording' ? 'recording' : 'live';
-        view.follow = mode === 'live';
+        if (!isObj(msg.schema)) return;
+        store.setSchema(msg.schema);
+        clock.mode = msg.mode === 'recording' ? 'recording' : 'live';
+        view.follow = clock.mode === 'live';
         if (typeof msg.focusServer === 'string') filter.servers = [msg.focusServer];
         build();
         setPressed(els.follow, view.follow);
@@ -1443,15 +1181,7 @@
         applyBatch(msg);
         break;
       case 'mask':
-        for (const m of Array.isArray(msg.servers) ? msg.servers : []) {
-          const s = servers[m.index];
-          if (!s) continue;
-          const shown = m.shown;
-          for (let k = 0; k < shown.length; k++) {
-            const i = indexOf(s, m.firstId + k);
-            if (i >= 0) s.shown[i] = shown[k];
-          }
-        }
+        store.applyMask(msg);
         recount();
         requestDraw();
         break;
@@ -1485,37 +1215,12 @@
     }
     if (msg.reset) {
       // A reset (a page that opens, or the extension's string table starting over) keeps the view.
-      servers.length = 0;
-      strings.length = 0;
       picked.clear();
       selected = null;
       range = null;
       closeDetails();
     }
-    if (typeof msg.now === 'number') {
-      clockOffset = msg.now - Date.now();
-      recordingEnd = Math.max(recordingEnd, msg.now);
-    }
-    if (Array.isArray(msg.strings)) for (const x of msg.strings) strings.push(str(x));
-    let serversChanged = false;
-    if (Array.isArray(msg.servers)) {
-      for (const info of msg.servers) {
-        const s = storeOf(info.index);
-        s.id = str(info.id);
-        s.name = str(info.name);
-        serversChanged = true;
-      }
-    }
-    for (const e of Array.isArray(msg.evicted) ? msg.evicted : []) {
-      const s = servers[e[0]];
-      if (s) evict(s, e[1]);
-    }
-    const n = typeof msg.count === 'number' && msg.count > 0 ? msg.count : 0;
-    const packed = isObj(msg.columns) ? msg.columns : {};
-    /** @type {Record<string, ArrayLike<number>>} */
-    const c = {};
-    for (const f of FIELDS) c[f] = column(packed[f], n);
-    for (let k = 0; k < n; k++) upsert(c, k);
+    const { rows: n, serversChanged } = store.apply(msg);
     if (Array.isArray(msg.methods)) {
       methods = msg.methods.map(str);
       renderMethods();
@@ -1539,7 +1244,7 @@
   new ResizeObserver(() => resize()).observe(els.chart);
   // Open calls grow and the clock moves: a live page redraws a few times a second while following.
   setInterval(() => {
-    if (mode === 'live' && document.visibilityState === 'visible' && (view.follow || servers.some((s) => s && s.long.size))) requestDraw();
+    if (clock.mode === 'live' && document.visibilityState === 'visible' && (view.follow || servers.some((s) => s && s.long.size))) requestDraw();
   }, 250);
 
   readColors();
