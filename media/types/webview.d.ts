@@ -2,7 +2,7 @@
 // of media/tsconfig.json: the API VS Code gives a webview, and the messages the extension posts to
 // each page, taken from the extension's own types so the two cannot drift apart.
 import type { OutboundMessage } from '../../src/usecases/panelMessages';
-import type { TimelineOutbound } from '../../src/usecases/timeline/timelineMessages';
+import type { TimelineOutbound } from '../../src/timeline/timelineMessages';
 
 declare global {
   /** What `acquireVsCodeApi()` returns: it can be called once per page (common.js holds it). */

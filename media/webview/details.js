@@ -1,4 +1,4 @@
-// Server Details: what MCP Host knows about one server (src/inspect/serverInfo.ts builds it),
+// Server Details: what MCP Host knows about one server (src/usecases/serverInfo.ts builds it),
 // drawn in the style of the tool panel. Plain browser JS; every string is inserted as text.
 // The page is redrawn when the figures change; open disclosures stay open.
 // @ts-check

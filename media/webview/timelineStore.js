@@ -1,5 +1,5 @@
 // The items of the timeline page (timeline.js), kept per server in typed arrays: the rows of the
-// extension's batches (src/usecases/timeline/timelineView.ts), their columns packed in the fewest
+// extension's batches (src/timeline/timelineView.ts), their columns packed in the fewest
 // bytes (packedColumn.ts) and unpacked here, put in place by id, and the front let go when the
 // extension's ring lets it go. No DOM: what the page draws and lists reads these arrays.
 // @ts-check
@@ -87,7 +87,7 @@ const McpTimelineStore = (function () {
     }
 
     /**
-     * A packed column (src/usecases/timeline/packedColumn.ts) as `n` numbers: one value for every
+     * A packed column (src/timeline/packedColumn.ts) as `n` numbers: one value for every
      * row (null is NaN), ids counting up from `from`, or a typed array of exactly `n` values.
      * Anything else is NaN: the page draws what it can of a batch it cannot read.
      * @returns {ArrayLike<number>}

@@ -6,9 +6,9 @@
 // buttons lie over the shapes the canvas drew (no hook for tests on the page).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { TIMELINE_FEATURE } from '../../src/extension/webviewPage';
-import { Timeline } from '../../src/usecases/timeline/timelineModel';
-import { TIMELINE_SCHEMA, TimelineView } from '../../src/usecases/timeline/timelineView';
+import { TIMELINE_FEATURE } from '../../src/extension/webview/webviewPage';
+import { Timeline } from '../../src/timeline/timelineModel';
+import { TIMELINE_SCHEMA, TimelineView } from '../../src/timeline/timelineView';
 import { openPage, suiteBrowser, type WebviewPage } from './pageHarness';
 import { THEMES } from './themes';
 

@@ -5,7 +5,7 @@
 // content's verdict, a protocol error); and the history list with what each of its buttons posts.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { PANEL_ASSETS } from '../../src/extension/webviewPage';
+import { PANEL_ASSETS } from '../../src/extension/webview/webviewPage';
 import { buildFormModel } from '../../src/forms/model';
 import { sharedSchemaValidator } from '../../src/schema/validator';
 import { readToolArguments } from '../../src/usecases/callTool';
