@@ -15,7 +15,7 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const defaultVsixPath = join(repoRoot, 'dist', 'mcp-host.vsix');
 
 /** Files allowed into the VSIX; a guard in case .vscodeignore is loosened by accident. */
-const shipped = [/^dist\/(extension|cli)\.js$/, /^dist\/chunk-\w+\.js$/, /^dist\/vendor\/\w+\.m?js$/, /^media\/(?!readme\/)/, /^package\.json$/, /^README\.md$/, /^dist\/README\.vsix\.md$/, /^LICENSE$/, /^CHANGELOG\.md$/];
+const shipped = [/^dist\/(extension|cli)\.js$/, /^dist\/chunk-\w+\.js$/, /^dist\/vendor\/\w+\.m?js$/, /^media\/(?!readme\/|types\/|tsconfig\.json$)/, /^package\.json$/, /^README\.md$/, /^dist\/README\.vsix\.md$/, /^LICENSE$/, /^CHANGELOG\.md$/];
 
 function run(args, what) {
   const r = spawnSync(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });

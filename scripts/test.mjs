@@ -1,8 +1,9 @@
-// The test command: lints (`npm run lint`, beside the compile), type-checks and compiles to out/,
-// builds the bundle and the VSIX when the end-to-end suites run, and meanwhile installs Node 24
-// (and code-server, for the end-to-end suites) into the cache; then runs the suites with
-// `node --test` (the streams are below) and ends with the retries the end-to-end suites took
-// ("retries: N (…)") and one line over all of them: "N passed, N failed".
+// The test command: lints (`npm run lint`, beside the compile), type-checks (src, test, and the
+// webview scripts in media/) and compiles to out/, builds the bundle and the VSIX when the
+// end-to-end suites run, and meanwhile installs Node 24 (and code-server, for the end-to-end
+// suites) into the cache; then runs the suites with `node --test` (the streams are below) and ends
+// with the retries the end-to-end suites took ("retries: N (…)") and one line over all of them:
+// "N passed, N failed".
 //   node scripts/test.mjs            unit + integration + end-to-end
 //   node scripts/test.mjs --unit     without the end-to-end suites (no VS Code needed; Node 24 for conformance)
 //   node scripts/test.mjs --e2e      only the end-to-end suites
@@ -99,6 +100,9 @@ const installing = needsCodeServer || needsNode24 ? runAsync('bash', ['scripts/i
 // part (--only) nor on the end-to-end suites alone (--e2e), which lint nothing they change.
 const linting = !only && !e2eOnly ? lint() : undefined;
 run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', '.']);
+// The webview scripts (plain JS, loaded by the pages as they are) against the DOM and the messages
+// the extension posts: media/tsconfig.json.
+run(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'media']);
 run(process.execPath, ['esbuild.mjs', '--drivers']);
 if (needsCodeServer) run(process.execPath, ['scripts/package.mjs', '--no-build']);
 const linted = await linting;

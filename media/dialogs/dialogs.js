@@ -47,6 +47,7 @@
     const req = isObj(msg.request) ? msg.request : {};
     const server = isObj(msg.server) ? msg.server : {};
     app.textContent = '';
+    /** @type {{ texts: Record<string, string>, systemPrompt: string|undefined, maxTokens: number|undefined }} */
     const edits = { texts: {}, systemPrompt: undefined, maxTokens: undefined };
     // Without a language model the person answers: the request is read-only, the reply is theirs.
     const noModel = req.modelsAvailable === false;

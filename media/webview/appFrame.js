@@ -57,7 +57,7 @@
   let envTimer = 0;
   function environmentChanged() {
     clearTimeout(envTimer);
-    envTimer = setTimeout(reportEnvironment, 60);
+    envTimer = window.setTimeout(reportEnvironment, 60);
   }
   // VS Code changes the theme by changing the body's class and the root's style variables.
   new MutationObserver(environmentChanged).observe(document.body, { attributes: true, attributeFilter: ['class'] });

@@ -16,9 +16,11 @@ const McpWebview = (function () {
   /**
    * An element. `text` sets textContent (never HTML), `on…` adds a listener, `dataset` fills
    * data-*, `value`/`checked` set the properties; null, undefined and false props are left out.
-   * @param {string} tag
+   * @template {keyof HTMLElementTagNameMap} K
+   * @param {K} tag
    * @param {Record<string, any>} [props]
    * @param {Array<Node|string|null|undefined|false>} [children]
+   * @returns {HTMLElementTagNameMap[K]}
    */
   function h(tag, props, children) {
     const el = document.createElement(tag);
@@ -83,6 +85,10 @@ const McpWebview = (function () {
     });
   }
 
+  /**
+   * @param {unknown} v
+   * @returns {v is Record<string, any>}
+   */
   function isObj(v) {
     return typeof v === 'object' && v !== null && !Array.isArray(v);
   }
@@ -566,7 +572,7 @@ const McpWebview = (function () {
     const openEntries = options && typeof options.openEntries === 'number' ? options.openEntries : Infinity;
     const keyEl = key !== undefined ? h('span', { class: 'json-key', text: key + ': ' }) : null;
     if (Array.isArray(value) || isObj(value)) {
-      const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+      const entries = Array.isArray(value) ? value.map((v, i) => /** @type {[string, unknown]} */ ([String(i), v])) : Object.entries(value);
       const label = Array.isArray(value) ? '[' + entries.length + ']' : '{' + entries.length + '}';
       const open = depth < openDepth && entries.length <= openEntries;
       const details = h('details', { class: 'json-node', open: open ? '' : null }, [h('summary', {}, [keyEl, h('span', { class: 'muted', text: label })])]);

@@ -1,4 +1,4 @@
-// Server Details: what MCP Host knows about one server (src/inspect/serverInfo.ts builds it),
+// Server Details: what MCP Host knows about one server (src/usecases/serverInfo.ts builds it),
 // drawn in the style of the tool panel. Plain browser JS; every string is inserted as text.
 // The page is redrawn when the figures change; open disclosures stay open.
 // @ts-check
@@ -54,6 +54,7 @@
 
     const c = isObj(view.command) ? view.command : null;
     if (c) {
+      /** @type {HTMLElement[]} */
       const rows = [h('pre', { class: 'text command-line', id: 'command-line', text: str(c.line) })];
       if (!c.resolved) rows.push(h('div', { class: 'muted', text: 'As configured: the server has not started yet, so variables are not resolved.' }));
       const table = [];

@@ -31,7 +31,8 @@ const McpSuggestions = (function () {
     // Focus gone to another control closes the list; the panel losing focus (the editor, another
     // tab) leaves the field the page's active element, and the list where it was.
     input.addEventListener('blur', () => setTimeout(() => document.activeElement !== input && close(input, list)));
-    input.addEventListener('keydown', (e) => {
+    input.addEventListener('keydown', (event) => {
+      const e = /** @type {KeyboardEvent} */ (event);
       if (e.ctrlKey || e.metaKey) return;
       const options = /** @type {HTMLElement[]} */ ([...list.querySelectorAll('[role="option"]')]);
       const active = options.findIndex((o) => o.getAttribute('aria-selected') === 'true');

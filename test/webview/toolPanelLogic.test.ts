@@ -1,0 +1,192 @@
+// The tool panel's own logic, in the page harness (headless Chromium, the page as the extension
+// builds it, no VS Code): what it posts as the user types and the errors the extension's own check
+// finds (readToolArguments) placed at their fields; a result drawn from the extension's own display
+// model (text as text, JSON as a tree, images only from allow-listed data: URIs, the structured
+// content's verdict, a protocol error); and the history list with what each of its buttons posts.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { PANEL_ASSETS } from '../../src/extension/webview/webviewPage';
+import { buildFormModel } from '../../src/forms/model';
+import { sharedSchemaValidator } from '../../src/schema/validator';
+import { readToolArguments } from '../../src/usecases/callTool';
+import type { HistoryEntry } from '../../src/usecases/history';
+import { historyItem, type Input, type OutboundMessage } from '../../src/usecases/panelMessages';
+import { toolResultDisplay } from '../../src/usecases/resultModel';
+import { openPage, suiteBrowser, type WebviewPage } from './pageHarness';
+import { TOOL, initTool, promptInit, toolFailure } from './pageSamples';
+import { THEMES } from './themes';
+
+const model = buildFormModel(TOOL.inputSchema);
+
+/** Waits for the page's next `validate` after `count` of them, and answers it as the tool panel does. */
+async function answerValidate(page: WebviewPage, count: number): Promise<Input> {
+  await page.page.waitForFunction((n) => (window as unknown as { __posted: Array<{ type: string }> }).__posted.filter((m) => m.type === 'validate').length > n, count);
+  const asked = (await page.posted('validate')).at(-1)!.input as Input;
+  const checked = readToolArguments(model, asked, sharedSchemaValidator);
+  await page.send({ type: 'validation', errors: checked.errors, ...(checked.errors.length === 0 ? { preview: JSON.stringify(checked.value, null, 2) } : {}) } satisfies OutboundMessage);
+  return asked;
+}
+
+const fieldState = (page: WebviewPage, path: string) =>
+  page.page.locator(`.field[data-path="${path}"]`).evaluate((f) => ({
+    invalid: f.classList.contains('invalid'),
+    ariaInvalid: f.querySelector('input, select, textarea')?.getAttribute('aria-invalid') ?? null,
+    error: f.querySelector(':scope > .field-error')?.textContent ?? '',
+  }));
+const runDisabled = (page: WebviewPage) => page.page.locator('#run').evaluate((b) => (b as HTMLButtonElement).disabled);
+const problems = (page: WebviewPage) => page.page.locator('#problems').innerText();
+
+describe('the tool panel page: validation, results and history', () => {
+  const browser = suiteBrowser();
+
+  test('what the user types is posted; the extension\'s errors show at the fields touched, then all of them after Run', async () => {
+    const page = await openPage(browser(), { feature: PANEL_ASSETS, theme: THEMES[0] });
+    try {
+      await page.send(initTool());
+      const before = (await page.posted('validate')).length;
+      await page.page.locator('.field[data-path="/replicas"] input').fill('42');
+      const typed = await answerValidate(page, before);
+      assert.equal(typed.mode, 'form');
+      assert.deepEqual((await page.posted('edited')).length, 1, 'the first edit says so once');
+      // Only the field the user touched shows its error (the required ones wait for Run).
+      const replicas = await fieldState(page, '/replicas');
+      assert.deepEqual({ invalid: replicas.invalid, ariaInvalid: replicas.ariaInvalid }, { invalid: true, ariaInvalid: 'true' });
+      assert.match(replicas.error, /10/, replicas.error);
+      assert.equal((await fieldState(page, '/message')).invalid, false, 'an untouched field shows no error yet');
+      assert.equal(await problems(page), '1 problem — fix it to run');
+      assert.equal(await runDisabled(page), true);
+
+      const fixed = (await page.posted('validate')).length;
+      await page.page.locator('.field[data-path="/replicas"] input').fill('3');
+      await answerValidate(page, fixed);
+      assert.equal((await fieldState(page, '/replicas')).invalid, false, 'a fixed field loses its error');
+      assert.equal(await problems(page), '');
+      assert.equal(await runDisabled(page), false);
+
+      // Run: the input goes as it is; the extension answers an invalid Run with every problem, now all shown.
+      await page.page.locator('#run').click();
+      const run = (await page.waitForPosted('run')).input as Input;
+      const checked = readToolArguments(model, run, sharedSchemaValidator);
+      assert.deepEqual(checked.errors.map((e) => e.path).sort(), ['/message', '/region']);
+      await page.send({ type: 'validation', errors: checked.errors } satisfies OutboundMessage);
+      assert.equal((await fieldState(page, '/message')).invalid, true);
+      assert.equal((await fieldState(page, '/region')).invalid, true);
+      assert.equal(await problems(page), '2 problems — fix them to run');
+
+      // Edit as JSON carries the input over to the extension, which answers with the text.
+      await page.page.locator('#toggle-mode').click();
+      assert.equal(((await page.waitForPosted('switchMode')).input as Input).mode, 'form');
+      await page.send({ type: 'setInput', input: { mode: 'json', text: '{ "replicas": 3 }' } } satisfies OutboundMessage);
+      assert.equal(await page.page.locator('#json-input').inputValue(), '{ "replicas": 3 }');
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('a result: server text stays text, JSON is a tree, only allow-listed data: images show, the verdict is said', async () => {
+    const page = await openPage(browser(), { feature: PANEL_ASSETS, theme: THEMES[0] });
+    try {
+      await page.send(initTool());
+      await page.send({ type: 'running', callId: 'c1', startedAt: Date.now(), arguments: '{}' } satisfies OutboundMessage);
+      const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+      const display = toolResultDisplay(
+        {
+          content: [
+            { type: 'text', text: '<img src=x onerror="window.__pwned=1">' },
+            { type: 'text', text: '{"deployed": ["eu-west"]}' },
+            { type: 'image', data: png, mimeType: 'image/png' },
+            { type: 'resource_link', uri: 'test://static/resource/1', name: 'Resource 1' },
+          ],
+          structuredContent: { ok: 'yes' },
+        },
+        TOOL.outputSchema,
+        sharedSchemaValidator,
+      );
+      // An image the extension would never send (SVG as an image): the page's second look drops it.
+      const forged = { index: 9, kind: 'image', mimeType: 'image/svg+xml', dataUri: 'data:image/svg+xml;base64,PHN2Zy8+', bytes: 6 };
+      await page.send({ type: 'toolResult', callId: 'c1', display: { ...display, parts: [...display.parts, forged] }, durationMs: 12 } as unknown as OutboundMessage);
+      assert.equal(await page.page.locator('.status.ok').innerText(), 'OK');
+      const texts = await page.page.locator('.part-text pre.text').allInnerTexts();
+      assert.ok(texts.includes('<img src=x onerror="window.__pwned=1">'), JSON.stringify(texts));
+      assert.equal(await page.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned ?? null), null, 'no markup from the server ran');
+      assert.ok((await page.page.locator('.part-text .json-key').allInnerTexts()).includes('deployed: '), 'the JSON text is drawn as a tree');
+      const images = await page.page.locator('.part-image img').evaluateAll((els) => els.map((e) => (e as HTMLImageElement).src.slice(0, 22)));
+      assert.deepEqual(images, ['data:image/png;base64,'], 'the PNG shows, the forged SVG does not');
+      assert.match(await page.page.locator('.verdict').innerText(), /^✗ Does not match the tool’s outputSchema/);
+      assert.match(await page.page.locator('.verdict-error').first().innerText(), /ok/);
+      // Its buttons post what the extension acts on.
+      await page.page.locator('.resource-link').click();
+      assert.deepEqual(await page.waitForPosted('readResource'), { type: 'readResource', uri: 'test://static/resource/1' });
+      await page.page.locator('.open-result').click();
+      assert.deepEqual(await page.waitForPosted('openResult'), { type: 'openResult', callId: 'c1' });
+      assert.equal(await page.page.locator('#run').innerText(), 'Run', 'the call is over');
+
+      await page.send({ type: 'running', callId: 'c2', startedAt: Date.now(), arguments: '{}' } satisfies OutboundMessage);
+      await page.send(toolFailure('c2'));
+      assert.equal(await page.page.locator('.status.error').innerText(), 'Protocol error -32602');
+      assert.equal(await page.page.locator('.error-meaning').innerText(), 'Invalid params');
+      assert.equal(await page.page.locator('#result .part').count(), 0, 'the failure replaced the result');
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('the history: newest first with outcome, origin and task; each button posts its entry; Re-run waits while a call runs', async () => {
+    const page = await openPage(browser(), { feature: PANEL_ASSETS, theme: THEMES[0] });
+    try {
+      await page.send({ ...initTool(), history: [] } as OutboundMessage);
+      assert.equal(await page.page.locator('.history-list').count(), 0);
+      assert.match(await page.page.locator('#history').innerText(), /No calls yet\./);
+      const entry = (e: Partial<HistoryEntry> & Pick<HistoryEntry, 'id' | 'outcome' | 'summary'>): HistoryEntry => ({ serverId: 's', kind: 'tool', name: TOOL.name, durationMs: 20, time: Date.UTC(2026, 10, 29, 6, 0), arguments: { message: 'hi', region: 'eu-west' }, ...e });
+      const entries = [
+        entry({ id: 'h3', outcome: 'ok', summary: 'deployed', result: { content: [] }, origin: 'chat (@mcp)', task: { id: 'task-0123456789', status: 'completed' } }),
+        entry({ id: 'h2', outcome: 'cancelled', summary: 'you pressed Cancel', origin: 'the tool panel' }),
+        entry({ id: 'h1', outcome: 'error', summary: 'too big', argumentsOmitted: true, arguments: undefined, failure: { kind: 'protocol', code: -32602, message: 'too big' } }),
+      ];
+      await page.send({ type: 'history', entries: entries.map((e) => historyItem(e, 'the tool panel')) } satisfies OutboundMessage);
+      const rows = await page.page.locator('.history-item').evaluateAll((items) =>
+        items.map((i) => ({
+          id: (i as HTMLElement).dataset.id,
+          outcome: i.querySelector('.outcome')?.textContent,
+          summary: i.querySelector('.summary')?.textContent,
+          task: i.querySelector('.history-task')?.textContent,
+          disabled: Array.from(i.querySelectorAll('button')).map((b) => `${b.textContent}:${(b as HTMLButtonElement).disabled}`).join(' '),
+        })),
+      );
+      assert.deepEqual(rows, [
+        { id: 'h3', outcome: '✓', summary: 'chat (@mcp)deployed', task: 'task task-012 · completed', disabled: 'Show:false Load:false Re-run:false' },
+        { id: 'h2', outcome: '⊘', summary: 'you pressed Cancel', task: '', disabled: 'Show:true Load:false Re-run:false' },
+        { id: 'h1', outcome: '✗', summary: 'too big', task: '', disabled: 'Show:false Load:true Re-run:true' },
+      ]);
+      await page.page.locator('.history-item[data-id="h3"] .rerun-history').click();
+      assert.deepEqual(await page.waitForPosted('rerun'), { type: 'rerun', historyId: 'h3' });
+      await page.page.locator('.history-item[data-id="h2"] .load-history').click();
+      assert.deepEqual(await page.waitForPosted('loadHistory'), { type: 'loadHistory', historyId: 'h2' });
+      await page.page.locator('.history-item[data-id="h1"] .show-history').click();
+      assert.deepEqual(await page.waitForPosted('showHistory'), { type: 'showHistory', historyId: 'h1' });
+      // While a call runs, a history that comes (the call's own entry) offers no Re-run.
+      await page.send({ type: 'running', callId: 'c3', startedAt: Date.now(), arguments: '{}' } satisfies OutboundMessage);
+      await page.send({ type: 'history', entries: entries.map((e) => historyItem(e, 'the tool panel')) } satisfies OutboundMessage);
+      assert.deepEqual(await page.page.locator('.rerun-history').evaluateAll((bs) => bs.map((b) => (b as HTMLButtonElement).disabled)), [true, true, true]);
+      await page.page.getByRole('button', { name: 'Clear' }).click();
+      assert.deepEqual(await page.waitForPosted('clearHistory'), { type: 'clearHistory' });
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  test('a prompt\'s panel has no history', async () => {
+    const page = await openPage(browser(), { feature: PANEL_ASSETS, theme: THEMES[0] });
+    try {
+      await page.send(promptInit);
+      await page.send({ type: 'history', entries: [] } satisfies OutboundMessage);
+      assert.equal(await page.page.locator('.history-header').count(), 0);
+      assert.equal(await page.page.locator('#run').innerText(), 'Get prompt');
+    } finally {
+      await page.close();
+    }
+  });
+});
