@@ -4,6 +4,7 @@
 // `data-href`, and the webview script asks the extension to open it after a click — nothing
 // navigates by itself, and the extension checks the URL again before `openExternal`.
 import type MarkdownIt from 'markdown-it';
+import type { Options as MarkdownItOptions } from 'markdown-it';
 import { assessUrl } from './urlSafety';
 
 /** Above this many characters, text is not parsed as Markdown (shown as plain text instead). */
@@ -41,7 +42,7 @@ function create(): MarkdownIt {
   // Required here, not imported: markdown-it loads with the first panel that renders, not at activation.
   const vendor = require('./lazyChunks/markdownIt') as typeof import('./lazyChunks/markdownIt');
   // maxNesting is a markdown-it option its types leave out (it bounds the parser's recursion).
-  const options: MarkdownIt.Options & { maxNesting: number } = { html: false, linkify: true, typographer: false, maxNesting: 40 };
+  const options: MarkdownItOptions & { maxNesting: number } = { html: false, linkify: true, typographer: false, maxNesting: 40 };
   const md = new vendor.MarkdownIt('default', options);
   md.disable(['image']);
   md.validateLink = (url) => isOpenableUrl(url);
