@@ -465,6 +465,9 @@ class Launched implements Workbench {
       (await entries.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''))).findIndex(
         (label) => label === viewContainerTitle || label.startsWith(`${viewContainerTitle} (`),
       );
+    const quoted = JSON.stringify(viewContainerTitle);
+    const quotedOpen = JSON.stringify(`${viewContainerTitle} (`);
+    const entryByLabel = page.locator(`.part.activitybar .action-item a.action-label[aria-label=${quoted}], .part.activitybar .action-item a.action-label[aria-label^=${quotedOpen}]`);
     const sidebarTitle = page.locator('.part.sidebar .composite.title h2');
     const showing = async (): Promise<boolean> =>
       (await page.locator('.part.sidebar').isVisible()) &&
@@ -478,7 +481,9 @@ class Launched implements Workbench {
     // restore opened. A container that is not showing a moment later gets another click.
     const deadline = Date.now() + 15_000;
     for (;;) {
-      if (index >= 0) await entries.nth(index).click();
+      // Clicked by its label, not its index: entries appear and move while the workbench restores
+      // (after a reload an index read a moment before clicked Testing's entry, three times).
+      if (index >= 0) await entryByLabel.first().click();
       // Not in the activity bar (hidden or overflowing): the command palette always has it.
       else await this.runCommand(`View: Show ${viewContainerTitle}`);
       const remainingMs = deadline - Date.now();
