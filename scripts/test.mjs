@@ -136,7 +136,7 @@ const reporter = process.stdout.isTTY ? ['--test-reporter=spec'] : [];
  * status, the counts of its summary and the kept report.
  */
 function runTests(list, { concurrency = 1, live = true, timeoutMs = TEST_TIMEOUT_MS } = {}) {
-  if (list.length === 0) return Promise.resolve({ status: 0, passed: 0, failed: 0, retries: [], report: Buffer.alloc(0) });
+  if (list.length === 0) return Promise.resolve({ status: 0, passed: 0, failed: 0, retries: [], failures: [], report: Buffer.alloc(0) });
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, `--test-timeout=${timeoutMs}`, ...reporter, ...passThrough, ...list], {
       stdio: ['inherit', 'pipe', 'inherit'],
@@ -145,6 +145,11 @@ function runTests(list, { concurrency = 1, live = true, timeoutMs = TEST_TIMEOUT
     let tail = '';
     const summary = { pass: 0, fail: 0, cancelled: 0 };
     const retries = [];
+    const failures = [];
+    // TAP: "# Subtest: <name>" opens a test at its indent; "not ok N - <name>" ends one that failed,
+    // and its YAML block (to "...") says why. Kept for the run's closing lines.
+    const names = [];
+    let failure;
     child.stdout.on('data', (chunk) => {
       if (live) process.stdout.write(chunk);
       else kept.push(chunk);
@@ -159,10 +164,24 @@ function runTests(list, { concurrency = 1, live = true, timeoutMs = TEST_TIMEOUT
         // test/e2e/retries.ts: "retry: <what> — <why>", a `# ` diagnostic in TAP.
         const retry = /^\s*(?:# )?retry: (.+?) — /.exec(line);
         if (retry) retries.push(retry[1]);
+        const subtest = /^( *)# Subtest: (.*)$/.exec(line);
+        if (subtest) names[subtest[1].length / 4] = subtest[2];
+        const notOk = /^( *)not ok \d+ - (.*)$/.exec(line);
+        if (notOk) {
+          failure = { path: [...names.slice(0, notOk[1].length / 4), notOk[2]], why: [] };
+          continue;
+        }
+        if (failure) {
+          if (/^\s*\.\.\.$/.test(line)) {
+            // A suite that failed because its tests did is said by those tests.
+            if (!failure.why.some((l) => /failureType: 'subtestsFailed'/.test(l))) failures.push(failure);
+            failure = undefined;
+          } else if (failure.why.length < 40) failure.why.push(line);
+        }
       }
     });
     child.on('close', (code, signal) => {
-      resolve({ status: code ?? (signal ? 1 : 0), passed: summary.pass, failed: summary.fail + summary.cancelled, retries, report: Buffer.concat(kept) });
+      resolve({ status: code ?? (signal ? 1 : 0), passed: summary.pass, failed: summary.fail + summary.cancelled, retries, failures, report: Buffer.concat(kept) });
     });
   });
 }
@@ -185,6 +204,17 @@ for (const r of [unit, first]) process.stdout.write(r.report);
 const runs = [first, unit, e2e];
 const failedStreams = [[first, 'the fresh-clone suite (test/e2e/freshClone.test.ts)'], [unit, 'the unit and conformance suites'], [e2e, 'the end-to-end suites']].filter(([r]) => r.status !== 0);
 for (const [, name] of failedStreams) console.error(`\n${name} failed; its report is above`);
+// The failed tests again, last, where a reader of the log's tail (CI shows the end) finds them:
+// each by its suites' names, with the error lines of its report.
+const failures = runs.flatMap((r) => r.failures);
+if (failures.length > 0) {
+  console.log(`\nfailed tests (${failures.length}):`);
+  for (const f of failures.slice(0, 20)) {
+    console.log(`\n  ✖ ${f.path.join(' › ')}`);
+    const errorAt = f.why.findIndex((l) => /^\s*(error|failureType|location):/.test(l));
+    for (const l of f.why.slice(Math.max(0, errorAt), Math.max(0, errorAt) + 14)) console.log(`    ${l.trim()}`);
+  }
+}
 const passed = runs.reduce((n, r) => n + r.passed, 0);
 const failed = runs.reduce((n, r) => n + r.failed, 0);
 // Each retry a test took, by what was retried (the first word: runCommand, clickReached, …).
