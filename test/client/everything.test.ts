@@ -117,6 +117,22 @@ for (const kind of ['stdio', 'streamableHttp', 'sse'] satisfies EverythingKind[]
     assert.ok((await client.ping()) >= 0);
   });
 
+  // Over Streamable HTTP an answer would come on the request's own stream, which the client closes
+  // on cancel: only stdio and SSE, where every answer shares one stream, can show one.
+  if (kind !== 'streamableHttp') test('a cancelled call is never answered: the server runs the operation to its last step, and a ping after it finds no response to the call', async () => {
+    const ac = new AbortController();
+    const call = client.callTool('trigger-long-running-operation', { duration: 1.5, steps: 3 }, { signal: ac.signal, onProgress: () => ac.abort('you pressed Cancel in the panel') });
+    await assert.rejects(call, (e: unknown) => McpLocalError.is(e, 'cancelled'));
+    const request = wire.sent('tools/call').at(-1);
+    const token: unknown = request.params._meta.progressToken;
+    assert.ok(wire.sent('notifications/cancelled').some((m) => m.params.requestId === request.id), 'the server was told');
+    // server-everything goes on with its steps; a response would follow the last one at once. The
+    // server answers in order, so one to the call would arrive before the pong.
+    await waitFor(() => wire.received('notifications/progress').some((m) => m.params.progressToken === token && m.params.progress === 3), 10_000, 'the last step');
+    await client.ping();
+    assert.deepEqual(wire.received().filter((m) => m.id === request.id), [], 'no response to the cancelled call');
+  });
+
   test('logging/setLevel is accepted and notifications/message arrive as events', async () => {
     const messages: LogMessage[] = [];
     const sub = client.onLogMessage((m) => messages.push(m));
