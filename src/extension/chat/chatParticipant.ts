@@ -10,7 +10,6 @@ import type * as ChatHandlerModule from './chatHandler';
 import { plainPickText } from '../../content/untrustedText';
 import { ChatCommands } from '../lazyCommands';
 
-
 /** Command ids (also in package.json): registered by id at activation (lazyCommands.ts). */
 export { ChatCommands };
 
