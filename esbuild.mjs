@@ -4,10 +4,12 @@
 // The shipped bundles are minified; their source maps stay in dist/ for debugging and out of
 // the VSIX (.vscodeignore).
 import * as esbuild from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const drivers = process.argv.includes('--drivers');
+// `--metafile`: esbuild's metafile of the extension in dist/extension.meta.json, and what activation reads, by module.
+const metafile = process.argv.includes('--metafile');
 const common = {
   bundle: true,
   platform: 'node',
@@ -85,7 +87,7 @@ const extensionWithLazyChunks = {
   setup(build) {
     build.onEnd(async (result) => {
       if (result.errors.length) return;
-      const { writeFileSync, readdirSync, unlinkSync } = await import('node:fs');
+      const { readdirSync, unlinkSync } = await import('node:fs');
       for (const stale of readdirSync('dist').filter((f) => /^chunk-\w+\.js(\.map)?$/.test(f))) unlinkSync(`dist/${stale}`);
       const files = new Map();
       for (const file of result.outputFiles.filter((f) => f.path.endsWith('.js'))) {
@@ -98,6 +100,7 @@ const extensionWithLazyChunks = {
         const code = cjs.code.replace(/\bimport\((["'`])(\.\/chunk-\w+\.js)\1\)/g, 'Promise.resolve().then(()=>require("$2"))');
         files.set(name, { code, map: cjs.map });
       }
+      if (metafile) printActivationBytes(result.metafile);
       for (const [name, { code, map }] of mergeActivationChunks(files)) {
         writeFileSync(`dist/${name}`, `${code}//# sourceMappingURL=${name}.map\n`);
         writeFileSync(`dist/${name}.map`, map);
@@ -157,6 +160,27 @@ function mergeActivationChunks(files) {
   return out;
 }
 
+/**
+ * Writes the metafile to dist/ and prints the modules of the files activation reads (extension.js
+ * and the chunks it imports statically, merged into it) by their minified bytes, largest first.
+ */
+function printActivationBytes(meta) {
+  writeFileSync('dist/extension.meta.json', JSON.stringify(meta));
+  const outputs = meta.outputs;
+  const read = new Set();
+  const visit = (file) => {
+    if (read.has(file) || !outputs[file]) return;
+    read.add(file);
+    for (const i of outputs[file].imports) if (i.kind === 'import-statement') visit(i.path);
+  };
+  visit(Object.keys(outputs).find((f) => f.endsWith('/extension.js')));
+  const bytes = new Map();
+  for (const file of read) for (const [input, { bytesInOutput }] of Object.entries(outputs[file].inputs)) bytes.set(input, (bytes.get(input) ?? 0) + bytesInOutput);
+  const total = [...bytes.values()].reduce((a, b) => a + b, 0);
+  const rows = [...bytes].sort((a, b) => b[1] - a[1]).slice(0, 30).map(([input, n]) => `${String(n).padStart(8)}  ${input.replace(/^.*?node_modules\//, 'node_modules/')}`);
+  console.log([`Read at activation (ES modules, before the CommonJS pass): ${(total / 1024).toFixed(1)} KiB in ${bytes.size} modules; the largest:`, ...rows].join('\n'));
+}
+
 /** A source map for code moved down by `lines` lines. */
 function shiftLines(map, lines) {
   if (lines === 0) return map;
@@ -175,6 +199,7 @@ const builds = [
     entryNames: '[name]',
     sourcemap: 'inline',
     write: false,
+    metafile,
     plugins: [lazyVendor, lazyOAuth, vscodeApi, extensionWithLazyChunks],
   },
   { ...shipped, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },

@@ -4,19 +4,14 @@
 // process is left.
 import * as vscode from 'vscode';
 import { registerCommands } from './extension/commands';
-import { registerRegistryGalleryOnDemand } from './extension/lazyFeatures';
-import { registerUseCases } from './extension/panels/useCaseCommands';
+import { registerRegistryGalleryOnDemand, registerUseCasesOnDemand } from './extension/lazyFeatures';
 import { EditorHost } from './extension/editorHost';
 import { ServersTreeProvider } from './extension/tree/serversTree';
 import { McpStatusBar } from './extension/tree/statusBar';
 import { OfferChangesView } from './extension/dev/offerChangesView';
-import { registerTimeline } from './extension/timeline/timelineFeed';
 import { cacheMcpHostSettings } from './extension/trust/restrictedSettings';
-import { ServerSkills } from './skills/serverSkills';
-import { SkillsTreeSection } from './extension/skills/skillsTree';
-import { registerSkillDocuments } from './extension/skills/skillDocuments';
 import { OPEN_WALKTHROUGH_COMMAND, walkthroughArgument } from './extension/walkthrough';
-import { unseenTasksBadge } from './usecases/taskText';
+import { errorMessage } from './protocol/errors';
 
 let host: EditorHost | undefined;
 
@@ -54,50 +49,17 @@ export function activate(context: vscode.ExtensionContext): void {
   };
   updateContext();
   context.subscriptions.push(editorHost.onDidChange(updateContext));
-  // Call tools, read resources, get prompts, server actions.
-  const useCases = registerUseCases(context, {
-    servers: editorHost.registry,
-    log: (id, level, text) => editorHost.serverLog(id, level, text),
-    onDidChangeServers: editorHost.onDidChange,
-    redact: (text) => editorHost.redact(text),
-    setHealth: (id, health) => editorHost.health.set(id, health),
-    signInState: (id) => editorHost.signIns.signInState(id),
-    stateText: (id) => {
-      const h = editorHost.registry.get(id);
-      return h && editorHost.tree.stateText(h);
-    },
-    prepare: (id) => editorHost.prepareForDiagnosis(id),
-    debugServer: (id, signal) => editorHost.devMode.debugWhile(id, signal),
-    startServers: (why) => editorHost.startAutomatically(why),
-    resolveUrlElicitation: (error, id) => editorHost.serverRequests.handleUrlElicitationRequired(error, { id, name: editorHost.registry.get(id)?.entry.name ?? id }),
-    openAppLink: (id, url, message, signal) => editorHost.serverRequests.openLinkWithConsent(url, { id, name: editorHost.registry.get(id)?.entry.name ?? id }, message, signal),
-    traceOn: (id) => editorHost.logs.get(id).traceOn,
-    hostLog: (text) => log.info(text),
-  });
-  context.subscriptions.push(tree.showIcons(useCases.icons));
-  context.subscriptions.push(useCases, tree.showSubscriptions(useCases.subscriptions), tree.showChatMarks(useCases.chat), editorHost.chatShare.followModelSwitches(useCases.chat));
-  // Every server's frames on one time axis ("Open Timeline"); recordings open there too.
-  context.subscriptions.push(registerTimeline(context, editorHost, useCases.history));
+  // Call tools, read resources, get prompts, server actions, the timeline and skills: registered
+  // now, read after the configuration's first read (below) or when one of them is needed first.
+  const useCases = registerUseCasesOnDemand({ context, editorHost, tree, view, log });
+  context.subscriptions.push(useCases);
+  editorHost.waitBeforeStarts(() => useCases.load());
   // "Get Started with MCP Host": the walkthrough, from the palette and the view's welcome.
   context.subscriptions.push(
     vscode.commands.registerCommand(OPEN_WALKTHROUGH_COMMAND, () =>
       vscode.commands.executeCommand('workbench.action.openWalkthrough', walkthroughArgument(context.extension.packageJSON as { publisher?: unknown; name?: unknown }), false),
     ),
   );
-  context.subscriptions.push(tree.showTasks(useCases.tasks));
-  // Tasks that ended unseen (their notice fades unread): the view's badge counts them until opened.
-  context.subscriptions.push(useCases.tasks.onDidChange(() => (view.badge = unseenTasksBadge(useCases.tasks.unseenCount()))));
-  // Skills (Skills extension): a Skills group per server that offers them, opened as read-only documents.
-  const skills = new ServerSkills((id) => editorHost.registry.get(id)?.client);
-  const skillsSection = new SkillsTreeSection(skills, (id) => editorHost.registry.get(id)?.entry.name ?? id);
-  // @mcp lists them to the model and loads them through the same cache.
-  useCases.chat.skills = skills;
-  context.subscriptions.push(
-    skillsSection,
-    tree.showSkills(skillsSection),
-    registerSkillDocuments(skills, (id, text) => editorHost.serverLog(id, 'warn', text)),
-  );
-
   // "asked 12s ago" under Roots and a running task's elapsed time move: their rows alone, while the view shows.
   context.subscriptions.push(tree.followVisibility(view));
 
@@ -116,6 +78,8 @@ export function activate(context: vscode.ExtensionContext): void {
   void editorHost.config.reload('activation').then(() => {
     if (editorHost.startPolicy() === 'onStartup') editorHost.startAutomatically('mcpHost.startPolicy is onStartup');
     else if (view.visible) editorHost.viewShown();
+    // After the tree's first rows: the saved tests in the Testing view, @mcp's model list, and the use cases ready for a click.
+    useCases.load().catch((error: unknown) => log.error(`The use cases did not load: ${errorMessage(error)}`));
   });
 }
 

@@ -10,6 +10,7 @@ import { ServerHealthStore, ServerRegistry } from '../registry';
 import { transportFactory } from '../transport/transportFactory';
 import { PersistentEraStore } from '../registry/eraStore';
 import type { LogSeverity } from '../protocol/logging';
+import { errorMessage } from '../protocol/errors';
 import { ChatShare } from './share/chatShare';
 import { ConfigReloader } from './config/configReloader';
 import { ConsentStore } from './trust/consentStore';
@@ -64,6 +65,9 @@ export class EditorHost implements vscode.Disposable {
   readonly recorder: OnDemand<SessionRecorder>;
   /** "Share with VS Code Chat": opted-in servers offered to VS Code's MCP through the gateway. */
   readonly chatShare: ChatShare;
+
+  /** What every start waits for first (`waitBeforeStarts`). */
+  private beforeStarts: () => Promise<void> = () => Promise.resolve();
 
   private readonly _onDidChange = new vscode.EventEmitter<void>();
   readonly onDidChange: vscode.Event<void> = this._onDidChange.event;
@@ -128,6 +132,7 @@ export class EditorHost implements vscode.Disposable {
     });
     // A dev.debug server starts with the inspector on; the gate's answer is otherwise as it is.
     const prepare = async (entry: ServerEntry) => {
+      await this.beforeStarts();
       const prepared = await this.gate.prepare(entry);
       return 'blocked' in prepared ? prepared : this.devMode.prepare(entry, prepared);
     };
@@ -178,6 +183,15 @@ export class EditorHost implements vscode.Disposable {
     void inputs.storedValues().then((values) => this.redactor.add(...values));
     this.chatShare = new ChatShare(this, context.workspaceState);
     this.disposables.push(this.chatShare);
+  }
+
+  /**
+   * Every server start waits for `ready` before it prepares: the parts that follow a client from
+   * its first frame (the timeline, the use cases: loaded after activation) are in place by then.
+   * A `ready` that fails is logged and the start goes on.
+   */
+  waitBeforeStarts(ready: () => Promise<void>): void {
+    this.beforeStarts = () => ready().catch((error: unknown) => this.log.error(`Servers start without the use cases: ${errorMessage(error)}`));
   }
 
   // ---- start policy ----

@@ -1,6 +1,7 @@
 // A transport whose code is loaded when it starts. The extension's bundle build (esbuild.mjs)
 // puts a module reached only through `import()` into a file of its own, so the HTTP transports
-// (and eventsource-parser) are read on the first remote server's start, not at activation.
+// (and eventsource-parser) are read on the first remote server's start, and the stdio transport
+// on the first local one's, not at activation.
 import type { ToolHeaderDeclaration } from '../protocol/httpHeaders';
 import { OutboundFrame, Transport, TransportStats } from '../protocol/transport';
 import { RelayedEvents } from './relayedEvents';

@@ -1,4 +1,5 @@
-// Builds the transport a resolved server needs: a process for stdio, HTTP for `http`/`sse`.
+// Builds the transport a resolved server needs: a process for stdio, HTTP for `http`/`sse`, each
+// loaded when the server starts (DeferredTransport).
 // Injected into ServerRegistry by the extension and the CLI, so the registry knows no transport.
 import type { ServerEntry } from '../config/types';
 import type { ResolvedRemoteServer, ResolvedServer } from '../config/variables';
@@ -6,7 +7,7 @@ import { Transport } from '../protocol/transport';
 import { DeferredTransport } from './deferredTransport';
 import type { AuthProvider, HttpTransportOptions } from './httpChannel';
 import type { HttpTransportMode } from './httpTransport';
-import { StdioTransport, StdioTransportOptions } from './stdio';
+import type { StdioTransportOptions } from './stdio';
 import type { SandboxPlace } from '../sandbox/bwrapArgs';
 import { sandboxPolicyOf, SandboxRequirement } from '../sandbox/policy';
 import * as os from 'node:os';
@@ -56,13 +57,16 @@ export function transportFactory(options: TransportFactoryOptions = {}): (resolv
     const place: SandboxPlace = { home: os.homedir(), workspaceFolders: folders };
     // The entry's own variables (`env`, `envFile`): those it sets to something this process does not have.
     const passEnv = [...(entry?.config.type === 'stdio' ? Object.keys(entry.config.env) : []), ...Object.keys(resolved.env).filter((k) => process.env[k] !== resolved.env[k])];
-    return new StdioTransport({
+    const stdio: StdioTransportOptions = {
       ...options.stdio,
       command: resolved.command,
       args: resolved.args,
       cwd: resolved.cwd,
       env: envOverlay(resolved.env),
       ...(policy ? { sandbox: { policy, place, passEnv } } : {}),
-    });
+    };
+    // Loaded with the first stdio server too (the process code and its sandbox, ~25 KiB of the
+    // extension's bundle): activation, which starts no server, does not read it.
+    return new DeferredTransport(async () => new (await import('./stdio.js')).StdioTransport(stdio));
   };
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -24,12 +25,63 @@ const LAZY_PARTS: Record<string, string> = {
   'src/auth/grants/': "a remote server's first request",
   'src/gallery/': 'Browse MCP Registry…',
   'src/extension/gallery/': 'Browse MCP Registry…',
+  'src/extension/panels/useCaseWiring.ts': "the use cases (the configuration's first read, a server's start, or one of their commands)",
+  'src/extension/panels/useCaseCommands.ts': 'the use cases',
+  'src/extension/panels/useCaseContext.ts': 'the use cases',
+  'src/extension/chat/chatState.ts': 'the use cases',
+  'src/usecases/history.ts': 'the use cases',
+  'src/extension/timeline/': 'the use cases',
+  'src/timeline/': 'the use cases',
+  'src/extension/skills/': 'the use cases',
+  'src/transport/stdio.ts': "a local server's start",
 };
 
-test('activation reads neither sampling and elicitation, the OAuth flow nor the registry gallery; they are chunks of their own', () => {
+test('activation reads neither sampling and elicitation, the OAuth flow, the registry gallery, the use cases, the timeline nor the stdio transport; they are chunks of their own', () => {
   assert.ok(existsSync(join(DIST, 'extension.js.map')), 'dist/ is built');
   const sources = [...activationSources()];
   assert.ok(sources.includes('src/extension.ts') && sources.some((f) => f.startsWith('src/client/')), 'the map lists what extension.js holds');
   const eager = Object.entries(LAZY_PARTS).filter(([part]) => sources.some((f) => f.startsWith(part))).map(([part, loadedBy]) => `${part} (needed only by ${loadedBy})`);
   assert.deepEqual(eager, [], 'in dist/extension.js');
+});
+
+/**
+ * Runs activate() of dist/extension.js in a fresh process with a stand-in `vscode` (every API an
+ * inert object; registerCommand recorded) and returns the command ids it registered.
+ */
+function commandsRegisteredAtActivation(): string[] {
+  const script = `
+    const Module = require('node:module');
+    const resolve = Module._resolveFilename;
+    Module._resolveFilename = function (request, ...rest) { return request === 'vscode' ? 'vscode' : resolve.call(this, request, ...rest); };
+    const inert = new Proxy(function inert() {}, {
+      get(_t, key) {
+        if (key === 'then') return (f) => Promise.resolve(undefined).then(f);
+        if (key === Symbol.iterator) return function* () {};
+        if (key === Symbol.toPrimitive) return (hint) => (hint === 'number' ? 0 : '');
+        if (key === 'length' || key === 'size') return 0;
+        if (key === 'get') return (_k, fallback) => fallback;
+        return inert;
+      },
+      apply: () => inert, construct: () => inert, set: () => true, defineProperty: () => true,
+    });
+    const registered = [];
+    const commands = new Proxy({}, { get: (_t, key) => (key === 'registerCommand' ? (id) => (registered.push(id), { dispose() {} }) : inert) });
+    require.cache.vscode = { id: 'vscode', filename: 'vscode', loaded: true, exports: new Proxy({}, { get: (_t, key) => (key === 'commands' ? commands : inert) }) };
+    process.on('unhandledRejection', () => {});
+    const context = new Proxy({ subscriptions: [], extension: { packageJSON: { version: 'test' } }, globalStorageUri: { scheme: 'file', fsPath: require('node:os').tmpdir() } }, { get: (t, k) => (k in t ? t[k] : inert) });
+    require(process.argv[1]).activate(context);
+    console.log(JSON.stringify(registered));
+    process.exit(0);
+  `;
+  const out = execFileSync(process.execPath, ['-e', script, join(DIST, 'extension.js')], { encoding: 'utf8', timeout: 30_000 });
+  return JSON.parse(out.trim().split('\n').pop()!) as string[];
+}
+
+test('activation registers every command package.json declares, each once (those of lazy parts by id)', () => {
+  const registered = commandsRegisteredAtActivation();
+  const pkg = JSON.parse(readFileSync(join(DIST, '..', 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[] } };
+  // A command of a lazy part needs its placeholder (lazyCommands.ts): VS Code runs a command only if activation registered it.
+  const missing = pkg.contributes.commands.map((c) => c.command).filter((id) => !registered.includes(id));
+  assert.deepEqual(missing, [], 'declared but not registered at activation');
+  assert.deepEqual(registered.filter((id, i) => registered.indexOf(id) !== i), [], 'registered twice (VS Code refuses the second)');
 });

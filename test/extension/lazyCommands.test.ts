@@ -71,4 +71,16 @@ describe('registerLazyCommands', () => {
     fail = false;
     assert.equal(await commands.executeCommand('a', 7), 'a done');
   });
+
+  test('load() loads the module and puts the real commands in place before any run; a run after it goes straight to them', async () => {
+    const commands = new Commands();
+    const f = feature(commands);
+    const lazy = registerLazyCommands(commands, ['a', 'b'], f.load, (m) => m.register());
+    await Promise.all([lazy.load(), lazy.load()]);
+    assert.equal(f.loads(), 1);
+    assert.equal(await commands.executeCommand('b', 1), 'b done');
+    assert.deepEqual(f.calls, ['b(1)']);
+    await lazy.load();
+    assert.equal(f.loads(), 1);
+  });
 });

@@ -8,17 +8,10 @@ import { ChatState } from './chatState';
 import type * as ChatAppViewModule from './chatAppView';
 import type * as ChatHandlerModule from './chatHandler';
 import { plainPickText } from '../../content/untrustedText';
+import { ChatCommands } from '../lazyCommands';
 
-export const CHAT_PARTICIPANT_ID = 'mcpHost.mcp';
-
-/** Command ids (also in package.json). */
-export const ChatCommands = {
-  answerApproval: 'mcpHost.chat.answerApproval',
-  openAppView: 'mcpHost.chat.openAppView',
-  toggleForModels: 'mcpHost.chat.toggleForModels',
-  clearPins: 'mcpHost.chat.clearPins',
-  addToChat: 'mcpHost.resource.addToChat',
-} as const;
+/** Command ids (also in package.json): registered by id at activation (lazyCommands.ts). */
+export { ChatCommands };
 
 let handlerModule: Promise<typeof ChatHandlerModule> | undefined;
 const loadHandler = () => (handlerModule ??= import('./chatHandler.js'));
@@ -36,18 +29,20 @@ async function pickForModels(ctx: UseCaseContext, state: ChatState): Promise<{ s
   return (await vscode.window.showQuickPick(items, { title: 'Switch a server or tool on or off for language models (@mcp)' }))?.target;
 }
 
-/** The participant, its commands, and the state the tree shows (enablement, changed tools). */
-export function registerChatParticipant(ctx: UseCaseContext): { state: ChatState; disposable: vscode.Disposable } {
+/**
+ * The participant's handler, its commands, and the state the tree shows (enablement, changed
+ * tools). `participant` was created at activation (lazyFeatures.ts: VS Code asks for it then); it
+ * answers with this handler from now on.
+ */
+export function registerChatParticipant(ctx: UseCaseContext, participant: vscode.ChatParticipant): { state: ChatState; disposable: vscode.Disposable } {
   const state = new ChatState(ctx.extension);
-  const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, async (request, context, stream, token) => (await loadHandler()).handleChatRequest(ctx, state, request, context, stream, token));
-  participant.iconPath = new vscode.ThemeIcon('plug');
+  participant.requestHandler = async (request, context, stream, token) => (await loadHandler()).handleChatRequest(ctx, state, request, context, stream, token);
   // A tools/list that changes a pinned tool is logged when it arrives, not only at the next call.
   const logChangedTools = () => {
     for (const h of ctx.deps.servers.list()) for (const tool of h.tools ?? []) state.pinChanges(h, tool, (text) => ctx.deps.log(h.id, 'warn', text));
   };
   const disposable = vscode.Disposable.from(
     state,
-    participant,
     keepChatModelsListed((text) => ctx.deps.hostLog?.(text)),
     ...(ctx.deps.onDidChangeServers ? [ctx.deps.onDidChangeServers(logChangedTools)] : []),
     ctx.onDidApproveTool(({ serverId, tool }) => {

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { SAVED_TESTS_FILE } from '../../usecases/savedTestsFile';
 import { OnDemand } from '../onDemand';
+import { UseCaseCommands } from '../lazyCommands';
 import type { UseCaseContext } from './useCaseContext';
 import type { SavedTests } from './savedTests';
 
@@ -30,7 +31,7 @@ export class SavedTestsController implements vscode.Disposable {
       watcher.onDidCreate(rediscover),
       watcher.onDidDelete(rediscover),
       vscode.workspace.onDidChangeWorkspaceFolders(rediscover),
-      vscode.commands.registerCommand('mcpHost.history.saveAsTest', async () => (await this.savedTests.get()).saveFromHistory()),
+      vscode.commands.registerCommand(UseCaseCommands.saveAsTest, async () => (await this.savedTests.get()).saveFromHistory()),
     );
     void this.discover();
   }

@@ -11,12 +11,9 @@ import type { UseCaseContext } from './useCaseContext';
 import { loadToolPanel } from './lazyPanels';
 import type { OpenResource } from './rawResults';
 import { TOOL_PANEL_ORIGIN } from './useCaseDeps';
+import { TaskCommands } from '../lazyCommands';
 
-export const TaskCommands = {
-  cancel: 'mcpHost.task.cancel',
-  open: 'mcpHost.task.open',
-  refresh: 'mcpHost.tasks.refresh',
-} as const;
+export { TaskCommands };
 
 /** Why a task was cancelled from the tree, as the log and the result say it. */
 const CANCELLED_IN_VIEW = 'you pressed Cancel in the MCP Host view';

@@ -1,7 +1,7 @@
 // The use cases a user starts in MCP Host: call tools, read resources and templates, get prompts, and
 // the server-level actions (ping, log level, copy entry, capabilities, details, health ping).
-// The host calls `registerUseCases` once from `activate()` and pushes the result into
-// `context.subscriptions`; the commands and settings are contributed in package.json.
+// useCaseWiring.ts calls `registerUseCases` once, when the part activation loads later is loaded
+// (lazyFeatures.ts); the commands and settings are contributed in package.json.
 import * as vscode from 'vscode';
 import type { ServerHandle } from '../../registry/serverRegistry';
 import { UseCaseContext } from './useCaseContext';
@@ -12,6 +12,7 @@ import { DetailsPanel, HealthMonitor, NoiseRecorder, copyServerEntry, pingServer
 import { disposeLoadedPanels, loadPromptPanel, loadToolPanel } from './lazyPanels';
 import { PANEL_VIEW_TYPES, parseRestoreState } from './panelTabs';
 import { registerTaskFeatures } from './tasks';
+import { UseCaseCommands } from '../lazyCommands';
 
 /** Which kind of kept state belongs to which panel type. */
 const PANEL_KIND_OF: Record<string, string> = { [PANEL_VIEW_TYPES.tool]: 'tool', [PANEL_VIEW_TYPES.prompt]: 'prompt', [PANEL_VIEW_TYPES.details]: 'details' };
@@ -24,25 +25,8 @@ import { plainPickText } from '../../content/untrustedText';
 
 export type { UseCaseDeps, CommandTarget, ServerHandles, ServerHealth } from './useCaseDeps';
 
-/** Command ids (also in package.json's `contributes.commands`). */
-export const UseCaseCommands = {
-  callTool: 'mcpHost.tool.call',
-  openResource: 'mcpHost.resource.open',
-  readResourceUri: 'mcpHost.resource.openUri',
-  toggleSubscription: 'mcpHost.resource.toggleSubscription',
-  subscribe: 'mcpHost.resource.subscribe',
-  unsubscribe: 'mcpHost.resource.unsubscribe',
-  readTemplate: 'mcpHost.template.read',
-  getPrompt: 'mcpHost.prompt.get',
-  ping: 'mcpHost.server.ping',
-  setLogLevel: 'mcpHost.server.setLogLevel',
-  copyEntry: 'mcpHost.server.copyEntry',
-  showCapabilities: 'mcpHost.server.showCapabilities',
-  details: 'mcpHost.server.details',
-  diagnose: 'mcpHost.server.diagnose',
-  clearHistory: 'mcpHost.history.clear',
-  showHistory: 'mcpHost.history.show',
-} as const;
+/** Command ids (also in package.json's `contributes.commands`): registered by id at activation (lazyCommands.ts). */
+export { UseCaseCommands };
 
 /** What the host gets back: dispose it on deactivation; show `subscriptions` in the tree. */
 export interface UseCases extends vscode.Disposable {
@@ -55,6 +39,8 @@ export interface UseCases extends vscode.Disposable {
   readonly tasks: UseCaseContext['tasks'];
   /** The servers' own icons: the tree draws them too. */
   readonly icons: UseCaseContext['icons'];
+  /** Shows again a panel (tool, prompt, details) that was open when the window reloaded; `state` is what it saved. */
+  restorePanel(viewType: string, panel: vscode.WebviewPanel, state: unknown): Promise<void>;
 }
 
 /**
@@ -62,7 +48,7 @@ export interface UseCases extends vscode.Disposable {
  * `mcp-host-inspect` for result parts, capabilities and details) and the health ping. Command arguments: a `mcpHost.servers` tree node, an {@link CommandTarget}, or
  * nothing (then quick picks ask).
  */
-export function registerUseCases(context: vscode.ExtensionContext, deps: UseCaseDeps): UseCases {
+export function registerUseCases(context: vscode.ExtensionContext, deps: UseCaseDeps, participant: vscode.ChatParticipant): UseCases {
   const ctx = new UseCaseContext(context, deps);
   const resources = new ResourceFeatures(ctx);
   const noise = new NoiseRecorder();
@@ -174,24 +160,20 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
     }),
     { dispose: () => (disposeLoadedPanels(), DetailsPanel.disposeAll()) },
     registerTaskFeatures(ctx, openResource),
-    // The panels open when the window reloaded come back (panelTabs.ts).
-    ...Object.values(PANEL_VIEW_TYPES).map((viewType) =>
-      vscode.window.registerWebviewPanelSerializer(viewType, {
-        deserializeWebviewPanel: async (panel, raw) => {
-          const state = parseRestoreState(raw);
-          if (!state || state.kind !== PANEL_KIND_OF[viewType]) return panel.dispose();
-          if (state.kind === 'tool') return (await loadToolPanel()).restore(ctx, panel, state.serverId, state.name, openResource);
-          if (state.kind === 'prompt') return (await loadPromptPanel()).restore(ctx, panel, state.serverId, state.prompt, openResource);
-          return DetailsPanel.restore(ctx, panel, state.serverId, noise, health);
-        },
-      }),
-    ),
   ];
   // @mcp: a language model uses the same servers, through the same tool-call use case.
-  const chat = registerChatParticipant(ctx);
+  const chat = registerChatParticipant(ctx, participant);
   disposables.push(chat.disposable);
   const all = vscode.Disposable.from(...disposables.reverse());
-  return { subscriptions: resources.subscriptionState, chat: chat.state, history: ctx.history, tasks: ctx.tasks, icons: ctx.icons, dispose: () => all.dispose() };
+  // A panel open when the window reloaded comes back (panelTabs.ts; the serializers are registered at activation, lazyFeatures.ts).
+  const restorePanel = async (viewType: string, panel: vscode.WebviewPanel, raw: unknown): Promise<void> => {
+    const state = parseRestoreState(raw);
+    if (!state || state.kind !== PANEL_KIND_OF[viewType]) return panel.dispose();
+    if (state.kind === 'tool') return (await loadToolPanel()).restore(ctx, panel, state.serverId, state.name, openResource);
+    if (state.kind === 'prompt') return (await loadPromptPanel()).restore(ctx, panel, state.serverId, state.prompt, openResource);
+    return DetailsPanel.restore(ctx, panel, state.serverId, noise, health);
+  };
+  return { subscriptions: resources.subscriptionState, chat: chat.state, history: ctx.history, tasks: ctx.tasks, icons: ctx.icons, restorePanel, dispose: () => all.dispose() };
 }
 
 function isStringRecord(v: unknown): v is Record<string, string> {

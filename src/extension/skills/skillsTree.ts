@@ -8,10 +8,11 @@ import { errorMessage } from '../../protocol/errors';
 import { type ServerSkills, skillLabels } from '../../skills/serverSkills';
 import { pathInSkill } from '../../skills/wire';
 import type { TreeNode } from '../tree/treeNodes';
+import { SkillCommands } from '../lazyCommands';
 
 /** Command ids of the skill rows (package.json names them). */
-export const OPEN_SKILL_COMMAND = 'mcpHost.skills.open';
-export const OPEN_SKILL_FILE_COMMAND = 'mcpHost.skills.openFile';
+export const OPEN_SKILL_COMMAND = SkillCommands.open;
+export const OPEN_SKILL_FILE_COMMAND = SkillCommands.openFile;
 
 type SkillsNode = Extract<TreeNode, { kind: 'skills' | 'skill' | 'skillFile' }>;
 

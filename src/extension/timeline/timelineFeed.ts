@@ -9,13 +9,9 @@ import type { EditorHost } from '../editorHost';
 import { mcpHostSetting } from '../trust/restrictedSettings';
 import type * as TimelinePanelModule from './timelinePanel';
 import type { TimelineHost } from './timelinePanel';
+import { TimelineCommands } from '../lazyCommands';
 
-export const TimelineCommands = {
-  open: 'mcpHost.timeline.open',
-  /** The view's title bar: every server, whatever row is selected (VS Code passes the focused row to title-bar commands). */
-  openAll: 'mcpHost.timeline.openAll',
-  openRecording: 'mcpHost.timeline.openRecording',
-} as const;
+export { TimelineCommands };
 
 /** The limits of each server's ring, from `mcpHost.timeline.maxFrames` and `.maxPayloadMiB`. */
 function readLimits(): TimelineLimits {

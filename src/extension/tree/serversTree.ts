@@ -270,6 +270,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   /** Draws the servers' own icons (ServerIcons) on their rows. */
   showIcons(icons: ServerIcons): vscode.Disposable {
     this.icons = icons;
+    // Attached after the first rows (the use cases load after activation): those draw again with icons.
+    this.refresh();
     return icons.onDidChange(() => this.refresh());
   }
 
