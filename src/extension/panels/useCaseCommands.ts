@@ -24,6 +24,9 @@ import { plainPickText } from '../../content/untrustedText';
 
 export type { UseCaseDeps, CommandTarget, ServerHandles, ServerHealth } from './useCaseDeps';
 
+/** Opens a resource of a server in a read-only document. */
+type OpenResource = (serverId: string, uri: string) => Promise<void>;
+
 /** Command ids (also in package.json's `contributes.commands`). */
 export const UseCaseCommands = {
   callTool: 'mcpHost.tool.call',
@@ -67,7 +70,7 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
   const resources = new ResourceFeatures(ctx);
   const noise = new NoiseRecorder();
   const health = new HealthMonitor(ctx);
-  const openResource = (serverId: string, uri: string) => resources.open(serverId, uri, hintFor(ctx.server(serverId), uri));
+  const openResource: OpenResource = (serverId, uri) => resources.open(serverId, uri, hintFor(ctx.server(serverId), uri));
   const watchNoise = () => {
     for (const s of deps.servers.list()) {
       const client = ctx.runningClient(s.id);
@@ -76,7 +79,36 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
   };
   watchNoise();
 
-  const register = (id: string, fn: (...args: unknown[]) => unknown) =>
+  const register = commandRegistrar(deps);
+
+  const disposables: vscode.Disposable[] = [
+    ctx,
+    new SavedTestsController(ctx),
+    resources,
+    noise,
+    health,
+    ...(deps.onDidChangeServers ? [deps.onDidChangeServers(watchNoise)] : []),
+    ...itemCommands(ctx, resources, openResource, register),
+    ...serverCommands(ctx, noise, health, register),
+    ...historyCommands(ctx, openResource, register),
+    { dispose: () => (disposeLoadedPanels(), DetailsPanel.disposeAll()) },
+    registerTaskFeatures(ctx, openResource),
+    // The panels open when the window reloaded come back (panelTabs.ts).
+    ...panelSerializers(ctx, noise, health, openResource),
+  ];
+  // @mcp: a language model uses the same servers, through the same tool-call use case.
+  const chat = registerChatParticipant(ctx);
+  disposables.push(chat.disposable);
+  const all = vscode.Disposable.from(...disposables.reverse());
+  return { subscriptions: resources.subscriptionState, chat: chat.state, history: ctx.history, tasks: ctx.tasks, icons: ctx.icons, dispose: () => all.dispose() };
+}
+
+/** Registers one command. */
+type Register = (id: string, fn: (...args: unknown[]) => unknown) => vscode.Disposable;
+
+/** Registers commands whose failure is an error message, and a line in the server's log when the command names a server. */
+function commandRegistrar(deps: UseCaseDeps): Register {
+  return (id, fn) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
         return await fn(...args);
@@ -88,14 +120,11 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
         return undefined;
       }
     });
+}
 
-  const disposables: vscode.Disposable[] = [
-    ctx,
-    new SavedTestsController(ctx),
-    resources,
-    noise,
-    health,
-    ...(deps.onDidChangeServers ? [deps.onDidChangeServers(watchNoise)] : []),
+/** The commands on a server's items: call a tool, open or subscribe to a resource, read a template, get a prompt. */
+function itemCommands(ctx: UseCaseContext, resources: ResourceFeatures, openResource: OpenResource, register: Register): vscode.Disposable[] {
+  return [
     register(UseCaseCommands.callTool, async (arg) => {
       const t = await resolveTarget(ctx, arg, 'tool');
       if (t?.name) (await loadToolPanel()).show(ctx, t.serverId, t.name, openResource);
@@ -136,6 +165,12 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
       await getPrompt(ctx, t.serverId, t.name, openResource, values);
       return undefined;
     }),
+  ];
+}
+
+/** The commands on a server itself: ping, log level, copy its entry, capabilities, details, the connection doctor. */
+function serverCommands(ctx: UseCaseContext, noise: NoiseRecorder, health: HealthMonitor, register: Register): vscode.Disposable[] {
+  return [
     register(UseCaseCommands.ping, async (arg) => {
       const s = await resolveServer(ctx, arg, 'Ping which MCP server?', true);
       if (s) return pingServer(ctx, s);
@@ -162,6 +197,12 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
       // The connection doctor (and the DNS, TCP and TLS probes under it) loads on the first diagnosis.
       if (s) await (await import('./diagnose.js')).diagnoseServer(ctx, s);
     }),
+  ];
+}
+
+/** The call history's commands: clear it, and show one entry in its tool panel. */
+function historyCommands(ctx: UseCaseContext, openResource: OpenResource, register: Register): vscode.Disposable[] {
+  return [
     register(UseCaseCommands.clearHistory, async (arg) => {
       const t = toTarget(arg);
       ctx.history.clear(t?.serverId);
@@ -172,26 +213,22 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
       const historyId = typeof arg === 'object' && arg !== null && typeof (arg as { historyId?: unknown }).historyId === 'string' ? (arg as { historyId: string }).historyId : undefined;
       if (!historyId || !(await loadToolPanel()).showHistoryEntry(ctx, historyId, openResource)) void vscode.window.showInformationMessage('MCP Host: that call is no longer in the history.');
     }),
-    { dispose: () => (disposeLoadedPanels(), DetailsPanel.disposeAll()) },
-    registerTaskFeatures(ctx, openResource),
-    // The panels open when the window reloaded come back (panelTabs.ts).
-    ...Object.values(PANEL_VIEW_TYPES).map((viewType) =>
-      vscode.window.registerWebviewPanelSerializer(viewType, {
-        deserializeWebviewPanel: async (panel, raw) => {
-          const state = parseRestoreState(raw);
-          if (!state || state.kind !== PANEL_KIND_OF[viewType]) return panel.dispose();
-          if (state.kind === 'tool') return (await loadToolPanel()).restore(ctx, panel, state.serverId, state.name, openResource);
-          if (state.kind === 'prompt') return (await loadPromptPanel()).restore(ctx, panel, state.serverId, state.prompt, openResource);
-          return DetailsPanel.restore(ctx, panel, state.serverId, noise, health);
-        },
-      }),
-    ),
   ];
-  // @mcp: a language model uses the same servers, through the same tool-call use case.
-  const chat = registerChatParticipant(ctx);
-  disposables.push(chat.disposable);
-  const all = vscode.Disposable.from(...disposables.reverse());
-  return { subscriptions: resources.subscriptionState, chat: chat.state, history: ctx.history, tasks: ctx.tasks, icons: ctx.icons, dispose: () => all.dispose() };
+}
+
+/** The tool, prompt and details panels open when the window reloaded come back, each to the kind of state it kept. */
+function panelSerializers(ctx: UseCaseContext, noise: NoiseRecorder, health: HealthMonitor, openResource: OpenResource): vscode.Disposable[] {
+  return Object.values(PANEL_VIEW_TYPES).map((viewType) =>
+    vscode.window.registerWebviewPanelSerializer(viewType, {
+      deserializeWebviewPanel: async (panel, raw) => {
+        const state = parseRestoreState(raw);
+        if (!state || state.kind !== PANEL_KIND_OF[viewType]) return panel.dispose();
+        if (state.kind === 'tool') return (await loadToolPanel()).restore(ctx, panel, state.serverId, state.name, openResource);
+        if (state.kind === 'prompt') return (await loadPromptPanel()).restore(ctx, panel, state.serverId, state.prompt, openResource);
+        return DetailsPanel.restore(ctx, panel, state.serverId, noise, health);
+      },
+    }),
+  );
 }
 
 function isStringRecord(v: unknown): v is Record<string, string> {
