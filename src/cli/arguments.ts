@@ -258,6 +258,61 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   if (own.includes('-h') || own.includes('--help') || own[0] === 'help') return { kind: 'help' };
   if (own.includes('--version') || own.includes('-V')) return { kind: 'version' };
 
+  const flags = readFlags(own);
+  const { values, booleans, positionals } = flags;
+  if (positionals.length === 0) throw new UsageError(`missing command (one of ${COMMANDS.join(', ')})`);
+  const name = positionals[0];
+  if (!(COMMANDS as readonly string[]).includes(name)) throw new UsageError(`unknown command ${JSON.stringify(name)} (expected one of ${COMMANDS.join(', ')})`);
+  if (booleans.has('--server-version') && name !== 'diff') throw new UsageError('--server-version only applies to diff');
+  if (booleans.has('--task') && name !== 'call') throw new UsageError('--task only applies to call');
+  const diffOptions: DiffOptions = { serverVersion: booleans.has('--server-version') };
+  if (name === 'diff' && positionals.length === 3) {
+    // Two snapshots: nothing to connect to.
+    if (dash >= 0 || values.has('--url') || values.has('--config')) throw new UsageError('diff compares two snapshot files, or one snapshot with a server: not two files and a server');
+    const stray = [...values.keys()].find((flag) => flag !== '--max-message-mb');
+    if (stray) throw new UsageError(`${stray} does not apply to diff of two files`);
+    return { kind: 'diff-files', before: positionals[1], after: positionals[2], json: booleans.has('--json'), options: diffOptions };
+  }
+  const command = parseCommand(name as CommandName, flags, diffOptions);
+  // A snapshot that is not there is the mistake to name, before any missing server.
+  if (name === 'diff' && positionals.length === 2) readableFile(positionals[1]);
+  const pinsFile = values.get('--pins');
+  if (pinsFile !== undefined && pinsFile.trim() === '') throw new UsageError('--pins needs a file');
+  const record = values.get('--record');
+  if (record !== undefined && record.trim() === '') throw new UsageError('--record needs a file');
+  const signedIn = parseServerChoice(flags, dash >= 0, serverArgv, command);
+
+  return {
+    kind: 'run',
+    options: {
+      command,
+      json: booleans.has('--json'),
+      trace: booleans.has('--trace'),
+      roots: parseRoots(values.get('--roots')),
+      protocolVersion: parseVersion(values.get('--protocol-version')),
+      timeoutMs: parsePositive('--timeout', values.get('--timeout'), true),
+      connectTimeoutMs: parsePositive('--connect-timeout', values.get('--connect-timeout'), true),
+      strict: booleans.has('--strict'),
+      maxMessageBytes: parseMaxMessageBytes(values.get('--max-message-mb')),
+      logLevel: parseLogLevel(values.get('--log-level')),
+      ...(pinsFile !== undefined ? { pinsFile: resolve(pinsFile) } : {}),
+      server: signedIn,
+      ...(record !== undefined ? { record: resolve(record) } : {}),
+      ...(booleans.has('--yes') ? { yes: true } : {}),
+    },
+  };
+}
+
+/** The words before `--`, sorted: flags with a value (once, or several times for the repeatable ones), flags alone, and the rest. */
+interface CommandLineFlags {
+  readonly values: ReadonlyMap<ValueFlag, string>;
+  readonly repeated: Readonly<Record<string, string[]>>;
+  readonly booleans: ReadonlySet<string>;
+  readonly positionals: readonly string[];
+}
+
+/** Sorts the words before `--` into flags and positionals (`--flag value` and `--flag=value` alike); throws on an unknown flag, a missing value, or a value given twice. */
+function readFlags(own: readonly string[]): CommandLineFlags {
   const values = new Map<ValueFlag, string>();
   const repeated: Record<string, string[]> = {};
   const booleans = new Set<string>();
@@ -288,20 +343,11 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
       throw new UsageError(`unknown option ${flag}`);
     }
   }
+  return { values, repeated, booleans, positionals };
+}
 
-  if (positionals.length === 0) throw new UsageError(`missing command (one of ${COMMANDS.join(', ')})`);
-  const name = positionals[0];
-  if (!(COMMANDS as readonly string[]).includes(name)) throw new UsageError(`unknown command ${JSON.stringify(name)} (expected one of ${COMMANDS.join(', ')})`);
-  if (booleans.has('--server-version') && name !== 'diff') throw new UsageError('--server-version only applies to diff');
-  if (booleans.has('--task') && name !== 'call') throw new UsageError('--task only applies to call');
-  const diffOptions: DiffOptions = { serverVersion: booleans.has('--server-version') };
-  if (name === 'diff' && positionals.length === 3) {
-    // Two snapshots: nothing to connect to.
-    if (dash >= 0 || values.has('--url') || values.has('--config')) throw new UsageError('diff compares two snapshot files, or one snapshot with a server: not two files and a server');
-    const stray = [...values.keys()].find((flag) => flag !== '--max-message-mb');
-    if (stray) throw new UsageError(`${stray} does not apply to diff of two files`);
-    return { kind: 'diff-files', before: positionals[1], after: positionals[2], json: booleans.has('--json'), options: diffOptions };
-  }
+/** The command with its own flags, each checked to belong to it (in this order: the first mistake is the one reported). */
+function parseCommand(name: CommandName, { values, repeated, booleans, positionals }: CommandLineFlags, diffOptions: DiffOptions): CliCommand {
   const ignore = repeated['--ignore'] ?? [];
   if (ignore.length && name !== 'replay') throw new UsageError('--ignore only applies to replay');
   for (const pointer of ignore) if (!pointer.startsWith('/')) throw new UsageError(`--ignore takes a JSON Pointer such as /result/content/0/text, got ${JSON.stringify(pointer)}`);
@@ -310,49 +356,23 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
   if (booleans.has(EXIT_ON_STDIN_CLOSE) && name !== 'gateway') throw new UsageError(`${EXIT_ON_STDIN_CLOSE} only applies to gateway`);
   const out = values.get('--out');
   if (out !== undefined && (name !== 'skill' || out.trim() === '')) throw new UsageError(name !== 'skill' ? '--out only applies to skill' : '--out needs a folder');
-  const built = withSearch(buildCommand(name as CommandName, positionals.slice(1), values.get('--args'), diffOptions, ignore, junit, values.get('--port')), values.get('--search'), values.get('--limit'));
+  const built = withSearch(buildCommand(name, positionals.slice(1), values.get('--args'), diffOptions, ignore, junit, values.get('--port')), values.get('--search'), values.get('--limit'));
   const command = built.kind === 'skill' && out !== undefined ? { ...built, out: resolve(out) } : built.kind === 'call' ? { ...built, ...(booleans.has('--task') ? { task: true } : {}), ...(booleans.has('--no-validate') ? { noValidate: true } : {}) } : built;
   if (booleans.has('--no-validate') && name !== 'call') throw new UsageError('--no-validate only applies to call');
   if (booleans.has('--yes') && name !== 'replay' && name !== 'test') throw new UsageError('--yes only applies to replay and test');
-  // A snapshot that is not there is the mistake to name, before any missing server.
-  if (name === 'diff' && positionals.length === 2) readableFile(positionals[1]);
-  const pinsFile = values.get('--pins');
-  if (pinsFile !== undefined && pinsFile.trim() === '') throw new UsageError('--pins needs a file');
-  const record = values.get('--record');
-  if (record !== undefined && record.trim() === '') throw new UsageError('--record needs a file');
+  return command;
+}
 
+/** The server(s) to run against: a config file's (`--config`, or a test file's own), a command after `--`, or `--url` with its sign-in flags. */
+function parseServerChoice({ values, repeated, booleans }: CommandLineFlags, dashGiven: boolean, serverArgv: readonly string[], command: CliCommand): CliServer | CliConfigServers {
   const signInFlags = SIGN_IN_FLAGS.filter((flag) => booleans.has(flag) || values.has(flag as ValueFlag));
   // A test file names its servers: those of --config, of the file itself (its own "servers"), or of the mcp.json beside it.
-  const configFile = values.get('--config') ?? (command.kind === 'test' && dash < 0 && !values.has('--url') ? testServersFile(command.file) : undefined);
-  let signedIn: CliServer | CliConfigServers;
-  if (configFile !== undefined) {
-    signedIn = parseConfigServers(configFile, repeated['--server'] ?? [], dash >= 0, values, booleans, repeated['--header'] ?? []);
-  } else {
-    if (repeated['--server']) throw new UsageError('--server only applies with --config FILE');
-    const server = parseServer(dash >= 0, serverArgv, values.get('--url'), repeated['--header'] ?? [], values.get('--transport'));
-    signedIn = server.kind === 'remote' ? withSignIn(server, values, booleans, signInFlags) : server;
-    if (server.kind === 'stdio' && signInFlags.length) throw new UsageError(`${signInFlags[0]} only applies with --url`);
-  }
-
-  return {
-    kind: 'run',
-    options: {
-      command,
-      json: booleans.has('--json'),
-      trace: booleans.has('--trace'),
-      roots: parseRoots(values.get('--roots')),
-      protocolVersion: parseVersion(values.get('--protocol-version')),
-      timeoutMs: parsePositive('--timeout', values.get('--timeout'), true),
-      connectTimeoutMs: parsePositive('--connect-timeout', values.get('--connect-timeout'), true),
-      strict: booleans.has('--strict'),
-      maxMessageBytes: parseMaxMessageBytes(values.get('--max-message-mb')),
-      logLevel: parseLogLevel(values.get('--log-level')),
-      ...(pinsFile !== undefined ? { pinsFile: resolve(pinsFile) } : {}),
-      server: signedIn,
-      ...(record !== undefined ? { record: resolve(record) } : {}),
-      ...(booleans.has('--yes') ? { yes: true } : {}),
-    },
-  };
+  const configFile = values.get('--config') ?? (command.kind === 'test' && !dashGiven && !values.has('--url') ? testServersFile(command.file) : undefined);
+  if (configFile !== undefined) return parseConfigServers(configFile, repeated['--server'] ?? [], dashGiven, values, booleans, repeated['--header'] ?? []);
+  if (repeated['--server']) throw new UsageError('--server only applies with --config FILE');
+  const server = parseServer(dashGiven, serverArgv, values.get('--url'), repeated['--header'] ?? [], values.get('--transport'));
+  if (server.kind === 'stdio' && signInFlags.length) throw new UsageError(`${signInFlags[0]} only applies with --url`);
+  return server.kind === 'remote' ? withSignIn(server, values, booleans, signInFlags) : server;
 }
 
 /** Throws a usage error naming `file` when it cannot be read ("file not found" when it is not there). */

@@ -17,6 +17,7 @@ import { ERA_HANDSHAKES } from '../client/era';
 import { TOO_DEEP_MARKER, cutDeepJson } from '../protocol/jsonShape';
 import { formatBytes } from '../protocol/text';
 import { revealInvisible } from '../content/invisibleText';
+import { base64Bytes } from '../content/mediaTypes';
 import { fitRows } from './fittedRows';
 import { terminalSafe } from './terminalText';
 import { jsonEqual } from '../schema/json';
@@ -39,13 +40,10 @@ export function table(rows: readonly (readonly string[])[], indent = ''): string
   });
 }
 
-
-/** Decoded size of base64 text without decoding it. */
-export function base64Bytes(data: string): number {
-  let padding = 0;
-  if (data.endsWith('==')) padding = 2;
-  else if (data.endsWith('=')) padding = 1;
-  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
+/** The decoded size of base64 data (counted, not decoded), or that it is not base64. */
+export function base64Size(data: string): string {
+  const bytes = base64Bytes(data);
+  return bytes === undefined ? 'not valid base64' : formatBytes(bytes);
 }
 
 function firstLine(text: string | undefined): string {
@@ -249,7 +247,7 @@ export function renderContent(block: ContentBlock): string {
       return block.text;
     case 'image':
     case 'audio':
-      return `[${block.type} ${block.mimeType}, ${formatBytes(base64Bytes(block.data))}]`;
+      return `[${block.type} ${block.mimeType}, ${base64Size(block.data)}]`;
     case 'resource_link': {
       const details = [block.mimeType, block.size === undefined ? undefined : formatBytes(block.size)].filter(Boolean).join(', ');
       const desc = block.description ? ` — ${firstLine(block.description)}` : '';
@@ -268,7 +266,7 @@ function summarizeContents(c: ResourceContents): string {
   const parts: string[] = [];
   if (c.mimeType) parts.push(c.mimeType);
   if (typeof c.text === 'string') parts.push(`text, ${formatBytes(Buffer.byteLength(c.text))}`);
-  else if (typeof c.blob === 'string') parts.push(`blob, ${formatBytes(base64Bytes(c.blob))}`);
+  else if (typeof c.blob === 'string') parts.push(`blob, ${base64Size(c.blob)}`);
   return `${c.uri} (${parts.join(', ')})`;
 }
 

@@ -6,10 +6,13 @@ import type { RequestHandler } from '../protocol/connection';
 import { ResponseError, errorMessage } from '../protocol/errors';
 import * as z from '../protocol/zod';
 import { JsonChange, describeJsonChange } from '../schema/jsonDiff';
-import { RecordedAnswer, RecordedReply, Recording, ReplayStep, TaskIdMap, compareAnswers, parseRecording, replayPlan } from '../usecases/recording';
+import { RecordedAnswer, RecordedReply, Recording, RecordingWriter, ReplayStep, TaskIdMap, compareAnswers, parseRecording, replayPlan, wholeLines } from '../usecases/recording';
 import { UsageError } from './arguments';
 import { readInputFile } from './inputFiles';
-import { createRecordingFile } from '../usecases/recordingFile';
+import { createRecordingFile, recordedServerLabel } from '../usecases/recordingFile';
+import type { DisposableStore } from '../protocol/disposable';
+import type { Redactor } from '../protocol/redaction';
+import type { ResolvedServer } from '../config/variables';
 
 /** Reads a recording file; a missing or malformed one is a usage error that names it. */
 export function readRecording(path: string): Recording {
@@ -28,6 +31,13 @@ export function openRecordingFile(path: string): { readonly write: (line: string
     write: (line) => void writeSync(fd, line + '\n'),
     close: () => closeSync(fd),
   };
+}
+
+/** `--record FILE`: the file created (closed with `store`) and the writer of its frames, redacted. */
+export function openRecorder(path: string, resolved: ResolvedServer, redactor: Redactor, store: DisposableStore): RecordingWriter {
+  const file = openRecordingFile(path);
+  store.add({ dispose: () => file.close() });
+  return new RecordingWriter(wholeLines(file.write), (text) => redactor.redact(text), { server: recordedServerLabel(resolved) });
 }
 
 /** The answers of a recording's client, ready to give a server: handlers by method and the capabilities they need. */

@@ -16,21 +16,20 @@ import { STDERR_TAIL_SHOWN, STDOUT_HEAD_SHOWN, describeFailure } from './failure
 import { inspectServer, wholeInspection } from './inspect';
 import { CliTarget, cliTargets } from './configServers';
 import { serveGateway } from './gateway';
-import { checkPinsFile, describeChangedPins, renderSearchResults, searchListedTools } from './toolChecks';
+import { pinsChanged, renderSearchResults, searchListedTools } from './toolChecks';
 import { CUT_DEEP_NOTE, printableJson, renderCallResult, renderInspection, renderLogMessage, renderProgress, renderPromptResult, renderReadResult, renderTaskStatus, renderTasks, renderTools } from './render';
 import { formatBytes } from '../protocol/text';
 import { callTool } from '../usecases/callTool';
 import { diffOffers } from '../usecases/offerDiff';
 import { readOfferSnapshot, renderOfferChanges } from './diff';
-import { LoadedReplay, RecordedReplies, loadReplay, openRecordingFile, renderReplay, replaySteps } from './replay';
-import { RecordingWriter, wholeLines } from '../usecases/recording';
+import { LoadedReplay, RecordedReplies, loadReplay, openRecorder, renderReplay, replaySteps } from './replay';
+import type { RecordingWriter } from '../usecases/recording';
 import { RunApproval } from './verbs/approval';
 import { invalidArguments, toolToCall } from './verbs/call';
 import { listSkillsCommand, loadSkillCommand, skillsIo } from './verbs/skills';
 import { withSkillsCapability } from '../skills/wire';
 import { approveReplay, otherServerWarning } from './verbs/replay';
 import { approveOwnServers, approveServerTests, testResultsJson } from './verbs/test';
-import { recordedServerLabel } from '../usecases/recordingFile';
 import { SavedTestFile, SavedTestResult, describeTestResult, testResult } from '../usecases/savedTests';
 import { runSavedTest } from '../usecases/savedTestRunner';
 import { readSavedTests, testSummary, writeJunit } from './savedTests';
@@ -287,25 +286,14 @@ async function runOn(target: CliTarget, options: CliOptions, io: CliIo, terminal
   const out: CliIo = { stdout: (text) => io.stdout(redactor.redact(text)), stderr: (text) => io.stderr(redactor.redact(text)) };
   const status = new StatusLine(out.stderr, terminal.stderr, terminal.stderrColumns);
   let session: OAuthSession | undefined;
+  let recorder: RecordingWriter | undefined;
   try {
-    if (resolved.type !== 'stdio' && target.signIn) {
-      const trace = options.trace ? (line: string) => status.printLine(`${timestamp(Date.now())} [auth] ${line}`) : undefined;
-      session = cliSession({ serverUrl: resolved.url, signIn: target.signIn, redactor, print: (line) => status.printLine(line), ...(trace ? { trace } : {}), ...(resolved.oauth ? { oauth: resolved.oauth } : {}) });
-    }
+    session = signInSession(target, options.trace, redactor, status);
+    recorder = options.record === undefined ? undefined : openRecorder(options.record, resolved, redactor, store);
   } catch (error) {
     out.stderr(describeFailure(error).join('\n') + '\n');
     return ExitCode.Failure;
   }
-  let recordingFile: ReturnType<typeof openRecordingFile> | undefined;
-  try {
-    if (options.record) recordingFile = openRecordingFile(options.record);
-  } catch (error) {
-    out.stderr(describeFailure(error).join('\n') + '\n');
-    return ExitCode.Failure;
-  }
-  const file = recordingFile;
-  const recorder = file && new RecordingWriter(wholeLines(file.write), (text) => redactor.redact(text), { server: recordedServerLabel(target.resolved) });
-  if (file) store.add({ dispose: () => file.close() });
   // The era each server spoke is kept across runs: only the first run against a server probes.
   const eras = { memory: new EraMemory(cliEraStore()), key: cliEraKey(resolved.type === 'stdio' ? { kind: 'stdio', command: resolved.command, args: resolved.args } : { kind: 'remote', url: resolved.url }, process.cwd()) };
   let transport!: Transport;
@@ -317,16 +305,7 @@ async function runOn(target: CliTarget, options: CliOptions, io: CliIo, terminal
   let answered = false;
   const open = () => {
     transport = createTransport(target, options.maxMessageBytes, session && pausingTimeouts(session, () => client), signal);
-    client = new McpClient({
-      clientInfo: { name: 'mcp-host-cli', version: cliVersion() },
-      protocol: options.protocolVersion ?? 'auto',
-      requestTimeoutMs: options.timeoutMs,
-      roots: options.roots.length ? directoryRoots(options.roots) : undefined,
-      eraMemory: eras,
-      ...(options.connectTimeoutMs === undefined ? {} : { probeTimeoutMs: options.connectTimeoutMs }),
-      // A replay declares what the recorded client did; otherwise the Skills extension is declared.
-      capabilities: replies ? replies.capabilities : withSkillsCapability(),
-    });
+    client = newCliClient(options, eras, replies);
     const current = client;
     if (replies) for (const [method, handler] of replies.handlers) store.add(current.onRequest(method, handler));
     if (recorder) store.add(current.onFrame((frame) => recorder.frame(frame)));
@@ -359,13 +338,7 @@ async function runOn(target: CliTarget, options: CliOptions, io: CliIo, terminal
     }
     answered = true;
     if (options.roots.length) await rootsApplied(rootsAsked, stop.signal);
-    if (options.pinsFile && client.serverCapabilities?.tools) {
-      const changed = await checkPinsFile(options.pinsFile, resolved, await client.listTools({ signal: stop.signal }));
-      if (changed.length) {
-        out.stderr(describeChangedPins(changed, options.pinsFile).join('\n') + '\n');
-        return ExitCode.Failure;
-      }
-    }
+    if (options.pinsFile && (await pinsChanged(client, options.pinsFile, resolved, out.stderr, stop.signal))) return ExitCode.Failure;
     return await action(client, out, { signal: stop.signal }, status);
   } catch (error) {
     status.clear();
@@ -386,6 +359,28 @@ async function runOn(target: CliTarget, options: CliOptions, io: CliIo, terminal
     client.dispose();
     clearInterval(keepAlive);
   }
+}
+
+/** The sign-in of a remote server given sign-in flags (or an `"oauth"` block); none for stdio. Throws a usage error for a flag it cannot use. */
+function signInSession(target: CliTarget, trace: boolean, redactor: Redactor, status: StatusLine): OAuthSession | undefined {
+  const { resolved } = target;
+  if (resolved.type === 'stdio' || !target.signIn) return undefined;
+  const traceLine = trace ? (line: string) => status.printLine(`${timestamp(Date.now())} [auth] ${line}`) : undefined;
+  return cliSession({ serverUrl: resolved.url, signIn: target.signIn, redactor, print: (line) => status.printLine(line), ...(traceLine ? { trace: traceLine } : {}), ...(resolved.oauth ? { oauth: resolved.oauth } : {}) });
+}
+
+/** The CLI's client of one server, before it connects. */
+function newCliClient(options: CliOptions, eraMemory: { readonly memory: EraMemory; readonly key: string }, replies: RecordedReplies | undefined): McpClient {
+  return new McpClient({
+    clientInfo: { name: 'mcp-host-cli', version: cliVersion() },
+    protocol: options.protocolVersion ?? 'auto',
+    requestTimeoutMs: options.timeoutMs,
+    roots: options.roots.length ? directoryRoots(options.roots) : undefined,
+    eraMemory,
+    ...(options.connectTimeoutMs === undefined ? {} : { probeTimeoutMs: options.connectTimeoutMs }),
+    // A replay declares what the recorded client did; otherwise the Skills extension is declared.
+    capabilities: replies ? replies.capabilities : withSkillsCapability(),
+  });
 }
 
 /** The client's output the run shows: --trace frames, log messages, the first lines of a server's output; an oversize answer stops the run. */
@@ -468,30 +463,8 @@ async function execute(client: McpClient, options: CliOptions, io: CliIo, req: R
       else print(renderTools(tools));
       return ExitCode.Ok;
     }
-    case 'call': {
-      const refusal = command.task ? client.eraCodec?.taskFlagRefusal() : undefined;
-      if (refusal) io.stderr(`mcp-host: ${refusal}\n`);
-      // The editor's use case: the CLI does not list tools first, so the server checks the
-      // arguments; progress is shown on a terminal and restarts the timeout, as in the editor.
-      const outcome = await callTool(
-        { serverId: 'cli', tool: await toolToCall(client, command.tool, command.noValidate === true, req), arguments: { mode: 'value', value: command.args }, origin: 'the CLI', ...(req.signal ? { signal: req.signal } : {}), ...(command.task ? { task: true } : {}) },
-        // A task's status line (status message, elapsed, progress) replaces the plain progress line.
-        { client: () => client, onProgress: (p) => status.show(renderProgress(p)), onTaskStatus: (update) => status.show(renderTaskStatus(update)) },
-      );
-      status.clear();
-      if (outcome.kind === 'failed' || outcome.kind === 'unavailable') throw outcome.error;
-      if (outcome.kind !== 'answered') throw outcome.kind === 'invalid' ? invalidArguments(command.tool, outcome.errors) : new UsageError('the call was not confirmed');
-      const result = outcome.result;
-      if (json) printJson(result);
-      else print(renderCallResult(result));
-      // As the editor does: a result that breaks its own outputSchema is said (and fails with --strict).
-      const problem = await outputSchemaProblem(client, command.tool, result, req);
-      if (problem) io.stderr(`mcp-host: warning: ${problem.text}${problem.broken && !options.strict ? ' (--strict makes this fail)' : ''}\n`);
-      if (problem?.broken && options.strict) return ExitCode.ToolError;
-      if (!result.isError) return ExitCode.Ok;
-      io.stderr(`mcp-host: the tool ${command.tool} reported an error (isError)\n`);
-      return ExitCode.ToolError;
-    }
+    case 'call':
+      return runCall(client, command, options.strict, io, req, status, { json, print, printJson });
     case 'read': {
       const result = await client.readResource(command.uri, req);
       if (json) printJson(result);
@@ -545,6 +518,39 @@ async function execute(client: McpClient, options: CliOptions, io: CliIo, req: R
       throw new UsageError(`unknown command ${JSON.stringify(never)}`);
     }
   }
+}
+
+/** `call TOOL`: the editor's tool-call use case, its result printed, its outputSchema checked (failing with --strict); exit 1 for a tool error. */
+async function runCall(client: McpClient, command: Extract<CliCommand, { kind: 'call' }>, strict: boolean, io: CliIo, req: RequestOptions, status: StatusLine, { json, print, printJson }: CommandOutput): Promise<number> {
+  const refusal = command.task ? client.eraCodec?.taskFlagRefusal() : undefined;
+  if (refusal) io.stderr(`mcp-host: ${refusal}\n`);
+  // The editor's use case: the CLI does not list tools first, so the server checks the
+  // arguments; progress is shown on a terminal and restarts the timeout, as in the editor.
+  const outcome = await callTool(
+    { serverId: 'cli', tool: await toolToCall(client, command.tool, command.noValidate === true, req), arguments: { mode: 'value', value: command.args }, origin: 'the CLI', ...(req.signal ? { signal: req.signal } : {}), ...(command.task ? { task: true } : {}) },
+    // A task's status line (status message, elapsed, progress) replaces the plain progress line.
+    { client: () => client, onProgress: (p) => status.show(renderProgress(p)), onTaskStatus: (update) => status.show(renderTaskStatus(update)) },
+  );
+  status.clear();
+  if (outcome.kind === 'failed' || outcome.kind === 'unavailable') throw outcome.error;
+  if (outcome.kind !== 'answered') throw outcome.kind === 'invalid' ? invalidArguments(command.tool, outcome.errors) : new UsageError('the call was not confirmed');
+  const result = outcome.result;
+  if (json) printJson(result);
+  else print(renderCallResult(result));
+  // As the editor does: a result that breaks its own outputSchema is said (and fails with --strict).
+  const problem = await outputSchemaProblem(client, command.tool, result, req);
+  if (problem) io.stderr(`mcp-host: warning: ${problem.text}${problem.broken && !strict ? ' (--strict makes this fail)' : ''}\n`);
+  if (problem?.broken && strict) return ExitCode.ToolError;
+  if (!result.isError) return ExitCode.Ok;
+  io.stderr(`mcp-host: the tool ${command.tool} reported an error (isError)\n`);
+  return ExitCode.ToolError;
+}
+
+/** How a command prints: as text (a newline added) or, with --json, as JSON (cut when too deep, said on stderr). */
+interface CommandOutput {
+  readonly json: boolean;
+  readonly print: (text: string) => void;
+  readonly printJson: (value: unknown) => void;
 }
 
 /** How long a server gets to ask for roots after `initialized` before the command goes ahead anyway. */

@@ -5,6 +5,7 @@ import type { Tool } from '../client/schemas';
 import { ChangedTool, PinStore, changedTools, formatChanges, parsePinStore, serverIdentity, withPin } from '../chat/pins';
 import { ToolSearchIndex } from '../chat/toolSearch';
 import type { ResolvedServer } from '../config/variables';
+import type { McpClient } from '../client/client';
 
 /** One search result as `--json` prints it. */
 export interface CliSearchResult {
@@ -52,4 +53,12 @@ export async function checkPinsFile(file: string, server: ResolvedServer, tools:
 /** The stderr lines naming each changed tool, with its diff. */
 export function describeChangedPins(changed: readonly ChangedTool[], file: string): string[] {
   return changed.flatMap((c) => [`mcp-host: the tool ${c.tool} changed since it was pinned in ${file}:`, ...formatChanges(c.changes).split('\n').map((l) => `  ${l}`)]);
+}
+
+/** `--pins FILE`: true (each changed tool named on stderr) when a tool changed since it was pinned; new tools are pinned. */
+export async function pinsChanged(client: McpClient, pinsFile: string, resolved: ResolvedServer, stderr: (text: string) => void, signal: AbortSignal): Promise<boolean> {
+  if (!client.serverCapabilities?.tools) return false;
+  const changed = await checkPinsFile(pinsFile, resolved, await client.listTools({ signal }));
+  if (changed.length) stderr(describeChangedPins(changed, pinsFile).join('\n') + '\n');
+  return changed.length > 0;
 }

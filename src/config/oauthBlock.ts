@@ -78,7 +78,43 @@ export function readOAuthBlock(reader: OAuthBlockReader, node: Node, path: strin
   const idpProp = props.get('idp');
   const idp = idpProp ? readIdp(reader, idpProp.value, child(path, 'idp'), problem) : undefined;
 
-  // What each grant needs, and what it does not use.
+  const block: BlockContext = { props, node, path, label, problem };
+  checkGrantFields(block, grant);
+  const scopes = readScopes(block);
+  const callbackPort = readCallbackPort(block);
+  if (!ok || grant === undefined || (clientId === undefined && grant !== 'workload_identity')) return undefined;
+  return {
+    clientId: clientId ?? '',
+    ...(clientSecret !== undefined ? { clientSecret } : {}),
+    ...(scopes ? { scopes } : {}),
+    ...(callbackPort !== undefined ? { callbackPort } : {}),
+    ...(grant !== 'authorization_code' || grantText !== undefined ? { grant } : {}),
+    ...(privateKey !== undefined ? { privateKey } : {}),
+    ...(privateKeyFile !== undefined ? { privateKeyFile } : {}),
+    ...(signingAlgorithm !== undefined ? { signingAlgorithm } : {}),
+    ...(workloadToken !== undefined ? { workloadToken } : {}),
+    ...(workloadTokenFile !== undefined ? { workloadTokenFile } : {}),
+    ...(idp ? { idp } : {}),
+    ...(idToken !== undefined ? { idToken } : {}),
+    ...(idTokenFile !== undefined ? { idTokenFile } : {}),
+    ...(dpop ? { dpop } : {}),
+  };
+}
+
+type Problem = (n: Node, p: string, message: string) => void;
+type Props = Map<string, { readonly key: Node; readonly value: Node }>;
+
+/** One block being read: its properties, where it is, and where its problems go. */
+interface BlockContext {
+  readonly props: Props;
+  readonly node: Node;
+  readonly path: string;
+  readonly label: string;
+  readonly problem: Problem;
+}
+
+/** What each grant needs, and what it does not use: a problem for each field missing, given twice, or of another grant. */
+function checkGrantFields({ props, node, path, label, problem }: BlockContext, grant: OAuthGrantName | undefined): void {
   const given = (key: string) => props.has(key);
   const unused = (keys: string[], why: string) => {
     for (const key of keys.filter(given)) problem(props.get(key)!.value, child(path, key), `${label}.${key} ${why}`);
@@ -103,7 +139,7 @@ export function readOAuthBlock(reader: OAuthBlockReader, node: Node, path: strin
       unused(['privateKey', 'privateKeyFile', 'signingAlgorithm', 'idp', 'idToken', 'idTokenFile', 'callbackPort'], 'is not used by the workload_identity grant');
       break;
     case 'enterprise_managed':
-      if (!idpProp) problem(node, path, `${label}: the enterprise_managed grant needs "idp" (the identity provider's issuer, tokenEndpoint and clientId)`);
+      if (!given('idp')) problem(node, path, `${label}: the enterprise_managed grant needs "idp" (the identity provider's issuer, tokenEndpoint and clientId)`);
       // Neither: MCP Host signs the user in to the identity provider itself (OpenID Connect, in the browser).
       if (given('idToken') && given('idTokenFile')) problem(props.get('idTokenFile')!.value, child(path, 'idTokenFile'), `${label}: give the identity provider's ID token once, as "idToken" or as "idTokenFile"`);
       unused(['privateKey', 'privateKeyFile', 'signingAlgorithm', 'workloadToken', 'workloadTokenFile', 'callbackPort'], 'is not used by the enterprise_managed grant');
@@ -112,49 +148,31 @@ export function readOAuthBlock(reader: OAuthBlockReader, node: Node, path: strin
       // An unknown grant, reported above: what it would need is unknown too.
       break;
   }
-
-  let scopes: string[] | undefined;
-  const scopesProp = props.get('scopes');
-  if (scopesProp) {
-    const v = scopesProp.value;
-    const at = child(path, 'scopes');
-    if (v.type !== 'array') problem(v, at, `${label}.scopes must be an array of strings, found ${describe(v)}`);
-    else {
-      scopes = [];
-      (v.children ?? []).forEach((s, i) => {
-        if (s.type === 'string' && /^[\x21\x23-\x5B\x5D-\x7E]+$/.test(s.value)) scopes!.push(s.value);
-        else problem(s, `${at}[${i}]`, `${label}.scopes[${i}] must be one scope (no spaces), found ${describe(s)}`);
-      });
-    }
-  }
-  let callbackPort: number | undefined;
-  const portProp = props.get('callbackPort');
-  if (portProp) {
-    const v = portProp.value;
-    if (v.type === 'number' && Number.isInteger(v.value) && v.value >= 1 && v.value <= 65535) callbackPort = v.value as number;
-    else problem(v, child(path, 'callbackPort'), `${label}.callbackPort must be a port number (1 to 65535), found ${describe(v)}`);
-  }
-  if (!ok || grant === undefined || (clientId === undefined && grant !== 'workload_identity')) return undefined;
-  return {
-    clientId: clientId ?? '',
-    ...(clientSecret !== undefined ? { clientSecret } : {}),
-    ...(scopes ? { scopes } : {}),
-    ...(callbackPort !== undefined ? { callbackPort } : {}),
-    ...(grant !== 'authorization_code' || grantText !== undefined ? { grant } : {}),
-    ...(privateKey !== undefined ? { privateKey } : {}),
-    ...(privateKeyFile !== undefined ? { privateKeyFile } : {}),
-    ...(signingAlgorithm !== undefined ? { signingAlgorithm } : {}),
-    ...(workloadToken !== undefined ? { workloadToken } : {}),
-    ...(workloadTokenFile !== undefined ? { workloadTokenFile } : {}),
-    ...(idp ? { idp } : {}),
-    ...(idToken !== undefined ? { idToken } : {}),
-    ...(idTokenFile !== undefined ? { idTokenFile } : {}),
-    ...(dpop ? { dpop } : {}),
-  };
 }
 
-type Problem = (n: Node, p: string, message: string) => void;
-type Props = Map<string, { readonly key: Node; readonly value: Node }>;
+/** `"scopes"`: an array of single scopes (scope-token characters, no spaces); undefined when absent or not an array. */
+function readScopes({ props, path, label, problem }: BlockContext): string[] | undefined {
+  const scopesProp = props.get('scopes');
+  if (!scopesProp) return undefined;
+  const v = scopesProp.value;
+  const at = child(path, 'scopes');
+  if (v.type !== 'array') return problem(v, at, `${label}.scopes must be an array of strings, found ${describe(v)}`), undefined;
+  const scopes: string[] = [];
+  (v.children ?? []).forEach((s, i) => {
+    if (s.type === 'string' && /^[\x21\x23-\x5B\x5D-\x7E]+$/.test(s.value)) scopes.push(s.value);
+    else problem(s, `${at}[${i}]`, `${label}.scopes[${i}] must be one scope (no spaces), found ${describe(s)}`);
+  });
+  return scopes;
+}
+
+/** `"callbackPort"`: the loopback redirect's fixed port (1 to 65535), when one is set. */
+function readCallbackPort({ props, path, label, problem }: BlockContext): number | undefined {
+  const portProp = props.get('callbackPort');
+  if (!portProp) return undefined;
+  const v = portProp.value;
+  if (v.type === 'number' && Number.isInteger(v.value) && v.value >= 1 && v.value <= 65535) return v.value as number;
+  return problem(v, child(path, 'callbackPort'), `${label}.callbackPort must be a port number (1 to 65535), found ${describe(v)}`), undefined;
+}
 
 /** A secret given as a variable; a literal (a PEM key, a token) is refused, never echoed. */
 function secretVariable(props: Props, path: string, label: string, key: string, example: string, problem: Problem): string | undefined {

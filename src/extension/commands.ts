@@ -57,22 +57,7 @@ export function registerCommands(host: EditorHost, tree: ServersTreeProvider, vi
     // A long group's last row, and its inline Show All (serversTree.ts, groupPages.ts).
     register('mcpHost.tree.showMore', (node: TreeNode) => tree.showMore(node)),
     register('mcpHost.tree.showAll', (node: TreeNode) => tree.showAll(node)),
-    // From a Tools group: that server's tools; otherwise every running server's.
-    register('mcpHost.findTool', async (arg?: TreeNode) => {
-      const { findTool } = await import('./tree/findTool.js');
-      await findTool(
-        {
-          runningServers: () => host.tree.servers().filter((h) => host.tree.displayStatus(h).kind === 'running'),
-          openTool: (serverId, name) => vscode.commands.executeCommand('mcpHost.tool.call', { serverId, kind: 'tool', name }),
-          revealTool: (serverId, name, occurrence) =>
-            tree.revealTool(view, serverId, name, occurrence).catch((error: unknown) => {
-              host.log.warn(`Find Tool: could not show ${name} in the tree: ${errorMessage(error)}`);
-              return false;
-            }),
-        },
-        arg?.kind === 'group' ? arg.serverId : undefined,
-      );
-    }),
+    register('mcpHost.findTool', (arg?: TreeNode) => findToolFrom(host, tree, view, arg)),
     register('mcpHost.clearInputs', async () => {
       const count = await host.gate.clearInputs();
       void vscode.window.showInformationMessage(
@@ -81,29 +66,49 @@ export function registerCommands(host: EditorHost, tree: ServersTreeProvider, vi
     }),
     // After a Deny (or a dialog closed without an answer): ask consent again, now.
     register('mcpHost.server.allow', withServer('Allow which MCP server to start? Its consent is asked again.', (h) => host.start(h.id), (h) => host.gate.awaitsConsent(h.entry))),
-    register('mcpHost.forgetConsent', async (arg: ServerArg) => {
-      if (arg !== undefined) {
-        const h = await pickServer(host, arg, '', () => true);
-        if (h) await host.forgetConsent([h.id]);
-        return;
-      }
-      const ids = host.gate.consentServerIds();
-      if (ids.length === 0) {
-        void vscode.window.showInformationMessage('MCP Host: no server has a remembered consent decision.');
-        return;
-      }
-      const byId = new Map(host.tree.servers().map((h) => [h.id, h]));
-      const items: (vscode.QuickPickItem & { ids?: string[] })[] = [
-        { label: 'All servers', description: `${ids.length} remembered decision${ids.length === 1 ? '' : 's'}` },
-        ...ids.map((id) => {
-          const h = byId.get(id);
-          return { label: plainPickText(h?.entry.name ?? id), description: h ? host.tree.originLabel(h.entry.source) : 'no longer configured', ids: [id] };
+    register('mcpHost.forgetConsent', (arg: ServerArg) => forgetConsent(host, arg)),
+  ];
+}
+
+/** Find Tool: from a Tools group, that server's tools; otherwise every running server's. The find tool module loads on first use. */
+async function findToolFrom(host: EditorHost, tree: ServersTreeProvider, view: vscode.TreeView<TreeNode>, arg: TreeNode | undefined): Promise<void> {
+  const { findTool } = await import('./tree/findTool.js');
+  await findTool(
+    {
+      runningServers: () => host.tree.servers().filter((h) => host.tree.displayStatus(h).kind === 'running'),
+      openTool: (serverId, name) => vscode.commands.executeCommand('mcpHost.tool.call', { serverId, kind: 'tool', name }),
+      revealTool: (serverId, name, occurrence) =>
+        tree.revealTool(view, serverId, name, occurrence).catch((error: unknown) => {
+          host.log.warn(`Find Tool: could not show ${name} in the tree: ${errorMessage(error)}`);
+          return false;
         }),
-      ];
-      const picked = await vscode.window.showQuickPick(items, { placeHolder: 'Forget the consent of which MCP server? It is stopped and asks again when it next starts.' });
-      if (picked) await host.forgetConsent(picked.ids);
+    },
+    arg?.kind === 'group' ? arg.serverId : undefined,
+  );
+}
+
+/** Forget Consent: of the server given (a tree row, an id or a name), or of the one picked among those with a remembered decision (or of all). */
+async function forgetConsent(host: EditorHost, arg: ServerArg): Promise<void> {
+  if (arg !== undefined) {
+    const h = await pickServer(host, arg, '', () => true);
+    if (h) await host.forgetConsent([h.id]);
+    return;
+  }
+  const ids = host.gate.consentServerIds();
+  if (ids.length === 0) {
+    void vscode.window.showInformationMessage('MCP Host: no server has a remembered consent decision.');
+    return;
+  }
+  const byId = new Map(host.tree.servers().map((h) => [h.id, h]));
+  const items: (vscode.QuickPickItem & { ids?: string[] })[] = [
+    { label: 'All servers', description: `${ids.length} remembered decision${ids.length === 1 ? '' : 's'}` },
+    ...ids.map((id) => {
+      const h = byId.get(id);
+      return { label: plainPickText(h?.entry.name ?? id), description: h ? host.tree.originLabel(h.entry.source) : 'no longer configured', ids: [id] };
     }),
   ];
+  const picked = await vscode.window.showQuickPick(items, { placeHolder: 'Forget the consent of which MCP server? It is stopped and asks again when it next starts.' });
+  if (picked) await host.forgetConsent(picked.ids);
 }
 
 /** The server a command acts on: from a tree node, an id or a name, or picked by the user. */

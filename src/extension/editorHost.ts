@@ -88,48 +88,10 @@ export class EditorHost implements vscode.Disposable {
     this.signIns = new EditorSignIns(context, () => this.registry, this.logs, this.redactor, { start: (id) => this.start(id), stop: (id) => this.stop(id) }, changed);
     this.gate = new StartGate(new ConsentStore(context.workspaceState), inputs, this.redactor, log, () => this.config.current().folders, changed);
     this.roots = new EditorRoots(log, () => void this.registry.rootsChanged());
-    const restart = {
-      // Getters: the registry reads these at each crash, so a settings change applies at once.
-      get maxRestarts() {
-        return Math.max(0, mcpHostSetting('restart.maxRestarts', 3));
-      },
-      get windowMinutes() {
-        return Math.max(0, mcpHostSetting('restart.windowMinutes', 3));
-      },
-    };
     // Sampling and elicitation: declared in every initialize, answered with the user in control.
     const serverRequests = (this.serverRequests = createServerRequests(context, { log: (id, level, text) => this.logs.get(id).write(level, text), showLog: (id) => this.logs.get(id).show() }));
     this.disposables.push(serverRequests);
-    const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
-    this.registry = new ServerRegistry({
-      clientInfo: { name: 'mcp-host', title: 'MCP Host', version },
-      createTransport: transportFactory({
-        auth: (resolved, entry) => this.signIns.provider(resolved, entry),
-        sandboxRequirement,
-        workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
-      }),
-      roots: this.roots,
-      restart,
-      get requestTimeoutMs() {
-        return Math.max(1, mcpHostSetting('requestTimeoutSeconds', 60)) * 1000;
-      },
-      // Servers start when the start policy says so (`startAutomatically`) or the user starts them.
-      autoStart: false,
-      // MCP Apps (client/apps.ts): servers may offer tools with an interactive view, shown in the tool panel.
-      // Skills (skills/): servers may offer skills, listed in the tree and loaded verified.
-      capabilities: withSkillsCapability({ ...serverRequests.capabilities, ...appsClientCapabilities() }),
-      get protocol() {
-        const pinned = mcpHostSetting<string>('protocolVersion', 'auto');
-        return isProtocolPreference(pinned) ? pinned : 'auto';
-      },
-      // The era each server spoke outlives the window: later starts skip the server/discover probe.
-      eraStore: new PersistentEraStore({ read: () => context.globalState.get(ERA_STATE_KEY), write: (value) => void context.globalState.update(ERA_STATE_KEY, value) }),
-      get probeTimeoutMs() {
-        return Math.max(0.1, mcpHostSetting('connectTimeoutSeconds', 3)) * 1000;
-      },
-      serverRequests: (server) => serverRequests.handlersFor(server),
-      log: (serverId, level, text) => this.registryLog(serverId, level, text),
-    });
+    this.registry = this.createRegistry(context, serverRequests);
     // A dev.debug server starts with the inspector on; the gate's answer is otherwise as it is.
     const prepare = async (entry: ServerEntry) => {
       await this.beforeStarts();
@@ -162,6 +124,57 @@ export class EditorHost implements vscode.Disposable {
         if (e.affectsConfiguration('mcpHost')) changed();
       }),
     );
+    this.watchRegistry(serverRequests, changed);
+    void inputs.storedValues().then((values) => this.redactor.add(...values));
+    this.chatShare = new ChatShare(this, context.workspaceState);
+    this.disposables.push(this.chatShare);
+  }
+
+  /** The registry of this window's servers: settings read at each use (getters), the era memory kept in global state, sampling and elicitation answered by `serverRequests`. */
+  private createRegistry(context: vscode.ExtensionContext, serverRequests: ServerRequests): ServerRegistry {
+    const restart = {
+      // Getters: the registry reads these at each crash, so a settings change applies at once.
+      get maxRestarts() {
+        return Math.max(0, mcpHostSetting('restart.maxRestarts', 3));
+      },
+      get windowMinutes() {
+        return Math.max(0, mcpHostSetting('restart.windowMinutes', 3));
+      },
+    };
+    const version = String((context.extension.packageJSON as { version?: unknown }).version ?? '0.0.0');
+    return new ServerRegistry({
+      clientInfo: { name: 'mcp-host', title: 'MCP Host', version },
+      createTransport: transportFactory({
+        auth: (resolved, entry) => this.signIns.provider(resolved, entry),
+        sandboxRequirement,
+        workspaceFolders: () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath),
+      }),
+      roots: this.roots,
+      restart,
+      get requestTimeoutMs() {
+        return Math.max(1, mcpHostSetting('requestTimeoutSeconds', 60)) * 1000;
+      },
+      // Servers start when the start policy says so (`startAutomatically`) or the user starts them.
+      autoStart: false,
+      // MCP Apps (client/apps.ts): servers may offer tools with an interactive view, shown in the tool panel.
+      // Skills (skills/): servers may offer skills, listed in the tree and loaded verified.
+      capabilities: withSkillsCapability({ ...serverRequests.capabilities, ...appsClientCapabilities() }),
+      get protocol() {
+        const pinned = mcpHostSetting<string>('protocolVersion', 'auto');
+        return isProtocolPreference(pinned) ? pinned : 'auto';
+      },
+      // The era each server spoke outlives the window: later starts skip the server/discover probe.
+      eraStore: new PersistentEraStore({ read: () => context.globalState.get(ERA_STATE_KEY), write: (value) => void context.globalState.update(ERA_STATE_KEY, value) }),
+      get probeTimeoutMs() {
+        return Math.max(0.1, mcpHostSetting('connectTimeoutSeconds', 3)) * 1000;
+      },
+      serverRequests: (server) => serverRequests.handlersFor(server),
+      log: (serverId, level, text) => this.registryLog(serverId, level, text),
+    });
+  }
+
+  /** What follows the registry's events: the tree's refresh, list changes recorded, and each new client given to the logs, dev mode, the recorder and the server requests. */
+  private watchRegistry(serverRequests: ServerRequests, changed: () => void): void {
     const subscriptions = [
       this.registry.onDidChange(changed),
       this.registry.onDidChange((h) => this.offerChanges.observe(h)),
@@ -180,9 +193,6 @@ export class EditorHost implements vscode.Disposable {
       }),
     ];
     for (const s of subscriptions) this.disposables.push({ dispose: () => s.dispose() });
-    void inputs.storedValues().then((values) => this.redactor.add(...values));
-    this.chatShare = new ChatShare(this, context.workspaceState);
-    this.disposables.push(this.chatShare);
   }
 
   /**

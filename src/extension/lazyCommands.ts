@@ -4,6 +4,7 @@
 // (and any made while the module loads) then goes to the real command. The ids of every such part
 // are here, so activation registers them without reading the part.
 import type { Disposable } from '../protocol/disposable';
+import { loadOnce } from './onDemand';
 
 /** The part of `vscode.commands` this needs (unit tests pass their own). */
 export interface CommandRegistry {
@@ -25,20 +26,16 @@ export interface LazyCommands extends Disposable {
 export function registerLazyCommands<M>(commands: CommandRegistry, ids: readonly string[], load: () => Promise<M>, register: (module: M) => Disposable | readonly Disposable[]): LazyCommands {
   let placeholders: Disposable[] | undefined;
   let registered: readonly Disposable[] = [];
-  let loading: Promise<void> | undefined;
   let disposed = false;
-  const loaded = (): Promise<void> =>
-    (loading ??= load().then((module) => {
-      if (disposed) return;
-      for (const p of placeholders ?? []) p.dispose();
-      placeholders = undefined;
-      const made = register(module);
-      registered = Array.isArray(made) ? made : [made as Disposable];
-    }, (error: unknown) => {
-      // A later run tries again (and shows its own error).
-      loading = undefined;
-      throw error;
-    }));
+  // A module that failed to load is loaded again by a later run (which shows its own error).
+  const loaded = loadOnce(async () => {
+    const module = await load();
+    if (disposed) return;
+    for (const p of placeholders ?? []) p.dispose();
+    placeholders = undefined;
+    const made = register(module);
+    registered = Array.isArray(made) ? made : [made as Disposable];
+  });
   placeholders = ids.map((id) =>
     commands.registerCommand(id, async (...args: unknown[]) => {
       await loaded();

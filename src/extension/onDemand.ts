@@ -1,14 +1,35 @@
 // A part of the extension whose module loads on first use (`await import()`: esbuild puts it in a
 // chunk of its own, not read at activation), created once, and disposed with the extension if it
-// was ever created.
+// was ever created; and the load-once it rests on, which lazyCommands.ts shares.
 import type { Disposable } from '../protocol/disposable';
 
+/**
+ * `load`, run by the first call and shared by every call while it runs and after it succeeded. A
+ * failure is not kept: the calls waiting get it, and the next call runs `load` again (a chunk that
+ * did not load, a part that could not be built, gets another try at the user's next use).
+ */
+export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () =>
+    (loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
+}
+
 export class OnDemand<T extends Disposable> implements Disposable {
-  private loading: Promise<T> | undefined;
   private created: T | undefined;
   private disposed = false;
+  private readonly load = loadOnce(() =>
+    this.create().then((part) => {
+      // Created after the extension was disposed: released at once, like everything else.
+      if (this.disposed) part.dispose();
+      else this.created = part;
+      return part;
+    }),
+  );
 
-  /** `create` imports the part's module and builds it; it runs at most once. */
+  /** `create` imports the part's module and builds it; it runs once (again only after it failed). */
   constructor(private readonly create: () => Promise<T>) {}
 
   /** The part once created (undefined before the first `get()` settled): for work only it has. */
@@ -16,15 +37,9 @@ export class OnDemand<T extends Disposable> implements Disposable {
     return this.created;
   }
 
-  /** The part, created by the first call. */
+  /** The part, created by the first call (or, after a failure, by the next). */
   get(): Promise<T> {
-    this.loading ??= this.create().then((part) => {
-      // Created after the extension was disposed: released at once, like everything else.
-      if (this.disposed) part.dispose();
-      else this.created = part;
-      return part;
-    });
-    return this.loading;
+    return this.load();
   }
 
   dispose(): void {

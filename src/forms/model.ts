@@ -277,48 +277,11 @@ class Builder {
     }
     if (type === undefined && nullable && types.length > 0) return this.json(schema, required, undefined, base, ['null']);
     switch (type) {
-      case 'string': {
-        const pattern = str(schema.pattern);
-        const format = str(schema.format);
-        const compiled = pattern === undefined ? undefined : compileSafePattern(pattern);
-        const restates = compiled?.ok === true && patternRestatesFormat(format, compiled.test);
-        return {
-          ...base,
-          nullable,
-          kind: 'string',
-          ...def('format', format),
-          ...def('minLength', count(schema.minLength)),
-          ...def('maxLength', count(schema.maxLength)),
-          ...def('pattern', compiled?.ok && !restates ? pattern : undefined),
-          ...def('patternRestatesFormat', restates || undefined),
-          ...def('patternNote', compiled && !compiled.ok && compiled.kind === 'unsupported' ? uncheckedPatternNote(pattern!, compiled.reason) : undefined),
-        };
-      }
+      case 'string':
+        return stringField(schema, base, nullable);
       case 'number':
-      case 'integer': {
-        // Draft 4 wrote exclusive bounds as booleans beside minimum/maximum. A bound at the edge of
-        // safe integers (zod's `int()` writes ±9007199254740991) bounds nothing a person types: not shown.
-        const bound = (v: unknown) => {
-          const n = num(v);
-          return n !== undefined && Math.abs(n) >= Number.MAX_SAFE_INTEGER ? undefined : n;
-        };
-        const minimum = bound(schema.minimum);
-        const maximum = bound(schema.maximum);
-        const exMin = schema.exclusiveMinimum === true ? minimum : bound(schema.exclusiveMinimum);
-        const exMax = schema.exclusiveMaximum === true ? maximum : bound(schema.exclusiveMaximum);
-        const multipleOf = num(schema.multipleOf);
-        return {
-          ...base,
-          nullable,
-          kind: 'number',
-          integer: type === 'integer',
-          ...def('minimum', schema.exclusiveMinimum === true ? undefined : minimum),
-          ...def('maximum', schema.exclusiveMaximum === true ? undefined : maximum),
-          ...def('exclusiveMinimum', exMin),
-          ...def('exclusiveMaximum', exMax),
-          ...def('multipleOf', multipleOf !== undefined && multipleOf > 0 ? multipleOf : undefined),
-        };
-      }
+      case 'integer':
+        return numberField(schema, base, nullable, type === 'integer');
       case 'boolean':
         return { ...base, nullable, kind: 'boolean' };
       case 'array':
@@ -451,6 +414,51 @@ class Builder {
     const t = types ?? (declared !== 'invalid' && declared.length > 0 ? declared : undefined);
     return { ...base, required, nullable: base.nullable ?? false, kind: 'json', ...def('reason', reason), ...def('types', t), schema: shown };
   }
+}
+
+/** A string field: its format, lengths and pattern (a pattern that only restates the format, or one RE2 cannot check, is not enforced by the form). */
+function stringField(schema: Schema, base: FieldBase, nullable: boolean): StringField {
+  const pattern = str(schema.pattern);
+  const format = str(schema.format);
+  const compiled = pattern === undefined ? undefined : compileSafePattern(pattern);
+  const restates = compiled?.ok === true && patternRestatesFormat(format, compiled.test);
+  return {
+    ...base,
+    nullable,
+    kind: 'string',
+    ...def('format', format),
+    ...def('minLength', count(schema.minLength)),
+    ...def('maxLength', count(schema.maxLength)),
+    ...def('pattern', compiled?.ok && !restates ? pattern : undefined),
+    ...def('patternRestatesFormat', restates || undefined),
+    ...def('patternNote', compiled && !compiled.ok && compiled.kind === 'unsupported' ? uncheckedPatternNote(pattern!, compiled.reason) : undefined),
+  };
+}
+
+/** A number or integer field and its bounds, exclusive ones in either draft's spelling. */
+function numberField(schema: Schema, base: FieldBase, nullable: boolean, integer: boolean): NumberField {
+  // Draft 4 wrote exclusive bounds as booleans beside minimum/maximum. A bound at the edge of
+  // safe integers (zod's `int()` writes ±9007199254740991) bounds nothing a person types: not shown.
+  const bound = (v: unknown) => {
+    const n = num(v);
+    return n !== undefined && Math.abs(n) >= Number.MAX_SAFE_INTEGER ? undefined : n;
+  };
+  const minimum = bound(schema.minimum);
+  const maximum = bound(schema.maximum);
+  const exMin = schema.exclusiveMinimum === true ? minimum : bound(schema.exclusiveMinimum);
+  const exMax = schema.exclusiveMaximum === true ? maximum : bound(schema.exclusiveMaximum);
+  const multipleOf = num(schema.multipleOf);
+  return {
+    ...base,
+    nullable,
+    kind: 'number',
+    integer,
+    ...def('minimum', schema.exclusiveMinimum === true ? undefined : minimum),
+    ...def('maximum', schema.exclusiveMaximum === true ? undefined : maximum),
+    ...def('exclusiveMinimum', exMin),
+    ...def('exclusiveMaximum', exMax),
+    ...def('multipleOf', multipleOf !== undefined && multipleOf > 0 ? multipleOf : undefined),
+  };
 }
 
 function withoutKey(s: Schema, key: string): Schema {

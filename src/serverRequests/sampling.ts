@@ -329,6 +329,17 @@ export interface LanguageModels {
   generate(model: ModelInfo, run: SamplingRun, signal: AbortSignal): Promise<ModelAnswer>;
 }
 
+/** One line of a request's log. */
+type Say = (level: Parameters<ServerRequestLog>[1], text: string) => void;
+
+/** One request being answered: whose, when it is cancelled, its dialog (when the user is asked) and its log. */
+interface SamplingTurn {
+  readonly server: ServerIdentity;
+  readonly signal: AbortSignal;
+  readonly dialog: SamplingDialog | undefined;
+  readonly say: Say;
+}
+
 export interface SamplingServiceOptions {
   readonly queue: DialogQueue;
   readonly policies: SamplingPolicyStore;
@@ -388,7 +399,7 @@ export class SamplingService {
     }
   }
 
-  private logRequest(say: (level: Parameters<ServerRequestLog>[1], text: string) => void, p: CreateMessageParams): void {
+  private logRequest(say: Say, p: CreateMessageParams): void {
     const hints = (p.modelPreferences?.hints ?? []).map((h) => h.name).filter(Boolean);
     const facts = [
       `${p.messages.length} message${p.messages.length === 1 ? '' : 's'}`,
@@ -404,15 +415,8 @@ export class SamplingService {
     });
   }
 
-  private async run(
-    server: ServerIdentity,
-    p: CreateMessageParams,
-    requestId: string,
-    policy: SamplingPolicy,
-    signal: AbortSignal,
-    say: (level: Parameters<ServerRequestLog>[1], text: string) => void,
-  ): Promise<CreateMessageResult> {
-    const { prompter, models: lm, policies } = this.options;
+  private async run(server: ServerIdentity, p: CreateMessageParams, requestId: string, policy: SamplingPolicy, signal: AbortSignal, say: Say): Promise<CreateMessageResult> {
+    const { prompter, models: lm } = this.options;
     const listed = await lm.models();
     if (signal.aborted) throw new QueueCancelledError(abortReason(signal));
     const available = listed.filter((m) => !this.unusable.has(m.id));
@@ -421,127 +425,154 @@ export class SamplingService {
     const view = samplingView(requestId, p);
     const choice = chooseModel(view.modelPreferences, available);
     const earlier = available.find((m) => m.id === this.picks.get(server.id));
-    let model: ModelInfo | undefined = choice.kind === 'hint' ? choice.model : earlier;
-    const planned = choice.kind === 'hint' ? { label: describeModel(choice.model), reason: `matches the server's hint ${JSON.stringify(choice.hint)}` } : earlier ? { label: describeModel(earlier), reason: 'your earlier pick for this server' } : undefined;
+    const planned = choice.kind === 'hint' ? { model: choice.model, label: describeModel(choice.model), reason: `matches the server's hint ${JSON.stringify(choice.hint)}` } : earlier ? { model: earlier, label: describeModel(earlier), reason: 'your earlier pick for this server' } : undefined;
 
     // Without a model only a person can answer: the dialog opens whatever the standing policy.
     const noModel = available.length === 0;
     if (noModel) say('info', 'no language model is available: you can answer it yourself, or reject it');
     const ask = decide(policy) === 'ask' || noModel;
     const noModelReason = noModel && skipped.length > 0 ? `VS Code lists ${skipped.length === 1 ? 'a model' : 'models'} that cannot answer here: ${skipped.join('; ')}.` : undefined;
-    const dialog = ask ? prompter.open(server, { ...view, ...(planned ? { plannedModel: planned } : {}), modelsAvailable: !noModel, ...(noModelReason ? { noModelReason } : {}) }, signal) : undefined;
-    /** The person's own answer, or their rejection (which throws). */
-    const answeredOrRejected = async (decision: SamplingRequestDecision): Promise<CreateMessageResult | undefined> => {
-      if (decision.kind === 'answer') {
-        const name = decision.model.trim() || SELF_ANSWER_MODEL;
-        say('info', `answered by the user as model ${JSON.stringify(name)}, no model ran: ${clip(decision.text)}`);
-        return { role: 'assistant', content: { type: 'text', text: decision.text }, model: name, stopReason: 'endTurn' };
-      }
-      if (decision.kind === 'reject') {
-        if (decision.remember === 'never') {
-          await policies.set(server.id, server.name, 'never');
-          say('info', 'you chose never to allow sampling for this server');
-        }
-        say('info', `rejected by the user → error ${ErrorCodes.UserRejected}`);
-        throw new WireError(ErrorCodes.UserRejected, 'User rejected sampling request');
-      }
-      return undefined;
-    };
+    const plannedModel = planned && { label: planned.label, reason: planned.reason };
+    const dialog = ask ? prompter.open(server, { ...view, ...(plannedModel ? { plannedModel } : {}), modelsAvailable: !noModel, ...(noModelReason ? { noModelReason } : {}) }, signal) : undefined;
+    const turn: SamplingTurn = { server, signal, dialog, say };
     try {
-      let edits: SamplingEdits | undefined;
-      if (dialog) {
-        const decision = await untilCancelled(dialog.decide(), signal);
-        const settled = await answeredOrRejected(decision);
-        if (settled) return settled;
-        if (decision.kind !== 'approve') throw new Error('unreachable');
-        edits = decision.edits;
-        if (decision.remember) {
-          await policies.set(server.id, server.name, decision.remember);
-          say('info', `sampling for this server is now ${describePolicy(decision.remember)}`);
-        }
-      } else {
-        say('info', `approved by your setting for this server (${describePolicy(policy)})`);
-      }
+      const approval = await this.approval(turn, policy);
+      if (approval.kind === 'settled') return approval.result;
       if (noModel) {
         say('error', `approved, but no language model is available → error ${ErrorCodes.InternalError}`);
         throw new WireError(ErrorCodes.InternalError, 'No language model is available in the client to answer sampling requests');
       }
-      const { run, edited } = applyEdits(p, edits);
+      const { run, edited } = applyEdits(p, approval.edits);
       if (dialog) say('info', edited.length > 0 ? `approved by the user, edited: ${edited.join(', ')}` : 'approved by the user');
-
-      if (!model) {
-        model = await untilCancelled(prompter.pickModel(server, available, signal), signal);
-        if (!model) {
-          say('info', `no model picked → error ${ErrorCodes.UserRejected}`);
-          throw new WireError(ErrorCodes.UserRejected, 'User rejected sampling request (no model was chosen)');
-        }
-        this.picks.set(server.id, model.id);
-        say('info', `model picked by the user: ${describeModel(model)}`);
-      } else {
-        say('info', `model: ${describeModel(model)}${planned ? ` (${planned.reason})` : ''}`);
-      }
-
-      dialog?.generating(model);
-      let answer: ModelAnswer;
-      const started = Date.now();
-      // The model stops when the server cancels or the user closes the dialog.
-      const generation = new AbortController();
-      const stopOnServer = () => generation.abort(signal.reason);
-      const stopOnClose = () => generation.abort('the user closed the dialog');
-      signal.addEventListener('abort', stopOnServer, { once: true });
-      dialog?.closed?.addEventListener('abort', stopOnClose, { once: true });
-      try {
-        if (dialog?.closed?.aborted) stopOnClose();
-        answer = await untilCancelled(lm.generate(model, run, generation.signal), generation.signal);
-      } catch (error) {
-        if (signal.aborted) throw error;
-        if (dialog?.closed?.aborted) {
-          say('info', `the user closed the dialog while the model was working → error ${ErrorCodes.UserRejected}`);
-          throw new WireError(ErrorCodes.UserRejected, 'User rejected sampling request');
-        }
-        const text = errorMessage(error);
-        if (error instanceof ModelUnusableError) this.unusable.set(model.id, `failed earlier in this session (${text})`);
-        say('error', `the model failed: ${text} → error ${ErrorCodes.InternalError}`);
-        dialog?.failed(`The model failed: ${text}`);
-        if (!dialog) prompter.notify(server, 'error', `Sampling for ${server.name} failed: ${text}`);
-        throw new WireError(ErrorCodes.InternalError, `The language model failed: ${text}`);
-      } finally {
-        signal.removeEventListener('abort', stopOnServer);
-        dialog?.closed?.removeEventListener('abort', stopOnClose);
-      }
-      say('info', `answer from ${model.id} in ${Date.now() - started} ms (stopReason ${answer.stopReason ?? 'unknown'}): ${clip(answer.text)}`);
-      if (answer.text.trim() === '') {
-        // Nothing is not an answer (a model that is not signed in or has no quota can end its turn empty).
-        const why = `answered with no text (stopReason ${answer.stopReason ?? 'unknown'})`;
-        this.unusable.set(model.id, `${why} earlier in this session`);
-        if (!dialog?.offerSelfAnswer) {
-          dialog?.failed(`The model ${describeModel(model)} ${why}.`);
-          say('error', `${model.id} ${why} → error ${ErrorCodes.InternalError}; it is not offered again until VS Code restarts`);
-          if (!dialog) prompter.notify(server, 'error', `Sampling for ${server.name}: the model ${describeModel(model)} ${why}; the server got an error.`);
-          throw new WireError(ErrorCodes.InternalError, `The language model ${model.id} returned no text`);
-        }
-        say('warn', `${model.id} ${why}: the request goes back to you to answer yourself or reject; the model is not offered again until VS Code restarts`);
-        dialog.offerSelfAnswer(`The model ${describeModel(model)} ${why}, so there is nothing to send. Answer the request yourself, or reject it.`);
-        const settled = await answeredOrRejected(await untilCancelled(dialog.decide(), signal));
-        if (settled) return settled;
-        throw new WireError(ErrorCodes.InternalError, `The language model ${model.id} returned no text`);
-      }
-
-      let finalText = answer.text;
-      if (!dialog) {
-        prompter.ranUnattended?.(server, model);
-      } else {
-        const review = await untilCancelled(dialog.review({ model: model.id, modelLabel: describeModel(model), text: answer.text, ...(answer.stopReason !== undefined ? { stopReason: answer.stopReason } : {}) }), signal);
-        if (review.kind === 'reject') {
-          say('info', `the user rejected the answer → error ${ErrorCodes.UserRejected}`);
-          throw new WireError(ErrorCodes.UserRejected, 'User rejected the sampled response');
-        }
-        finalText = review.text;
-        say('info', finalText === answer.text ? 'the user sent the answer' : `the user edited the answer before sending it: ${clip(finalText)}`);
-      }
-      return createMessageResult(model, { text: finalText, ...(answer.stopReason !== undefined ? { stopReason: answer.stopReason } : {}) });
+      const model = await this.modelToRun(turn, planned, available);
+      const answer = await this.generate(turn, model, run);
+      say('info', `answer from ${model.id} in ${answer.ms} ms (stopReason ${answer.stopReason ?? 'unknown'}): ${clip(answer.text)}`);
+      // Nothing is not an answer (a model that is not signed in or has no quota can end its turn empty).
+      if (answer.text.trim() === '') return await this.noTextAnswered(turn, model, answer);
+      const text = await this.reviewed(turn, model, answer);
+      return createMessageResult(model, { text, ...(answer.stopReason !== undefined ? { stopReason: answer.stopReason } : {}) });
     } finally {
       dialog?.close();
     }
+  }
+
+  /** The user's own answer, or their rejection (which throws); undefined for an approval. */
+  private async settledByUser({ server, say }: SamplingTurn, decision: SamplingRequestDecision): Promise<CreateMessageResult | undefined> {
+    if (decision.kind === 'answer') {
+      const name = decision.model.trim() || SELF_ANSWER_MODEL;
+      say('info', `answered by the user as model ${JSON.stringify(name)}, no model ran: ${clip(decision.text)}`);
+      return { role: 'assistant', content: { type: 'text', text: decision.text }, model: name, stopReason: 'endTurn' };
+    }
+    if (decision.kind === 'reject') {
+      if (decision.remember === 'never') {
+        await this.options.policies.set(server.id, server.name, 'never');
+        say('info', 'you chose never to allow sampling for this server');
+      }
+      say('info', `rejected by the user → error ${ErrorCodes.UserRejected}`);
+      throw new WireError(ErrorCodes.UserRejected, 'User rejected sampling request');
+    }
+    return undefined;
+  }
+
+  /** The request approved (by the standing policy, or in the dialog with the user's edits and maybe a new policy), or settled by the user's own answer; a rejection throws. */
+  private async approval(turn: SamplingTurn, policy: SamplingPolicy): Promise<{ readonly kind: 'settled'; readonly result: CreateMessageResult } | { readonly kind: 'approved'; readonly edits?: SamplingEdits }> {
+    const { dialog, server, signal, say } = turn;
+    if (!dialog) {
+      say('info', `approved by your setting for this server (${describePolicy(policy)})`);
+      return { kind: 'approved' };
+    }
+    const decision = await untilCancelled(dialog.decide(), signal);
+    const settled = await this.settledByUser(turn, decision);
+    if (settled) return { kind: 'settled', result: settled };
+    if (decision.kind !== 'approve') throw new Error('unreachable');
+    if (decision.remember) {
+      await this.options.policies.set(server.id, server.name, decision.remember);
+      say('info', `sampling for this server is now ${describePolicy(decision.remember)}`);
+    }
+    return { kind: 'approved', ...(decision.edits ? { edits: decision.edits } : {}) };
+  }
+
+  /** The model planned (a hint's match, or the user's earlier pick for this server), else the one the user picks now (remembered for the session). */
+  private async modelToRun({ server, signal, say }: SamplingTurn, planned: { readonly model: ModelInfo; readonly reason: string } | undefined, available: readonly ModelInfo[]): Promise<ModelInfo> {
+    if (planned) {
+      say('info', `model: ${describeModel(planned.model)} (${planned.reason})`);
+      return planned.model;
+    }
+    const model = await untilCancelled(this.options.prompter.pickModel(server, available, signal), signal);
+    if (!model) {
+      say('info', `no model picked → error ${ErrorCodes.UserRejected}`);
+      throw new WireError(ErrorCodes.UserRejected, 'User rejected sampling request (no model was chosen)');
+    }
+    this.picks.set(server.id, model.id);
+    say('info', `model picked by the user: ${describeModel(model)}`);
+    return model;
+  }
+
+  /** The model's answer and how long it took; it stops when the server cancels or the user closes the dialog. A model that fails is not offered again when it cannot answer here. */
+  private async generate({ server, signal, dialog, say }: SamplingTurn, model: ModelInfo, run: SamplingRun): Promise<ModelAnswer & { readonly ms: number }> {
+    const { prompter, models: lm } = this.options;
+    dialog?.generating(model);
+    const started = Date.now();
+    const generation = new AbortController();
+    const stopOnServer = () => generation.abort(signal.reason);
+    const stopOnClose = () => generation.abort('the user closed the dialog');
+    signal.addEventListener('abort', stopOnServer, { once: true });
+    dialog?.closed?.addEventListener('abort', stopOnClose, { once: true });
+    try {
+      if (dialog?.closed?.aborted) stopOnClose();
+      const answer = await untilCancelled(lm.generate(model, run, generation.signal), generation.signal);
+      return { ...answer, ms: Date.now() - started };
+    } catch (error) {
+      if (signal.aborted) throw error;
+      if (dialog?.closed?.aborted) {
+        say('info', `the user closed the dialog while the model was working → error ${ErrorCodes.UserRejected}`);
+        throw new WireError(ErrorCodes.UserRejected, 'User rejected sampling request');
+      }
+      const text = errorMessage(error);
+      if (error instanceof ModelUnusableError) this.unusable.set(model.id, `failed earlier in this session (${text})`);
+      say('error', `the model failed: ${text} → error ${ErrorCodes.InternalError}`);
+      dialog?.failed(`The model failed: ${text}`);
+      if (!dialog) prompter.notify(server, 'error', `Sampling for ${server.name} failed: ${text}`);
+      throw new WireError(ErrorCodes.InternalError, `The language model failed: ${text}`);
+    } finally {
+      signal.removeEventListener('abort', stopOnServer);
+      dialog?.closed?.removeEventListener('abort', stopOnClose);
+    }
+  }
+
+  /**
+   * The model answered with no text: it is not offered again this session, and the request goes
+   * back to the person to answer or reject where the dialog can offer that; otherwise an error.
+   */
+  private async noTextAnswered(turn: SamplingTurn, model: ModelInfo, answer: ModelAnswer): Promise<CreateMessageResult> {
+    const { server, signal, dialog, say } = turn;
+    const why = `answered with no text (stopReason ${answer.stopReason ?? 'unknown'})`;
+    this.unusable.set(model.id, `${why} earlier in this session`);
+    if (!dialog?.offerSelfAnswer) {
+      dialog?.failed(`The model ${describeModel(model)} ${why}.`);
+      say('error', `${model.id} ${why} → error ${ErrorCodes.InternalError}; it is not offered again until VS Code restarts`);
+      if (!dialog) this.options.prompter.notify(server, 'error', `Sampling for ${server.name}: the model ${describeModel(model)} ${why}; the server got an error.`);
+      throw new WireError(ErrorCodes.InternalError, `The language model ${model.id} returned no text`);
+    }
+    say('warn', `${model.id} ${why}: the request goes back to you to answer yourself or reject; the model is not offered again until VS Code restarts`);
+    dialog.offerSelfAnswer(`The model ${describeModel(model)} ${why}, so there is nothing to send. Answer the request yourself, or reject it.`);
+    const settled = await this.settledByUser(turn, await untilCancelled(dialog.decide(), signal));
+    if (settled) return settled;
+    throw new WireError(ErrorCodes.InternalError, `The language model ${model.id} returned no text`);
+  }
+
+  /** The text to send: the model's, after the user reviewed (maybe edited) it in the dialog; a rejection throws. */
+  private async reviewed({ server, signal, dialog, say }: SamplingTurn, model: ModelInfo, answer: ModelAnswer): Promise<string> {
+    if (!dialog) {
+      this.options.prompter.ranUnattended?.(server, model);
+      return answer.text;
+    }
+    const review = await untilCancelled(dialog.review({ model: model.id, modelLabel: describeModel(model), text: answer.text, ...(answer.stopReason !== undefined ? { stopReason: answer.stopReason } : {}) }), signal);
+    if (review.kind === 'reject') {
+      say('info', `the user rejected the answer → error ${ErrorCodes.UserRejected}`);
+      throw new WireError(ErrorCodes.UserRejected, 'User rejected the sampled response');
+    }
+    say('info', review.text === answer.text ? 'the user sent the answer' : `the user edited the answer before sending it: ${clip(review.text)}`);
+    return review.text;
   }
 }

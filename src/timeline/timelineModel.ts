@@ -10,7 +10,7 @@
 import type { Frame } from '../protocol/connection';
 import { LatencySamples, percentile } from '../protocol/stats';
 import { isEraNegotiationAnswer } from '../client/era';
-import { frameFacts } from './frameFacts';
+import { frameFacts, type FrameFacts } from './frameFacts';
 import { TickStore, type TickKind } from './tickStore';
 import { keptMessage, type ItemKind, type ItemStatus, type ItemSummary, type KeptFrame, type TimelineItem } from './timelineItems';
 
@@ -264,71 +264,79 @@ export class Timeline {
         }
         break;
       }
-      case 'response': {
-        // Our answer closes the server's request; the server's answer closes ours.
-        const item = (frame.direction === 'receive' ? ring.outgoing : ring.incoming).get(facts.idKey);
-        if (!item) {
-          this.addTick(ring, { kind: 'notification', direction: frame.direction, method: `(answer to unknown id ${facts.idKey})`, name: undefined, start: frame.time, status: 'error' }, frame);
-          break;
-        }
-        ring.unhold(item, frame.direction === 'receive' ? ring.outgoing : ring.incoming);
-        item.second = this.keep(ring, frame, ring.indexOf(item) < ring.payloadHead);
-        ring.frames++;
-        if (item.status !== 'cancelled') {
-          item.end = frame.time;
-          // A legacy server's refusal of the era probe is how a healthy start goes, not an error.
-          item.status = facts.failed && !(facts.error && isEraNegotiationAnswer(item.method, facts.error.code, facts.error.data)) ? 'error' : facts.createdTaskId !== undefined ? 'task' : facts.inputRequired ? 'input' : 'ok';
-          if (facts.errorText) item.errorText = facts.errorText;
-          this.release(ring, item);
-          this.sample(item.method, item.end - item.start);
-        }
-        if (facts.createdTaskId !== undefined) ring.hold(ring.tasks, facts.createdTaskId, item);
-        if (facts.inputRequired) {
-          const root = item.parent !== undefined ? (ring.span(item.parent) ?? item) : item;
-          if (facts.inputRequired.requestState !== undefined) ring.hold(ring.inputByState, facts.inputRequired.requestState, root);
-          ring.hold(ring.inputByCall, callKey(item), root);
-        }
-        // Without a task the call's progress token ends with its answer.
-        if (facts.createdTaskId === undefined) ring.unhold(item, ring.progressTokens);
-        this.changed(ring, item.id);
-        this.trim(ring);
+      case 'response':
+        this.pushResponse(ring, frame, facts);
         break;
-      }
-      case 'notification': {
-        let parent: TimelineItem | undefined;
-        let kind: TickKind = 'notification';
-        if (facts.progressToken !== undefined) {
-          parent = ring.progressTokens.get(facts.progressToken);
-          if (parent) kind = 'progress';
-        } else if (facts.cancels !== undefined) {
-          // Our cancellation ends our request; the server's ends its own.
-          parent = (frame.direction === 'send' ? ring.outgoing : ring.incoming).get(facts.cancels);
-          if (parent && parent.end === undefined) {
-            parent.end = frame.time;
-            parent.status = 'cancelled';
-            this.release(ring, parent);
-            this.changed(ring, parent.id);
-          }
-        } else if (facts.taskId !== undefined) {
-          parent = ring.tasks.get(facts.taskId);
-        }
-        const fraction = facts.progress !== undefined && facts.total !== undefined && facts.total > 0 ? Math.min(1, Math.max(0, facts.progress / facts.total)) : undefined;
-        const id = this.addTick(ring, { kind, direction: frame.direction, method: facts.method, name: facts.name, start: frame.time, progress: fraction, parent: parent?.id }, frame);
-        if (parent) {
-          (parent.children ??= []).push(id);
-          if (kind === 'progress' && fraction !== undefined) {
-            parent.progress = fraction;
-            this.changed(ring, parent.id);
-          }
-        }
+      case 'notification':
+        this.pushNotification(ring, frame, facts);
         break;
-      }
       case 'invalid':
         this.addTick(ring, { kind: 'notification', direction: frame.direction, method: facts.method, name: undefined, start: frame.time, status: 'error' }, frame);
         break;
       default: {
         const never: never = facts;
         return never;
+      }
+    }
+  }
+
+  /** An answer: it closes the request it answers (ours or the server's) with its status, files a task or an input round it starts, and ends the request's progress token unless a task goes on. */
+  private pushResponse(ring: ServerRing, frame: Frame, facts: Extract<FrameFacts, { kind: 'response' }>): void {
+    // Our answer closes the server's request; the server's answer closes ours.
+    const item = (frame.direction === 'receive' ? ring.outgoing : ring.incoming).get(facts.idKey);
+    if (!item) {
+      this.addTick(ring, { kind: 'notification', direction: frame.direction, method: `(answer to unknown id ${facts.idKey})`, name: undefined, start: frame.time, status: 'error' }, frame);
+      return;
+    }
+    ring.unhold(item, frame.direction === 'receive' ? ring.outgoing : ring.incoming);
+    item.second = this.keep(ring, frame, ring.indexOf(item) < ring.payloadHead);
+    ring.frames++;
+    if (item.status !== 'cancelled') {
+      item.end = frame.time;
+      // A legacy server's refusal of the era probe is how a healthy start goes, not an error.
+      item.status = facts.failed && !(facts.error && isEraNegotiationAnswer(item.method, facts.error.code, facts.error.data)) ? 'error' : facts.createdTaskId !== undefined ? 'task' : facts.inputRequired ? 'input' : 'ok';
+      if (facts.errorText) item.errorText = facts.errorText;
+      this.release(ring, item);
+      this.sample(item.method, item.end - item.start);
+    }
+    if (facts.createdTaskId !== undefined) ring.hold(ring.tasks, facts.createdTaskId, item);
+    if (facts.inputRequired) {
+      const root = item.parent !== undefined ? (ring.span(item.parent) ?? item) : item;
+      if (facts.inputRequired.requestState !== undefined) ring.hold(ring.inputByState, facts.inputRequired.requestState, root);
+      ring.hold(ring.inputByCall, callKey(item), root);
+    }
+    // Without a task the call's progress token ends with its answer.
+    if (facts.createdTaskId === undefined) ring.unhold(item, ring.progressTokens);
+    this.changed(ring, item.id);
+    this.trim(ring);
+  }
+
+  /** A notification, as a tick under what it belongs to: a call's progress (moving its bar), a cancellation (ending the request it cancels), a task's status. */
+  private pushNotification(ring: ServerRing, frame: Frame, facts: Extract<FrameFacts, { kind: 'notification' }>): void {
+    let parent: TimelineItem | undefined;
+    let kind: TickKind = 'notification';
+    if (facts.progressToken !== undefined) {
+      parent = ring.progressTokens.get(facts.progressToken);
+      if (parent) kind = 'progress';
+    } else if (facts.cancels !== undefined) {
+      // Our cancellation ends our request; the server's ends its own.
+      parent = (frame.direction === 'send' ? ring.outgoing : ring.incoming).get(facts.cancels);
+      if (parent && parent.end === undefined) {
+        parent.end = frame.time;
+        parent.status = 'cancelled';
+        this.release(ring, parent);
+        this.changed(ring, parent.id);
+      }
+    } else if (facts.taskId !== undefined) {
+      parent = ring.tasks.get(facts.taskId);
+    }
+    const fraction = facts.progress !== undefined && facts.total !== undefined && facts.total > 0 ? Math.min(1, Math.max(0, facts.progress / facts.total)) : undefined;
+    const id = this.addTick(ring, { kind, direction: frame.direction, method: facts.method, name: facts.name, start: frame.time, progress: fraction, parent: parent?.id }, frame);
+    if (parent) {
+      (parent.children ??= []).push(id);
+      if (kind === 'progress' && fraction !== undefined) {
+        parent.progress = fraction;
+        this.changed(ring, parent.id);
       }
     }
   }

@@ -133,15 +133,9 @@ export async function callTool(request: ToolCallRequest, ports: ToolCallPorts): 
   const validator = ports.validator ?? sharedSchemaValidator;
   const tool = 'inputSchema' in request.tool ? request.tool : undefined;
   const name = request.tool.name;
-  let args: Record<string, unknown>;
-  if (tool) {
-    const checked = readToolArguments(request.model ?? buildFormModel(tool.inputSchema), request.arguments, validator);
-    // Invalid input is never sent.
-    if (checked.errors.length > 0) return { kind: 'invalid', errors: checked.errors };
-    args = checked.value;
-    if (ports.confirm && needsConfirmation(tool) && !(await ports.confirm(tool, confirmationReason(tool), args))) return { kind: 'declined' };
-  } else if (request.arguments.mode === 'value') args = request.arguments.value;
-  else return { kind: 'invalid', errors: [{ path: '', keyword: 'json', message: 'arguments without the tool’s inputSchema must be given as a value' }] };
+  const checked = await argumentsToSend(request, tool, ports, validator);
+  if ('outcome' in checked) return checked.outcome;
+  const { args } = checked;
 
   let client: McpClient;
   try {
@@ -165,14 +159,7 @@ export async function callTool(request: ToolCallRequest, ports: ToolCallPorts): 
   if (request.signal?.aborted) forward();
   else request.signal?.addEventListener('abort', forward, { once: true });
   try {
-    const options = {
-      ...(timeout ? { timeoutMs: Math.round(timeout.seconds * 1000) } : {}),
-      // Each progress report restarts the timeout: a long call that keeps reporting is not cut off.
-      resetTimeoutOnProgress: true,
-      signal: abort.signal,
-      ...(ports.onTimeoutPaused ? { onTimeoutPaused: ports.onTimeoutPaused } : {}),
-      ...(ports.onProgress ? { onProgress: ports.onProgress } : {}),
-    };
+    const options = requestOptions(timeout, abort.signal, ports);
     // 2026-07-28 tasks extension: the server decides per call whether it answers with a task.
     const modernTasks = offersTasksExtension(client);
     const asTask = !modernTasks && (await runsAsTask(client, request, tool));
@@ -225,6 +212,34 @@ export async function callTool(request: ToolCallRequest, ports: ToolCallPorts): 
     request.signal?.removeEventListener('abort', forward);
   }
   return end;
+}
+
+/**
+ * The arguments to send: read with the form model and checked against the tool's inputSchema (invalid
+ * input is never sent), then confirmed when the tool may change things; a tool known only by its
+ * name takes them as given. Otherwise the outcome that ends the call before it starts.
+ */
+async function argumentsToSend(request: ToolCallRequest, tool: Tool | undefined, ports: ToolCallPorts, validator: SchemaValidator): Promise<{ readonly args: Record<string, unknown> } | { readonly outcome: ToolCallOutcome }> {
+  if (!tool) {
+    if (request.arguments.mode === 'value') return { args: request.arguments.value };
+    return { outcome: { kind: 'invalid', errors: [{ path: '', keyword: 'json', message: 'arguments without the tool’s inputSchema must be given as a value' }] } };
+  }
+  const checked = readToolArguments(request.model ?? buildFormModel(tool.inputSchema), request.arguments, validator);
+  if (checked.errors.length > 0) return { outcome: { kind: 'invalid', errors: checked.errors } };
+  const args = checked.value;
+  if (ports.confirm && needsConfirmation(tool) && !(await ports.confirm(tool, confirmationReason(tool), args))) return { outcome: { kind: 'declined' } };
+  return { args };
+}
+
+/** The request's options: its timeout, restarted by each progress report (a long call that keeps reporting is not cut off), its signal, and the caller's progress and pause ports. */
+function requestOptions(timeout: ToolCallRequest['timeout'], signal: AbortSignal, ports: ToolCallPorts) {
+  return {
+    ...(timeout ? { timeoutMs: Math.round(timeout.seconds * 1000) } : {}),
+    resetTimeoutOnProgress: true,
+    signal,
+    ...(ports.onTimeoutPaused ? { onTimeoutPaused: ports.onTimeoutPaused } : {}),
+    ...(ports.onProgress ? { onProgress: ports.onProgress } : {}),
+  };
 }
 
 /** What went wrong, secrets removed from its message and data: it goes to people, models and files. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseArguments, UsageError } from '../../src/cli/arguments';
-import { base64Bytes, describeCapabilities, renderCallResult, renderContent, renderPromptResult, renderReadResult, renderTools, table, toolParams } from '../../src/cli/render';
+import { base64Size, describeCapabilities, renderCallResult, renderContent, renderPromptResult, renderReadResult, renderTools, table, toolParams } from '../../src/cli/render';
 import { formatBytes } from '../../src/protocol/text';
 import { describeFailure } from '../../src/cli/failureLines';
 import { McpLocalError } from '../../src/protocol/errors';
@@ -56,7 +56,10 @@ describe('CLI rendering', () => {
     assert.equal(formatBytes(1023), '1023 B');
     assert.equal(formatBytes(1229), '1.2 KiB');
     assert.equal(formatBytes(9 * 1024 * 1024), '9.0 MiB');
-    for (const n of [0, 1, 2, 3, 4, 100]) assert.equal(base64Bytes(Buffer.alloc(n, 7).toString('base64')), n);
+    for (const n of [0, 1, 2, 3, 4, 100]) assert.equal(base64Size(Buffer.alloc(n, 7).toString('base64')), `${n} B`);
+    assert.equal(base64Size(Buffer.alloc(2048, 7).toString('base64')), '2.0 KiB');
+    // Not base64: said, not a size guessed from its length.
+    assert.equal(base64Size('not base64!'), 'not valid base64');
   });
 
   test('content blocks: text as is, media and resources summarized', () => {

@@ -47,11 +47,22 @@ describe('OnDemand', () => {
     assert.equal(late.current, undefined);
   });
 
-  test('a failed creation rejects get()', async () => {
-    const broken = new OnDemand<Part>(async () => {
-      throw new Error('no module');
+  test('a failed creation rejects get(), every get() waiting on it, and is tried again by the next get()', async () => {
+    let attempts = 0;
+    const flaky = new OnDemand<Part>(async () => {
+      attempts++;
+      if (attempts === 1) throw new Error('no module');
+      return new Part();
     });
-    await assert.rejects(broken.get(), /no module/);
-    assert.equal(broken.current, undefined);
+    const [first, meanwhile] = [flaky.get(), flaky.get()];
+    await assert.rejects(first, /no module/);
+    await assert.rejects(meanwhile, /no module/);
+    assert.equal(attempts, 1, 'the calls made while it loaded share its failure');
+    assert.equal(flaky.current, undefined);
+    const part = await flaky.get();
+    assert.equal(attempts, 2);
+    assert.equal(flaky.current, part);
+    assert.equal(await flaky.get(), part, 'once created, it is not created again');
+    assert.equal(attempts, 2);
   });
 });

@@ -12,7 +12,8 @@ import { ApprovalDecision } from '../../chat/approval';
 import { appLabel, appMessageForModel } from '../../chat/appViews';
 import { ChatLoopPorts, ChatMessage, ChatPart, ModelOutput, describeApproval, runChatLoop } from '../../chat/chatLoop';
 import { ModelToolDefinition, ToolCatalog, ToolSets, buildToolCatalog, describeCatalog, toolSetSelection } from '../../chat/toolCatalog';
-import type { ServerTool } from '../../chat/toolNames';
+import type { NamedTool, ServerTool } from '../../chat/toolNames';
+import type { ToolCallPorts } from '../../usecases/callTool';
 import { trustedServerApproval } from '../../chat/trustedServers';
 import { sandboxedAutoApprove } from '../trust/sandboxSettings';
 import { errorMessage } from '../../protocol/errors';
@@ -161,6 +162,40 @@ function conversationOf(context: vscode.ChatContext, state: ChatState): string {
   return state.apps.newConversationId();
 }
 
+/**
+ * The user's turn as the model gets it: the request's words (an app's, said so in the response),
+ * after the model context an app view set and the resources attached since the last request.
+ * `typed` is the prompt as written (how an app's message is recognised), `scoped` without its #server references.
+ */
+function userTurn(ctx: UseCaseContext, state: ChatState, prompt: { readonly typed: string; readonly scoped: string }, conversation: string, stream: vscode.ChatResponseStream): { message: ChatMessage; writtenByApp: string | undefined } {
+  const attached = state.attachments.splice(0);
+  const sender = state.apps.takeAppMessage(prompt.typed);
+  if (sender) stream.markdown(`_Written by ${appLabel(sender)}: every tool call it leads to asks first._\n\n`);
+  const appContext = state.apps.takeContext(conversation, sender);
+  if (appContext) {
+    stream.markdown(`_With the model context of ${appContext.from.map(appLabel).join(', ')}._\n\n`);
+    for (const from of appContext.from) ctx.deps.log(from.serverId, 'info', `${appLabel(from)}: its model context went with an @mcp request`);
+  }
+  const context = (appContext ? `${appContext.text}\n\n` : '') + attached.map((a) => `Attached resource ${a.uri} (from ${ctx.serverName(a.serverId)}):\n${a.text}\n\n`).join('');
+  return { message: { role: 'user', parts: [{ kind: 'text', text: context + (sender ? appMessageForModel(sender, prompt.scoped) : prompt.scoped) }] }, writtenByApp: sender && appLabel(sender) };
+}
+
+/** How a tool the model calls is run: the one tool-call use case, its progress and task status in the response, recorded as "from chat". */
+function chatToolCallPorts(ctx: UseCaseContext, tool: NamedTool, stream: vscode.ChatResponseStream): ToolCallPorts {
+  return {
+    client: () => ctx.client(tool.serverId),
+    validator: ctx.validator,
+    redact: (text) => ctx.redact(text),
+    onProgress: (p) => stream.progress(`${tool.serverName} · ${tool.tool.name}: ${p.message ?? `${p.progress}${p.total ? ` of ${p.total}` : ''}`}`),
+    // A task tool: its status in the response while it runs (the chat's Stop cancels it: tasks/cancel); the tree shows it too.
+    onTaskStatus: (u) => stream.progress(`${tool.serverName} · ${tool.tool.name}: task ${describeTaskState(taskStateOf(u))}`),
+    tasks: ctx.tasks,
+    record: (entry) => ctx.history.add({ ...entry, summary: `from chat: ${entry.summary}` }),
+    log: (level, text) => ctx.deps.log(tool.serverId, level, text),
+    ...(ctx.deps.resolveUrlElicitation ? { resolveUrlElicitation: (error) => ctx.deps.resolveUrlElicitation!(error, tool.serverId) } : {}),
+  };
+}
+
 /** Handles one @mcp request. */
 export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
   const settings = chatSettings();
@@ -181,17 +216,9 @@ export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, r
     if (!prompt) return { metadata: { conversation } };
     messages.push(...prompt);
   } else {
-    const attached = state.attachments.splice(0);
-    const sender = state.apps.takeAppMessage(request.prompt);
-    if (sender) stream.markdown(`_Written by ${appLabel(sender)}: every tool call it leads to asks first._\n\n`);
-    const appContext = state.apps.takeContext(conversation, sender);
-    if (appContext) {
-      stream.markdown(`_With the model context of ${appContext.from.map(appLabel).join(', ')}._\n\n`);
-      for (const from of appContext.from) ctx.deps.log(from.serverId, 'info', `${appLabel(from)}: its model context went with an @mcp request`);
-    }
-    const context = (appContext ? `${appContext.text}\n\n` : '') + attached.map((a) => `Attached resource ${a.uri} (from ${ctx.serverName(a.serverId)}):\n${a.text}\n\n`).join('');
-    messages.push({ role: 'user', parts: [{ kind: 'text', text: context + (sender ? appMessageForModel(sender, scope.prompt) : scope.prompt) }] });
-    writtenByApp = sender && appLabel(sender);
+    const turn = userTurn(ctx, state, { typed: request.prompt, scoped: scope.prompt }, conversation, stream);
+    messages.push(turn.message);
+    writtenByApp = turn.writtenByApp;
   }
   if (servers.length === 0) stream.markdown('_No MCP server is running: the model answers without tools._\n\n');
   const capabilities = modelCapabilities(request.model);
@@ -217,18 +244,7 @@ export async function handleChatRequest(ctx: UseCaseContext, state: ChatState, r
       const h = ctx.server(tool.serverId);
       if (h) void state.pin(h, tool.tool);
     },
-    callPorts: (tool) => ({
-      client: () => ctx.client(tool.serverId),
-      validator: ctx.validator,
-      redact: (text) => ctx.redact(text),
-      onProgress: (p) => stream.progress(`${tool.serverName} · ${tool.tool.name}: ${p.message ?? `${p.progress}${p.total ? ` of ${p.total}` : ''}`}`),
-      // A task tool: its status in the response while it runs (the chat's Stop cancels it: tasks/cancel); the tree shows it too.
-      onTaskStatus: (u) => stream.progress(`${tool.serverName} · ${tool.tool.name}: task ${describeTaskState(taskStateOf(u))}`),
-      tasks: ctx.tasks,
-      record: (entry) => ctx.history.add({ ...entry, summary: `from chat: ${entry.summary}` }),
-      log: (level, text) => ctx.deps.log(tool.serverId, level, text),
-      ...(ctx.deps.resolveUrlElicitation ? { resolveUrlElicitation: (error) => ctx.deps.resolveUrlElicitation!(error, tool.serverId) } : {}),
-    }),
+    callPorts: (tool) => chatToolCallPorts(ctx, tool, stream),
     onText: (text) => stream.markdown(text),
     onCallStart: (tool) => stream.progress(`Running ${tool.tool.name} on ${tool.serverName}…`),
     // Marks every font has (an emoji shows as a box where there is no emoji font).

@@ -25,6 +25,9 @@ import { plainPickText } from '../../content/untrustedText';
 
 export type { UseCaseDeps, CommandTarget, ServerHandles, ServerHealth } from './useCaseDeps';
 
+/** Opens a resource of a server in a read-only document. */
+type OpenResource = (serverId: string, uri: string) => Promise<void>;
+
 /** Command ids (also in package.json's `contributes.commands`): registered by id at activation (lazyCommands.ts). */
 export { UseCaseCommands };
 
@@ -53,7 +56,7 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
   const resources = new ResourceFeatures(ctx);
   const noise = new NoiseRecorder();
   const health = new HealthMonitor(ctx);
-  const openResource = (serverId: string, uri: string) => resources.open(serverId, uri, hintFor(ctx.server(serverId), uri));
+  const openResource: OpenResource = (serverId, uri) => resources.open(serverId, uri, hintFor(ctx.server(serverId), uri));
   const watchNoise = () => {
     for (const s of deps.servers.list()) {
       const client = ctx.runningClient(s.id);
@@ -62,7 +65,35 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
   };
   watchNoise();
 
-  const register = (id: string, fn: (...args: unknown[]) => unknown) =>
+  const register = commandRegistrar(deps);
+
+  const disposables: vscode.Disposable[] = [
+    ctx,
+    new SavedTestsController(ctx),
+    resources,
+    noise,
+    health,
+    ...(deps.onDidChangeServers ? [deps.onDidChangeServers(watchNoise)] : []),
+    ...itemCommands(ctx, resources, openResource, register),
+    ...serverCommands(ctx, noise, health, register),
+    ...historyCommands(ctx, openResource, register),
+    { dispose: () => (disposeLoadedPanels(), DetailsPanel.disposeAll()) },
+    registerTaskFeatures(ctx, openResource),
+  ];
+  // @mcp: a language model uses the same servers, through the same tool-call use case.
+  const chat = registerChatParticipant(ctx, participant);
+  disposables.push(chat.disposable);
+  const all = vscode.Disposable.from(...disposables.reverse());
+  const restorePanel = panelRestorer(ctx, noise, health, openResource);
+  return { subscriptions: resources.subscriptionState, chat: chat.state, history: ctx.history, tasks: ctx.tasks, icons: ctx.icons, restorePanel, dispose: () => all.dispose() };
+}
+
+/** Registers one command. */
+type Register = (id: string, fn: (...args: unknown[]) => unknown) => vscode.Disposable;
+
+/** Registers commands whose failure is an error message, and a line in the server's log when the command names a server. */
+function commandRegistrar(deps: UseCaseDeps): Register {
+  return (id, fn) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
         return await fn(...args);
@@ -74,14 +105,11 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
         return undefined;
       }
     });
+}
 
-  const disposables: vscode.Disposable[] = [
-    ctx,
-    new SavedTestsController(ctx),
-    resources,
-    noise,
-    health,
-    ...(deps.onDidChangeServers ? [deps.onDidChangeServers(watchNoise)] : []),
+/** The commands on a server's items: call a tool, open or subscribe to a resource, read a template, get a prompt. */
+function itemCommands(ctx: UseCaseContext, resources: ResourceFeatures, openResource: OpenResource, register: Register): vscode.Disposable[] {
+  return [
     register(UseCaseCommands.callTool, async (arg) => {
       const t = await resolveTarget(ctx, arg, 'tool');
       if (t?.name) (await loadToolPanel()).show(ctx, t.serverId, t.name, openResource);
@@ -122,6 +150,12 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
       await getPrompt(ctx, t.serverId, t.name, openResource, values);
       return undefined;
     }),
+  ];
+}
+
+/** The commands on a server itself: ping, log level, copy its entry, capabilities, details, the connection doctor. */
+function serverCommands(ctx: UseCaseContext, noise: NoiseRecorder, health: HealthMonitor, register: Register): vscode.Disposable[] {
+  return [
     register(UseCaseCommands.ping, async (arg) => {
       const s = await resolveServer(ctx, arg, 'Ping which MCP server?', true);
       if (s) return pingServer(ctx, s);
@@ -148,6 +182,12 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
       // The connection doctor (and the DNS, TCP and TLS probes under it) loads on the first diagnosis.
       if (s) await (await import('./diagnose.js')).diagnoseServer(ctx, s);
     }),
+  ];
+}
+
+/** The call history's commands: clear it, and show one entry in its tool panel. */
+function historyCommands(ctx: UseCaseContext, openResource: OpenResource, register: Register): vscode.Disposable[] {
+  return [
     register(UseCaseCommands.clearHistory, async (arg) => {
       const t = toTarget(arg);
       ctx.history.clear(t?.serverId);
@@ -158,22 +198,21 @@ export function registerUseCases(context: vscode.ExtensionContext, deps: UseCase
       const historyId = typeof arg === 'object' && arg !== null && typeof (arg as { historyId?: unknown }).historyId === 'string' ? (arg as { historyId: string }).historyId : undefined;
       if (!historyId || !(await loadToolPanel()).showHistoryEntry(ctx, historyId, openResource)) void vscode.window.showInformationMessage('MCP Host: that call is no longer in the history.');
     }),
-    { dispose: () => (disposeLoadedPanels(), DetailsPanel.disposeAll()) },
-    registerTaskFeatures(ctx, openResource),
   ];
-  // @mcp: a language model uses the same servers, through the same tool-call use case.
-  const chat = registerChatParticipant(ctx, participant);
-  disposables.push(chat.disposable);
-  const all = vscode.Disposable.from(...disposables.reverse());
-  // A panel open when the window reloaded comes back (panelTabs.ts; the serializers are registered at activation, lazyFeatures.ts).
-  const restorePanel = async (viewType: string, panel: vscode.WebviewPanel, raw: unknown): Promise<void> => {
+}
+
+/**
+ * A panel open when the window reloaded comes back, to the kind of state it kept (panelTabs.ts; the
+ * serializers are registered at activation, lazyFeatures.ts, and hand the panel over here).
+ */
+function panelRestorer(ctx: UseCaseContext, noise: NoiseRecorder, health: HealthMonitor, openResource: OpenResource): UseCases['restorePanel'] {
+  return async (viewType, panel, raw) => {
     const state = parseRestoreState(raw);
     if (!state || state.kind !== PANEL_KIND_OF[viewType]) return panel.dispose();
     if (state.kind === 'tool') return (await loadToolPanel()).restore(ctx, panel, state.serverId, state.name, openResource);
     if (state.kind === 'prompt') return (await loadPromptPanel()).restore(ctx, panel, state.serverId, state.prompt, openResource);
     return DetailsPanel.restore(ctx, panel, state.serverId, noise, health);
   };
-  return { subscriptions: resources.subscriptionState, chat: chat.state, history: ctx.history, tasks: ctx.tasks, icons: ctx.icons, restorePanel, dispose: () => all.dispose() };
 }
 
 function isStringRecord(v: unknown): v is Record<string, string> {
