@@ -42,7 +42,7 @@ export const FOLDERS = [
   { folder: 'registry', layer: 4, imports: ['protocol', 'client', 'config'] },
   { folder: 'icons', layer: 4, imports: [] },
   { folder: 'usecases', layer: 5, imports: ['protocol', 'content', 'client', 'schema', 'config', 'forms', 'transport', 'auth', 'registry'] },
-  { folder: 'gallery', layer: 5, imports: ['protocol', 'auth'] },
+  { folder: 'gallery', layer: 5, imports: ['protocol', 'config', 'auth'] },
   { folder: 'apps', layer: 5.5, imports: ['protocol', 'content', 'client', 'usecases'] },
   { folder: 'timeline', layer: 5.5, imports: ['protocol', 'client', 'usecases'] },
   { folder: 'serverRequests', layer: 6, imports: ['protocol', 'content', 'client', 'schema', 'forms'] },

@@ -4,7 +4,8 @@
 // process is left.
 import * as vscode from 'vscode';
 import { registerCommands } from './extension/commands';
-import { registerRegistryGalleryOnDemand, registerUseCasesOnDemand } from './extension/lazyFeatures';
+import { RegistryGalleryCommands, registerRegistryGalleryOnDemand, registerUseCasesOnDemand } from './extension/lazyFeatures';
+import { checkRegistryUpdatesOnce, registryUpdateMarks } from './extension/gallery/registryUpdateMarks';
 import { EditorHost } from './extension/editorHost';
 import { ServersTreeProvider } from './extension/tree/serversTree';
 import { McpStatusBar } from './extension/tree/statusBar';
@@ -34,7 +35,8 @@ export function activate(context: vscode.ExtensionContext): void {
   const statusBar = new McpStatusBar(editorHost.tree);
   const changes = new OfferChangesView(editorHost.offerChanges);
   context.subscriptions.push(changes, vscode.window.createTreeView('mcpHost.changes', { treeDataProvider: changes }));
-  context.subscriptions.push(editorHost, statusBar, ...registerCommands(editorHost, tree, view), registerRegistryGalleryOnDemand(context, log));
+  // Rows say when the registry a server was installed from has a newer version.
+  context.subscriptions.push(editorHost, statusBar, ...registerCommands(editorHost, tree, view), registerRegistryGalleryOnDemand(context, log), tree.showRegistryUpdates(registryUpdateMarks), checkRegistryUpdatesOnce(() => editorHost.tree.servers(), editorHost.onDidChange, RegistryGalleryCommands.checkUpdates));
   // The view's toolbar offers only what applies (Start All once something can start, and so on).
   const updateContext = () => {
     const kinds = editorHost.tree.servers().map((h) => editorHost.tree.displayStatus(h).kind);

@@ -133,10 +133,15 @@ Commands:
                      --limit N, --cursor C for the next page; --registry-token-env VAR for a
                      private registry's bearer token)
   registry show NAME        a server's description, repository and the ways to install it
-  registry install NAME     write its entry into --target FILE (.vscode/mcp.json, the default, or
-                     .mcp.json): --use N picks the package or remote, --version V, --name KEY;
+  registry install NAME     write its entry into --target FILE (.vscode/mcp.json, the default,
+                     .mcp.json, a settings.json, or "user": your VS Code user settings):
+                     --use N picks the package or remote, --version V, --name KEY;
                      what you must supply becomes an input (or an environment reference),
                      secrets are never written; unsafe entries are refused
+  registry outdated         the entries of --target installed from a registry, and which have
+                     a newer version there
+  registry update KEY       rewrite entry KEY of --target at the registry's newer version (only
+                     that entry; the same package type or remote, the same inputs)
   replay FILE        send the requests of a recording (--record) to the server again and
                      compare each answer with the recorded one (exit 1 on a difference);
                      --ignore POINTER leaves a JSON Pointer of the answers out (repeatable)

@@ -3,12 +3,13 @@
 // must supply) or `.mcp.json` (environment references), never a secret value, and refuses unsafe
 // entries with the reasons. The work is in src/gallery/; this is argument parsing and printing.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { OFFICIAL_REGISTRY_URL, RegistryClient, RegistryError, SearchPage } from '../gallery/registryClient';
 import { ServerResponse, entryStatus, installKinds } from '../gallery/serverJson';
 import { InstallChoice, describeEntry, installChoices, planInstall } from '../gallery/installPlan';
-import { ConfigFileKind, ConfigWriteError, addPlannedEntry } from '../gallery/configWrite';
+import { ConfigWriteError, addPlannedEntry } from '../gallery/configWrite';
 import { UsageError } from './usageError';
+import { configFileKind, runRegistryUpdates, targetFile } from './registryUpdates';
 
 interface RegistryIo {
   readonly stdout: (text: string) => void;
@@ -16,7 +17,7 @@ interface RegistryIo {
 }
 
 interface RegistryArguments {
-  readonly verb: 'search' | 'show' | 'install';
+  readonly verb: 'search' | 'show' | 'install' | 'outdated' | 'update';
   readonly operand?: string;
   readonly registry: string;
   readonly tokenEnv?: string;
@@ -34,7 +35,7 @@ const VALUE_FLAGS = new Set(['--registry', '--registry-token-env', '--limit', '-
 /** Parses the words after `registry`. Throws UsageError on a mistake. */
 export function parseRegistryArguments(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): RegistryArguments {
   const [verb, ...rest] = argv;
-  if (verb !== 'search' && verb !== 'show' && verb !== 'install') throw new UsageError(`registry takes search, show or install${verb ? `, not "${verb}"` : ''}`);
+  if (verb !== 'search' && verb !== 'show' && verb !== 'install' && verb !== 'outdated' && verb !== 'update') throw new UsageError(`registry takes search, show, install, outdated or update${verb ? `, not "${verb}"` : ''}`);
   const values = new Map<string, string>();
   const positionals: string[] = [];
   let json = false;
@@ -49,7 +50,9 @@ export function parseRegistryArguments(argv: readonly string[], env: NodeJS.Proc
     } else if (arg.startsWith('-')) throw new UsageError(`registry ${verb}: unknown option ${arg}`);
     else positionals.push(arg);
   }
-  if (verb !== 'search' && positionals.length !== 1) throw new UsageError(`registry ${verb} takes one server name (such as io.github.user/weather)`);
+  if ((verb === 'show' || verb === 'install') && positionals.length !== 1) throw new UsageError(`registry ${verb} takes one server name (such as io.github.user/weather)`);
+  if (verb === 'update' && positionals.length !== 1) throw new UsageError('registry update takes the name of one entry of --target (such as weather-mcp)');
+  if (verb === 'outdated' && positionals.length) throw new UsageError('registry outdated takes no name: it checks every entry of --target');
   if (positionals.length > 1) throw new UsageError('registry search takes one query (quote it)');
   const number = (flag: string): number | undefined => {
     const raw = values.get(flag);
@@ -59,7 +62,7 @@ export function parseRegistryArguments(argv: readonly string[], env: NodeJS.Proc
     return n;
   };
   const target = values.get('--target') ?? '.vscode/mcp.json';
-  if (!/(^|[\\/])(\.vscode[\\/]mcp\.json|\.mcp\.json)$/.test(target)) throw new UsageError(`--target is a .vscode/mcp.json or .mcp.json file, not "${target}"`);
+  if (target !== 'user' && !/(^|[\\/])(\.vscode[\\/]mcp\.json|\.mcp\.json|settings\.json)$/.test(target)) throw new UsageError(`--target is a .vscode/mcp.json, .mcp.json or settings.json file, or "user" (your VS Code user settings), not "${target}"`);
   const tokenEnv = values.get('--registry-token-env');
   if (tokenEnv !== undefined && env[tokenEnv] === undefined) throw new UsageError(`--registry-token-env ${tokenEnv}: that environment variable is not set`);
   const limit = number('--limit');
@@ -97,7 +100,10 @@ export async function runRegistryCli(argv: readonly string[], io: RegistryIo, op
         return 0;
       }
       case 'install':
-        return await install(client, args, io, resolve(options.cwd ?? process.cwd()), options.signal);
+        return await install(client, args, io, resolve(options.cwd ?? process.cwd()), env, options.signal);
+      case 'outdated':
+      case 'update':
+        return await runRegistryUpdates({ ...args, verb: args.verb }, io, targetFile(args.target, resolve(options.cwd ?? process.cwd()), env), env, options.signal);
     }
   } catch (error) {
     const lines = error instanceof UsageError ? [error.message, `Run 'mcp-host --help' for usage.`] : [error instanceof Error ? error.message : String(error)];
@@ -107,10 +113,10 @@ export async function runRegistryCli(argv: readonly string[], io: RegistryIo, op
   }
 }
 
-async function install(client: RegistryClient, args: RegistryArguments, io: RegistryIo, cwd: string, signal?: AbortSignal): Promise<number> {
+async function install(client: RegistryClient, args: RegistryArguments, io: RegistryIo, cwd: string, env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<number> {
   const { server } = await client.server(args.operand!, args.version ?? 'latest', signal);
-  const file = resolve(cwd, args.target);
-  const kind: ConfigFileKind = basename(file) === '.mcp.json' ? 'dot-mcp-json' : 'vscode-mcp-json';
+  const file = targetFile(args.target, cwd, env);
+  const kind = configFileKind(file);
   const choices = installChoices(server);
   let choice: InstallChoice | undefined;
   if (args.use !== undefined) {
@@ -126,14 +132,15 @@ async function install(client: RegistryClient, args: RegistryArguments, io: Regi
   const before = existsSync(file) ? readFileSync(file, 'utf8') : '';
   let after: string;
   try {
-    after = addPlannedEntry(before, kind, plan);
+    after = addPlannedEntry(before, kind, plan, { registryUrl: args.registry });
   } catch (error) {
     if (error instanceof ConfigWriteError) throw new Error(`${args.target}: ${error.message}`);
     throw error;
   }
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, after);
-  const lines = [`installed ${server.name} ${server.version} as "${plan.key}" in ${args.target}:`, `  ${describeEntry(plan.entry)}`];
+  const where = args.target === 'user' ? `your user settings (${file})` : args.target;
+  const lines = [`installed ${server.name} ${server.version} as "${plan.key}" in ${where}:`, `  ${describeEntry(plan.entry)}`];
   for (const input of plan.inputs) lines.push(`  asks for ${input.id}${input.password ? ' (secret: kept in SecretStorage)' : ''}: ${input.description}`);
   for (const variable of plan.environment) lines.push(`  reads $${variable.name} from the environment${variable.secret ? ' (secret)' : ''}: ${variable.description}`);
   for (const warning of plan.warnings) lines.push(`  note: ${warning}`);

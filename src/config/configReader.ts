@@ -13,6 +13,7 @@ import { child, describe, stringNodes } from './jsonNodes';
 import { LineIndex, MAX_NESTING, SYNTAX_MESSAGES, textNestedDeeperThan, tooDeep } from './jsonText';
 import { readOAuthBlock, secretOAuthFields } from './oauthBlock';
 import { readSandbox } from './sandboxBlock';
+import { registrySourceOf } from './registrySource';
 
 interface Property {
   readonly key: Node;
@@ -234,6 +235,7 @@ export class Reader {
       const timeoutSeconds = this.readTimeout(value, at, name);
       const protocolVersion = this.readProtocol(value, at, name);
       const dev = this.readDev(value, at, name);
+      const registrySource = registrySourceOf(getNodeValue(value));
       entries.push({
         id: entryId(this.source, name),
         name,
@@ -242,6 +244,7 @@ export class Reader {
         ...(timeoutSeconds !== undefined ? { timeoutSeconds } : {}),
         ...(protocolVersion !== undefined ? { protocolVersion } : {}),
         ...(dev !== undefined ? { dev } : {}),
+        ...(registrySource ? { registrySource } : {}),
         fingerprint: fingerprintOf(raw, usedDefs.map((d) => d.raw)),
         inputs: usedDefs.map((d) => d.def),
       });

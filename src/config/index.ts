@@ -12,3 +12,4 @@ export * from './load';
 export * from './variables';
 export * from './dotenv';
 export * from './fingerprint';
+export * from './registrySource';

@@ -1,6 +1,7 @@
 // The shapes shared by the config layer (parsing, variables) and the registry. No `vscode`
 // import here: the VS Code layer adapts these, it does not leak into them.
 import type { ProtocolPreference } from '../client/era';
+import type { RegistrySource } from './registrySource';
 
 /**
  * Where a server definition comes from.
@@ -138,6 +139,8 @@ export interface ServerEntry {
   readonly protocolVersion?: ProtocolPreference;
   /** The entry's `dev` (VS Code's field): restart on changes of watched files, start under a debugger. */
   readonly dev?: DevOptions;
+  /** The MCP Registry entry it was installed from (its `gallery` and `version` fields). */
+  readonly registrySource?: RegistrySource;
 }
 
 /** `dev` of a server entry, for developing the server itself. */

@@ -54,7 +54,7 @@ export function registerLazyCommands<M>(commands: CommandRegistry, ids: readonly
 }
 
 /** The registry gallery's command ids: registered at activation (lazyFeatures.ts), used by the gallery's own chunk. */
-export const RegistryGalleryCommands = { browse: 'mcpHost.registry.browse', setToken: 'mcpHost.registry.setToken' } as const;
+export const RegistryGalleryCommands = { browse: 'mcpHost.registry.browse', setToken: 'mcpHost.registry.setToken', update: 'mcpHost.registry.update', checkUpdates: 'mcpHost.registry.checkUpdates' } as const;
 
 /** The use cases' commands (panels/useCaseCommands.ts). */
 export const UseCaseCommands = {

@@ -1,17 +1,44 @@
-// Writes a planned entry into the text of `.vscode/mcp.json` (`servers` + `inputs`) or
-// `.mcp.json` (`mcpServers`) with jsonc-parser edits, so comments and formatting survive.
-// A file that does not parse, or a name already taken, is an error and nothing changes.
+// Writes a planned entry into the text of `.vscode/mcp.json` (`servers` + `inputs`), `.mcp.json`
+// (`mcpServers`) or a VS Code settings.json (`mcpHost.servers` + `mcpHost.inputs`) with
+// jsonc-parser edits, so comments and formatting survive; an update rewrites only its entry. A
+// file that does not parse, a name already taken (or, to update, missing) is an error and nothing
+// changes. An entry installed from a registry records where from (config/registrySource.ts).
 import { applyEdits, findNodeAtLocation, FormattingOptions, modify, parseTree, ParseError, printParseErrorCode } from 'jsonc-parser';
-import type { InstallPlan } from './installPlan';
+import type { InstallPlan, PlannedInput } from './installPlan';
+import { registrySourceFields } from '../config/registrySource';
 
-export type ConfigFileKind = 'vscode-mcp-json' | 'dot-mcp-json';
+export type ConfigFileKind = 'vscode-mcp-json' | 'dot-mcp-json' | 'settings-json';
 
 export class ConfigWriteError extends Error {
   override readonly name = 'ConfigWriteError';
 }
 
+export interface WriteOptions {
+  /** Replace the entry of the same name, which must exist (an update); otherwise a taken name is an error. */
+  readonly replace?: boolean;
+  /** The registry it came from: the entry records it (`gallery`, `version`) for update checks. */
+  readonly registryUrl?: string;
+}
+
+const KEYS: Record<ConfigFileKind, { servers: string; inputs?: string }> = {
+  'vscode-mcp-json': { servers: 'servers', inputs: 'inputs' },
+  'dot-mcp-json': { servers: 'mcpServers' },
+  'settings-json': { servers: 'mcpHost.servers', inputs: 'mcpHost.inputs' },
+};
+
+/** The entry as written: the plan's, with its registry source when it came from one. */
+export function entryToWrite(plan: InstallPlan, registryUrl?: string): Record<string, unknown> {
+  return registryUrl ? { ...plan.entry, ...registrySourceFields({ registryUrl, ...plan.source }) } : plan.entry;
+}
+
+/** The inputs of `plan` not yet among `existing` (by id), to append. */
+export function newInputs(plan: InstallPlan, existing: readonly unknown[]): PlannedInput[] {
+  const ids = new Set(existing.map((i) => (typeof i === 'object' && i !== null ? (i as { id?: unknown }).id : undefined)));
+  return plan.inputs.filter((input) => !ids.has(input.id));
+}
+
 /** The new text of a config file holding `plan`'s entry (and its inputs, those not already defined). */
-export function addPlannedEntry(text: string, kind: ConfigFileKind, plan: InstallPlan, options: { replace?: boolean } = {}): string {
+export function addPlannedEntry(text: string, kind: ConfigFileKind, plan: InstallPlan, options: WriteOptions = {}): string {
   const source = text.trim() ? text : '{}\n';
   const errors: ParseError[] = [];
   const root = parseTree(source, errors, { allowTrailingComma: true });
@@ -19,19 +46,17 @@ export function addPlannedEntry(text: string, kind: ConfigFileKind, plan: Instal
     const first = errors[0];
     throw new ConfigWriteError(first ? `the file does not parse (${printParseErrorCode(first.error)} at offset ${first.offset}): fix it first, nothing was written` : 'the file is not a JSON object: nothing was written');
   }
-  const serversKey = kind === 'vscode-mcp-json' ? 'servers' : 'mcpServers';
-  if (!options.replace && findNodeAtLocation(root, [serversKey, plan.key])) {
-    throw new ConfigWriteError(`a server named "${plan.key}" is already configured: choose another name, nothing was written`);
-  }
+  const keys = KEYS[kind];
+  const present = findNodeAtLocation(root, [keys.servers, plan.key]) !== undefined;
+  if (!options.replace && present) throw new ConfigWriteError(`a server named "${plan.key}" is already configured: choose another name, nothing was written`);
+  if (options.replace && !present) throw new ConfigWriteError(`no server named "${plan.key}" is configured here any more: nothing was written`);
   const formatting = formattingOf(source);
-  let out = applyEdits(source, modify(source, [serversKey, plan.key], plan.entry, { formattingOptions: formatting }));
-  if (kind === 'vscode-mcp-json' && plan.inputs.length) {
-    const existing = findNodeAtLocation(parseTree(out)!, ['inputs']);
-    const ids = new Set((existing?.children ?? []).map((c) => findNodeAtLocation(c, ['id'])?.value));
-    if (!existing) out = applyEdits(out, modify(out, ['inputs'], [], { formattingOptions: formatting }));
-    for (const input of plan.inputs) {
-      if (ids.has(input.id)) continue;
-      out = applyEdits(out, modify(out, ['inputs', -1], input, { formattingOptions: formatting, isArrayInsertion: true }));
+  let out = applyEdits(source, modify(source, [keys.servers, plan.key], entryToWrite(plan, options.registryUrl), { formattingOptions: formatting }));
+  if (keys.inputs && plan.inputs.length) {
+    const existing = findNodeAtLocation(parseTree(out)!, [keys.inputs]);
+    if (!existing) out = applyEdits(out, modify(out, [keys.inputs], [], { formattingOptions: formatting }));
+    for (const input of newInputs(plan, (existing?.children ?? []).map((c) => ({ id: findNodeAtLocation(c, ['id'])?.value as unknown })))) {
+      out = applyEdits(out, modify(out, [keys.inputs, -1], input, { formattingOptions: formatting, isArrayInsertion: true }));
     }
   }
   return out;

@@ -71,7 +71,8 @@ describe('mcp-host registry', () => {
     assert.match(r.stdout, /reads \$X_API_KEY from the environment \(secret\)/);
     const text = readFileSync(target, 'utf8');
     assert.match(text, /\/\/ team servers/);
-    assert.deepEqual(parse(text).mcpServers['hybrid-mcp'], { type: 'http', url: 'https://mcp.anonymous.modelcontextprotocol.io/http', headers: { 'X-API-Key': '${X_API_KEY}', 'X-Region': 'us-east-1' } });
+    const gallery = `${fixture.url}/public/v0.1/servers/${encodeURIComponent('io.modelcontextprotocol.anonymous/hybrid-mcp')}`;
+    assert.deepEqual(parse(text).mcpServers['hybrid-mcp'], { type: 'http', url: 'https://mcp.anonymous.modelcontextprotocol.io/http', headers: { 'X-API-Key': '${X_API_KEY}', 'X-Region': 'us-east-1' }, gallery, version: '1.5.0' });
   });
 
   test('unsafe and malformed entries: refused with the reason, nothing written', async () => {

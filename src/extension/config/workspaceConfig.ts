@@ -40,7 +40,7 @@ export class WorkspaceConfigReader implements vscode.Disposable {
         this.changed('workspace folders changed');
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('mcpHost.servers')) this.changed('the mcpHost.servers setting changed');
+        if (e.affectsConfiguration('mcpHost.servers') || e.affectsConfiguration('mcpHost.inputs')) this.changed('the mcpHost.servers setting changed');
       }),
     );
     this.watchFolders();
@@ -52,7 +52,8 @@ export class WorkspaceConfigReader implements vscode.Disposable {
     const loaded: { source: ConfigSource; config: LoadedConfig; exists: boolean }[] = [];
 
     const user = vscode.workspace.getConfiguration('mcpHost').inspect<unknown>('servers');
-    if (user?.globalValue !== undefined) loaded.push(this.fromSetting(settingsSource('user'), user.globalValue));
+    // The user settings may define inputs (mcpHost.inputs) for their servers: secrets go to SecretStorage.
+    if (user?.globalValue !== undefined) loaded.push(this.fromSetting(settingsSource('user'), user.globalValue, vscode.workspace.getConfiguration('mcpHost').inspect<unknown>('inputs')?.globalValue));
     if (user?.workspaceValue !== undefined && vscode.workspace.workspaceFile) {
       loaded.push(this.fromSetting(settingsSource('workspace'), user.workspaceValue));
     }
@@ -94,9 +95,9 @@ export class WorkspaceConfigReader implements vscode.Disposable {
     return { servers, problems, sources: loaded.filter((l) => l.exists).map((l) => l.source), folders };
   }
 
-  private fromSetting(source: ConfigSource, value: unknown): { source: ConfigSource; config: LoadedConfig; exists: boolean } {
+  private fromSetting(source: ConfigSource, value: unknown, inputs?: unknown): { source: ConfigSource; config: LoadedConfig; exists: boolean } {
     const empty = value === null || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0);
-    return { source, config: parseSettingsValue(value, source), exists: !empty };
+    return { source, config: parseSettingsValue(value, source, inputs), exists: !empty };
   }
 
   private async publishDiagnostics(problems: readonly ConfigProblem[]): Promise<void> {

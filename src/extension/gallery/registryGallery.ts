@@ -8,6 +8,7 @@ import { GalleryRow, choiceRows, failureRow, serverRow } from '../../gallery/gal
 import { describeEntry, planInstall } from '../../gallery/installPlan';
 import { ConfigFileKind, addPlannedEntry } from '../../gallery/configWrite';
 import { RegistryGalleryCommands } from '../lazyCommands';
+import { checkRegistryUpdates, updateFromRegistry, writeUserSetting } from './registryUpdates';
 
 const PAGE = 30;
 
@@ -31,7 +32,20 @@ export function registerRegistryGallery(context: vscode.ExtensionContext, log: v
         void vscode.window.showErrorMessage(`MCP Host: ${message}`);
       }
     });
-  return [run(RegistryGalleryCommands.browse, () => browse(context.secrets)), run(RegistryGalleryCommands.setToken, () => setRegistryToken(context.secrets))];
+  // A registry's token goes to that registry only (it is kept per registry URL).
+  const token = (url: string) => context.secrets.get(tokenKey(url));
+  return [
+    run(RegistryGalleryCommands.browse, () => browse(context.secrets)),
+    run(RegistryGalleryCommands.setToken, () => setRegistryToken(context.secrets)),
+    run(RegistryGalleryCommands.update, () => updateFromRegistry(token)),
+    // The quiet check after activation: its failures go to the log only.
+    vscode.commands.registerCommand(RegistryGalleryCommands.checkUpdates, async () => {
+      for (const { entry, check } of await checkRegistryUpdates(token)) {
+        if (check.kind === 'failed') log.warn(`registry update check of "${entry.key}" (${entry.label}): ${check.problem}`);
+        else log.info(`registry update check of "${entry.key}" (${entry.label}): ${check.kind === 'newer' ? `${check.latest} is newer than ${check.installed.version}` : 'up to date'}`);
+      }
+    }),
+  ];
 }
 
 async function setRegistryToken(secrets: vscode.SecretStorage): Promise<void> {
@@ -56,7 +70,7 @@ async function browse(secrets: vscode.SecretStorage): Promise<void> {
   const picked = await pickServer(client, url);
   if (!picked) return;
   if (picked.offerToken) return setRegistryToken(secrets);
-  if (picked.row?.serverName) await install(client, picked.row.serverName);
+  if (picked.row?.serverName) await install(client, picked.row.serverName, url);
 }
 
 /** The quick pick: searches as you type (latest request wins), pages on "More results…". */
@@ -116,19 +130,26 @@ function rowItem(row: GalleryRow): Item {
   return { label: row.label, description: row.description, detail: row.detail, row, alwaysShow: true };
 }
 
-async function install(client: RegistryClient, name: string): Promise<void> {
-  const entry: ServerResponse = await client.server(name);
+type Target = { label: string; description: string; fileKind?: ConfigFileKind; parts: string[]; folder?: vscode.WorkspaceFolder };
+
+/** Where to write: the workspace files of a folder (the folder asked for first when there are several), or the user settings. */
+async function pickTarget(title: string, name: string): Promise<Target | undefined> {
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
-  if (!folders.length) throw new Error('open a folder first: the server is installed into its .vscode/mcp.json or .mcp.json');
-  const folder = folders.length === 1 ? folders[0] : (await vscode.window.showQuickPick(folders.map((f) => ({ label: f.name, description: f.uri.fsPath, folder: f })), { placeHolder: `Install ${name} into which folder?` }))?.folder;
-  if (!folder) return;
-  const target = await vscode.window.showQuickPick(
-    [
-      { label: '.vscode/mcp.json', description: 'VS Code format: what you supply is asked for once, secrets kept in SecretStorage', fileKind: 'vscode-mcp-json' as ConfigFileKind, parts: ['.vscode', 'mcp.json'] },
-      { label: '.mcp.json', description: 'mcpServers format: what you supply is read from environment variables', fileKind: 'dot-mcp-json' as ConfigFileKind, parts: ['.mcp.json'] },
-    ],
-    { title: `Install ${entry.server.title ?? name} ${entry.server.version}`, placeHolder: 'Write the entry into which file?' },
-  );
+  const folder = folders.length <= 1 ? folders[0] : (await vscode.window.showQuickPick(folders.map((f) => ({ label: f.name, description: f.uri.fsPath, folder: f })), { placeHolder: `Install ${name} into which folder?` }))?.folder;
+  if (folders.length > 1 && !folder) return undefined;
+  const files: Target[] = folder
+    ? [
+        { label: '.vscode/mcp.json', description: 'VS Code format: what you supply is asked for once, secrets kept in SecretStorage', fileKind: 'vscode-mcp-json', parts: ['.vscode', 'mcp.json'], folder },
+        { label: '.mcp.json', description: 'mcpServers format: what you supply is read from environment variables', fileKind: 'dot-mcp-json', parts: ['.mcp.json'], folder },
+      ]
+    : [];
+  const user: Target = { label: 'User settings', description: 'mcpHost.servers of your user settings: for every workspace; secrets kept in SecretStorage', parts: [] };
+  return vscode.window.showQuickPick([...files, user], { title, placeHolder: 'Write the entry where?' });
+}
+
+async function install(client: RegistryClient, name: string, registry: string): Promise<void> {
+  const entry: ServerResponse = await client.server(name);
+  const target = await pickTarget(`Install ${entry.server.title ?? name} ${entry.server.version}`, name);
   if (!target) return;
   const dialect = target.fileKind === 'dot-mcp-json' ? 'environment' : 'inputs';
   const rows = choiceRows(entry, dialect);
@@ -140,18 +161,19 @@ async function install(client: RegistryClient, name: string): Promise<void> {
     void vscode.window.showErrorMessage(`MCP Host: ${name} was not installed`, { modal: true, detail: outcome.reasons.join('\n') });
     return;
   }
-  const uri = vscode.Uri.joinPath(folder.uri, ...target.parts);
-  let before = '';
-  try {
-    before = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  } catch {
-    // a new file
-  }
-  const after = addPlannedEntry(before, target.fileKind, outcome.plan);
-  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(after));
+  const uri = target.folder && target.fileKind ? vscode.Uri.joinPath(target.folder.uri, ...target.parts) : undefined;
+  if (uri && target.fileKind) {
+    let before = '';
+    try {
+      before = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+    } catch {
+      // a new file
+    }
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(addPlannedEntry(before, target.fileKind, outcome.plan, { registryUrl: registry })));
+  } else await writeUserSetting(outcome.plan, registry, false);
   const plan = outcome.plan;
   const asks = plan.inputs.length ? ` Asks for ${plan.inputs.map((i) => i.id).join(', ')} when it starts.` : plan.environment.length ? ` Reads ${plan.environment.map((e) => '$' + e.name).join(', ')} from the environment.` : '';
   const notes = plan.warnings.length ? ` Note: ${plan.warnings.join('; ')}.` : '';
-  const open = await vscode.window.showInformationMessage(`MCP Host: installed ${name} ${entry.server.version} as "${plan.key}" in ${target.label}: ${describeEntry(plan.entry)}.${asks}${notes} It starts after you allow it.`, 'Open File');
-  if (open) await vscode.window.showTextDocument(uri);
+  const open = await vscode.window.showInformationMessage(`MCP Host: installed ${name} ${entry.server.version} as "${plan.key}" in ${target.label}: ${describeEntry(plan.entry)}.${asks}${notes}${uri ? ' It starts after you allow it.' : ''}`, ...(uri ? ['Open File'] : []));
+  if (open && uri) await vscode.window.showTextDocument(uri);
 }

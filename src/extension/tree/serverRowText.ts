@@ -128,11 +128,11 @@ export function serverDescription(facts: ServerRowFacts): string {
 }
 
 /**
- * What a server row says before its description, what the user must not miss first: "recording ·
- * unresponsive · shared with chat · everything 1.0.0 · …".
+ * What a server row says before its description, what the user must not miss first: "update
+ * 1.0.2 · recording · unresponsive · shared with chat · everything 1.0.0 · …".
  */
-export function serverRowMarks(marks: { readonly recording?: boolean; readonly unresponsive?: boolean; readonly shared?: boolean; readonly sandboxed?: boolean }): string {
-  const words = [marks.sandboxed ? 'sandboxed' : '', marks.recording ? '● recording' : '', marks.unresponsive ? 'unresponsive' : '', marks.shared ? 'shared with chat' : ''];
+export function serverRowMarks(marks: { readonly recording?: boolean; readonly unresponsive?: boolean; readonly shared?: boolean; readonly sandboxed?: boolean; readonly update?: string }): string {
+  const words = [marks.update ? `update ${marks.update}` : '', marks.sandboxed ? 'sandboxed' : '', marks.recording ? '● recording' : '', marks.unresponsive ? 'unresponsive' : '', marks.shared ? 'shared with chat' : ''];
   return words.filter(Boolean).map((w) => `${w} · `).join('');
 }
 

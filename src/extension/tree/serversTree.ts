@@ -108,6 +108,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   private timer: NodeJS.Timeout | undefined;
   private resourceSubscriptions: ResourceSubscriptions | undefined;
   private chatMarks: ChatState | undefined;
+  private registryUpdates: { get(entryId: string): { installed: string; latest: string } | undefined } | undefined;
   private skills: SkillsTreeSection | undefined;
   private serverTasks: ServerTasks | undefined;
   private icons: ServerIcons | undefined;
@@ -214,6 +215,14 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
   followVisibility(view: vscode.TreeView<TreeNode>): vscode.Disposable {
     this.clock.setVisible(view.visible);
     return view.onDidChangeVisibility((e) => this.clock.setVisible(e.visible));
+  }
+
+  /** Marks server rows the MCP Registry has a newer version of (gallery/registryUpdateMarks.ts). */
+  showRegistryUpdates(source: { get(entryId: string): { installed: string; latest: string } | undefined; readonly onDidChange: vscode.Event<void> }): vscode.Disposable {
+    this.registryUpdates = source;
+    const sub = source.onDidChange(() => this.refresh());
+    this.refresh();
+    return sub;
   }
 
   /** Marks tool rows switched off for language models or changed since the user approved them (from @mcp's state). */
@@ -428,6 +437,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
       shared: this.m.isShared?.(h),
       canSignOut: this.m.canSignOut?.(h.id),
       sandbox: runsSandboxed(h.entry) ? describeSandbox(sandboxPolicyOf(h.entry, sandboxRequirement())) : undefined,
+      registryUpdate: this.registryUpdates?.get(h.entry.id),
     };
   }
 

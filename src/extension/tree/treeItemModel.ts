@@ -90,6 +90,8 @@ export interface ServerRowContext {
   readonly canSignOut?: boolean;
   /** How it is sandboxed, in sentences, when it starts in a sandbox. */
   readonly sandbox?: readonly string[];
+  /** The MCP Registry has a newer version than the one installed. */
+  readonly registryUpdate?: { readonly installed: string; readonly latest: string };
 }
 
 /** The host and transport of a remote server, as its row and tooltip say them. */
@@ -139,6 +141,7 @@ export function serverRow(node: TreeNode, h: ServerHandle, facts: ServerRowConte
       pid: h.pid,
     }) +
     (facts.sandbox ? `\n\n**Sandboxed**: ${facts.sandbox.join(' ')}` : '') +
+    (facts.registryUpdate ? `\n\n**Update**: the registry has ${escapeMarkdown(facts.registryUpdate.latest)} (installed: ${escapeMarkdown(facts.registryUpdate.installed)}); run Update Servers from Registry` : '') +
     (unresponsive ? `\n\n**Unresponsive** since ${new Date(unresponsive.since).toLocaleTimeString()}: ${unresponsive.failures} ping(s) failed` : '');
   return {
     label: h.entry.name,
@@ -148,7 +151,7 @@ export function serverRow(node: TreeNode, h: ServerHandle, facts: ServerRowConte
     // childless state of its stopped self.
     id: `server:${shown.kind === 'starting' || shown.kind === 'waiting' ? 'stopped' : shown.kind}:${h.id}`,
     ...(click ? { command: { ...(click === 'signIn' ? DEFAULT_ACTIONS.signin : DEFAULT_ACTIONS.server), arguments: [node] } } : {}),
-    description: serverRowMarks({ sandboxed: facts.sandbox !== undefined, recording: facts.recording, unresponsive: unresponsive !== undefined, shared: facts.shared }) + description,
+    description: serverRowMarks({ update: facts.registryUpdate?.latest, sandboxed: facts.sandbox !== undefined, recording: facts.recording, unresponsive: unresponsive !== undefined, shared: facts.shared }) + description,
     icon: unresponsive ? { id: 'warning', color: 'list.warningForeground' } : statusIcon(shown.kind),
     // `.auth`: a remote server with something to sign out of (its menu offers Sign Out).
     contextValue: `server.${shown.kind}${facts.canSignOut ? '.auth' : ''}`,

@@ -63,6 +63,15 @@ suite('tree rows: servers', () => {
     assert.deepEqual(stopped.icon, { id: 'circle-outline' });
   });
 
+  test('a server the registry has a newer version of says "update <version>" first, and its tooltip says how to update', () => {
+    const h = fakeHandle();
+    const row = serverRow({ kind: 'server', serverId: h.id }, h, { ...context({ kind: 'stopped' }), registryUpdate: { installed: '1.0.1', latest: '1.0.2' } });
+    assert.match(String(row.description), /^update 1\.0\.2 · /);
+    const tooltip = typeof row.tooltip === 'object' ? row.tooltip.markdown : '';
+    assert.match(tooltip, /\*\*Update\*\*: the registry has 1\\\.0\\\.2 \(installed: 1\\\.0\\\.1\); run Update Servers from Registry/);
+    assert.doesNotMatch(String(serverRow({ kind: 'server', serverId: h.id }, h, context({ kind: 'stopped' })).description), /update/);
+  });
+
   test('a remote server shows its host, redacted, in the description', () => {
     const h = fakeHandle({ remoteUrl: 'https://abc.example.com:8443/mcp?key=abc' });
     const row = serverRow({ kind: 'server', serverId: h.id }, h, context({ kind: 'stopped' }));
