@@ -13,17 +13,26 @@
   // ---------------------------------------------------------------------------------------------
   // Helpers
 
-  /** Turns every button of the page off (after an answer was given). */
+  /**
+   * Turns every button of the page off (after an answer was given).
+   * @param {ParentNode} root
+   */
   function freeze(root) {
-    for (const el of root.querySelectorAll('button, input, textarea, select')) /** @type {any} */ (el).disabled = true;
+    for (const el of root.querySelectorAll('button, input, textarea, select')) /** @type {HTMLButtonElement} */ (el).disabled = true;
   }
 
+  /** @param {HTMLTextAreaElement} area */
   function autosize(area) {
     area.rows = Math.min(16, Math.max(2, area.value.split('\n').length + 1));
   }
 
   const queueNote = h('div', { class: 'queue-note', role: 'status', hidden: true });
 
+  /**
+   * @param {string} kindLabel
+   * @param {string} serverName
+   * @param {string} lead
+   */
   function header(kindLabel, serverName, lead) {
     return h('header', { class: 'header' }, [
       h('div', { class: 'kind' }, [kindLabel]),
@@ -32,10 +41,19 @@
     ]);
   }
 
+  /**
+   * @param {string} title
+   * @param {Node[]} children
+   * @param {string} [cls]
+   */
   function section(title, children, cls) {
     return h('section', { class: 'section ' + (cls || '') }, [title ? h('h2', { text: title }) : null, ...children]);
   }
 
+  /**
+   * @param {string} text
+   * @param {string} [cls]
+   */
   function status(text, cls) {
     return h('div', { class: 'status ' + (cls || ''), role: 'status', text });
   }
@@ -43,9 +61,10 @@
   // ---------------------------------------------------------------------------------------------
   // Sampling
 
+  /** @param {DialogMessageOf<'sampling'>} msg */
   function renderSampling(msg) {
-    const req = isObj(msg.request) ? msg.request : {};
-    const server = isObj(msg.server) ? msg.server : {};
+    const req = msg.request;
+    const server = msg.server;
     app.textContent = '';
     /** @type {{ texts: Record<string, string>, systemPrompt: string|undefined, maxTokens: number|undefined }} */
     const edits = { texts: {}, systemPrompt: undefined, maxTokens: undefined };
@@ -84,10 +103,10 @@
 
     // System prompt
     const sys = h('textarea', { id: 'system-prompt', class: 'editable', spellcheck: 'false', 'aria-label': 'System prompt', placeholder: '(no system prompt)', readonly: noModel });
-    /** @type {any} */ (sys).value = str(req.systemPrompt);
+    sys.value = str(req.systemPrompt);
     autosize(sys);
     sys.addEventListener('input', () => {
-      edits.systemPrompt = /** @type {any} */ (sys).value;
+      edits.systemPrompt = sys.value;
       autosize(sys);
     });
     body.append(section('System prompt', [sys]));
@@ -102,10 +121,10 @@
       for (const p of Array.isArray(m.parts) ? m.parts : []) {
         if (p.kind === 'text') {
           const area = h('textarea', { class: 'editable message-text', spellcheck: 'false', dataset: { part: str(p.id) }, 'aria-label': 'Text of message ' + (i + 1), readonly: noModel });
-          /** @type {any} */ (area).value = str(p.text);
+          area.value = str(p.text);
           autosize(area);
           area.addEventListener('input', () => {
-            edits.texts[str(p.id)] = /** @type {any} */ (area).value;
+            edits.texts[str(p.id)] = area.value;
             autosize(area);
           });
           box.append(area);
@@ -133,7 +152,7 @@
     // Limits
     const max = h('input', { id: 'max-tokens', type: 'number', min: '1', step: '1', value: String(req.maxTokens), 'aria-label': 'Maximum tokens' });
     max.addEventListener('input', () => {
-      const n = Number(/** @type {any} */ (max).value);
+      const n = Number(max.value);
       edits.maxTokens = Number.isInteger(n) && n >= 1 ? n : undefined;
       maxError.textContent = Number.isInteger(n) && n >= 1 ? '' : 'a whole number, at least 1';
       syncButtons();
@@ -144,7 +163,8 @@
     if (typeof req.metadata === 'string') body.append(h('details', { class: 'metadata' }, [h('summary', { text: 'Metadata for the model provider' }), h('pre', { text: req.metadata })]));
 
     // Decision
-    const send = (remember) => {
+    const send = (/** @type {PageMessageOf<'samplingApprove'>['remember']} */ remember) => {
+      /** @type {{ texts: Record<string, string>, systemPrompt?: string, maxTokens?: number }} */
       const payload = { texts: {} };
       for (const [k, v] of Object.entries(edits.texts)) payload.texts[k] = v;
       if (edits.systemPrompt !== undefined) payload.systemPrompt = edits.systemPrompt;
@@ -154,7 +174,7 @@
       freeze(actions);
       outcome.replaceChildren(status('Approved. Waiting for the model…', 'busy'));
     };
-    const reject = (remember) => {
+    const reject = (/** @type {PageMessageOf<'samplingReject'>['remember']} */ remember) => {
       post({ type: 'samplingReject', remember });
       freeze(body);
       freeze(actions);
@@ -164,14 +184,14 @@
     const selfText = h('textarea', { id: 'self-answer', class: 'editable answer-text', spellcheck: 'true', rows: '4', 'aria-label': 'Your answer', placeholder: 'Write the reply the server gets, as the model would' });
     const selfModel = h('input', { id: 'self-model', type: 'text', value: 'human', spellcheck: 'false', 'aria-label': 'Model name the server sees' });
     const sendSelf = h('button', { id: 'send-self', class: 'primary', disabled: true, onclick: () => {
-      post({ type: 'samplingAnswerSelf', text: /** @type {any} */ (selfText).value, model: /** @type {any} */ (selfModel).value });
+      post({ type: 'samplingAnswerSelf', text: selfText.value, model: selfModel.value });
       freeze(body);
       freeze(actions);
       outcome.replaceChildren(status('Sent your answer to the server.', 'done'));
     } }, ['Send my answer']);
     selfText.addEventListener('input', () => {
       autosize(selfText);
-      /** @type {any} */ (sendSelf).disabled = /** @type {any} */ (selfText).value.trim() === '';
+      sendSelf.disabled = selfText.value.trim() === '';
     });
     const selfBox = section('Your answer', [
       selfText,
@@ -210,27 +230,33 @@
     (noModel ? selfText : approveBtn).focus();
   }
 
+  /**
+   * @param {string} label
+   * @param {string} value
+   */
   function fact(label, value) {
     return h('div', { class: 'fact' }, [h('span', { class: 'fact-label', text: label }), h('span', { class: 'fact-value', text: value })]);
   }
 
+  /** @param {DialogMessageOf<'samplingGenerating'>} msg */
   function showGenerating(msg) {
     const outcome = document.getElementById('outcome');
     if (outcome) outcome.replaceChildren(status('Generating with ' + str(msg.model) + '…', 'busy'));
   }
 
+  /** @param {DialogMessageOf<'samplingAnswer'>} msg */
   function showAnswer(msg) {
-    const a = isObj(msg.answer) ? msg.answer : {};
+    const a = msg.answer;
     const outcome = document.getElementById('outcome');
     if (!outcome) return;
     const area = h('textarea', { id: 'answer', class: 'editable answer-text', spellcheck: 'false', 'aria-label': 'Answer to send' });
-    /** @type {any} */ (area).value = str(a.text);
+    area.value = str(a.text);
     autosize(area);
     area.addEventListener('input', () => autosize(area));
     const facts = h('div', { class: 'facts' }, [fact('Model', str(a.modelLabel) + ' (' + str(a.model) + ')'), fact('Stop reason', str(a.stopReason) || 'unknown')]);
     const actions = h('div', { class: 'actions' }, [
       h('button', { id: 'send-answer', class: 'primary', onclick: () => {
-        post({ type: 'answerSend', text: /** @type {any} */ (area).value });
+        post({ type: 'answerSend', text: area.value });
         freeze(box);
         box.append(status('Sent to the server.', 'done'));
       } }, ['Send to server']),
@@ -246,6 +272,7 @@
     area.focus();
   }
 
+  /** @param {DialogMessageOf<'failed'>} msg */
   function showFailed(msg) {
     const outcome = document.getElementById('outcome') || app;
     outcome.replaceChildren(h('div', { class: 'notice error', role: 'alert', text: str(msg.text) }));
@@ -254,33 +281,36 @@
   // ---------------------------------------------------------------------------------------------
   // Elicitation: form
 
-  /** @type {Record<string, any>} */
+  /** @type {unknown} */
   let formState = {};
-  let validateTimer = null;
-  /** @type {any} */
+  /** @type {number | undefined} */
+  let validateTimer = undefined;
+  /** @type {ReturnType<typeof McpWebview.errorGate> | null} */
   let formErrors = null;
   /** Submit was pressed: the next errors take focus to the first invalid field and are announced. */
   let submitted = false;
   // The shared renderer (common.js) in the wording for people: the same field model as a tool's form.
   const formFields = McpWebview.formRenderer({ audience: 'person', changed: () => changed() });
 
+  /** @param {DialogMessageOf<'form'>} msg */
   function renderForm(msg) {
-    const view = isObj(msg.view) ? msg.view : {};
-    const server = isObj(msg.server) ? msg.server : {};
-    const model = isObj(view.model) ? view.model : { properties: [] };
+    const view = msg.view;
+    const server = msg.server;
+    const model = view.model;
     formState = isObj(view.state) ? Object.assign({}, view.state) : {};
     app.textContent = '';
     app.append(header('Request for information', str(server.name), 'asks you for information'));
     app.append(h('div', { class: 'server-message', text: str(view.message) }));
     app.append(h('p', { class: 'note muted', text: 'Share only what you are comfortable giving this server. Never type passwords, tokens or other secrets into this form.' }));
     const form = h('div', { class: 'form', role: 'form', 'aria-label': 'Requested information' });
-    formErrors = McpWebview.errorGate(form);
+    const gate = McpWebview.errorGate(form);
+    formErrors = gate;
     form.append(...formFields.properties(model, '', { get: () => formState, set: (v) => (formState = v) }));
     const submit = h('button', { id: 'accept', class: 'primary', onclick: () => {
       clearTimeout(validateTimer);
-      formErrors.showAll();
+      gate.showAll();
       submitted = true;
-      post({ type: 'formAccept', state: formState });
+      post({ type: 'formAccept', state: stateToSend() });
     } }, ['Submit']);
     const actions = h('div', { class: 'actions' }, [
       submit,
@@ -295,9 +325,19 @@
 
   function changed() {
     clearTimeout(validateTimer);
-    validateTimer = setTimeout(() => post({ type: 'formValidate', state: formState }), 250);
+    validateTimer = window.setTimeout(() => post({ type: 'formValidate', state: stateToSend() }), 250);
   }
 
+  /**
+   * The form's state as the page holds it: the object the form's fields fill. The extension
+   * checks it (FormStateSchema) before reading it.
+   * @returns {FormState | undefined}
+   */
+  function stateToSend() {
+    return /** @type {FormState | undefined} */ (formState);
+  }
+
+  /** @param {DialogMessageOf<'formErrors'>} msg */
   function showFormErrors(msg) {
     const other = placeErrors(app, formErrors ? formErrors.filter(msg.errors) : msg.errors);
     const summary = document.getElementById('form-summary');
@@ -319,10 +359,11 @@
   // ---------------------------------------------------------------------------------------------
   // Elicitation: URL
 
+  /** @param {DialogMessageOf<'url'>} msg */
   function renderUrl(msg) {
-    const view = isObj(msg.view) ? msg.view : {};
-    const server = isObj(msg.server) ? msg.server : {};
-    const url = isObj(view.url) ? view.url : {};
+    const view = msg.view;
+    const server = msg.server;
+    const url = view.url;
     app.textContent = '';
     app.append(header('Link', str(server.name), 'asks you to open a link'));
     app.append(h('div', { class: 'server-message', text: str(view.message) }));
@@ -352,8 +393,9 @@
     (warnings.length ? /** @type {HTMLElement} */ (app.querySelector('#decline')) : open).focus();
   }
 
+  /** @param {DialogMessageOf<'waiting'>} msg */
   function renderWaiting(msg) {
-    const server = isObj(msg.server) ? msg.server : {};
+    const server = msg.server;
     const domains = Array.isArray(msg.domains) ? msg.domains.map((d) => str(d)) : [];
     app.textContent = '';
     app.append(header('Waiting', str(server.name), 'is waiting for you'));
@@ -368,7 +410,7 @@
   // ---------------------------------------------------------------------------------------------
   // Messages from the extension
 
-  onMessage((msg) => {
+  onMessage((/** @type {DialogMessage} */ msg) => {
     switch (msg.type) {
       case 'sampling':
         renderSampling(msg);

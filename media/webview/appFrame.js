@@ -21,7 +21,10 @@
    */
   let current = null;
 
-  /** Where a view goes: before the tool panel's result, else in the page's main element. */
+  /**
+   * Where a view goes: before the tool panel's result, else in the page's main element.
+   * @param {HTMLElement} section
+   */
   function place(section) {
     const result = document.getElementById('result');
     if (result && result.parentElement) result.parentElement.insertBefore(section, result);
@@ -64,6 +67,7 @@
   new MutationObserver(environmentChanged).observe(document.documentElement, { attributes: true, attributeFilter: ['style', 'class'] });
   const resizes = new ResizeObserver(environmentChanged);
 
+  /** @param {Extract<AppFrameMessage, { type: 'appShow' }>} msg */
   function show(msg) {
     remove();
     const placeholder = document.getElementById('mcp-app-closed');
@@ -104,12 +108,16 @@
     current = null;
   }
 
+  /**
+   * @param {string} level
+   * @param {string} text
+   */
   function note(level, text) {
     if (!current) return;
     current.notes.append(McpWebview.notice(level === 'warning' ? 'warning' : 'info', text));
   }
 
-  onMessage((msg) => {
+  onMessage((/** @type {AppFrameMessage} */ msg) => {
     switch (msg.type) {
       case 'appShow':
         show(msg);

@@ -18,7 +18,7 @@ const McpWebview = (function () {
    * data-*, `value`/`checked` set the properties; null, undefined and false props are left out.
    * @template {keyof HTMLElementTagNameMap} K
    * @param {K} tag
-   * @param {Record<string, any>} [props]
+   * @param {Record<string, unknown>} [props]
    * @param {Array<Node|string|null|undefined|false>} [children]
    * @returns {HTMLElementTagNameMap[K]}
    */
@@ -29,10 +29,10 @@ const McpWebview = (function () {
         if (v === undefined || v === null || v === false) continue;
         if (k === 'class') el.className = String(v);
         else if (k === 'text') el.textContent = String(v);
-        else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
-        else if (k === 'dataset') for (const [dk, dv] of Object.entries(v)) el.dataset[dk] = String(dv);
-        else if (k === 'value') /** @type {any} */ (el).value = v;
-        else if (k === 'checked') /** @type {any} */ (el).checked = !!v;
+        else if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), /** @type {EventListener} */ (v));
+        else if (k === 'dataset') for (const [dk, dv] of Object.entries(isObj(v) ? v : {})) el.dataset[dk] = String(dv);
+        else if (k === 'value') /** @type {HTMLInputElement} */ (el).value = String(v);
+        else if (k === 'checked') /** @type {HTMLInputElement} */ (el).checked = !!v;
         else el.setAttribute(k, String(v));
       }
     }
@@ -48,7 +48,7 @@ const McpWebview = (function () {
    * finished call, an error, a cancellation, a task's new status. Emptied first, so the same
    * words said twice are heard twice.
    */
-  function announce(text) {
+  function announce(/** @type {string} */ text) {
     const region = document.getElementById('announcer');
     if (!region) return;
     region.textContent = '';
@@ -56,17 +56,16 @@ const McpWebview = (function () {
   }
 
   /** Sends a message to the extension, which parses it with zod before acting on it. */
-  function post(message) {
+  function post(/** @type {PageMessage} */ message) {
     vscode.postMessage(message);
   }
 
-  /** Calls `handle` with every message from the extension that has a string `type`. */
   /**
    * True for a message VS Code delivered from the extension: it comes from this page's own origin.
    * An MCP App's view (an iframe on an opaque origin, appFrame.js) and anything it nests can post
    * to this window too; they must never pass for the extension.
    */
-  function fromExtension(event) {
+  function fromExtension(/** @type {MessageEvent} */ event) {
     return event.origin === window.origin;
   }
 
@@ -77,55 +76,57 @@ const McpWebview = (function () {
     if (isObj(msg) && msg.type === 'remember' && isObj(msg.state)) vscode.setState(msg.state);
   });
 
+  /** Calls `handle` with each message from the extension that has a string `type`, as the page's own type `M`. @template {{ type: string }} M @param {(msg: M) => void} handle */
   function onMessage(handle) {
     window.addEventListener('message', (event) => {
       if (!fromExtension(event)) return;
       const msg = event.data;
-      if (isObj(msg) && typeof msg.type === 'string') handle(msg);
+      if (isObj(msg) && typeof msg.type === 'string') handle(/** @type {M} */ (/** @type {unknown} */ (msg)));
     });
   }
 
-  /**
-   * @param {unknown} v
-   * @returns {v is Record<string, any>}
-   */
+  /** @param {unknown} v @returns {v is Record<string, unknown>} */
   function isObj(v) {
     return typeof v === 'object' && v !== null && !Array.isArray(v);
   }
 
-  function str(v) {
+  /** The member `key` of `v` when it is an object, else undefined. */
+  function memberOf(/** @type {unknown} */ v, /** @type {string} */ key) {
+    return isObj(v) ? v[key] : undefined;
+  }
+  function str(/** @type {unknown} */ v) {
     return typeof v === 'string' ? v : '';
   }
 
   /** The JSON Pointer of a child: `parent` + `/` + the escaped token. */
-  function pointer(parent, token) {
+  function pointer(/** @type {string} */ parent, /** @type {string|number} */ token) {
     return parent + '/' + (typeof token === 'number' ? String(token) : String(token).replace(/~/g, '~0').replace(/\//g, '~1'));
   }
 
-  function formatBytes(n) {
+  function formatBytes(/** @type {unknown} */ n) {
     if (typeof n !== 'number') return '';
     if (n < 1024) return n + ' B';
     if (n < 1024 * 1024) return (n / 1024).toFixed(1) + ' KB';
     return (n / 1024 / 1024).toFixed(1) + ' MB';
   }
 
-  function formatMs(ms) {
+  function formatMs(/** @type {unknown} */ ms) {
     if (typeof ms !== 'number') return '';
     return ms < 1000 ? Math.round(ms) + ' ms' : (ms / 1000).toFixed(ms < 10000 ? 2 : 1) + ' s';
   }
 
   // Media from a server is shown only as a data: URI of an allow-listed type (the extension
   // built it after checking the type; this is the second look).
-  function isImageDataUri(v) {
+  function isImageDataUri(/** @type {unknown} */ v) {
     return typeof v === 'string' && /^data:image\/(png|jpeg|gif|webp|bmp|avif);base64,/.test(v);
   }
 
-  function isAudioDataUri(v) {
+  function isAudioDataUri(/** @type {unknown} */ v) {
     return typeof v === 'string' && /^data:audio\/[a-z0-9.+-]+;base64,/.test(v);
   }
 
   /** A dismissible notice: level info, warning or error (anything else is info). */
-  function notice(level, text) {
+  function notice(/** @type {unknown} */ level, /** @type {string} */ text) {
     const kind = level === 'error' || level === 'warning' ? level : 'info';
     const n = h('div', { class: 'notice ' + kind, role: kind === 'error' ? 'alert' : 'status' }, [
       h('span', { text }),
@@ -141,10 +142,10 @@ const McpWebview = (function () {
   const QUOTED_PATTERN_MAX = 40;
 
   // Hints of a format, never a value one could take for a filled-in field.
-  const PLACEHOLDERS = { email: 'an e-mail address', uri: 'https://…', date: 'YYYY-MM-DD', 'date-time': 'YYYY-MM-DDThh:mm:ssZ', time: 'hh:mm:ss', uuid: 'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx' };
+  const PLACEHOLDERS = /** @type {Record<string, string>} */ ({ email: 'an e-mail address', uri: 'https://…', date: 'YYYY-MM-DD', 'date-time': 'YYYY-MM-DDThh:mm:ssZ', time: 'hh:mm:ss', uuid: 'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx' });
 
   /** A field's example as a hint ("e.g. 42"), so it does not read as a value already there. */
-  function examplePlaceholder(field) {
+  function examplePlaceholder(/** @type {FormField} */ field) {
     return field.example !== undefined ? 'e.g. ' + (typeof field.example === 'string' ? field.example : JSON.stringify(field.example)) : undefined;
   }
 
@@ -160,14 +161,14 @@ const McpWebview = (function () {
    * browser's own limits on length and e-mail input).
    * `suggest(input, path)`, when given, wraps each string field in what offers the server's
    * completions (McpSuggestions.combobox in suggestions.js) and returns what to show.
-   * @param {{ audience: 'developer'|'person', changed: () => void, suggest?: (input: HTMLInputElement|HTMLTextAreaElement, path: string) => HTMLElement }} options
+   * @param {{ audience: 'developer'|'person', changed: () => void, suggest?: (input: SuggestingField, path: string) => HTMLElement }} options
    */
   function formRenderer(options) {
     const forPeople = options.audience === 'person';
     const changed = options.changed;
     const unset = forPeople ? '— not answered —' : '— not set —';
 
-    function fieldLabel(field, name) {
+    function fieldLabel(/** @type {FormField} */ field, /** @type {string} */ name) {
       const parts = [h('span', { class: 'label-text', text: field.title || name || 'value' })];
       // The star is seen; "required" is heard (a span may not carry aria-label), apart from the name.
       if (field.required) parts.push(h('span', { class: 'required', title: 'required', 'aria-hidden': 'true', text: ' *' }), h('span', { class: 'sr-only', text: ', required,' }));
@@ -177,7 +178,7 @@ const McpWebview = (function () {
       return parts;
     }
 
-    function typeHint(field) {
+    function typeHint(/** @type {FormField} */ field) {
       switch (field.kind) {
         case 'string':
           return field.format ? 'string · ' + field.format : 'string';
@@ -199,7 +200,7 @@ const McpWebview = (function () {
       }
     }
 
-    function constraints(field) {
+    function constraints(/** @type {FormField} */ field) {
       const out = [];
       if (field.kind === 'string') {
         if (field.minLength !== undefined) out.push(forPeople ? 'at least ' + field.minLength + ' characters' : 'min length ' + field.minLength);
@@ -227,9 +228,9 @@ const McpWebview = (function () {
     }
 
     /** A default as the user sees the value: a choice's title rather than its id. */
-    function defaultText(field) {
+    function defaultText(/** @type {FormField} */ field) {
       const choices = field.kind === 'enum' || field.kind === 'multiSelect' ? field.options || [] : [];
-      const label = (v) => {
+      const label = (/** @type {unknown} */ v) => {
         const o = choices.find((x) => JSON.stringify(x.value) === JSON.stringify(v));
         return o ? str(o.label) : forPeople && typeof v === 'string' ? v : JSON.stringify(v);
       };
@@ -238,10 +239,10 @@ const McpWebview = (function () {
 
     /**
      * One field: label, description, control, constraints, error line.
-     * @param {any} field the model
+     * @param {FormField} field the model
      * @param {string} name property name (for labels)
      * @param {string} path JSON Pointer of its value
-     * @param {{get: () => any, set: (v: any) => void}} slot where its state lives
+     * @param {StateSlot} slot where its state lives
      * @param {HTMLElement|null} [extraAction] a control for the label row (e.g. remove item)
      */
     function renderField(field, name, path, slot, extraAction) {
@@ -251,7 +252,7 @@ const McpWebview = (function () {
       if (field.nullable) {
         const nullBox = h('input', { type: 'checkbox', class: 'null-toggle', checked: slot.get() === null, title: 'Send null' });
         nullBox.addEventListener('change', () => {
-          slot.set(/** @type {any} */ (nullBox).checked ? null : undefined);
+          slot.set(nullBox.checked ? null : undefined);
           rerenderField();
           changed();
         });
@@ -289,45 +290,44 @@ const McpWebview = (function () {
     }
 
     /** The fields of an object's properties, their state kept in the object `slot` holds. */
-    function properties(objectField, path, slot) {
+    function properties(/** @type {import('../../src/forms/model').ObjectField} */ objectField, /** @type {string} */ path, /** @type {StateSlot} */ slot) {
       const obj = () => {
-        let v = slot.get();
-        if (!isObj(v)) {
-          v = {};
-          slot.set(v);
-        }
-        return v;
+        const v = slot.get();
+        if (isObj(v)) return v;
+        const fresh = /** @type {Record<string, unknown>} */ ({});
+        slot.set(fresh);
+        return fresh;
       };
       return (Array.isArray(objectField.properties) ? objectField.properties : []).map((p) => {
         const s = {
-          get: () => (isObj(slot.get()) ? slot.get()[p.name] : undefined),
-          set: (v) => {
+          get: () => memberOf(slot.get(), p.name),
+          set: (/** @type {unknown} */ v) => {
             if (v === undefined) delete obj()[p.name];
             else obj()[p.name] = v;
           },
         };
-        return renderField(p.field || {}, str(p.name), pointer(path, p.name), s);
+        return renderField(p.field, str(p.name), pointer(path, p.name), s);
       });
     }
 
-    /** The input of one field, without its label. */
-    function control(field, name, path, slot, id) {
+    /** The input of one field, without its label. @returns {HTMLElement} */
+    function control(/** @type {FormField} */ field, /** @type {string} */ name, /** @type {string} */ path, /** @type {StateSlot} */ slot, /** @type {string} */ id) {
       const value = slot.get();
       switch (field.kind) {
         case 'string': {
           const long = field.format === undefined && (field.maxLength === undefined || field.maxLength > (forPeople ? 200 : 120));
-          const placeholder = examplePlaceholder(field) || PLACEHOLDERS[field.format] || '';
+          const placeholder = examplePlaceholder(field) || (field.format !== undefined && PLACEHOLDERS[field.format]) || '';
           const minRows = forPeople ? 2 : 1;
-          const rows = (text) => String(Math.min(12, Math.max(minRows, String(text || '').split('\n').length)));
+          const rows = (/** @type {unknown} */ text) => String(Math.min(12, Math.max(minRows, String(text || '').split('\n').length)));
           const input = long
             ? h('textarea', { id, rows: rows(value), placeholder, spellcheck: forPeople ? 'true' : 'false' })
             : h('input', { id, type: forPeople && field.format === 'email' ? 'email' : 'text', placeholder, spellcheck: 'false' });
           // The browser's own limit helps a person; a developer may want to see the error instead.
           if (forPeople && field.maxLength !== undefined) input.setAttribute('maxlength', String(field.maxLength));
-          /** @type {any} */ (input).value = typeof value === 'string' ? value : '';
+          input.value = typeof value === 'string' ? value : '';
           input.addEventListener('input', () => {
-            slot.set(/** @type {any} */ (input).value);
-            if (long) /** @type {any} */ (input).rows = rows(/** @type {any} */ (input).value);
+            slot.set(input.value);
+            if (input instanceof HTMLTextAreaElement) input.setAttribute('rows', rows(input.value));
             changed();
           });
           // The page's suggestions wrap the field (a combobox, suggestions.js) when it has them.
@@ -335,9 +335,9 @@ const McpWebview = (function () {
         }
         case 'number': {
           const input = h('input', { id, type: 'text', inputmode: field.integer ? 'numeric' : 'decimal', placeholder: examplePlaceholder(field) || (field.integer ? 'a whole number' : 'a number'), spellcheck: 'false' });
-          /** @type {any} */ (input).value = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+          input.value = typeof value === 'string' || typeof value === 'number' ? String(value) : '';
           input.addEventListener('input', () => {
-            slot.set(/** @type {any} */ (input).value);
+            slot.set(input.value);
             changed();
           });
           return input;
@@ -347,15 +347,15 @@ const McpWebview = (function () {
             const box = h('input', { id, type: 'checkbox', checked: value === true });
             if (value === undefined) slot.set(false);
             box.addEventListener('change', () => {
-              slot.set(/** @type {any} */ (box).checked);
+              slot.set(box.checked);
               changed();
             });
             return h('label', { class: 'checkbox' }, [box, ' ' + (field.title || 'enabled')]);
           }
           const select = h('select', { id }, [h('option', { value: '', text: unset }), h('option', { value: 'true', text: forPeople ? 'Yes' : 'true' }), h('option', { value: 'false', text: forPeople ? 'No' : 'false' })]);
-          /** @type {any} */ (select).value = value === true ? 'true' : value === false ? 'false' : '';
+          select.value = value === true ? 'true' : value === false ? 'false' : '';
           select.addEventListener('change', () => {
-            const v = /** @type {any} */ (select).value;
+            const v = select.value;
             slot.set(v === '' ? undefined : v === 'true');
             changed();
           });
@@ -365,21 +365,21 @@ const McpWebview = (function () {
           const options = [h('option', { value: '', text: field.required ? '— choose —' : unset })];
           (Array.isArray(field.options) ? field.options : []).forEach((o, i) => options.push(h('option', { value: String(i), text: str(o.label), title: o.description || (forPeople ? '' : JSON.stringify(o.value)) })));
           const select = h('select', { id }, options);
-          /** @type {any} */ (select).value = typeof value === 'number' ? String(value) : '';
+          select.value = typeof value === 'number' ? String(value) : '';
           select.addEventListener('change', () => {
-            const v = /** @type {any} */ (select).value;
+            const v = select.value;
             slot.set(v === '' ? undefined : Number(v));
             changed();
           });
           return select;
         }
         case 'multiSelect': {
-          const picked = new Set(Array.isArray(value) ? value : []);
+          const picked = /** @type {Set<number>} */ (new Set(Array.isArray(value) ? value : []));
           const box = h('div', { class: 'multi', id, role: 'group', 'aria-label': field.title || name });
           (Array.isArray(field.options) ? field.options : []).forEach((o, i) => {
             const cb = h('input', { type: 'checkbox', checked: picked.has(i) });
             cb.addEventListener('change', () => {
-              if (/** @type {any} */ (cb).checked) picked.add(i);
+              if (cb.checked) picked.add(i);
               else picked.delete(i);
               slot.set([...picked].sort((a, b) => a - b));
               changed();
@@ -391,23 +391,23 @@ const McpWebview = (function () {
         case 'array': {
           const list = h('div', { class: 'array', id });
           const items = () => {
-            let v = slot.get();
-            if (!Array.isArray(v)) {
-              v = [];
-              slot.set(v);
-            }
-            return v;
+            const v = slot.get();
+            if (Array.isArray(v)) return v;
+            const fresh = /** @type {unknown[]} */ ([]);
+            slot.set(fresh);
+            return fresh;
           };
           const draw = () => {
             list.textContent = '';
-            const arr = Array.isArray(slot.get()) ? slot.get() : [];
-            arr.forEach((_, i) => {
+            const current = slot.get();
+            const arr = Array.isArray(current) ? current : [];
+            arr.forEach((/** @type {unknown} */ _, /** @type {number} */ i) => {
               const remove = h('button', { class: 'icon-button remove-item', title: 'Remove item ' + (i + 1), 'aria-label': 'Remove item ' + (i + 1), onclick: () => {
                 items().splice(i, 1);
                 draw();
                 changed();
               } }, ['×']);
-              const itemSlot = { get: () => items()[i], set: (v) => (items()[i] = v) };
+              const itemSlot = { get: () => items()[i], set: (/** @type {unknown} */ v) => (items()[i] = v) };
               list.append(h('div', { class: 'array-item' }, [renderField(field.items, '#' + (i + 1), pointer(path, i), itemSlot, remove)]));
             });
             const canAdd = field.maxItems === undefined || arr.length < field.maxItems;
@@ -429,27 +429,27 @@ const McpWebview = (function () {
         case 'union': {
           // oneOf/anyOf of different shapes: pick the kind of value, then fill its form. State: { variant, value } (forms/state.ts).
           const variants = Array.isArray(field.variants) ? field.variants : [];
-          const picked = () => (isObj(slot.get()) && variants[slot.get().variant] ? slot.get() : undefined);
+          const picked = () => /** @type {{ variant: number, value?: unknown } | undefined} */ (variants[/** @type {number} */ (memberOf(slot.get(), 'variant'))] ? slot.get() : undefined);
           const select = h('select', { id, class: 'union-choice' }, [h('option', { value: '', text: field.required ? '— choose a kind —' : unset }), ...variants.map((v, i) => h('option', { value: String(i), text: str(v.label) }))]);
           const inner = h('div', { class: 'union-variant' });
           const draw = () => {
             const p = picked();
-            /** @type {any} */ (select).value = p ? String(p.variant) : '';
+            select.value = p ? String(p.variant) : '';
             inner.textContent = '';
-            if (p) inner.append(control(variants[p.variant].field || {}, name, path, { get: () => (picked() || {}).value, set: (v) => ((picked() || {}).value = v) }, id + '-' + p.variant));
+            if (p) inner.append(control(variants[p.variant].field, name, path, { get: () => picked()?.value, set: (/** @type {unknown} */ v) => void (picked() && Object.assign(picked() || {}, { value: v })) }, id + '-' + p.variant));
           };
           select.addEventListener('change', () => {
-            const v = /** @type {any} */ (select).value;
-            slot.set(v === '' ? undefined : { variant: Number(v), value: newItem(variants[Number(v)].field || {}) });
+            const v = select.value;
+            slot.set(v === '' ? undefined : { variant: Number(v), value: newItem(variants[Number(v)].field) });
             draw(), changed();
           });
           return draw(), h('div', { class: 'union' }, [select, inner]);
         }
         case 'json': {
           const area = h('textarea', { id, class: 'json', rows: '4', spellcheck: 'false', placeholder: field.reason ? 'JSON — ' + field.reason : 'any JSON value' });
-          /** @type {any} */ (area).value = typeof value === 'string' ? value : '';
+          area.value = typeof value === 'string' ? value : '';
           area.addEventListener('input', () => {
-            slot.set(/** @type {any} */ (area).value);
+            slot.set(area.value);
             changed();
           });
           return area;
@@ -459,8 +459,8 @@ const McpWebview = (function () {
       }
     }
 
-    // The state of a new array item (forms/state.ts newItemState, as far as the page needs it).
-    function newItem(items) {
+    /** The state of a new array item (forms/state.ts newItemState, as far as the page needs it). @returns {unknown} */
+    function newItem(/** @type {FormField} */ items) {
       switch (items.kind) {
         case 'object':
           return {};
@@ -469,7 +469,7 @@ const McpWebview = (function () {
           return [];
         case 'boolean':
           return false;
-        case 'union': return Array.isArray(items.variants) && items.variants.length ? { variant: 0, value: newItem(items.variants[0].field || {}) } : null;
+        case 'union': return Array.isArray(items.variants) && items.variants.length ? { variant: 0, value: newItem(items.variants[0].field) } : null;
         case 'enum':
           return items.default !== undefined ? Math.max(0, items.options.findIndex((o) => JSON.stringify(o.value) === JSON.stringify(items.default))) : null;
         default:
@@ -486,9 +486,9 @@ const McpWebview = (function () {
    * @param {HTMLElement} root where the fields are (input events bubble up to it)
    */
   function errorGate(root) {
-    const touched = new Set();
+    const touched = /** @type {Set<string>} */ (new Set());
     let all = false;
-    const mark = (e) => {
+    const mark = (/** @type {Event} */ e) => {
       const field = e.target instanceof Element ? e.target.closest('.field') : null;
       if (field) touched.add(/** @type {HTMLElement} */ (field).dataset.path || '');
     };
@@ -503,7 +503,7 @@ const McpWebview = (function () {
         touched.clear();
       },
       /** The errors to show now. */
-      filter(errors) {
+      filter(/** @type {readonly FieldError[] | undefined} */ errors) {
         const list = Array.isArray(errors) ? errors : [];
         if (all) return list;
         return list.filter((e) => {
@@ -518,12 +518,12 @@ const McpWebview = (function () {
   /**
    * Shows errors (FieldError: path, message) at the fields under `root`: each at its own field,
    * else at the nearest ancestor's (prefixed with the rest of its path). Clears the old ones
-   * first. Returns the errors no field on screen could take.
+   * first. Returns the errors no field on screen could take. @returns {FieldError[]}
    */
-  function placeErrors(root, errors) {
+  function placeErrors(/** @type {ParentNode} */ root, /** @type {readonly FieldError[] | undefined} */ errors) {
     const fields = [...root.querySelectorAll('.field')];
     /** The control a field's label names (it carries aria-invalid). */
-    const controlOf = (el) => {
+    const controlOf = (/** @type {Element} */ el) => {
       const label = el.querySelector(':scope > .label-row > label[for]');
       return label ? document.getElementById(label.getAttribute('for') || '') : null;
     };
@@ -534,7 +534,7 @@ const McpWebview = (function () {
       const input = controlOf(el);
       if (input) input.removeAttribute('aria-invalid');
     }
-    const find = (path) => fields.find((el) => /** @type {HTMLElement} */ (el).dataset.path === path) || null;
+    const find = (/** @type {string} */ path) => fields.find((el) => /** @type {HTMLElement} */ (el).dataset.path === path) || null;
     const unplaced = [];
     for (const e of Array.isArray(errors) ? errors : []) {
       const own = str(e.path);

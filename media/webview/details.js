@@ -8,14 +8,25 @@
   const { h, post, onMessage, isObj, str } = McpWebview;
   const app = /** @type {HTMLElement} */ (document.getElementById('app'));
   /** Disclosures the user opened (or closed), by key, kept across redraws. */
+  /** @type {Map<string, boolean>} */
   const opened = new Map();
 
+  /**
+   * @param {string} key
+   * @param {string} summary
+   * @param {Node[]} children
+   * @param {boolean} openByDefault
+   */
   function disclosure(key, summary, children, openByDefault) {
     const d = h('details', { class: 'disclosure', dataset: { key }, open: (opened.has(key) ? opened.get(key) : openByDefault) ? '' : null }, [h('summary', { text: summary }), ...children]);
     d.addEventListener('toggle', () => opened.set(key, /** @type {HTMLDetailsElement} */ (d).open));
     return d;
   }
 
+  /**
+   * @param {unknown} rows [label, value] pairs
+   * @param {string} id
+   */
   function factTable(rows, id) {
     const table = h('table', { class: 'facts-table', id });
     for (const row of Array.isArray(rows) ? rows : []) {
@@ -25,10 +36,16 @@
     return table;
   }
 
+  /**
+   * @param {string} title
+   * @param {Node[]} children
+   * @param {string} id
+   */
   function section(title, children, id) {
     return h('section', { class: 'details-section', id }, [h('h2', { text: title }), ...children]);
   }
 
+  /** @param {DetailsMessage['view']} view */
   function render(view) {
     const scroll = window.scrollY;
     app.textContent = '';
@@ -86,7 +103,7 @@
     const r = isObj(view.roots) ? view.roots : null;
     const rootsBody = r
       ? [
-          h('div', { class: 'muted', id: 'roots-asked', text: 'Asked (roots/list) at ' + new Date(r.askedAt).toLocaleString() + '; given:' }),
+          h('div', { class: 'muted', id: 'roots-asked', text: 'Asked (roots/list) at ' + new Date(r.askedAt ?? NaN).toLocaleString() + '; given:' }),
           h('ul', { id: 'roots' }, (Array.isArray(r.roots) ? r.roots : []).map((x) => h('li', {}, [x.name ? h('strong', { text: str(x.name) + ' ' }) : null, h('span', { class: 'muted', text: str(x.uri) })]))),
         ]
       : [h('div', { class: 'muted', id: 'roots-asked', text: 'The server has not asked for roots (roots/list).' })];
@@ -97,7 +114,7 @@
     window.scrollTo(0, scroll);
   }
 
-  onMessage((msg) => {
+  onMessage((/** @type {DetailsMessage} */ msg) => {
     if (msg.type === 'details' && isObj(msg.view)) render(msg.view);
   });
 

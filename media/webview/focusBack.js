@@ -12,7 +12,7 @@
   /** @param {Element|null} el */
   function canHoldFocus(el) {
     if (!(el instanceof HTMLElement) || el === document.body || !el.isConnected) return false;
-    if (/** @type {any} */ (el).disabled || el.closest('[hidden]')) return false;
+    if (('disabled' in el && el.disabled) || el.closest('[hidden]')) return false;
     return el.getClientRects().length > 0;
   }
 
@@ -27,5 +27,5 @@
     target.focus();
   }
 
-  McpWebview.onMessage((msg) => msg.type === 'focusBack' && focusBack());
+  McpWebview.onMessage((/** @type {PanelMessage} */ msg) => msg.type === 'focusBack' && focusBack());
 })();

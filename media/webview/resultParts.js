@@ -10,6 +10,14 @@ const McpResultParts = (function () {
   /* global McpWebview */
   const { h, post, isObj, str, formatBytes, formatMs, isImageDataUri, isAudioDataUri, jsonTree } = McpWebview;
 
+  /**
+   * The line above a result: its outcome, how long it took, and what one can do with it.
+   * @param {string} kind
+   * @param {string} text
+   * @param {number | undefined} durationMs
+   * @param {string | null} callId
+   * @param {Node} [extra]
+   */
   function resultHeader(kind, text, durationMs, callId, extra) {
     const row = h('div', { class: 'result-header ' + kind }, [h('span', { class: 'status ' + kind, text }), durationMs !== undefined ? h('span', { class: 'muted', text: formatMs(durationMs) }) : null]);
     if (callId) {
@@ -21,7 +29,10 @@ const McpResultParts = (function () {
     return row;
   }
 
-  /** The line above a result shown from the history: when that call was made, with what. */
+  /**
+   * The line above a result shown from the history: when that call was made, with what.
+   * @param {import('../../src/usecases/panelMessages').FromHistory | undefined} from
+   */
   function historyBanner(from) {
     if (!isObj(from)) return null;
     const box = h('div', { class: 'from-history', role: 'note' }, [
@@ -31,10 +42,15 @@ const McpResultParts = (function () {
     return box;
   }
 
+  /**
+   * @param {Record<string, unknown>} p a part, as the extension described it
+   * @param {string} callId
+   * @param {Node[]} [extra]
+   */
   function partToolbar(p, callId, extra) {
     const bar = h('div', { class: 'part-toolbar' });
     if (extra) for (const e of extra) bar.append(e);
-    if (p.uri) bar.append(h('a', { class: 'resource-uri', tabindex: '0', role: 'link', title: 'Read this resource', onclick: () => post({ type: 'readResource', uri: p.uri }), text: p.uri }));
+    if (p.uri) bar.append(h('a', { class: 'resource-uri', tabindex: '0', role: 'link', title: 'Read this resource', onclick: () => post({ type: 'readResource', uri: str(p.uri) }), text: p.uri }));
     if (p.mimeType) bar.append(h('span', { class: 'muted', text: p.mimeType }));
     if (isObj(p.annotations)) {
       const a = p.annotations;
@@ -45,17 +61,25 @@ const McpResultParts = (function () {
       if (bits.length) bar.append(h('span', { class: 'annotations muted', title: 'Content annotations from the server', text: bits.join(' · ') }));
     }
     bar.append(h('span', { class: 'spacer' }));
-    if ((p.kind === 'text' || (p.kind === 'binary' && p.text !== undefined)) && isLarge(p)) bar.append(h('button', { class: 'secondary open-part', title: 'This part alone, in full', onclick: () => post({ type: 'openPart', callId, index: p.index }) }, ['Open part in editor']));
-    if (p.kind === 'image' || p.kind === 'audio' || p.kind === 'binary') bar.append(h('button', { class: 'secondary save-part', onclick: () => post({ type: 'savePart', callId, index: p.index }) }, ['Save…']));
+    if ((p.kind === 'text' || (p.kind === 'binary' && p.text !== undefined)) && isLarge(p)) bar.append(h('button', { class: 'secondary open-part', title: 'This part alone, in full', onclick: () => post({ type: 'openPart', callId, index: Number(p.index) }) }, ['Open part in editor']));
+    if (p.kind === 'image' || p.kind === 'audio' || p.kind === 'binary') bar.append(h('button', { class: 'secondary save-part', onclick: () => post({ type: 'savePart', callId, index: Number(p.index) }) }, ['Save…']));
     return bar;
   }
 
-  /** A part worth its own editor: cut for display, or longer than a screen. */
+  /**
+   * A part worth its own editor: cut for display, or longer than a screen.
+   * @param {Record<string, unknown>} p
+   */
   function isLarge(p) {
     const text = str(p.text);
     return !!p.truncated || !!p.folded || text.length > 4000 || text.split('\n').length > 40;
   }
 
+  /**
+   * One part of a result; server content, so every field is checked as it is read.
+   * @param {unknown} p
+   * @param {string} callId
+   */
   function renderPart(p, callId) {
     if (!isObj(p)) return h('div', { class: 'muted', text: 'invalid part' });
     switch (p.kind) {
@@ -74,7 +98,7 @@ const McpResultParts = (function () {
           if (current === 'tree') content.append(jsonTree(p.json));
           else if (current === 'markdown') {
             const md = h('div', { class: 'markdown' });
-            md.innerHTML = p.html; // sanitised by the extension (markdown.ts)
+            md.innerHTML = str(p.html); // sanitised by the extension (markdown.ts)
             content.append(md);
           } else content.append(h('pre', { class: 'text', text: p.text }));
           for (const b of switcher.children) b.classList.toggle('active', /** @type {HTMLElement} */ (b).dataset.view === current);
@@ -116,9 +140,9 @@ const McpResultParts = (function () {
         return box;
       }
       case 'resourceLink': {
-        const link = h('a', { class: 'resource-link', tabindex: '0', role: 'link', title: 'Read ' + p.uri, onclick: () => post({ type: 'readResource', uri: p.uri }) }, [h('span', { class: 'icon-file', 'aria-hidden': 'true' }), h('span', { class: 'name', text: p.title || p.name }), h('span', { class: 'muted', text: '  ' + p.uri })]);
+        const link = h('a', { class: 'resource-link', tabindex: '0', role: 'link', title: 'Read ' + p.uri, onclick: () => post({ type: 'readResource', uri: str(p.uri) }) }, [h('span', { class: 'icon-file', 'aria-hidden': 'true' }), h('span', { class: 'name', text: p.title || p.name }), h('span', { class: 'muted', text: '  ' + p.uri })]);
         link.addEventListener('keydown', (e) => {
-          if (e.key === 'Enter' || e.key === ' ') post({ type: 'readResource', uri: p.uri });
+          if (e.key === 'Enter' || e.key === ' ') post({ type: 'readResource', uri: str(p.uri) });
         });
         const box = h('div', { class: 'part part-link' }, [link]);
         const meta = [p.mimeType, p.size !== undefined ? formatBytes(p.size) : ''].filter(Boolean).join(' · ');
@@ -133,6 +157,10 @@ const McpResultParts = (function () {
     }
   }
 
+  /**
+   * @param {import('../../src/usecases/resultModel').ToolResultDisplay['structured']} structured
+   * @param {import('../../src/usecases/resultModel').StructuredVerdict} verdict
+   */
   function renderStructured(structured, verdict) {
     const box = h('div', { class: 'part part-structured' }, [h('h3', { text: 'Structured content' })]);
     const v = h('div', { class: 'verdict ' + str(verdict.kind) });
@@ -160,7 +188,7 @@ const McpResultParts = (function () {
         v.textContent = '';
     }
     // Parts of the schema the host did not check (patterns the safe engine cannot run).
-    for (const note of Array.isArray(verdict.unchecked) ? verdict.unchecked : []) v.append(h('div', { class: 'muted', text: '⚠ ' + str(note) }));
+    for (const note of 'unchecked' in verdict && Array.isArray(verdict.unchecked) ? verdict.unchecked : []) v.append(h('div', { class: 'muted', text: '⚠ ' + str(note) }));
     box.append(v);
     if (structured) {
       if (structured.folded) box.append(h('div', { class: 'muted folded-note', text: FOLDED_NOTE }));

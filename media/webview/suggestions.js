@@ -15,7 +15,7 @@ const McpSuggestions = (function () {
    * Makes `input` a combobox over a list of suggestions; `ask(path, value)` asks the server for
    * them as the field is focused or edited (its answer comes to `show`). Returns the field and its
    * list, to put where the input would go.
-   * @param {HTMLInputElement|HTMLTextAreaElement} input
+   * @param {SuggestingField} input
    * @param {string} path
    * @param {(path: string, value: string) => void} ask
    */
@@ -56,7 +56,12 @@ const McpSuggestions = (function () {
     return h('div', { class: 'suggesting' }, [input, list]);
   }
 
-  /** The option at `index` is the active one: marked, named by the field, scrolled into view. */
+  /**
+   * The option at `index` is the active one: marked, named by the field, scrolled into view.
+   * @param {SuggestingField} input
+   * @param {HTMLElement[]} options
+   * @param {number} index
+   */
   function activate(input, options, index) {
     options.forEach((o, i) => o.setAttribute('aria-selected', i === index ? 'true' : 'false'));
     const option = options[index];
@@ -64,13 +69,22 @@ const McpSuggestions = (function () {
     option.scrollIntoView({ block: 'nearest' });
   }
 
+  /**
+   * @param {SuggestingField} input
+   * @param {Element} list
+   */
   function close(input, list) {
     list.textContent = '';
     input.setAttribute('aria-expanded', 'false');
     input.removeAttribute('aria-activedescendant');
   }
 
-  /** A suggestion goes into the field as if typed. */
+  /**
+   * A suggestion goes into the field as if typed.
+   * @param {SuggestingField} input
+   * @param {Element} list
+   * @param {string} value
+   */
   function take(input, list, value) {
     close(input, list);
     input.value = value;

@@ -24,13 +24,14 @@
   /** `fitted`: showing everything (a following page then grows with the data instead of sliding). */
   const view = { start: 0, end: 1, follow: true, scrollY: 0, fitted: false };
   let autoFitted = false;
-  /** @type {{ server: number, id: number } | null} */
+  /** @type {TimelineItemRef | null} */
   let selected = null;
   /** Items picked for export (Ctrl/Cmd+click, Space), by "server:id". */
+  /** @type {Map<string, TimelineItemRef>} */
   const picked = new Map();
-  /** @type {{ from: number, to: number } | null} */
+  /** @type {TimeRange | null} */
   let range = null;
-  const filter = { servers: /** @type {string[] | undefined} */ (undefined), methods: /** @type {string[]} */ ([]), text: '', direction: 'all', errors: false, slow: false };
+  const filter = { servers: /** @type {string[] | undefined} */ (undefined), methods: /** @type {string[]} */ ([]), text: '', direction: /** @type {'all' | 'send' | 'receive'} */ ('all'), errors: false, slow: false };
   const counts = { items: 0, shown: 0, errors: 0 };
   /**
    * What the page measures of itself, as User Timing entries (DevTools' Performance panel shows
@@ -42,7 +43,7 @@
   // ---------------------------------------------------------------------------------------------
   // Page
 
-  function serverShown(s) {
+  function serverShown(/** @type {Store} */ s) {
     return !filter.servers || filter.servers.includes(s.id);
   }
 
@@ -110,7 +111,7 @@
 
   function renderLegend() {
     els.legend.textContent = '';
-    const swatch = (cls, text) => h('span', { class: 'legend-item' }, [h('span', { class: 'swatch ' + cls }), text]);
+    const swatch = (/** @type {string} */ cls, /** @type {string} */ text) => h('span', { class: 'legend-item' }, [h('span', { class: 'swatch ' + cls }), text]);
     els.legend.append(swatch('ok', 'answered'), swatch('error', 'error'), swatch('cancelled', 'cancelled'), swatch('input', 'input round'), swatch('task', 'task'), swatch('open', 'open'), swatch('server-call', 'server request'), swatch('tick', 'notification'));
   }
 
@@ -166,7 +167,7 @@
     requestDraw();
   }
 
-  function setPressed(button, on) {
+  function setPressed(/** @type {HTMLElement} */ button, /** @type {boolean} */ on) {
     button.setAttribute('aria-pressed', String(on));
   }
 
@@ -180,7 +181,8 @@
     filterTimer = window.setTimeout(sendFilter, 200);
   });
   els.direction.addEventListener('change', () => {
-    filter.direction = els.direction.value;
+    const direction = els.direction.value;
+    filter.direction = direction === 'send' || direction === 'receive' ? direction : 'all';
     sendFilter();
   });
   els.errors.addEventListener('click', () => {
@@ -204,7 +206,7 @@
   });
   els.exportButton.addEventListener('click', () => exportSelection());
 
-  function setFollow(on) {
+  function setFollow(/** @type {boolean} */ on) {
     view.follow = on && clock.mode === 'live';
     setPressed(els.follow, view.follow);
     requestDraw();
@@ -263,7 +265,7 @@
   // ---------------------------------------------------------------------------------------------
   // Selection and details
 
-  function select(next) {
+  function select(/** @type {TimelineItemRef | null} */ next) {
     selected = next;
     selectedLinks = [];
     updateExportLabel();
@@ -297,13 +299,13 @@
     resize();
   }
 
-  function announce(text) {
+  function announce(/** @type {string} */ text) {
     els.announce.textContent = text;
   }
 
-  function renderDetails(d) {
+  function renderDetails(/** @type {TimelineItemDetails} */ d) {
     if (!selected || !servers[selected.server] || servers[selected.server].id !== d.server || selected.id !== d.id) return;
-    selectedLinks = [...(d.parent ? [d.parent.id] : []), ...(Array.isArray(d.links) ? d.links.map((l) => l.id) : [])];
+    selectedLinks = [...(d.parent ? [d.parent.id] : []), ...(Array.isArray(d.links) ? d.links.map((/** @type {import("../../src/timeline/timelineSelection").LinkedItem} */ l) => l.id) : [])];
     requestDraw();
     els.details.textContent = '';
     els.details.append(...McpTimelineDetails.render(d, jumpTo, () => select(null)));
@@ -313,7 +315,7 @@
 
 
 
-  function jumpTo(id) {
+  function jumpTo(/** @type {number} */ id) {
     if (!selected) return;
     const s = servers[selected.server];
     const i = indexOf(s, id);
@@ -328,9 +330,10 @@
   function exportSelection() {
     /** @type {Map<string, { server: string, ids?: number[], range?: { from: number, to: number } }>} */
     const byServer = new Map();
-    const entry = (s) => {
-      if (!byServer.has(s.id)) byServer.set(s.id, { server: s.id });
-      return /** @type {any} */ (byServer.get(s.id));
+    const entry = (/** @type {Store} */ s) => {
+      let e = byServer.get(s.id);
+      if (!e) byServer.set(s.id, (e = { server: s.id }));
+      return e;
     };
     const items = picked.size ? [...picked.values()] : !range && selected ? [selected] : [];
     for (const p of items) {
@@ -349,7 +352,7 @@
   // ---------------------------------------------------------------------------------------------
   // Messages
 
-  onMessage((msg) => {
+  onMessage((/** @type {TimelineMessage} */ msg) => {
     switch (msg.type) {
       case 'init': {
         if (!isObj(msg.schema)) return;
@@ -394,6 +397,7 @@
     }
   });
 
+  /** @param {Extract<TimelineMessage, { type: 'batch' }>} msg */
   function applyBatch(msg) {
     const t0 = performance.now();
     if (!perf.batched) {

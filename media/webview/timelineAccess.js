@@ -115,14 +115,14 @@ const McpTimelineAccess = (function () {
   }
 
   /** [r, g, b, a] (0–255, alpha 0–1) of a `#rgb`, `#rrggbb`, `#rrggbbaa` or `rgb(a)()` colour; undefined for others. */
-  function parseColor(color) {
+  function parseColor(/** @type {string} */ color) {
     const c = String(color).trim();
     let m = /^#([0-9a-f]{3,8})$/i.exec(c);
     if (m) {
       let hex = m[1];
       if (hex.length === 3 || hex.length === 4) hex = hex.replace(/./g, (d) => d + d);
       if (hex.length !== 6 && hex.length !== 8) return undefined;
-      const n = (k) => parseInt(hex.slice(k, k + 2), 16);
+      const n = (/** @type {number} */ k) => parseInt(hex.slice(k, k + 2), 16);
       return [n(0), n(2), n(4), hex.length === 8 ? n(6) / 255 : 1];
     }
     m = /^rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:[,\s/]+([\d.]+%?))?\s*\)$/i.exec(c);
@@ -132,8 +132,8 @@ const McpTimelineAccess = (function () {
   }
 
   /** WCAG's relative luminance of an opaque [r, g, b]. */
-  function luminance(rgb) {
-    const lin = (v) => {
+  function luminance(/** @type {number[]} */ rgb) {
+    const lin = (/** @type {number} */ v) => {
       const x = v / 255;
       return x <= 0.03928 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4);
     };
@@ -141,13 +141,13 @@ const McpTimelineAccess = (function () {
   }
 
   /** `color` laid over the opaque `bg` (a colour with alpha shows the background through). */
-  function over(color, bg) {
+  function over(/** @type {number[]} */ color, /** @type {number[]} */ bg) {
     const a = color[3];
     return [0, 1, 2].map((k) => Math.round(color[k] * a + bg[k] * (1 - a)));
   }
 
   /** The contrast ratio of two colours (the first laid over the second), 1 to 21. */
-  function contrast(fg, bg) {
+  function contrast(/** @type {string} */ fg, /** @type {string} */ bg) {
     const b = parseColor(bg);
     const f = parseColor(fg);
     if (!b || !f) return 21;
@@ -160,13 +160,13 @@ const McpTimelineAccess = (function () {
    * `color` as the theme gives it when it reaches `min` against `bg`; otherwise the same hue moved
    * towards black (a light background) or white (a dark one) just far enough. "#rrggbb".
    */
-  function readable(color, bg, min) {
+  function readable(/** @type {string} */ color, /** @type {string} */ bg, /** @type {number} */ min) {
     const f = parseColor(color);
     const b = parseColor(bg);
     if (!f || !b) return color;
     const base = over(f, b);
-    const hex = (rgb) => '#' + rgb.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('');
-    const ratio = (rgb) => {
+    const hex = (/** @type {number[]} */ rgb) => '#' + rgb.map((/** @type {number} */ v) => Math.round(v).toString(16).padStart(2, '0')).join('');
+    const ratio = (/** @type {number[]} */ rgb) => {
       const l1 = luminance(rgb);
       const l2 = luminance(b);
       return (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
@@ -185,7 +185,7 @@ const McpTimelineAccess = (function () {
    * as `--timeline-<key>` (through the CSSOM, which the CSP allows), so the legend's keys show the
    * colours the canvas draws.
    */
-  function readableShapes(colors, keys) {
+  function readableShapes(/** @type {Record<string, string>} */ colors, /** @type {string[]} */ keys) {
     for (const k of keys) {
       colors[k] = readable(colors[k], colors.bg, 3);
       document.documentElement.style.setProperty('--timeline-' + k, colors[k]);
@@ -193,7 +193,7 @@ const McpTimelineAccess = (function () {
   }
 
   /** Black or white, whichever has the more contrast on `color`. */
-  function textOn(color) {
+  function textOn(/** @type {string} */ color) {
     return contrast('#000000', color) >= contrast('#ffffff', color) ? '#000000' : '#ffffff';
   }
 

@@ -5,6 +5,14 @@
 // screen (a binary search, plus the few long spans), and several items on the same pixel of a lane
 // are drawn once. The page's own state (the view, the selection, the filter) comes in `page`.
 // @ts-check
+
+/**
+ * What the canvas reads of the timeline page (timeline.js builds it).
+ * @typedef {{ els: { canvas: HTMLCanvasElement, chart: HTMLElement }, view: TimelineView, store: TimelineStore,
+ *   perf: { painted: boolean, batched: boolean, batchItems: number, draws: number }, counts: { items: number, shown: number, errors: number },
+ *   picked: Map<string, TimelineItemRef>, serverShown: (s: Store) => boolean, selected: () => TimelineItemRef | null,
+ *   range: () => TimeRange | null, links: () => number[], drawn: () => void }} CanvasPage
+ */
 // eslint-disable-next-line no-unused-vars
 const McpTimelineCanvas = (function () {
   'use strict';
@@ -24,6 +32,7 @@ const McpTimelineCanvas = (function () {
    * Draws on `page.els.canvas`. `page` gives the page's state: `els`, `view`, `store`, `perf`,
    * `counts`, `picked`, `serverShown(s)`, and the current `selected()`, `range()` and `links()`
    * (ids linked to the selected item); `drawn()` is told after each draw.
+   * @param {CanvasPage} page
    */
   function create(page) {
     const { els, view, store, perf, counts, picked, serverShown } = page;
@@ -36,7 +45,7 @@ const McpTimelineCanvas = (function () {
     const colors = /** @type {Record<string, string>} */ ({});
     function readColors() {
       const css = getComputedStyle(document.body);
-      const v = (name, fallback) => css.getPropertyValue(name).trim() || fallback;
+      const v = (/** @type {string} */ name, /** @type {string} */ fallback) => css.getPropertyValue(name).trim() || fallback;
       const dark = document.body.classList.contains('vscode-dark') || document.body.classList.contains('vscode-high-contrast');
       colors.bg = v('--vscode-editor-background', dark ? '#1e1e1e' : '#ffffff');
       colors.fg = v('--vscode-foreground', dark ? '#cccccc' : '#3b3b3b');
@@ -64,13 +73,13 @@ const McpTimelineCanvas = (function () {
 
     const textOnCache = new Map();
     /** Black or white, whichever reads better on `color`; remembered per color. */
-    function textOn(color) {
+    function textOn(/** @type {string} */ color) {
       let text = textOnCache.get(color);
       if (text === undefined) textOnCache.set(color, (text = McpTimelineAccess.textOn(color)));
       return text;
     }
 
-    function statusColor(status) {
+    function statusColor(/** @type {number} */ status) {
       switch (STATUSES[status]) {
         case 'error':
           return colors.error;
@@ -99,7 +108,7 @@ const McpTimelineCanvas = (function () {
     const ctx = /** @type {CanvasRenderingContext2D} */ (els.canvas.getContext('2d', { alpha: false }));
     /** The fill color last set: setting a canvas color parses it, so it is set only when it changes. */
     let lastFill = '';
-    function setFill(color) {
+    function setFill(/** @type {string} */ color) {
       if (color === lastFill) return;
       ctx.fillStyle = lastFill = color;
     }
@@ -151,8 +160,8 @@ const McpTimelineCanvas = (function () {
     }
 
     const plotWidth = () => Math.max(1, width - GUTTER);
-    const xOf = (t) => GUTTER + ((t - view.start) / (view.end - view.start)) * plotWidth();
-    const timeAt = (x) => view.start + ((x - GUTTER) / plotWidth()) * (view.end - view.start);
+    const xOf = (/** @type {number} */ t) => GUTTER + ((t - view.start) / (view.end - view.start)) * plotWidth();
+    const timeAt = (/** @type {number} */ x) => view.start + ((x - GUTTER) / plotWidth()) * (view.end - view.start);
 
     function draw() {
       const t0 = performance.now();
@@ -227,7 +236,7 @@ const McpTimelineCanvas = (function () {
     }
 
     /** A step of 1, 2 or 5 × 10^n ms near `ms`. */
-    function niceStep(ms) {
+    function niceStep(/** @type {number} */ ms) {
       const p = Math.pow(10, Math.floor(Math.log10(Math.max(ms, 1e-3))));
       const m = ms / p;
       return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
@@ -272,7 +281,7 @@ const McpTimelineCanvas = (function () {
       ctx.fillText(`${formatDuration(view.end - view.start)} shown`, 8, RULER / 2);
     }
 
-    function drawGroup(g, top) {
+    function drawGroup(/** @type {{ s: Store, top: number, tickY: number, laneY: number, bottom: number }} */ g, /** @type {number} */ top) {
       const s = g.s;
       const tickY = top + HEADER_ROW;
       const laneY = tickY + TICK_ROW;
@@ -301,9 +310,10 @@ const McpTimelineCanvas = (function () {
       const lastStatus = new Int16Array(Math.max(1, s.maxLane + 1)).fill(-1);
       let lastTick = -Infinity;
       const lastProgress = new Float64Array(Math.max(1, s.maxLane + 1)).fill(-Infinity);
+      /** @type {number[]} */
       const errors = [];
       const nowT = now();
-      const visit = (i, fromLongList) => {
+      const visit = (/** @type {number} */ i, /** @type {boolean} */ fromLongList) => {
         const k = s.kind[i];
         if (k === UNKNOWN_KIND || !s.shown[i]) return;
         // Long spans are drawn from their own list; the arithmetic first, the set only for candidates.
@@ -376,7 +386,7 @@ const McpTimelineCanvas = (function () {
       lastFill = '';
     }
 
-    function drawSpan(s, i, x0, x1, y) {
+    function drawSpan(/** @type {Store} */ s, /** @type {number} */ i, /** @type {number} */ x0, /** @type {number} */ x1, /** @type {number} */ y) {
       const color = statusColor(s.status[i]);
       const w = Math.max(1, x1 - x0);
       const open = Number.isNaN(s.end[i]);
@@ -409,7 +419,7 @@ const McpTimelineCanvas = (function () {
       addHit(x0, x1, y + 1, y + LANE - 2, s.index, i);
     }
 
-    function drawServerCall(s, i, tickY, nowT) {
+    function drawServerCall(/** @type {Store} */ s, /** @type {number} */ i, /** @type {number} */ tickY, /** @type {number} */ nowT) {
       const x0 = xOf(s.start[i]);
       const endT = Number.isNaN(s.end[i]) ? nowT : s.end[i];
       const x1 = xOf(endT);
@@ -433,7 +443,7 @@ const McpTimelineCanvas = (function () {
       addHit(x0 - 6, Math.max(x1, x0 + 6), tickY, tickY + TICK_ROW, s.index, i);
     }
 
-    function drawProgress(s, i, laneY) {
+    function drawProgress(/** @type {Store} */ s, /** @type {number} */ i, /** @type {number} */ laneY) {
       const p = indexOf(s, s.parent[i]);
       if (p < 0 || !s.shown[p]) return;
       const x = Math.round(xOf(s.start[i]));
@@ -446,14 +456,14 @@ const McpTimelineCanvas = (function () {
       addHit(x - 1, x + 2, y + LANE - 8, y + LANE - 3, s.index, i);
     }
 
-    function spanLabel(s, i) {
+    function spanLabel(/** @type {Store} */ s, /** @type {number} */ i) {
       const name = s.name_[i] >= 0 ? strings[s.name_[i]] : strings[s.method[i]];
       const dur = Number.isNaN(s.end[i]) ? '…' : formatDuration(s.end[i] - s.start[i]);
       const pct = !Number.isNaN(s.progress[i]) && Number.isNaN(s.end[i]) ? ` · ${Math.round(s.progress[i] * 100)}%` : '';
       return `${name} ${dur}${pct}`;
     }
 
-    function clipText(text, x, y, maxWidth) {
+    function clipText(/** @type {string} */ text, /** @type {number} */ x, /** @type {number} */ y, /** @type {number} */ maxWidth) {
       if (maxWidth <= 4) return;
       if (ctx.measureText(text).width <= maxWidth) {
         ctx.fillText(text, x, y);
@@ -469,7 +479,7 @@ const McpTimelineCanvas = (function () {
       if (lo > 0) ctx.fillText(text.slice(0, lo) + '…', x, y);
     }
 
-    function addHit(x0, x1, y0, y1, server, index) {
+    function addHit(/** @type {number} */ x0, /** @type {number} */ x1, /** @type {number} */ y0, /** @type {number} */ y1, /** @type {number} */ server, /** @type {number} */ index) {
       if (hit.n >= hit.x0.length) return;
       const n = hit.n++;
       hit.x0[n] = x0;
@@ -481,7 +491,7 @@ const McpTimelineCanvas = (function () {
     }
 
     /** Where an item is drawn (canvas coordinates), for outlines and links. */
-    function itemBox(s, i) {
+    function itemBox(/** @type {Store} */ s, /** @type {number} */ i) {
       const g = groups.find((x) => x.s === s);
       if (!g) return undefined;
       const top = g.top - view.scrollY + RULER;

@@ -10,9 +10,9 @@ const McpTimelineDetails = (function () {
   const { h, post, str, formatBytes, jsonTree } = McpWebview;
 
   /** hh:mm:ss, with milliseconds when `step` (ms) is under a second, and fractions under a millisecond. */
-  function clockText(t, step) {
+  function clockText(/** @type {number} */ t, /** @type {number} */ step) {
     const d = new Date(t);
-    const two = (n) => String(n).padStart(2, '0');
+    const two = (/** @type {number} */ n) => String(n).padStart(2, '0');
     const base = `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
     if (step >= 1000) return base;
     const ms = String(d.getMilliseconds()).padStart(3, '0');
@@ -20,7 +20,7 @@ const McpTimelineDetails = (function () {
   }
 
   /** A duration in the unit that reads best: ms, s, min and s, h. */
-  function formatDuration(ms) {
+  function formatDuration(/** @type {number} */ ms) {
     if (!Number.isFinite(ms)) return '';
     if (ms < 1) return ms.toFixed(2) + ' ms';
     if (ms < 1000) return Math.round(ms) + ' ms';
@@ -30,7 +30,7 @@ const McpTimelineDetails = (function () {
   }
 
   /** What a kind of item is, in words. */
-  function kindText(kind) {
+  function kindText(/** @type {string} */ kind) {
     switch (kind) {
       case 'call':
         return 'editor request';
@@ -52,7 +52,7 @@ const McpTimelineDetails = (function () {
    * @param {(id: number) => void} onJump
    * @param {() => void} onClose
    */
-  function render(d, onJump, onClose) {
+  function render(/** @type {TimelineItemDetails} */ d, onJump, onClose) {
     const status = str(d.status);
     const duration = typeof d.end === 'number' ? formatDuration(d.end - d.start) : d.kind === 'call' || d.kind === 'serverCall' ? 'open' : '';
     const actions = h('div', { class: 'details-actions' }, [
@@ -77,19 +77,19 @@ const McpTimelineDetails = (function () {
     if (linkRow.childNodes.length) box.append(linkRow);
     const frames = h('div', { class: 'frames' });
     const frameList = Array.isArray(d.frames) ? d.frames : [];
-    frameList.forEach((f, n) => frames.append(frameView(f, frameLabel(d, n, f))));
+    frameList.forEach((/** @type {TimelineItemDetails["frames"][number]} */ f, /** @type {number} */ n) => frames.append(frameView(f, frameLabel(d, n, f))));
     if (!frameList.length) frames.append(h('p', { class: 'muted', text: 'A session marker: the server’s connection started here (request ids start over).' }));
     box.append(frames);
     return [h('header', { class: 'details-header' }, [h('div', {}, [heading, facts]), actions]), box];
   }
 
-  function frameLabel(d, n, f) {
+  function frameLabel(/** @type {TimelineItemDetails} */ d, /** @type {number} */ n, /** @type {TimelineItemDetails["frames"][number]} */ f) {
     const arrow = f.direction === 'send' ? 'editor → server' : 'server → editor';
     if (d.kind === 'call' || d.kind === 'serverCall') return `${n === 0 ? 'Request' : 'Answer'} · ${arrow}`;
     return `Frame · ${arrow}`;
   }
 
-  function frameView(f, label) {
+  function frameView(/** @type {TimelineItemDetails["frames"][number]} */ f, /** @type {string} */ label) {
     const head = h('h3', {}, [label, h('span', { class: 'muted', text: ` · ${formatBytes(f.bytes)} · ${clockText(f.time, 1)}` })]);
     const box = h('div', { class: 'frame' }, [head]);
     if (f.dropped) box.append(h('p', { class: 'muted', text: 'The payload of this frame was let go to stay within mcpHost.timeline.maxPayloadMiB; its place on the timeline is kept.' }));
@@ -101,7 +101,7 @@ const McpTimelineDetails = (function () {
   }
 
   /** @param {(id: number) => void} onJump */
-  function linkButton(l, onJump) {
+  function linkButton(/** @type {import("../../src/timeline/timelineSelection").LinkedItem} */ l, onJump) {
     return h('button', { class: 'link-button', onclick: () => onJump(l.id) }, [str(l.label)]);
   }
 

@@ -4,6 +4,15 @@
 // and Right pan, + and - zoom, 0 fits, End follows, Space picks, Enter opens the details, Escape
 // clears. The page's state and actions come in `page`.
 // @ts-check
+
+/**
+ * What the pointer and keys reach of the timeline page (timeline.js passes it).
+ * @typedef {{ els: { canvas: HTMLCanvasElement, details: HTMLElement, tooltip: HTMLElement }, view: TimelineView, store: TimelineStore,
+ *   picked: Map<string, TimelineItemRef>, canvas: ReturnType<typeof McpTimelineCanvas.create>, selected: () => TimelineItemRef | null,
+ *   select: (next: TimelineItemRef | null) => void, range: () => TimeRange | null, setRange: (r: TimeRange | null) => void,
+ *   setFollow: (on: boolean) => void, fit: () => void, renderSummary: () => void, announce: (text: string) => void,
+ *   serverShown: (s: Store) => boolean }} InputPage
+ */
 // eslint-disable-next-line no-unused-vars
 const McpTimelineInput = (function () {
   'use strict';
@@ -17,6 +26,7 @@ const McpTimelineInput = (function () {
    * Listens on `page.els.canvas`. `page`: `els`, `view`, `store`, `picked`, `canvas` (timelineCanvas.js),
    * `selected()`, `select(next)`, `range()`, `setRange(r)`, `setFollow(on)`, `fit()`, `renderSummary()`,
    * `announce(text)`, `serverShown(s)`. Returns what the page uses too: an item's title, and `reveal`.
+   * @param {InputPage} page
    */
   function attach(page) {
     const { els, view, store, picked, canvas, select, setFollow, fit, renderSummary, announce, serverShown } = page;
@@ -28,7 +38,7 @@ const McpTimelineInput = (function () {
     // Pointer: wheel zooms (Shift+wheel pans), drag pans, Shift+drag selects a time range, click selects
 
     /** The item under a point: a call or tick first; the progress marks drawn on a call only when nothing else is there. */
-    function hitAt(x, y) {
+    function hitAt(/** @type {number} */ x, /** @type {number} */ y) {
       let progress;
       for (let n = hit.n - 1; n >= 0; n--) {
         if (x < hit.x0[n] - 2 || x > hit.x1[n] + 2 || y < hit.y0[n] || y > hit.y1[n]) continue;
@@ -42,7 +52,7 @@ const McpTimelineInput = (function () {
       return progress;
     }
 
-    function zoomAt(x, factor) {
+    function zoomAt(/** @type {number} */ x, /** @type {number} */ factor) {
       view.fitted = false;
       const anchor = view.follow ? view.end : timeAt(x);
       const span = Math.min(Math.max((view.end - view.start) * factor, 0.05), 1000 * 60 * 60 * 24 * 30);
@@ -52,7 +62,7 @@ const McpTimelineInput = (function () {
       requestDraw();
     }
 
-    function panBy(ms) {
+    function panBy(/** @type {number} */ ms) {
       view.fitted = false;
       view.start += ms;
       view.end += ms;
@@ -139,7 +149,7 @@ const McpTimelineInput = (function () {
     });
     els.canvas.addEventListener('pointerleave', () => (els.tooltip.hidden = true));
 
-    function hover(x, y) {
+    function hover(/** @type {number} */ x, /** @type {number} */ y) {
       const found = hitAt(x, y);
       if (!found) {
         els.tooltip.hidden = true;
@@ -156,7 +166,7 @@ const McpTimelineInput = (function () {
       els.tooltip.style.top = y + 16 + 'px';
     }
 
-    function itemTitle(s, i) {
+    function itemTitle(/** @type {Store} */ s, /** @type {number} */ i) {
       const method = strings[s.method[i]] || '';
       const name = s.name_[i] >= 0 ? strings[s.name_[i]] : '';
       const parts = [name && name !== method ? `${method} ${name}` : method];
@@ -173,26 +183,26 @@ const McpTimelineInput = (function () {
     // Keyboard
 
     /** Items the arrows step through: calls, server requests and notifications that pass the filter. */
-    function navigable(s, i) {
+    function navigable(/** @type {Store} */ s, /** @type {number} */ i) {
       const k = s.kind[i];
       return k !== UNKNOWN_KIND && k !== K.session && k !== K.progress && s.shown[i] === 1 && serverShown(s);
     }
 
     /** The next (dir 1) or previous (dir -1) item in time across servers, from the selection (or the view's edge). */
-    function step(dir) {
+    function step(/** @type {number} */ dir) {
       const selected = page.selected();
       const cur = selected && servers[selected.server] ? { s: servers[selected.server], id: selected.id } : undefined;
       const curI = cur ? indexOf(cur.s, cur.id) : -1;
       const t = cur && curI >= 0 ? cur.s.start[curI] : dir > 0 ? view.start : view.end;
       let best = /** @type {{ s: Store, i: number } | undefined} */ (undefined);
-      const better = (s, i) => {
+      const better = (/** @type {Store} */ s, /** @type {number} */ i) => {
         if (!best) return true;
         const a = s.start[i];
         const b = best.s.start[best.i];
         if (a !== b) return dir > 0 ? a < b : a > b;
         return dir > 0 ? s.index < best.s.index : s.index > best.s.index;
       };
-      const after = (s, i) => {
+      const after = (/** @type {Store} */ s, /** @type {number} */ i) => {
         const a = s.start[i];
         if (a !== t) return dir > 0 ? a > t : a < t;
         if (!cur || curI < 0) return true;
@@ -222,7 +232,7 @@ const McpTimelineInput = (function () {
     }
 
     /** Pans and scrolls so an item is on screen. */
-    function reveal(s, i) {
+    function reveal(/** @type {Store} */ s, /** @type {number} */ i) {
       const start = s.start[i];
       const end = Number.isNaN(s.end[i]) ? now() : s.end[i];
       const span = view.end - view.start;
@@ -317,7 +327,7 @@ const McpTimelineInput = (function () {
       if (handled) e.preventDefault();
     });
 
-    function togglePick(server, id) {
+    function togglePick(/** @type {number} */ server, /** @type {number} */ id) {
       const key = server + ':' + id;
       if (picked.has(key)) picked.delete(key);
       else picked.set(key, { server, id });

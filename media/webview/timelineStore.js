@@ -9,6 +9,11 @@
  * @typedef {{ index: number, id: string, name: string, head: number, len: number, cap: number, firstId: number,
  *   kind: Uint8Array, status: Uint8Array, shown: Uint8Array, lane: Int16Array, start: Float64Array, end: Float64Array,
  *   method: Int32Array, name_: Int32Array, parent: Float64Array, progress: Float32Array, direction: Uint8Array, maxLane: number, long: Set<number> }} Store
+
+ * @typedef {ReturnType<typeof McpTimelineStore.create>} TimelineStore the page's items (create())
+ * @typedef {{ server: number, id: number }} TimelineItemRef one item: its server's index and its id
+ * @typedef {{ from: number, to: number }} TimeRange
+ * @typedef {{ start: number, end: number, follow: boolean, scrollY: number, fitted: boolean }} TimelineView the time shown, and how
  */
 
 // eslint-disable-next-line no-unused-vars
@@ -33,20 +38,34 @@ const McpTimelineStore = (function () {
     const servers = [];
 
 
-    /** @returns {Store} */
+    /**
+     * @param {number} index
+     * @param {string} id
+     * @param {string} name
+     * @returns {Store}
+     */
     function newStore(index, id, name) {
       const s = /** @type {Store} */ ({ index, id, name, head: 0, len: 0, cap: 0, firstId: 1, maxLane: -1, long: new Set() });
       grow(s, 1024);
       return s;
     }
 
-    /** Makes room for `need` items from `head` on (and compacts: the dropped front goes). */
+    /**
+     * Makes room for `need` items from `head` on (and compacts: the dropped front goes).
+     * @param {Store} s
+     * @param {number} need
+     */
     function grow(s, need) {
       const live = s.len - s.head;
       // Twice what is needed, not twice the old size: once the ring is full the front leaves as
       // fast as items come, and doubling the old size would grow the arrays at every compaction.
       const cap = Math.max(1024, 2 * Math.max(need, live));
-      /** @param {any} Type @param {any} old */
+      /**
+       * @template {Uint8Array | Int16Array | Int32Array | Float32Array | Float64Array} T
+       * @param {{ new (length: number): T }} Type
+       * @param {T | undefined} old
+       * @returns {T}
+       */
       const move = (Type, old) => {
         const next = new Type(cap);
         if (old) next.set(old.subarray(s.head, s.len));
@@ -68,11 +87,19 @@ const McpTimelineStore = (function () {
       s.cap = cap;
     }
 
+    /**
+     * @param {Store} s
+     * @param {number} id
+     */
     function indexOf(s, id) {
       const i = s.head + (id - s.firstId);
       return i >= s.head && i < s.len ? i : -1;
     }
 
+    /**
+     * @param {Store} s
+     * @param {number} firstId
+     */
     function evict(s, firstId) {
       if (firstId <= s.firstId) return;
       s.head = Math.min(s.len, s.head + (firstId - s.firstId));
@@ -81,6 +108,7 @@ const McpTimelineStore = (function () {
       for (const id of s.long) if (id < firstId) s.long.delete(id);
     }
 
+    /** @param {number} index */
     function storeOf(index) {
       if (!servers[index]) servers[index] = newStore(index, '', '…');
       return servers[index];
@@ -90,20 +118,29 @@ const McpTimelineStore = (function () {
      * A packed column (src/timeline/packedColumn.ts) as `n` numbers: one value for every
      * row (null is NaN), ids counting up from `from`, or a typed array of exactly `n` values.
      * Anything else is NaN: the page draws what it can of a batch it cannot read.
+     * @param {unknown} packed
+     * @param {number} n
      * @returns {ArrayLike<number>}
      */
     function column(packed, n) {
-      if (ArrayBuffer.isView(packed) && /** @type {any} */ (packed).length === n && !(packed instanceof DataView)) return /** @type {any} */ (packed);
+      if (ArrayBuffer.isView(packed) && !(packed instanceof DataView) && /** @type {Float64Array} */ (packed).length === n) return /** @type {Float64Array} */ (packed);
       const out = new Float64Array(n);
       if (isObj(packed) && typeof packed.from === 'number') for (let k = 0; k < n; k++) out[k] = packed.from + k;
       else if (isObj(packed)) {
         // A typed array that came as a plain object (a host that sends JSON only): its values by index.
-        for (let k = 0; k < n; k++) out[k] = typeof packed[k] === 'number' ? packed[k] : NaN;
+        for (let k = 0; k < n; k++) {
+          const v = packed[k];
+          out[k] = typeof v === 'number' ? v : NaN;
+        }
       } else out.fill(typeof packed === 'number' ? packed : NaN);
       return out;
     }
 
-    /** Applies row `k` of a batch's columns (see column()). */
+    /**
+     * Applies row `k` of a batch's columns (see column()).
+     * @param {Record<string, ArrayLike<number>>} c
+     * @param {number} k
+     */
     function upsert(c, k) {
       const s = storeOf(c.server[k]);
       const id = c.id[k];
@@ -146,7 +183,11 @@ const McpTimelineStore = (function () {
       else s.long.delete(id);
     }
 
-    /** The first index in [head, len) whose start is at or after `t`. */
+    /**
+     * The first index in [head, len) whose start is at or after `t`.
+     * @param {Store} s
+     * @param {number} t
+     */
     function lowerBound(s, t) {
       let lo = s.head;
       let hi = s.len;
@@ -182,7 +223,10 @@ const McpTimelineStore = (function () {
       return from === Infinity ? undefined : { from, to };
     }
 
-    /** The columns and codes of `init`'s schema (TIMELINE_SCHEMA). */
+    /**
+     * The columns and codes of `init`'s schema (TIMELINE_SCHEMA).
+     * @param {unknown} next
+     */
     function setSchema(next) {
       schema.fields.length = schema.kinds.length = schema.statuses.length = 0;
       for (const key of Object.keys(schema.K)) delete schema.K[key];
@@ -198,6 +242,7 @@ const McpTimelineStore = (function () {
     /**
      * Applies a batch's data (after a `reset`, from nothing): the clock, new strings and servers,
      * what left the ring, then its rows. Returns how many rows came and whether servers did.
+     * @param {Extract<TimelineMessage, { type: 'batch' }>} msg
      */
     function apply(msg) {
       if (msg.reset) {
@@ -223,6 +268,7 @@ const McpTimelineStore = (function () {
         if (s) evict(s, e[1]);
       }
       const n = typeof msg.count === 'number' && msg.count > 0 ? msg.count : 0;
+      /** @type {Record<string, unknown>} */
       const packed = isObj(msg.columns) ? msg.columns : {};
       /** @type {Record<string, ArrayLike<number>>} */
       const c = {};
@@ -231,7 +277,10 @@ const McpTimelineStore = (function () {
       return { rows: n, serversChanged };
     }
 
-    /** A `mask` message: which items pass the filter now, per server from its first id. */
+    /**
+     * A `mask` message: which items pass the filter now, per server from its first id.
+     * @param {Extract<TimelineMessage, { type: 'mask' }>} msg
+     */
     function applyMask(msg) {
       for (const m of Array.isArray(msg.servers) ? msg.servers : []) {
         const s = servers[m.index];
@@ -245,6 +294,7 @@ const McpTimelineStore = (function () {
     }
 
     /** The calls and notifications kept (not sessions or progress), the errors, and those shown (`serverShown` too). */
+    /** @param {(s: Store) => boolean} serverShown */
     function count(serverShown) {
       const { K, S } = schema;
       let items = 0;

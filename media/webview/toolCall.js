@@ -11,25 +11,29 @@
   const { resultHeader, historyBanner, renderPart, renderStructured } = McpResultParts;
   const app = /** @type {HTMLElement} */ (document.getElementById('app'));
 
-  /** @type {any} */
+  /** @type {FormField | null} */
   let model = null;
   /** @type {'form'|'json'} */
   let mode = 'form';
-  /** @type {any} */
+  /** @type {unknown} */
   let formState = undefined;
   let jsonText = '';
-  let running = null; // { callId, startedAt }
-  let timer = null;
+  /** @type {{ callId: string, startedAt: number } | null} */
+  let running = null;
+  /** @type {number | undefined} */
+  let timer = undefined;
   /** The task status last announced, so each change is said once. */
   let lastTaskStatus = '';
-  let validateTimer = null;
+  /** @type {number | undefined} */
+  let validateTimer = undefined;
   let errorCount = 0;
   let view = 'tool';
 
   /** 'tool', or 'prompt' (a prompt's arguments: no JSON mode, no history, "Get prompt"). */
   let formKind = 'tool';
   let completions = false;
-  let suggestTimer = null;
+  /** @type {number | undefined} */
+  let suggestTimer = undefined;
 
   // The form: the shared renderer (common.js) in the wording for developers; a prompt's fields
   // ask the server for suggestions (debounced), with the other fields' values as context.
@@ -43,10 +47,11 @@
     changed();
   }
 
-  function suggest(path, value) {
+  function suggest(/** @type {string} */ path, /** @type {string} */ value) {
     if (!completions) return;
     clearTimeout(suggestTimer);
-    suggestTimer = setTimeout(() => {
+    suggestTimer = window.setTimeout(() => {
+      /** @type {Record<string, string>} */
       const context = {};
       if (isObj(formState)) for (const [k, v] of Object.entries(formState)) if (typeof v === 'string') context[k] = v;
       const name = path.slice(1).replace(/~1/g, '/').replace(/~0/g, '~');
@@ -75,7 +80,7 @@
     app.append(els.header, els.notices, els.form, els.controls, els.preview, els.progress, els.result, els.history);
   }
 
-  function notice(level, text) {
+  function notice(/** @type {unknown} */ level, /** @type {string} */ text) {
     els.notices.append(McpWebview.notice(level, text));
   }
 
@@ -93,7 +98,7 @@
     ['openWorldHint', 'open world', 'The server says this tool reaches outside systems (web, other services).'],
   ];
 
-  function renderHeader(header) {
+  function renderHeader(/** @type {import('../../src/usecases/panelMessages').ToolHeader} */ header) {
     els.header.textContent = '';
     const title = h('h1', {}, [formKind === 'prompt' ? h('span', { class: 'muted', text: 'Prompt: ' }) : null, h('span', { class: 'tool-name', text: header.name })]);
     const display = str(header.title) || str(header.annotations && header.annotations.title);
@@ -128,14 +133,17 @@
     ]);
     els.form.append(toolbar);
     if (mode === 'form') {
+      /** @type {StateSlot} */
       const root = { get: () => formState, set: (v) => (formState = v) };
-      const fields = model.kind === 'object' ? form.control(model, 'arguments', '', root, 'form-root') : form.field(model, 'arguments', '', root);
+      // initTool sets the model before any input is drawn.
+      const m = /** @type {FormField} */ (model);
+      const fields = m.kind === 'object' ? form.control(m, 'arguments', '', root, 'form-root') : form.field(m, 'arguments', '', root);
       els.form.append(h('div', { class: 'form', id: 'form' }, [fields]));
     } else {
       const area = h('textarea', { id: 'json-input', class: 'json', rows: String(Math.min(30, Math.max(6, jsonText.split('\n').length + 1))), spellcheck: 'false', 'aria-label': 'Arguments as JSON' });
-      /** @type {any} */ (area).value = jsonText;
+      area.value = jsonText;
       area.addEventListener('input', () => {
-        jsonText = /** @type {any} */ (area).value;
+        jsonText = area.value;
         edited();
       });
       els.form.append(h('div', { class: 'field', dataset: { path: '' } }, [area, h('div', { class: 'error field-error', role: 'alert' })]));
@@ -143,16 +151,17 @@
     els.form.append(h('div', { class: 'problems', id: 'problems', role: 'status' }));
   }
 
+  /** @returns {import('../../src/usecases/panelMessages').Input} */
   function currentInput() {
     return mode === 'form' ? { mode: 'form', state: formState === undefined ? undefined : JSON.parse(JSON.stringify(formState)) } : { mode: 'json', text: jsonText };
   }
 
   function changed() {
     clearTimeout(validateTimer);
-    validateTimer = setTimeout(() => post({ type: 'validate', input: currentInput() }), 150);
+    validateTimer = window.setTimeout(() => post({ type: 'validate', input: currentInput() }), 150);
   }
 
-  function showErrors(errors, preview) {
+  function showErrors(/** @type {readonly FieldError[]} */ errors, /** @type {string | undefined} */ preview) {
     const shown = errorGate.filter(errors);
     const unplaced = placeErrors(els.form, shown);
     errorCount = shown.length;
@@ -184,9 +193,9 @@
     const note = h('span', { class: 'timeout-note muted', id: 'timeout-note' });
     const showNote = () => (note.textContent = timeoutOverride !== null ? '(set for this call)' : timeoutNote ? '(' + timeoutNote + ')' : '');
     timeout.addEventListener('change', () => {
-      const v = Number(/** @type {any} */ (timeout).value);
+      const v = Number(timeout.value);
       timeoutOverride = v > 0 ? v : null;
-      if (timeoutOverride === null) /** @type {any} */ (timeout).value = String(timeoutSeconds);
+      if (timeoutOverride === null) timeout.value = String(timeoutSeconds);
       showNote();
     });
     showNote();
@@ -199,7 +208,7 @@
   }
 
   /** A new default from the extension (the server entry or the setting changed). */
-  function setTimeoutDefault(seconds, note) {
+  function setTimeoutDefault(/** @type {number | undefined} */ seconds, /** @type {string | undefined} */ note) {
     if (typeof seconds !== 'number' || !(seconds > 0)) return;
     timeoutSeconds = seconds;
     timeoutNote = str(note);
@@ -226,15 +235,16 @@
     post(timeoutOverride !== null ? { type: 'run', input: currentInput(), timeoutSeconds: timeoutOverride } : { type: 'run', input: currentInput() });
   }
 
-  function startRunning(msg) {
+  function startRunning(/** @type {PanelMessageOf<'running'>} */ msg) {
     running = { callId: msg.callId, startedAt: msg.startedAt };
     els.progress.hidden = false;
     els.progress.textContent = '';
     els.progress.append(h('div', { class: 'bar indeterminate', role: 'progressbar', 'aria-label': 'Progress of the call' }, [h('div', { class: 'fill' })]), h('div', { class: 'progress-text muted', text: 'Running…' }));
     clearInterval(timer);
-    timer = setInterval(() => {
+    const startedAt = running.startedAt;
+    timer = window.setInterval(() => {
       const t = els.progress.querySelector('.elapsed');
-      if (t) t.textContent = formatMs(Date.now() - running.startedAt);
+      if (t) t.textContent = formatMs(Date.now() - startedAt);
     }, 250);
     els.progress.append(h('span', { class: 'elapsed muted' }));
     els.result.textContent = '';
@@ -251,7 +261,7 @@
    * A call ended (or a kept result is shown): its outcome is said once, and focus moves to the
    * result's heading when it was on the controls of the call (never out of a field being typed in).
    */
-  function settled(words) {
+  function settled(/** @type {string} */ words) {
     announce(words);
     const active = document.activeElement;
     const onControls = !active || active === document.body || active.id === 'run' || active.id === 'cancel' || els.history.contains(active);
@@ -262,7 +272,7 @@
     heading.focus();
   }
 
-  function showProgress(msg) {
+  function showProgress(/** @type {PanelMessageOf<'progress'>} */ msg) {
     if (!running || msg.callId !== running.callId) return;
     const bar = els.progress.querySelector('.bar');
     const fill = /** @type {HTMLElement|null} */ (els.progress.querySelector('.fill'));
@@ -277,9 +287,8 @@
     if (text) text.textContent = (str(msg.message) || 'Progress') + ' — ' + msg.progress + (typeof msg.total === 'number' ? ' / ' + msg.total : '');
   }
 
-  /** While the server waits on the user (a form it asked for), its call's timeout is paused. */
   /** Shows (text) or removes (null) the running call's status note of one kind (its class). */
-  function statusNote(msg, kind, text) {
+  function statusNote(/** @type {{ callId: string }} */ msg, /** @type {string} */ kind, /** @type {string | null} */ text) {
     if (!running || msg.callId !== running.callId) return;
     let note = els.progress.querySelector('.' + kind);
     if (text === null) {
@@ -293,7 +302,8 @@
     note.textContent = text;
   }
 
-  function showTimeoutPaused(msg) {
+  /** While the server waits on the user (a form it asked for), its call's timeout is paused. */
+  function showTimeoutPaused(/** @type {PanelMessageOf<'timeoutPaused'>} */ msg) {
     statusNote(msg, 'timeout-paused', msg.paused ? 'Waiting for your answer to the server’s request — the timeout is paused until you answer.' : null);
   }
 
@@ -301,7 +311,7 @@
    * A modern server asked for input (multi round-trip): the call is sent again once it is
    * answered; or its task did (tasks extension): the answers go to the task.
    */
-  function showWaitingForInput(msg) {
+  function showWaitingForInput(/** @type {PanelMessageOf<'waitingForInput'>} */ msg) {
     const asked = Array.isArray(msg.requests) ? msg.requests.map(String).join(', ') : '';
     const then = msg.taskId ? ' — the answers go to the task (tasks/update), which then goes on.' : ' — the call is sent again once it is answered.';
     const text = 'Waiting for input the server asked for' + (asked ? ' (' + asked + ')' : '') + (msg.round > 1 ? ', round ' + msg.round : '') + then;
@@ -312,7 +322,7 @@
    * The running call is a task (or the panel follows one from the MCP Host view): its id, status
    * and message, what it waits for, and that closing the panel does not lose it.
    */
-  function showTaskStatus(msg) {
+  function showTaskStatus(/** @type {PanelMessageOf<'taskStatus'>} */ msg) {
     if (!running || msg.callId !== running.callId || !isObj(msg.task)) return;
     const t = msg.task;
     let box = els.progress.querySelector('.task-status');
@@ -342,7 +352,7 @@
   }
 
   /** The line under a result's header that names the task it came from. */
-  function taskLine(task) {
+  function taskLine(/** @type {unknown} */ task) {
     if (!isObj(task)) return null;
     return h('div', { class: 'task-of-result muted', text: 'From task ' + str(task.id) + ' (' + str(task.status) + ')' });
   }
@@ -358,7 +368,7 @@
   // Results
 
 
-  function showToolResult(msg) {
+  function showToolResult(/** @type {PanelMessageOf<'toolResult'>} */ msg) {
     if (!msg.fromHistory) stopRunning();
     const d = msg.display || {};
     els.result.textContent = '';
@@ -377,7 +387,7 @@
     if (d.structured || verdict.kind === 'missing') els.result.append(renderStructured(d.structured, verdict));
   }
 
-  function showFailure(msg) {
+  function showFailure(/** @type {PanelMessageOf<'failure'>} */ msg) {
     if (!msg.fromHistory) stopRunning();
     const f = msg.failure || {};
     els.result.textContent = '';
@@ -399,11 +409,11 @@
     els.result.append(h('pre', { class: kind === 'cancelled' ? 'cancel-message' : 'error-message', text: str(f.message) }));
     if (f.kind === 'protocol' && f.meaning) els.result.append(h('div', { class: 'error-meaning', text: str(f.meaning) }));
     if (f.kind === 'protocol') els.result.append(h('div', { class: 'muted', text: 'The server answered with a JSON-RPC error: the call did not run as a tool call.' }));
-    if (f.data !== undefined) els.result.append(h('details', {}, [h('summary', { text: 'Error data' }), jsonTree(f.data)]));
+    if ('data' in f && f.data !== undefined) els.result.append(h('details', {}, [h('summary', { text: 'Error data' }), jsonTree(f.data)]));
     if (!msg.fromHistory) settled(title + (kind === 'cancelled' ? '' : ': ' + str(f.message)));
   }
 
-  function showPromptResult(msg) {
+  function showPromptResult(/** @type {PanelMessageOf<'promptResult'>} */ msg) {
     stopRunning();
     const d = msg.display || {};
     els.result.textContent = '';
@@ -423,7 +433,7 @@
     settled('Prompt ready: ' + (d.messages || []).length + ' message' + ((d.messages || []).length === 1 ? '' : 's'));
   }
 
-  function showResourceResult(msg) {
+  function showResourceResult(/** @type {PanelMessageOf<'resourceResult'>} */ msg) {
     stopRunning();
     els.result.textContent = '';
     els.result.append(resultHeader('info', 'Resource', undefined, msg.callId, h('span', { class: 'uri muted', text: str(msg.uri) })));
@@ -436,7 +446,7 @@
   // ---------------------------------------------------------------------------------------------
   // History (historyList.js): a tool's panel has one; a prompt's and a view's do not.
 
-  function renderHistory(entries) {
+  function renderHistory(/** @type {readonly import('../../src/usecases/panelMessages').HistoryItem[]} */ entries) {
     if (view !== 'tool' || formKind === 'prompt') els.history.textContent = '';
     else McpHistoryList.render(els.history, entries, !!running);
   }
@@ -444,7 +454,7 @@
   // ---------------------------------------------------------------------------------------------
   // Messages from the extension
 
-  function setInput(input) {
+  function setInput(/** @type {unknown} */ input) {
     if (!isObj(input)) return;
     // Edit as JSON / Edit as form draws the input again: focus stays on the control that had it.
     const focusedId = document.activeElement && document.activeElement.id;
@@ -461,7 +471,7 @@
     if (again && document.activeElement !== again) again.focus();
   }
 
-  onMessage((msg) => {
+  onMessage((/** @type {PanelMessage} */ msg) => {
     switch (msg.type) {
       case 'initTool':
         view = 'tool';
@@ -560,7 +570,7 @@
   });
 
   // Links in sanitised Markdown: ask the extension, which checks the URL and asks the user.
-  function openLinkFrom(target) {
+  function openLinkFrom(/** @type {EventTarget | null} */ target) {
     const a = target instanceof Element ? target.closest('a.md-link') : null;
     if (!a) return false;
     const url = a.getAttribute('data-href');
