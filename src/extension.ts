@@ -8,6 +8,7 @@ import { registerRegistryGallery } from './extension/registryGallery';
 import { registerUseCases } from './extension/usecases';
 import { McpHost } from './extension/mcpHost';
 import { ServersTreeProvider } from './extension/serversTree';
+import { focusFirstRowOnOpening } from './extension/tree/serversViewFocus';
 import { McpStatusBar } from './extension/statusBar';
 import { OfferChangesView } from './extension/offerChangesView';
 import { registerTimeline } from './extension/timeline/timelineFeed';
@@ -39,7 +40,12 @@ export function activate(context: vscode.ExtensionContext): void {
   const statusBar = new McpStatusBar(mcpHost.tree);
   const changes = new OfferChangesView(mcpHost.offerChanges);
   context.subscriptions.push(changes, vscode.window.createTreeView('mcpHost.changes', { treeDataProvider: changes }));
-  context.subscriptions.push(mcpHost, statusBar, ...registerCommands(mcpHost, tree, view), ...registerRegistryGallery(context, log));
+  // A person opening the view gets the focus on its first row (VS Code focuses the tree, not a row).
+  const viewFocus = focusFirstRowOnOpening(view, tree, (id) => {
+    const h = mcpHost.registry.get(id);
+    return h && mcpHost.tree.displayStatus(h).kind;
+  }, () => mcpHost.viewShown());
+  context.subscriptions.push(mcpHost, statusBar, viewFocus.disposable, ...registerCommands(mcpHost, tree, view, viewFocus.opening), ...registerRegistryGallery(context, log));
   // The view's toolbar offers only what applies (Start All once something can start, and so on).
   const updateContext = () => {
     const kinds = mcpHost.tree.servers().map((h) => mcpHost.tree.displayStatus(h).kind);
@@ -107,9 +113,6 @@ export function activate(context: vscode.ExtensionContext): void {
   updateMessage();
   context.subscriptions.push(
     vscode.workspace.onDidGrantWorkspaceTrust(updateMessage),
-    view.onDidChangeVisibility((e) => {
-      if (e.visible) mcpHost.viewShown();
-    }),
   );
 
   mcpHost.roots.logRoots('activation');
