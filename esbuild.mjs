@@ -21,17 +21,17 @@ const common = {
 };
 
 /**
- * Libraries only some panels need (<folder>/vendor/*.ts, required inside the function that
- * first needs them) become files of their own beside the bundle, so activation neither loads
- * nor parses them: `require('./vendor/ajv')` stays a require of dist/vendor/ajv.js.
- * Each maps to the folder whose code requires it.
+ * Libraries only some panels need (<folder>/lazyChunks/*.ts: the entry points of lazy chunks,
+ * required inside the function that first needs them) become files of their own beside the
+ * bundle, so activation neither loads nor parses them: `require('./lazyChunks/ajv')` becomes a
+ * require of dist/vendor/ajv.js. Each maps to the folder whose code requires it.
  */
-const vendorModules = { ajv: 'src/schema', markdownIt: 'src/usecases', re2: 'src/schema', yaml: 'src/skills' };
+const vendorModules = { ajv: 'src/schema', markdownIt: 'src/content', re2: 'src/schema', yaml: 'src/skills' };
 const lazyVendor = {
   name: 'lazy-vendor',
   setup(build) {
-    build.onResolve({ filter: /^\.\/vendor\/\w+$/ }, (args) => {
-      const name = args.path.slice('./vendor/'.length);
+    build.onResolve({ filter: /^\.\/lazyChunks\/\w+$/ }, (args) => {
+      const name = args.path.slice('./lazyChunks/'.length);
       if (!Object.hasOwn(vendorModules, name) || !args.importer.includes(vendorModules[name])) return undefined;
       return { path: `./vendor/${name}.js`, external: true };
     });
@@ -179,7 +179,7 @@ const builds = [
   },
   { ...shipped, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   { ...common, format: 'esm', minify: true, entryPoints: ['oauth4webapi'], outfile: 'dist/vendor/oauth.mjs' },
-  ...Object.entries(vendorModules).map(([name, folder]) => ({ ...common, minify: true, entryPoints: [`${folder}/vendor/${name}.ts`], outfile: `dist/vendor/${name}.js` })),
+  ...Object.entries(vendorModules).map(([name, folder]) => ({ ...common, minify: true, entryPoints: [`${folder}/lazyChunks/${name}.ts`], outfile: `dist/vendor/${name}.js` })),
 ];
 const driverBuilds = [
   // The benchmark loads the official SDK as a peer for comparison; it is never shipped.

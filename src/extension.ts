@@ -4,22 +4,22 @@
 // process is left.
 import * as vscode from 'vscode';
 import { registerCommands } from './extension/commands';
-import { registerRegistryGallery } from './extension/registryGallery';
-import { registerUseCases } from './extension/usecases';
-import { McpHost } from './extension/mcpHost';
-import { ServersTreeProvider } from './extension/serversTree';
+import { registerRegistryGallery } from './extension/gallery/registryGallery';
+import { registerUseCases } from './extension/panels/useCaseCommands';
+import { EditorHost } from './extension/editorHost';
+import { ServersTreeProvider } from './extension/tree/serversTree';
 import { focusFirstRowOnOpening } from './extension/tree/serversViewFocus';
-import { McpStatusBar } from './extension/statusBar';
-import { OfferChangesView } from './extension/offerChangesView';
+import { McpStatusBar } from './extension/tree/statusBar';
+import { OfferChangesView } from './extension/dev/offerChangesView';
 import { registerTimeline } from './extension/timeline/timelineFeed';
-import { cacheMcpHostSettings } from './extension/restrictedSettings';
+import { cacheMcpHostSettings } from './extension/trust/restrictedSettings';
 import { ServerSkills } from './skills/serverSkills';
 import { SkillsTreeSection } from './extension/skills/skillsTree';
 import { registerSkillDocuments } from './extension/skills/skillDocuments';
 import { OPEN_WALKTHROUGH_COMMAND, walkthroughArgument } from './extension/walkthrough';
 import { unseenTasksBadge } from './usecases/taskText';
 
-let host: McpHost | undefined;
+let host: EditorHost | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
   // mcpHost.* values are kept once read; first, so every later change listener reads new values.
@@ -34,24 +34,24 @@ export function activate(context: vscode.ExtensionContext): void {
   context.subscriptions.push(log);
   log.info(`MCP Host ${String((context.extension.packageJSON as { version?: unknown }).version)} activated; workspace ${vscode.workspace.isTrusted ? 'trusted' : 'not trusted (servers defined in it will not start)'}.`);
 
-  const mcpHost = new McpHost(context, log);
-  host = mcpHost;
-  tree.attach(mcpHost.tree);
-  const statusBar = new McpStatusBar(mcpHost.tree);
-  const changes = new OfferChangesView(mcpHost.offerChanges);
+  const editorHost = new EditorHost(context, log);
+  host = editorHost;
+  tree.attach(editorHost.tree);
+  const statusBar = new McpStatusBar(editorHost.tree);
+  const changes = new OfferChangesView(editorHost.offerChanges);
   context.subscriptions.push(changes, vscode.window.createTreeView('mcpHost.changes', { treeDataProvider: changes }));
   // A person opening the view gets the focus on its first row (VS Code focuses the tree, not a row).
   const viewFocus = focusFirstRowOnOpening(view, tree, (id) => {
-    const h = mcpHost.registry.get(id);
-    return h && mcpHost.tree.displayStatus(h).kind;
-  }, () => mcpHost.viewShown());
-  context.subscriptions.push(mcpHost, statusBar, viewFocus.disposable, ...registerCommands(mcpHost, tree, view, viewFocus.opening), ...registerRegistryGallery(context, log));
+    const h = editorHost.registry.get(id);
+    return h && editorHost.tree.displayStatus(h).kind;
+  }, () => editorHost.viewShown());
+  context.subscriptions.push(editorHost, statusBar, viewFocus.disposable, ...registerCommands(editorHost, tree, view, viewFocus.opening), ...registerRegistryGallery(context, log));
   // The view's toolbar offers only what applies (Start All once something can start, and so on).
   const updateContext = () => {
-    const kinds = mcpHost.tree.servers().map((h) => mcpHost.tree.displayStatus(h).kind);
-    void vscode.commands.executeCommand('setContext', 'mcpHost.loaded', mcpHost.tree.isLoaded());
+    const kinds = editorHost.tree.servers().map((h) => editorHost.tree.displayStatus(h).kind);
+    void vscode.commands.executeCommand('setContext', 'mcpHost.loaded', editorHost.tree.isLoaded());
     // The "No MCP servers are configured" welcome only once the configuration was read and has none.
-    void vscode.commands.executeCommand('setContext', 'mcpHost.noServers', mcpHost.tree.isLoaded() && kinds.length === 0 && mcpHost.tree.problems().length === 0);
+    void vscode.commands.executeCommand('setContext', 'mcpHost.noServers', editorHost.tree.isLoaded() && kinds.length === 0 && editorHost.tree.problems().length === 0);
     void vscode.commands.executeCommand('setContext', 'mcpHost.hasServers', kinds.length > 0);
     void vscode.commands.executeCommand('setContext', 'mcpHost.canStart', kinds.some((k) => k === 'stopped' || k === 'error' || k === 'blocked'));
     void vscode.commands.executeCommand('setContext', 'mcpHost.canStop', kinds.some((k) => k === 'running' || k === 'starting' || k === 'waiting'));
@@ -59,31 +59,31 @@ export function activate(context: vscode.ExtensionContext): void {
     void vscode.commands.executeCommand('setContext', 'mcpHost.anyRunning', kinds.includes('running'));
   };
   updateContext();
-  context.subscriptions.push(mcpHost.onDidChange(updateContext));
+  context.subscriptions.push(editorHost.onDidChange(updateContext));
   // Call tools, read resources, get prompts, server actions.
   const useCases = registerUseCases(context, {
-    servers: mcpHost.registry,
-    log: (id, level, text) => mcpHost.serverLog(id, level, text),
-    onDidChangeServers: mcpHost.onDidChange,
-    redact: (text) => mcpHost.redact(text),
-    setHealth: (id, health) => mcpHost.health.set(id, health),
-    signInState: (id) => mcpHost.signIns.signInState(id),
+    servers: editorHost.registry,
+    log: (id, level, text) => editorHost.serverLog(id, level, text),
+    onDidChangeServers: editorHost.onDidChange,
+    redact: (text) => editorHost.redact(text),
+    setHealth: (id, health) => editorHost.health.set(id, health),
+    signInState: (id) => editorHost.signIns.signInState(id),
     stateText: (id) => {
-      const h = mcpHost.registry.get(id);
-      return h && mcpHost.tree.stateText(h);
+      const h = editorHost.registry.get(id);
+      return h && editorHost.tree.stateText(h);
     },
-    prepare: (id) => mcpHost.prepareForDiagnosis(id),
-    debugServer: (id, signal) => mcpHost.devMode.debugWhile(id, signal),
-    startServers: (why) => mcpHost.startAutomatically(why),
-    resolveUrlElicitation: (error, id) => mcpHost.serverRequests.handleUrlElicitationRequired(error, { id, name: mcpHost.registry.get(id)?.entry.name ?? id }),
-    openAppLink: (id, url, message, signal) => mcpHost.serverRequests.openLinkWithConsent(url, { id, name: mcpHost.registry.get(id)?.entry.name ?? id }, message, signal),
-    traceOn: (id) => mcpHost.logs.get(id).traceOn,
+    prepare: (id) => editorHost.prepareForDiagnosis(id),
+    debugServer: (id, signal) => editorHost.devMode.debugWhile(id, signal),
+    startServers: (why) => editorHost.startAutomatically(why),
+    resolveUrlElicitation: (error, id) => editorHost.serverRequests.handleUrlElicitationRequired(error, { id, name: editorHost.registry.get(id)?.entry.name ?? id }),
+    openAppLink: (id, url, message, signal) => editorHost.serverRequests.openLinkWithConsent(url, { id, name: editorHost.registry.get(id)?.entry.name ?? id }, message, signal),
+    traceOn: (id) => editorHost.logs.get(id).traceOn,
     hostLog: (text) => log.info(text),
   });
   context.subscriptions.push(tree.showIcons(useCases.icons));
-  context.subscriptions.push(useCases, tree.showSubscriptions(useCases.subscriptions), tree.showChatMarks(useCases.chat), mcpHost.chatShare.followModelSwitches(useCases.chat));
+  context.subscriptions.push(useCases, tree.showSubscriptions(useCases.subscriptions), tree.showChatMarks(useCases.chat), editorHost.chatShare.followModelSwitches(useCases.chat));
   // Every server's frames on one time axis ("Open Timeline"); recordings open there too.
-  context.subscriptions.push(registerTimeline(context, mcpHost, useCases.history));
+  context.subscriptions.push(registerTimeline(context, editorHost, useCases.history));
   // "Get Started with MCP Host": the walkthrough, from the palette and the view's welcome.
   context.subscriptions.push(
     vscode.commands.registerCommand(OPEN_WALKTHROUGH_COMMAND, () =>
@@ -94,14 +94,14 @@ export function activate(context: vscode.ExtensionContext): void {
   // Tasks that ended unseen (their notice fades unread): the view's badge counts them until opened.
   context.subscriptions.push(useCases.tasks.onDidChange(() => (view.badge = unseenTasksBadge(useCases.tasks.unseenCount()))));
   // Skills (Skills extension): a Skills group per server that offers them, opened as read-only documents.
-  const skills = new ServerSkills((id) => mcpHost.registry.get(id)?.client);
-  const skillsSection = new SkillsTreeSection(skills, (id) => mcpHost.registry.get(id)?.entry.name ?? id);
+  const skills = new ServerSkills((id) => editorHost.registry.get(id)?.client);
+  const skillsSection = new SkillsTreeSection(skills, (id) => editorHost.registry.get(id)?.entry.name ?? id);
   // @mcp lists them to the model and loads them through the same cache.
   useCases.chat.skills = skills;
   context.subscriptions.push(
     skillsSection,
     tree.showSkills(skillsSection),
-    registerSkillDocuments(skills, (id, text) => mcpHost.serverLog(id, 'warn', text)),
+    registerSkillDocuments(skills, (id, text) => editorHost.serverLog(id, 'warn', text)),
   );
 
   // "asked 12s ago" under Roots and a running task's elapsed time move: their rows alone, while the view shows.
@@ -115,10 +115,10 @@ export function activate(context: vscode.ExtensionContext): void {
     vscode.workspace.onDidGrantWorkspaceTrust(updateMessage),
   );
 
-  mcpHost.roots.logRoots('activation');
-  void mcpHost.config.reload('activation').then(() => {
-    if (mcpHost.startPolicy() === 'onStartup') mcpHost.startAutomatically('mcpHost.startPolicy is onStartup');
-    else if (view.visible) mcpHost.viewShown();
+  editorHost.roots.logRoots('activation');
+  void editorHost.config.reload('activation').then(() => {
+    if (editorHost.startPolicy() === 'onStartup') editorHost.startAutomatically('mcpHost.startPolicy is onStartup');
+    else if (view.visible) editorHost.viewShown();
   });
 }
 

@@ -14,6 +14,8 @@ const REPO = path.resolve(__dirname, '../..');
  */
 const LAYERS: Readonly<Record<string, number>> = {
   protocol: 0,
+  // Shared helpers for what servers send (markdown, URL safety, invisible characters): a leaf.
+  content: 0.5,
   client: 1,
   schema: 1,
   config: 2,
@@ -27,6 +29,9 @@ const LAYERS: Readonly<Record<string, number>> = {
   icons: 4,
   usecases: 5,
   gallery: 5,
+  // Feature folders above the use cases they call (as chat is), below chat which shows app views.
+  apps: 5.5,
+  timeline: 5.5,
   serverRequests: 6,
   chat: 6,
   gateway: 6,

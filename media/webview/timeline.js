@@ -119,7 +119,7 @@
   }
 
   /**
-   * A packed column (src/usecases/timeline/packedColumn.ts) as `n` numbers: one value for every
+   * A packed column (src/timeline/packedColumn.ts) as `n` numbers: one value for every
    * row (null is NaN), ids counting up from `from`, or a typed array of exactly `n` values.
    * Anything else is NaN: the page draws what it can of a batch it cannot read.
    * @returns {ArrayLike<number>}

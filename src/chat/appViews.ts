@@ -10,7 +10,7 @@
 import { appResourceUriOf } from '../client/apps';
 import type { CallToolResult } from '../client/schemas';
 import { WireError } from '../protocol/errors';
-import { AppConversation, AppConversationMessage, describeConversationMessage } from '../usecases/apps/appConversation';
+import { AppConversation, AppConversationMessage, describeConversationMessage } from '../apps/appConversation';
 import type { ServerTool } from './toolNames';
 
 /** A call made from chat whose tool has a view: what the view is opened with. */

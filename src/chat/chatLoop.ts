@@ -7,7 +7,7 @@ import { ToolCallPorts, callTool } from '../usecases/callTool';
 import { summarizeFailure } from '../usecases/resultModel';
 import { ApprovalDecision, ApprovalSettings, SessionGrants, approvalNeed, maskedArguments } from './approval';
 import { DefinitionChange, formatChanges } from './pins';
-import { revealInvisible } from '../usecases/invisibleText';
+import { revealInvisible } from '../content/invisibleText';
 import { ModelResultPart, toolResultForModel } from './resultParts';
 import { SkillPorts, loadSkill, skillsContextText } from './skillLoading';
 import { FIND_TOOLS, LOAD_SKILL, LOAD_SKILL_DEFINITION, ModelToolDefinition, ToolCatalog, modelDefinition } from './toolCatalog';

@@ -3,7 +3,7 @@
 // call. Pins are kept per server identity (its command line or URL), not per display name.
 import type { Tool } from '../client/schemas';
 import { canonicalJson, fingerprintOf } from '../config/fingerprint';
-import { invisibleChangeNote, revealInvisible } from '../usecases/invisibleText';
+import { invisibleChangeNote, revealInvisible } from '../content/invisibleText';
 
 /** The parts of a tool that make up its definition (what the model and the user rely on). */
 export interface PinnedDefinition {

@@ -2,7 +2,7 @@
 // the model takes them. Model-independent: the VS Code layer turns these into LanguageModel…Parts.
 import type { CallToolResult, ContentBlock } from '../client/schemas';
 import { formatBytes } from '../protocol/text';
-import { base64Bytes, normalizeMimeType } from '../usecases/resultModel';
+import { base64Bytes, normalizeMimeType } from '../content/mediaTypes';
 
 /** One part of a tool result for the model. */
 export type ModelResultPart =

@@ -6,7 +6,7 @@
 // digest of its files' digests and its frontmatter, kept per server identity as tool pins are,
 // so a skill whose files changed since the user approved it asks again and shows what changed.
 import { canonicalJson, fingerprintOf } from '../config/fingerprint';
-import { revealInvisible } from '../usecases/invisibleText';
+import { revealInvisible } from '../content/invisibleText';
 import { SkillEntry, pathInSkill, skillRoot } from '../skills/wire';
 import type { ApprovalNeed, ApprovalSettings, SessionGrants } from './approval';
 

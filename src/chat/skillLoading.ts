@@ -8,7 +8,7 @@ import { McpLocalError, errorMessage } from '../protocol/errors';
 import { SkillVerificationError } from '../skills/verification';
 import type { LoadedSkill, VerifiedFile } from '../skills/loader';
 import { SkillEntry, pathInSkill, skillRoot } from '../skills/wire';
-import { revealInvisible } from '../usecases/invisibleText';
+import { revealInvisible } from '../content/invisibleText';
 import type { ApprovalDecision, ApprovalSettings, SessionGrants } from './approval';
 import type { ModelResultPart } from './resultParts';
 import { OfferedSkill, SkillRisks, describeSkillApproval, skillApprovalNeed, skillGrantKey, skillPath, skillRisks } from './skillApproval';

@@ -4,7 +4,7 @@
 import { toolVisibility } from '../client/apps';
 import type { Tool } from '../client/schemas';
 import { NamedTool, ServerTool, nameToolsForModel } from './toolNames';
-import { revealInvisible } from '../usecases/invisibleText';
+import { revealInvisible } from '../content/invisibleText';
 
 /** The host's own search tool, offered when the enabled tools exceed the budget. */
 export const FIND_TOOLS = 'find_tools';

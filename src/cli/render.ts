@@ -15,7 +15,7 @@ import type {
 import type { TaskUpdate } from '../client/tasks';
 import { TOO_DEEP_MARKER, cutDeepJson } from '../protocol/jsonShape';
 import { formatBytes } from '../protocol/text';
-import { revealInvisible } from '../usecases/invisibleText';
+import { revealInvisible } from '../content/invisibleText';
 import { fitRows } from './fittedRows';
 import { terminalSafe } from './terminalText';
 import { jsonEqual } from '../schema/json';

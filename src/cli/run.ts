@@ -8,7 +8,7 @@ import { McpLocalError, errorMessage } from '../protocol/errors';
 import { TransportCloseReason } from '../protocol/transport';
 import { RequestOptions } from '../protocol/connection';
 import { Transport } from '../protocol/transport';
-import { Redactor } from '../registry/logText';
+import { Redactor } from '../protocol/redaction';
 import { DEFAULT_MAX_MESSAGE_BYTES } from '../transport/lineDecoder';
 import { transportFactory } from '../transport/transportFactory';
 import { CliCommand, CliOptions, USAGE, UsageError, parseArguments } from './arguments';

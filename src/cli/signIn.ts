@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { AuthError, FileTokenStore, loopbackRedirect, MemoryTokenStore, OAuthSession, SignInState, StoredGrant, TokenKey, TokenStore } from '../auth';
 import { assessSignInPage } from '../usecases/signInPage';
-import { Redactor } from '../registry/logText';
+import { Redactor } from '../protocol/redaction';
 import { CliSignIn, UsageError } from './arguments';
 import { configuredGrant } from '../auth/grants/configuredGrant';
 import type { OAuthClientConfig } from '../config/types';

@@ -1,6 +1,6 @@
 // MCP Apps (the `io.modelcontextprotocol/ui` extension, SEP-1865): what a client declares so a
 // server offers tools with an interactive view, and where a tool names its view. The view itself
-// (reading, sandboxing, the App protocol) lives in usecases/apps/.
+// (reading, sandboxing, the App protocol) lives in apps/.
 import type { Tool } from './schemas';
 
 /** The extension's identifier, as a key of the client's `capabilities.extensions`. */

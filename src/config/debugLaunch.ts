@@ -1,7 +1,7 @@
 // How a stdio server starts under a debugger (dev mode's `dev.debug`, and a Debug run of saved
 // tests): Node servers with Node's inspector on a free loopback port, announced on stderr;
 // Python servers under debugpy listening on a loopback port chosen beforehand. Pure: the VS Code
-// layer (extension/devMode.ts) checks what is installed and attaches.
+// layer (extension/dev/devMode.ts) checks what is installed and attaches.
 import * as path from 'node:path';
 import type { ResolvedServer, ResolvedStdioServer } from './variables';
 

@@ -10,6 +10,10 @@ import * as path from 'node:path';
 import { getEnv, isInside, pathWithout } from './environment';
 import { parseDotenv } from './dotenv';
 import { ConfigSource, OAuthClientConfig, RemoteServerConfig, ServerEntry, StdioServerConfig } from './types';
+import { VARIABLE_REFERENCE, findVariables, isSecretHeader, mayBeSecret } from '../protocol/secretShapes';
+
+// What looks like a secret is decided beside the redaction (protocol/secretShapes.ts).
+export { findVariables, isSecretHeader, mayBeSecret, type VariableReference } from '../protocol/secretShapes';
 
 export type VariableDialect = 'vscode' | 'claude';
 
@@ -93,14 +97,6 @@ export interface ResolvedRemoteServer {
 /** What `resolveEntry` gives: a stdio server to spawn or a remote one to connect to. */
 export type ResolvedServer = ResolvedStdioServer | ResolvedRemoteServer;
 
-/** Header names whose values are credentials whatever they contain. */
-const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$|api[-_]?key|token|secret|password/i;
-
-/** True when a header's value must never be shown: a credential name, or a value taken from an input. */
-export function isSecretHeader(name: string, configValue: string): boolean {
-  return CREDENTIAL_HEADER.test(name) || findVariables(configValue).some((v) => v.name.startsWith('input:'));
-}
-
 /** One or more variables could not be resolved; `issues` says where and why. */
 export class VariableError extends Error {
   override readonly name = 'VariableError';
@@ -109,26 +105,8 @@ export class VariableError extends Error {
   }
 }
 
-/** A `${…}` occurrence in a string. */
-export interface VariableReference {
-  /** The text between the braces. */
-  readonly name: string;
-  /** Offset of `$` in the string. */
-  readonly start: number;
-  /** Offset after `}`. */
-  readonly end: number;
-}
-
-const VARIABLE = /\$\{([^}]*)\}/g;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const CLAUDE_ENV = /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/s;
-
-/** Every `${…}` in `text`, in order. */
-export function findVariables(text: string): VariableReference[] {
-  const out: VariableReference[] = [];
-  for (const m of text.matchAll(VARIABLE)) out.push({ name: m[1], start: m.index!, end: m.index! + m[0].length });
-  return out;
-}
 
 /** How a variable name will resolve, decided without asking anyone. */
 type Classified =
@@ -307,9 +285,6 @@ export async function resolveServer(
   };
 }
 
-/** Shortest value from the environment, envFile or env that is redacted (an input's value always is). */
-const MIN_ENV_SECRET_LENGTH = 8;
-
 /**
  * Checks every variable of `fields` (all problems reported at once, as a VariableError, before
  * any input is asked for), then asks for the inputs, once each, in the order they are used.
@@ -342,7 +317,7 @@ async function substituteFields(
   for (const c of classified.values()) if (c.kind === 'value' && c.fromEnv) envValues.add(c.value);
 
   const substitute = (value: string): string =>
-    value.replace(VARIABLE, (_, name: string) => {
+    value.replace(VARIABLE_REFERENCE, (_, name: string) => {
       const c = classified.get(name)!;
       return c.kind === 'value' ? c.value : c.kind === 'input' ? inputValues.get(c.id)! : '';
     });
@@ -408,14 +383,6 @@ export function headerSecrets(headers: Readonly<Record<string, string>>, configH
 }
 
 /**
- * False for settings that cannot be secrets and would, hidden, wreck every log and trace line:
- * `DEBUG=true`, `LOG_LEVEL=info`, `PORT=8080` (short values, numbers and booleans).
- */
-export function mayBeSecret(value: string): boolean {
-  return value.length >= MIN_ENV_SECRET_LENGTH && !/^(?:true|false|null|-?\d+(?:\.\d+)?)$/i.test(value);
-}
-
-/**
  * True for an env value that is only a path built from the workspace or home
  * (`${workspaceFolder}/src`): not worth hiding, and hiding it would hide every mention of the
  * folder. A literal value, or one with an input or environment variable in it, is a secret.
@@ -428,7 +395,7 @@ function isWorkspacePath(value: string, classified: ReadonlyMap<string, Classifi
     return c?.kind !== 'value' || c.fromEnv === true;
   });
   if (secretRef) return false;
-  return /^[\w./\\-]*$/.test(value.replace(VARIABLE, ''));
+  return /^[\w./\\-]*$/.test(value.replace(VARIABLE_REFERENCE, ''));
 }
 
 /**

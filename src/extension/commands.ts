@@ -5,18 +5,18 @@ import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import type { ConfigProblem } from '../config';
 import type { ServerHandle } from '../registry';
-import { EXAMPLE_MCP_JSON } from './exampleConfig';
-import { setToken } from './setToken';
-import { plainPickText } from './format';
-import type { McpHost } from './mcpHost';
-import { problemRange } from './workspaceConfig';
-import type { ServersTreeProvider, TreeNode } from './serversTree';
+import { EXAMPLE_MCP_JSON } from './config/exampleConfig';
+import { setToken } from './signIn/setToken';
+import { plainPickText } from '../content/untrustedText';
+import type { EditorHost } from './editorHost';
+import { problemRange } from './config/workspaceConfig';
+import type { ServersTreeProvider, TreeNode } from './tree/serversTree';
 import type { OpeningFocus } from './tree/openingFocus';
 import { errorMessage } from '../protocol/errors';
 
 type ServerArg = TreeNode | string | undefined;
 
-export function registerCommands(host: McpHost, tree: ServersTreeProvider, view: vscode.TreeView<TreeNode>, opening: OpeningFocus): vscode.Disposable[] {
+export function registerCommands(host: EditorHost, tree: ServersTreeProvider, view: vscode.TreeView<TreeNode>, opening: OpeningFocus): vscode.Disposable[] {
   const register = (id: string, fn: (...args: any[]) => unknown) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
@@ -60,7 +60,7 @@ export function registerCommands(host: McpHost, tree: ServersTreeProvider, view:
     register('mcpHost.tree.showAll', (node: TreeNode) => tree.showAll(node)),
     // From a Tools group: that server's tools; otherwise every running server's.
     register('mcpHost.findTool', async (arg?: TreeNode) => {
-      const { findTool } = await import('./findTool.js');
+      const { findTool } = await import('./tree/findTool.js');
       await findTool(
         {
           runningServers: () => host.tree.servers().filter((h) => host.tree.displayStatus(h).kind === 'running'),
@@ -109,7 +109,7 @@ export function registerCommands(host: McpHost, tree: ServersTreeProvider, view:
 }
 
 /** The server a command acts on: from a tree node, an id or a name, or picked by the user. */
-async function pickServer(host: McpHost, arg: ServerArg, placeHolder: string, filter: (h: ServerHandle) => boolean): Promise<ServerHandle | undefined> {
+async function pickServer(host: EditorHost, arg: ServerArg, placeHolder: string, filter: (h: ServerHandle) => boolean): Promise<ServerHandle | undefined> {
   const servers = host.tree.servers();
   if (typeof arg === 'string') return servers.find((h) => h.id === arg) ?? servers.find((h) => h.entry.name === arg);
   if (arg && 'serverId' in arg) return servers.find((h) => h.id === arg.serverId);

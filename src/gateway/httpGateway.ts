@@ -7,7 +7,7 @@ import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http
 import type { AddressInfo } from 'node:net';
 import { isSupportedVersion } from '../client/schemas';
 import { McpLocalError, errorMessage } from '../protocol/errors';
-import { Redact, redactKnownShapes } from '../registry/logText';
+import { Redact, redactKnownShapes } from '../protocol/redaction';
 import type { LogSeverity } from '../protocol/logging';
 import { ErrorCodes, Message } from '../protocol/messages';
 import { RefusalLog } from './refusalLog';

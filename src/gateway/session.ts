@@ -8,7 +8,7 @@ import type { McpClient, ServerRequestHandlers } from '../client/client';
 import { DEFAULT_REQUEST_TIMEOUT_MS, RequestHandler } from '../protocol/connection';
 import { LoggingLevel, LoggingLevels } from '../client/schemas';
 import { McpLocalError, ResponseError, WireError, errorMessage } from '../protocol/errors';
-import { redactWireError } from '../registry/logText';
+import { redactWireError } from '../protocol/redaction';
 import { ErrorCodes, JsonRpcRequest, JsonRpcResponse, RequestId } from '../protocol/messages';
 import { legacyResult } from './eraBridge';
 import { refuseHiddenToolCall, withoutHiddenTools } from './modelToolFilter';

@@ -5,6 +5,6 @@
 //   await registry.update(entries, (entry, signal) => resolveEntry(entry, ctx) /* or { blocked: why } */);
 //   registry.onDidChange(handle => …); registry.onDidChangeServers(() => …); await registry.dispose();
 export * from './serverRegistry';
-export * from './logText';
+export * from '../protocol/redaction';
 export * from './health';
 export * from './connectionStatus';

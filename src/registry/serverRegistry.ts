@@ -14,7 +14,7 @@ import { McpLocalError, ResponseError, errorMessage } from '../protocol/errors';
 import { Emitter, Event } from '../protocol/events';
 import { ErrorCodes } from '../protocol/messages';
 import { Transport, TransportCloseInfo, TransportCloseReason } from '../protocol/transport';
-import { Redactor, formatCommandLine, transportLabel } from './logText';
+import { Redactor, formatCommandLine, transportLabel } from '../protocol/redaction';
 import { isRemote } from './connectionStatus';
 import type { LogSeverity } from '../protocol/logging';
 

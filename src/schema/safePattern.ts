@@ -6,11 +6,11 @@
 // line separators differently): a check can differ for those characters, never hang.
 import type { RE2JS } from 're2js';
 
-type Re2Module = typeof import('./vendor/re2');
+type Re2Module = typeof import('./lazyChunks/re2');
 let re2: Re2Module | undefined;
 /** re2js is required on the first pattern compiled, not imported: activation does not load it. */
 function engine(): typeof RE2JS {
-  return (re2 ??= require('./vendor/re2') as Re2Module).RE2JS;
+  return (re2 ??= require('./lazyChunks/re2') as Re2Module).RE2JS;
 }
 
 /** Longest pattern accepted: RE2's work is linear in the input times the pattern's size. */

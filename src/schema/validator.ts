@@ -50,11 +50,11 @@ const MAX_CACHE = 200;
 /** Most errors reported for one value. */
 const MAX_ERRORS = 50;
 
-type AjvDialects = typeof import('./vendor/ajv');
+type AjvDialects = typeof import('./lazyChunks/ajv');
 let dialects: AjvDialects | undefined;
 /** ajv is required on the first check, not imported: it loads with the first panel that validates, not at activation. */
 function ajvDialects(): AjvDialects {
-  return (dialects ??= require('./vendor/ajv') as AjvDialects);
+  return (dialects ??= require('./lazyChunks/ajv') as AjvDialects);
 }
 
 /** The bounds of one check; the defaults keep a check well under a second on a slow machine. */

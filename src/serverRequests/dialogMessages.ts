@@ -3,7 +3,8 @@
 // sends is untrusted input. Outbound messages are typed here; the script checks them defensively.
 import * as z from '../protocol/zod';
 import type { FieldError, FormState } from '../forms/model';
-import { FormStateSchema, ParsedMessage, parseWebviewMessage } from '../usecases/panelMessages';
+import { FormStateSchema } from '../forms/formStateSchema';
+import { ParsedMessage, parseWebviewMessage } from '../content/webviewMessages';
 import type { ElicitFormView, ElicitUrlView } from './elicitation';
 import type { SamplingAnswerView, SamplingRequestView } from './sampling';
 

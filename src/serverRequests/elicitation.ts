@@ -18,7 +18,7 @@ import { isRecord } from '../protocol/jsonShape';
 import type { Json } from '../schema/json';
 import { DialogQueue, QUEUE_LIMIT_NOTE, QueueCancelledError, QueueFullError, abortReason, describeAbort, untilCancelled } from './dialogQueue';
 import { ServerRequestLog, ServerIdentity, clip } from './types';
-import { UrlAssessment, assessUrl } from '../usecases/urlSafety';
+import { UrlAssessment, assessUrl } from '../content/urlSafety';
 
 export type ElicitationMode = 'form' | 'url';
 

@@ -7,5 +7,5 @@ export * from './modelSelection';
 export * from './policy';
 export * from './sampling';
 export * from './types';
-export * from '../usecases/urlSafety';
+export * from '../content/urlSafety';
 export * from './dialogMessages';

@@ -9,7 +9,7 @@ import * as z from '../protocol/zod';
 import type { RequestContext } from '../protocol/connection';
 import { WireError, errorMessage } from '../protocol/errors';
 import { ErrorCodes, formatZodIssues } from '../protocol/messages';
-import { AUDIO_TYPES, IMAGE_TYPES, MAX_INLINE_BYTES, base64Bytes, normalizeMimeType } from '../usecases/resultModel';
+import { AUDIO_TYPES, IMAGE_TYPES, MAX_INLINE_BYTES, base64Bytes, normalizeMimeType } from '../content/mediaTypes';
 import { DialogQueue, QUEUE_LIMIT_NOTE, QueueCancelledError, QueueFullError, abortReason, describeAbort, untilCancelled } from './dialogQueue';
 import { ModelInfo, ModelPreferencesView, chooseModel, describeModel } from './modelSelection';
 import { SamplingPolicy, SamplingPolicyStore, decide, describePolicy } from './policy';

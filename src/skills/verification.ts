@@ -87,11 +87,11 @@ export function verifyFile(file: SkillFile, bytes: Uint8Array): void {
   if (digest !== file.digest) throw new SkillVerificationError('digest', file.uri, `${file.uri}: its content has digest ${digest}, its listing says ${file.digest}; refused (changed, tampered with, or stale: list the skills again)`);
 }
 
-type YamlParser = typeof import('./vendor/yaml');
+type YamlParser = typeof import('./lazyChunks/yaml');
 let yamlParser: YamlParser | undefined;
 /** Required on first use, not imported: the YAML parser loads with the first skill read, not at activation. */
 function yaml(): YamlParser {
-  return (yamlParser ??= require('./vendor/yaml') as YamlParser);
+  return (yamlParser ??= require('./lazyChunks/yaml') as YamlParser);
 }
 
 /** The YAML frontmatter at the start of a SKILL.md, as a JSON object; throws a refusal when there is none or it does not parse. */

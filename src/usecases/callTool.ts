@@ -14,7 +14,7 @@ import { McpLocalError, ResponseError } from '../protocol/errors';
 import { isRecord } from '../protocol/jsonShape';
 import type { LogSeverity } from '../protocol/logging';
 import { ErrorCodes } from '../protocol/messages';
-import { Redact, redactJson, redactKnownShapes } from '../registry/logText';
+import { Redact, redactJson, redactKnownShapes } from '../protocol/redaction';
 import { SchemaValidator, sharedSchemaValidator } from '../schema/validator';
 import type { HistoryOutcome, NewHistoryEntry } from './history';
 import { CallFailure, ToolResultDisplay, describeFailure, summarizeFailure, summarizeResult, toolResultDisplay } from './resultModel';
@@ -121,7 +121,7 @@ export interface ToolCallPorts {
   log?(level: LogSeverity, text: string): void;
   /**
    * Removes secrets from a failure's texts before any port, the history or the caller gets them
-   * (the logs' redaction, registry/logText). Absent: URL credentials and Authorization headers only.
+   * (the logs' redaction, protocol/redaction). Absent: URL credentials and Authorization headers only.
    */
   redact?(text: string): string;
   /** Offers the URLs of a -32042 failure; true when the call should run again. */

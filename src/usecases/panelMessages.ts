@@ -5,18 +5,14 @@
 import * as z from '../protocol/zod';
 import { truncate } from '../protocol/text';
 import type { ToolAnnotations } from '../client/schemas';
-import type { FieldError, FieldModel, FormState } from '../forms/model';
+import type { FieldError, FieldModel } from '../forms/model';
+import { FormStateSchema, MAX_FORM_TEXT } from '../forms/formStateSchema';
+import { ParsedMessage, parseWebviewMessage } from '../content/webviewMessages';
 import type { Json } from '../schema/json';
 import type { HistoryEntry } from './history';
 import type { CallFailure, DisplayPart, PromptDisplay, ToolResultDisplay } from './resultModel';
 
-const MAX_TEXT = 10 * 1024 * 1024;
 const MAX_DEPTH = 64;
-
-/** A form state value, bounded in depth and size. */
-export const FormStateSchema: z.ZodMiniType<FormState> = z.lazy(() =>
-  z.union([z.string().check(z.maxLength(MAX_TEXT)), z.number(), z.boolean(), z.null(), z.array(FormStateSchema).check(z.maxLength(10_000)), z.record(z.string().check(z.maxLength(1000)), FormStateSchema)]),
-);
 
 function depthOf(v: unknown, d = 0): number {
   if (d > MAX_DEPTH) return d;
@@ -31,7 +27,7 @@ const State = z.lazy(() => z.optional(FormStateSchema).check(z.refine((v) => dep
 const Id = z.lazy(() => z.string().check(z.minLength(1), z.maxLength(200)));
 
 /** What the user is editing: the form, or the JSON text of the arguments. */
-export const InputSchema = z.lazy(() => z.discriminatedUnion('mode', [z.strictObject({ mode: z.literal('form'), state: State }), z.strictObject({ mode: z.literal('json'), text: z.string().check(z.maxLength(MAX_TEXT)) })]));
+export const InputSchema = z.lazy(() => z.discriminatedUnion('mode', [z.strictObject({ mode: z.literal('form'), state: State }), z.strictObject({ mode: z.literal('json'), text: z.string().check(z.maxLength(MAX_FORM_TEXT)) })]));
 export type Input = z.infer<typeof InputSchema>;
 
 export const InboundMessageSchema = z.lazy(() =>
@@ -69,17 +65,6 @@ export type InboundMessage = z.infer<typeof InboundMessageSchema>;
 
 /** What the Server Details page may say: it is ready, or the user wants fresh figures. */
 export const DetailsInboundSchema = z.lazy(() => z.discriminatedUnion('type', [z.strictObject({ type: z.literal('ready') }), z.strictObject({ type: z.literal('refresh') })]));
-
-/** A message from a webview, or why it is not one we accept. */
-export type ParsedMessage<T> = { ok: true; message: T } | { ok: false; reason: string };
-
-/** Parses a message from any webview against its schema; the reason names the first problem. */
-export function parseWebviewMessage<S extends z.ZodMiniType>(schema: S, message: unknown): ParsedMessage<z.infer<S>> {
-  const parsed = schema.safeParse(message);
-  if (parsed.success) return { ok: true, message: parsed.data };
-  const issue = parsed.error.issues[0];
-  return { ok: false, reason: issue ? `${issue.path.join('.') || '(message)'}: ${issue.message}` : 'invalid message' };
-}
 
 /** Parses a message from a tool, prompt or view panel. */
 export function parseInbound(message: unknown): ParsedMessage<InboundMessage> {

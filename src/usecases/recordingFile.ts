@@ -5,7 +5,7 @@ import { closeSync, constants, fchmodSync, openSync, renameSync, unlinkSync } fr
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import type { ResolvedServer } from '../config';
-import { formatCommandLine, maskCredentialArguments, maskUrlCredentials } from '../registry/logText';
+import { formatCommandLine, maskCredentialArguments, maskUrlCredentials } from '../protocol/redaction';
 
 /**
  * Creates `path` as a new, empty file of mode 0600 and returns its descriptor. The file is made

@@ -5,18 +5,12 @@
 import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, ResourceContents } from '../client/schemas';
 import { McpLocalError, ResponseError, errorMessage, explainWireError } from '../protocol/errors';
 import { Json } from '../schema/json';
-import { looksLikeMarkdown, renderMarkdown } from './markdown';
+import { looksLikeMarkdown, renderMarkdown } from '../content/markdown';
 import { SchemaCheck, SchemaValidator } from '../schema/validator';
 import { FoldedJson, cutDeepJson, foldJson } from '../protocol/jsonShape';
 import { formatBytes } from '../protocol/text';
+import { AUDIO_TYPES, IMAGE_TYPES, MAX_INLINE_BYTES, base64Bytes, normalizeMimeType } from '../content/mediaTypes';
 
-/** Image types shown inline. SVG is left out on purpose: it is a document that can run script. */
-export const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp', 'image/avif']);
-/** Audio types played inline. */
-export const AUDIO_TYPES: ReadonlySet<string> = new Set(['audio/wav', 'audio/x-wav', 'audio/wave', 'audio/mpeg', 'audio/mp3', 'audio/ogg', 'audio/webm', 'audio/flac', 'audio/aac', 'audio/mp4']);
-
-/** Largest binary (decoded) put into a data URI; larger ones are offered for saving. */
-export const MAX_INLINE_BYTES = 16 * 1024 * 1024;
 /** Most characters of one text part sent to the webview; the rest opens in an editor. */
 export const MAX_TEXT_CHARS = 500_000;
 /** Longest text still parsed as JSON to show as a (folded) tree; a longer one shows its start as text (parsing 20 MiB again costs the extension host seconds under load). */
@@ -130,22 +124,6 @@ export type CallFailure =
   | { readonly kind: 'other'; readonly message: string };
 
 // ---------------------------------------------------------------------------------------------
-
-/** "image/PNG; charset=x" → "image/png"; undefined for anything that is not type/subtype. */
-export function normalizeMimeType(mimeType: unknown): string | undefined {
-  if (typeof mimeType !== 'string') return undefined;
-  const base = mimeType.split(';')[0].trim().toLowerCase();
-  return /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/.test(base) ? base : undefined;
-}
-
-/** Decoded size of well-formed base64, or undefined when it is not base64. */
-export function base64Bytes(data: unknown): number | undefined {
-  if (typeof data !== 'string') return undefined;
-  const clean = data.replace(/\s+/g, '');
-  if (clean.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(clean)) return undefined;
-  const padding = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
-  return (clean.length / 4) * 3 - padding;
-}
 
 /** What the first bytes say the data is, for the common image types. */
 function sniff(base64: string): string | undefined {

@@ -6,7 +6,7 @@ import type { Tool } from '../client/schemas';
 import type { LogSeverity } from '../protocol/logging';
 import { isRecord } from '../protocol/jsonShape';
 import { truncate } from '../protocol/text';
-import { Redact, redactKnownShapes } from '../registry/logText';
+import { Redact, redactKnownShapes } from '../protocol/redaction';
 import { errorMessage } from '../protocol/errors';
 import { callTool } from './callTool';
 import { summarizeFailure } from './resultModel';

@@ -1,6 +1,6 @@
 // The logic of the server-level actions, apart from the editor: Ping (with its round-trip time),
 // Set Log Level, Show Capabilities, and the periodic health ping that marks a server that stops
-// answering. The VS Code layer (src/extension/usecases/serverActions.ts) only asks and shows.
+// answering. The VS Code layer (src/extension/panels/serverActions.ts) only asks and shows.
 // No `vscode` import.
 import type { McpClient } from '../client/client';
 import { LoggingLevel, LoggingLevels } from '../client/schemas';

@@ -6,7 +6,7 @@ import type { ResolvedRemoteServer, ResolvedServer } from '../config/variables';
 import type { SignInState } from '../auth/session';
 import type { ConnectionStats } from '../protocol/stats';
 import type { ServerHealth } from '../registry/health';
-import { displayCommandLine, displayPath, maskEnvValue, maskHeaderValue, maskUrlCredentials, transportLabel } from '../registry/logText';
+import { displayCommandLine, displayPath, maskEnvValue, maskHeaderValue, maskUrlCredentials, transportLabel } from '../protocol/redaction';
 import { connectionWord } from '../registry/connectionStatus';
 
 /** What Server Details need of a server (the registry's `ServerHandle` has this shape). */

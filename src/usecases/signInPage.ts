@@ -4,7 +4,7 @@
 // like every other external URL (`assessUrl`), with a warning where it is not where the user
 // would expect. Shared by the editor's prompt and the CLI's "sign in at" line.
 import { isLoopback } from '../auth/oauth';
-import { assessUrl } from './urlSafety';
+import { assessUrl } from '../content/urlSafety';
 
 export interface SignInPageFacts {
   /** The URL the browser will open (the authorization endpoint, with or without its query). */

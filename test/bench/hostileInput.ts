@@ -6,7 +6,7 @@ import { checkForm, validate } from '../../src/forms/fieldChecks';
 import { buildFormModel } from '../../src/forms/model';
 import { initialState } from '../../src/forms/state';
 import { SchemaValidator } from '../../src/schema/validator';
-import { looksLikeMarkdown } from '../../src/usecases/markdown';
+import { looksLikeMarkdown } from '../../src/content/markdown';
 import { reportMiss } from './misses';
 
 /** Median of `runs` timings of `work`, in ms. */

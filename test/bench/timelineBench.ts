@@ -8,10 +8,10 @@ import { performance } from 'node:perf_hooks';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { Frame } from '../../src/protocol/connection';
-import { Timeline } from '../../src/usecases/timeline/timelineModel';
-import { itemDetails } from '../../src/usecases/timeline/timelineSelection';
-import { TimelineView } from '../../src/usecases/timeline/timelineView';
-import { packedByteLength } from '../../src/usecases/timeline/packedColumn';
+import { Timeline } from '../../src/timeline/timelineModel';
+import { itemDetails } from '../../src/timeline/timelineSelection';
+import { TimelineView } from '../../src/timeline/timelineView';
+import { packedByteLength } from '../../src/timeline/packedColumn';
 
 /** 100,000 frames of one server, as a busy session has them: calls with answers, progress, log lines. */
 export function benchFrames(count = 100_000, t0 = 1_700_000_000_000): Frame[] {

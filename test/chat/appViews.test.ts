@@ -10,10 +10,10 @@ import type { McpClient, Tool } from '../../src/client';
 import { ChatAppViews, MAX_APP_TEXT, appLabel } from '../../src/chat/appViews';
 import { buildToolCatalog, describeCatalog } from '../../src/chat/toolCatalog';
 import type { ServerTool } from '../../src/chat/toolNames';
-import { AppHostSession } from '../../src/usecases/apps/appHost';
-import type { AppConversation } from '../../src/usecases/apps/appConversation';
+import { AppHostSession } from '../../src/apps/appHost';
+import type { AppConversation } from '../../src/apps/appConversation';
 import { REPO, connectStdio, fixture } from '../client/support';
-import { relay } from '../usecases/apps/appRelay';
+import { relay } from '../apps/appRelay';
 
 const exampleServer = (name: string) => [path.join(REPO, 'node_modules/@modelcontextprotocol', name, 'dist/index.js'), '--stdio'];
 

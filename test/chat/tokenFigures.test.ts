@@ -14,7 +14,7 @@ import { appsClientCapabilities } from '../../src/client/apps';
 import { receivedTasksCapability } from '../../src/serverRequests/taskReceiver';
 import { EVERYTHING, REPO, connectStdio, fixture } from '../client/support';
 
-// What the editor declares (src/extension/mcpHost.ts): roots, sampling, elicitation, tasks for
+// What the editor declares (src/extension/editorHost.ts): roots, sampling, elicitation, tasks for
 // both, MCP Apps. server-everything offers some tools only to a client that declares these.
 const EDITOR_CAPABILITIES = {
   sampling: {},

@@ -5,7 +5,7 @@ import { lstatSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileS
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { EVERYTHING, cliTestHooks, runCli } from './cliProcess';
-import { displayCommandLine, maskCredentialArguments } from '../../src/registry/logText';
+import { displayCommandLine, maskCredentialArguments } from '../../src/protocol/redaction';
 import { recordedServerLabel } from '../../src/usecases/recordingFile';
 
 const dir = cliTestHooks('mcp-host-record-');

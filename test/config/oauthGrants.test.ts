@@ -13,7 +13,7 @@ import { oauthGrantFacts } from '../../src/config/oauthBlock';
 import { resolveRemoteServer } from '../../src/config/variables';
 import type { RemoteServerConfig } from '../../src/config/types';
 import { configuredGrant } from '../../src/auth/grants/configuredGrant';
-import { consentFactLines } from '../../src/extension/format';
+import { consentFactLines } from '../../src/extension/trust/consentText';
 
 const [MCP_JSON] = folderSources({ name: 'w', fsPath: '/w' });
 const PEM = '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgSECRETKEYBODY\n-----END PRIVATE KEY-----';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { statusIcon, type StatusKind } from '../../src/extension/format';
+import { statusIcon, type StatusKind } from '../../src/extension/tree/serverRowText';
 import { installCodeServer } from './harness';
 
 /** Every state (a `Record` so that a new state fails to compile until it is listed). */

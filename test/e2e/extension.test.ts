@@ -26,7 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { EXAMPLE_MCP_JSON } from '../../src/extension/exampleConfig';
+import { EXAMPLE_MCP_JSON } from '../../src/extension/config/exampleConfig';
 import { clickReached, defaultVsixPath, launch, poll, repoRoot, step as runStep, traceFrames, type TreeItem, type Workbench } from './harness';
 import { childrenOf, waitForTree } from './treeRows';
 
@@ -35,7 +35,7 @@ const WORKSPACES = join(repoRoot, 'test', 'e2e', 'workspaces');
 const TINY = join(WORKSPACES, 'servers', 'tiny.mjs');
 /** Wide enough for a side bar that shows problem and error rows whole, beside the Output panel. */
 const VIEWPORT = { width: 1600, height: 1000 };
-/** What the logs show instead of a secret (src/registry/logText.ts). */
+/** What the logs show instead of a secret (src/protocol/redaction.ts). */
 const REDACTED = '••••';
 
 // ---------------------------------------------------------------------------------------------

@@ -83,7 +83,7 @@ describe('package.json contributions', () => {
     // Mode, and the extension reads them through the same list (restrictedSettings.ts).
     const restricted = ['mcpHost.servers', 'mcpHost.startPolicy', 'mcpHost.confirmDestructiveTools', 'mcpHost.sampling.maxQueued', 'mcpHost.chat.trustedServers', 'mcpHost.sandbox.requireForWorkspaceServers', 'mcpHost.sandbox.autoApproveTools'];
     assert.deepEqual(pkg.capabilities.untrustedWorkspaces.restrictedConfigurations, restricted);
-    const list = /RESTRICTED_SETTINGS = \[([^\]]*)\]/.exec(readFileSync(join(root, 'src', 'extension', 'restrictedSettings.ts'), 'utf8'))?.[1] ?? '';
+    const list = /RESTRICTED_SETTINGS = \[([^\]]*)\]/.exec(readFileSync(join(root, 'src', 'extension', 'trust', 'restrictedSettings.ts'), 'utf8'))?.[1] ?? '';
     assert.deepEqual(list.split(',').map((k) => `mcpHost.${k.trim().replace(/'/g, '')}`), restricted);
     const settings = contributes.configuration.properties;
     assert.equal(settings['mcpHost.startPolicy'].default, 'onViewVisible');

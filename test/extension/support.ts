@@ -1,4 +1,4 @@
-import type { StateMemento } from '../../src/extension/consentStore';
+import type { StateMemento } from '../../src/extension/trust/consentStore';
 
 /** An in-memory Memento that, like VS Code's, hands out copies. */
 export class MemoryMemento implements StateMemento {

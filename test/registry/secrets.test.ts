@@ -5,10 +5,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, suite, test } from 'node:test';
 import { resolveEntry } from '../../src/config/variables';
-import { serverTooltip } from '../../src/extension/format';
-import { formatFrame } from '../../src/extension/logFormat';
+import { serverTooltip } from '../../src/extension/tree/serverRowText';
+import { formatFrame } from '../../src/extension/logs/logFormat';
 import { serverDetails } from '../../src/usecases/serverInfo';
-import { Redactor, formatCommandLine } from '../../src/registry/logText';
+import { Redactor, formatCommandLine } from '../../src/protocol/redaction';
 import { disposeRegistries, entries, fixture, makeRegistry, NODE, variableContext } from './support';
 
 after(disposeRegistries);

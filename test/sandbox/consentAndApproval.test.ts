@@ -6,8 +6,9 @@ import { describe, test } from 'node:test';
 import { approvalNeed, SessionGrants } from '../../src/chat/approval';
 import { parseConfigText } from '../../src/config/parse';
 import type { ConfigSource } from '../../src/config/types';
-import { consentFacts } from '../../src/extension/consentFacts';
-import { consentPrompt, serverRowMarks } from '../../src/extension/format';
+import { consentFacts } from '../../src/extension/trust/consentFacts';
+import { consentPrompt } from '../../src/extension/trust/consentText';
+import { serverRowMarks } from '../../src/extension/tree/serverRowText';
 
 const SOURCE: ConfigSource = { kind: 'vscode-mcp-json', label: '.vscode/mcp.json', file: '/w/.vscode/mcp.json', folder: { name: 'w', fsPath: '/w' }, workspaceDefined: true };
 const CTX = { folders: { w: '/w' }, workspaceFolder: '/w', userHome: '/home/ann', env: {} };

@@ -12,7 +12,7 @@ import { SkillDocumentPath, skillLabels } from '../../src/skills/serverSkills';
 import { WireRecorder, connectStdio, fixture } from '../client/support';
 import { traceClient } from '../../src/cli/trace';
 import { frameMessageOf } from '../../src/protocol/heldFrames';
-import { formatFrame } from '../../src/extension/logFormat';
+import { formatFrame } from '../../src/extension/logs/logFormat';
 import { McpLocalError } from '../../src/protocol/errors';
 
 const TEXT = '---\nname: demo\ndescription: A demo skill\nmetadata:\n  version: "1.0"\n---\n\nBody.\n';

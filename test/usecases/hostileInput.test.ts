@@ -15,7 +15,7 @@ import { checkForm, validate } from '../../src/forms/fieldChecks';
 import { initialState } from '../../src/forms/state';
 import { checkFormat } from '../../src/schema/formats';
 import { PATTERN_NOT_SUPPORTED, compileSafePattern } from '../../src/schema/safePattern';
-import { looksLikeMarkdown } from '../../src/usecases/markdown';
+import { looksLikeMarkdown } from '../../src/content/markdown';
 import { SchemaValidator } from '../../src/schema/validator';
 import { TOO_DEEP_MARKER, cutDeepJson, measureJson } from '../../src/protocol/jsonShape';
 import { ElicitationService, FormAnswer } from '../../src/serverRequests/elicitation';

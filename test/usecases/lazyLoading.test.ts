@@ -24,7 +24,7 @@ test('ajv and markdown-it load with the first check or render, not with the modu
   `);
   assert.deepEqual(seen, { ajvBefore: false, markdownItBefore: false, ajvAfter: true });
   const rendered = inFreshProcess(`
-    require('../../src/usecases/markdown').renderMarkdown('# hi');
+    require('../../src/content/markdown').renderMarkdown('# hi');
     console.log(JSON.stringify({ markdownIt: loaded('node_modules/markdown-it/') }));
   `);
   assert.deepEqual(rendered, { markdownIt: true });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DetailsInboundSchema, parseInbound, parseWebviewMessage } from '../../src/usecases/panelMessages';
+import { DetailsInboundSchema, parseInbound } from '../../src/usecases/panelMessages';
+import { parseWebviewMessage } from '../../src/content/webviewMessages';
 
 describe('webview messages are validated strictly', () => {
   test('the messages the webview script sends are accepted', () => {

@@ -5,16 +5,15 @@ import { ResponseError } from '../../src/protocol/errors';
 import { SchemaValidator, findRemoteRef } from '../../src/schema/validator';
 import {
   DisplayPart,
-  base64Bytes,
   contentToPart,
   describeFailure,
-  normalizeMimeType,
   promptDisplay,
   resourceDisplay,
   summarizeFailure,
   summarizeResult,
   toolResultDisplay,
 } from '../../src/usecases/resultModel';
+import { base64Bytes, normalizeMimeType } from '../../src/content/mediaTypes';
 import { EVERYTHING, connectStdio } from '../client/support';
 
 const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';

@@ -4,12 +4,12 @@ import { parseConfigText } from '../../src/config/parse';
 import type { ConfigSource, RemoteServerConfig } from '../../src/config/types';
 import { resolveRemoteServer } from '../../src/config/variables';
 import { McpClient } from '../../src/client/client';
-import { Redactor } from '../../src/registry/logText';
+import { Redactor } from '../../src/protocol/redaction';
 import { transportFactory } from '../../src/transport/transportFactory';
 import { startEverything } from '../transport/httpPeers';
 import { serverDetails, serverEntryJson, signInFacts, signInSummary } from '../../src/usecases/serverInfo';
-import { toTarget } from '../../src/extension/usecases/types';
-import { serverStateText } from '../../src/extension/format';
+import { toTarget } from '../../src/extension/panels/useCaseDeps';
+import { serverStateText } from '../../src/extension/tree/serverRowText';
 import { EVERYTHING, connectStdio, fixture } from '../client/support';
 
 const SOURCE: ConfigSource = { kind: 'vscode-mcp-json', label: '.vscode/mcp.json', file: '/ws/.vscode/mcp.json', workspaceDefined: true };

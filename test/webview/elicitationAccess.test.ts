@@ -3,7 +3,7 @@
 // them, each error sits beside its field and is linked to it, and one summary is announced.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DIALOG_ASSETS } from '../../src/extension/webviewPage';
+import { DIALOG_ASSETS } from '../../src/extension/webview/webviewPage';
 import type { ObjectField } from '../../src/forms/model';
 import { checkFormState } from '../../src/serverRequests/elicitation';
 import { measureFocusRing } from '../e2e/focusRing';

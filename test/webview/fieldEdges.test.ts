@@ -4,7 +4,7 @@
 // colour of every other edge (High Contrast Dark gives inputValidation.errorBorder its blue).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DIALOG_ASSETS, PANEL_ASSETS } from '../../src/extension/webviewPage';
+import { DIALOG_ASSETS, PANEL_ASSETS } from '../../src/extension/webview/webviewPage';
 import type { ObjectField } from '../../src/forms/model';
 import { checkFormState } from '../../src/serverRequests/elicitation';
 import { contrast, parseColour } from './colour';

@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { after, before } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { type AppPageOptions, type WebviewFeature, makeNonce, pageAssets, pageHtml } from '../../src/extension/webviewPage';
+import { type AppPageOptions, type WebviewFeature, makeNonce, pageAssets, pageHtml } from '../../src/extension/webview/webviewPage';
 import { CHROMIUM, CHROMIUM_ARGS } from '../e2e/harness';
 import { type ThemeInfo, loadTheme } from './themes';
 

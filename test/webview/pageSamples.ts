@@ -9,14 +9,14 @@ import { parseElicitation, initialFormState } from '../../src/serverRequests/eli
 import type { WebviewPage } from './pageHarness';
 import { parseCreateMessage, samplingView } from '../../src/serverRequests/sampling';
 import type { DialogOutbound } from '../../src/serverRequests/dialogMessages';
-import { appContentSecurityPolicy, injectAppCsp, NO_DOMAINS, pageCspAdditions } from '../../src/usecases/apps/appCsp';
-import { THEME_VARIABLES } from '../../src/usecases/apps/hostContext';
-import type { ViewOutbound } from '../../src/usecases/apps/viewMessages';
+import { appContentSecurityPolicy, injectAppCsp, NO_DOMAINS, pageCspAdditions } from '../../src/apps/appCsp';
+import { THEME_VARIABLES } from '../../src/apps/hostContext';
+import type { ViewOutbound } from '../../src/apps/viewMessages';
 import type { HistoryItem, OutboundMessage } from '../../src/usecases/panelMessages';
 import { promptDisplay, resourceDisplay, toolResultDisplay } from '../../src/usecases/resultModel';
-import { TIMELINE_SCHEMA } from '../../src/usecases/timeline/timelineView';
+import { TIMELINE_SCHEMA } from '../../src/timeline/timelineView';
 import type { ServerDetailsView } from '../../src/usecases/serverInfo';
-import { APP_FRAME_ASSETS, DETAILS_FEATURE, DIALOG_ASSETS, PANEL_ASSETS, TIMELINE_FEATURE, type AppPageOptions, type WebviewFeature } from '../../src/extension/webviewPage';
+import { APP_FRAME_ASSETS, DETAILS_FEATURE, DIALOG_ASSETS, PANEL_ASSETS, TIMELINE_FEATURE, type AppPageOptions, type WebviewFeature } from '../../src/extension/webview/webviewPage';
 
 export interface PageSample {
   /** What a person sees, e.g. "tool panel, with a result". */

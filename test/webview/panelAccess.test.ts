@@ -4,7 +4,7 @@
 // text fields with a visible edge, and no sideways scroll in a 342-px column.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { PANEL_ASSETS } from '../../src/extension/webviewPage';
+import { PANEL_ASSETS } from '../../src/extension/webview/webviewPage';
 import { contrast, parseColour } from './colour';
 import { openPage, suiteBrowser, type WebviewPage } from './pageHarness';
 import { initTool, PAGE_SAMPLES, RUNNING, toolFailure, toolResult } from './pageSamples';

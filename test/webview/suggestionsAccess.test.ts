@@ -4,7 +4,7 @@
 // leaves the field; and "Arguments to send" adds no Tab stop between the last field and Run.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { PANEL_ASSETS } from '../../src/extension/webviewPage';
+import { PANEL_ASSETS } from '../../src/extension/webview/webviewPage';
 import { openPage, suiteBrowser } from './pageHarness';
 import { initTool, promptInit } from './pageSamples';
 import { THEMES } from './themes';

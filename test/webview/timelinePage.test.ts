@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { before, describe, test } from 'node:test';
-import { itemDetails } from '../../src/usecases/timeline/timelineSelection';
+import { itemDetails } from '../../src/timeline/timelineSelection';
 import { suiteBrowser, type WebviewPage } from './pageHarness';
 import { SCREENSHOTS, openTimeline } from './timelineSample';
 import { contrast } from './colour';

@@ -3,9 +3,9 @@
 // 5 ms, a long call the editor cancelled, a failed call).
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { TIMELINE_FEATURE } from '../../src/extension/webviewPage';
-import { Timeline } from '../../src/usecases/timeline/timelineModel';
-import { TIMELINE_SCHEMA, TimelineView } from '../../src/usecases/timeline/timelineView';
+import { TIMELINE_FEATURE } from '../../src/extension/webview/webviewPage';
+import { Timeline } from '../../src/timeline/timelineModel';
+import { TIMELINE_SCHEMA, TimelineView } from '../../src/timeline/timelineView';
 import { openPage, type WebviewPage } from './pageHarness';
 import type { ThemeInfo } from './themes';
 

@@ -4,13 +4,13 @@
 // messages going into the chat conversation (`conversation`).
 import * as vscode from 'vscode';
 import type { CallToolResult, Tool } from '../../client/schemas';
-import type { AppConversation } from '../../usecases/apps/appConversation';
-import type { AppDocument } from '../../usecases/apps/appResource';
-import { isViewMessage, parseViewMessage } from '../../usecases/apps/viewMessages';
-import type { AppDisplayMode } from '../../usecases/apps/hostContext';
-import type { UseCaseContext } from '../usecases/context';
-import { APP_FRAME_ASSETS } from '../webviewPage';
-import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
+import type { AppConversation } from '../../apps/appConversation';
+import type { AppDocument } from '../../apps/appResource';
+import { isViewMessage, parseViewMessage } from '../../apps/viewMessages';
+import type { AppDisplayMode } from '../../apps/hostContext';
+import type { UseCaseContext } from '../panels/useCaseContext';
+import { APP_FRAME_ASSETS } from '../webview/webviewPage';
+import { WebviewOutbox, webviewHtml, webviewOptions } from '../webview/webviewPanel';
 import { AppView } from './appView';
 
 export const APP_TAB_VIEW_TYPE = 'mcpHost.appView';

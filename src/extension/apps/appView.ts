@@ -1,4 +1,4 @@
-// One MCP App view in VS Code: the host session (usecases/apps/appHost.ts) wired to this
+// One MCP App view in VS Code: the host session (apps/appHost.ts) wired to this
 // extension — tool calls through the one tool-call use case (with the destructive-tool
 // confirmation, history and log, marked as from the app), resource reads limited to the app's own
 // server, links through the URL-safety dialog, the view's messages shown and logged (or handed to
@@ -11,14 +11,14 @@ import { truncate } from '../../protocol/text';
 import { callTool } from '../../usecases/callTool';
 import { describeTimeoutSource } from '../../usecases/timeouts';
 import { summarizeFailure } from '../../usecases/resultModel';
-import { AppHostSession } from '../../usecases/apps/appHost';
-import { AppConversation, AppConversationMessage, describeConversationMessage } from '../../usecases/apps/appConversation';
-import type { AppDocument } from '../../usecases/apps/appResource';
-import { allowedPermissions, grantPermissions } from '../../usecases/apps/appPermissions';
-import { refuseAppResourceRead, refuseAppToolCall } from '../../usecases/apps/appPolicy';
-import { AppDisplayMode, HOST_DISPLAY_MODES, THEME_VARIABLES, containerDimensions, themeContext } from '../../usecases/apps/hostContext';
-import type { ViewInbound, ViewOutbound } from '../../usecases/apps/viewMessages';
-import type { UseCaseContext } from '../usecases/context';
+import { AppHostSession } from '../../apps/appHost';
+import { AppConversation, AppConversationMessage, describeConversationMessage } from '../../apps/appConversation';
+import type { AppDocument } from '../../apps/appResource';
+import { allowedPermissions, grantPermissions } from '../../apps/appPermissions';
+import { refuseAppResourceRead, refuseAppToolCall } from '../../apps/appPolicy';
+import { AppDisplayMode, HOST_DISPLAY_MODES, THEME_VARIABLES, containerDimensions, themeContext } from '../../apps/hostContext';
+import type { ViewInbound, ViewOutbound } from '../../apps/viewMessages';
+import type { UseCaseContext } from '../panels/useCaseContext';
 
 /** The page that holds a view's frame (a tool panel, or the view's own tab). */
 export interface AppViewPage {

@@ -7,10 +7,10 @@
 import * as vscode from 'vscode';
 import { ChatAppCall, appLabel } from '../../chat/appViews';
 import { errorMessage } from '../../protocol/errors';
-import type { AppConversation } from '../../usecases/apps/appConversation';
+import type { AppConversation } from '../../apps/appConversation';
 import { readAppDocument } from '../apps/appDocument';
 import { AppTab } from '../apps/appTab';
-import type { UseCaseContext } from '../usecases/context';
+import type { UseCaseContext } from '../panels/useCaseContext';
 import type { ChatState } from './chatState';
 
 /** The tab of each call's view, so a second press shows it instead of opening another. */

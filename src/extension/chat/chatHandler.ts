@@ -14,12 +14,12 @@ import { ChatLoopPorts, ChatMessage, ChatPart, ModelOutput, describeApproval, ru
 import { ModelToolDefinition, ToolCatalog, ToolSets, buildToolCatalog, describeCatalog, toolSetSelection } from '../../chat/toolCatalog';
 import type { ServerTool } from '../../chat/toolNames';
 import { trustedServerApproval } from '../../chat/trustedServers';
-import { sandboxedAutoApprove } from '../sandboxSettings';
+import { sandboxedAutoApprove } from '../trust/sandboxSettings';
 import { errorMessage } from '../../protocol/errors';
 import type { ServerHandle } from '../../registry/serverRegistry';
-import type { UseCaseContext } from '../usecases/context';
-import { askArguments } from '../usecases/argumentInput';
-import { fetchPrompt } from '../usecases/getPrompt';
+import type { UseCaseContext } from '../panels/useCaseContext';
+import { askArguments } from '../panels/argumentInput';
+import { fetchPrompt } from '../panels/getPrompt';
 import type { ChatState } from './chatState';
 import { chatSkillPorts } from './chatSkills';
 import { describeSkills } from '../../chat/skillLoading';

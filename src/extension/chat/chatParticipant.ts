@@ -1,13 +1,13 @@
 // Registers @mcp and its commands at activation; the handler (and the chat core under it) loads
 // on the first request, so activation stays cheap.
 import * as vscode from 'vscode';
-import type { UseCaseContext } from '../usecases/context';
-import { toTarget } from '../usecases/types';
+import type { UseCaseContext } from '../panels/useCaseContext';
+import { toTarget } from '../panels/useCaseDeps';
 import { keepChatModelsListed } from './chatModelList';
 import { ChatState } from './chatState';
 import type * as ChatAppViewModule from './chatAppView';
 import type * as ChatHandlerModule from './chatHandler';
-import { plainPickText } from '../format';
+import { plainPickText } from '../../content/untrustedText';
 
 export const CHAT_PARTICIPANT_ID = 'mcpHost.mcp';
 

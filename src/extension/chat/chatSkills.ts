@@ -7,7 +7,7 @@ import type { ApprovalDecision } from '../../chat/approval';
 import { ListedSkills, SkillPorts, offerSkills } from '../../chat/skillLoading';
 import { errorMessage } from '../../protocol/errors';
 import type { ServerHandle } from '../../registry/serverRegistry';
-import type { UseCaseContext } from '../usecases/context';
+import type { UseCaseContext } from '../panels/useCaseContext';
 import type { ChatState } from './chatState';
 
 export async function chatSkillPorts(ctx: UseCaseContext, state: ChatState, servers: readonly ServerHandle[], onlyServers: readonly string[] | undefined, approve: (text: string) => Promise<ApprovalDecision>, onSkill: (text: string) => void): Promise<SkillPorts | undefined> {

@@ -4,10 +4,10 @@
 // (webviewPage.ts); every message it posts is parsed with zod, and only the message kinds the
 // current dialog expects are acted on.
 import * as vscode from 'vscode';
-import { DIALOG_ASSETS } from '../webviewPage';
-import { WebviewOutbox, webviewHtml, webviewOptions } from '../webviewPanel';
+import { DIALOG_ASSETS } from '../webview/webviewPage';
+import { WebviewOutbox, webviewHtml, webviewOptions } from '../webview/webviewPanel';
 import { DialogInbound, DialogOutbound, parseServeInbound } from '../../serverRequests/dialogMessages';
-import { countOpenDialog } from '../openDialogs';
+import { countOpenDialog } from '../webview/openDialogs';
 
 export const DIALOG_PANEL_VIEW_TYPE = 'mcpHost.serve';
 

@@ -9,7 +9,7 @@ import { ServerSkills, SkillDocumentPath } from '../../skills/serverSkills';
 import { SkillVerificationError } from '../../skills/verification';
 import { SkillEntry, pathInSkill, skillRoot } from '../../skills/wire';
 import { OPEN_SKILL_COMMAND, OPEN_SKILL_FILE_COMMAND } from './skillsTree';
-import type { TreeNode } from '../treeNodes';
+import type { TreeNode } from '../tree/treeNodes';
 
 /** The `mcp-skill:` URI of a file of a skill. */
 export function skillDocumentUri(serverId: string, entry: SkillEntry, path: string): vscode.Uri {

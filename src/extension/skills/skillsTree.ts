@@ -7,7 +7,7 @@ import { formatBytes } from '../../protocol/text';
 import { errorMessage } from '../../protocol/errors';
 import { type ServerSkills, skillLabels } from '../../skills/serverSkills';
 import { pathInSkill } from '../../skills/wire';
-import type { TreeNode } from '../treeNodes';
+import type { TreeNode } from '../tree/treeNodes';
 
 /** Command ids of the skill rows (package.json names them). */
 export const OPEN_SKILL_COMMAND = 'mcpHost.skills.open';

@@ -4,9 +4,9 @@
 // everything only it needs load with the first open (timelinePanel.ts).
 import * as vscode from 'vscode';
 import type { CallHistory } from '../../usecases/history';
-import { DEFAULT_TIMELINE_LIMITS, Timeline, TimelineLimits } from '../../usecases/timeline/timelineModel';
-import type { McpHost } from '../mcpHost';
-import { mcpHostSetting } from '../restrictedSettings';
+import { DEFAULT_TIMELINE_LIMITS, Timeline, TimelineLimits } from '../../timeline/timelineModel';
+import type { EditorHost } from '../editorHost';
+import { mcpHostSetting } from '../trust/restrictedSettings';
 import type * as TimelinePanelModule from './timelinePanel';
 
 export const TimelineCommands = {
@@ -41,7 +41,7 @@ export interface TimelineHost {
 }
 
 /** Starts the live timeline and registers its commands. */
-export function registerTimeline(context: vscode.ExtensionContext, host: McpHost, history: CallHistory): vscode.Disposable {
+export function registerTimeline(context: vscode.ExtensionContext, host: EditorHost, history: CallHistory): vscode.Disposable {
   // Read once and on change: the frame path must not ask the configuration for every frame.
   let limits = readLimits();
   const timeline = new Timeline(() => limits);

@@ -12,7 +12,7 @@
 // anything else the extension can see (`interrupted`). A view visible
 // when MCP Host starts is VS Code restoring it, not an opening: the focus stays where it is.
 // Plain logic, no `vscode`: serversViewFocus.ts adapts it.
-import type { StatusKind } from '../format';
+import type { StatusKind } from './serverRowText';
 
 /** How long the opening lasts after the view opened or the first row's wait was answered (ms). */
 export const OPENING_MOMENT_MS = 3_000;

@@ -3,9 +3,9 @@
 // with the focus out (VS Code turns it into the row focused in a focused tree), and the signals
 // that the person went elsewhere.
 import * as vscode from 'vscode';
-import type { StatusKind } from '../format';
+import type { StatusKind } from './serverRowText';
 import { firstRowState, OpeningFocus } from './openingFocus';
-import type { ServersTreeProvider, TreeNode } from '../serversTree';
+import type { ServersTreeProvider, TreeNode } from './serversTree';
 
 /**
  * Follows `view` for openings. `statusOf` says the state of a server; `afterShown` runs
