@@ -73,7 +73,10 @@ describe('MCP Host with the keyboard alone (code-server)', () => {
     await pickFocused(name);
     const panel = await webview(name);
     await panel.locator('#run').waitFor({ state: 'visible', timeout: 10_000 });
-    await poll(async () => (await pageFocus(panel)).hasFocus, 10_000, 'the panel to have the keyboard');
+    await poll(async () => (await pageFocus(panel)).hasFocus, 10_000, 'the panel to have the keyboard').catch(async (error: Error) => {
+      const active = await wb.page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200));
+      throw new Error(`${error.message}; the workbench's focused element: ${active}; the page's: ${JSON.stringify(await pageFocus(panel))}`);
+    });
     return panel;
   }
 
