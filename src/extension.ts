@@ -8,6 +8,7 @@ import { registerRegistryGalleryOnDemand } from './extension/lazyFeatures';
 import { registerUseCases } from './extension/panels/useCaseCommands';
 import { EditorHost } from './extension/editorHost';
 import { ServersTreeProvider } from './extension/tree/serversTree';
+import { focusFirstRowOnOpening } from './extension/tree/serversViewFocus';
 import { McpStatusBar } from './extension/tree/statusBar';
 import { OfferChangesView } from './extension/dev/offerChangesView';
 import { registerTimeline } from './extension/timeline/timelineFeed';
@@ -39,7 +40,12 @@ export function activate(context: vscode.ExtensionContext): void {
   const statusBar = new McpStatusBar(editorHost.tree);
   const changes = new OfferChangesView(editorHost.offerChanges);
   context.subscriptions.push(changes, vscode.window.createTreeView('mcpHost.changes', { treeDataProvider: changes }));
-  context.subscriptions.push(editorHost, statusBar, ...registerCommands(editorHost, tree, view), registerRegistryGalleryOnDemand(context, log));
+  // A person opening the view gets the focus on its first row (VS Code focuses the tree, not a row).
+  const viewFocus = focusFirstRowOnOpening(view, tree, (id) => {
+    const h = editorHost.registry.get(id);
+    return h && editorHost.tree.displayStatus(h).kind;
+  }, () => editorHost.viewShown());
+  context.subscriptions.push(editorHost, statusBar, viewFocus.disposable, ...registerCommands(editorHost, tree, view, viewFocus.opening), registerRegistryGalleryOnDemand(context, log));
   // The view's toolbar offers only what applies (Start All once something can start, and so on).
   const updateContext = () => {
     const kinds = editorHost.tree.servers().map((h) => editorHost.tree.displayStatus(h).kind);
@@ -107,9 +113,6 @@ export function activate(context: vscode.ExtensionContext): void {
   updateMessage();
   context.subscriptions.push(
     vscode.workspace.onDidGrantWorkspaceTrust(updateMessage),
-    view.onDidChangeVisibility((e) => {
-      if (e.visible) editorHost.viewShown();
-    }),
   );
 
   editorHost.roots.logRoots('activation');

@@ -11,11 +11,12 @@ import { plainPickText } from '../content/untrustedText';
 import type { EditorHost } from './editorHost';
 import { problemRange } from './config/workspaceConfig';
 import type { ServersTreeProvider, TreeNode } from './tree/serversTree';
+import type { OpeningFocus } from './tree/openingFocus';
 import { errorMessage } from '../protocol/errors';
 
 type ServerArg = TreeNode | string | undefined;
 
-export function registerCommands(host: EditorHost, tree: ServersTreeProvider, view: vscode.TreeView<TreeNode>): vscode.Disposable[] {
+export function registerCommands(host: EditorHost, tree: ServersTreeProvider, view: vscode.TreeView<TreeNode>, opening: OpeningFocus): vscode.Disposable[] {
   const register = (id: string, fn: (...args: any[]) => unknown) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
@@ -65,7 +66,8 @@ export function registerCommands(host: EditorHost, tree: ServersTreeProvider, vi
           runningServers: () => host.tree.servers().filter((h) => host.tree.displayStatus(h).kind === 'running'),
           openTool: (serverId, name) => vscode.commands.executeCommand('mcpHost.tool.call', { serverId, kind: 'tool', name }),
           revealTool: (serverId, name, occurrence) =>
-            tree.revealTool(view, serverId, name, occurrence).catch((error: unknown) => {
+            // The view this reveal shows is not a person's opening: the focus goes to the tool's row, not the first.
+            opening.revealing(() => tree.revealTool(view, serverId, name, occurrence)).catch((error: unknown) => {
               host.log.warn(`Find Tool: could not show ${name} in the tree: ${errorMessage(error)}`);
               return false;
             }),
