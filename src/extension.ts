@@ -41,10 +41,7 @@ export function activate(context: vscode.ExtensionContext): void {
   const changes = new OfferChangesView(editorHost.offerChanges);
   context.subscriptions.push(changes, vscode.window.createTreeView('mcpHost.changes', { treeDataProvider: changes }));
   // A person opening the view gets the focus on its first row (VS Code focuses the tree, not a row).
-  const viewFocus = focusFirstRowOnOpening(view, tree, (id) => {
-    const h = editorHost.registry.get(id);
-    return h && editorHost.tree.displayStatus(h).kind;
-  }, () => editorHost.viewShown());
+  const viewFocus = focusFirstRowOnOpening(view, tree, () => editorHost.viewShown());
   context.subscriptions.push(editorHost, statusBar, viewFocus.disposable, ...registerCommands(editorHost, tree, view, viewFocus.opening), registerRegistryGalleryOnDemand(context, log));
   // The view's toolbar offers only what applies (Start All once something can start, and so on).
   const updateContext = () => {

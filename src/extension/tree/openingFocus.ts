@@ -6,15 +6,17 @@
 // row settles a moment later. The first row is replaced by a new one when its server changes state
 // (its id says the state, serversTree.ts), and the tree's focus does not follow a replaced row: the
 // focus is given again to the row that replaced it, while the opening lasts.
-// The opening lasts a moment after the view opened, or after the person answered what the first
-// row waited for (a consent dialog: while it is open nothing else can take the focus); a start
-// that began while it lasted carries it to the start's end. It ends at once when the person does
-// anything else the extension can see (`interrupted`). A view visible
-// when MCP Host starts is VS Code restoring it, not an opening: the focus stays where it is.
+// The opening lasts a moment after the view opened, or a moment after the person answered what the
+// first row waited for (a consent dialog: while it is open nothing else can take the focus). A
+// start slower than that moment does not carry it on: by then the person may have opened something
+// an extension cannot see (the Command Palette, a quick pick of another extension), which the
+// focus would take from them. It ends at once when the person does anything else the extension can
+// see (`interrupted`). A view visible when MCP Host starts is VS Code restoring it, not an opening:
+// the focus stays where it is.
 // Plain logic, no `vscode`: serversViewFocus.ts adapts it.
 import type { StatusKind } from './serverRowText';
 
-/** How long the opening lasts after the view opened or the first row's wait was answered (ms). */
+/** How long the opening lasts after the view opened, or after the first row's wait was answered (ms). */
 export const OPENING_MOMENT_MS = 3_000;
 /** A visibility report this soon after the view was registered is VS Code's first report (a restored view). */
 export const FIRST_REPORT_MS = 1_500;
@@ -52,8 +54,6 @@ interface Opening {
   since: number;
   /** The first row waited for the person when last seen. */
   answering: boolean;
-  /** The first row's server was starting or stopping when last seen. */
-  changing: boolean;
   /** The row the focus was given to (a replacement gets it again). */
   focused?: string;
 }
@@ -77,7 +77,7 @@ export class OpeningFocus {
   visibilityChanged(visible: boolean): void {
     const opened = visible && !this.visible && this.ownReveals === 0 && this.now() - this.registeredAt > FIRST_REPORT_MS;
     this.visible = visible;
-    this.opening = opened ? { since: this.now(), answering: false, changing: false } : visible ? this.opening : undefined;
+    this.opening = opened ? { since: this.now(), answering: false } : visible ? this.opening : undefined;
   }
 
   /** The person did something else (another editor, the window, a selection, a command): the opening is over. */
@@ -104,8 +104,8 @@ export class OpeningFocus {
       o.answering = true;
       return undefined;
     }
-    if (o.answering || o.changing) {
-      // The person answered (a modal dialog closed), or a start that began in the moment ended: the moment starts again.
+    if (o.answering) {
+      // The person answered (a modal dialog closed): the moment starts again, once.
       o.since = now;
       o.answering = false;
     }
@@ -113,8 +113,7 @@ export class OpeningFocus {
       this.opening = undefined;
       return undefined;
     }
-    o.changing = first?.state === 'changing';
-    if (!first || o.changing || first.id === o.focused) return undefined;
+    if (!first || first.state === 'changing' || first.id === o.focused) return undefined;
     o.focused = first.id;
     return first.id;
   }

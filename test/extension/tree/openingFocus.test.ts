@@ -36,8 +36,23 @@ describe('OpeningFocus: the first row focused when a person opens the Servers vi
     assert.equal(focus.rowsChanged(row('server:stopped:a', 'answering')), undefined);
     c.advance(60_000); // the person reads the dialog: no moment runs out meanwhile
     assert.equal(focus.rowsChanged(row('server:stopped:a', 'changing')), undefined, 'not while it starts');
-    c.advance(OPENING_MOMENT_MS + 2_000); // a slow start that began in the moment carries it on
+    c.advance(OPENING_MOMENT_MS - 500);
     assert.equal(focus.rowsChanged(row('server:running:a')), 'server:running:a');
+  });
+
+  test('a start slower than the moment after the answer does not take the focus: the person may have opened the Command Palette meanwhile', () => {
+    const { c, focus } = registered();
+    focus.visibilityChanged(true);
+    assert.equal(focus.rowsChanged(row('server:stopped:a')), 'server:stopped:a');
+    assert.equal(focus.rowsChanged(row('server:stopped:a', 'answering')), undefined);
+    c.advance(5_000);
+    assert.equal(focus.rowsChanged(row('server:stopped:a', 'changing')), undefined);
+    // Each step of a slow start is a change of the rows: none of them carries the moment on.
+    c.advance(OPENING_MOMENT_MS - 500);
+    assert.equal(focus.rowsChanged(row('server:stopped:a', 'changing')), undefined);
+    c.advance(1_000);
+    assert.equal(focus.rowsChanged(row('server:running:a')), undefined);
+    assert.equal(focus.active, false);
   });
 
   test('rows that come a moment after the opening ("Reading configuration…" first) take it; late ones do not', () => {
