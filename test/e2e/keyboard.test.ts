@@ -30,7 +30,55 @@ describe('MCP Host with the keyboard alone (code-server)', () => {
   let wb: Workbench;
 
   function step(name: string, fn: () => Promise<void>): Promise<void> {
-    return runStep(wb, `keyboard-failed-${name}`, fn);
+    return runStep(wb, `keyboard-failed-${name}`, async () => {
+      try {
+        await fn();
+      } catch (error) {
+        if (error instanceof Error) error.message += await pageLogs();
+        throw error;
+      }
+    });
+  }
+
+  /** The pages followed by `follow`, by name: their logs go into a failure's message. */
+  const followed = new Map<string, Frame>();
+
+  /**
+   * Keeps a log in `frame`'s page of what moves the focus there: focus and blur, the keys it
+   * gets, the messages from the extension, and Run's disabled state.
+   */
+  async function follow(name: string, frame: Frame): Promise<Frame> {
+    followed.set(name, frame);
+    await frame.evaluate(() => {
+      const w = window as unknown as { __keyboardLog?: string[] };
+      if (w.__keyboardLog) return;
+      const log: string[] = (w.__keyboardLog = []);
+      const start = performance.now();
+      const say = (text: string) => {
+        if (log.push(`${Math.round(performance.now() - start)} ms ${text}`) > 200) log.shift();
+      };
+      const named = (t: EventTarget | null) => (t instanceof Element ? (t.id ? `#${t.id}` : t.tagName.toLowerCase()) : 'window');
+      document.addEventListener('focusin', (e) => say(`focus ${named(e.target)}`), true);
+      document.addEventListener('keydown', (e) => say(`key ${e.shiftKey ? 'Shift+' : ''}${e.ctrlKey ? 'Control+' : ''}${e.key} on ${named(e.target)}`), true);
+      window.addEventListener('message', (e) => say(`message ${String((e.data as { type?: unknown } | null)?.type)}`));
+      window.addEventListener('blur', () => say('page blur'));
+      window.addEventListener('focus', () => say('page focus'));
+      const watch = new MutationObserver((changes) => {
+        for (const c of changes) if (c.target instanceof HTMLButtonElement) say(`${named(c.target)} disabled=${c.target.disabled}`);
+      });
+      watch.observe(document.body, { attributes: true, attributeFilter: ['disabled'], subtree: true });
+    });
+    return frame;
+  }
+
+  /** The last lines of each followed page's log. */
+  async function pageLogs(): Promise<string> {
+    let text = '';
+    for (const [name, frame] of followed) {
+      const log = await frame.evaluate(() => (window as unknown as { __keyboardLog?: string[] }).__keyboardLog ?? []).catch(() => ['(the page is gone)']);
+      text += `\n${name}'s page: ${log.slice(-40).join(' | ')}`;
+    }
+    return text;
   }
 
   const press = (key: string) => wb.page.keyboard.press(key);
@@ -71,7 +119,7 @@ describe('MCP Host with the keyboard alone (code-server)', () => {
     await poll(async () => /^Which tool of /.test((await wb.page.locator('.quick-input-widget .quick-input-box input').getAttribute('placeholder').catch(() => '')) ?? ''), 10_000, 'the pick of a tool');
     await wb.page.keyboard.type(name);
     await pickFocused(name);
-    const panel = await webview(name);
+    const panel = await follow(name, await webview(name));
     await panel.locator('#run').waitFor({ state: 'visible', timeout: 10_000 });
     await poll(async () => (await pageFocus(panel)).hasFocus, 10_000, 'the panel to have the keyboard').catch(async (error: Error) => {
       const active = await wb.page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200));
@@ -185,7 +233,7 @@ describe('MCP Host with the keyboard alone (code-server)', () => {
         await poll(async () => (await treeFocus())?.expanded === 'true', 10_000, `"${label}" to open`);
       }
       await press('Enter');
-      const panel = await webview('echo');
+      const panel = await follow('echo', await webview('echo'));
       await panel.locator('#run').waitFor({ state: 'visible', timeout: 10_000 });
       // The panel has the keyboard; Tab goes to the one field.
       const field = panel.locator('.field[data-path="/message"] textarea, .field[data-path="/message"] input').first();
@@ -239,7 +287,7 @@ describe('MCP Host with the keyboard alone (code-server)', () => {
       const panel = await callTool('trigger-elicitation-request');
       await tabTo(panel, 'run', 8);
       await press('Enter');
-      const form = await webview('asks you for information');
+      const form = await follow('the form', await webview('asks you for information'));
       const name = form.locator('.field[data-path="/name"] input, .field[data-path="/name"] textarea').first();
       const nameId = (await name.getAttribute('id')) ?? '';
       await focusIn(form, 'the form opening with the focus in its first field', (f) => f.id === nameId);
