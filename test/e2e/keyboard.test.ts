@@ -200,11 +200,17 @@ describe('MCP Host with the keyboard alone (code-server)', () => {
       await press('Enter');
       await wb.page.locator('.monaco-dialog-box').waitFor({ state: 'hidden', timeout: 10_000 });
       await wb.page.locator('.part.statusbar .statusbar-item', { hasText: /MCP 1 running/ }).first().waitFor({ timeout: 60_000 });
+      // The tree has the keyboard. Its first row has the focus when the server started within the
+      // moment after the answer (tree/openingFocus.ts); a slower start leaves it on no row (a
+      // server's row is a new row once it runs, and a later focus could close a Command Palette
+      // opened meanwhile: docs/accessibility.md, Known gaps), and Home reaches the row.
       let at: Awaited<ReturnType<typeof treeFocus>>;
-      await poll(async () => (at = await treeFocus())?.index === 0, 15_000, 'the focus on the first row of the Servers tree').catch(async (error: Error) => {
+      await poll(async () => (at = await treeFocus()) !== undefined, 15_000, 'the Servers tree to have the keyboard').catch(async (error: Error) => {
         const active = await wb.page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200));
-        throw new Error(`${error.message}; the tree's focus: ${JSON.stringify(at)}; the focused element: ${active}`);
+        throw new Error(`${error.message}; the focused element: ${active}`);
       });
+      if (at!.index !== 0) await press('Home');
+      await poll(async () => (at = await treeFocus())?.index === 0, 10_000, 'the focus on the first row of the Servers tree');
       assert.equal(at!.label, 'everything');
       await wb.screenshot('keyboard-view-shown');
       // The row's ring: focused, then Down moves it to the next row, Up brings it back.
