@@ -8,6 +8,7 @@ import { RegistryGalleryCommands, registerRegistryGalleryOnDemand, registerUseCa
 import { checkRegistryUpdatesOnce, registryUpdateMarks } from './extension/gallery/registryUpdateMarks';
 import { EditorHost } from './extension/editorHost';
 import { ServersTreeProvider } from './extension/tree/serversTree';
+import { focusFirstRowOnOpening } from './extension/tree/serversViewFocus';
 import { McpStatusBar } from './extension/tree/statusBar';
 import { OfferChangesView } from './extension/dev/offerChangesView';
 import { cacheMcpHostSettings } from './extension/trust/restrictedSettings';
@@ -35,8 +36,11 @@ export function activate(context: vscode.ExtensionContext): void {
   const statusBar = new McpStatusBar(editorHost.tree);
   const changes = new OfferChangesView(editorHost.offerChanges);
   context.subscriptions.push(changes, vscode.window.createTreeView('mcpHost.changes', { treeDataProvider: changes }));
+  // A person opening the view gets the focus on its first row (VS Code focuses the tree, not a row).
+  const viewFocus = focusFirstRowOnOpening(view, tree, () => editorHost.viewShown());
   // Rows say when the registry a server was installed from has a newer version.
-  context.subscriptions.push(editorHost, statusBar, ...registerCommands(editorHost, tree, view), registerRegistryGalleryOnDemand(context, log), tree.showRegistryUpdates(registryUpdateMarks), checkRegistryUpdatesOnce(() => editorHost.tree.servers(), editorHost.onDidChange, RegistryGalleryCommands.checkUpdates));
+  context.subscriptions.push(editorHost, statusBar, viewFocus.disposable, ...registerCommands(editorHost, tree, view, viewFocus.opening), registerRegistryGalleryOnDemand(context, log));
+  context.subscriptions.push(tree.showRegistryUpdates(registryUpdateMarks), checkRegistryUpdatesOnce(() => editorHost.tree.servers(), editorHost.onDidChange, RegistryGalleryCommands.checkUpdates));
   // The view's toolbar offers only what applies (Start All once something can start, and so on).
   const updateContext = () => {
     const kinds = editorHost.tree.servers().map((h) => editorHost.tree.displayStatus(h).kind);
@@ -71,9 +75,6 @@ export function activate(context: vscode.ExtensionContext): void {
   updateMessage();
   context.subscriptions.push(
     vscode.workspace.onDidGrantWorkspaceTrust(updateMessage),
-    view.onDidChangeVisibility((e) => {
-      if (e.visible) editorHost.viewShown();
-    }),
   );
 
   editorHost.roots.logRoots('activation');

@@ -11,11 +11,12 @@ import { plainPickText } from '../content/untrustedText';
 import type { EditorHost } from './editorHost';
 import { problemRange } from './config/workspaceConfig';
 import type { ServersTreeProvider, TreeNode } from './tree/serversTree';
+import type { OpeningFocus } from './tree/openingFocus';
 import { errorMessage } from '../protocol/errors';
 
 type ServerArg = TreeNode | string | undefined;
 
-export function registerCommands(host: EditorHost, tree: ServersTreeProvider, view: vscode.TreeView<TreeNode>): vscode.Disposable[] {
+export function registerCommands(host: EditorHost, tree: ServersTreeProvider, view: vscode.TreeView<TreeNode>, opening: OpeningFocus): vscode.Disposable[] {
   const register = (id: string, fn: (...args: any[]) => unknown) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
@@ -57,7 +58,7 @@ export function registerCommands(host: EditorHost, tree: ServersTreeProvider, vi
     // A long group's last row, and its inline Show All (serversTree.ts, groupPages.ts).
     register('mcpHost.tree.showMore', (node: TreeNode) => tree.showMore(node)),
     register('mcpHost.tree.showAll', (node: TreeNode) => tree.showAll(node)),
-    register('mcpHost.findTool', (arg?: TreeNode) => findToolFrom(host, tree, view, arg)),
+    register('mcpHost.findTool', (arg?: TreeNode) => findToolFrom(host, tree, view, opening, arg)),
     register('mcpHost.clearInputs', async () => {
       const count = await host.gate.clearInputs();
       void vscode.window.showInformationMessage(
@@ -71,14 +72,15 @@ export function registerCommands(host: EditorHost, tree: ServersTreeProvider, vi
 }
 
 /** Find Tool: from a Tools group, that server's tools; otherwise every running server's. The find tool module loads on first use. */
-async function findToolFrom(host: EditorHost, tree: ServersTreeProvider, view: vscode.TreeView<TreeNode>, arg: TreeNode | undefined): Promise<void> {
+async function findToolFrom(host: EditorHost, tree: ServersTreeProvider, view: vscode.TreeView<TreeNode>, opening: OpeningFocus, arg: TreeNode | undefined): Promise<void> {
   const { findTool } = await import('./tree/findTool.js');
   await findTool(
     {
       runningServers: () => host.tree.servers().filter((h) => host.tree.displayStatus(h).kind === 'running'),
       openTool: (serverId, name) => vscode.commands.executeCommand('mcpHost.tool.call', { serverId, kind: 'tool', name }),
       revealTool: (serverId, name, occurrence) =>
-        tree.revealTool(view, serverId, name, occurrence).catch((error: unknown) => {
+        // The view this reveal shows is not a person's opening: the focus goes to the tool's row, not the first.
+        opening.revealing(() => tree.revealTool(view, serverId, name, occurrence)).catch((error: unknown) => {
           host.log.warn(`Find Tool: could not show ${name} in the tree: ${errorMessage(error)}`);
           return false;
         }),

@@ -6,8 +6,9 @@ import { describe, test } from 'node:test';
 import { DIALOG_ASSETS } from '../../src/extension/webview/webviewPage';
 import type { ObjectField } from '../../src/forms/model';
 import { checkFormState } from '../../src/serverRequests/elicitation';
+import { measureFocusRing } from '../e2e/focusRing';
 import { openPage, suiteBrowser } from './pageHarness';
-import { elicitationForm } from './pageSamples';
+import { elicitationForm, submitFormEmpty } from './pageSamples';
 import { THEMES } from './themes';
 
 describe('elicitation form: validation that can be perceived', () => {
@@ -43,6 +44,26 @@ describe('elicitation form: validation that can be perceived', () => {
       assert.deepEqual(await page.axe(), []);
     } finally {
       await page.close();
+    }
+  });
+
+  test('a field shows its focus at 3:1 or more, measured on screen, also the field to fix, in the four themes', async () => {
+    for (const theme of THEMES) {
+      const page = await openPage(browser(), { feature: DIALOG_ASSETS, theme });
+      try {
+        const p = page.page;
+        await submitFormEmpty(page, () => p.click('#accept'));
+        // The name field (to fix, its edge in the error colour) and Replicas (a valid field): the
+        // focus drawn over the edge in another colour changes it too little (1.4:1 in Light 2026).
+        for (const path of ['/name', '/count']) {
+          const field = p.locator(`.field[data-path="${path}"] :is(input, textarea)`).first();
+          await field.focus();
+          const ring = await measureFocusRing(p, field, { away: 'Tab' });
+          assert.ok(ring.ratio >= 3, `${theme.name}, ${path}: the focus indicator is ${ring.ratio.toFixed(2)}:1 (${ring.changed} pixels changed, a ring needs ${ring.needed})`);
+        }
+      } finally {
+        await page.close();
+      }
     }
   });
 });

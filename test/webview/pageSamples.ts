@@ -3,8 +3,10 @@
 // display, the elicitation and sampling views, Server Details), so a change there shows here.
 import { buildFormModel, fallbacks, type ObjectField } from '../../src/forms/model';
 import { initialState } from '../../src/forms/state';
+import { checkFormState } from '../../src/serverRequests/elicitation';
 import { sharedSchemaValidator } from '../../src/schema/validator';
 import { parseElicitation, initialFormState } from '../../src/serverRequests/elicitation';
+import type { WebviewPage } from './pageHarness';
 import { parseCreateMessage, samplingView } from '../../src/serverRequests/sampling';
 import type { DialogOutbound } from '../../src/serverRequests/dialogMessages';
 import { appContentSecurityPolicy, injectAppCsp, NO_DOMAINS, pageCspAdditions } from '../../src/apps/appCsp';
@@ -125,6 +127,22 @@ export function elicitationForm(): DialogOutbound {
   if (parsed.mode !== 'form') throw new Error('expected a form');
   const model: ObjectField = parsed.model;
   return { type: 'form', server: { name: 'everything', id: 'everything' }, view: { requestId: '7', message: parsed.params.message, model, state: initialFormState(model) } };
+}
+
+/**
+ * The elicitation form sample opened in `page` and submitted as it starts (its required fields
+ * empty) by `submit` (a click, or Enter on Submit); the extension's check of what the page sent
+ * goes back to it. Returns the form sample.
+ */
+export async function submitFormEmpty(page: WebviewPage, submit: () => Promise<void>): Promise<Extract<DialogOutbound, { type: 'form' }>> {
+  const form = elicitationForm();
+  if (form.type !== 'form') throw new Error('a form sample');
+  await page.send(form);
+  await submit();
+  const accepted = await page.waitForPosted('formAccept');
+  const checked = checkFormState(form.view.model as ObjectField, accepted.state as never);
+  await page.send({ type: 'formErrors', errors: checked.ok ? [] : checked.errors });
+  return form;
 }
 
 function samplingDialog(): DialogOutbound {

@@ -156,7 +156,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
       // of the row on screen, whose server is still in the state it was drawn in, is the user's.
       const key = expansionKey(node);
       if (!expanded && key && this.latest.get(key) !== node) return;
-      if (!expanded && 'serverId' in node && this.drawnIn.get(node) !== this.stateOf(node.serverId)) return;
+      if (!expanded && 'serverId' in node && this.drawnIn.get(node) !== this.statusOf(node.serverId)) return;
       this.remember(node, expanded);
     };
     return vscode.Disposable.from(
@@ -177,14 +177,15 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<TreeNode>, v
     void this.memory.update(EXPANSION_KEY, Object.fromEntries(this.expansion));
   }
 
-  private stateOf(serverId: string): string | undefined {
+  /** The state a server's row shows (undefined: no such server, or no model yet). */
+  statusOf(serverId: string): ShownStatus['kind'] | undefined {
     const h = this.handle(serverId);
     return h ? this.m.displayStatus(h).kind : undefined;
   }
 
   private collapsibleState(node: TreeNode, fallback: vscode.TreeItemCollapsibleState): vscode.TreeItemCollapsibleState {
     if ('serverId' in node) {
-      const state = this.stateOf(node.serverId);
+      const state = this.statusOf(node.serverId);
       if (state) this.drawnIn.set(node, state);
     }
     const key = expansionKey(node);

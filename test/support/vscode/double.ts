@@ -167,10 +167,22 @@ async function message(api: string, args: unknown[]): Promise<string | undefined
   return recorder.answers.shift();
 }
 
+/** The window's events; a test fires them as the editor would (`windowEvents.activeTextEditor.fire(...)`). */
+export const windowEvents = {
+  windowState: new EventEmitter<{ focused: boolean }>(),
+  activeTextEditor: new EventEmitter<unknown>(),
+  activeTerminal: new EventEmitter<unknown>(),
+  tabs: new EventEmitter<{ opened: readonly unknown[]; closed: readonly unknown[]; changed: readonly { isActive: boolean }[] }>(),
+};
+
 export const window = {
   showInformationMessage: (...args: unknown[]) => message('window.showInformationMessage', args),
   showWarningMessage: (...args: unknown[]) => message('window.showWarningMessage', args),
   showErrorMessage: (...args: unknown[]) => message('window.showErrorMessage', args),
+  onDidChangeWindowState: windowEvents.windowState.event,
+  onDidChangeActiveTextEditor: windowEvents.activeTextEditor.event,
+  onDidChangeActiveTerminal: windowEvents.activeTerminal.event,
+  tabGroups: { onDidChangeTabs: windowEvents.tabs.event },
 };
 
 const configurationChanged = new EventEmitter<{ affectsConfiguration(section: string): boolean }>();
