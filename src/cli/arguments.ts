@@ -2,7 +2,9 @@ import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { LoggingLevel, LoggingLevels } from '../client/schemas';
 import { PROTOCOL_PREFERENCES, ProtocolPreference, isProtocolPreference } from '../client/era';
+import { SANDBOX_FLAG, SANDBOX_REPEATABLE_FLAGS, SANDBOX_USAGE, SANDBOX_VALUE_FLAGS, parseSandboxFlags } from './sandboxArguments';
 import { signInOptions } from './signInArguments';
+import type { SandboxPolicy } from '../sandbox/policy';
 import { UsageError } from './usageError';
 
 /** What the user asked for on the command line. */
@@ -72,13 +74,15 @@ export interface CliConfigServers {
   readonly file: string;
   readonly names: readonly string[];
   readonly signIn: CliSignIn;
+  /** `--sandbox`: every stdio server of the file runs sandboxed (its own block, else the default policy). */
+  readonly requireSandbox?: boolean;
 }
 
 /** How `--transport` picks the HTTP transport: `auto` tries Streamable HTTP, then HTTP+SSE. */
 export type CliTransportMode = 'auto' | 'http' | 'sse';
 
 export type CliServer =
-  | { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[] }
+  | { readonly kind: 'stdio'; readonly command: string; readonly args: readonly string[]; /** `--sandbox`: the policy it runs under. */ readonly sandbox?: SandboxPolicy }
   | { readonly kind: 'remote'; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly mode: CliTransportMode; readonly signIn?: CliSignIn };
 
 export type { CliSignIn } from './signInArguments';
@@ -192,6 +196,8 @@ Options:
   --exit-on-stdin-close    gateway: also end when stdin closes (for a parent that holds the pipe;
                            without it, a closed stdin or /dev/null is ignored: runs under &, nohup)
 
+${SANDBOX_USAGE}
+
 Sign-in (--url servers that answer 401; not with an Authorization header):
   The authorization URL is printed on stderr and opened in the browser ($BROWSER if
   set); the browser comes back to a one-time listener on 127.0.0.1 (5 minutes at most).
@@ -241,11 +247,11 @@ const COMMANDS = ['inspect', 'tools', 'call', 'read', 'skills', 'skill', 'prompt
 type CommandName = (typeof COMMANDS)[number];
 /** gateway: end when stdin closes (for a parent process that holds the pipe); otherwise it serves until a signal. */
 export const EXIT_ON_STDIN_CLOSE = '--exit-on-stdin-close';
-const VALUE_FLAGS = ['--port', '--record', '--ignore', '--junit', '--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope', '--grant', '--private-key-file', '--workload-token-file', '--workload-token-env', '--dpop', '--connect-timeout', '--config', '--server', '--search', '--limit', '--pins', '--out'] as const;
+const VALUE_FLAGS = ['--port', '--record', '--ignore', '--junit', '--args', '--roots', '--protocol-version', '--timeout', '--max-message-mb', '--log-level', '--url', '--transport', '--header', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope', '--grant', '--private-key-file', '--workload-token-file', '--workload-token-env', '--dpop', '--connect-timeout', '--config', '--server', '--search', '--limit', '--pins', '--out', ...SANDBOX_VALUE_FLAGS] as const;
 /** Flags that may be given more than once. */
-const REPEATABLE_FLAGS: readonly ValueFlag[] = ['--header', '--server', '--ignore'];
+const REPEATABLE_FLAGS: readonly string[] = ['--header', '--server', '--ignore', ...SANDBOX_REPEATABLE_FLAGS];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
-const BOOLEAN_FLAGS = ['--json', '--trace', '--strict', '--no-browser', '--server-version', '--allow-local-auth', '--task', '--yes', '--no-validate', EXIT_ON_STDIN_CLOSE] as const;
+const BOOLEAN_FLAGS = ['--json', '--trace', '--strict', '--no-browser', '--server-version', '--allow-local-auth', '--task', '--yes', '--no-validate', EXIT_ON_STDIN_CLOSE, SANDBOX_FLAG] as const;
 /** The flags of sign-in, which only apply with --url. */
 const SIGN_IN_FLAGS = ['--no-browser', '--allow-local-auth', '--token-cache', '--client-id', '--client-secret-env', '--client-metadata-url', '--scope', '--grant', '--private-key-file', '--workload-token-file', '--workload-token-env', '--dpop'] as const;
 
@@ -278,7 +284,7 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
       if (eq > 0) value = arg.slice(eq + 1);
       else if (i + 1 < own.length) value = own[++i];
       if (value === undefined) throw new UsageError(`${flag} needs a value`);
-      if (REPEATABLE_FLAGS.includes(flag as ValueFlag)) {
+      if (REPEATABLE_FLAGS.includes(flag)) {
         (repeated[flag] ??= []).push(value);
         continue;
       }
@@ -333,6 +339,8 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
     signedIn = server.kind === 'remote' ? withSignIn(server, values, booleans, signInFlags) : server;
     if (server.kind === 'stdio' && signInFlags.length) throw new UsageError(`${signInFlags[0]} only applies with --url`);
   }
+  const sandbox = parseSandboxFlags(signedIn.kind, values, repeated, booleans);
+  if (sandbox) signedIn = sandbox.kind === 'command' ? { ...(signedIn as Extract<CliServer, { kind: 'stdio' }>), sandbox: sandbox.policy } : { ...(signedIn as CliConfigServers), requireSandbox: true };
 
   return {
     kind: 'run',
