@@ -75,8 +75,8 @@ export function parseSandboxFlags(serverKind: 'stdio' | 'remote' | 'config', val
   if (problem) throw new UsageError(`the sandbox flags: ${problem.message.replace(/^server "command": /, '')}${flagHint(problem.message)}`);
   const sandbox = (loaded.servers[0]?.config as StdioServerConfig | undefined)?.sandbox;
   if (!sandbox) throw new UsageError('the sandbox flags could not be read');
-  const { filesystem, network, allowEnv } = sandbox;
-  return { kind: 'command', policy: { filesystem, network, allowEnv } };
+  const { enabled: _enabled, ...policy } = sandbox;
+  return { kind: 'command', policy };
 }
 
 /** Which flag a problem of the block came from, for the message. */
