@@ -5,11 +5,11 @@
 // change in the machine's load touches each alike; the medians are compared (target: the sandbox
 // adds < 50 ms). The first sandboxed start of a process also runs the one-time check that bwrap
 // works here; it is shown apart. Linux with a working bwrap only.
-import { execFileSync } from 'node:child_process';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { reportMiss } from './misses';
+import { bwrapWorks } from '../sandbox/bwrapAvailable';
 
 const SERVER = join(__dirname, '..', 'test', 'fixtures', 'servers', 'counter.mjs');
 const RUNS = 11;
@@ -21,16 +21,6 @@ const LABEL: Record<Variant, string> = {
   sandbox: 'bubblewrap sandbox (default policy)',
   hosts: 'sandbox with a list of hosts (filtering proxy)',
 };
-
-function bwrapWorks(): boolean {
-  if (process.platform !== 'linux') return false;
-  try {
-    execFileSync('bwrap', ['--ro-bind', '/', '/', '--unshare-all', 'true'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Milliseconds from creating the transport to the first tools/call answered, then the server is closed. */
 async function startOnce(variant: Variant): Promise<number> {
@@ -52,7 +42,7 @@ const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[
 
 /** The sandbox section's lines; a miss is reported when the sandbox adds 50 ms or more. */
 export async function sandboxStartTimes(): Promise<string[]> {
-  if (!bwrapWorks()) return ['Sandbox start cost: not measured (needs Linux with a working bwrap)'];
+  if (!bwrapWorks) return ['Sandbox start cost: not measured (needs Linux with a working bwrap)'];
   // The first start of each kind warms Node's caches; the first sandboxed one also checks bwrap.
   await startOnce('plain');
   const firstSandboxed = await startOnce('sandbox');

@@ -4,23 +4,14 @@
 // applies on the command line as in the editor. The flags' mistakes are usage errors.
 // Linux with a working bwrap only; skipped elsewhere.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseArguments, UsageError } from '../../src/cli/arguments';
 import { ensureBuilt, EVERYTHING, runCli, waitForNoLeftovers } from '../cli/cliProcess';
 import { fixture, REPO } from '../client/support';
+import { bwrapWorks } from './bwrapAvailable';
 
-const bwrapWorks = (() => {
-  if (process.platform !== 'linux') return false;
-  try {
-    execFileSync('bwrap', ['--ro-bind', '/', '/', '--unshare-all', 'true'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 describe('mcp-host --sandbox flags (parsing)', () => {
   test('the flags become the policy the config block would give; a policy flag without --sandbox, with --url or with --config is a usage error', () => {

@@ -19,16 +19,8 @@ import type { ConfigSource, StdioServerConfig } from '../../src/config/types';
 import { resolveServer } from '../../src/config/variables';
 import { transportFactory } from '../../src/transport/transportFactory';
 import { EVERYTHING, FILESYSTEM, REPO, fixture, waitFor } from '../client/support';
+import { bwrapWorks } from './bwrapAvailable';
 
-const bwrapWorks = (() => {
-  if (process.platform !== 'linux') return false;
-  try {
-    execFileSync('bwrap', ['--ro-bind', '/', '/', '--unshare-all', 'true'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 /** Text of a tool result's first content part. */
 const textOf = (result: { content?: unknown[] }): string => String((result.content?.[0] as { text?: string } | undefined)?.text ?? '');
