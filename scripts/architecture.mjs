@@ -51,7 +51,7 @@ export const FOLDERS = [
   {
     folder: 'cli',
     layer: 7,
-    imports: ['protocol', 'content', 'client', 'schema', 'config', 'forms', 'skills', 'transport', 'auth', 'registry', 'usecases', 'gallery', 'chat', 'gateway'],
+    imports: ['protocol', 'content', 'client', 'schema', 'config', 'forms', 'skills', 'sandbox', 'transport', 'auth', 'registry', 'usecases', 'gallery', 'chat', 'gateway'],
   },
   {
     folder: 'extension',

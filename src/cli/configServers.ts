@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { promises as fs } from 'node:fs';
 import { ConfigSource, ConfigSourceKind, ServerEntry, loadConfigFile } from '../config';
 import { ResolvedServer, VariableContext, headerSecrets, resolveEntry } from '../config/variables';
+import type { SandboxPolicy } from '../sandbox/policy';
 import type { CliConfigServers, CliServer, CliSignIn } from './arguments';
 
 /** A server of the config file, ready to connect to. */
@@ -118,6 +119,10 @@ export interface CliTarget {
   readonly httpMode: 'auto' | 'http';
   /** Sign-in for a remote server without an Authorization header. */
   readonly signIn?: CliSignIn;
+  /** The config entry it comes from (`--config`): its `sandboxEnabled` and `sandbox` block apply. */
+  readonly entry?: ServerEntry;
+  /** The sandbox it runs in: `--sandbox`'s policy for a command after `--`, or `required` for every stdio entry of `--config`. */
+  readonly sandbox?: SandboxPolicy | 'required';
 }
 
 /** The servers a command line names: the one after `--` or `--url`, or those of `--config`. */
@@ -127,7 +132,8 @@ export async function cliTargets(server: CliServer | CliConfigServers, options: 
       const env: Record<string, string> = {};
       for (const [name, value] of Object.entries(options.env ?? process.env)) if (value !== undefined) env[name] = value;
       // This process's environment and directory, as a shell would give them.
-      return [{ resolved: { type: 'stdio', command: server.command, args: [...server.args], env, cwd: process.cwd(), secretValues: [], envNames: [], removedEnvNames: [], warnings: [] }, httpMode: 'auto' }];
+      const resolved: ResolvedServer = { type: 'stdio', command: server.command, args: [...server.args], env, cwd: process.cwd(), secretValues: [], envNames: [], removedEnvNames: [], warnings: [] };
+      return [{ resolved, httpMode: 'auto', ...(server.sandbox ? { sandbox: server.sandbox } : {}) }];
     }
     case 'remote': {
       const secret = headerSecrets(server.headers);
@@ -136,11 +142,11 @@ export async function cliTargets(server: CliServer | CliConfigServers, options: 
     }
     case 'config': {
       const servers = await loadConfigServers(server.file, server.names, options);
-      return servers.map(({ name, resolved }) => {
+      return servers.map(({ name, entry, resolved }) => {
         const hasAuthorization = resolved.type !== 'stdio' && Object.keys(resolved.headers).some((h) => h.toLowerCase() === 'authorization');
         // A pre-registered client of the entry is used unless --client-id names another.
         const clientId = resolved.type !== 'stdio' && resolved.oauth && !server.signIn.clientId ? { clientId: resolved.oauth.clientId } : {};
-        return { name, resolved, httpMode: 'auto', ...(resolved.type !== 'stdio' && !hasAuthorization ? { signIn: { ...server.signIn, ...clientId } } : {}) };
+        return { name, resolved, entry, httpMode: 'auto', ...(server.requireSandbox ? { sandbox: 'required' as const } : {}), ...(resolved.type !== 'stdio' && !hasAuthorization ? { signIn: { ...server.signIn, ...clientId } } : {}) };
       });
     }
     default: {

@@ -44,6 +44,7 @@ import { terminalSafe } from './terminalText';
 import { cliSession, signInFailure } from './signIn';
 import { timestamp, traceClient } from './trace';
 import { runRegistryCli } from './registryGallery';
+import { cliSandboxOptions } from './sandboxArguments';
 import type { AuthProvider, OAuthSession } from '../auth';
 
 /** Where the CLI writes; injected so it can run in-process. */
@@ -433,8 +434,9 @@ function closedForAuthorization(error: unknown): boolean {
 /** The server's transport (through the product's one factory), with sign-in when given. */
 function createTransport(target: CliTarget, maxMessageBytes: number | undefined, auth: AuthProvider | undefined, interrupted?: AbortSignal): Transport {
   // Interrupted, the server is stopped at once (SIGTERM, then the grace for its exit): Ctrl-C is prompt.
-  const create = transportFactory({ stdio: { maxMessageBytes, stderrTailLines: STDERR_TAIL_SHOWN * 2, ...(interrupted ? { interrupted } : {}) }, http: { maxMessageBytes, ...(auth ? { auth } : {}) }, httpMode: target.httpMode });
-  return create(target.resolved);
+  const create = transportFactory({ stdio: { maxMessageBytes, stderrTailLines: STDERR_TAIL_SHOWN * 2, ...(interrupted ? { interrupted } : {}) }, http: { maxMessageBytes, ...(auth ? { auth } : {}) }, httpMode: target.httpMode, ...cliSandboxOptions(target) });
+  // The entry, so its own sandbox applies as in the editor.
+  return create(target.resolved, target.entry);
 }
 
 /** Runs the command on a connected client; `steps` are the requests of a recording to replay, read before connecting. */

@@ -3,8 +3,9 @@
 // both hosts, plus three keys of ours: `filesystem.workspace` ("read" | "write"),
 // `filesystem.allowRead` (extra readable paths: `$HOME` is hidden otherwise) and `allowEnv`
 // (variables of this process that pass in; everything else is cleared).
-// A list of hosts in `allowedDomains` would need a filtering proxy, which we do not have yet: it
-// is refused here rather than quietly widened to the whole network.
+// A list of hosts in `allowedDomains` is reached through a filtering proxy: each must be a plain
+// host name, an IP address or `*.` and a domain; anything else (a URL, a port) is refused here
+// rather than quietly widened.
 import type { Node } from 'jsonc-parser';
 import { child, describe } from './jsonNodes';
 import type { SandboxConfig } from './types';
@@ -25,6 +26,8 @@ const SANDBOX_KEYS = ['filesystem', 'network', 'allowEnv'];
 const FILESYSTEM_KEYS = ['workspace', 'allowRead', 'allowWrite', 'denyRead', 'denyWrite'];
 const NETWORK_KEYS = ['allowedDomains', 'deniedDomains'];
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** A host name or IPv4 address, optionally `*.` and a domain (subdomains only), or a bracketed IPv6 address. */
+const HOST_PATTERN = /^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$|^\[[0-9A-Fa-f:.]+\]$/;
 
 /** The sandbox of an entry with no block: the workspace read-only, `$HOME` hidden, no network, no variables. */
 export const DEFAULT_SANDBOX: Omit<SandboxConfig, 'enabled'> = {
@@ -101,22 +104,18 @@ export function readSandbox(reader: SandboxBlockReader, enabled: { node: Node; p
   const netPath = child(path, 'network');
   const netProps = object('network') ?? new Map();
   reader.warnUnknownKeys(netProps, NETWORK_KEYS, netPath);
-  const domains = strings(netProps, netPath, 'allowedDomains');
+  const domains = strings(netProps, netPath, 'allowedDomains', (host) => (host === '*' || HOST_PATTERN.test(host) ? undefined : `must be a host name such as "api.github.com" or "*.github.com" (no scheme, port or path), found ${JSON.stringify(host)}`));
   let network: SandboxConfig['network'] = 'none';
   if (domains.includes('*')) {
     if (domains.length > 1) reader.warn(netProps.get('allowedDomains')!.value, child(netPath, 'allowedDomains'), `${label}: "*" in sandbox.network.allowedDomains allows every host; the other entries add nothing`);
     network = 'all';
   } else if (domains.length > 0) {
-    problem(
-      netProps.get('allowedDomains')!.value,
-      child(netPath, 'allowedDomains'),
-      `${label}: sandbox.network.allowedDomains lists hosts (${domains.join(', ')}), which MCP Host does not support yet (it needs a filtering proxy); use [] for no network or ["*"] for all of it`,
-    );
+    network = 'hosts';
   }
   if (netProps.has('deniedDomains')) {
-    reader.warn(netProps.get('deniedDomains')!.key, child(netPath, 'deniedDomains'), `${label}: sandbox.network.deniedDomains is not supported yet and is ignored (the network is all or nothing)`);
+    reader.warn(netProps.get('deniedDomains')!.key, child(netPath, 'deniedDomains'), `${label}: sandbox.network.deniedDomains is not supported yet and is ignored (list the hosts to allow in allowedDomains instead)`);
   }
 
   const allowEnv = strings(props, path, 'allowEnv', (name) => (ENV_NAME.test(name) ? undefined : `must be a variable name such as "GITHUB_TOKEN", found ${JSON.stringify(name)}`));
-  return ok ? { enabled: on, filesystem, network, allowEnv } : undefined;
+  return ok ? { enabled: on, filesystem, network, ...(network === 'hosts' ? { allowedDomains: domains.map((d) => d.toLowerCase()) } : {}), allowEnv } : undefined;
 }

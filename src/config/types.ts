@@ -57,8 +57,13 @@ export interface SandboxConfig {
     /** Paths kept read-only even inside a writable one (VS Code's `denyWrite`). */
     readonly denyWrite: readonly string[];
   };
-  /** `none` (no `allowedDomains`, or an empty list) or `all` (`["*"]`); a list of hosts is refused when read. */
-  readonly network: 'none' | 'all';
+  /**
+   * `none` (no `allowedDomains`, or an empty list), `all` (`["*"]`), or `hosts`: only the hosts of
+   * `allowedDomains`, reached through a filtering proxy (src/sandbox/filteringProxy.ts).
+   */
+  readonly network: 'none' | 'all' | 'hosts';
+  /** With `network: "hosts"`: the host names (`api.github.com`) and patterns (`*.github.com`) allowed. */
+  readonly allowedDomains?: readonly string[];
   /** Names of this process's environment variables that pass into the sandbox (ours: `sandbox.allowEnv`). */
   readonly allowEnv: readonly string[];
 }

@@ -8,10 +8,12 @@
 //   workspace when `workspace: "write"`); `denyWrite` read-only again; `denyRead` hidden again.
 // The environment is cleared and only named variables are set. Every namespace is unshared
 // (network too, unless the policy allows all of it); `--die-with-parent` and the PID namespace
-// mean the whole tree ends when bwrap does.
+// mean the whole tree ends when bwrap does. A list of hosts adds the filtering proxy's socket and
+// runs the server under the in-sandbox forwarder (sandboxForwarder.ts).
 import * as path from 'node:path';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import type { SandboxConfig } from '../config/types';
+import { forwarderCommand, proxyEnvironment, SANDBOX_PROXY_SOCKET, SandboxProxy } from './sandboxForwarder';
 
 /** One server start, after its command was found on PATH. */
 export interface SandboxedCommand {
@@ -45,8 +47,8 @@ export const BASE_SANDBOX_ENV = ['PATH', 'LANG', 'LC_ALL', 'LC_CTYPE', 'TERM', '
 /** Directories whose content is hidden behind an empty tmpfs (besides $HOME). */
 const HIDDEN_ROOTS = ['/home', '/root', '/var/tmp'];
 
-/** The `bwrap` arguments (everything before the command) for `command` under `policy`. */
-export function bwrapArgs(policy: Omit<SandboxConfig, 'enabled'>, command: SandboxedCommand, place: SandboxPlace): string[] {
+/** The `bwrap` arguments for `command` under `policy` (ending with `-- command args`); `proxy` for a list of hosts. */
+export function bwrapArgs(policy: Omit<SandboxConfig, 'enabled'>, command: SandboxedCommand, place: SandboxPlace, proxy?: SandboxProxy): string[] {
   const exists = place.exists ?? existsSync;
   const realPath = place.realPath ?? safeRealPath;
   const directory = place.isDirectory ?? isDirectory;
@@ -65,7 +67,8 @@ export function bwrapArgs(policy: Omit<SandboxConfig, 'enabled'>, command: Sandb
   args.push('--dir', home);
 
   // What must be readable for the server to start at all, when it sits in a hidden place.
-  const startNeeds = [path.dirname(realPath(command.file)), path.dirname(command.file), command.cwd, ...pathEntries(command.env)].filter(isHidden);
+  const executables = proxy ? [command.file, proxy.node] : [command.file];
+  const startNeeds = [...executables.flatMap((file) => [path.dirname(realPath(file)), path.dirname(file)]), command.cwd, ...pathEntries(command.env)].filter(isHidden);
   const reads = [...startNeeds, ...place.workspaceFolders, ...policy.filesystem.allowRead.map(expand)];
   const writes = [...policy.filesystem.allowWrite.map(expand), ...(policy.filesystem.workspace === 'write' ? place.workspaceFolders : [])];
   const writable = new Set(writes);
@@ -80,6 +83,8 @@ export function bwrapArgs(policy: Omit<SandboxConfig, 'enabled'>, command: Sandb
     args.push(...(directory(p) ? ['--tmpfs', p] : ['--ro-bind', '/dev/null', p]));
   }
 
+  if (proxy) args.push('--bind', proxy.hostSocket, SANDBOX_PROXY_SOCKET);
+
   args.push('--clearenv');
   const names = new Set([...BASE_SANDBOX_ENV, ...command.passEnv, ...policy.allowEnv]);
   for (const name of names) {
@@ -87,7 +92,9 @@ export function bwrapArgs(policy: Omit<SandboxConfig, 'enabled'>, command: Sandb
     if (value !== undefined) args.push('--setenv', name, value);
   }
   args.push('--setenv', 'HOME', home, '--setenv', 'TMPDIR', '/tmp');
-  args.push('--chdir', command.cwd, '--', command.file, ...command.args);
+  for (const [name, value] of Object.entries(proxy ? proxyEnvironment(proxy) : {})) args.push('--setenv', name, value);
+  const run = proxy ? forwarderCommand(proxy, command.file, command.args) : { file: command.file, args: [...command.args] };
+  args.push('--chdir', command.cwd, '--', run.file, ...run.args);
   return args;
 }
 

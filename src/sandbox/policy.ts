@@ -19,8 +19,8 @@ export function sandboxPolicyOf(entry: Pick<ServerEntry, 'config' | 'source'>, r
   const own = entry.config.sandbox;
   const required = requirement.requireForWorkspaceServers && entry.source.workspaceDefined;
   if (!own?.enabled && !required) return undefined;
-  const { filesystem, network, allowEnv } = own ?? { ...DEFAULT_SANDBOX };
-  return { filesystem, network, allowEnv };
+  const { filesystem, network, allowedDomains, allowEnv } = own ?? { ...DEFAULT_SANDBOX };
+  return { filesystem, network, ...(allowedDomains ? { allowedDomains } : {}), allowEnv };
 }
 
 /** The policy in a few plain lines, for consent and Server Details. */
@@ -29,7 +29,7 @@ export function describeSandbox(policy: SandboxPolicy | undefined): string[] {
   const fsp = policy.filesystem;
   const lines = [
     `Sandboxed (bubblewrap): your home folder is hidden; the workspace is ${fsp.workspace === 'write' ? 'readable and writable' : 'read-only'}; /tmp is private.`,
-    policy.network === 'all' ? 'Network: all hosts.' : 'Network: none.',
+    policy.network === 'all' ? 'Network: all hosts.' : policy.network === 'hosts' ? `Network: only ${(policy.allowedDomains ?? []).join(', ')} (through a filtering proxy).` : 'Network: none.',
   ];
   if (fsp.allowRead.length) lines.push(`Also readable: ${fsp.allowRead.join(', ')}.`);
   if (fsp.allowWrite.length) lines.push(`Writable: ${fsp.allowWrite.join(', ')}.`);

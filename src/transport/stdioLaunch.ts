@@ -28,8 +28,14 @@ export async function launchServerProcess(launch: StdioLaunch, closing: () => bo
   await assertDirectory(cwd, command);
   const file = await resolveCommand(command, { env, cwd });
   const run = sandbox ? await sandboxedLaunch(sandbox, { name: command, file, args, cwd, env, passEnv: [...sandbox.passEnv, launch.tagName] }) : { file, args };
-  if (closing()) throw new McpLocalError('closed', 'the transport was closed while starting');
+  const dispose = 'dispose' in run ? run.dispose : undefined;
+  if (closing()) {
+    await dispose?.();
+    throw new McpLocalError('closed', 'the transport was closed while starting');
+  }
   const child = spawnChild(run.file, run.args, cwd, env);
+  // The sandbox's proxy lives as long as the process.
+  if (dispose) child.once('close', () => void dispose());
   await new Promise<void>((resolve, reject) => {
     const onSpawn = () => {
       child.off('error', onError);

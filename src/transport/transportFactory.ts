@@ -9,7 +9,7 @@ import type { AuthProvider, HttpTransportOptions } from './httpChannel';
 import type { HttpTransportMode } from './httpTransport';
 import type { StdioTransportOptions } from './stdio';
 import type { SandboxPlace } from '../sandbox/bwrapArgs';
-import { sandboxPolicyOf, SandboxRequirement } from '../sandbox/policy';
+import { sandboxPolicyOf, SandboxPolicy, SandboxRequirement } from '../sandbox/policy';
 import * as os from 'node:os';
 
 /**
@@ -37,6 +37,8 @@ export interface TransportFactoryOptions {
   readonly auth?: (resolved: ResolvedRemoteServer, entry: ServerEntry | undefined) => AuthProvider | undefined;
   /** Whether every workspace-defined server must run in a sandbox (read at each start). */
   readonly sandboxRequirement?: () => SandboxRequirement;
+  /** The sandbox of a server started without a config entry (the CLI's `--sandbox` for a command after `--`). */
+  readonly commandSandbox?: SandboxPolicy;
   /** The workspace folders a sandboxed server sees (default: the folder of its config, else its working directory). */
   readonly workspaceFolders?: () => readonly string[];
 }
@@ -52,7 +54,7 @@ export function transportFactory(options: TransportFactoryOptions = {}): (resolv
       // entry was resolved, so nothing the constructor would refuse reaches it here).
       return new DeferredTransport(async () => (await import('./httpTransport.js')).createHttpTransport(http));
     }
-    const policy = entry && sandboxPolicyOf(entry, options.sandboxRequirement?.());
+    const policy = entry ? sandboxPolicyOf(entry, options.sandboxRequirement?.()) : options.commandSandbox;
     const folders = options.workspaceFolders?.() ?? [entry?.source.folder?.fsPath ?? resolved.cwd];
     const place: SandboxPlace = { home: os.homedir(), workspaceFolders: folders };
     // The entry's own variables (`env`, `envFile`): those it sets to something this process does not have.

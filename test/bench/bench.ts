@@ -9,6 +9,7 @@
 //   node dist/bench.js --worker <client> <scenario>   one measurement, printed as JSON (internal)
 //   node dist/bench.js --only footprint        only the extension's footprint (bundle size, load + activate)
 //   node dist/bench.js --only timeline         only the protocol timeline's model at 100,000 frames
+//   node dist/bench.js --only sandbox          only what the bubblewrap sandbox adds to a server's start
 //
 // Footprint: the size of dist/extension.js (and the files it loads later, dist/vendor/), and the
 // time to require() the bundle and run activate() in a fresh node process, with a minimal stand-in
@@ -30,6 +31,7 @@ import { performance } from 'node:perf_hooks';
 import { hostileInputTimes } from './hostileInput';
 import { gatewayBench } from './gatewayBench';
 import { reportMiss } from './misses';
+import { sandboxStartTimes } from './sandboxBench';
 import { timelineModelTimes } from './timelineBench';
 import { toolSearchBenchLines } from '../chat/toolSearchRanking';
 
@@ -755,11 +757,18 @@ if (argv[0] === '--load-extension') {
     process.stdout.write(ranking.lines.join('\n') + '\n');
     if (!ranking.ok) reportMiss('toolsearch: MCP Host\'s tool search does not rank above BM25 on top-1 and top-5');
   }
-  const scenarios = only?.filter((name) => name !== 'footprint' && name !== 'hostile' && name !== 'gateway' && name !== 'timeline' && name !== 'toolsearch');
+  const scenarios = only?.filter((name) => !['footprint', 'hostile', 'gateway', 'timeline', 'toolsearch', 'sandbox'].includes(name));
   if (!only || (scenarios && scenarios.length > 0)) parent(scenarios);
-  // The gateway's own measurement (test/bench/gatewayBench.ts), after the others.
+  // The sandbox's start cost (test/bench/sandboxBench.ts), then the gateway's own measurement (test/bench/gatewayBench.ts), after the others.
+  const sandboxDone = !only || only.includes('sandbox') ? sandboxStartTimes().then(
+    (lines) => void process.stdout.write(lines.join('\n') + '\n'),
+    (error: unknown) => {
+      process.stderr.write(`sandbox bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.exitCode = 1;
+    },
+  ) : Promise.resolve();
   if (!only || only.includes('gateway')) {
-    void gatewayBench(startHttpServer).then(
+    void sandboxDone.then(() => gatewayBench(startHttpServer)).then(
       ({ lines, misses }) => {
         process.stdout.write(lines.join('\n') + '\n');
         for (const miss of misses) reportMiss(miss);

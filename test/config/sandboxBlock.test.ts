@@ -37,13 +37,22 @@ describe('sandbox block', () => {
     assert.equal(parse(doc([])).servers[1].fingerprint, loaded.servers[1].fingerprint);
   });
 
-  test('a list of hosts is refused as not supported yet (never widened to all); the entry is dropped', () => {
-    const loaded = parse({ servers: { web: { command: 'node', sandboxEnabled: true, sandbox: { network: { allowedDomains: ['api.github.com'] } } } } });
-    assert.equal(loaded.servers.length, 0);
-    assert.equal(loaded.problems.length, 1);
-    assert.match(loaded.problems[0].message, /allowedDomains lists hosts \(api\.github\.com\), which MCP Host does not support yet.*\[\] for no network or \["\*"\]/);
-    assert.equal(loaded.problems[0].path, 'servers.web.sandbox.network.allowedDomains');
-    assert.ok(loaded.problems[0].line > 0);
+  test('a list of hosts is read as the hosts the filtering proxy lets through; a URL or a port instead of a host is refused, never widened', () => {
+    const loaded = parse({ servers: { web: { command: 'node', sandboxEnabled: true, sandbox: { network: { allowedDomains: ['api.github.com', '*.Example.org', '127.0.0.1'] } } } } });
+    assert.deepEqual(loaded.problems, []);
+    const sandbox = (loaded.servers[0].config as StdioServerConfig).sandbox;
+    assert.equal(sandbox?.network, 'hosts');
+    assert.deepEqual(sandbox?.allowedDomains, ['api.github.com', '*.example.org', '127.0.0.1']);
+    for (const bad of ['https://api.github.com', 'api.github.com:443', 'api.github.com/x', '*', 'a*.b.com']) {
+      const refused = parse({ servers: { web: { command: 'node', sandboxEnabled: true, sandbox: { network: { allowedDomains: ['ok.example', bad] } } } } });
+      if (bad === '*') {
+        assert.equal((refused.servers[0]?.config as StdioServerConfig | undefined)?.sandbox?.network, 'all', '"*" is the whole network');
+        continue;
+      }
+      assert.equal(refused.servers.length, 0, bad);
+      assert.match(refused.problems[0].message, /allowedDomains\[1\] must be a host name such as "api\.github\.com"/, bad);
+      assert.equal(refused.problems[0].path, 'servers.web.sandbox.network.allowedDomains[1]');
+    }
   });
 
   test('bad shapes get clear errors at the value', () => {

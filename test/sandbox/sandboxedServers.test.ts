@@ -7,7 +7,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { createServer as createHttpServer, Server as HttpServer } from 'node:http';
 import { createServer, Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { McpClient } from '../../src/client/client';
@@ -16,16 +19,8 @@ import type { ConfigSource, StdioServerConfig } from '../../src/config/types';
 import { resolveServer } from '../../src/config/variables';
 import { transportFactory } from '../../src/transport/transportFactory';
 import { EVERYTHING, FILESYSTEM, REPO, fixture, waitFor } from '../client/support';
+import { bwrapWorks } from './bwrapAvailable';
 
-const bwrapWorks = (() => {
-  if (process.platform !== 'linux') return false;
-  try {
-    execFileSync('bwrap', ['--ro-bind', '/', '/', '--unshare-all', 'true'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
 
 /** Text of a tool result's first content part. */
 const textOf = (result: { content?: unknown[] }): string => String((result.content?.[0] as { text?: string } | undefined)?.text ?? '');
@@ -41,6 +36,12 @@ describe('sandboxed stdio servers (bubblewrap)', { skip: !bwrapWorks && 'needs L
   let listener: Server;
   let port = 0;
   let accepted = 0;
+  // Two web hosts on loopback addresses: one the policy allows, one it does not.
+  let allowedHost: HttpServer;
+  let otherHost: HttpServer;
+  let allowedPort = 0;
+  let otherPort = 0;
+  let otherHits = 0;
   const SOURCE: ConfigSource = { kind: 'vscode-mcp-json', label: '.vscode/mcp.json', file: path.join(workspace, '.vscode/mcp.json'), folder: { name: 'workspace', fsPath: workspace }, workspaceDefined: true };
 
   before(async () => {
@@ -56,11 +57,19 @@ describe('sandboxed stdio servers (bubblewrap)', { skip: !bwrapWorks && 'needs L
     });
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
     port = (listener.address() as { port: number }).port;
+    allowedHost = createHttpServer((_req, res) => res.end('hello from the allowed host'));
+    otherHost = createHttpServer((_req, res) => (otherHits++, res.end('this must not be reached')));
+    await new Promise<void>((resolve) => allowedHost.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => otherHost.listen(0, '127.0.0.2', resolve));
+    allowedPort = (allowedHost.address() as { port: number }).port;
+    otherPort = (otherHost.address() as { port: number }).port;
   });
 
   after(() => {
     process.env.HOME = savedHome;
     listener.close();
+    allowedHost.close();
+    otherHost.close();
     rmSync(root, { recursive: true, force: true });
   });
 
@@ -117,6 +126,31 @@ describe('sandboxed stdio servers (bubblewrap)', { skip: !bwrapWorks && 'needs L
     } finally {
       await client.close();
     }
+  });
+
+  test('a list of hosts: the allowed host answers through the filtering proxy; another host, a direct connection and a request without the secret are refused, as the server reports them', async () => {
+    const proxies = () => readdirSync(tmpdir()).filter((name) => name.startsWith('mcp-host-proxy-'));
+    const before = new Set(proxies());
+    const client = await connect({ command: 'node', args: [fixture('sandboxProbe.mjs')], sandboxEnabled: true, sandbox: { network: { allowedDomains: ['127.0.0.1'] } } });
+    try {
+      assert.match(textOf(await client.callTool('proxy_get', { url: `http://127.0.0.1:${allowedPort}/` })), /^OK: 200 hello from the allowed host/);
+      assert.match(textOf(await client.callTool('proxy_connect', { host: '127.0.0.1', port: allowedPort })), /^OK: 200 hello from the allowed host/);
+
+      const refusedGet = await client.callTool('proxy_get', { url: `http://127.0.0.2:${otherPort}/` });
+      assert.equal(refusedGet.isError, true);
+      assert.match(textOf(refusedGet), /^REFUSED: 403 mcp-host sandbox: the host "127\.0\.0\.2" is not allowed \(it is not in sandbox\.network\.allowedDomains\)/);
+      assert.match(textOf(await client.callTool('proxy_connect', { host: '127.0.0.2', port: otherPort })), /^REFUSED: 403 mcp-host sandbox: the host "127\.0\.0\.2" is not allowed/);
+      assert.equal(otherHits, 0, 'nothing reached the other host');
+
+      // The proxy is the only way out: the allowed host itself is not reachable directly.
+      assert.match(textOf(await client.callTool('connect', { host: '127.0.0.1', port: allowedPort })), /^REFUSED: (ECONNREFUSED|ENETUNREACH)/);
+      // Without the per-start secret of its URL the proxy answers nothing else.
+      assert.match(textOf(await client.callTool('proxy_get', { url: `http://127.0.0.1:${allowedPort}/`, noAuth: true })), /^REFUSED: 407/);
+      assert.equal(proxies().filter((name) => !before.has(name)).length, 1, 'one proxy runs for the server');
+    } finally {
+      await client.close();
+    }
+    await waitFor(() => proxies().every((name) => before.has(name)), 5000, 'the proxy to be stopped and its folder removed');
   });
 
   test('a read-only workspace refuses writes inside it too', async () => {

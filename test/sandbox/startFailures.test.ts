@@ -2,7 +2,7 @@
 // unsandboxed instead: no bwrap on PATH, user namespaces refused (a real bwrap inside a bwrap
 // that forbids further namespaces), and a platform without our sandbox.
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -10,15 +10,8 @@ import { after, describe, test } from 'node:test';
 import { DEFAULT_SANDBOX } from '../../src/config/sandboxBlock';
 import { StdioTransport } from '../../src/transport/stdio';
 import { REPO, fixture } from '../client/support';
+import { bwrapWorks } from './bwrapAvailable';
 
-const bwrapWorks = (() => {
-  try {
-    execFileSync('bwrap', ['--ro-bind', '/', '/', '--unshare-all', 'true'], { stdio: 'ignore' });
-    return process.platform === 'linux';
-  } catch {
-    return false;
-  }
-})();
 
 describe('a sandbox that cannot start', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-fail-'));
