@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { clickReached, defaultVsixPath, launch, repoRoot, step, waitUntil, type TreeItem, type Workbench } from './harness';
@@ -36,7 +36,8 @@ describe('consent for several new servers, an oauth block and ${env:…} values,
       JSON.stringify(
         {
           servers: {
-            alpha: { command: 'node', args: [TINY, '--name', 'alpha'] },
+            // Sandboxed, with a list of hosts: the consent shows the policy as plainly as the command.
+            alpha: { command: 'node', args: [TINY, '--name', 'alpha'], sandboxEnabled: true, sandbox: { filesystem: { allowRead: [dirname(TINY)] }, network: { allowedDomains: ['api.github.com'] } } },
             beta: { command: 'node', args: [TINY, '--name', 'beta', '--key', '${env:GITHUB_TOKEN}'] },
             // Nothing listens on port 9: the point is what the consent shows before any connection.
             docs: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { 'X-Trace': '${env:GITHUB_TOKEN}' }, oauth: { clientId: 'docs-client', clientSecret: '${env:GITHUB_TOKEN}', scopes: ['docs.read'] } },
@@ -63,6 +64,10 @@ describe('consent for several new servers, an oauth block and ${env:…} values,
       for (const line of [
         `alpha — .vscode/mcp.json (${basename(WS)})`,
         `  Command: node ${TINY} --name alpha`,
+        '  Sandboxed (bubblewrap): your home folder is hidden; the workspace is read-only; /tmp is private.',
+        '  Network: only api.github.com (through a filtering proxy).',
+        `  Also readable: ${dirname(TINY)}.`,
+        '  No sandbox: full access to your files and network.',
         `  Command: node ${TINY} --name beta --key '\${env:GITHUB_TOKEN}'`,
         '  URL: http://127.0.0.1:9/mcp',
         '    X-Trace: ${env:GITHUB_TOKEN}',
