@@ -79,3 +79,12 @@ export async function posted<T = Record<string, unknown>>(panel: WebviewPanelDou
 export function postedTypes(panel: WebviewPanelDouble): string[] {
   return panel.webview.posted.map((m) => (m as { type: string }).type);
 }
+
+/** Polls `probe` until it holds. */
+export async function waitUntil(probe: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!probe()) {
+    if (Date.now() > end) throw new Error(`timed out after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}

@@ -6,7 +6,7 @@ import { after, afterEach, before, suite, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { PromptPanel, promptArgumentsSchema } from '../../../src/extension/panels/promptPanel';
 import { EVERYTHING, NODE, entries } from '../../registry/support';
-import { lastPanel, panelHost, posted, vscode } from './panelSupport';
+import { lastPanel, panelHost, posted, waitUntil, vscode } from './panelSupport';
 
 type Host = Awaited<ReturnType<typeof panelHost>>;
 const noResource = async () => undefined;
@@ -84,11 +84,3 @@ suite('prompt panel (vscode double, server-everything)', () => {
     assert.ok(host.logs.some((l) => l.level === 'warn' && /Refused to open a link/.test(l.text)));
   });
 });
-
-async function waitUntil(probe: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

@@ -9,7 +9,7 @@ import { after, afterEach, before, suite, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { ToolPanel } from '../../../src/extension/panels/toolPanel';
 import { EVERYTHING, NODE, entries, node, sharedFixture } from '../../registry/support';
-import { lastPanel, panelHost, posted, postedTypes, vscode } from './panelSupport';
+import { lastPanel, panelHost, posted, waitUntil, postedTypes, vscode } from './panelSupport';
 
 type Host = Awaited<ReturnType<typeof panelHost>>;
 const noResource = async () => undefined;
@@ -188,11 +188,3 @@ suite('tool panel (vscode double, real servers)', () => {
     await host.registry.start(host.idOf('workbench'));
   });
 });
-
-async function waitUntil(probe: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
