@@ -8,38 +8,9 @@
 // `vscode`.
 import { URL, fileURLToPath, pathToFileURL } from 'node:url';
 
-export class Disposable {
-  static from(...items: { dispose(): unknown }[]): Disposable {
-    return new Disposable(() => items.forEach((d) => d.dispose()));
-  }
-  private done = false;
-  constructor(private readonly onDispose: () => unknown) {}
-  dispose(): void {
-    if (this.done) return;
-    this.done = true;
-    this.onDispose();
-  }
-}
-
-export type Listener<T> = (e: T) => unknown;
-
-export class EventEmitter<T> {
-  private listeners = new Set<Listener<T>>();
-  readonly event = (listener: Listener<T>): Disposable => {
-    this.listeners.add(listener);
-    return new Disposable(() => this.listeners.delete(listener));
-  };
-  fire(data: T): void {
-    for (const l of [...this.listeners]) l(data);
-  }
-  dispose(): void {
-    this.listeners.clear();
-  }
-  /** For tests: how many listen now. */
-  get listenerCount(): number {
-    return this.listeners.size;
-  }
-}
+export { Disposable, EventEmitter, type Listener } from './eventDouble';
+import { Disposable, EventEmitter } from './eventDouble';
+import { WebviewPanelDouble } from './webviewDouble';
 
 export class Uri {
   private constructor(
@@ -65,6 +36,10 @@ export class Uri {
   }
   toString(): string {
     return `${this.scheme}://${this.authority}${encodeURI(this.path)}${this.query ? `?${this.query}` : ''}${this.fragment ? `#${this.fragment}` : ''}`;
+  }
+  /** As VS Code's: a Uri from its parts (missing ones empty). */
+  static from(parts: { scheme: string; authority?: string; path?: string; query?: string; fragment?: string }): Uri {
+    return new Uri(parts.scheme, parts.authority ?? '', parts.path ?? '', parts.query ?? '', parts.fragment ?? '');
   }
   with(change: { scheme?: string; authority?: string; path?: string; query?: string; fragment?: string }): Uri {
     return new Uri(change.scheme ?? this.scheme, change.authority ?? this.authority, change.path ?? this.path, change.query ?? this.query, change.fragment ?? this.fragment);
@@ -144,17 +119,33 @@ export interface EditorCall {
   readonly args: readonly unknown[];
 }
 
+/** An item of a quick pick, as the code under test built it. */
+export type PickItem = { readonly label: string } & Record<string, unknown>;
+
 /** Everything the double was asked, and the answers it gives (tests set them). */
 export const recorder = {
   calls: [] as EditorCall[],
   /** The answer of the next showInformationMessage/showWarningMessage/showErrorMessage (a button's title, or undefined). */
   answers: [] as (string | undefined)[],
+  /** The answer of the next showQuickPick: picks from the items shown (undefined: the user pressed Escape). */
+  picks: [] as ((items: readonly PickItem[]) => PickItem | PickItem[] | undefined)[],
+  /** The answer of the next showInputBox (undefined: the user pressed Escape). */
+  inputs: [] as (string | undefined)[],
   /** `mcpHost.*` settings, by key without the prefix. */
   settings: new Map<string, unknown>(),
+  /** Every webview panel the code under test created, in order. */
+  webviewPanels: [] as WebviewPanelDouble[],
   reset(): void {
     this.calls.length = 0;
     this.answers.length = 0;
+    this.picks.length = 0;
+    this.inputs.length = 0;
     this.settings.clear();
+    this.webviewPanels.length = 0;
+  },
+  /** For tests: the calls of one API (`window.showWarningMessage`), their arguments. */
+  callsOf(api: string): (readonly unknown[])[] {
+    return this.calls.filter((c) => c.api === api).map((c) => c.args);
   },
 };
 
@@ -175,6 +166,51 @@ export const windowEvents = {
   tabs: new EventEmitter<{ opened: readonly unknown[]; closed: readonly unknown[]; changed: readonly { isActive: boolean }[] }>(),
 };
 
+export enum ColorThemeKind {
+  Light = 1,
+  Dark = 2,
+  HighContrast = 3,
+  HighContrastLight = 4,
+}
+
+export enum ProgressLocation {
+  SourceControl = 1,
+  Window = 10,
+  Notification = 15,
+}
+
+/** As VS Code's: cancelled once, listeners told once. */
+export class CancellationTokenSource {
+  private readonly cancelled = new EventEmitter<void>();
+  readonly token = {
+    isCancellationRequested: false,
+    onCancellationRequested: this.cancelled.event,
+  };
+  cancel(): void {
+    if (this.token.isCancellationRequested) return;
+    this.token.isCancellationRequested = true;
+    this.cancelled.fire();
+  }
+  dispose(): void {
+    this.cancelled.dispose();
+  }
+}
+
+/** The input of a webview's tab (instanceof checks in the code under test). */
+export class TabInputWebview {
+  constructor(readonly viewType: string) {}
+}
+
+/** A notification with progress the code under test showed: what it reported, and its Cancel. */
+export interface ProgressShown {
+  readonly options: { readonly title?: string; readonly cancellable?: boolean };
+  readonly reports: { message?: string; increment?: number }[];
+  readonly cancel: () => void;
+  done: boolean;
+}
+
+const colorThemeChanged = new EventEmitter<{ kind: ColorThemeKind }>();
+
 export const window = {
   showInformationMessage: (...args: unknown[]) => message('window.showInformationMessage', args),
   showWarningMessage: (...args: unknown[]) => message('window.showWarningMessage', args),
@@ -182,8 +218,62 @@ export const window = {
   onDidChangeWindowState: windowEvents.windowState.event,
   onDidChangeActiveTextEditor: windowEvents.activeTextEditor.event,
   onDidChangeActiveTerminal: windowEvents.activeTerminal.event,
-  tabGroups: { onDidChangeTabs: windowEvents.tabs.event },
+  async showQuickPick(items: readonly PickItem[] | Promise<readonly PickItem[]>, options?: unknown): Promise<PickItem | PickItem[] | undefined> {
+    const shown = await items;
+    record('window.showQuickPick', [shown, options]);
+    return recorder.picks.shift()?.(shown);
+  },
+  async showInputBox(options?: unknown): Promise<string | undefined> {
+    record('window.showInputBox', [options]);
+    return recorder.inputs.shift();
+  },
+  async showSaveDialog(options?: unknown): Promise<Uri | undefined> {
+    record('window.showSaveDialog', [options]);
+    return undefined;
+  },
+  setStatusBarMessage(text: string, timeout?: number): Disposable {
+    record('window.setStatusBarMessage', [text, timeout]);
+    return new Disposable(() => undefined);
+  },
+  /** Every progress notification shown, in order. */
+  progress: [] as ProgressShown[],
+  /** As VS Code's: runs `task` with a reporter and a token that the notification's Cancel cancels. */
+  async withProgress<R>(options: ProgressShown['options'], task: (progress: { report(v: { message?: string; increment?: number }): void }, token: CancellationTokenSource['token']) => Promise<R>): Promise<R> {
+    record('window.withProgress', [options]);
+    const source = new CancellationTokenSource();
+    const shown: ProgressShown = { options, reports: [], cancel: () => source.cancel(), done: false };
+    window.progress.push(shown);
+    try {
+      return await task({ report: (v) => shown.reports.push(v) }, source.token);
+    } finally {
+      shown.done = true;
+    }
+  },
+  createWebviewPanel(viewType: string, title: string, column: ViewColumn | { viewColumn: ViewColumn }, options: Record<string, unknown> = {}): WebviewPanelDouble {
+    const viewColumn = typeof column === 'number' ? column : column.viewColumn;
+    const panel = new WebviewPanelDouble(viewType, title, viewColumn === ViewColumn.Active ? ViewColumn.One : viewColumn, options);
+    recorder.webviewPanels.push(panel);
+    return panel;
+  },
+  /** One editor group, no tabs the extension would find pinned. */
+  tabGroups: { activeTabGroup: { viewColumn: ViewColumn.One as ViewColumn | undefined }, all: [] as { tabs: { isPinned: boolean; input: unknown; label: string }[] }[], onDidChangeTabs: windowEvents.tabs.event },
+  activeColorTheme: { kind: ColorThemeKind.Dark },
+  onDidChangeActiveColorTheme: colorThemeChanged.event,
+  async showTextDocument(document: unknown, options?: unknown): Promise<{ document: unknown }> {
+    record('window.showTextDocument', [document, options]);
+    return { document };
+  },
 };
+
+/** A read-only document as `openTextDocument` of a registered content provider's URI gives it. */
+export interface TextDocumentDouble {
+  readonly uri: Uri;
+  readonly languageId: string;
+  getText(): string;
+}
+
+const contentProviders = new Map<string, { provideTextDocumentContent(uri: Uri): string | Promise<string> }>();
+const trustGranted = new EventEmitter<void>();
 
 const configurationChanged = new EventEmitter<{ affectsConfiguration(section: string): boolean }>();
 
@@ -201,6 +291,33 @@ export const workspace = {
     };
   },
   onDidChangeConfiguration: configurationChanged.event,
+  onDidGrantWorkspaceTrust: trustGranted.event,
+  registerTextDocumentContentProvider(scheme: string, provider: { provideTextDocumentContent(uri: Uri): string | Promise<string> }): Disposable {
+    contentProviders.set(scheme, provider);
+    return new Disposable(() => contentProviders.get(scheme) === provider && contentProviders.delete(scheme));
+  },
+  /** As VS Code's for a scheme with a content provider: the provider's text (fails for any other scheme). */
+  async openTextDocument(uri: Uri): Promise<TextDocumentDouble> {
+    record('workspace.openTextDocument', [uri]);
+    const provider = contentProviders.get(uri.scheme);
+    if (!provider) throw new Error(`the double opens only documents of a registered content provider, not ${uri.toString()}`);
+    const text = await provider.provideTextDocumentContent(uri);
+    const extension = /\.(\w+)$/.exec(uri.path)?.[1];
+    return { uri, languageId: extension === 'json' ? 'json' : extension === 'md' ? 'markdown' : 'plaintext', getText: () => text };
+  },
+  /** The file system, over node:fs for file URIs. */
+  fs: {
+    async writeFile(uri: Uri, bytes: Uint8Array): Promise<void> {
+      const { mkdir, writeFile } = await import('node:fs/promises');
+      const { dirname } = await import('node:path');
+      await mkdir(dirname(uri.fsPath), { recursive: true });
+      await writeFile(uri.fsPath, bytes);
+    },
+    async delete(uri: Uri, options?: { recursive?: boolean }): Promise<void> {
+      const { rm } = await import('node:fs/promises');
+      await rm(uri.fsPath, { recursive: options?.recursive === true });
+    },
+  },
   /** For tests: tells listeners that `keys` (full setting ids) changed. */
   changeConfiguration(keys: readonly string[]): void {
     configurationChanged.fire({ affectsConfiguration: (s: string) => keys.some((k) => k === s || k.startsWith(`${s}.`)) });
@@ -214,4 +331,22 @@ export const commands = {
   },
 };
 
-export const env = { language: 'en' };
+export const languages = {
+  async setTextDocumentLanguage(document: TextDocumentDouble, languageId: string): Promise<TextDocumentDouble> {
+    return { ...document, languageId };
+  },
+};
+
+export const env = {
+  language: 'en',
+  clipboard: {
+    text: '',
+    async writeText(value: string): Promise<void> {
+      env.clipboard.text = value;
+    },
+  },
+  async openExternal(target: unknown): Promise<boolean> {
+    record('env.openExternal', [target]);
+    return true;
+  },
+};
