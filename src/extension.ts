@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { registerCommands } from './extension/commands';
 import { RegistryGalleryCommands, registerRegistryGalleryOnDemand, registerUseCasesOnDemand } from './extension/lazyFeatures';
-import { checkRegistryUpdatesOnce, registryUpdateMarks } from './extension/gallery/registryUpdateMarks';
+import { checkRegistryUpdatesOnce, registryUpdateMarks } from './extension/tree/registryUpdateMarks';
 import { EditorHost } from './extension/editorHost';
 import { ServersTreeProvider } from './extension/tree/serversTree';
 import { focusFirstRowOnOpening } from './extension/tree/serversViewFocus';

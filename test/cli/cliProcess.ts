@@ -46,11 +46,11 @@ export function ensureBuilt(): void {
  * result) after `timeoutMs`. `onStderr` sees stderr as it arrives, for signalling mid-run;
  * `env` adds variables to this process's environment.
  */
-export function runCli(args: readonly string[], options: { timeoutMs?: number; onStderr?: (soFar: string, pid: number) => void; env?: Readonly<Record<string, string>> } = {}): Promise<CliRun> {
+export function runCli(args: readonly string[], options: { timeoutMs?: number; onStderr?: (soFar: string, pid: number) => void; env?: Readonly<Record<string, string>>; cwd?: string } = {}): Promise<CliRun> {
   const [key, value] = MARKER.split('=');
   const started = Date.now();
   const env = { ...process.env, XDG_CACHE_HOME: freshCacheDir(), ...options.env, [key]: value };
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -4,7 +4,7 @@
 // applies on the command line as in the editor. The flags' mistakes are usage errors.
 // Linux with a working bwrap only; skipped elsewhere.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parseArguments, UsageError } from '../../src/cli/arguments';
@@ -42,15 +42,19 @@ describe('mcp-host --sandbox flags (parsing)', () => {
 });
 
 describe('mcp-host --sandbox on real servers (bubblewrap)', { skip: !bwrapWorks && 'needs Linux with a working bwrap (apt-get install bubblewrap)' }, () => {
-  // Outside /tmp (which the sandbox replaces), so hiding $HOME is what hides the key.
+  // Outside /tmp (which the sandbox replaces), so hiding $HOME is what hides the key. The servers
+  // run in `work` (their working directory, readable in the sandbox: a clone under /tmp or a home
+  // folder is hidden, and the working directory is let back in), beside the home, not above it.
   const root = mkdtempSync(path.join(REPO, 'out', 'sandbox-cli-'));
   const home = path.join(root, 'home');
   const key = path.join(home, '.ssh', 'id_rsa');
   const writable = path.join(root, 'writable');
   const other = path.join(root, 'other');
-  const probe = ['node', fixture('sandboxProbe.mjs')];
+  const work = path.join(root, 'work');
+  const probeScript = path.join(work, 'sandboxProbe.mjs');
+  const probe = ['node', probeScript];
   // The probe answers on the first `initialize`; the era is pinned so no probe time is spent.
-  const call = (tool: string, args: object, flags: string[], server: string[] = ['--', ...probe]) => runCli(['call', tool, '--args', JSON.stringify(args), '--protocol-version', 'legacy', ...flags, ...server], { env: { HOME: home }, timeoutMs: 30_000 });
+  const call = (tool: string, args: object, flags: string[], server: string[] = ['--', ...probe], cwd = work) => runCli(['call', tool, '--args', JSON.stringify(args), '--protocol-version', 'legacy', ...flags, ...server], { env: { HOME: home }, timeoutMs: 30_000, cwd });
 
   before(() => {
     ensureBuilt();
@@ -58,6 +62,8 @@ describe('mcp-host --sandbox on real servers (bubblewrap)', { skip: !bwrapWorks 
     writeFileSync(key, '-----BEGIN OPENSSH PRIVATE KEY-----\nplanted-secret\n');
     mkdirSync(writable);
     mkdirSync(other);
+    mkdirSync(work);
+    copyFileSync(fixture('sandboxProbe.mjs'), probeScript);
   });
   after(() => rmSync(root, { recursive: true, force: true }));
 
@@ -73,18 +79,19 @@ describe('mcp-host --sandbox on real servers (bubblewrap)', { skip: !bwrapWorks 
   });
 
   test('--sandbox-allow-write opens one folder; a write beside it is refused read-only', async () => {
-    const ok = await call('write_file', { path: path.join(writable, 'a.txt') }, ['--sandbox', '--sandbox-allow-write', writable]);
+    // Run from the clone (the working directory, readable): `other` is then there, read-only.
+    const ok = await call('write_file', { path: path.join(writable, 'a.txt') }, ['--sandbox', '--sandbox-allow-write', writable], undefined, REPO);
     assert.equal(ok.code, 0, ok.stdout + ok.stderr);
     assert.equal(readFileSync(path.join(writable, 'a.txt'), 'utf8'), 'written by sandboxProbe\n');
-    const refused = await call('write_file', { path: path.join(other, 'b.txt') }, ['--sandbox', '--sandbox-allow-write', writable]);
+    const refused = await call('write_file', { path: path.join(other, 'b.txt') }, ['--sandbox', '--sandbox-allow-write', writable], undefined, REPO);
     assert.equal(refused.code, 1);
     assert.match(refused.stdout, /REFUSED: EROFS/);
     assert.equal(existsSync(path.join(other, 'b.txt')), false);
   });
 
   test('a --config entry with "sandboxEnabled" runs sandboxed on the command line too; --sandbox requires it of an entry without', async () => {
-    const config = path.join(root, 'mcp.json');
-    writeFileSync(config, JSON.stringify({ servers: { boxed: { command: 'node', args: [fixture('sandboxProbe.mjs')], sandboxEnabled: true }, plain: { command: 'node', args: [fixture('sandboxProbe.mjs')] } } }));
+    const config = path.join(work, 'mcp.json');
+    writeFileSync(config, JSON.stringify({ servers: { boxed: { command: 'node', args: [probeScript], sandboxEnabled: true }, plain: { command: 'node', args: [probeScript] } } }));
     const boxed = await call('read_file', { path: key }, [], ['--config', config, '--server', 'boxed']);
     assert.equal(boxed.code, 1, boxed.stderr);
     assert.match(boxed.stdout, /REFUSED: ENOENT/);

@@ -10,7 +10,7 @@ import { RegistryClient, safeUrl } from '../../gallery/registryClient';
 import { ConfigFileKind, addPlannedEntry, entryToWrite, newInputs, ConfigWriteError } from '../../gallery/configWrite';
 import { InstallPlan, describeEntry } from '../../gallery/installPlan';
 import { UpdateCheck, checkUpdate, planUpdate } from '../../gallery/registryUpdate';
-import { registryUpdateMarks } from './registryUpdateMarks';
+import { registryUpdateMarks } from '../tree/registryUpdateMarks';
 
 /** An entry installed from a registry, and where it is written. */
 interface InstalledEntry {
