@@ -167,6 +167,8 @@ function runTests(list, { concurrency = 1, live = true, timeoutMs = TEST_TIMEOUT
         const subtest = /^( *)# Subtest: (.*)$/.exec(line);
         if (subtest) names[subtest[1].length / 4] = subtest[2];
         const notOk = /^( *)not ok \d+ - (.*)$/.exec(line);
+        // A failing `todo` test is said as such ("# TODO …") and does not fail the run.
+        if (notOk && /# TODO\b/.test(notOk[2])) continue;
         if (notOk) {
           failure = { path: [...names.slice(0, notOk[1].length / 4), notOk[2]], why: [] };
           continue;
