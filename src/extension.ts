@@ -79,8 +79,7 @@ export function activate(context: vscode.ExtensionContext): void {
 
   editorHost.roots.logRoots('activation');
   void editorHost.config.reload('activation').then(() => {
-    if (editorHost.startPolicy() === 'onStartup') editorHost.startAutomatically('mcpHost.startPolicy is onStartup');
-    else if (view.visible) editorHost.viewShown();
+    editorHost.startIfPolicySays({ kind: 'configurationRead', viewVisible: view.visible });
     // After the tree's first rows: the saved tests in the Testing view, @mcp's model list, and the use cases ready for a click.
     useCases.load().catch((error: unknown) => log.error(`The use cases did not load: ${errorMessage(error)}`));
   });

@@ -25,6 +25,7 @@ import { StartGate } from './trust/startGate';
 import { ServerRequests, createServerRequests } from './serverRequests/createServerRequests';
 import { mcpHostSetting } from './trust/restrictedSettings';
 import { sandboxRequirement } from './trust/sandboxSettings';
+import { StartMoment, StartPolicy, automaticStartReason, readStartPolicy } from '../registry/startPolicy';
 
 /** The global-state key of the era each server spoke (see registry/eraStore.ts). */
 const ERA_STATE_KEY = 'mcpHost.serverEras';
@@ -33,9 +34,6 @@ import { DevModeOnDemand } from './dev/devModeOnDemand';
 import { OnDemand } from './onDemand';
 import type { SessionRecorder } from './dev/sessionRecorder';
 import type { ResolvedServer, ServerEntry } from '../config';
-
-export type StartPolicy = 'onViewVisible' | 'onStartup' | 'never';
-
 
 export class EditorHost implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
@@ -120,7 +118,7 @@ export class EditorHost implements vscode.Disposable {
         void this.config.reload('workspace trust granted');
       }),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('mcpHost.startPolicy') && this.startPolicy() === 'onStartup') this.startAutomatically('mcpHost.startPolicy is onStartup');
+        if (e.affectsConfiguration('mcpHost.startPolicy')) this.startIfPolicySays({ kind: 'policyChanged' });
         if (e.affectsConfiguration('mcpHost')) changed();
       }),
     );
@@ -154,7 +152,7 @@ export class EditorHost implements vscode.Disposable {
       get requestTimeoutMs() {
         return Math.max(1, mcpHostSetting('requestTimeoutSeconds', 60)) * 1000;
       },
-      // Servers start when the start policy says so (`startAutomatically`) or the user starts them.
+      // Servers start when the start policy says so (`startIfPolicySays`) or the user starts them.
       autoStart: false,
       // MCP Apps (client/apps.ts): servers may offer tools with an interactive view, shown in the tool panel.
       // Skills (skills/): servers may offer skills, listed in the tree and loaded verified.
@@ -207,18 +205,21 @@ export class EditorHost implements vscode.Disposable {
   // ---- start policy ----
 
   startPolicy(): StartPolicy {
-    const value = mcpHostSetting<string>('startPolicy', 'onViewVisible');
-    return value === 'onStartup' || value === 'never' ? value : 'onViewVisible';
+    return readStartPolicy(mcpHostSetting<string>('startPolicy', 'onViewVisible'));
   }
 
   /** The MCP Host view became visible. */
   viewShown(): void {
-    if (this.startPolicy() === 'onViewVisible') this.startAutomatically('the MCP Host view was shown');
+    this.startIfPolicySays({ kind: 'viewShown' });
   }
 
-  /** The start policy fired: the registry starts every server the user has not stopped, once, and new and changed ones from then on. */
-  startAutomatically(why: string): void {
-    void this.registry.startAutomatically(why);
+  /**
+   * When the start policy says so at `moment` (registry/startPolicy.ts), the registry starts every
+   * server the user has not stopped, once, and new and changed ones from then on.
+   */
+  startIfPolicySays(moment: StartMoment): void {
+    const why = automaticStartReason(this.startPolicy(), moment);
+    if (why !== undefined) void this.registry.startAutomatically(why);
   }
 
   // ---- the user's commands ----

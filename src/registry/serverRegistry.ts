@@ -18,6 +18,7 @@ import { isRemote } from './connectionStatus';
 import type { LogSeverity } from '../protocol/logging';
 import { ManagedServer } from './managedServer';
 import { ServerLaunch } from './serverLaunch';
+import { configurationStep, startsAutomatically, startsOnUse } from './startPolicy';
 import { refreshList } from './serverLists';
 import type { ListKind, ServerHandle, ServerStatus, WhenReadyOptions } from './serverHandle';
 
@@ -127,7 +128,7 @@ export class ServerRegistry {
     this.autoStart = true;
     this.options.log('', 'info', `Starting the configured servers (${why}).`);
     await Promise.all(
-      [...this.handles.values()].filter((h) => !h.stoppedByUser && (h.status.kind === 'stopped' || h.status.kind === 'error')).map((h) => this.start(h.id)),
+      [...this.handles.values()].filter(startsAutomatically).map((h) => this.start(h.id)),
     );
   }
 
@@ -166,19 +167,19 @@ export class ServerRegistry {
       if (!existing) {
         const h = new ManagedServer(entry, this);
         next.set(entry.id, h);
-        if (this.autoStart) work.push(this.enqueue(h, () => this.doStart(h, 'auto')));
+        if (configurationStep({ known: false }, this.autoStart) === 'start') work.push(this.enqueue(h, () => this.doStart(h, 'auto')));
         continue;
       }
       next.set(entry.id, existing);
-      if (existing.entry.fingerprint === entry.fingerprint) {
-        existing.entry = entry;
-        if (existing.status.kind === 'blocked') work.push(this.enqueue(existing, () => this.doStart(existing, 'auto')));
+      const unchanged = existing.entry.fingerprint === entry.fingerprint;
+      const step = configurationStep({ known: true, unchanged, status: existing.status, active: this.isActive(existing), stoppedByUser: existing.stoppedByUser }, this.autoStart);
+      existing.entry = entry;
+      if (unchanged) {
+        if (step === 'prepareAgain') work.push(this.enqueue(existing, () => this.doStart(existing, 'auto')));
         continue;
       }
-      const wasActive = this.isActive(existing);
-      existing.entry = entry;
       this.options.log(entry.id, 'info', 'configuration changed');
-      if (wasActive || (this.autoStart && !existing.stoppedByUser)) {
+      if (step === 'restart') {
         this.preempt(existing);
         existing.crashTimes = [];
         existing.restarts = 0;
@@ -235,7 +236,7 @@ export class ServerRegistry {
     const cancelled = () => new McpLocalError('cancelled', `waiting for ${h.entry.name} was cancelled`);
     const wait = (p: Promise<void>) => (signal ? raceAbort(p, signal, cancelled) : p);
     if (signal?.aborted) throw cancelled();
-    if (options.start && !h.removed && h.status.kind !== 'running' && h.status.kind !== 'starting') await wait(this.start(h.id));
+    if (startsOnUse(options.start, h.removed, h.status)) await wait(this.start(h.id));
     if (h.status.kind === 'starting') {
       await wait(
         new Promise<void>((resolve) => {

@@ -12,6 +12,7 @@ import { DEBUGPY_IMPORT_CHECK, DebugType, debugTypeOf, debugpyLaunch, nodeInspec
 import type { McpClient } from '../../client/client';
 import type { LogSeverity } from '../../protocol/logging';
 import type { ServerHandle } from '../../registry/serverRegistry';
+import { restartsOnFileChange } from '../../registry/startPolicy';
 
 /** Changes within this long make one restart (an editor's save writes several files). */
 const DEBOUNCE_MS = 300;
@@ -127,7 +128,7 @@ export class DevMode implements vscode.Disposable {
     watch.timer = setTimeout(() => {
       const h = this.host.servers().find((s) => s.id === id);
       // A server the user stopped stays stopped; one that failed gets another chance with the new files.
-      if (!h || h.status.kind === 'stopped') return;
+      if (!h || !restartsOnFileChange(h.status)) return;
       this.host.log(id, 'info', `dev: ${watch.changed} changed; restarting`);
       void this.host.restart(id).catch((error: unknown) => this.host.log(id, 'error', `dev: restart failed: ${String(error)}`));
     }, DEBOUNCE_MS);

@@ -50,7 +50,7 @@ export function wireUseCases({ context, editorHost, tree, view, log, participant
       },
       prepare: (id) => editorHost.prepareForDiagnosis(id),
       debugServer: (id, signal) => editorHost.devMode.debugWhile(id, signal),
-      startServers: (why) => editorHost.startAutomatically(why),
+      startServers: (why) => editorHost.startIfPolicySays({ kind: 'used', by: why }),
       resolveUrlElicitation: (error, id) => editorHost.serverRequests.handleUrlElicitationRequired(error, { id, name: editorHost.registry.get(id)?.entry.name ?? id }),
       openAppLink: (id, url, message, signal) => editorHost.serverRequests.openLinkWithConsent(url, { id, name: editorHost.registry.get(id)?.entry.name ?? id }, message, signal),
       traceOn: (id) => editorHost.logs.get(id).traceOn,

@@ -1,10 +1,12 @@
 // The one gate a server passes before it starts in the editor: Workspace Trust, then the user's
 // consent (for servers the workspace defines), then variables and inputs. The registry calls
-// `prepare`; whatever needs the user runs one server at a time, so dialogs never pile up.
+// `prepare`; whatever needs the user runs one server at a time, so dialogs never pile up. What it
+// decides before asking is registry/startPolicy.ts's gateVerdict; this class does the asking.
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { InputDefinition, ServerEntry, VariableContext, resolveEntry, sourceKey } from '../../config';
 import { PrepareResult, ServerHandle } from '../../registry';
+import { gateVerdict } from '../../registry/startPolicy';
 import { ConsentStore } from './consentStore';
 import { ConsentAnswer, askConsent, askConsentForAll } from './consentDialogs';
 import { consentFacts } from './consentFacts';
@@ -15,6 +17,8 @@ import { UNTRUSTED_REASON } from '../tree/serversTree';
 
 export const DENIED_REASON = 'You denied this server permission to run — click to allow it';
 export const DISMISSED_REASON = 'Waiting for your consent — click to be asked again';
+/** What a blocked server's row says, by why the start policy blocked it. */
+const BLOCKED_REASONS = { untrusted: UNTRUSTED_REASON, denied: DENIED_REASON, dismissed: DISMISSED_REASON } as const;
 
 /**
  * How long a consent turn waits for other servers to queue before it asks: the servers started
@@ -71,18 +75,19 @@ export class StartGate {
    * were started (the config's order), so dialogs never pile up or race each other.
    */
   prepare(entry: ServerEntry): Promise<PrepareResult> {
-    const manual = this.askAgain.delete(entry.id);
-    if (entry.source.workspaceDefined) {
-      if (!vscode.workspace.isTrusted) return Promise.resolve({ blocked: UNTRUSTED_REASON });
-      const decision = this.consent.get(entry.id, entry.fingerprint);
-      if (decision === 'denied' && !manual) return Promise.resolve({ blocked: DENIED_REASON });
-      if (decision !== 'allowed' && !manual && this.dismissed.get(entry.id) === entry.fingerprint) return Promise.resolve({ blocked: DISMISSED_REASON });
-    }
-    const needsConsent = entry.source.workspaceDefined && this.consent.get(entry.id, entry.fingerprint) !== 'allowed';
-    if (!needsConsent && entry.inputs.length === 0) return this.resolve(entry);
-    if (needsConsent) this.consentQueue.set(entry.id, entry);
+    const verdict = gateVerdict({
+      workspaceDefined: entry.source.workspaceDefined,
+      trusted: vscode.workspace.isTrusted,
+      consent: this.consent.get(entry.id, entry.fingerprint),
+      startedByUser: this.askAgain.delete(entry.id),
+      dismissed: this.dismissed.get(entry.id) === entry.fingerprint,
+      hasInputs: entry.inputs.length > 0,
+    });
+    if (verdict.kind === 'blocked') return Promise.resolve({ blocked: BLOCKED_REASONS[verdict.why] });
+    if (verdict.kind === 'resolve') return this.resolve(entry);
+    if (verdict.first === 'consent') this.consentQueue.set(entry.id, entry);
     // Until its dialogs are answered the server shows "waiting for consent", not "starting".
-    this.setWaiting(entry.id, needsConsent ? 'consent' : 'input');
+    this.setWaiting(entry.id, verdict.first);
     const run = () => this.prepareWithUser(entry);
     const next = this.userTurns.then(run, run).finally(() => this.setWaiting(entry.id, undefined));
     this.userTurns = next.catch(() => undefined);
