@@ -3,7 +3,7 @@
 // anything shows the lines that explain a start-up failure (the first lines, any line naming a
 // missing variable, key or file, the last: StderrExcerpt), and its first lines on stdout.
 import { failedAtStart } from '../client/eraProbe';
-import { McpLocalError } from '../protocol/errors';
+import { LocalErrorOf, McpLocalError, connectionEndOf } from '../protocol/errors';
 import { excerptOf, isTellingLine } from '../protocol/stderrExcerpt';
 import { TransportCloseReason } from '../protocol/transport';
 import { UsageError } from './arguments';
@@ -30,10 +30,10 @@ export function describeFailure(error: unknown, beforeAnswering?: BeforeAnswerin
 
 function failureLines(error: unknown): string[] {
   if (error instanceof UsageError) return [`mcp-host: ${error.message}`, `Run 'mcp-host --help' for usage.`];
-  if (error instanceof McpLocalError) {
+  if (McpLocalError.is(error)) {
     if (error.kind === 'server-exited') {
       // Built from the error's fields: its message ends with a stderr digest, shown in full below.
-      const { method, reason } = error.details as { method?: string; reason?: TransportCloseReason };
+      const { method, reason } = error.details;
       const message = reason ? `the server ${TransportCloseReason.describe(reason)}${method ? ` during ${method}` : ''}` : error.message;
       const shown = stderrOf(error, 'tail').slice(-STDERR_TAIL_SHOWN);
       return [`mcp-host: ${message}`, ...(shown.length ? ["mcp-host: last lines of the server's stderr:", ...shown.map((l) => `  ${l}`)] : ["mcp-host: it printed nothing on stderr"])];
@@ -49,8 +49,8 @@ function failureLines(error: unknown): string[] {
  * A command that ended before it answered anything: a start-up failure whose stderr says why (a
  * missing variable), or maybe not an MCP server at all (`echo hello`).
  */
-function exitedBeforeAnswering(error: McpLocalError, heads: BeforeAnswering): string[] {
-  const { method, reason } = error.details as { method?: string; reason?: TransportCloseReason };
+function exitedBeforeAnswering(error: McpLocalError<'server-exited'>, heads: BeforeAnswering): string[] {
+  const { method, reason } = error.details;
   const how = reason?.kind === 'process-exited' ? (reason.signal ? ` on signal ${reason.signal}` : ` with code ${reason.code}`) : '';
   const stderr = stderrOf(error, 'excerpt');
   const when = failedAtStart(error) || !method ? 'at start, before answering anything' : `before answering ${method}`;
@@ -64,8 +64,8 @@ function exitedBeforeAnswering(error: McpLocalError, heads: BeforeAnswering): st
 }
 
 /** The server's stderr an error carries: the explaining excerpt, or the plain last lines. */
-function stderrOf(error: McpLocalError, which: 'excerpt' | 'tail'): readonly string[] {
-  const tail = (error.details.stderrTail as readonly string[] | undefined) ?? [];
+function stderrOf(error: LocalErrorOf, which: 'excerpt' | 'tail'): readonly string[] {
+  const { stderrTail: tail = [], stderrExcerpt } = connectionEndOf(error);
   if (which === 'tail') return tail;
-  return (error.details.stderrExcerpt as readonly string[] | undefined) ?? excerptOf(tail);
+  return stderrExcerpt ?? excerptOf(tail);
 }

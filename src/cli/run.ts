@@ -4,8 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { ListOptions, McpClient, RootsProvider } from '../client/client';
 import { LoggingLevels, Tool, describeSkippedItem } from '../client/schemas';
 import { DisposableStore } from '../protocol/disposable';
-import { McpLocalError, errorMessage } from '../protocol/errors';
-import { TransportCloseReason } from '../protocol/transport';
+import { McpLocalError, connectionEndOf, errorMessage } from '../protocol/errors';
 import { RequestOptions } from '../protocol/connection';
 import { Transport } from '../protocol/transport';
 import { Redactor } from '../protocol/redaction';
@@ -426,8 +425,8 @@ function pausingTimeouts(session: OAuthSession, client: () => McpClient): AuthPr
 
 /** True when `error` says the server closed the connection for want of authorization (401/403). */
 function closedForAuthorization(error: unknown): boolean {
-  if (!(error instanceof McpLocalError)) return false;
-  const reason = error.details.reason as TransportCloseReason | undefined;
+  if (!McpLocalError.is(error)) return false;
+  const reason = connectionEndOf(error).reason;
   return reason?.kind === 'authorization-required';
 }
 

@@ -4,6 +4,7 @@
 // prints progress keeps the probe waiting, a server that ignores unknown requests costs only
 // the quiet time. The probe is never cancelled: an answer that comes after the client fell back
 // to `initialize` still tells the era (for the next start).
+import { McpLocalError } from '../protocol/errors';
 import { Event } from '../protocol/events';
 import { namesMissingSetting } from '../protocol/stderrExcerpt';
 import { DiscoverResultSchema, MODERN_PROTOCOL_VERSIONS, ModernProtocolVersion } from './schemas';
@@ -66,22 +67,14 @@ export function exitRefusedProbe(stderr: readonly string[]): boolean {
   return !namesMissingSetting(stderr) && stderr.some((line) => SPEAKS_OF_THE_PROTOCOL.test(line));
 }
 
-/** Marks the error of a server that exited before answering anything, and not as a refusal of the probe: it failed to start. */
-export const FAILED_AT_START = 'failedAtStart';
-
-/** True when `error` says the server exited at start, before answering anything (not because of the probe). */
+/** True when `error` says the server exited at start, before answering anything (not because of the probe): the negotiation's `failedAtStart`. */
 export function failedAtStart(error: unknown): boolean {
-  const details = (error as { details?: Record<string, unknown> } | undefined)?.details;
-  return typeof details === 'object' && details !== null && details[FAILED_AT_START] === true;
+  return McpLocalError.is(error, 'server-exited') && error.details.failedAtStart === true;
 }
 
-/** Marks the error of a stdio server that exited when asked `server/discover` (a restart with `initialize` helps). */
-export const EXITED_ON_PROBE = 'exitedOnProbe';
-
-/** True when `error` says the server exited in answer to the probe: start it again, once, with `initialize`. */
+/** True when `error` says a stdio server exited in answer to the probe (`exitedOnProbe`): start it again, once, with `initialize`. */
 export function exitedOnProbe(error: unknown): boolean {
-  const details = (error as { details?: Record<string, unknown> } | undefined)?.details;
-  return typeof details === 'object' && details !== null && details[EXITED_ON_PROBE] === true;
+  return McpLocalError.is(error, 'server-exited') && error.details.exitedOnProbe === true;
 }
 
 /** The log line of that restart, one wording for the CLI and the editor. */

@@ -10,7 +10,7 @@ import { formatZodIssues } from '../protocol/messages';
 import { Transport, TransportCloseReason } from '../protocol/transport';
 import type { McpClientOptions } from './clientContract';
 import { EraPlan, RememberedEra, judgeProbeFailure, planEra } from './era';
-import { DEFAULT_CONNECT_TIMEOUT_MS, EXITED_ON_PROBE, FAILED_AT_START, discoveredVersion, exitRefusedProbe, waitForProbe } from './eraProbe';
+import { DEFAULT_CONNECT_TIMEOUT_MS, discoveredVersion, exitRefusedProbe, waitForProbe } from './eraProbe';
 import type { EraCodec, EraSession } from './eras/eraCodec';
 import { LegacyEra, legacyCapabilities } from './eras/legacyEra';
 import { ModernEra, modernRequestMeta } from './eras/modernEra';
@@ -180,20 +180,20 @@ export class EraNegotiation {
    * start (the memory tells it) goes straight to initialize. Any other exit is a start failure
    * (a missing variable, a crash): the probe played no part, and nothing is remembered.
    */
-  private exitedBeforeAnswering(error: McpLocalError, plan: EraPlan): McpLocalError {
-    const stderr = [...new Set([...((error.details.stderrExcerpt as readonly string[] | undefined) ?? []), ...((error.details.stderrTail as readonly string[] | undefined) ?? [])])];
+  private exitedBeforeAnswering(error: McpLocalError<'server-exited'>, plan: EraPlan): McpLocalError {
+    const ended = error.details;
+    const stderr = [...new Set([...(ended.stderrExcerpt ?? []), ...(ended.stderrTail ?? [])])];
     if (exitRefusedProbe(stderr)) {
       if (!plan.fallback) return error;
       const memory = this.clientOptions.eraMemory;
       memory?.memory.remember(memory.key, { era: 'legacy', version: this.clientOptions.protocolVersion ?? LATEST_PROTOCOL_VERSION });
       const next = memory ? 'the next start uses initialize' : 'a start with initialize may work';
-      return new McpLocalError(error.kind, `${error.message} (it stopped while asked server/discover, as servers that allow nothing before initialize do: ${next})`, { ...error.details, [EXITED_ON_PROBE]: true });
+      return new McpLocalError(error.kind, `${error.message} (it stopped while asked server/discover, as servers that allow nothing before initialize do: ${next})`, { ...ended, exitedOnProbe: true });
     }
-    const reason = error.details.reason as TransportCloseReason | undefined;
-    const how = reason ? TransportCloseReason.describe(reason) : 'exited';
-    const said = (error.details.stderrExcerpt as readonly string[] | undefined)?.length ? `; stderr: ${(error.details.stderrExcerpt as readonly string[]).join(' | ')}` : '';
+    const how = ended.reason ? TransportCloseReason.describe(ended.reason) : 'exited';
+    const said = ended.stderrExcerpt?.length ? `; stderr: ${ended.stderrExcerpt.join(' | ')}` : '';
     this.host.lifecycle(`the server ${how} before answering anything: it failed to start (its stderr does not speak of server/discover)`);
-    return new McpLocalError(error.kind, `the server ${how} at start, before answering anything${said}`, { ...error.details, [FAILED_AT_START]: true });
+    return new McpLocalError(error.kind, `the server ${how} at start, before answering anything${said}`, { ...ended, failedAtStart: true });
   }
 
   /**

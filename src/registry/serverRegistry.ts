@@ -10,7 +10,7 @@ import { ServerEntry } from '../config/types';
 import { ResolvedServer } from '../config/variables';
 import { raceAbort } from '../protocol/cancellation';
 import { DisposableStore } from '../protocol/disposable';
-import { McpLocalError, errorMessage } from '../protocol/errors';
+import { McpLocalError, connectionEndOf, errorMessage } from '../protocol/errors';
 import { Emitter, Event } from '../protocol/events';
 import { Transport, TransportCloseInfo, TransportCloseReason } from '../protocol/transport';
 import { Redactor, formatCommandLine, transportLabel } from '../protocol/redaction';
@@ -578,7 +578,7 @@ function describeExit(exit: { readonly code: number | null; readonly signal: str
 
 /** The HTTP status when `cause` (a start error or a close reason) is the server asking for authorization. */
 function authorizationStatus(cause: unknown): 401 | 403 | undefined {
-  const reason = McpLocalError.is(cause) ? (cause.details.reason as TransportCloseReason | undefined) : (cause as TransportCloseReason | undefined);
+  const reason = McpLocalError.is(cause) ? connectionEndOf(cause).reason : (cause as TransportCloseReason | undefined);
   return reason?.kind === 'authorization-required' ? reason.status : undefined;
 }
 

@@ -314,7 +314,7 @@ export class HttpChannel {
    * what was sent), the URL, the status, and the server's own message when it sent a JSON-RPC
    * error or plain text (quoted briefly).
    */
-  async statusError(label: string, response: HttpResponse, url: URL = this.url): Promise<McpLocalError> {
+  async statusError(label: string, response: HttpResponse, url: URL = this.url): Promise<McpLocalError<'transport'>> {
     return statusFailure(label, response, await this.readErrorBody(response), url);
   }
 
@@ -328,7 +328,7 @@ export class HttpChannel {
   }
 
   /** `statusError()` for a body already read with `readErrorBody()`. */
-  statusErrorFrom(label: string, response: HttpResponse, body: ErrorBody | undefined, url: URL = this.url): McpLocalError {
+  statusErrorFrom(label: string, response: HttpResponse, body: ErrorBody | undefined, url: URL = this.url): McpLocalError<'transport'> {
     return statusFailure(label, response, body, url);
   }
 
@@ -337,7 +337,7 @@ export class HttpChannel {
     return mediaType(response);
   }
 
-  wrongContentType(label: string, response: HttpResponse, expected: string): McpLocalError {
+  wrongContentType(label: string, response: HttpResponse, expected: string): McpLocalError<'transport'> {
     const type = response.headers.get('content-type') ?? '(none)';
     return new McpLocalError('transport', `${label} ${this.displayUrl} answered HTTP ${response.status} with content type ${quote(type)}; expected ${expected}`, { url: this.displayUrl, status: response.status, contentType: type });
   }

@@ -25,7 +25,7 @@ export function mediaType(response: HttpResponse): string {
 }
 
 /** A network failure naming the URL and the cause in words, with `unreachable` set when the server cannot be reached at all. */
-export function networkFailure(method: string, url: URL, error: unknown): McpLocalError {
+export function networkFailure(method: string, url: URL, error: unknown): McpLocalError<'transport'> {
   // fetch wraps the socket's error as its cause; Node's http gives it as it is.
   const failure = error as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } } | undefined;
   const cause = failure?.cause ?? failure;
@@ -153,7 +153,7 @@ export async function readErrorBody(response: HttpResponse, limit: number, recei
  * what was sent), the URL, the status, and the server's own message when it sent a JSON-RPC
  * error or plain text (quoted briefly).
  */
-export function statusFailure(label: string, response: HttpResponse, body: ErrorBody | undefined, url: URL): McpLocalError {
+export function statusFailure(label: string, response: HttpResponse, body: ErrorBody | undefined, url: URL): McpLocalError<'transport'> {
   const said = body && briefBody(body);
   const text = `${label} ${displayUrl(url)} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}${said ? `: ${said.text}${said.jsonRpcCode !== undefined ? ` (JSON-RPC error ${said.jsonRpcCode})` : ''}` : ''}`;
   return new McpLocalError('transport', text, {

@@ -66,17 +66,17 @@ export class HttpFallbackTransport implements Transport {
       return this.active.send(frame);
     }
     this.decided = true;
-    let refusal: McpLocalError;
+    let refusal: McpLocalError<'transport'>;
     try {
       await this.active.send(frame);
       return;
     } catch (error) {
       const status = McpLocalError.is(error, 'transport') ? error.details.status : undefined;
-      if (typeof status !== 'number' || !FALLBACK_STATUSES.has(status)) throw error;
+      if (!McpLocalError.is(error, 'transport') || typeof status !== 'number' || !FALLBACK_STATUSES.has(status)) throw error;
       // A JSON-RPC error in the answer (a modern-only server's -32022 to a legacy version) comes
       // from a Streamable HTTP server: its own answer is the story, not a fallback's 405.
-      if (typeof (error as McpLocalError).details.jsonRpcCode === 'number') throw error;
-      refusal = error as McpLocalError;
+      if (typeof error.details.jsonRpcCode === 'number') throw error;
+      refusal = error;
       this.events.log({ kind: 'http', level: 'info', text: `POST initialize answered ${status}: falling back to the HTTP+SSE transport (protocol 2024-11-05)` });
     }
     const streamable = this.active;

@@ -183,7 +183,7 @@ export class SseTransport implements Transport {
 
   private streamEnded(error: Error): void {
     if (this.phase !== 'open' || this.stream?.endedByUs) return;
-    const detail = McpLocalError.is(error) && typeof error.details.detail === 'string' ? error.details.detail : error.message;
+    const detail = McpLocalError.is(error, 'transport') && typeof error.details.detail === 'string' ? error.details.detail : error.message;
     this.finish({ kind: 'network-error', url: this.channel.displayUrl, message: detail }, error);
   }
 

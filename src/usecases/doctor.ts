@@ -9,7 +9,7 @@ import * as tls from 'node:tls';
 import { McpClient } from '../client/client';
 import type { Implementation } from '../client/schemas';
 import type { ResolvedServer } from '../config/variables';
-import { McpLocalError, errorMessage } from '../protocol/errors';
+import { McpLocalError, connectionEndOf, errorMessage } from '../protocol/errors';
 import { isRecord } from '../protocol/jsonShape';
 import type { Transport } from '../protocol/transport';
 import { TransportCloseReason } from '../protocol/transport';
@@ -329,11 +329,12 @@ function handshakeFailure(error: unknown, stderr: readonly string[], stdoutNoise
   const steps: DiagnosisStep[] = [];
   const local = McpLocalError.is(error) ? error : undefined;
   const exited = local?.kind === 'server-exited';
-  const reason = local?.details.reason as TransportCloseReason | undefined;
-  const shown = local && exited ? ((local.details.stderrExcerpt as readonly string[] | undefined)?.map((l) => truncate(l, 200)) ?? stderr) : stderr;
+  const ended = local ? connectionEndOf(local) : {};
+  const reason = ended.reason;
+  const shown = local && exited ? (ended.stderrExcerpt?.map((l) => truncate(l, 200)) ?? stderr) : stderr;
   let detail = errorMessage(error);
   if (local && exited && reason) {
-    const method = local.details.method as string | undefined;
+    const method = ended.method;
     detail = `the server ${TransportCloseReason.describe(reason)} ${failedAtStart(error) ? 'at start, before answering anything' : `during ${method ?? 'the handshake'}`}`;
   }
   if (failedAtStart(error)) steps.push({ step: 'era probe', outcome: 'skipped', detail: 'server/discover was sent, but the server exited before answering anything and its stderr does not speak of it: the failure is the start, not the probe' });

@@ -168,7 +168,7 @@ describe('CLI rendering', () => {
 
 describe('CLI failure lines', () => {
   test('a server that died: one line without the digest, then its stderr lines', () => {
-    const reason = { kind: 'process-exited', code: 1, signal: null };
+    const reason = { kind: 'process-exited', code: 1, signal: null } as const;
     const error = new McpLocalError('server-exited', 'tools/call: the server exited with code 1; last stderr: a | b', { method: 'tools/call', reason, stderrTail: ['a', 'b'] });
     assert.deepEqual(describeFailure(error), ['mcp-host: the server exited with code 1 during tools/call', "mcp-host: last lines of the server's stderr:", '  a', '  b']);
   });

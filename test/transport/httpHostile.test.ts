@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { McpClient, McpLocalError } from '../../src/client';
+import { LocalErrorOf, connectionEndOf } from '../../src/protocol/errors';
 import { createHttpTransport } from '../../src/transport/httpTransport';
 import { SseTransport } from '../../src/transport/sse';
 import { waitFor } from '../client/support';
@@ -88,7 +89,7 @@ describe('hostile HTTP servers: one clear error each, and the other server keeps
   });
 
   /** Connects to `path` and returns the one error; checks it is clear, then that the good server still answers. */
-  async function failure(path: string, options: { timeoutMs?: number; maxMessageBytes?: number } = {}): Promise<McpLocalError> {
+  async function failure(path: string, options: { timeoutMs?: number; maxMessageBytes?: number } = {}): Promise<LocalErrorOf> {
     const client = new McpClient({ clientInfo: { name: 'mcp-host-tests', version: '0.0.0' } });
     const transport = createHttpTransport({ url: `${base}${path}`, mode: 'http', headers: { Authorization: 'Bearer HOSTILE-SECRET' }, maxMessageBytes: options.maxMessageBytes });
     let error: unknown;
@@ -101,7 +102,7 @@ describe('hostile HTTP servers: one clear error each, and the other server keeps
       await client.close();
       client.dispose();
     }
-    assert.ok(error instanceof McpLocalError, `an McpLocalError, got ${String(error)}`);
+    assert.ok(McpLocalError.is(error), `an McpLocalError, got ${String(error)}`);
     assert.doesNotMatch(error.message, /\n|\s+at\s+\S+:\d+:\d+/, 'one line, no stack trace');
     assert.ok(!error.message.includes('HOSTILE-SECRET'), 'no header value in the error');
     const echo = await goodClient.callTool('echo', { text: `after ${path}` });
@@ -111,7 +112,7 @@ describe('hostile HTTP servers: one clear error each, and the other server keeps
 
   test('500: names the status, the URL and what the server said', async () => {
     const e = await failure('/500');
-    assert.equal(e.kind, 'transport');
+    assert.ok(McpLocalError.is(e, 'transport'));
     // The first request is the modern era's server/discover probe; a 500 says nothing about the era, so it stands.
     assert.equal(e.message, `server/discover: POST ${base}/500 answered HTTP 500 Internal Server Error: database exploded`);
     assert.equal(e.details.status, 500);
@@ -130,7 +131,7 @@ describe('hostile HTTP servers: one clear error each, and the other server keeps
   test('401: authorization required, with the challenge kept for sign-in', async () => {
     const e = await failure('/401');
     assert.match(e.message, new RegExp(`requires authorization \\(HTTP 401 at ${base}/401\\)`));
-    const reason = e.details.reason as { kind: string; wwwAuthenticate?: string };
+    const reason = connectionEndOf(e).reason;
     assert.deepEqual(reason, { kind: 'authorization-required', status: 401, url: `${base}/401`, wwwAuthenticate: 'Bearer realm="mcp"' });
   });
 
