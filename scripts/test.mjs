@@ -13,6 +13,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
+import { e2eLanes } from './e2eLanes.mjs';
 
 const argv = process.argv.slice(2);
 const dash = argv.indexOf('--');
@@ -192,46 +193,10 @@ function runTests(list, { concurrency = 1, live = true, timeoutMs = TEST_TIMEOUT
   });
 }
 
-/**
- * The folders of the repository an end-to-end file opens in place as its workspace
- * (test/e2e/workspaces/<name>, demo/), read from its source: two windows on one folder at once
- * could see each other's writes (.vscode/, files a test edits), so such files share a lane.
- */
-function repoWorkspacesOf(compiled) {
-  const source = compiled.slice('out'.length + 1).replace(/\.js$/, '.ts');
-  const text = readFileSync(source, 'utf8');
-  const names = new Set();
-  for (const m of text.matchAll(/(?:'workspaces',\s*|WORKSPACES,\s*)'([\w-]+)'/g)) names.add(`workspaces/${m[1]}`);
-  if (/repoRoot,\s*'demo'/.test(text)) names.add('demo');
-  return names;
-}
-
-/**
- * The end-to-end files in `jobs` lanes, each run one file at a time, the lanes side by side. Every
- * launch has its own port, user-data, extensions and temp folders and its own process marker
- * (harness.ts), fixture extensions are packaged once and renamed into place (fixtureExtensions.ts),
- * and a suite's own workspaces are temp folders; what two files could still share is a folder of
- * the repository opened in place, so the files that open the same one (repoWorkspacesOf) go in one
- * lane. Lanes are filled with the largest group first, each into the lane with the fewest files.
- */
-function e2eLanes(list, jobs) {
-  const groups = [];
-  for (const file of list) {
-    const folders = repoWorkspacesOf(file);
-    const joined = groups.filter((g) => [...folders].some((f) => g.folders.has(f)));
-    const group = { files: [file, ...joined.flatMap((g) => g.files)], folders: new Set([...folders, ...joined.flatMap((g) => [...g.folders])]) };
-    for (const g of joined) groups.splice(groups.indexOf(g), 1);
-    groups.push(group);
-  }
-  const lanes = Array.from({ length: Math.min(jobs, groups.length) }, () => []);
-  for (const g of groups.sort((a, b) => b.files.length - a.files.length)) lanes.reduce((a, b) => (b.length < a.length ? b : a)).push(...g.files);
-  return lanes.map((lane) => lane.sort());
-}
-
 /** The end-to-end stream: one `node --test` per lane, the first printed live; one result over all. */
 async function runE2e(list, jobs, live) {
   if (jobs <= 1) return runTests(list, { live, timeoutMs: E2E_FILE_TIMEOUT_MS });
-  const lanes = e2eLanes(list, jobs);
+  const lanes = e2eLanes(list, jobs, (compiled) => readFileSync(compiled.slice('out'.length + 1).replace(/\.js$/, '.ts'), 'utf8'));
   const results = await Promise.all(lanes.map((lane, i) => runTests(lane, { live: live && i === 0, timeoutMs: E2E_FILE_TIMEOUT_MS })));
   // Each lane's retries, to compare a run of N lanes with a run of one (issue 35).
   lanes.forEach((lane, i) => console.log(`e2e lane ${i + 1} (${lane.map((f) => f.split(sep).pop()).join(', ')}): retries ${results[i].retries.length}`));
