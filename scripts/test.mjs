@@ -8,10 +8,12 @@
 //   node scripts/test.mjs --unit     without the end-to-end suites (no VS Code needed; Node 24 for conformance)
 //   node scripts/test.mjs --e2e      only the end-to-end suites
 //   node scripts/test.mjs --unit --only=client/,support/   only the files whose path contains one of these
+//   node scripts/test.mjs --e2e --e2e-jobs=2   two end-to-end files at a time (default one; see e2eLanes)
 //   extra arguments after `--` go to node --test (for example --test-name-pattern)
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, sep } from 'node:path';
+import { e2eLanes } from './e2eLanes.mjs';
 
 const argv = process.argv.slice(2);
 const dash = argv.indexOf('--');
@@ -21,6 +23,8 @@ const unitOnly = flags.includes('--unit');
 // --only=a,b: only the test files whose path (under out/test/) contains one of these.
 const only = flags.find((f) => f.startsWith('--only='))?.slice('--only='.length).split(',').filter(Boolean);
 const e2eOnly = flags.includes('--e2e');
+// --e2e-jobs=N: end-to-end files N at a time, in N lanes (default 1: one at a time).
+const e2eJobs = Math.max(1, Math.floor(Number(flags.find((f) => f.startsWith('--e2e-jobs='))?.slice('--e2e-jobs='.length) ?? 1)) || 1);
 
 function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', ...opts });
@@ -84,7 +88,8 @@ const isConformance = (f) => f.includes(join('out', 'test', 'conformance') + sep
 //   - the unit and integration suites and the conformance suite, UNIT_CONCURRENCY files at a time
 //     (they mostly wait on the servers they start), then the fresh-clone suite (e2e/freshClone:
 //     the README's commands in a clone; `npm run demo` finds code-server installed);
-//   - the end-to-end suites, one at a time (each drives a whole VS Code and Chromium).
+//   - the end-to-end suites, one at a time (each drives a whole VS Code and Chromium), or in
+//     `--e2e-jobs` lanes side by side (e2eLanes).
 // Side by side, not one after the other: the end-to-end stream is most of the run, and it mostly
 // waits too (on the window, its servers, timers). Measured in CONTRIBUTING.md ("The tests").
 const isFirst = (f) => f.endsWith(join('e2e', 'freshClone.test.js'));
@@ -188,6 +193,23 @@ function runTests(list, { concurrency = 1, live = true, timeoutMs = TEST_TIMEOUT
   });
 }
 
+/** The end-to-end stream: one `node --test` per lane, the first printed live; one result over all. */
+async function runE2e(list, jobs, live) {
+  if (jobs <= 1) return runTests(list, { live, timeoutMs: E2E_FILE_TIMEOUT_MS });
+  const lanes = e2eLanes(list, jobs, (compiled) => readFileSync(compiled.slice('out'.length + 1).replace(/\.js$/, '.ts'), 'utf8'));
+  const results = await Promise.all(lanes.map((lane, i) => runTests(lane, { live: live && i === 0, timeoutMs: E2E_FILE_TIMEOUT_MS })));
+  // Each lane's retries, to compare a run of N lanes with a run of one (issue 35).
+  lanes.forEach((lane, i) => console.log(`e2e lane ${i + 1} (${lane.map((f) => f.split(sep).pop()).join(', ')}): retries ${results[i].retries.length}`));
+  return {
+    status: results.find((r) => r.status !== 0)?.status ?? 0,
+    passed: results.reduce((n, r) => n + r.passed, 0),
+    failed: results.reduce((n, r) => n + r.failed, 0),
+    retries: results.flatMap((r) => r.retries),
+    failures: results.flatMap((r) => r.failures),
+    report: Buffer.concat(results.map((r) => r.report)),
+  };
+}
+
 const firstFiles = files.filter(isFirst);
 const e2eFiles = files.filter((f) => !isFirst(f) && isE2e(f));
 const unitFiles = files.filter((f) => !isE2e(f));
@@ -200,9 +222,9 @@ const UNIT_CONCURRENCY = e2eFiles.length > 0 ? 2 : 3;
 const liveStream = e2eFiles.length > 0 ? 'e2e' : unitFiles.length > 0 ? 'unit' : 'first';
 const [[unit, first], e2e] = await Promise.all([
   runTests(unitFiles, { concurrency: UNIT_CONCURRENCY, live: liveStream === 'unit' }).then(async (unitRun) => [unitRun, await runTests(firstFiles, { live: liveStream === 'first', timeoutMs: E2E_FILE_TIMEOUT_MS })]),
-  runTests(e2eFiles, { live: liveStream === 'e2e', timeoutMs: E2E_FILE_TIMEOUT_MS }),
+  runE2e(e2eFiles, e2eJobs, liveStream === 'e2e'),
 ]);
-for (const r of [unit, first]) process.stdout.write(r.report);
+for (const r of [e2e, unit, first]) process.stdout.write(r.report);
 const runs = [first, unit, e2e];
 const failedStreams = [[first, 'the fresh-clone suite (test/e2e/freshClone.test.ts)'], [unit, 'the unit and conformance suites'], [e2e, 'the end-to-end suites']].filter(([r]) => r.status !== 0);
 for (const [, name] of failedStreams) console.error(`\n${name} failed; its report is above`);

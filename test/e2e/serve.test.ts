@@ -1,14 +1,14 @@
 // End-to-end: what servers ask of the host, in a real VS Code (code-server). server-everything's
 // trigger tools, called from the Call Tool panel, send sampling and elicitation requests; the test
 // answers them by clicking MCP Host's dialogs: a sampling request edited, approved, answered by a
-// language model and reviewed; one rejected; one allowed for the session; an elicitation form
-// accepted, declined and closed; a URL request with warnings declined, and one opened; a tool
-// call that fails with -32042 "URL elicitation required": its link offered, opened, the call
-// retried and answered. Links VS Code opens go to a browser tab whose requests are aborted.
+// language model and reviewed; one allowed for the session; an elicitation form accepted; a URL
+// opened exactly; a tool call that fails with -32042 "URL elicitation required": its link offered,
+// opened, the call retried and answered. Links VS Code opens go to a browser tab whose requests are aborted.
 // The sampler fixture (test/fixtures/servers/sampler.mjs) adds: a sampling request with an image,
 // audio, model hints and includeContext, answered by the hinted model without a picker; the
-// "Never" permission rejecting without a dialog; a form cancelled; a -32042 whose waiting state
-// closes by itself when the server sends notifications/elicitation/complete. The eras fixture
+// "Never" permission rejecting without a dialog; a form answered after the call's timeout and one
+// whose call is cancelled; a -32042 whose waiting state closes by itself when the server sends
+// notifications/elicitation/complete. The eras fixture
 // (protocol 2026-07-28 only) asks for sampling and a form as input requests of its tool calls:
 // the same dialogs answer them, and the tool panel says the call waits for input.
 //
@@ -16,6 +16,15 @@
 // (test/e2e/fixtures/lm-provider, installed at launch, never shipped) registers one with
 // `vscode.lm.registerLanguageModelChatProvider`; it is installed next to the VSIX under test.
 // Screenshots: test-results/screenshots/serve-*.png.
+//
+// Moved to the page harness (issue 35; test/webview/dialogsEverything.test.ts: server-everything's
+// own requests through a real client, the extension's WebviewPrompter on the vscode double, the
+// dialog page in headless Chromium): what the sampling dialog shows of a request (server, system
+// prompt, message, max tokens, temperature), the edits and the answer's facts in the log and
+// result; sampling rejected (-1); the form's defaults, titles, required and email checks and every
+// value in the result; a form declined, cancelled with its button, and closed as a tab; the URL
+// dialog's domain, warnings and button names, declined, and a crafted userinfo refused with no
+// dialog. Each test here keeps its one user path.
 // MCP_HOST_VSIX names another VSIX to test; a command missing from it fails the suite.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -174,12 +183,7 @@ describe('sampling and elicitation in a real VS Code', () => {
     await step('sampling-approve', async () => {
       const tool = await runTool('trigger-sampling-request', { prompt: 'What is the capital of France?' });
       const dialog = await webview('asks to use a language model');
-      assert.match(await dialog.locator('header h1').innerText(), /everything asks to use a language model/);
-      assert.equal(await dialog.locator('#system-prompt').inputValue(), 'You are a helpful test server.');
       const message = dialog.locator('.message-text').first();
-      assert.equal(await message.inputValue(), 'Resource trigger-sampling-request context: What is the capital of France?');
-      assert.equal(await dialog.locator('#max-tokens').inputValue(), '100');
-      assert.match(await dialog.locator('.facts').first().innerText(), /Temperature\s*0\.7/);
       await wb.screenshot('serve-sampling-request');
 
       await message.fill('What is the capital of Italy?');
@@ -195,7 +199,6 @@ describe('sampling and elicitation in a real VS Code', () => {
       const answer = dialog.locator('#answer');
       await answer.waitFor({ timeout: 30_000 });
       await poll(async () => (await answer.inputValue()) === 'Test model answer to: What is the capital of Italy?', 15_000, 'the model answer');
-      assert.match(await dialog.locator('.answer .facts').innerText(), /MCP Host Test Model[\s\S]*endTurn/);
       await wb.screenshot('serve-sampling-answer');
       await answer.fill('Rome (reviewed by a person)');
       await dialog.locator('#send-answer').click();
@@ -207,23 +210,7 @@ describe('sampling and elicitation in a real VS Code', () => {
       await tool.locator('.result').scrollIntoViewIfNeeded();
       await wb.screenshot('serve-sampling-result');
       const log = await wb.outputChannelText(CHANNEL, { contains: 'the user edited the answer' });
-      assert.match(log, /sampling #\S+: request: 1 message, maxTokens 100, temperature 0\.7/);
-      assert.match(log, /approved by the user, edited: message 1 text, maxTokens 100 → 50/);
       assert.match(log, /model picked by the user: MCP Host Test Model/);
-      assert.match(log, /answer from mcp-host-test-model/);
-    });
-  });
-
-  test('sampling rejected: the tool result shows the user-rejected error', { timeout: 90_000 }, async () => {
-    await step('sampling-reject', async () => {
-      const tool = await runTool('trigger-sampling-request', { prompt: 'Please do not answer' });
-      const dialog = await webview('asks to use a language model');
-      await dialog.locator('#reject').click();
-      await noWebview('asks to use a language model');
-      const text = await resultText(tool, /User rejected sampling request/);
-      assert.match(text, /-1/);
-      await tool.locator('.result').scrollIntoViewIfNeeded();
-      await wb.screenshot('serve-sampling-rejected');
     });
   });
 
@@ -322,79 +309,22 @@ describe('sampling and elicitation in a real VS Code', () => {
     });
   });
 
-  test('elicitation form: required field checked, values accepted and shown in the result', { timeout: 90_000 }, async () => {
+  test('elicitation form: filled, accepted and shown in the result', { timeout: 90_000 }, async () => {
     await step('elicitation-accept', async () => {
       const tool = await runTool('trigger-elicitation-request');
       const form = await webview('asks you for information');
-      assert.match(await form.locator('.server-message').innerText(), /Please provide inputs for the following fields/);
-      // Defaults are in place; the legacy enumNames labels are shown.
-      assert.equal(await form.locator('.field[data-path="/integer"] input').inputValue(), '42');
-      assert.equal(await form.locator('.field[data-path="/legacyTitledEnum"] select option:checked').innerText(), 'Cats');
-      assert.deepEqual(await form.locator('.field[data-path="/titledMultipleSelectEnum"] label.checkbox').allInnerTexts().then((t) => t.map((x) => x.trim())), ['Tuna', 'Salmon', 'Trout']);
-      // A choice's default is named by its title, not its id ("default hero-1").
-      const hint = (path: string) => form.locator(`.field[data-path="${path}"] > .constraints`).innerText();
-      assert.match(await hint('/titledSingleSelectEnum'), /default Superman/);
-      assert.match(await hint('/titledMultipleSelectEnum'), /default Tuna/);
-      assert.match(await hint('/legacyTitledEnum'), /default Cats/);
-
-      await form.locator('#accept').click();
-      await poll(async () => /required/.test(await form.locator('.field[data-path="/name"] .field-error').innerText()), 10_000, 'the required error');
-      await form.locator('.field[data-path="/email"] input').fill('not an email');
-      await poll(async () => /email/.test(await form.locator('.field[data-path="/email"] .field-error').innerText()), 10_000, 'the email error');
-      await form.locator('header').scrollIntoViewIfNeeded();
-      await wb.screenshot('serve-elicitation-errors');
-
       await form.locator('.field[data-path="/name"] input, .field[data-path="/name"] textarea').first().fill('Ada Lovelace');
       await form.locator('.field[data-path="/email"] input').fill('ada@example.com');
-      await form.locator('.field[data-path="/check"] select').selectOption('true');
-      await form.locator('.field[data-path="/number"] input').fill('7');
-      await form.locator('.field[data-path="/legacyTitledEnum"] select').selectOption({ label: 'Dogs' });
-      await form.locator('.field[data-path="/untitledMultipleSelectEnum"] label.checkbox', { hasText: 'Piano' }).locator('input').check();
-      await poll(async () => (await form.locator('.field.invalid').count()) === 0, 10_000, 'the errors to clear');
+      await poll(async () => (await form.locator('.field.invalid').count()) === 0, 10_000, 'no field to fix');
       await wb.screenshot('serve-elicitation-form');
       await form.locator('#accept').click();
       await noWebview('asks you for information');
 
       const text = await resultText(tool, /User provided the requested information/);
       assert.match(text, /- Name: Ada Lovelace/);
-      assert.match(text, /- Agreed to terms: true/);
       assert.match(text, /- Email: ada@example.com/);
-      assert.match(text, /- Favorite Integer: 42/);
-      assert.match(text, /- Favorite Number: 7/);
-      assert.match(text, /"legacyTitledEnum": "pet-2"/);
-      assert.match(text, /"untitledMultipleSelectEnum": \[\s*"Guitar",\s*"Piano"\s*\]/);
       await tool.locator('.result').scrollIntoViewIfNeeded();
       await wb.screenshot('serve-elicitation-result');
-    });
-  });
-
-  test('elicitation declined, and closed (cancel): each shows in the result', { timeout: 90_000 }, async () => {
-    await step('elicitation-decline-cancel', async () => {
-      const declined = await runTool('trigger-elicitation-request');
-      await (await webview('asks you for information')).locator('#decline').click();
-      await resultText(declined, /User declined to provide the requested information/);
-
-      const closed = await runTool('trigger-elicitation-request');
-      await webview('asks you for information');
-      // Close the dialog's editor tab, as a person would.
-      await command('View: Close Editor');
-      await noWebview('asks you for information');
-      await resultText(closed, /User cancelled the elicitation dialog/);
-      assert.match(await wb.outputChannelText(CHANNEL, { contains: 'cancelled by the user' }), /elicitation #\S+: declined by the user/);
-    });
-  });
-
-  test('elicitation form cancelled with its Cancel button; the header names the asking server', { timeout: 60_000 }, async () => {
-    await step('elicitation-form-cancel', async () => {
-      const tool = await runTool('ask-form');
-      const form = await webview('asks you for information');
-      assert.equal(await form.locator('header h1 .server-name').innerText(), 'sampler');
-      assert.match(await form.locator('header h1').innerText(), /^sampler asks you for information/);
-      assert.equal(await form.locator('.server-message').innerText(), 'Where should the trip go?');
-      await form.locator('#cancel').click();
-      await noWebview('asks you for information');
-      await resultText(tool, /"action": "cancel"/);
-      assert.match(await wb.outputChannelText('MCP: sampler', { contains: 'cancelled by the user' }), /elicitation #\S+: cancelled by the user/);
     });
   });
 
@@ -436,27 +366,8 @@ describe('sampling and elicitation in a real VS Code', () => {
     });
   });
 
-  test('URL elicitation: the domain highlighted, punycode and http warned about; declined; a crafted userinfo refused; an https one opened exactly', { timeout: 120_000 }, async () => {
+  test('URL elicitation: an https link opened exactly as approved', { timeout: 120_000 }, async () => {
     await step('elicitation-url', async () => {
-      const tool = await runTool('trigger-url-elicitation', { url: 'http://xn--80ak6aa92e.com/login?next=1' });
-      const dialog = await webview('asks you to open a link');
-      assert.equal(await dialog.locator('#domain').innerText(), 'xn--80ak6aa92e.com');
-      assert.equal(await dialog.locator('.seg-domain').innerText(), 'xn--80ak6aa92e.com');
-      const kinds = await dialog.locator('#warnings li').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.kind));
-      assert.deepEqual(new Set(kinds), new Set(['not-https', 'punycode', 'homograph']));
-      // The two ways to say no say what each tells the server, not the protocol's words.
-      assert.equal((await dialog.locator('#decline').innerText()).trim(), 'Refuse the link');
-      assert.equal((await dialog.locator('#cancel').innerText()).trim(), 'Not now');
-      await wb.screenshot('serve-url-warnings');
-      await dialog.locator('#decline').click();
-      await resultText(tool, /User declined to open the URL/);
-
-      // VS Code's URI decodes %2F in the userinfo and would open evil.example: refused, no dialog.
-      const crafted = await runTool('trigger-url-elicitation', { url: 'https://evil.example%2F@example.com/' });
-      await resultText(crafted, /\S/);
-      assert.match(await wb.outputChannelText(CHANNEL, { contains: 'refused the URL' }), /refused the URL: it has a user name or other text before "@"/);
-      assert.equal((await wb.webviewFrames('asks you to open a link')).length, 0);
-
       // Escaped delimiters in the query reach the browser as they are (a Uri would decode them).
       const authorize = 'https://example.com/authorize?client=mcp-host&redirect_uri=https%3A%2F%2Fapp.example%2Fcb%3Fa%3D1%26b%3D2&state=a%2Bb%3D';
       const opened = await runTool('trigger-url-elicitation', { url: authorize });
