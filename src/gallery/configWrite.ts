@@ -1,9 +1,10 @@
 // Writes a planned entry into the text of `.vscode/mcp.json` (`servers` + `inputs`), `.mcp.json`
 // (`mcpServers`) or a VS Code settings.json (`mcpHost.servers` + `mcpHost.inputs`) with
-// jsonc-parser edits, so comments and formatting survive; an update rewrites only its entry. A
+// edits that touch only the new or updated entry (jsoncMembers.ts), so comments and formatting survive. A
 // file that does not parse, a name already taken (or, to update, missing) is an error and nothing
 // changes. An entry installed from a registry records where from (config/registrySource.ts).
-import { applyEdits, findNodeAtLocation, FormattingOptions, modify, parseTree, ParseError, printParseErrorCode } from 'jsonc-parser';
+import { findNodeAtLocation, FormattingOptions, parseTree, ParseError, printParseErrorCode } from 'jsonc-parser';
+import { appendMember, replaceValue } from './jsoncMembers';
 import type { InstallPlan, PlannedInput } from './installPlan';
 import { registrySourceFields } from '../config/registrySource';
 
@@ -51,12 +52,13 @@ export function addPlannedEntry(text: string, kind: ConfigFileKind, plan: Instal
   if (!options.replace && present) throw new ConfigWriteError(`a server named "${plan.key}" is already configured: choose another name, nothing was written`);
   if (options.replace && !present) throw new ConfigWriteError(`no server named "${plan.key}" is configured here any more: nothing was written`);
   const formatting = formattingOf(source);
-  let out = applyEdits(source, modify(source, [keys.servers, plan.key], entryToWrite(plan, options.registryUrl), { formattingOptions: formatting }));
+  const entry = entryToWrite(plan, options.registryUrl);
+  // Only the new entry (or the replaced one) changes: comments and the user's formatting stay where they were.
+  let out = present ? replaceValue(source, [keys.servers, plan.key], entry, formatting) : appendMember(source, [keys.servers], plan.key, entry, formatting);
   if (keys.inputs && plan.inputs.length) {
     const existing = findNodeAtLocation(parseTree(out)!, [keys.inputs]);
-    if (!existing) out = applyEdits(out, modify(out, [keys.inputs], [], { formattingOptions: formatting }));
     for (const input of newInputs(plan, (existing?.children ?? []).map((c) => ({ id: findNodeAtLocation(c, ['id'])?.value as unknown })))) {
-      out = applyEdits(out, modify(out, [keys.inputs, -1], input, { formattingOptions: formatting, isArrayInsertion: true }));
+      out = appendMember(out, [keys.inputs], undefined, input, formatting);
     }
   }
   return out;

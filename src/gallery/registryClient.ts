@@ -6,6 +6,8 @@
 import { ServerDetail, ServerListEnvelope, ServerResponse, firstIssue } from './serverJson';
 import { remoteUrlProblem } from './installSafety';
 import { limitedFetch } from '../auth/limitedFetch';
+import { parseBearerChallenge } from '../auth/discovery';
+import type { AuthProvider } from '../auth';
 
 export const OFFICIAL_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 
@@ -27,6 +29,8 @@ export class RegistryError extends Error {
   constructor(
     readonly reason: RegistryFailure,
     message: string,
+    /** 'unauthorized' only: the 401 names OAuth protected-resource metadata (RFC 9728), so a sign-in can get a token. */
+    readonly signIn = false,
   ) {
     super(message);
   }
@@ -37,6 +41,12 @@ export interface RegistryClientOptions {
   readonly baseUrl: string;
   /** The bearer token for a private registry, asked for at each request; undefined sends none. */
   readonly token?: () => PromiseLike<string | undefined> | string | undefined;
+  /**
+   * A private registry behind OAuth: the sign-in of a remote MCP server (the same OAuthSession),
+   * asked for the Authorization when `token` gives none, and told of a 401/403 (it refreshes, or
+   * finds a token another window stored): `retry` sends the request once more.
+   */
+  readonly auth?: AuthProvider;
   /** Injected for tests; the global fetch otherwise. */
   readonly fetch?: typeof fetch;
   /** Per-request timeout (ms). */
@@ -103,22 +113,41 @@ export class RegistryClient {
 
   private async get(path: string, signal?: AbortSignal): Promise<unknown> {
     const url = this.base + path;
-    const headers: Record<string, string> = { accept: 'application/json' };
-    const token = await this.options.token?.();
-    if (token) headers.authorization = `Bearer ${token}`;
+    const where = `registry ${safeUrl(this.base)}`;
+    // Once more after a challenge the auth answered `retry`; twice when the first try carried
+    // nothing (the stored token it then finds may be expired in turn, and is refreshed).
+    let retries = 1;
+    for (let attempt = 0; ; attempt++) {
+      const headers: Record<string, string> = { accept: 'application/json' };
+      const token = await this.options.token?.();
+      const authorization = token ? `Bearer ${token}` : await this.options.auth?.authorization();
+      if (authorization) headers.authorization = authorization;
+      else if (attempt === 0) retries = 2;
+      const response = await this.send(url, headers, signal);
+      if (response.status !== 401 && response.status !== 403) return this.read(response, url, path);
+      await response.body?.cancel();
+      const wwwAuthenticate = response.headers.get('www-authenticate') ?? undefined;
+      const auth = token ? undefined : this.options.auth;
+      const challenge = { status: response.status, url: safeUrl(this.base), ...(wwwAuthenticate ? { wwwAuthenticate } : {}), ...(authorization ? { refused: authorization } : {}) } as const;
+      if (attempt < retries && auth && (await auth.onChallenge(challenge)) === 'retry') continue;
+      const signIn = response.status === 401 && parseBearerChallenge(wwwAuthenticate).resourceMetadata !== undefined;
+      const why = authorization ? (token ? 'the token was refused' : 'the signed-in token was refused') : signIn ? 'it needs a sign-in (a private registry behind OAuth)' : 'it needs a token (a private registry)';
+      throw new RegistryError('unauthorized', `${where} answered ${response.status}: ${why}`, signIn);
+    }
+  }
+
+  private async send(url: string, headers: Record<string, string>, signal: AbortSignal | undefined): Promise<Response> {
     const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 15_000);
-    let response: Response;
     try {
-      response = await (this.options.fetch ?? fetch)(url, { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout, redirect: 'follow' });
+      return await (this.options.fetch ?? fetch)(url, { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout, redirect: 'follow' });
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       throw new RegistryError('unreachable', `registry not reachable at ${safeUrl(this.base)}: ${networkCause(error, timeout.aborted)}`);
     }
+  }
+
+  private async read(response: Response, url: string, path: string): Promise<unknown> {
     const where = `registry ${safeUrl(this.base)}`;
-    if (response.status === 401 || response.status === 403) {
-      await response.body?.cancel();
-      throw new RegistryError('unauthorized', `${where} answered ${response.status}: ${token ? 'the token was refused' : 'it needs a token (a private registry)'}`);
-    }
     if (response.status === 404) {
       await response.body?.cancel();
       throw new RegistryError('not-found', `${where}: not found (${path.split('?')[0]})`);

@@ -23,8 +23,16 @@ export function sandboxPolicyOf(entry: Pick<ServerEntry, 'config' | 'source'>, r
   return { filesystem, network, ...(allowedDomains ? { allowedDomains } : {}), allowEnv };
 }
 
-/** The policy in a few plain lines, for consent and Server Details. */
-export function describeSandbox(policy: SandboxPolicy | undefined): string[] {
+/** What of the user's environment passes into the sandbox besides the entry's own variables. */
+export function sandboxPassedEnvironment(policy: SandboxPolicy): string[] {
+  return ['PATH', 'locale', ...policy.allowEnv];
+}
+
+/**
+ * The policy in a few plain lines, for consent and Server Details. `environment: false` leaves out
+ * the environment line, for a caller that states the environment in one line of its own (consent).
+ */
+export function describeSandbox(policy: SandboxPolicy | undefined, options: { readonly environment?: boolean } = {}): string[] {
   if (!policy) return ['No sandbox: full access to your files and network.'];
   const fsp = policy.filesystem;
   const lines = [
@@ -35,6 +43,6 @@ export function describeSandbox(policy: SandboxPolicy | undefined): string[] {
   if (fsp.allowWrite.length) lines.push(`Writable: ${fsp.allowWrite.join(', ')}.`);
   if (fsp.denyRead.length) lines.push(`Hidden: ${fsp.denyRead.join(', ')}.`);
   if (fsp.denyWrite.length) lines.push(`Read-only: ${fsp.denyWrite.join(', ')}.`);
-  lines.push(policy.allowEnv.length ? `Environment: only PATH, locale, the entry's own variables and ${policy.allowEnv.join(', ')}.` : "Environment: only PATH, locale and the entry's own variables.");
+  if (options.environment !== false) lines.push(policy.allowEnv.length ? `Environment: only PATH, locale, the entry's own variables and ${policy.allowEnv.join(', ')}.` : "Environment: only PATH, locale and the entry's own variables.");
   return lines;
 }

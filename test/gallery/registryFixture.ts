@@ -9,7 +9,7 @@ const FIXTURES = join(ROOT, 'test', 'fixtures', 'registry');
 export interface RegistryFixture {
   readonly url: string;
   readonly token: string;
-  readonly requests: { prefix: string; path: string; authorized: boolean }[];
+  readonly requests: { prefix: string; path: string; authorized: boolean; authorization?: string }[];
   close(): Promise<void>;
 }
 
@@ -20,9 +20,10 @@ export interface RegistryDocuments {
   readonly TEMPLATED: Record<string, unknown>;
 }
 
-export async function startRegistryFixture(): Promise<RegistryFixture> {
-  const module = (await import(pathToFileURL(join(FIXTURES, 'registryServer.mjs')).href)) as { startRegistryFixture(): Promise<RegistryFixture> };
-  return module.startRegistryFixture();
+/** `authorizationServer`: the base URL of the authorization server that protects the fixture's /oauth registry. */
+export async function startRegistryFixture(options: { authorizationServer?: string } = {}): Promise<RegistryFixture> {
+  const module = (await import(pathToFileURL(join(FIXTURES, 'registryServer.mjs')).href)) as { startRegistryFixture(options: { authorizationServer?: string }): Promise<RegistryFixture> };
+  return module.startRegistryFixture(options);
 }
 
 export async function registryDocuments(): Promise<RegistryDocuments> {

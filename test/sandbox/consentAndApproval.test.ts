@@ -23,6 +23,17 @@ describe('consent and approval of sandboxed servers', () => {
     assert.doesNotMatch(detail, /runs with your user rights/);
   });
 
+  test('a sandboxed server\'s environment is one line: the variables it sets and the only ones of yours that pass in', async () => {
+    const facts = await consentFacts(entryOf({ command: 'node', args: ['x.js'], env: { API_KEY: '${input:key}', MODE: 'ro' }, sandboxEnabled: true, sandbox: { allowEnv: ['HTTPS_PROXY'] } }), CTX);
+    const lines = consentPrompt(facts).detail.split('\n');
+    const environment = lines.filter((line) => /environment/i.test(line) && !/^Defined in/.test(line));
+    assert.deepEqual(environment, ['Environment: only the variables it sets (API_KEY, MODE) and your PATH, locale and HTTPS_PROXY.']);
+    const none = consentPrompt(await consentFacts(entryOf({ command: 'node', sandboxEnabled: true }), CTX)).detail.split('\n');
+    assert.deepEqual(none.filter((line) => /environment/i.test(line)), ['Environment: only your PATH and locale (it sets none).']);
+    const open = consentPrompt(await consentFacts(entryOf({ command: 'node', env: { A: '1' } }), CTX)).detail.split('\n');
+    assert.deepEqual(open.filter((line) => /environment/i.test(line)), ['Environment variables it sets: A']);
+  });
+
   test('without a sandbox it says so as plainly; the setting that requires one changes what is shown', async () => {
     const entry = entryOf({ command: 'node', args: ['x.js'] });
     const { detail } = consentPrompt(await consentFacts(entry, CTX));

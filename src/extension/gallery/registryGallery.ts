@@ -2,13 +2,19 @@
 // the gallery. Decisions live in src/gallery/ (client, rows, install plan, file edit); this file
 // only shows quick picks, reads the setting and SecretStorage, and writes the file.
 import * as vscode from 'vscode';
-import { OFFICIAL_REGISTRY_URL, RegistryClient, safeUrl } from '../../gallery/registryClient';
+import { OFFICIAL_REGISTRY_URL, RegistryClient, RegistryError, safeUrl } from '../../gallery/registryClient';
 import { ServerResponse } from '../../gallery/serverJson';
 import { GalleryRow, choiceRows, failureRow, serverRow } from '../../gallery/galleryRows';
 import { describeEntry, planInstall } from '../../gallery/installPlan';
 import { ConfigFileKind, addPlannedEntry } from '../../gallery/configWrite';
 import { RegistryGalleryCommands } from '../lazyCommands';
 import { checkRegistryUpdates, updateFromRegistry, writeUserSetting } from './registryUpdates';
+import { RegistrySignIns } from './registryAuth';
+import { SecretTokenStore } from '../signIn/secretTokenStore';
+import { editorRedirect } from '../signIn/signInRedirect';
+import { openSignInPage } from '../signIn/signIns';
+import { askSignIn } from '../trust/consentDialogs';
+import { AuthError } from '../../auth/errors';
 
 const PAGE = 30;
 
@@ -34,8 +40,15 @@ export function registerRegistryGallery(context: vscode.ExtensionContext, log: v
     });
   // A registry's token goes to that registry only (it is kept per registry URL).
   const token = (url: string) => context.secrets.get(tokenKey(url));
+  // A registry behind OAuth: the servers' sign-in code, its tokens in SecretStorage under the registry's resource.
+  const signIns = new RegistrySignIns({
+    store: new SecretTokenStore(context.secrets, () => {}, context.globalStorageUri.fsPath),
+    redirect: editorRedirect(undefined, (text) => log.info(`registry sign-in: ${text}`)),
+    userAgent: openSignInPage,
+    log: (level, text) => log[level](`registry sign-in: ${text}`),
+  });
   return [
-    run(RegistryGalleryCommands.browse, () => browse(context.secrets)),
+    run(RegistryGalleryCommands.browse, () => browse(context.secrets, signIns)),
     run(RegistryGalleryCommands.setToken, () => setRegistryToken(context.secrets)),
     run(RegistryGalleryCommands.update, () => updateFromRegistry(token)),
     // The quiet check after activation: its failures go to the log only.
@@ -62,19 +75,40 @@ async function setRegistryToken(secrets: vscode.SecretStorage): Promise<void> {
   else await secrets.delete(tokenKey(url));
 }
 
-type Item = vscode.QuickPickItem & { row?: GalleryRow; more?: boolean; offerToken?: boolean };
+type Item = vscode.QuickPickItem & { row?: GalleryRow; more?: boolean; offerToken?: boolean; signIn?: boolean };
 
-async function browse(secrets: vscode.SecretStorage): Promise<void> {
+async function browse(secrets: vscode.SecretStorage, signIns: RegistrySignIns, signedIn = false): Promise<void> {
   const url = registryUrl();
-  const client = new RegistryClient({ baseUrl: url, token: () => secrets.get(tokenKey(url)) });
-  const picked = await pickServer(client, url);
+  const client = new RegistryClient({ baseUrl: url, token: () => secrets.get(tokenKey(url)), auth: signIns.provider(url) });
+  const picked = await pickServer(client, url, !signedIn);
   if (!picked) return;
+  if (picked.signIn) return (await signInToRegistry(signIns, url)) ? browse(secrets, signIns, true) : undefined;
   if (picked.offerToken) return setRegistryToken(secrets);
   if (picked.row?.serverName) await install(client, picked.row.serverName, url);
 }
 
+/** The registry's OAuth sign-in: the prompt that names the authorization server, then the browser. True when signed in. */
+async function signInToRegistry(signIns: RegistrySignIns, url: string): Promise<boolean> {
+  const request = await signIns.request(url);
+  if (!(await askSignIn({ name: `MCP Registry ${safeUrl(url)}`, serverUrl: url, issuer: request.issuer, authorizationEndpoint: request.authorizationEndpoint, reason: 'sign-in', ...(request.scopes ? { scopes: request.scopes } : {}) }))) return false;
+  const progress = { location: vscode.ProgressLocation.Notification, title: `MCP Host: signing in to the MCP Registry ${safeUrl(url)} — finish in your browser…`, cancellable: true };
+  return vscode.window.withProgress(progress, async (_, token) => {
+    const abort = new AbortController();
+    const cancelled = token.onCancellationRequested(() => abort.abort());
+    try {
+      await signIns.signIn(url, abort.signal);
+      return true;
+    } catch (error) {
+      if (AuthError.is(error, 'cancelled')) return false;
+      throw error;
+    } finally {
+      cancelled.dispose();
+    }
+  });
+}
+
 /** The quick pick: searches as you type (latest request wins), pages on "More results…". */
-function pickServer(client: RegistryClient, url: string): Promise<Item | undefined> {
+function pickServer(client: RegistryClient, url: string, autoSignIn: boolean): Promise<Item | undefined> {
   const pick = vscode.window.createQuickPick<Item>();
   pick.title = `MCP Registry — ${safeUrl(url)}`;
   pick.placeholder = 'Search servers by name';
@@ -98,12 +132,20 @@ function pickServer(client: RegistryClient, url: string): Promise<Item | undefin
     } catch (error) {
       if (request.signal.aborted) return;
       const row = failureRow(error);
-      pick.items = [{ ...rowItem(row), label: `$(error) ${row.label}`, alwaysShow: true, offerToken: row.offerToken }];
+      // A 401 that names OAuth metadata starts the sign-in (its prompt asks first); any 401 offers it.
+      if (autoSignIn && error instanceof RegistryError && error.signIn) return settle({ label: row.label, signIn: true });
+      const signIn: Item[] = row.offerToken ? [{ label: '$(sign-in) Sign in to the registry…', detail: 'Through OAuth, in your browser, when the registry supports it', signIn: true, alwaysShow: true }] : [];
+      pick.items = [{ ...rowItem(row), label: `$(error) ${row.label}`, alwaysShow: true, offerToken: row.offerToken }, ...signIn];
     } finally {
       if (current === request) pick.busy = false;
     }
   };
+  let settle: (item: Item) => void = () => {};
   return new Promise((resolve) => {
+    settle = (item) => {
+      resolve(item);
+      pick.hide();
+    };
     pick.onDidChangeValue((value) => {
       clearTimeout(timer);
       timer = setTimeout(() => void load(value.trim(), false), 250);
@@ -111,9 +153,8 @@ function pickServer(client: RegistryClient, url: string): Promise<Item | undefin
     pick.onDidAccept(() => {
       const item = pick.selectedItems[0];
       if (item?.more) return void load(pick.value.trim(), true);
-      if (!item?.row?.serverName && !item?.offerToken) return;
-      resolve(item);
-      pick.hide();
+      if (!item?.row?.serverName && !item?.offerToken && !item?.signIn) return;
+      settle(item);
     });
     pick.onDidHide(() => {
       clearTimeout(timer);

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { clientMetadataUrlProblem } from '../../auth/clientMetadataUrl';
 import { AuthError } from '../../auth/errors';
 import type { SignInState } from '../../auth/session';
+import type { UserAgent } from '../../auth/flow';
 import type { ServerRegistry } from '../../registry';
 import type { ResolvedRemoteServer } from '../../config/variables';
 import type { ServerEntry } from '../../config';
@@ -20,6 +21,13 @@ import { assessSignInPage } from '../../usecases/signInPage';
 export const SIGN_IN_REASON = 'Sign in required — click the server (or "Sign In") to sign in in your browser';
 /** The row's reason after the authorization server refused the refresh token. */
 export const SIGN_IN_EXPIRED_REASON = 'Sign in required — the sign-in expired or was revoked; click the server (or "Sign In") to sign in again';
+
+/** The browser as the sign-in's user agent: the URL opened is judged like every external URL (the prompt already named its host). */
+export const openSignInPage: UserAgent = async (url, target) => {
+  const page = assessSignInPage({ url: url.href, issuer: target.issuer, serverUrl: target.resource });
+  if (page.kind === 'blocked') throw new AuthError('redirect', page.reason);
+  if (!(await openExternalUrl(url.href))) throw new AuthError('redirect', 'the browser was not opened');
+};
 
 export class EditorSignIns {
   private readonly signIns: ServerSignIns;
@@ -40,12 +48,7 @@ export class EditorSignIns {
       // Every token and client secret read or written is also hidden from every log line.
       store: new SecretTokenStore(storage.secrets, (...values) => redactor.add(...values), storage.globalStorageUri.fsPath),
       redirect: (id, port) => editorRedirect(port, (text) => this.logs.get(id).write('info', `sign-in: ${text}`)),
-      userAgent: async (url, target) => {
-        // The URL opened is judged like every external URL; the prompt already named its host.
-        const page = assessSignInPage({ url: url.href, issuer: target.issuer, serverUrl: target.resource });
-        if (page.kind === 'blocked') throw new AuthError('redirect', page.reason);
-        if (!(await openExternalUrl(url.href))) throw new AuthError('redirect', 'the browser was not opened');
-      },
+      userAgent: openSignInPage,
       confirmStepUp: (id, request) => {
         const h = this.registry().get(id);
         const url = h?.resolved?.type === 'stdio' ? undefined : h?.resolved?.url;

@@ -4,7 +4,7 @@ import { RemoteServerConfig, ServerEntry, VariableContext, resolveEntry } from '
 import { oauthGrantFacts } from '../../config/oauthBlock';
 import { maskHeaderValue, maskLiterals, maskUrlCredentials } from '../../protocol/redaction';
 import type { ConsentFacts } from './consentText';
-import { describeSandbox, sandboxPolicyOf, SandboxRequirement } from '../../sandbox/policy';
+import { describeSandbox, sandboxPassedEnvironment, sandboxPolicyOf, SandboxRequirement } from '../../sandbox/policy';
 
 /**
  * The command line or URL as it will run, with every variable whose value could be a secret left
@@ -16,7 +16,11 @@ import { describeSandbox, sandboxPolicyOf, SandboxRequirement } from '../../sand
 export async function consentFacts(entry: ServerEntry, ctx: Omit<VariableContext, 'resolveInput' | 'keepEnvReferences'>, sandbox?: SandboxRequirement): Promise<ConsentFacts> {
   const preview = await resolveEntry(entry, { ...ctx, keepEnvReferences: true, resolveInput: async (id) => `\${input:${id}}` }, { preview: true });
   const base = { name: entry.name, sourceLabel: entry.source.label };
-  if (preview.type === 'stdio') return { ...base, command: preview.command, args: preview.args, sandbox: describeSandbox(sandboxPolicyOf(entry, sandbox)), cwd: preview.cwd, envNames: preview.envNames };
+  if (preview.type === 'stdio') {
+    const policy = sandboxPolicyOf(entry, sandbox);
+    // The environment is one line of the prompt (consentFactLines): the sandbox's lines leave it out.
+    return { ...base, command: preview.command, args: preview.args, sandbox: describeSandbox(policy, { environment: false }), ...(policy ? { sandboxEnvironment: sandboxPassedEnvironment(policy) } : {}), cwd: preview.cwd, envNames: preview.envNames };
+  }
   const remote: Partial<RemoteServerConfig> = entry.config.type === 'stdio' ? {} : entry.config;
   const configHeaders = remote.headers ?? {};
   const secret = new Set(preview.secretHeaderNames);

@@ -12,8 +12,10 @@ export interface StdioConsentFacts {
   readonly cwd: string;
   /** Names only: values never appear in the prompt. */
   readonly envNames: readonly string[];
-  /** The sandbox it runs in, in plain lines (`describeSandbox`), or the line saying it has none. */
+  /** The sandbox it runs in, in plain lines (`describeSandbox` without its environment line), or the line saying it has none. */
   readonly sandbox?: readonly string[];
+  /** Sandboxed only: what of the user's environment passes in besides `envNames` (`sandboxPassedEnvironment`). */
+  readonly sandboxEnvironment?: readonly string[];
 }
 
 /** What the consent prompt shows of a remote server: where it connects and what it sends. */
@@ -77,8 +79,23 @@ export function consentFactLines(f: ConsentFacts): string[] {
       : [];
     return [`URL: ${f.url}`, `Transport: ${transportLabel(f.type)}`, 'Headers it sends:', ...headers, ...oauth];
   }
-  const env = f.envNames.length ? [...f.envNames].sort().join(', ') : '(none)';
-  return [`Command: ${displayCommandLine(f.command, f.args)}`, ...(f.sandbox ?? []), `Working directory: ${displayPath(f.cwd)}`, `Environment variables it sets: ${env}`];
+  return [`Command: ${displayCommandLine(f.command, f.args)}`, ...(f.sandbox ?? []), `Working directory: ${displayPath(f.cwd)}`, environmentLine(f)];
+}
+
+/**
+ * The one line on the environment: the variables the entry sets, and for a sandboxed server also
+ * the only ones of the user's that pass in (unsandboxed, it inherits them all: "runs with your user rights").
+ */
+function environmentLine(f: StdioConsentFacts): string {
+  const sets = [...f.envNames].sort().join(', ');
+  if (!f.sandboxEnvironment) return `Environment variables it sets: ${sets || '(none)'}`;
+  const yours = listInWords(f.sandboxEnvironment);
+  return sets ? `Environment: only the variables it sets (${sets}) and your ${yours}.` : `Environment: only your ${yours} (it sets none).`;
+}
+
+/** "a, b and c". */
+function listInWords(items: readonly string[]): string {
+  return items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}` : (items[0] ?? '');
 }
 
 /** The line under a stdio server's facts: what it can touch once allowed. */
