@@ -22,7 +22,7 @@ export const PANEL_ASSETS: WebviewFeature = { style: 'webview/toolCall.css', scr
 /** Server Details: the panels' look, its own script. */
 export const DETAILS_FEATURE: WebviewFeature = { style: 'webview/toolCall.css', script: 'webview/details.js' };
 /** The protocol timeline: a canvas of every server's frames, its own look and script. */
-export const TIMELINE_FEATURE: WebviewFeature = { style: 'webview/timeline.css', script: 'webview/timeline.js', helpers: ['webview/timelineAccess.js', 'webview/timelineStore.js', 'webview/timelineDetails.js', 'webview/timelineCanvas.js', 'webview/timelineInput.js'] };
+export const TIMELINE_FEATURE: WebviewFeature = { style: 'webview/timeline.css', script: 'webview/timeline.js', helpers: ['webview/timelineAccess.js', 'webview/timelineTheme.js', 'webview/timelineStore.js', 'webview/timelineDetails.js', 'webview/timelineCanvas.js', 'webview/timelineInput.js'] };
 /** Sampling and elicitation dialogs. */
 export const DIALOG_ASSETS: WebviewFeature = { style: 'dialogs/dialogs.css', script: 'dialogs/dialogs.js' };
 
