@@ -96,7 +96,6 @@ export default defineConfig(
     files: [
       'media/dialogs/dialogs.js',
       'media/webview/appFrame.js',
-      'media/webview/common.js',
       'media/webview/details.js',
       'media/webview/timeline.js',
       'media/webview/resultParts.js',

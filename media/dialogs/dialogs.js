@@ -6,7 +6,7 @@
 // @ts-check
 (function () {
   'use strict';
-  /* global McpWebview */
+  /* global McpWebview, McpFormRenderer */
   const { h, post, onMessage, isObj, str, formatBytes, isImageDataUri, isAudioDataUri, placeErrors } = McpWebview;
   const app = /** @type {HTMLElement} */ (document.getElementById('app'));
 
@@ -290,7 +290,7 @@
   /** Submit was pressed: the next errors take focus to the first invalid field and are announced. */
   let submitted = false;
   // The shared renderer (common.js) in the wording for people: the same field model as a tool's form.
-  const formFields = McpWebview.formRenderer({ audience: 'person', changed: () => changed() });
+  const formFields = McpFormRenderer.create({ audience: 'person', changed: () => changed() });
 
   /** @param {DialogMessageOf<'form'>} msg */
   function renderForm(msg) {

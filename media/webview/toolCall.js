@@ -6,7 +6,7 @@
 // @ts-check
 (function () {
   'use strict';
-  /* global McpWebview, McpSuggestions, McpResultParts, McpHistoryList */
+  /* global McpWebview, McpFormRenderer, McpSuggestions, McpResultParts, McpHistoryList */
   const { h, post, announce, onMessage, isObj, str, formatMs, placeErrors, jsonTree } = McpWebview;
   const { resultHeader, historyBanner, renderPart, renderStructured } = McpResultParts;
   const app = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -37,7 +37,7 @@
 
   // The form: the shared renderer (common.js) in the wording for developers; a prompt's fields
   // ask the server for suggestions (debounced), with the other fields' values as context.
-  const form = McpWebview.formRenderer({ audience: 'developer', changed: () => edited(), suggest: (input, path) => (completions ? McpSuggestions.combobox(input, path, suggest) : input) });
+  const form = McpFormRenderer.create({ audience: 'developer', changed: () => edited(), suggest: (input, path) => (completions ? McpSuggestions.combobox(input, path, suggest) : input) });
 
   // The first edit by the user keeps the panel's tab (no longer a preview the next click replaces).
   let toldEdited = false;
