@@ -4,9 +4,11 @@
 // textContent, never as HTML; images and audio only as data: URIs the extension built after
 // checking their type. The extension decides everything; this page only shows and asks.
 // @ts-check
-(function () {
-  'use strict';
-  /* global McpWebview */
+
+'use strict';
+/* global McpWebview, McpFormRenderer */
+// A block, not a function: what it declares stays private to this script.
+{
   const { h, post, onMessage, isObj, str, formatBytes, isImageDataUri, isAudioDataUri, placeErrors } = McpWebview;
   const app = /** @type {HTMLElement} */ (document.getElementById('app'));
 
@@ -61,17 +63,28 @@
   // ---------------------------------------------------------------------------------------------
   // Sampling
 
+  /**
+   * A sampling request's page: what the person changed, and the parts the decision freezes.
+   * @typedef {{ req: DialogMessageOf<'sampling'>['request'], noModel: boolean, body: HTMLElement, actions: HTMLElement, outcome: HTMLElement,
+   *   edits: { texts: Record<string, string>, systemPrompt: string|undefined, maxTokens: number|undefined } }} SamplingPage
+   */
+
   /** @param {DialogMessageOf<'sampling'>} msg */
   function renderSampling(msg) {
     const req = msg.request;
-    const server = msg.server;
     app.textContent = '';
-    /** @type {{ texts: Record<string, string>, systemPrompt: string|undefined, maxTokens: number|undefined }} */
-    const edits = { texts: {}, systemPrompt: undefined, maxTokens: undefined };
-    // Without a language model the person answers: the request is read-only, the reply is theirs.
-    const noModel = req.modelsAvailable === false;
-    const body = h('div', { class: 'sampling' });
-    app.append(header('Sampling request', str(server.name), 'asks to use a language model'));
+    /** @type {SamplingPage} */
+    const page = {
+      req,
+      // Without a language model the person answers: the request is read-only, the reply is theirs.
+      noModel: req.modelsAvailable === false,
+      edits: { texts: {}, systemPrompt: undefined, maxTokens: undefined },
+      body: h('div', { class: 'sampling' }),
+      actions: h('div', { class: 'actions' }),
+      outcome: h('div', { class: 'outcome', id: 'outcome' }),
+    };
+    const { noModel, body } = page;
+    app.append(header('Sampling request', str(msg.server.name), 'asks to use a language model'));
     // The model answered nothing (or cannot answer here): said as the error it is, before anything else.
     if (typeof req.noModelReason === 'string') app.append(h('p', { class: 'error', role: 'alert', id: 'no-model-reason', text: req.noModelReason }));
     app.append(
@@ -82,8 +95,17 @@
           : 'Read what the server wants to send to the model. You can edit the text, the system prompt and the token limit, then approve or reject. You will see the answer before it goes back to the server. Or answer it yourself.',
       }),
     );
+    body.append(modelFacts(req, noModel), systemPromptSection(page), messagesSection(page, msg.imagesToModel), limitsSection(page));
+    if (typeof req.metadata === 'string') body.append(h('details', { class: 'metadata' }, [h('summary', { text: 'Metadata for the model provider' }), h('pre', { text: req.metadata })]));
+    const self = selfAnswer(page);
+    body.append(self.box);
+    const approveBtn = samplingActions(page, self);
+    app.append(body, page.actions, page.outcome);
+    (noModel ? self.text : approveBtn).focus();
+  }
 
-    // Model
+  /** The model that would answer, the server's preferences, and what it asked to include. */
+  function modelFacts(/** @type {SamplingPage['req']} */ req, /** @type {boolean} */ noModel) {
     const model = h('div', { class: 'facts' });
     if (noModel) model.append(fact('Model', typeof req.noModelReason === 'string' ? 'none that can answer — you answer it yourself' : 'none available in VS Code — you answer it yourself'));
     else if (isObj(req.plannedModel)) model.append(fact('Model', str(req.plannedModel.label) + ' — ' + str(req.plannedModel.reason)));
@@ -99,135 +121,148 @@
     if (req.includeContext && req.includeContext !== 'none') {
       model.append(fact('Context', 'The server asked to include context from ' + (req.includeContext === 'allServers' ? 'all servers' : 'this server') + '. MCP Host does not add any context: only the messages below are sent.'));
     }
-    body.append(model);
+    return model;
+  }
 
-    // System prompt
-    const sys = h('textarea', { id: 'system-prompt', class: 'editable', spellcheck: 'false', 'aria-label': 'System prompt', placeholder: '(no system prompt)', readonly: noModel });
-    sys.value = str(req.systemPrompt);
+  function systemPromptSection(/** @type {SamplingPage} */ page) {
+    const sys = h('textarea', { id: 'system-prompt', class: 'editable', spellcheck: 'false', 'aria-label': 'System prompt', placeholder: '(no system prompt)', readonly: page.noModel });
+    sys.value = str(page.req.systemPrompt);
     autosize(sys);
     sys.addEventListener('input', () => {
-      edits.systemPrompt = sys.value;
+      page.edits.systemPrompt = sys.value;
       autosize(sys);
     });
-    body.append(section('System prompt', [sys]));
+    return section('System prompt', [sys]);
+  }
 
-    // Messages
+  /** The messages, their texts editable; and, before approval, what the model will not get. */
+  function messagesSection(/** @type {SamplingPage} */ page, /** @type {boolean | undefined} */ imagesToModel) {
     const list = h('div', { class: 'messages' });
-    const messages = Array.isArray(req.messages) ? req.messages : [];
-    let hasImage = false;
-    let hasAudio = false;
+    const messages = Array.isArray(page.req.messages) ? page.req.messages : [];
+    const shown = { image: false, audio: false };
     messages.forEach((m, i) => {
       const box = h('div', { class: 'message role-' + (m.role === 'assistant' ? 'assistant' : 'user') }, [h('div', { class: 'role', text: (m.role === 'assistant' ? 'Assistant' : 'User') + ' · message ' + (i + 1) })]);
-      for (const p of Array.isArray(m.parts) ? m.parts : []) {
-        if (p.kind === 'text') {
-          const area = h('textarea', { class: 'editable message-text', spellcheck: 'false', dataset: { part: str(p.id) }, 'aria-label': 'Text of message ' + (i + 1), readonly: noModel });
-          area.value = str(p.text);
-          autosize(area);
-          area.addEventListener('input', () => {
-            edits.texts[str(p.id)] = area.value;
-            autosize(area);
-          });
-          box.append(area);
-        } else if (p.kind === 'image' && isImageDataUri(p.dataUri)) {
-          hasImage = true;
-          box.append(h('figure', { class: 'media' }, [h('img', { src: p.dataUri, alt: 'image in the request (' + str(p.mimeType) + ')' }), h('figcaption', { class: 'muted', text: str(p.mimeType) + ' · ' + formatBytes(p.bytes) })]));
-        } else if (p.kind === 'audio' && isAudioDataUri(p.dataUri)) {
-          hasAudio = true;
-          box.append(h('figure', { class: 'media' }, [h('audio', { controls: '', src: p.dataUri }), h('figcaption', { class: 'muted', text: str(p.mimeType) + ' · ' + formatBytes(p.bytes) })]));
-        } else {
-          box.append(h('div', { class: 'unshown muted', text: '[' + str(p.type) + (p.mimeType ? ' ' + str(p.mimeType) : '') + ' not shown: ' + str(p.reason) + ']' }));
-        }
-      }
+      for (const p of Array.isArray(m.parts) ? m.parts : []) box.append(messagePart(page, p, i, shown));
       list.append(box);
     });
     const msgSection = section('Messages (' + messages.length + ')', [list]);
     // Say before approval what the model will not get (a placeholder text stands in for it).
-    const leftOut = [hasImage && !msg.imagesToModel ? 'images' : '', hasAudio ? 'audio' : ''].filter(Boolean);
+    const leftOut = [shown.image && !imagesToModel ? 'images' : '', shown.audio ? 'audio' : ''].filter(Boolean);
     if (leftOut.length) {
-      const why = hasAudio && !leftOut.includes('images') ? 'VS Code language models take no audio' : 'this VS Code cannot send them to a language model';
+      const why = shown.audio && !leftOut.includes('images') ? 'VS Code language models take no audio' : 'this VS Code cannot send them to a language model';
       msgSection.append(h('div', { class: 'note warning-text', id: 'media-left-out', text: 'The ' + leftOut.join(' and ') + ' shown here will not reach the model (' + why + '); the model gets a short note saying so instead.' }));
     }
-    body.append(msgSection);
+    return msgSection;
+  }
 
-    // Limits
-    const max = h('input', { id: 'max-tokens', type: 'number', min: '1', step: '1', value: String(req.maxTokens), 'aria-label': 'Maximum tokens' });
+  /**
+   * One part of message `i`: its text to edit, an image or audio (noted in `shown`), or why it is not shown.
+   * @param {SamplingPage} page
+   * @param {{ kind?: unknown, id?: unknown, text?: unknown, dataUri?: unknown, mimeType?: unknown, bytes?: unknown, type?: unknown, reason?: unknown }} p what the page reads of a part (it checks each field)
+   * @param {number} i
+   * @param {{ image: boolean, audio: boolean }} shown
+   */
+  function messagePart(page, p, i, shown) {
+    if (p.kind === 'text') {
+      const area = h('textarea', { class: 'editable message-text', spellcheck: 'false', dataset: { part: str(p.id) }, 'aria-label': 'Text of message ' + (i + 1), readonly: page.noModel });
+      area.value = str(p.text);
+      autosize(area);
+      area.addEventListener('input', () => {
+        page.edits.texts[str(p.id)] = area.value;
+        autosize(area);
+      });
+      return area;
+    }
+    if (p.kind === 'image' && isImageDataUri(p.dataUri)) {
+      shown.image = true;
+      return h('figure', { class: 'media' }, [h('img', { src: p.dataUri, alt: 'image in the request (' + str(p.mimeType) + ')' }), h('figcaption', { class: 'muted', text: str(p.mimeType) + ' · ' + formatBytes(p.bytes) })]);
+    }
+    if (p.kind === 'audio' && isAudioDataUri(p.dataUri)) {
+      shown.audio = true;
+      return h('figure', { class: 'media' }, [h('audio', { controls: '', src: p.dataUri }), h('figcaption', { class: 'muted', text: str(p.mimeType) + ' · ' + formatBytes(p.bytes) })]);
+    }
+    return h('div', { class: 'unshown muted', text: '[' + str(p.type) + (p.mimeType ? ' ' + str(p.mimeType) : '') + ' not shown: ' + str(p.reason) + ']' });
+  }
+
+  /** The token limit; a value that is not a whole number ≥ 1 turns the approve buttons off. */
+  function limitsSection(/** @type {SamplingPage} */ page) {
+    const max = h('input', { id: 'max-tokens', type: 'number', min: '1', step: '1', value: String(page.req.maxTokens), 'aria-label': 'Maximum tokens' });
+    const maxError = h('span', { class: 'error' });
     max.addEventListener('input', () => {
       const n = Number(max.value);
-      edits.maxTokens = Number.isInteger(n) && n >= 1 ? n : undefined;
-      maxError.textContent = Number.isInteger(n) && n >= 1 ? '' : 'a whole number, at least 1';
-      syncButtons();
+      const ok = Number.isInteger(n) && n >= 1;
+      page.edits.maxTokens = ok ? n : undefined;
+      maxError.textContent = ok ? '' : 'a whole number, at least 1';
+      for (const id of ['approve', 'approve-session', 'approve-always']) {
+        const b = /** @type {HTMLButtonElement|null} */ (page.actions.querySelector('#' + id));
+        if (b) b.disabled = !ok;
+      }
     });
-    const maxError = h('span', { class: 'error' });
-    if (noModel) max.setAttribute('readonly', '');
-    body.append(section('Limits', [h('label', { class: 'inline', for: 'max-tokens' }, ['Maximum tokens ', max, ' ', maxError])]));
-    if (typeof req.metadata === 'string') body.append(h('details', { class: 'metadata' }, [h('summary', { text: 'Metadata for the model provider' }), h('pre', { text: req.metadata })]));
+    if (page.noModel) max.setAttribute('readonly', '');
+    return section('Limits', [h('label', { class: 'inline', for: 'max-tokens' }, ['Maximum tokens ', max, ' ', maxError])]);
+  }
 
-    // Decision
-    const send = (/** @type {PageMessageOf<'samplingApprove'>['remember']} */ remember) => {
-      /** @type {{ texts: Record<string, string>, systemPrompt?: string, maxTokens?: number }} */
-      const payload = { texts: {} };
-      for (const [k, v] of Object.entries(edits.texts)) payload.texts[k] = v;
-      if (edits.systemPrompt !== undefined) payload.systemPrompt = edits.systemPrompt;
-      if (edits.maxTokens !== undefined) payload.maxTokens = edits.maxTokens;
-      post({ type: 'samplingApprove', edits: payload, remember });
-      freeze(body);
-      freeze(actions);
-      outcome.replaceChildren(status('Approved. Waiting for the model…', 'busy'));
-    };
-    const reject = (/** @type {PageMessageOf<'samplingReject'>['remember']} */ remember) => {
-      post({ type: 'samplingReject', remember });
-      freeze(body);
-      freeze(actions);
-      outcome.replaceChildren(status('Rejected: the server gets an error.', 'done'));
-    };
-    // "Answer yourself": the reply and the model name the server is told, both the person's.
-    const selfText = h('textarea', { id: 'self-answer', class: 'editable answer-text', spellcheck: 'true', rows: '4', 'aria-label': 'Your answer', placeholder: 'Write the reply the server gets, as the model would' });
+  /** The request answered (or refused): nothing more to change, and what happens now. */
+  function decided(/** @type {SamplingPage} */ page, /** @type {HTMLElement} */ outcome) {
+    freeze(page.body);
+    freeze(page.actions);
+    page.outcome.replaceChildren(outcome);
+  }
+
+  /** "Answer yourself": the reply and the model name the server is told, both the person's. */
+  function selfAnswer(/** @type {SamplingPage} */ page) {
+    const text = h('textarea', { id: 'self-answer', class: 'editable answer-text', spellcheck: 'true', rows: '4', 'aria-label': 'Your answer', placeholder: 'Write the reply the server gets, as the model would' });
     const selfModel = h('input', { id: 'self-model', type: 'text', value: 'human', spellcheck: 'false', 'aria-label': 'Model name the server sees' });
     const sendSelf = h('button', { id: 'send-self', class: 'primary', disabled: true, onclick: () => {
-      post({ type: 'samplingAnswerSelf', text: selfText.value, model: selfModel.value });
-      freeze(body);
-      freeze(actions);
-      outcome.replaceChildren(status('Sent your answer to the server.', 'done'));
+      post({ type: 'samplingAnswerSelf', text: text.value, model: selfModel.value });
+      decided(page, status('Sent your answer to the server.', 'done'));
     } }, ['Send my answer']);
-    selfText.addEventListener('input', () => {
-      autosize(selfText);
-      sendSelf.disabled = selfText.value.trim() === '';
+    text.addEventListener('input', () => {
+      autosize(text);
+      sendSelf.disabled = text.value.trim() === '';
     });
-    const selfBox = section('Your answer', [
-      selfText,
+    const box = section('Your answer', [
+      text,
       h('label', { class: 'inline', for: 'self-model' }, ['Model name the server sees ', selfModel]),
       h('div', { class: 'muted', text: 'No model runs: the server gets exactly this text, marked as coming from the model you name here.' }),
       h('div', { class: 'actions' }, [sendSelf]),
     ], 'self-answer');
-    selfBox.hidden = !noModel;
-    body.append(selfBox);
+    box.hidden = !page.noModel;
+    return { box, text };
+  }
 
+  /** Approve (once, for the session, always), answer yourself, reject (once, never); returns Approve. */
+  function samplingActions(/** @type {SamplingPage} */ page, /** @type {{ box: HTMLElement, text: HTMLTextAreaElement }} */ self) {
+    const send = (/** @type {PageMessageOf<'samplingApprove'>['remember']} */ remember) => {
+      /** @type {{ texts: Record<string, string>, systemPrompt?: string, maxTokens?: number }} */
+      const payload = { texts: {} };
+      for (const [k, v] of Object.entries(page.edits.texts)) payload.texts[k] = v;
+      if (page.edits.systemPrompt !== undefined) payload.systemPrompt = page.edits.systemPrompt;
+      if (page.edits.maxTokens !== undefined) payload.maxTokens = page.edits.maxTokens;
+      post({ type: 'samplingApprove', edits: payload, remember });
+      decided(page, status('Approved. Waiting for the model…', 'busy'));
+    };
+    const reject = (/** @type {PageMessageOf<'samplingReject'>['remember']} */ remember) => {
+      post({ type: 'samplingReject', remember });
+      decided(page, status('Rejected: the server gets an error.', 'done'));
+    };
     const approveBtn = h('button', { id: 'approve', class: 'primary', onclick: () => send('once') }, ['Approve']);
-    const approveActions = noModel ? [] : [
+    const approveActions = page.noModel ? [] : [
       approveBtn,
       h('button', { id: 'approve-session', class: 'secondary', title: 'Approve, and approve further requests from this server without asking until VS Code restarts', onclick: () => send('allowSession') }, ['Allow for this session']),
       h('button', { id: 'approve-always', class: 'secondary', title: 'Approve, and never ask again for this server (MCP Host: Reset Sampling Permissions undoes it)', onclick: () => send('allowAlways') }, ['Always allow']),
       h('button', { id: 'answer-self', class: 'secondary', title: 'Write the answer yourself instead of asking a model', onclick: () => {
-        selfBox.hidden = false;
-        selfText.focus();
+        self.box.hidden = false;
+        self.text.focus();
       } }, ['Answer yourself…']),
     ];
-    const actions = h('div', { class: 'actions' }, [
+    page.actions.append(
       ...approveActions,
       h('span', { class: 'spacer' }),
       h('button', { id: 'reject', class: 'danger', onclick: () => reject('once') }, ['Reject']),
       h('button', { id: 'reject-never', class: 'secondary', title: 'Reject, and reject every sampling request from this server from now on', onclick: () => reject('never') }, ['Never allow']),
-    ]);
-    function syncButtons() {
-      const bad = maxError.textContent !== '';
-      for (const id of ['approve', 'approve-session', 'approve-always']) {
-        const b = /** @type {HTMLButtonElement|null} */ (actions.querySelector('#' + id));
-        if (b) b.disabled = bad;
-      }
-    }
-    const outcome = h('div', { class: 'outcome', id: 'outcome' });
-    app.append(body, actions, outcome);
-    (noModel ? selfText : approveBtn).focus();
+    );
+    return approveBtn;
   }
 
   /**
@@ -289,8 +324,8 @@
   let formErrors = null;
   /** Submit was pressed: the next errors take focus to the first invalid field and are announced. */
   let submitted = false;
-  // The shared renderer (common.js) in the wording for people: the same field model as a tool's form.
-  const formFields = McpWebview.formRenderer({ audience: 'person', changed: () => changed() });
+  // The shared renderer (formRenderer.js) in the wording for people: the same field model as a tool's form.
+  const formFields = McpFormRenderer.create({ audience: 'person', changed: () => changed() });
 
   /** @param {DialogMessageOf<'form'>} msg */
   function renderForm(msg) {
@@ -458,4 +493,4 @@
   });
 
   post({ type: 'ready' });
-})();
+}

@@ -6,8 +6,9 @@
 // extension sends for the view goes to its window. It also reports the view's surroundings:
 // VS Code's theme (the CSS variables the extension names, resolved here) and the frame's size.
 // @ts-check
-(function () {
-  'use strict';
+'use strict';
+// A block, not a function: what it declares stays private to this script.
+{
   // eslint-disable-next-line no-undef
   const { h, post, onMessage, isObj, str } = McpWebview;
 
@@ -176,4 +177,4 @@
   });
 
   post({ type: 'appReady' });
-})();
+}

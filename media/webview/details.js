@@ -2,8 +2,9 @@
 // drawn in the style of the tool panel. Plain browser JS; every string is inserted as text.
 // The page is redrawn when the figures change; open disclosures stay open.
 // @ts-check
-(function () {
-  'use strict';
+'use strict';
+// A block, not a function: what it declares stays private to this script.
+{
   /* global McpWebview */
   const { h, post, onMessage, isObj, str } = McpWebview;
   const app = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -119,4 +120,4 @@
   });
 
   post({ type: 'ready' });
-})();
+}

@@ -5,8 +5,9 @@
 // there to do now: Cancel while the call runs, else the result's heading, else Run.
 // Loaded after common.js, before toolCall.js.
 // @ts-check
-(function () {
-  'use strict';
+'use strict';
+// A block, not a function: what it declares stays private to this script.
+{
   /* global McpWebview */
 
   /** @param {Element|null} el */
@@ -28,4 +29,4 @@
   }
 
   McpWebview.onMessage((/** @type {PanelMessage} */ msg) => msg.type === 'focusBack' && focusBack());
-})();
+}

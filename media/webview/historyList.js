@@ -3,9 +3,9 @@
 // arguments, run it again); each button posts the extension the entry's id. Server text (the
 // summary, who made the call) is inserted as text.
 // @ts-check
-// eslint-disable-next-line no-unused-vars
-const McpHistoryList = (function () {
-  'use strict';
+'use strict';
+// A block, not a function: what it declares stays private; its one `var` is the script's global.
+{
   /* global McpWebview */
   const { h, post, isObj, str, formatMs } = McpWebview;
 
@@ -45,5 +45,6 @@ const McpHistoryList = (function () {
     container.append(list);
   }
 
-  return { render };
-})();
+  // eslint-disable-next-line no-unused-vars
+  var McpHistoryList = { render };
+}

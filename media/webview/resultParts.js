@@ -2,11 +2,12 @@
 // sanitised Markdown, plain), images and audio (only as data: URIs of allow-listed types, checked
 // again here), binaries, resource links, unknown parts; the structured content with its verdict
 // against the tool's outputSchema; and the header and history banner above a result. Server text
-// is inserted with textContent; the only HTML is Markdown the extension sanitised (markdown.ts).
+// is inserted with textContent; the only HTML is Markdown the extension sanitised (markdown.ts),
+// whose links ask the extension to open them.
 // @ts-check
-// eslint-disable-next-line no-unused-vars
-const McpResultParts = (function () {
-  'use strict';
+'use strict';
+// A block, not a function: what it declares stays private; its one `var` is the script's global.
+{
   /* global McpWebview */
   const { h, post, isObj, str, formatBytes, formatMs, isImageDataUri, isAudioDataUri, jsonTree } = McpWebview;
 
@@ -201,5 +202,21 @@ const McpResultParts = (function () {
   const TOO_DEEP_NOTE = 'Nested too deeply to show as a tree: the deepest levels are left out.';
   const FOLDED_NOTE = 'Large: folded for display (the first items of long lists, the start of long strings) — Open in editor shows all of it.';
 
-  return { resultHeader, historyBanner, renderPart, renderStructured };
-})();
+  // Links in sanitised Markdown: ask the extension, which checks the URL and asks the user.
+  function openLinkFrom(/** @type {EventTarget | null} */ target) {
+    const a = target instanceof Element ? target.closest('a.md-link') : null;
+    if (!a) return false;
+    const url = a.getAttribute('data-href');
+    if (url && /^https?:\/\//i.test(url)) post({ type: 'openLink', url });
+    return true;
+  }
+  document.addEventListener('click', (e) => {
+    if (openLinkFrom(e.target)) e.preventDefault();
+  });
+  document.addEventListener('keydown', (e) => {
+    if ((e.key === 'Enter' || e.key === ' ') && openLinkFrom(e.target)) e.preventDefault();
+  });
+
+  // eslint-disable-next-line no-unused-vars
+  var McpResultParts = { resultHeader, historyBanner, renderPart, renderStructured };
+}

@@ -5,9 +5,9 @@
 // options are not buttons, so the list adds no Tab stop between the last field and Run.
 // Loaded after common.js, before toolCall.js.
 // @ts-check
-// eslint-disable-next-line no-unused-vars
-const McpSuggestions = (function () {
-  'use strict';
+'use strict';
+// A block, not a function: what it declares stays private; its one `var` is the script's global.
+{
   const { h } = McpWebview;
   let lastId = 0;
 
@@ -126,5 +126,6 @@ const McpSuggestions = (function () {
     input.setAttribute('aria-expanded', all.length ? 'true' : 'false');
   }
 
-  return Object.freeze({ combobox, show });
-})();
+  // eslint-disable-next-line no-unused-vars
+  var McpSuggestions = Object.freeze({ combobox, show });
+}

@@ -6,8 +6,9 @@
 // The filter is applied by the extension, which sends back which items pass. Plain browser JS;
 // every string is inserted as text.
 // @ts-check
-(function () {
-  'use strict';
+'use strict';
+// A block, not a function: what it declares stays private to this script.
+{
   /* global McpWebview, McpTimelineAccess, McpTimelineStore, McpTimelineDetails, McpTimelineCanvas, McpTimelineInput */
   const { h, post, onMessage, isObj, str } = McpWebview;
   const app = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -440,4 +441,4 @@
 
   readColors();
   post({ type: 'ready' });
-})();
+}

@@ -5,9 +5,9 @@
 // canvas shows; and the canvas's colours held to a contrast the eye can read in every theme. Plain
 // browser JS; every string is inserted as text.
 // @ts-check
-// eslint-disable-next-line no-unused-vars
-const McpTimelineAccess = (function () {
-  'use strict';
+'use strict';
+// A block, not a function: what it declares stays private; its one `var` is the script's global.
+{
 
   /**
    * One Tab stop for `toolbar`: the control last used keeps tabindex 0, the others -1; Left and
@@ -197,5 +197,6 @@ const McpTimelineAccess = (function () {
     return contrast('#000000', color) >= contrast('#ffffff', color) ? '#000000' : '#ffffff';
   }
 
-  return { rovingToolbar, drawnItemsList, contrast, readable, readableShapes, textOn };
-})();
+  // eslint-disable-next-line no-unused-vars
+  var McpTimelineAccess = { rovingToolbar, drawnItemsList, contrast, readable, readableShapes, textOn };
+}

@@ -3,9 +3,9 @@
 // selected item, built from its `details` message. Every string is inserted as text; the frames'
 // payloads (server content) only as a JSON tree.
 // @ts-check
-// eslint-disable-next-line no-unused-vars
-const McpTimelineDetails = (function () {
-  'use strict';
+'use strict';
+// A block, not a function: what it declares stays private; its one `var` is the script's global.
+{
   /* global McpWebview */
   const { h, post, str, formatBytes, jsonTree } = McpWebview;
 
@@ -105,5 +105,6 @@ const McpTimelineDetails = (function () {
     return h('button', { class: 'link-button', onclick: () => onJump(l.id) }, [str(l.label)]);
   }
 
-  return { render, clockText, formatDuration, kindText };
-})();
+  // eslint-disable-next-line no-unused-vars
+  var McpTimelineDetails = { render, clockText, formatDuration, kindText };
+}

@@ -4,9 +4,10 @@
 // data-href and are opened by the extension, after a click, never here. Images and audio only
 // come as data: URIs the extension built from allow-listed types.
 // @ts-check
-(function () {
-  'use strict';
-  /* global McpWebview, McpSuggestions, McpResultParts, McpHistoryList */
+'use strict';
+// A block, not a function: what it declares stays private to this script.
+{
+  /* global McpWebview, McpFormRenderer, McpSuggestions, McpResultParts, McpHistoryList */
   const { h, post, announce, onMessage, isObj, str, formatMs, placeErrors, jsonTree } = McpWebview;
   const { resultHeader, historyBanner, renderPart, renderStructured } = McpResultParts;
   const app = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -35,9 +36,9 @@
   /** @type {number | undefined} */
   let suggestTimer = undefined;
 
-  // The form: the shared renderer (common.js) in the wording for developers; a prompt's fields
+  // The form: the shared renderer (formRenderer.js) in the wording for developers; a prompt's fields
   // ask the server for suggestions (debounced), with the other fields' values as context.
-  const form = McpWebview.formRenderer({ audience: 'developer', changed: () => edited(), suggest: (input, path) => (completions ? McpSuggestions.combobox(input, path, suggest) : input) });
+  const form = McpFormRenderer.create({ audience: 'developer', changed: () => edited(), suggest: (input, path) => (completions ? McpSuggestions.combobox(input, path, suggest) : input) });
 
   // The first edit by the user keeps the panel's tab (no longer a preview the next click replaces).
   let toldEdited = false;
@@ -471,40 +472,68 @@
     if (again && document.activeElement !== again) again.focus();
   }
 
+  /** A tool's or a prompt's form: its header, controls, input and history. @param {PanelMessageOf<'initTool'>} msg */
+  function initTool(msg) {
+    view = 'tool';
+    model = msg.model;
+    formKind = isObj(msg.header) && msg.header.kind === 'prompt' ? 'prompt' : 'tool';
+    completions = isObj(msg.header) && msg.header.completions === true;
+    errorGate.reset();
+    timeoutSeconds = typeof msg.timeoutSeconds === 'number' ? msg.timeoutSeconds : 60;
+    timeoutNote = str(msg.timeoutNote);
+    layout();
+    renderHeader(msg.header || {});
+    renderControls();
+    setInput(msg.input);
+    McpHistoryList.render(els.history, view === 'tool' && formKind !== 'prompt' ? msg.history : null, !!running);
+  }
+
+  function showHeaderIcon(/** @type {PanelMessageOf<'headerIcon'>} */ msg) {
+    // Checked by the extension; the page draws only a raster data: URI (its CSP allows no other image source).
+    const title = els.header.querySelector('h1');
+    if (!title || !/^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+$/.test(str(msg.src))) return;
+    title.querySelector('img.item-icon')?.remove();
+    title.prepend(h('img', { class: 'item-icon', src: msg.src, alt: '' }));
+  }
+
+  /** A read-only view (a prompt's messages, a resource): a title, no form. @param {PanelMessageOf<'initView'>} msg */
+  function initView(msg) {
+    view = 'view';
+    layout();
+    els.form.remove();
+    els.controls.remove();
+    els.preview.remove();
+    els.history.remove();
+    els.header.textContent = '';
+    els.header.append(h('h1', { text: str(msg.title) }));
+    if (msg.subtitle) els.header.append(h('div', { class: 'muted', text: str(msg.subtitle) }));
+  }
+
+  function showServerState(/** @type {PanelMessageOf<'serverState'>} */ msg) {
+    const runBtn = /** @type {HTMLButtonElement|null} */ (document.getElementById('run'));
+    // The reason Run cannot run goes once the server runs again (after a restart).
+    if (runBtn && !msg.running) runBtn.title = str(msg.text) || 'The server is not running';
+    else if (runBtn) runBtn.removeAttribute('title');
+    // One notice for the server's state, replaced as it changes and gone once it runs again.
+    if (serverNotice) serverNotice.remove();
+    serverNotice = null;
+    if (!msg.running && msg.text) {
+      serverNotice = McpWebview.notice('warning', msg.text);
+      els.notices.append(serverNotice);
+    }
+    setTimeoutDefault(msg.timeoutSeconds, msg.timeoutNote);
+  }
+
   onMessage((/** @type {PanelMessage} */ msg) => {
     switch (msg.type) {
       case 'initTool':
-        view = 'tool';
-        model = msg.model;
-        formKind = isObj(msg.header) && msg.header.kind === 'prompt' ? 'prompt' : 'tool';
-        completions = isObj(msg.header) && msg.header.completions === true;
-        errorGate.reset();
-        timeoutSeconds = typeof msg.timeoutSeconds === 'number' ? msg.timeoutSeconds : 60;
-        timeoutNote = str(msg.timeoutNote);
-        layout();
-        renderHeader(msg.header || {});
-        renderControls();
-        setInput(msg.input);
-        McpHistoryList.render(els.history, view === 'tool' && formKind !== 'prompt' ? msg.history : null, !!running);
+        initTool(msg);
         break;
-      case 'headerIcon': {
-        // Checked by the extension; the page draws only a raster data: URI (its CSP allows no other image source).
-        const title = els.header.querySelector('h1');
-        if (!title || !/^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+$/.test(str(msg.src))) break;
-        title.querySelector('img.item-icon')?.remove();
-        title.prepend(h('img', { class: 'item-icon', src: msg.src, alt: '' }));
+      case 'headerIcon':
+        showHeaderIcon(msg);
         break;
-      }
       case 'initView':
-        view = 'view';
-        layout();
-        els.form.remove();
-        els.controls.remove();
-        els.preview.remove();
-        els.history.remove();
-        els.header.textContent = '';
-        els.header.append(h('h1', { text: str(msg.title) }));
-        if (msg.subtitle) els.header.append(h('div', { class: 'muted', text: str(msg.subtitle) }));
+        initView(msg);
         break;
       case 'validation':
         showErrors(msg.errors, msg.preview);
@@ -546,21 +575,9 @@
       case 'completions':
         McpSuggestions.show(els.form, McpWebview.pointer('', str(msg.name)), str(msg.value), msg.values);
         break;
-      case 'serverState': {
-        const runBtn = /** @type {HTMLButtonElement|null} */ (document.getElementById('run'));
-        // The reason Run cannot run goes once the server runs again (after a restart).
-        if (runBtn && !msg.running) runBtn.title = str(msg.text) || 'The server is not running';
-        else if (runBtn) runBtn.removeAttribute('title');
-        // One notice for the server's state, replaced as it changes and gone once it runs again.
-        if (serverNotice) serverNotice.remove();
-        serverNotice = null;
-        if (!msg.running && msg.text) {
-          serverNotice = McpWebview.notice('warning', msg.text);
-          els.notices.append(serverNotice);
-        }
-        setTimeoutDefault(msg.timeoutSeconds, msg.timeoutNote);
+      case 'serverState':
+        showServerState(msg);
         break;
-      }
       case 'notice':
         notice(msg.level, str(msg.text));
         break;
@@ -569,21 +586,10 @@
     }
   });
 
-  // Links in sanitised Markdown: ask the extension, which checks the URL and asks the user.
-  function openLinkFrom(/** @type {EventTarget | null} */ target) {
-    const a = target instanceof Element ? target.closest('a.md-link') : null;
-    if (!a) return false;
-    const url = a.getAttribute('data-href');
-    if (url && /^https?:\/\//i.test(url)) post({ type: 'openLink', url });
-    return true;
-  }
-  document.addEventListener('click', (e) => {
-    if (openLinkFrom(e.target)) e.preventDefault();
-  });
+  // (A link in sanitised Markdown is opened by resultParts.js.)
   document.addEventListener('keydown', (e) => {
-    if ((e.key === 'Enter' || e.key === ' ') && openLinkFrom(e.target)) e.preventDefault();
     if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && view === 'tool') run();
   });
 
   post({ type: 'ready' });
-})();
+}

@@ -13,18 +13,18 @@ export interface WebviewFeature {
   readonly helpers?: readonly string[];
 }
 
-/** Loaded before every feature: theme base styles, DOM helpers, the message shim, the form renderer. */
+/** Loaded before every feature: theme base styles, DOM helpers, the message shim, the forms' error display. */
 export const COMMON_STYLE = 'webview/common.css';
 export const COMMON_SCRIPT = 'webview/common.js';
 
 /** Call Tool, and the read-only prompt and resource views. */
-export const PANEL_ASSETS: WebviewFeature = { style: 'webview/toolCall.css', script: 'webview/toolCall.js', helpers: ['webview/suggestions.js', 'webview/focusBack.js', 'webview/resultParts.js', 'webview/historyList.js'] };
+export const PANEL_ASSETS: WebviewFeature = { style: 'webview/toolCall.css', script: 'webview/toolCall.js', helpers: ['webview/formRenderer.js', 'webview/suggestions.js', 'webview/focusBack.js', 'webview/resultParts.js', 'webview/historyList.js'] };
 /** Server Details: the panels' look, its own script. */
 export const DETAILS_FEATURE: WebviewFeature = { style: 'webview/toolCall.css', script: 'webview/details.js' };
 /** The protocol timeline: a canvas of every server's frames, its own look and script. */
-export const TIMELINE_FEATURE: WebviewFeature = { style: 'webview/timeline.css', script: 'webview/timeline.js', helpers: ['webview/timelineAccess.js', 'webview/timelineStore.js', 'webview/timelineDetails.js', 'webview/timelineCanvas.js', 'webview/timelineInput.js'] };
+export const TIMELINE_FEATURE: WebviewFeature = { style: 'webview/timeline.css', script: 'webview/timeline.js', helpers: ['webview/timelineAccess.js', 'webview/timelineTheme.js', 'webview/timelineStore.js', 'webview/timelineDetails.js', 'webview/timelineCanvas.js', 'webview/timelineInput.js'] };
 /** Sampling and elicitation dialogs. */
-export const DIALOG_ASSETS: WebviewFeature = { style: 'dialogs/dialogs.css', script: 'dialogs/dialogs.js' };
+export const DIALOG_ASSETS: WebviewFeature = { style: 'dialogs/dialogs.css', script: 'dialogs/dialogs.js', helpers: ['webview/formRenderer.js'] };
 
 /** What a page that holds an MCP App's view adds: its frame script and what the app's policy needs (appCsp.ts). */
 export const APP_FRAME_ASSETS = { style: 'webview/appFrame.css', script: 'webview/appFrame.js' } as const;
