@@ -149,13 +149,14 @@ describe('servers’ icons: the good ones show, the hostile ones do not', () => 
   test('registry gallery: an entry’s icon on its row in the dark variant; hostile entries show none and fetch nothing', { timeout: 180_000 }, async () => {
     await step('gallery', async () => {
       await wb.runCommand('MCP Host: Browse MCP Registry…');
-      /** Each quick pick row's label and the image its icon draws (VS Code puts iconPath in a generated class's background). */
+      /** Each quick pick row's label and the image its icon draws (iconPath becomes a CSS background). */
       const galleryIcons = () =>
         wb.page.evaluate(() =>
           Object.fromEntries(
             Array.from(document.querySelectorAll('.quick-input-widget .quick-input-list .monaco-list-row')).map((row) => {
-              const icon = Array.from(row.querySelectorAll<HTMLElement>('*')).find((e) => Array.from(e.classList).some((c) => c.startsWith('quick-input-button-icon-')));
-              return [row.querySelector('.label-name')?.textContent?.trim() ?? '', icon ? getComputedStyle(icon).backgroundImage : ''];
+              // Whatever element VS Code draws the icon on: the one with a url() background.
+              const image = Array.from(row.querySelectorAll<HTMLElement>('*')).map((e) => getComputedStyle(e).backgroundImage).find((b) => b.startsWith('url(')) ?? '';
+              return [row.querySelector('.label-name')?.textContent?.trim() ?? '', image];
             }),
           ),
         );
