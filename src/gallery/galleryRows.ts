@@ -1,7 +1,8 @@
 // What the editor's registry gallery shows, decided here so unit tests reach it: a row per
 // server (title, version, package types, repository), the row of a failure (with what to do),
 // and the install choices with the command each would write or the reason it is refused.
-// Registry icons are not shown yet: which icon URLs are safe to fetch is decided elsewhere.
+// A row's icon is not decided here: the entries' icons are judged and fetched by src/icons/ and
+// put on the rows by the VS Code layer (extension/gallery/galleryIcons.ts).
 import { RegistryError } from './registryClient';
 import { ServerResponse, entryStatus, installKinds } from './serverJson';
 import { InstallDialect, describeEntry, installChoices, planInstall } from './installPlan';

@@ -3,7 +3,10 @@
 // show on the server, tool, resource, template and prompt rows and in the tool and prompt panels'
 // headers, in the dark theme's variant; its hostile ones (an SVG with a script, a 40000×40000
 // header, a 2 MiB PNG, wrong magic bytes, https URLs to a loopback port, http: and file:) keep the
-// row's codicon and draw no image, and the loopback port is never connected to.
+// row's codicon and draw no image, and the loopback port is never connected to. The registry
+// gallery (the registry fixture's /icons registry, test/fixtures/registry/iconDocuments.mjs) shows
+// an entry's data: icon in the dark variant on its quick pick row; its hostile entries (http:, a
+// 50 MB PNG, an SVG with a script, a loopback URL) show none and fetch nothing.
 // Screenshots: test-results/screenshots/icons-*.png.
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,6 +17,7 @@ import { after, before, describe, test } from 'node:test';
 import { defaultVsixPath, launch, repoRoot, step as runStep, waitUntil, type Workbench } from './harness';
 import { allowServers, waitForTree } from './treeRows';
 import { iconImages } from '../icons/iconImages';
+import { type RegistryFixture, startRegistryFixture } from '../gallery/registryFixture';
 
 const ICONS = join(repoRoot, 'test', 'fixtures', 'servers', 'icons.mjs');
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
@@ -27,6 +31,7 @@ describe('servers’ icons: the good ones show, the hostile ones do not', () => 
   let wb: Workbench;
   const workspace = mkdtempSync(join(tmpdir(), 'mcp-host-icons-'));
   let connections = 0;
+  let registry: RegistryFixture;
   const loopback = net.createServer((socket) => {
     connections++;
     socket.destroy();
@@ -76,7 +81,8 @@ describe('servers’ icons: the good ones show, the hostile ones do not', () => 
     const port = (loopback.address() as net.AddressInfo).port;
     mkdirSync(join(workspace, '.vscode'));
     writeFileSync(join(workspace, '.vscode', 'mcp.json'), JSON.stringify({ servers: { icons: { command: process.execPath, args: [ICONS, '--loopback-port', String(port)] } } }, null, 2));
-    wb = await launch({ workspace, vsix: VSIX, timeoutMs: 150_000, viewport: { width: 1400, height: 900 }, settings: { 'chat.mcp.access': 'none', 'chat.mcp.autostart': 'never', 'workbench.colorTheme': 'Default Dark Modern' } });
+    registry = await startRegistryFixture();
+    wb = await launch({ workspace, vsix: VSIX, timeoutMs: 150_000, viewport: { width: 1400, height: 900 }, settings: { 'chat.mcp.access': 'none', 'chat.mcp.autostart': 'never', 'workbench.colorTheme': 'Default Dark Modern', 'mcpHost.registry.url': `${registry.url}/icons` } });
     await wb.openView('MCP Host');
     await wb.waitForTreeItem('icons', { timeoutMs: 30_000 });
     await allowServers(wb, 1);
@@ -89,6 +95,7 @@ describe('servers’ icons: the good ones show, the hostile ones do not', () => 
       assert.deepEqual(wb.leftoverProcesses(), [], 'nothing of the launch outlives it');
     }
     loopback.close();
+    await registry?.close();
     rmSync(workspace, { recursive: true, force: true });
   });
 
@@ -136,6 +143,34 @@ describe('servers’ icons: the good ones show, the hostile ones do not', () => 
       assert.equal(await hostile.locator('img').count(), 0, 'no image in the hostile tool’s page');
       await wb.screenshot('icons-hostile-panel');
       assert.equal(connections, 0, 'the loopback port was never connected to');
+    });
+  });
+
+  test('registry gallery: an entry’s icon on its row in the dark variant; hostile entries show none and fetch nothing', { timeout: 180_000 }, async () => {
+    await step('gallery', async () => {
+      await wb.runCommand('MCP Host: Browse MCP Registry…');
+      /** Each quick pick row's label and the image its icon draws (iconPath becomes a CSS background). */
+      const galleryIcons = () =>
+        wb.page.evaluate(() =>
+          Object.fromEntries(
+            Array.from(document.querySelectorAll('.quick-input-widget .quick-input-list .monaco-list-row')).map((row) => {
+              // Whatever element VS Code draws the icon on: the one with a url() background.
+              const image = Array.from(row.querySelectorAll<HTMLElement>('*')).map((e) => getComputedStyle(e).backgroundImage).find((b) => b.startsWith('url(')) ?? '';
+              return [row.querySelector('.label-name')?.textContent?.trim() ?? '', image];
+            }),
+          ),
+        );
+      const rows = await waitUntil(async () => {
+        const now = await galleryIcons();
+        return /\.png/.test(now['Painted'] ?? '') && now['Loopback'] !== undefined && now;
+      }, 30_000, 'the gallery’s rows with the Painted entry’s icon');
+      await wb.screenshot('icons-gallery');
+      const url = /url\("?([^")]+)"?\)/.exec(rows['Painted'])![1];
+      assert.deepEqual(await pixelOf(url), [32, 32, 250, 190, 30], 'the dark variant (amber), drawn');
+      for (const title of ['Fetched', 'Huge', 'Scripted', 'Loopback']) assert.equal(rows[title], '', `${title}: no icon`);
+      assert.equal(registry.iconTrap.connections, 0, 'the loopback port named by an entry was never connected to');
+      assert.ok(!registry.requests.some((r) => r.path.startsWith('/img/')), 'no icon was fetched over http:');
+      await wb.page.keyboard.press('Escape');
     });
   });
 });

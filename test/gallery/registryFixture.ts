@@ -10,6 +10,8 @@ export interface RegistryFixture {
   readonly url: string;
   readonly token: string;
   readonly requests: { prefix: string; path: string; authorized: boolean; authorization?: string }[];
+  /** The loopback port the /icons registry's hostile entry names (its connections counted), and the bytes of the huge PNG sent. */
+  readonly iconTrap: { readonly port: number; readonly connections: number; readonly sent: { readonly huge: number } };
   close(): Promise<void>;
 }
 

@@ -7,7 +7,7 @@ import { keepChatModelsListed } from './chatModelList';
 import { ChatState } from './chatState';
 import type * as ChatAppViewModule from './chatAppView';
 import type * as ChatHandlerModule from './chatHandler';
-import { plainPickText } from '../../content/untrustedText';
+import { type ModelPickTarget, modelPickItems } from './modelPickItems';
 import { ChatCommands } from '../lazyCommands';
 
 /** Command ids (also in package.json): registered by id at activation (lazyCommands.ts). */
@@ -19,13 +19,8 @@ let appViewModule: Promise<typeof ChatAppViewModule> | undefined;
 const loadAppView = () => (appViewModule ??= import('./chatAppView.js'));
 
 /** From the command palette: which server or tool to switch (each item says its state). */
-async function pickForModels(ctx: UseCaseContext, state: ChatState): Promise<{ serverId: string; kind: 'server' | 'tool'; name?: string } | undefined> {
-  // Servers first: a server of hundreds of tools must not push the next server out of sight.
-  const servers = ctx.deps.servers.list();
-  const items = [
-    ...servers.map((h) => ({ label: plainPickText(h.entry.name), description: state.isServerEnabled(h.id) ? 'offered to models' : 'off for models', target: { serverId: h.id, kind: 'server' as const } })),
-    ...servers.flatMap((h) => (h.tools ?? []).map((t) => ({ label: plainPickText(`${h.entry.name}/${t.name}`), description: state.isToolEnabled(h.id, t.name) ? 'offered to models' : 'off for models', target: { serverId: h.id, kind: 'tool' as const, name: t.name } }))),
-  ];
+async function pickForModels(ctx: UseCaseContext, state: ChatState): Promise<ModelPickTarget | undefined> {
+  const items = modelPickItems(ctx.deps.servers.list(), state, ctx.icons);
   return (await vscode.window.showQuickPick(items, { title: 'Switch a server or tool on or off for language models (@mcp)' }))?.target;
 }
 

@@ -15,6 +15,7 @@ import { editorRedirect } from '../signIn/signInRedirect';
 import { openSignInPage } from '../signIn/signIns';
 import { askSignIn } from '../trust/consentDialogs';
 import { AuthError } from '../../auth/errors';
+import { GalleryIcons } from './galleryIcons';
 
 const PAGE = 30;
 
@@ -47,8 +48,11 @@ export function registerRegistryGallery(context: vscode.ExtensionContext, log: v
     userAgent: openSignInPage,
     log: (level, text) => log[level](`registry sign-in: ${text}`),
   });
+  // One per window: an entry's icon is judged once, and kept on disk beside the servers' icons.
+  let icons: GalleryIcons | undefined;
+  const galleryIcons = () => (icons ??= new GalleryIcons(vscode.Uri.joinPath(context.globalStorageUri, 'icons').fsPath, (text) => log.info(text)));
   return [
-    run(RegistryGalleryCommands.browse, () => browse(context.secrets, signIns)),
+    run(RegistryGalleryCommands.browse, () => browse(context.secrets, signIns, galleryIcons())),
     run(RegistryGalleryCommands.setToken, () => setRegistryToken(context.secrets)),
     run(RegistryGalleryCommands.update, () => updateFromRegistry(token)),
     // The quiet check after activation: its failures go to the log only.
@@ -77,12 +81,12 @@ async function setRegistryToken(secrets: vscode.SecretStorage): Promise<void> {
 
 type Item = vscode.QuickPickItem & { row?: GalleryRow; more?: boolean; offerToken?: boolean; signIn?: boolean };
 
-async function browse(secrets: vscode.SecretStorage, signIns: RegistrySignIns, signedIn = false): Promise<void> {
+async function browse(secrets: vscode.SecretStorage, signIns: RegistrySignIns, icons: GalleryIcons, signedIn = false): Promise<void> {
   const url = registryUrl();
   const client = new RegistryClient({ baseUrl: url, token: () => secrets.get(tokenKey(url)), auth: signIns.provider(url) });
-  const picked = await pickServer(client, url, !signedIn);
+  const picked = await pickServer(client, url, icons, !signedIn);
   if (!picked) return;
-  if (picked.signIn) return (await signInToRegistry(signIns, url)) ? browse(secrets, signIns, true) : undefined;
+  if (picked.signIn) return (await signInToRegistry(signIns, url)) ? browse(secrets, signIns, icons, true) : undefined;
   if (picked.offerToken) return setRegistryToken(secrets);
   if (picked.row?.serverName) await install(client, picked.row.serverName, url);
 }
@@ -108,8 +112,10 @@ async function signInToRegistry(signIns: RegistrySignIns, url: string): Promise<
 }
 
 /** The quick pick: searches as you type (latest request wins), pages on "More results…". */
-function pickServer(client: RegistryClient, url: string, autoSignIn: boolean): Promise<Item | undefined> {
+function pickServer(client: RegistryClient, url: string, icons: GalleryIcons, autoSignIn: boolean): Promise<Item | undefined> {
   const pick = vscode.window.createQuickPick<Item>();
+  // Icons arrive after the rows: redrawing the rows must not scroll the list.
+  pick.keepScrollPosition = true;
   pick.title = `MCP Registry — ${safeUrl(url)}`;
   pick.placeholder = 'Search servers by name';
   pick.matchOnDetail = true;
@@ -124,11 +130,13 @@ function pickServer(client: RegistryClient, url: string, autoSignIn: boolean): P
     try {
       const page = await client.search({ search, limit: PAGE, ...(more && cursor ? { cursor } : {}) }, request.signal);
       if (request.signal.aborted) return;
-      const found: Item[] = page.servers.map((entry) => rowItem(serverRow(entry)));
+      const found: Item[] = page.servers.map((entry) => icons.withIcon(rowItem(serverRow(entry))));
       const skipped: Item[] = page.invalid.map((bad) => ({ label: `$(warning) Skipped a malformed entry${bad.name ? ` "${bad.name}"` : ''}`, detail: bad.problem, alwaysShow: true }));
-      rows = [...(more ? rows.filter((r) => !r.more) : []), ...found, ...skipped];
+      rows = [...(more ? rows.filter((r) => !r.more).map((r) => icons.withIcon(r)) : []), ...found, ...skipped];
       cursor = page.nextCursor;
       pick.items = [...rows, ...(cursor ? [{ label: '$(ellipsis) More results…', more: true, alwaysShow: true }] : []), ...(rows.length ? [] : [{ label: 'No servers found', alwaysShow: true }])];
+      // Never awaited: the rows are there now, their icons come when they are judged.
+      void icons.load(page.servers.map((entry) => entry.server), pick);
     } catch (error) {
       if (request.signal.aborted) return;
       const row = failureRow(error);

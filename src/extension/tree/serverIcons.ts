@@ -1,5 +1,6 @@
 // The servers' own icons in the editor: on tree rows (a file in globalStorage: a row's icon is a
-// Uri) and in the tool and prompt panels' headers (a data: URI; the pages allow `img-src data:`).
+// Uri), on quick pick rows (@mcp's picker: a light and a dark file) and in the tool and prompt
+// panels' headers (a data: URI; the pages allow `img-src data:`).
 // The variant follows the colour theme and is chosen again when it changes. Only a running
 // server's icons are looked at (serverIconOrigins); the checks and the fetching are src/icons/.
 import * as vscode from 'vscode';
@@ -7,6 +8,7 @@ import { type Icon, type ThemeKind, iconsOf } from '../../icons/iconChoice';
 import { IconDiskCache } from '../../icons/iconDiskCache';
 import { IconResolver } from '../../icons/iconResolver';
 import { type IconServer, serverIconOrigins } from '../../icons/serverIconOrigins';
+import { type ThemedIconFiles, peekThemedIcon, resolveThemedIcon, themedIconJudged } from '../../icons/themedIcons';
 import { mcpHostSetting } from '../trust/restrictedSettings';
 import type { TreeNode } from './treeNodes';
 
@@ -17,11 +19,24 @@ function themeKindOf(kind: vscode.ColorThemeKind): ThemeKind {
   return kind === vscode.ColorThemeKind.Light || kind === vscode.ColorThemeKind.HighContrastLight ? 'light' : 'dark';
 }
 
+/** A server as icons need it: whether it runs, its origin, and its serverInfo. */
+export type IconServerHandle = IconServer & { readonly client?: { readonly serverInfo?: unknown } };
+
+/** A quick pick row's iconPath from its files (VS Code draws the one of the current theme). */
+export function themedIconPath(files: ThemedIconFiles): { light: vscode.Uri; dark: vscode.Uri } {
+  return { light: vscode.Uri.file(files.light), dark: vscode.Uri.file(files.dark) };
+}
+
+/** The `icons` of a server's own serverInfo. */
+export function serverOwnIcons(server: IconServerHandle): Icon[] {
+  return iconsOf((server.client?.serverInfo as { icons?: unknown } | undefined)?.icons);
+}
+
 /** The `icons` of what a row shows (the server's serverInfo for a server row). */
-function rowIcons(node: TreeNode, server: IconServer & { readonly client?: { readonly serverInfo?: unknown } }): Icon[] {
+function rowIcons(node: TreeNode, server: IconServerHandle): Icon[] {
   switch (node.kind) {
     case 'server':
-      return iconsOf((server.client?.serverInfo as { icons?: unknown } | undefined)?.icons);
+      return serverOwnIcons(server);
     case 'tool':
       return iconsOf((node.tool as { icons?: unknown }).icons);
     case 'resource':
@@ -57,7 +72,7 @@ export class ServerIcons implements vscode.Disposable {
   }
 
   /** Gives `item` the icon of what it shows, when its server runs and the icon passed every check; starts judging one not yet known. */
-  decorate(item: vscode.TreeItem, node: TreeNode, server: (IconServer & { readonly client?: { readonly serverInfo?: unknown } }) | undefined): void {
+  decorate(item: vscode.TreeItem, node: TreeNode, server: IconServerHandle | undefined): void {
     const symbol = DEFAULT_SYMBOLS[node.kind];
     if (!server || !symbol || !(item.iconPath instanceof vscode.ThemeIcon) || item.iconPath.id !== symbol) return;
     const origins = serverIconOrigins(server, this.declaredOrigins());
@@ -74,6 +89,28 @@ export class ServerIcons implements vscode.Disposable {
     const origins = server && serverIconOrigins(server, this.declaredOrigins());
     if (!origins) return undefined;
     return (await this.resolver.resolve(iconsOf(item.icons), this.theme, origins))?.dataUri;
+  }
+
+  /**
+   * A quick pick row's icon for `icons` (a light and a dark file): at once when already judged,
+   * else what arrives within `budgetMs` (a slow icon server does not hold the picker). Nothing
+   * for a server that is not running: its icons are not looked at.
+   */
+  async pickIcon(server: IconServer | undefined, icons: readonly Icon[], budgetMs: number): Promise<{ light: vscode.Uri; dark: vscode.Uri } | undefined> {
+    const origins = server && serverIconOrigins(server, this.declaredOrigins());
+    if (!origins || icons.length === 0) return undefined;
+    if (themedIconJudged(this.resolver, icons)) {
+      const known = peekThemedIcon(this.resolver, icons);
+      return known && themedIconPath(known);
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), budgetMs)));
+    try {
+      const files = await Promise.race([resolveThemedIcon(this.resolver, icons, origins), late]);
+      return files && themedIconPath(files);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private declaredOrigins(): string[] {
