@@ -1,8 +1,9 @@
 // The parts of a result in the inspect panels (toolCall.js): a text part with its views (JSON tree,
 // sanitised Markdown, plain), images and audio (only as data: URIs of allow-listed types, checked
 // again here), binaries, resource links, unknown parts; the structured content with its verdict
-// against the tool's outputSchema; and the header and history banner above a result. Server text
-// is inserted with textContent; the only HTML is Markdown the extension sanitised (markdown.ts).
+// against the tool's outputSchema; the header and history banner above a result; and the clicks on
+// links in sanitised Markdown, which the extension opens. Server text is inserted with textContent;
+// the only HTML is Markdown the extension sanitised (markdown.ts).
 // @ts-check
 // eslint-disable-next-line no-unused-vars
 const McpResultParts = (function () {
@@ -200,6 +201,22 @@ const McpResultParts = (function () {
 
   const TOO_DEEP_NOTE = 'Nested too deeply to show as a tree: the deepest levels are left out.';
   const FOLDED_NOTE = 'Large: folded for display (the first items of long lists, the start of long strings) — Open in editor shows all of it.';
+
+  // Links in sanitised Markdown (a result's, a tool's description): the page opens none itself; it
+  // asks the extension, which checks the URL and asks the user.
+  function openLinkFrom(/** @type {EventTarget | null} */ target) {
+    const a = target instanceof Element ? target.closest('a.md-link') : null;
+    if (!a) return false;
+    const url = a.getAttribute('data-href');
+    if (url && /^https?:\/\//i.test(url)) post({ type: 'openLink', url });
+    return true;
+  }
+  document.addEventListener('click', (e) => {
+    if (openLinkFrom(e.target)) e.preventDefault();
+  });
+  document.addEventListener('keydown', (e) => {
+    if ((e.key === 'Enter' || e.key === ' ') && openLinkFrom(e.target)) e.preventDefault();
+  });
 
   return { resultHeader, historyBanner, renderPart, renderStructured };
 })();

@@ -6,7 +6,7 @@
 // @ts-check
 (function () {
   'use strict';
-  /* global McpWebview, McpSuggestions, McpResultParts, McpHistoryList */
+  /* global McpWebview, McpSuggestions, McpResultParts, McpHistoryList, McpRunGate */
   const { h, post, announce, onMessage, isObj, str, formatMs, placeErrors, jsonTree } = McpWebview;
   const { resultHeader, historyBanner, renderPart, renderStructured } = McpResultParts;
   const app = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -85,6 +85,7 @@
   }
 
   const errorGate = McpWebview.errorGate(els.form);
+  const runGate = McpRunGate.create();
   /** @type {HTMLElement|null} */
   let serverNotice = null;
 
@@ -157,8 +158,12 @@
   }
 
   function changed() {
+    runGate.edited();
     clearTimeout(validateTimer);
-    validateTimer = window.setTimeout(() => post({ type: 'validate', input: currentInput() }), 150);
+    validateTimer = window.setTimeout(() => {
+      runGate.checkAsked();
+      post({ type: 'validate', input: currentInput() });
+    }, 150);
   }
 
   function showErrors(/** @type {readonly FieldError[]} */ errors, /** @type {string | undefined} */ preview) {
@@ -221,21 +226,27 @@
   function updateControls() {
     const runBtn = /** @type {HTMLButtonElement|null} */ (document.getElementById('run'));
     const cancel = document.getElementById('cancel');
-    if (runBtn) {
-      runBtn.disabled = !!running || errorCount > 0;
-      runBtn.textContent = running ? 'Running…' : formKind === 'prompt' ? 'Get prompt' : 'Run';
-    }
+    if (runBtn) McpRunGate.show(runBtn, running ? 'Running…' : formKind === 'prompt' ? 'Get prompt' : 'Run', !!running || errorCount > 0);
     if (cancel) cancel.hidden = !running;
   }
 
+  /** Run (a click, Enter, Ctrl+Enter): with the input's problems known it sends nothing and shows them all. */
   function run() {
     if (running) return;
     // From now on every problem shows: the extension answers an invalid Run with them.
     errorGate.showAll();
+    const known = runGate.knownErrors();
+    if (known && known.length) {
+      showErrors(known, undefined);
+      McpRunGate.focusFirstProblem(els.form, document.getElementById('problems'));
+      return;
+    }
+    runGate.runAsked();
     post(timeoutOverride !== null ? { type: 'run', input: currentInput(), timeoutSeconds: timeoutOverride } : { type: 'run', input: currentInput() });
   }
 
   function startRunning(/** @type {PanelMessageOf<'running'>} */ msg) {
+    runGate.runAnswered();
     running = { callId: msg.callId, startedAt: msg.startedAt };
     els.progress.hidden = false;
     els.progress.textContent = '';
@@ -249,8 +260,9 @@
     els.progress.append(h('span', { class: 'elapsed muted' }));
     els.result.textContent = '';
     lastTaskStatus = '';
-    // Run is disabled while the call runs: focus goes to Cancel, the one thing to do now.
-    const focusWasOnRun = !document.activeElement || document.activeElement === document.body || document.activeElement.id === 'run';
+    // Run cannot act while the call runs: focus goes to Cancel, the one thing to do now (also from a history's Re-run).
+    const active = document.activeElement;
+    const focusWasOnRun = !active || active === document.body || active.id === 'run' || els.history.contains(active);
     updateControls();
     const cancel = document.getElementById('cancel');
     if (focusWasOnRun && cancel && !cancel.hidden) cancel.focus();
@@ -367,7 +379,6 @@
   // ---------------------------------------------------------------------------------------------
   // Results
 
-
   function showToolResult(/** @type {PanelMessageOf<'toolResult'>} */ msg) {
     if (!msg.fromHistory) stopRunning();
     const d = msg.display || {};
@@ -388,6 +399,7 @@
   }
 
   function showFailure(/** @type {PanelMessageOf<'failure'>} */ msg) {
+    runGate.runAnswered();
     if (!msg.fromHistory) stopRunning();
     const f = msg.failure || {};
     els.result.textContent = '';
@@ -506,9 +518,13 @@
         els.header.append(h('h1', { text: str(msg.title) }));
         if (msg.subtitle) els.header.append(h('div', { class: 'muted', text: str(msg.subtitle) }));
         break;
-      case 'validation':
+      case 'validation': {
+        const answers = runGate.answered(msg.errors);
+        if (answers === 'stale') break;
         showErrors(msg.errors, msg.preview);
+        if (answers === 'run' && errorCount > 0) McpRunGate.focusFirstProblem(els.form, document.getElementById('problems'));
         break;
+      }
       case 'setInput':
         setInput(msg.input);
         if (msg.note) notice('info', msg.note);
@@ -569,19 +585,8 @@
     }
   });
 
-  // Links in sanitised Markdown: ask the extension, which checks the URL and asks the user.
-  function openLinkFrom(/** @type {EventTarget | null} */ target) {
-    const a = target instanceof Element ? target.closest('a.md-link') : null;
-    if (!a) return false;
-    const url = a.getAttribute('data-href');
-    if (url && /^https?:\/\//i.test(url)) post({ type: 'openLink', url });
-    return true;
-  }
-  document.addEventListener('click', (e) => {
-    if (openLinkFrom(e.target)) e.preventDefault();
-  });
+  // Links in sanitised Markdown are opened through the extension (resultParts.js); Ctrl+Enter runs.
   document.addEventListener('keydown', (e) => {
-    if ((e.key === 'Enter' || e.key === ' ') && openLinkFrom(e.target)) e.preventDefault();
     if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && view === 'tool') run();
   });
 
