@@ -17,6 +17,10 @@
    * @param {boolean} running
    */
   function render(container, entries, running) {
+    // Drawn again (a new entry, a call started): the focus stays on the same button of the same call.
+    const active = document.activeElement;
+    const item = active instanceof HTMLButtonElement && container.contains(active) ? active.closest('li') : null;
+    const had = item && active ? { id: item.getAttribute('data-id') || '', className: active.className } : null;
     container.textContent = '';
     const header = h('div', { class: 'history-header' }, [h('h2', { text: 'History' })]);
     if (Array.isArray(entries) && entries.length) header.append(h('button', { class: 'link-button', onclick: () => post({ type: 'clearHistory' }) }, ['Clear']));
@@ -43,6 +47,8 @@
       list.append(item);
     }
     container.append(list);
+    const again = had && had.id ? list.querySelector('li[data-id="' + CSS.escape(had.id) + '"] button[class="' + had.className + '"]') : null;
+    if (again instanceof HTMLButtonElement && !again.disabled) again.focus();
   }
 
   // eslint-disable-next-line no-unused-vars

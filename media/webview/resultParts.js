@@ -1,9 +1,9 @@
 // The parts of a result in the inspect panels (toolCall.js): a text part with its views (JSON tree,
 // sanitised Markdown, plain), images and audio (only as data: URIs of allow-listed types, checked
 // again here), binaries, resource links, unknown parts; the structured content with its verdict
-// against the tool's outputSchema; and the header and history banner above a result. Server text
-// is inserted with textContent; the only HTML is Markdown the extension sanitised (markdown.ts),
-// whose links ask the extension to open them.
+// against the tool's outputSchema; the header and history banner above a result; and the clicks on
+// links in sanitised Markdown, which the extension opens. Server text is inserted with textContent;
+// the only HTML is Markdown the extension sanitised (markdown.ts).
 // @ts-check
 'use strict';
 // A block, not a function: what it declares stays private; its one `var` is the script's global.
@@ -202,7 +202,8 @@
   const TOO_DEEP_NOTE = 'Nested too deeply to show as a tree: the deepest levels are left out.';
   const FOLDED_NOTE = 'Large: folded for display (the first items of long lists, the start of long strings) — Open in editor shows all of it.';
 
-  // Links in sanitised Markdown: ask the extension, which checks the URL and asks the user.
+  // Links in sanitised Markdown (a result's, a tool's description): the page opens none itself; it
+  // asks the extension, which checks the URL and asks the user.
   function openLinkFrom(/** @type {EventTarget | null} */ target) {
     const a = target instanceof Element ? target.closest('a.md-link') : null;
     if (!a) return false;

@@ -7,7 +7,7 @@
 'use strict';
 // A block, not a function: what it declares stays private to this script.
 {
-  /* global McpWebview, McpFormRenderer, McpSuggestions, McpResultParts, McpHistoryList */
+  /* global McpWebview, McpFormRenderer, McpSuggestions, McpResultParts, McpHistoryList, McpRunGate, McpToolHeader */
   const { h, post, announce, onMessage, isObj, str, formatMs, placeErrors, jsonTree } = McpWebview;
   const { resultHeader, historyBanner, renderPart, renderStructured } = McpResultParts;
   const app = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -86,45 +86,9 @@
   }
 
   const errorGate = McpWebview.errorGate(els.form);
+  const runGate = McpRunGate.create();
   /** @type {HTMLElement|null} */
   let serverNotice = null;
-
-  // ---------------------------------------------------------------------------------------------
-  // Header
-
-  const ANNOTATIONS = [
-    ['readOnlyHint', 'read-only', 'The server says this tool does not change its environment.'],
-    ['destructiveHint', 'destructive', 'The server says this tool may delete or overwrite things.'],
-    ['idempotentHint', 'idempotent', 'The server says calling it again with the same arguments has no further effect.'],
-    ['openWorldHint', 'open world', 'The server says this tool reaches outside systems (web, other services).'],
-  ];
-
-  function renderHeader(/** @type {import('../../src/usecases/panelMessages').ToolHeader} */ header) {
-    els.header.textContent = '';
-    const title = h('h1', {}, [formKind === 'prompt' ? h('span', { class: 'muted', text: 'Prompt: ' }) : null, h('span', { class: 'tool-name', text: header.name })]);
-    const display = str(header.title) || str(header.annotations && header.annotations.title);
-    if (display && display !== header.name) title.append(h('span', { class: 'tool-title', text: ' — ' + display }));
-    els.header.append(title, h('div', { class: 'server-name muted', text: 'Server: ' + header.serverName }));
-    const a = isObj(header.annotations) ? header.annotations : {};
-    const badges = h('div', { class: 'badges', title: 'Hints from the server, not verified by MCP Host.' });
-    for (const [key, label, help] of ANNOTATIONS) {
-      if (a[key] === true) badges.append(h('span', { class: 'badge ' + label.replace(' ', '-'), title: help + ' (an untrusted hint)', text: label }));
-      else if (a[key] === false) badges.append(h('span', { class: 'badge off', title: 'The server says: not ' + label + ' (an untrusted hint)', text: 'not ' + label }));
-    }
-    if (header.hasOutputSchema) badges.append(h('span', { class: 'badge schema', title: 'The tool declares an outputSchema: its structured content is checked.', text: 'output schema' }));
-    if (badges.childElementCount) els.header.append(badges);
-    if (header.descriptionHtml) {
-      const d = h('div', { class: 'description markdown' });
-      d.innerHTML = header.descriptionHtml; // sanitised by the extension (markdown.ts)
-      els.header.append(d);
-    } else if (header.description) {
-      els.header.append(h('div', { class: 'description', text: header.description }));
-    }
-    if (Array.isArray(header.fallbacks) && header.fallbacks.length) {
-      const list = header.fallbacks.map((f) => (f.path || '(arguments)') + (f.reason ? ': ' + f.reason : '')).join('; ');
-      els.header.append(h('div', { class: 'fallback-note muted', text: 'Edited as JSON (the form cannot draw them): ' + list }));
-    }
-  }
 
   function renderInput() {
     els.form.textContent = '';
@@ -158,8 +122,12 @@
   }
 
   function changed() {
+    runGate.edited();
     clearTimeout(validateTimer);
-    validateTimer = window.setTimeout(() => post({ type: 'validate', input: currentInput() }), 150);
+    validateTimer = window.setTimeout(() => {
+      runGate.checkAsked();
+      post({ type: 'validate', input: currentInput() });
+    }, 150);
   }
 
   function showErrors(/** @type {readonly FieldError[]} */ errors, /** @type {string | undefined} */ preview) {
@@ -222,21 +190,27 @@
   function updateControls() {
     const runBtn = /** @type {HTMLButtonElement|null} */ (document.getElementById('run'));
     const cancel = document.getElementById('cancel');
-    if (runBtn) {
-      runBtn.disabled = !!running || errorCount > 0;
-      runBtn.textContent = running ? 'Running…' : formKind === 'prompt' ? 'Get prompt' : 'Run';
-    }
+    if (runBtn) McpRunGate.show(runBtn, running ? 'Running…' : formKind === 'prompt' ? 'Get prompt' : 'Run', !!running || errorCount > 0);
     if (cancel) cancel.hidden = !running;
   }
 
+  /** Run (a click, Enter, Ctrl+Enter): with the input's problems known it sends nothing and shows them all. */
   function run() {
     if (running) return;
     // From now on every problem shows: the extension answers an invalid Run with them.
     errorGate.showAll();
+    const known = runGate.knownErrors();
+    if (known && known.length) {
+      showErrors(known, undefined);
+      McpRunGate.focusFirstProblem(els.form, document.getElementById('problems'));
+      return;
+    }
+    runGate.runAsked();
     post(timeoutOverride !== null ? { type: 'run', input: currentInput(), timeoutSeconds: timeoutOverride } : { type: 'run', input: currentInput() });
   }
 
   function startRunning(/** @type {PanelMessageOf<'running'>} */ msg) {
+    runGate.runAnswered();
     running = { callId: msg.callId, startedAt: msg.startedAt };
     els.progress.hidden = false;
     els.progress.textContent = '';
@@ -250,8 +224,9 @@
     els.progress.append(h('span', { class: 'elapsed muted' }));
     els.result.textContent = '';
     lastTaskStatus = '';
-    // Run is disabled while the call runs: focus goes to Cancel, the one thing to do now.
-    const focusWasOnRun = !document.activeElement || document.activeElement === document.body || document.activeElement.id === 'run';
+    // Run cannot act while the call runs: focus goes to Cancel, the one thing to do now (also from a history's Re-run).
+    const active = document.activeElement;
+    const focusWasOnRun = !active || active === document.body || active.id === 'run' || els.history.contains(active);
     updateControls();
     const cancel = document.getElementById('cancel');
     if (focusWasOnRun && cancel && !cancel.hidden) cancel.focus();
@@ -368,7 +343,6 @@
   // ---------------------------------------------------------------------------------------------
   // Results
 
-
   function showToolResult(/** @type {PanelMessageOf<'toolResult'>} */ msg) {
     if (!msg.fromHistory) stopRunning();
     const d = msg.display || {};
@@ -389,6 +363,7 @@
   }
 
   function showFailure(/** @type {PanelMessageOf<'failure'>} */ msg) {
+    runGate.runAnswered();
     if (!msg.fromHistory) stopRunning();
     const f = msg.failure || {};
     els.result.textContent = '';
@@ -482,18 +457,10 @@
     timeoutSeconds = typeof msg.timeoutSeconds === 'number' ? msg.timeoutSeconds : 60;
     timeoutNote = str(msg.timeoutNote);
     layout();
-    renderHeader(msg.header || {});
+    McpToolHeader.render(els.header, msg.header || {}, formKind);
     renderControls();
     setInput(msg.input);
     McpHistoryList.render(els.history, view === 'tool' && formKind !== 'prompt' ? msg.history : null, !!running);
-  }
-
-  function showHeaderIcon(/** @type {PanelMessageOf<'headerIcon'>} */ msg) {
-    // Checked by the extension; the page draws only a raster data: URI (its CSP allows no other image source).
-    const title = els.header.querySelector('h1');
-    if (!title || !/^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/=]+$/.test(str(msg.src))) return;
-    title.querySelector('img.item-icon')?.remove();
-    title.prepend(h('img', { class: 'item-icon', src: msg.src, alt: '' }));
   }
 
   /** A read-only view (a prompt's messages, a resource): a title, no form. @param {PanelMessageOf<'initView'>} msg */
@@ -530,14 +497,18 @@
         initTool(msg);
         break;
       case 'headerIcon':
-        showHeaderIcon(msg);
+        McpToolHeader.showIcon(els.header, msg.src);
         break;
       case 'initView':
         initView(msg);
         break;
-      case 'validation':
+      case 'validation': {
+        const answers = runGate.answered(msg.errors);
+        if (answers === 'stale') break;
         showErrors(msg.errors, msg.preview);
+        if (answers === 'run' && errorCount > 0) McpRunGate.focusFirstProblem(els.form, document.getElementById('problems'));
         break;
+      }
       case 'setInput':
         setInput(msg.input);
         if (msg.note) notice('info', msg.note);
@@ -586,7 +557,7 @@
     }
   });
 
-  // (A link in sanitised Markdown is opened by resultParts.js.)
+  // Links in sanitised Markdown are opened through the extension (resultParts.js); Ctrl+Enter runs.
   document.addEventListener('keydown', (e) => {
     if ((e.ctrlKey || e.metaKey) && e.key === 'Enter' && view === 'tool') run();
   });

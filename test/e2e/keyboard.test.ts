@@ -19,6 +19,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { defaultVsixPath, launch, repoRoot, step as runStep, type Workbench, waitUntil } from './harness';
 import { measureFocusRing } from './focusRing';
+import { retrying } from './retries';
 
 const WORKSPACE = join(repoRoot, 'test', 'e2e', 'workspaces', 'basic');
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
@@ -45,7 +46,7 @@ describe('MCP Host with the keyboard alone (code-server)', () => {
 
   /**
    * Keeps a log in `frame`'s page of what moves the focus there: focus and blur, the keys it
-   * gets, the messages from the extension, and Run's disabled state.
+   * gets, the messages from the extension, and when a button is turned off (disabled, aria-disabled).
    */
   async function follow(name: string, frame: Frame): Promise<Frame> {
     followed.set(name, frame);
@@ -64,9 +65,9 @@ describe('MCP Host with the keyboard alone (code-server)', () => {
       window.addEventListener('blur', () => say('page blur'));
       window.addEventListener('focus', () => say('page focus'));
       const watch = new MutationObserver((changes) => {
-        for (const c of changes) if (c.target instanceof HTMLButtonElement) say(`${named(c.target)} disabled=${c.target.disabled}`);
+        for (const c of changes) if (c.target instanceof HTMLButtonElement) say(`${named(c.target)} disabled=${c.target.disabled} aria-disabled=${c.target.getAttribute('aria-disabled')}`);
       });
-      watch.observe(document.body, { attributes: true, attributeFilter: ['disabled'], subtree: true });
+      watch.observe(document.body, { attributes: true, attributeFilter: ['disabled', 'aria-disabled'], subtree: true });
     });
     return frame;
   }
@@ -112,13 +113,31 @@ describe('MCP Host with the keyboard alone (code-server)', () => {
     });
   }
 
+  /**
+   * Whether the quick input has the keyboard and keeps it for `ms`. When the palette closes, VS
+   * Code gives the focus back to the webview it was opened from, deferred (WebviewElement.focus: a
+   * 50-ms delayer whose guard passes while the workbench's focus is on <body>, then two postMessage
+   * hops to the page's frame); a pick the command shows in between loses the keyboard when that
+   * focus lands, and closes. A person sees it vanish; the test sees it before typing.
+   */
+  async function pickKeepsKeyboard(ms = 600): Promise<boolean> {
+    const held = () => wb.page.evaluate(() => !!document.activeElement?.closest('.quick-input-widget')).catch(() => false);
+    for (const end = Date.now() + ms; Date.now() < end; await wb.page.waitForTimeout(50)) if (!(await held())) return false;
+    return held();
+  }
+
   /** MCP Host: Call Tool… from the palette, the tool typed and taken with Enter; its panel, with the keyboard. */
   async function callTool(name: string): Promise<Frame> {
-    await palette('MCP Host: Call Tool…');
-    // The tools' pick replaces the palette a moment later: what is typed before it opens goes nowhere.
-    await poll(async () => /^Which tool of /.test((await wb.page.locator('.quick-input-widget .quick-input-box input').getAttribute('placeholder').catch(() => '')) ?? ''), 10_000, 'the pick of a tool');
-    await wb.page.keyboard.type(name);
-    await pickFocused(name);
+    const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+    const lost = 'the pick of a tool lost the keyboard to the webview the palette was opened from';
+    await retrying(`Call Tool's pick of ${name}: opened again`, 3, async () => {
+      await palette('MCP Host: Call Tool…');
+      // The tools' pick replaces the palette a moment later: what is typed before it opens goes nowhere.
+      await poll(async () => /^Which tool of /.test((await input.getAttribute('placeholder').catch(() => '')) ?? ''), 10_000, 'the pick of a tool');
+      if (!(await pickKeepsKeyboard())) throw new Error(`${lost} (VS Code's deferred webview focus)`);
+      await wb.page.keyboard.type(name);
+      await pickFocused(name);
+    }, { retryable: (error) => error instanceof Error && error.message.startsWith(lost), beforeRetry: async () => (await input.isVisible()) && press('Escape') });
     const panel = await follow(name, await webview(name));
     await panel.locator('#run').waitFor({ state: 'visible', timeout: 10_000 });
     await poll(async () => (await pageFocus(panel)).hasFocus, 10_000, 'the panel to have the keyboard').catch(async (error: Error) => {
@@ -220,7 +239,7 @@ describe('MCP Host with the keyboard alone (code-server)', () => {
     });
   });
 
-  test('the arrow keys reach echo, Enter opens it; filled, run with Enter: the outcome announced, the focus on the result', { timeout: 120_000, todo: 'Run is disabled while the check of the last keystroke is on its way (#run disabled=true after "typed", enabled ~350 ms later), so a Tab right after typing skips it: Run should stay focusable (aria-disabled) while invalid' }, async () => {
+  test('the arrow keys reach echo, Enter opens it; filled, run with Enter: the outcome announced, the focus on the result', { timeout: 120_000 }, async () => {
     await step('echo', async () => {
       // The tree has the keyboard (View: Show MCP Host again if the step before did not leave it
       // there), and Home puts its focus on the first row: this test does not rely on the one before.
@@ -260,7 +279,7 @@ describe('MCP Host with the keyboard alone (code-server)', () => {
     });
   });
 
-  test('a long call cancelled with the keyboard: the focus on Cancel while it runs, then on the result; "Cancelled" announced', { timeout: 150_000, todo: 'once in CI the Call Tool quick pick closed 2.4 s after F1 and the webview took the focus back (page focus), so the tool name went to the page: what reveals the panel then is not found yet' }, async () => {
+  test('a long call cancelled with the keyboard: the focus on Cancel while it runs, then on the result; "Cancelled" announced', { timeout: 150_000 }, async () => {
     await step('cancel', async () => {
       const panel = await callTool('trigger-long-running-operation');
       // Two minutes, a step a second: it runs through every check below (a call that ended would

@@ -5,6 +5,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { PANEL_ASSETS } from '../../src/extension/webview/webviewPage';
+import { buildFormModel } from '../../src/forms/model';
+import { initialState } from '../../src/forms/state';
+import { readToolArguments } from '../../src/usecases/callTool';
+import type { Input, OutboundMessage } from '../../src/usecases/panelMessages';
 import { contrast, parseColour } from './colour';
 import { openPage, suiteBrowser, type WebviewPage } from './pageHarness';
 import { initTool, PAGE_SAMPLES, RUNNING, toolFailure, toolResult } from './pageSamples';
@@ -39,6 +43,55 @@ describe('tool panel: focus, announcements, theme', () => {
       } finally {
         await page.close();
       }
+    }
+  });
+
+  test('Run stays a Tab stop while the check of the last keystroke is on its way; with a known problem it sends nothing and takes the focus to the field', async () => {
+    // echo's form: one required field, so the next Tab stop after it is Run.
+    const model = buildFormModel({ type: 'object', properties: { message: { type: 'string' } }, required: ['message'] });
+    const answer = (input: Input): OutboundMessage => {
+      const checked = readToolArguments(model, input);
+      return { type: 'validation', errors: checked.errors, ...(checked.errors.length === 0 ? { preview: JSON.stringify(checked.value) } : {}) };
+    };
+    const page = await openPage(browser(), { feature: PANEL_ASSETS, theme: THEMES[0]! });
+    /** Waits for the page's check after the first `count`, and answers it as the extension does. */
+    const answerNext = async (count: number) => {
+      await page.page.waitForFunction((n) => (window as unknown as { __posted: Array<{ type: string }> }).__posted.filter((m) => m.type === 'validate').length > n, count);
+      await page.send(answer((await page.posted('validate'))[count]!.input as Input));
+    };
+    try {
+      const p = page.page;
+      await page.send({ ...initTool(), model, input: { mode: 'form', state: initialState(model) ?? {} }, history: [] });
+      const field = p.locator('.field[data-path="/message"] :is(input, textarea)').first();
+      const opening = (await page.waitForPosted('validate')).input as Input;
+      // Typed, and Tab at once: the answer to the check of the empty form comes after the keystroke.
+      await field.focus();
+      await p.keyboard.type('typed');
+      await page.send(answer(opening));
+      await p.keyboard.press('Tab');
+      assert.match(await activeId(page), /^button#run/, 'Tab right after typing reaches Run');
+      assert.equal(await p.locator('.field[data-path="/message"]').evaluate((f) => f.classList.contains('invalid')), false, 'the answer about the empty form shows no error for text already typed');
+      // Enter before the check of "typed" came back: the page asks, the extension's check decides.
+      await p.keyboard.press('Enter');
+      assert.deepEqual((await page.waitForPosted('run')).input, { mode: 'form', state: { message: 'typed' } });
+      await answerNext(1);
+      assert.match(await activeId(page), /^button#run/, 'a valid answer moves no focus');
+      // Emptied: its check answered, Run says it cannot act, is still a Tab stop, and posts nothing.
+      await field.fill('');
+      await answerNext(2);
+      assert.equal(await p.locator('#run').getAttribute('aria-disabled'), 'true');
+      assert.equal(await p.locator('#run').evaluate((b) => (b as HTMLButtonElement).disabled), false, 'never disabled: a Tab stop');
+      await p.keyboard.press('Tab');
+      assert.match(await activeId(page), /^button#run/);
+      const runs = (await page.posted('run')).length;
+      await p.keyboard.press('Enter');
+      assert.equal(await p.evaluate(() => document.activeElement?.closest('.field')?.getAttribute('data-path')), '/message', 'the focus on the field to fix');
+      assert.equal(await field.getAttribute('aria-invalid'), 'true');
+      assert.match(await announced(page), /1 problem/);
+      assert.equal((await page.posted('run')).length, runs, 'nothing posted');
+      assert.deepEqual(page.problems, []);
+    } finally {
+      await page.close();
     }
   });
 

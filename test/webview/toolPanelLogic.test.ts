@@ -33,7 +33,8 @@ const fieldState = (page: WebviewPage, path: string) =>
     ariaInvalid: f.querySelector('input, select, textarea')?.getAttribute('aria-invalid') ?? null,
     error: f.querySelector(':scope > .field-error')?.textContent ?? '',
   }));
-const runDisabled = (page: WebviewPage) => page.page.locator('#run').evaluate((b) => (b as HTMLButtonElement).disabled);
+/** Run cannot act (aria-disabled: it stays a Tab stop) and says so; it is never `disabled`. */
+const runDisabled = (page: WebviewPage) => page.page.locator('#run').evaluate((b) => ((b as HTMLButtonElement).disabled ? 'disabled' : b.getAttribute('aria-disabled') === 'true'));
 const problems = (page: WebviewPage) => page.page.locator('#problems').innerText();
 
 describe('the tool panel page: validation, results and history', () => {

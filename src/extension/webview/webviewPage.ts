@@ -18,7 +18,7 @@ export const COMMON_STYLE = 'webview/common.css';
 export const COMMON_SCRIPT = 'webview/common.js';
 
 /** Call Tool, and the read-only prompt and resource views. */
-export const PANEL_ASSETS: WebviewFeature = { style: 'webview/toolCall.css', script: 'webview/toolCall.js', helpers: ['webview/formRenderer.js', 'webview/suggestions.js', 'webview/focusBack.js', 'webview/resultParts.js', 'webview/historyList.js'] };
+export const PANEL_ASSETS: WebviewFeature = { style: 'webview/toolCall.css', script: 'webview/toolCall.js', helpers: ['webview/formRenderer.js', 'webview/suggestions.js', 'webview/focusBack.js', 'webview/resultParts.js', 'webview/historyList.js', 'webview/runGate.js', 'webview/toolHeader.js'] };
 /** Server Details: the panels' look, its own script. */
 export const DETAILS_FEATURE: WebviewFeature = { style: 'webview/toolCall.css', script: 'webview/details.js' };
 /** The protocol timeline: a canvas of every server's frames, its own look and script. */
