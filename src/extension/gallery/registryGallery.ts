@@ -9,7 +9,7 @@ import { describeEntry, planInstall } from '../../gallery/installPlan';
 import { ConfigFileKind, addPlannedEntry } from '../../gallery/configWrite';
 import { RegistryGalleryCommands } from '../lazyCommands';
 import { checkRegistryUpdates, updateFromRegistry, writeUserSetting } from './registryUpdates';
-import { RegistrySignIns } from './registryAuth';
+import { RegistryClients, RegistrySignIns, registryClients } from './registryAuth';
 import { SecretTokenStore } from '../signIn/secretTokenStore';
 import { editorRedirect } from '../signIn/signInRedirect';
 import { openSignInPage } from '../signIn/signIns';
@@ -47,13 +47,15 @@ export function registerRegistryGallery(context: vscode.ExtensionContext, log: v
     userAgent: openSignInPage,
     log: (level, text) => log[level](`registry sign-in: ${text}`),
   });
+  // One decision for every request to a registry: its bearer token, else its sign-in session.
+  const clients = registryClients(token, signIns);
   return [
-    run(RegistryGalleryCommands.browse, () => browse(context.secrets, signIns)),
+    run(RegistryGalleryCommands.browse, () => browse(context.secrets, signIns, clients)),
     run(RegistryGalleryCommands.setToken, () => setRegistryToken(context.secrets)),
-    run(RegistryGalleryCommands.update, () => updateFromRegistry(token)),
+    run(RegistryGalleryCommands.update, () => updateFromRegistry(clients)),
     // The quiet check after activation: its failures go to the log only.
     vscode.commands.registerCommand(RegistryGalleryCommands.checkUpdates, async () => {
-      for (const { entry, check } of await checkRegistryUpdates(token)) {
+      for (const { entry, check } of await checkRegistryUpdates(clients)) {
         if (check.kind === 'failed') log.warn(`registry update check of "${entry.key}" (${entry.label}): ${check.problem}`);
         else log.info(`registry update check of "${entry.key}" (${entry.label}): ${check.kind === 'newer' ? `${check.latest} is newer than ${check.installed.version}` : 'up to date'}`);
       }
@@ -77,12 +79,12 @@ async function setRegistryToken(secrets: vscode.SecretStorage): Promise<void> {
 
 type Item = vscode.QuickPickItem & { row?: GalleryRow; more?: boolean; offerToken?: boolean; signIn?: boolean };
 
-async function browse(secrets: vscode.SecretStorage, signIns: RegistrySignIns, signedIn = false): Promise<void> {
+async function browse(secrets: vscode.SecretStorage, signIns: RegistrySignIns, clients: RegistryClients, signedIn = false): Promise<void> {
   const url = registryUrl();
-  const client = new RegistryClient({ baseUrl: url, token: () => secrets.get(tokenKey(url)), auth: signIns.provider(url) });
+  const client = clients(url);
   const picked = await pickServer(client, url, !signedIn);
   if (!picked) return;
-  if (picked.signIn) return (await signInToRegistry(signIns, url)) ? browse(secrets, signIns, true) : undefined;
+  if (picked.signIn) return (await signInToRegistry(signIns, url)) ? browse(secrets, signIns, clients, true) : undefined;
   if (picked.offerToken) return setRegistryToken(secrets);
   if (picked.row?.serverName) await install(client, picked.row.serverName, url);
 }
