@@ -39,7 +39,7 @@ export function activate(context: vscode.ExtensionContext): void {
   // A person opening the view gets the focus on its first row (VS Code focuses the tree, not a row).
   const viewFocus = focusFirstRowOnOpening(view, tree, () => editorHost.viewShown());
   // Rows say when the registry a server was installed from has a newer version.
-  context.subscriptions.push(editorHost, statusBar, viewFocus.disposable, ...registerCommands(editorHost, tree, view, viewFocus.opening), registerRegistryGalleryOnDemand(context, log));
+  context.subscriptions.push(editorHost, statusBar, viewFocus.disposable, ...registerCommands(editorHost, tree, view, viewFocus.opening), registerRegistryGalleryOnDemand(context, log, editorHost));
   context.subscriptions.push(tree.showRegistryUpdates(registryUpdateMarks), checkRegistryUpdatesOnce(() => editorHost.tree.servers(), editorHost.onDidChange, RegistryGalleryCommands.checkUpdates));
   // The view's toolbar offers only what applies (Start All once something can start, and so on).
   const updateContext = () => {

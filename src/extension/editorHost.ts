@@ -288,6 +288,11 @@ export class EditorHost implements vscode.Disposable {
 
   // ---- logs ----
 
+  /** Tells the log redactor a secret kept elsewhere (a registry's sign-in tokens), so no log line shows it. */
+  noteSecret(...values: string[]): void {
+    this.redactor.add(...values);
+  }
+
   /** Removes known secrets from text: inputs, tokens and every server's own (env, headers), as the logs do. */
   redact(text: string): string {
     return this.registry.redact(this.redactor.redact(text));

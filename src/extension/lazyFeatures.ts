@@ -5,17 +5,18 @@ import * as vscode from 'vscode';
 import { CHAT_PARTICIPANT_ID, RegistryGalleryCommands, USE_CASE_PART_COMMANDS, registerLazyCommands } from './lazyCommands';
 import { PANEL_VIEW_TYPES } from './panels/panelTabs';
 import type { UseCaseWiringHost, WiredUseCases } from './panels/useCaseWiring';
+import type { GallerySecrets } from './gallery/registryAuth';
 
 /** "Browse MCP Registry…" and "Set MCP Registry Token…" (gallery/registryGallery.ts). */
 export { RegistryGalleryCommands };
 
 /** The registry gallery: its HTTP client, rows and install plan load with its first command. */
-export function registerRegistryGalleryOnDemand(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): vscode.Disposable {
+export function registerRegistryGalleryOnDemand(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, secrets: GallerySecrets): vscode.Disposable {
   return registerLazyCommands(
     vscode.commands,
     Object.values(RegistryGalleryCommands),
     () => import('./gallery/registryGallery.js'),
-    (gallery) => gallery.registerRegistryGallery(context, log),
+    (gallery) => gallery.registerRegistryGallery(context, log, secrets),
   );
 }
 

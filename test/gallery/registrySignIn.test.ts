@@ -3,12 +3,18 @@
 // SDK's auth router). The registry client goes 401 → the servers' sign-in machinery (discovery,
 // dynamic client registration, PKCE, the loopback redirect; tokens in a SecretTokenStore) → the
 // list works, also from a later client; no token reaches a log line or an error.
+import { vscode as double } from '../support/vscode/vscodeModule';
 import { after, before, suite, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loopbackRedirect } from '../../src/auth';
 import { RegistryClient, RegistryError } from '../../src/gallery/registryClient';
-import { RegistrySignIns } from '../../src/extension/gallery/registryAuth';
+import { RegistrySignIns, registryClients } from '../../src/extension/gallery/registryAuth';
+import { checkRegistryUpdates } from '../../src/extension/gallery/registryUpdates';
+import { registrySourceFields } from '../../src/config/registrySource';
 import { SecretTokenStore } from '../../src/extension/signIn/secretTokenStore';
 import { freePort, HttpPeer, startFixture } from '../transport/httpPeers';
 import { RegistryFixture, startRegistryFixture } from './registryFixture';
@@ -115,5 +121,45 @@ suite('gallery: a private registry behind OAuth', () => {
     const afterStats = (await (await fetch(`${issuer}/control/stats`)).json()) as { refreshes: number };
     assert.equal(afterStats.refreshes, before + 1);
     assert.equal(opened.length, 1);
+  });
+
+  test('the update check uses the sign-in session (no browser while signed out), and a set bearer token first', async () => {
+    const url = `${registry.url}/oauth`;
+    const folder = await mkdtemp(join(tmpdir(), 'mcp-host-regupdate-'));
+    const opened: URL[] = [];
+    try {
+      const entry = { command: 'uvx', args: ['weather-mcp'], ...registrySourceFields({ registryUrl: url, name: 'io.github.example/weather-mcp', version: '0.4.0' }) };
+      await mkdir(join(folder, '.vscode'));
+      await writeFile(join(folder, '.vscode', 'mcp.json'), JSON.stringify({ servers: { weather: entry } }));
+      double.workspace.workspaceFolders = [{ uri: double.Uri.file(folder), name: 'ws', index: 0 }];
+      const signIns = new RegistrySignIns({
+        store: new SecretTokenStore(memorySecrets()),
+        redirect: loopbackRedirect({ timeoutMs: 10_000 }),
+        userAgent: async (page) => {
+          opened.push(page);
+          await fetch((await fetch(page, { redirect: 'manual' })).headers.get('location')!);
+        },
+        log: () => {},
+      });
+      const noToken = async () => undefined;
+      const [signedOut] = await checkRegistryUpdates(registryClients(noToken, signIns));
+      assert.equal(signedOut?.check.kind, 'failed', 'signed out: the check fails quietly');
+      assert.equal(opened.length, 0, 'an update check never opens the browser');
+
+      await signIns.signIn(url);
+      const [signedIn] = await checkRegistryUpdates(registryClients(noToken, signIns));
+      assert.deepEqual(signedIn?.check.kind === 'newer' ? signedIn.check.latest : signedIn?.check, '0.5.0', 'signed in: the check reads the registry with the session');
+      assert.equal(opened.length, 1);
+
+      // A bearer token the user set goes first (and this one is refused, not replaced by the session).
+      const before = registry.requests.length;
+      const [bearer] = await checkRegistryUpdates(registryClients(async () => 'not-a-token', signIns));
+      assert.equal(bearer?.check.kind, 'failed');
+      const sent = registry.requests.slice(before).filter((r) => r.prefix === 'oauth');
+      assert.ok(sent.length >= 1 && sent.every((r) => r.authorization === 'Bearer not-a-token'), JSON.stringify(sent));
+    } finally {
+      double.workspace.workspaceFolders = undefined;
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

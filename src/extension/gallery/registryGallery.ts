@@ -9,7 +9,7 @@ import { describeEntry, planInstall } from '../../gallery/installPlan';
 import { ConfigFileKind, addPlannedEntry } from '../../gallery/configWrite';
 import { RegistryGalleryCommands } from '../lazyCommands';
 import { checkRegistryUpdates, updateFromRegistry, writeUserSetting } from './registryUpdates';
-import { RegistrySignIns } from './registryAuth';
+import { GallerySecrets, RegistryClients, RegistrySignIns, registryClients } from './registryAuth';
 import { SecretTokenStore } from '../signIn/secretTokenStore';
 import { editorRedirect } from '../signIn/signInRedirect';
 import { openSignInPage } from '../signIn/signIns';
@@ -28,7 +28,13 @@ function tokenKey(url: string): string {
   return `mcpHost.registryToken:${safeUrl(url)}`;
 }
 
-export function registerRegistryGallery(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): vscode.Disposable[] {
+export function registerRegistryGallery(context: vscode.ExtensionContext, channel: vscode.LogOutputChannel, secrets: GallerySecrets): vscode.Disposable[] {
+  // Every line redacted as the editor's own are: a registry's sign-in tokens are known to the redactor.
+  const log = {
+    info: (text: string) => channel.info(secrets.redact(text)),
+    warn: (text: string) => channel.warn(secrets.redact(text)),
+    error: (text: string) => channel.error(secrets.redact(text)),
+  };
   const run = (id: string, fn: () => Promise<void>) =>
     vscode.commands.registerCommand(id, async () => {
       try {
@@ -43,7 +49,7 @@ export function registerRegistryGallery(context: vscode.ExtensionContext, log: v
   const token = (url: string) => context.secrets.get(tokenKey(url));
   // A registry behind OAuth: the servers' sign-in code, its tokens in SecretStorage under the registry's resource.
   const signIns = new RegistrySignIns({
-    store: new SecretTokenStore(context.secrets, () => {}, context.globalStorageUri.fsPath),
+    store: new SecretTokenStore(context.secrets, (...values) => secrets.noteSecret(...values), context.globalStorageUri.fsPath),
     redirect: editorRedirect(undefined, (text) => log.info(`registry sign-in: ${text}`)),
     userAgent: openSignInPage,
     log: (level, text) => log[level](`registry sign-in: ${text}`),
@@ -51,13 +57,15 @@ export function registerRegistryGallery(context: vscode.ExtensionContext, log: v
   // One per window: an entry's icon is judged once, and kept on disk beside the servers' icons.
   let icons: GalleryIcons | undefined;
   const galleryIcons = () => (icons ??= new GalleryIcons(vscode.Uri.joinPath(context.globalStorageUri, 'icons').fsPath, (text) => log.info(text)));
+  // One decision for every request to a registry: its bearer token, else its sign-in session.
+  const clients = registryClients(token, signIns);
   return [
-    run(RegistryGalleryCommands.browse, () => browse(context.secrets, signIns, galleryIcons())),
+    run(RegistryGalleryCommands.browse, () => browse(context.secrets, signIns, clients, galleryIcons())),
     run(RegistryGalleryCommands.setToken, () => setRegistryToken(context.secrets)),
-    run(RegistryGalleryCommands.update, () => updateFromRegistry(token)),
+    run(RegistryGalleryCommands.update, () => updateFromRegistry(clients)),
     // The quiet check after activation: its failures go to the log only.
     vscode.commands.registerCommand(RegistryGalleryCommands.checkUpdates, async () => {
-      for (const { entry, check } of await checkRegistryUpdates(token)) {
+      for (const { entry, check } of await checkRegistryUpdates(clients)) {
         if (check.kind === 'failed') log.warn(`registry update check of "${entry.key}" (${entry.label}): ${check.problem}`);
         else log.info(`registry update check of "${entry.key}" (${entry.label}): ${check.kind === 'newer' ? `${check.latest} is newer than ${check.installed.version}` : 'up to date'}`);
       }
@@ -81,12 +89,12 @@ async function setRegistryToken(secrets: vscode.SecretStorage): Promise<void> {
 
 type Item = vscode.QuickPickItem & { row?: GalleryRow; more?: boolean; offerToken?: boolean; signIn?: boolean };
 
-async function browse(secrets: vscode.SecretStorage, signIns: RegistrySignIns, icons: GalleryIcons, signedIn = false): Promise<void> {
+async function browse(secrets: vscode.SecretStorage, signIns: RegistrySignIns, clients: RegistryClients, icons: GalleryIcons, signedIn = false): Promise<void> {
   const url = registryUrl();
-  const client = new RegistryClient({ baseUrl: url, token: () => secrets.get(tokenKey(url)), auth: signIns.provider(url) });
+  const client = clients(url);
   const picked = await pickServer(client, url, icons, !signedIn);
   if (!picked) return;
-  if (picked.signIn) return (await signInToRegistry(signIns, url)) ? browse(secrets, signIns, icons, true) : undefined;
+  if (picked.signIn) return (await signInToRegistry(signIns, url)) ? browse(secrets, signIns, clients, icons, true) : undefined;
   if (picked.offerToken) return setRegistryToken(secrets);
   if (picked.row?.serverName) await install(client, picked.row.serverName, url);
 }

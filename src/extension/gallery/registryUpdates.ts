@@ -6,11 +6,12 @@
 import * as vscode from 'vscode';
 import { parse } from 'jsonc-parser';
 import { ConfigSource, RegistrySource, entryId, folderSources, registrySourceOf, settingsSource } from '../../config';
-import { RegistryClient, safeUrl } from '../../gallery/registryClient';
+import { safeUrl } from '../../gallery/registryClient';
 import { ConfigFileKind, addPlannedEntry, entryToWrite, newInputs, ConfigWriteError } from '../../gallery/configWrite';
 import { InstallPlan, describeEntry } from '../../gallery/installPlan';
 import { UpdateCheck, checkUpdate, planUpdate } from '../../gallery/registryUpdate';
 import { registryUpdateMarks } from '../tree/registryUpdateMarks';
+import type { RegistryClients } from './registryAuth';
 
 /** An entry installed from a registry, and where it is written. */
 interface InstalledEntry {
@@ -22,9 +23,6 @@ interface InstalledEntry {
   /** A workspace file, or the user settings (`undefined`). */
   readonly file?: { readonly uri: vscode.Uri; readonly kind: ConfigFileKind };
 }
-
-/** The bearer token of a registry, when the user set one for it. */
-export type RegistryToken = (registryUrl: string) => PromiseLike<string | undefined>;
 
 async function readText(uri: vscode.Uri): Promise<string | undefined> {
   try {
@@ -59,9 +57,9 @@ async function installedEntries(): Promise<InstalledEntry[]> {
 }
 
 /** Checks every installed entry; the rows' marks follow. */
-export async function checkRegistryUpdates(token: RegistryToken): Promise<{ entry: InstalledEntry; check: UpdateCheck }[]> {
+export async function checkRegistryUpdates(clients: RegistryClients): Promise<{ entry: InstalledEntry; check: UpdateCheck }[]> {
   const entries = await installedEntries();
-  const latest = async (s: RegistrySource) => (await new RegistryClient({ baseUrl: s.registryUrl, token: () => token(s.registryUrl) }).server(s.name)).server;
+  const latest = async (s: RegistrySource) => (await clients(s.registryUrl).server(s.name)).server;
   const checks = await Promise.all(entries.map(async (entry) => ({ entry, check: await checkUpdate(entry.source, latest) })));
   registryUpdateMarks.set(new Map(checks.flatMap(({ entry, check }) => (check.kind === 'newer' ? [[entry.id, { installed: check.installed.version, latest: check.latest }] as const] : []))));
   return checks;
@@ -80,8 +78,8 @@ export async function writeUserSetting(plan: InstallPlan, registryUrl: string, r
 }
 
 /** "Update Servers from Registry…": checks, offers the entries with a newer version, rewrites the one picked. */
-export async function updateFromRegistry(token: RegistryToken): Promise<void> {
-  const checks = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'MCP Host: checking the registry for newer versions…' }, () => checkRegistryUpdates(token));
+export async function updateFromRegistry(clients: RegistryClients): Promise<void> {
+  const checks = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'MCP Host: checking the registry for newer versions…' }, () => checkRegistryUpdates(clients));
   const failed = checks.filter((c) => c.check.kind === 'failed');
   const newer = checks.flatMap(({ entry, check }) => (check.kind === 'newer' ? [{ entry, latest: check.latest }] : []));
   if (!newer.length) {
@@ -95,7 +93,7 @@ export async function updateFromRegistry(token: RegistryToken): Promise<void> {
   );
   if (!picked) return;
   const { entry } = picked.n;
-  const server = (await new RegistryClient({ baseUrl: entry.source.registryUrl, token: () => token(entry.source.registryUrl) }).server(entry.source.name)).server;
+  const server = (await clients(entry.source.registryUrl).server(entry.source.name)).server;
   const outcome = planUpdate(entry.key, entry.entry, server, entry.file?.kind === 'dot-mcp-json' ? 'environment' : 'inputs');
   if (!outcome.ok) {
     void vscode.window.showErrorMessage(`MCP Host: ${entry.key} was not updated`, { modal: true, detail: outcome.reasons.join('\n') });

@@ -307,6 +307,10 @@ export const workspace = {
   },
   /** The file system, over node:fs for file URIs. */
   fs: {
+    async readFile(uri: Uri): Promise<Uint8Array> {
+      const { readFile } = await import('node:fs/promises');
+      return readFile(uri.fsPath);
+    },
     async writeFile(uri: Uri, bytes: Uint8Array): Promise<void> {
       const { mkdir, writeFile } = await import('node:fs/promises');
       const { dirname } = await import('node:path');
