@@ -3,7 +3,8 @@
 // end-to-end suites run, and meanwhile installs Node 24 (and code-server, for the end-to-end
 // suites) into the cache; then runs the suites with `node --test` (the streams are below) and ends
 // with the retries the end-to-end suites took ("retries: N (…)") and one line over all of them:
-// "N passed, N failed".
+// "N passed, N failed". A run of every unit suite also says how much of the editor layer they ran
+// and fails under a third (editorCoverageFloor, below).
 //   node scripts/test.mjs            unit + integration + end-to-end
 //   node scripts/test.mjs --unit     without the end-to-end suites (no VS Code needed; Node 24 for conformance)
 //   node scripts/test.mjs --e2e      only the end-to-end suites
