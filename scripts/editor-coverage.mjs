@@ -1,17 +1,22 @@
 // How much of the editor layer (src/extension) the unit tests run, without code-server: the
 // figure issue 34 asks to reach a third ("at least a third of what the editor layer decides is
-// covered by unit tests that run without code-server").
+// covered by unit tests that run without code-server"). `npm test` holds it to that floor
+// (EDITOR_COVERAGE_FLOOR): scripts/test.mjs runs its unit stream with NODE_V8_COVERAGE and calls
+// `editorCoverage()` on what the suites left, so the figure costs no second run of the suites.
 //
 // The measure: executable lines of src/extension as tsc compiles them (out/src/extension/**/*.js),
 // every file counting, whether a unit test loads it or not. A line counts once when V8's block
 // coverage of the unit suites ran it. Not counted: blank and comment lines, tsc's module header
 // (its helpers, `exports.x = void 0`), and lines that only close a block (`}`, `});`). Wiring
 // counts too (the denominator is the whole layer, not a chosen part of it), so the figure errs low.
-// The unit suites run are the files under test/ (not test/e2e) that import from src/extension.
+// The unit suites run here are the files under test/ (not test/e2e) that import from src/extension
+// (`npm test` runs them all: a suite that reaches the layer through a helper counts there too).
 //
-//   node scripts/editor-coverage.mjs            compiles (tsc), runs those suites, prints the figure
-//   node scripts/editor-coverage.mjs --no-build  uses out/ as it is
-//   node scripts/editor-coverage.mjs --files     also prints each file's figure
+//   node scripts/editor-coverage.mjs              compiles (tsc), runs those suites, prints the figure
+//   node scripts/editor-coverage.mjs --no-build   uses out/ as it is
+//   node scripts/editor-coverage.mjs --from DIR   the figure from the NODE_V8_COVERAGE files in DIR
+//                                                 (of a run that has happened; out/ as it is)
+//   node scripts/editor-coverage.mjs --files      also prints each file's figure
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +24,9 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repo = resolve(fileURLToPath(import.meta.url), '../..');
-const flags = process.argv.slice(2);
+
+/** The share `npm test` fails under. */
+export const EDITOR_COVERAGE_FLOOR = 1 / 3;
 
 function walk(dir, keep) {
   const out = [];
@@ -31,27 +38,60 @@ function walk(dir, keep) {
   return out.sort();
 }
 
-if (!flags.includes('--no-build')) {
-  const tsc = spawnSync(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', repo], { stdio: 'inherit' });
-  if (tsc.status !== 0) process.exit(1);
+/**
+ * The editor layer's figure from the V8 coverage files in `dir` (NODE_V8_COVERAGE of a run over
+ * out/): undefined when the directory holds none (nothing ran with coverage). `rows` per file.
+ */
+export function editorCoverage(dir) {
+  if (!existsSync(dir) || !readdirSync(dir).some((n) => n.endsWith('.json'))) return undefined;
+  return measure(readCoverage(dir));
 }
 
-// The unit suites that reach into the editor layer.
-const suites = walk(join(repo, 'test'), (p) => p.endsWith('.test.ts') && !p.includes(`${join('test', 'e2e')}`))
-  .filter((p) => readFileSync(p, 'utf8').includes('src/extension'))
-  .map((p) => join(repo, 'out', relative(repo, p)).replace(/\.ts$/, '.js'));
+/** The one line that says the figure. */
+export function describeEditorCoverage({ covered, total, files }) {
+  return `editor layer run by unit tests: ${covered} of ${total} executable lines (${((100 * covered) / total).toFixed(1)} %), ${files} files`;
+}
 
-const coverageDir = mkdtempSync(join(tmpdir(), 'editor-coverage-'));
-try {
-  const run = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=dot', ...suites], {
-    cwd: repo,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, NODE_V8_COVERAGE: coverageDir },
-  });
-  if (run.status !== 0) console.error(`(some unit suites failed: exit ${run.status}; the figure counts what ran)`);
-  report(readCoverage(coverageDir));
-} finally {
-  rmSync(coverageDir, { recursive: true, force: true });
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main(process.argv.slice(2));
+
+function main(flags) {
+  const fromAt = flags.indexOf('--from');
+  if (fromAt >= 0) {
+    const dir = flags[fromAt + 1];
+    const figure = dir === undefined ? undefined : editorCoverage(resolve(dir));
+    if (!figure) {
+      console.log(`no V8 coverage files in ${dir ?? '(no directory given)'}: nothing to measure`);
+      return;
+    }
+    print(figure, flags);
+    return;
+  }
+  if (!flags.includes('--no-build')) {
+    const tsc = spawnSync(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', repo], { stdio: 'inherit' });
+    if (tsc.status !== 0) process.exit(1);
+  }
+  // The unit suites that reach into the editor layer.
+  const suites = walk(join(repo, 'test'), (p) => p.endsWith('.test.ts') && !p.includes(`${join('test', 'e2e')}`))
+    .filter((p) => readFileSync(p, 'utf8').includes('src/extension'))
+    .map((p) => join(repo, 'out', relative(repo, p)).replace(/\.ts$/, '.js'));
+  const coverageDir = mkdtempSync(join(tmpdir(), 'editor-coverage-'));
+  try {
+    // Bounded as npm test's tests are: a test that never ends fails by name instead of holding the figure.
+    const run = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-timeout=600000', '--test-reporter=dot', ...suites], {
+      cwd: repo,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, NODE_V8_COVERAGE: coverageDir },
+    });
+    if (run.status !== 0) console.error(`(some unit suites failed: exit ${run.status}; the figure counts what ran)`);
+    print(measure(readCoverage(coverageDir)), flags, `, ${suites.length} suites`);
+  } finally {
+    rmSync(coverageDir, { recursive: true, force: true });
+  }
+}
+
+function print(figure, flags, suffix = '') {
+  if (flags.includes('--files')) for (const r of [...figure.rows].sort((a, b) => b.of - a.of)) console.log(`${String(r.ran).padStart(5)} / ${String(r.of).padEnd(5)} ${r.file}`);
+  console.log(describeEditorCoverage(figure) + suffix);
 }
 
 /** file URL → the V8 function coverages of it, from every process that loaded it. */
@@ -96,7 +136,8 @@ function ranAt(functions, offset) {
   return best !== undefined && best.count > 0;
 }
 
-function report(byUrl) {
+/** The figure: lines run over executable lines, over every compiled file of the layer. */
+function measure(byUrl) {
   // Only compiled files whose source still exists (tsc leaves the output of a moved file in out/).
   const files = walk(join(repo, 'out', 'src', 'extension'), (p) => p.endsWith('.js') && existsSync(join(repo, relative(join(repo, 'out'), p)).replace(/\.js$/, '.ts')));
   let total = 0;
@@ -110,6 +151,5 @@ function report(byUrl) {
     covered += ran;
     rows.push({ file: relative(join(repo, 'out'), file).replace(/\.js$/, '.ts'), ran, of: lines.length });
   }
-  if (flags.includes('--files')) for (const r of rows.sort((a, b) => b.of - a.of)) console.log(`${String(r.ran).padStart(5)} / ${String(r.of).padEnd(5)} ${r.file}`);
-  console.log(`editor layer run by unit tests: ${covered} of ${total} executable lines (${((100 * covered) / total).toFixed(1)} %), ${suites.length} suites, ${files.length} files`);
+  return { covered, total, share: total ? covered / total : 0, files: files.length, rows };
 }

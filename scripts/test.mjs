@@ -3,7 +3,8 @@
 // end-to-end suites run, and meanwhile installs Node 24 (and code-server, for the end-to-end
 // suites) into the cache; then runs the suites with `node --test` (the streams are below) and ends
 // with the retries the end-to-end suites took ("retries: N (…)") and one line over all of them:
-// "N passed, N failed".
+// "N passed, N failed". A run of every unit suite also says how much of the editor layer they ran
+// and fails under a third (editorCoverageFloor, below).
 //   node scripts/test.mjs            unit + integration + end-to-end
 //   node scripts/test.mjs --unit     without the end-to-end suites (no VS Code needed; Node 24 for conformance)
 //   node scripts/test.mjs --e2e      only the end-to-end suites
@@ -11,9 +12,11 @@
 //   node scripts/test.mjs --e2e --e2e-jobs=2   two end-to-end files at a time (default one; see e2eLanes)
 //   extra arguments after `--` go to node --test (for example --test-name-pattern)
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { e2eLanes } from './e2eLanes.mjs';
+import { EDITOR_COVERAGE_FLOOR, describeEditorCoverage, editorCoverage } from './editor-coverage.mjs';
 
 const argv = process.argv.slice(2);
 const dash = argv.indexOf('--');
@@ -140,11 +143,12 @@ const reporter = process.stdout.isTTY ? ['--test-reporter=spec'] : [];
  * caller to print (`report`), so that two runs side by side do not interleave. Resolves to its exit
  * status, the counts of its summary and the kept report.
  */
-function runTests(list, { concurrency = 1, live = true, timeoutMs = TEST_TIMEOUT_MS } = {}) {
+function runTests(list, { concurrency = 1, live = true, timeoutMs = TEST_TIMEOUT_MS, env = process.env } = {}) {
   if (list.length === 0) return Promise.resolve({ status: 0, passed: 0, failed: 0, retries: [], failures: [], report: Buffer.alloc(0) });
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, `--test-timeout=${timeoutMs}`, ...reporter, ...passThrough, ...list], {
       stdio: ['inherit', 'pipe', 'inherit'],
+      env,
     });
     const kept = [];
     let tail = '';
@@ -220,13 +224,20 @@ const UNIT_CONCURRENCY = e2eFiles.length > 0 ? 2 : 3;
 // it, so that reports side by side do not interleave. The fresh-clone suite (its `npm ci` and
 // demo are CPU-heavy) runs after the unit stream, beside the end-to-end stream, which outlasts both.
 const liveStream = e2eFiles.length > 0 ? 'e2e' : unitFiles.length > 0 ? 'unit' : 'first';
+// The unit stream of a whole run leaves V8's coverage here, for the editor layer's floor below
+// (issue 34; scripts/editor-coverage.mjs). Not on a part (--only), which holds no floor.
+const coverageDir = unitFiles.length > 0 && !only ? mkdtempSync(join(tmpdir(), 'mcp-host-unit-coverage-')) : undefined;
+const unitEnv = coverageDir ? { ...process.env, NODE_V8_COVERAGE: coverageDir } : process.env;
 const [[unit, first], e2e] = await Promise.all([
-  runTests(unitFiles, { concurrency: UNIT_CONCURRENCY, live: liveStream === 'unit' }).then(async (unitRun) => [unitRun, await runTests(firstFiles, { live: liveStream === 'first', timeoutMs: E2E_FILE_TIMEOUT_MS })]),
+  runTests(unitFiles, { concurrency: UNIT_CONCURRENCY, live: liveStream === 'unit', env: unitEnv }).then(async (unitRun) => [unitRun, await runTests(firstFiles, { live: liveStream === 'first', timeoutMs: E2E_FILE_TIMEOUT_MS })]),
   runE2e(e2eFiles, e2eJobs, liveStream === 'e2e'),
 ]);
 for (const r of [e2e, unit, first]) process.stdout.write(r.report);
-const runs = [first, unit, e2e];
-const failedStreams = [[first, 'the fresh-clone suite (test/e2e/freshClone.test.ts)'], [unit, 'the unit and conformance suites'], [e2e, 'the end-to-end suites']].filter(([r]) => r.status !== 0);
+const floor = coverageDir ? editorCoverageFloor(coverageDir) : undefined;
+if (unitFiles.length > 0 && only) console.log('\neditor coverage: not measured on a part of the unit suites (--only); `npm test` and `--unit` hold the floor');
+const runs = [first, unit, e2e, ...(floor ? [floor] : [])];
+const streams = [[first, 'the fresh-clone suite (test/e2e/freshClone.test.ts)'], [unit, 'the unit and conformance suites'], [e2e, 'the end-to-end suites'], ...(floor ? [[floor, 'the editor coverage floor']] : [])];
+const failedStreams = streams.filter(([r]) => r.status !== 0);
 for (const [, name] of failedStreams) console.error(`\n${name} failed; its report is above`);
 // The failed tests again, last, where a reader of the log's tail (CI shows the end) finds them:
 // each by its suites' names, with the error lines of its report.
@@ -251,3 +262,26 @@ console.log(`\nretries: ${retries.length}${kinds.length ? ` (${kinds.join(', ')}
 const status = runs.find((r) => r.status !== 0)?.status ?? 0;
 console.log(`${passed} passed, ${failed || (status ? 1 : 0)} failed`);
 process.exit(status);
+
+/**
+ * The editor layer's share of lines the unit stream ran (scripts/editor-coverage.mjs), said in one
+ * line, as a run of one check: failed, and named in the closing list, under EDITOR_COVERAGE_FLOOR.
+ * No coverage files (every unit suite failed to start, say): said, and not held to the floor.
+ */
+function editorCoverageFloor(dir) {
+  try {
+    const figure = editorCoverage(dir);
+    const pass = { status: 0, passed: 0, failed: 0, retries: [], failures: [], report: Buffer.alloc(0) };
+    if (!figure) {
+      console.log('\neditor coverage: the unit stream left no V8 coverage, so the floor was not checked');
+      return pass;
+    }
+    const floor = `${(100 * EDITOR_COVERAGE_FLOOR).toFixed(1)} %`;
+    console.log(`\n${describeEditorCoverage(figure)}; the floor is ${floor}`);
+    if (figure.share >= EDITOR_COVERAGE_FLOOR) return { ...pass, passed: 1 };
+    const why = [`error: 'the unit suites run ${(100 * figure.share).toFixed(1)} % of the editor layer (src/extension), under the floor of ${floor}: add unit tests of the editor layer (node scripts/editor-coverage.mjs --no-build --files lists each file)'`];
+    return { ...pass, status: 1, failed: 1, failures: [{ path: ['editor coverage floor (scripts/editor-coverage.mjs)'], why }] };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

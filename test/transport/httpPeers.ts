@@ -70,7 +70,12 @@ async function startPeer(main: string, args: string[], port: number, ready: RegE
   const output: string[] = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${path.basename(main)} did not start within 15 s: ${output.join('\n')}`)), 15_000);
+    // Given up on, the server is stopped too: one that starts late (a loaded machine) would
+    // otherwise outlive its test, its pipes keeping the test file's process from ever ending.
+    const timer = setTimeout(() => {
+      reject(new Error(`${path.basename(main)} did not start within 15 s: ${output.join('\n')}`));
+      void stop(child, exited);
+    }, 15_000);
     const onLine = (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) {
         if (!line) continue;

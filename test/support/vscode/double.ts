@@ -11,6 +11,9 @@ import { URL, fileURLToPath, pathToFileURL } from 'node:url';
 export { Disposable, EventEmitter, type Listener } from './eventDouble';
 import { Disposable, EventEmitter } from './eventDouble';
 import { WebviewPanelDouble } from './webviewDouble';
+import { createDiagnosticCollection, createFileSystemWatcher, workspaceDoubles } from './workspaceDouble';
+
+export { Diagnostic, DiagnosticSeverity, Position, Range, RelativePattern, workspaceDoubles } from './workspaceDouble';
 
 export class Uri {
   private constructor(
@@ -133,6 +136,8 @@ export const recorder = {
   inputs: [] as (string | undefined)[],
   /** `mcpHost.*` settings, by key without the prefix. */
   settings: new Map<string, unknown>(),
+  /** What `inspect(key)` answers, by the full key (`mcpHost.servers`): the value of each scope. */
+  inspected: new Map<string, { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown }>(),
   /** Every webview panel the code under test created, in order. */
   webviewPanels: [] as WebviewPanelDouble[],
   reset(): void {
@@ -141,6 +146,7 @@ export const recorder = {
     this.picks.length = 0;
     this.inputs.length = 0;
     this.settings.clear();
+    this.inspected.clear();
     this.webviewPanels.length = 0;
   },
   /** For tests: the calls of one API (`window.showWarningMessage`), their arguments. */
@@ -199,6 +205,19 @@ export class CancellationTokenSource {
 /** The input of a webview's tab (instanceof checks in the code under test). */
 export class TabInputWebview {
   constructor(readonly viewType: string) {}
+}
+
+/** The input of a text editor's tab. */
+export class TabInputText {
+  constructor(readonly uri: Uri) {}
+}
+
+/** The input of a custom editor's tab (the image preview). */
+export class TabInputCustom {
+  constructor(
+    readonly uri: Uri,
+    readonly viewType: string,
+  ) {}
 }
 
 /** A notification with progress the code under test showed: what it reported, and its Cancel. */
@@ -287,8 +306,18 @@ export const workspace = {
         const full = `${prefix}${key}`.replace(/^mcpHost\./, '');
         return recorder.settings.has(full) ? (recorder.settings.get(full) as T) : fallback;
       },
-      inspect: () => undefined,
+      inspect: (key: string) => recorder.inspected.get(`${prefix}${key}`),
     };
+  },
+  workspaceFile: undefined as Uri | undefined,
+  onDidChangeWorkspaceFolders: workspaceDoubles.workspaceFolders.event,
+  onDidCloseTextDocument: workspaceDoubles.textDocumentClosed.event,
+  /** Documents open in the editor (none unless a test puts some). */
+  textDocuments: [] as TextDocumentDouble[],
+  createFileSystemWatcher,
+  asRelativePath(uri: Uri, includeFolder?: boolean): string {
+    const folder = workspace.workspaceFolders?.find((f) => uri.path.startsWith(`${f.uri.path}/`));
+    return folder ? `${includeFolder ? `${folder.name}/` : ''}${uri.path.slice(folder.uri.path.length + 1)}` : uri.fsPath;
   },
   onDidChangeConfiguration: configurationChanged.event,
   onDidGrantWorkspaceTrust: trustGranted.event,
@@ -336,6 +365,7 @@ export const commands = {
 };
 
 export const languages = {
+  createDiagnosticCollection,
   async setTextDocumentLanguage(document: TextDocumentDouble, languageId: string): Promise<TextDocumentDouble> {
     return { ...document, languageId };
   },
