@@ -49,7 +49,8 @@ export function editorCoverage(dir) {
 
 /** The one line that says the figure. */
 export function describeEditorCoverage({ covered, total, files }) {
-  return `editor layer run by unit tests: ${covered} of ${total} executable lines (${((100 * covered) / total).toFixed(1)} %), ${files} files`;
+  const skipped = skippedFiles ? ` (${skippedFiles} coverage files cut off, skipped)` : '';
+  return `editor layer run by unit tests: ${covered} of ${total} executable lines (${((100 * covered) / total).toFixed(1)} %), ${files} files${skipped}`;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main(process.argv.slice(2));
@@ -94,12 +95,23 @@ function print(figure, flags, suffix = '') {
   console.log(describeEditorCoverage(figure) + suffix);
 }
 
+/** Coverage files that did not parse in the last read (a process cut off as it wrote). */
+let skippedFiles = 0;
+
 /** file URL → the V8 function coverages of it, from every process that loaded it. */
 function readCoverage(dir) {
+  skippedFiles = 0;
   const byUrl = new Map();
   for (const name of readdirSync(dir)) {
     if (!name.endsWith('.json')) continue;
-    const { result } = JSON.parse(readFileSync(join(dir, name), 'utf8'));
+    // A process killed while it wrote its coverage leaves a cut-off file: counted as skipped, not fatal.
+    let result;
+    try {
+      ({ result } = JSON.parse(readFileSync(join(dir, name), 'utf8')));
+    } catch {
+      skippedFiles++;
+      continue;
+    }
     for (const script of result) {
       if (!script.url.startsWith(pathToFileURL(join(repo, 'out', 'src', 'extension')).href)) continue;
       if (!byUrl.has(script.url)) byUrl.set(script.url, []);
