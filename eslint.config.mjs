@@ -87,7 +87,6 @@ export default defineConfig(
       'test/e2e/harness.ts',
       'test/e2e/inspect.test.ts',
       'test/e2e/serve.test.ts',
-      'test/timeline/timeline.test.ts',
     ],
     rules: { 'max-lines': 'off' },
   },
