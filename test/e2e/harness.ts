@@ -8,16 +8,23 @@
 // if anything survives. A small reaper process does the same if the test process dies first.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Frame, type Locator, type Page } from 'playwright-core';
-import { extensionErrors } from '../support/extensionHostLog';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { publishReadmeShot } from './readmeShots';
 import { reportRetry } from './retries';
+import * as dialogSteps from './harnessDialogs';
+import * as logSteps from './harnessLogs';
+import * as treeSteps from './harnessTree';
+import type { CodeServerInstall, LaunchOptions, ProcessInfo, Workbench } from './harnessTypes';
+import { MARKER_VAR, findProcesses, signal } from './processes';
+import { escapeRegExp, freePort, poll, remaining, runBounded, tail, waitForHttp, withTimeout } from './harnessWaits';
 
 export { reportRetry, retrying } from './retries';
+export * from './harnessTypes';
+export { codeServerProcesses, findProcesses, procStatFields } from './processes';
+export { channelLogFileName, clickReached, filesUnder, freePort, poll, step, traceFrames, waitUntil, type TraceFrame } from './harnessWaits';
 
 /** The repository root (this file runs from out/test/e2e/). */
 export const repoRoot = resolve(__dirname, '..', '..', '..');
@@ -36,7 +43,6 @@ export const CHROMIUM_ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-const MARKER_VAR = 'MCP_HOST_E2E_LAUNCH';
 /** The workbench's first activity bar entry: drawn once the page is usable. */
 export const ACTIVITY_BAR_ENTRY = '.monaco-workbench .part.activitybar .action-item';
 
@@ -59,17 +65,6 @@ const QUIET_SETTINGS: Record<string, unknown> = {
 
 // ---------------------------------------------------------------------------------------------
 // Installing code-server
-
-/** Paths of an installed code-server and the Node that runs it. */
-export interface CodeServerInstall {
-  /** The cache folder outside the clone (MCP_HOST_CACHE, default ~/.cache/mcp-host). */
-  readonly cacheDir: string;
-  /** Node 24, which code-server 4.139 needs. */
-  readonly node: string;
-  /** code-server's `out/node/entry.js`; run it with `node`. */
-  readonly entry: string;
-  readonly version: string;
-}
 
 let installing: Promise<CodeServerInstall> | undefined;
 
@@ -121,137 +116,6 @@ function defaultCodeServerVersion(script: string): string {
 // ---------------------------------------------------------------------------------------------
 // Launching
 
-export interface LaunchOptions {
-  /** A folder, or several folders opened as a multi-root workspace (a .code-workspace file). */
-  workspace: string | { folders: string[] };
-  /** The VSIX to install (default dist/mcp-host.vsix). */
-  vsix?: string;
-  /** More VSIX files installed beside it (test-only extensions, e.g. fixtures/host-probe). */
-  extensions?: string[];
-  /** Trust the workspace (default true). `false` opens it in Restricted Mode, without the prompt. */
-  trust?: boolean;
-  /** User settings, merged over the harness's quiet defaults. */
-  settings?: Record<string, unknown>;
-  /** Extra environment for code-server and so for the extension host. */
-  env?: Record<string, string>;
-  /** Bound for the whole launch (default 120 s). */
-  timeoutMs?: number;
-  viewport?: { width: number; height: number };
-  /**
-   * Chromium at the priority a user's editor gets (the editor benchmark). Run as root, Chromium
-   * puts its display threads (browser and GPU main threads, compositors, IO) at nice -8, five times
-   * the extension host's weight, which no user's editor process can do without root. With this, it
-   * starts without CAP_SYS_NICE (setpriv), so every thread keeps the nice value it was given.
-   */
-  userPriority?: boolean;
-}
-
-/** A tree row as the workbench shows it. */
-export interface TreeItem {
-  readonly label: string;
-  readonly description: string;
-  /** 1 for top-level rows. */
-  readonly level: number;
-  /** undefined for leaves. */
-  readonly expanded: boolean | undefined;
-}
-
-export interface TreeQuery {
-  /** The view's name (its section header) when the container shows several views. */
-  view?: string;
-}
-
-export interface Workbench {
-  readonly page: Page;
-  /** The workbench URL; open it in another browser to watch a test. */
-  readonly url: string;
-  readonly userDataDir: string;
-  readonly extensionsDir: string;
-  /**
-   * The .code-workspace file of a multi-root launch (undefined for a single folder). VS Code
-   * watches it: writing a new `folders` list adds or removes workspace folders, as a person
-   * editing the file would.
-   */
-  readonly workspaceFile: string | undefined;
-  /** Shows a view container (activity bar entry) by title, e.g. "MCP Host". */
-  openView(viewContainerTitle: string): Promise<void>;
-  /** Runs a command through the command palette by its full title, e.g. "MCP Host: Refresh". */
-  runCommand(title: string): Promise<void>;
-  /** "Developer: Reload Window", returning once the new page has loaded and shows its activity bar. */
-  reloadWindow(): Promise<void>;
-  /**
-   * Picks an item (exact label) in the quick pick that is open, e.g. after a command. Throws
-   * `QuickPickClosed` when the pick closes before the item is picked.
-   */
-  pickQuickItem(label: string): Promise<void>;
-  /**
-   * Runs a command from the palette and picks `label` in the quick pick it opens. A pick that
-   * closes before the item is picked (a view or webview that was still being revealed took the
-   * focus back) answered the command with a cancel, as Escape would: the command runs again, up
-   * to 3 times.
-   */
-  runCommandAndPick(title: string, label: string): Promise<void>;
-  /** Every row of the tree in the side bar (all rows, scrolling through virtualised lists). */
-  treeItems(query?: TreeQuery): Promise<TreeItem[]>;
-  /** Polls until a row with this label is there; returns it. */
-  waitForTreeItem(label: string, options?: TreeQuery & { timeoutMs?: number }): Promise<TreeItem>;
-  /** Clicks the first row with this label (selects it and runs its command, if any). */
-  clickTreeItem(label: string, query?: TreeQuery): Promise<void>;
-  /** Scrolls the first row with this label into view and hovers it (its inline actions show), without running its default action. */
-  hoverTreeItem(label: string, query?: TreeQuery): Promise<Locator>;
-  /** The welcome content a view shows while its tree is empty ('' when the tree shows). */
-  welcomeText(query?: TreeQuery): Promise<string>;
-  /**
-   * Expands the first row with this label (no-op when already expanded). A row drawn without
-   * children yet (a group whose list is still loading) is waited for until it can expand.
-   */
-  expandTreeItem(label: string, query?: TreeQuery): Promise<void>;
-  /** The webview frames (our panels) whose page header, `#app header h1`, contains `title`. */
-  webviewFrames(title: string): Promise<Frame[]>;
-  /**
-   * Shows an output channel in the Output panel and returns its whole text, read from the log
-   * file VS Code keeps for every channel. With `contains` (a substring, a pattern or a test
-   * of the whole text), polls until the text matches. `reveal: false` only reads the file,
-   * leaving the screen alone (a quick pick that is open stays open).
-   */
-  outputChannelText(channelName: string, options?: { contains?: string | RegExp | ((text: string) => boolean); timeoutMs?: number; reveal?: boolean }): Promise<string>;
-  /** Selects a channel in the Output panel, opening the panel. */
-  showOutputChannel(channelName: string): Promise<void>;
-  /** "Developer: Set Log Level..." → the channel → the level, as a person would. */
-  setLogLevel(channelName: string, level: LogLevelName): Promise<void>;
-  /** Texts of the notification toasts on screen. */
-  notifications(): Promise<string[]>;
-  /** The open modal dialog (message, then detail), or undefined; waits up to `timeoutMs` (default 0) for one. */
-  dialog(options?: { timeoutMs?: number }): Promise<{ message: string; detail: string; buttons: string[] } | undefined>;
-  /** Clicks a button of the open modal dialog by its label and waits for that dialog to close (another may follow). */
-  answerDialog(button: string): Promise<void>;
-  /** Clicks a button on the notification toast whose message contains `message`. */
-  answerNotification(message: string, button: string): Promise<void>;
-  /**
-   * Extensions that failed to activate, as "<extension id>: <error>", read from the extension
-   * host's log — a bundling mistake shows up here rather than as an empty view.
-   */
-  activationErrors(): string[];
-  /**
-   * `[error]` entries of the extension host log that MCP Host caused (see
-   * test/support/extensionHostLog.ts). `close()` fails when there are any.
-   */
-  extensionHostErrors(): string[];
-  /** Saves test-results/screenshots/<name>.png; returns the path. */
-  screenshot(name: string): Promise<string>;
-  /** Processes this launch started that are still alive (empty after `close()`). */
-  leftoverProcesses(): ProcessInfo[];
-  /** Closes the browser, kills every process of the launch and removes the temp folders. Idempotent. */
-  close(): Promise<void>;
-}
-
-/** The levels "Developer: Set Log Level..." offers. */
-export type LogLevelName = 'Trace' | 'Debug' | 'Info' | 'Warning' | 'Error' | 'Off';
-
-export interface ProcessInfo {
-  readonly pid: number;
-  readonly cmdline: string;
-}
 
 const open = new Set<Launched>();
 let exitHookInstalled = false;
@@ -278,7 +142,7 @@ export class QuickPickClosed extends Error {
   }
 }
 
-class Launched implements Workbench {
+export class Launched implements Workbench {
   readonly userDataDir: string;
   readonly extensionsDir: string;
   private readonly base: string;
@@ -622,327 +486,29 @@ class Launched implements Workbench {
     });
   }
 
-  async treeItems(query: TreeQuery = {}): Promise<TreeItem[]> {
-    const rows = new Map<number, TreeItem>();
-    await this.scanTree(query, (visible) => {
-      for (const [index, item] of visible) rows.set(index, item);
-      return false;
-    });
-    // Back to the top, where a person looking at a screenshot expects the tree to be.
-    if (rows.size > 0) await this.page.keyboard.press('Home');
-    return [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([, item]) => item);
-  }
-
-  async waitForTreeItem(label: string, options: TreeQuery & { timeoutMs?: number } = {}): Promise<TreeItem> {
-    let found: TreeItem | undefined;
-    let last: TreeItem[] = [];
-    await poll(
-      async () => {
-        last = await this.treeItems(options);
-        found = last.find((item) => item.label === label);
-        return found !== undefined;
-      },
-      {
-        timeoutMs: options.timeoutMs ?? 20_000,
-        what: `tree item "${label}"`,
-        detail: () => `rows: ${JSON.stringify(last.map((i) => i.label))}; activation errors: ${JSON.stringify(this.activationErrors())}`,
-      },
-    );
-    return found!;
-  }
-
-  async expandTreeItem(label: string, query: TreeQuery = {}): Promise<void> {
-    // The tree may re-render between finding the row and clicking it (a server's list or
-    // status changes, a sibling group fills in), so a row index can go stale: find the row
-    // again each round, click only if it is still collapsed, and give each click time to land.
-    const deadline = Date.now() + 20_000;
-    let clicks = 0;
-    for (;;) {
-      const { row, item } = await this.revealTreeItem(label, query);
-      if (item.expanded === true) return;
-      if (Date.now() >= deadline) {
-        throw new Error(item.expanded === undefined ? `"${label}" had no children to expand within 20000 ms` : `timed out after 20000 ms waiting for "${label}" to expand (${clicks} clicks)`);
-      }
-      // A row without a twistie (its group still loading) has nothing to click yet.
-      if (item.expanded === undefined) {
-        await new Promise((r) => setTimeout(r, 200));
-        continue;
-      }
-      const stillThere = (await row.locator('.label-name').first().textContent({ timeout: 1_000 }).catch(() => null))?.trim() === label;
-      if (stillThere && (await row.getAttribute('aria-expanded').catch(() => null)) === 'false') {
-        if (clicks > 0) reportRetry(`expandTreeItem "${label}": twistie clicked again`, 'the row did not expand within 2 s of the click');
-        await row.locator('.monaco-tl-twistie').click({ timeout: 5_000 }).catch(() => undefined);
-        clicks++;
-        const expanded = await poll(async () => (await row.getAttribute('aria-expanded').catch(() => null)) === 'true', { timeoutMs: 2_000, what: '' })
-          .then(() => true, () => false);
-        if (expanded) continue;
-      } else {
-        await new Promise((r) => setTimeout(r, 200));
-      }
-    }
-  }
-
-  async welcomeText(query: TreeQuery = {}): Promise<string> {
-    const list = this.treeList(query);
-    await list.waitFor({ state: 'attached', timeout: 10_000 });
-    const body = this.page.locator('.part.sidebar .pane-body').filter({ has: list });
-    const welcome = body.locator('.welcome-view-content');
-    return (await welcome.count()) > 0 && (await welcome.first().isVisible()) ? (await welcome.first().innerText()).trim() : '';
-  }
-
-  async clickTreeItem(label: string, query: TreeQuery = {}): Promise<void> {
-    const { row } = await this.revealTreeItem(label, query);
-    await row.locator('.monaco-tl-contents').click();
-  }
-
-  async hoverTreeItem(label: string, query: TreeQuery = {}): Promise<Locator> {
-    const { row } = await this.revealTreeItem(label, query);
-    await row.hover();
-    return row;
-  }
-
-  /** Scrolls the first row with this label into view. */
-  private async revealTreeItem(label: string, query: TreeQuery): Promise<{ row: Locator; item: TreeItem }> {
-    let found: { index: number; item: TreeItem } | undefined;
-    await this.scanTree(query, (visible) => {
-      for (const [index, item] of visible) {
-        if (item.label === label) {
-          found = { index, item };
-          return true;
-        }
-      }
-      return false;
-    });
-    if (!found) throw new Error(`no tree item "${label}"`);
-    return { row: this.treeList(query).locator(`.monaco-list-row:not(.monaco-tree-sticky-row)[data-index="${found.index}"]`), item: found.item };
-  }
-
-  /** The tree list of the view in the side bar. */
-  private treeList(query: TreeQuery): Locator {
-    const sidebar = this.page.locator('.part.sidebar');
-    const pane = query.view
-      ? sidebar.locator('.pane').filter({ has: this.page.locator('.pane-header h3.title', { hasText: new RegExp(`^${escapeRegExp(query.view)}$`, 'i') }) })
-      : sidebar.locator('.pane').filter({ has: this.page.locator('.monaco-list[role="tree"]') });
-    return pane.first().locator('.monaco-list[role="tree"]').first();
-  }
-
-  /**
-   * Scrolls a virtualised tree from the top to the bottom, handing each set of rendered rows
-   * (by list index) to `visit`; stops early when `visit` returns true.
-   */
-  private async scanTree(query: TreeQuery, visit: (rows: Map<number, TreeItem>) => boolean): Promise<void> {
-    const page = this.page;
-    const list = this.treeList(query);
-    await list.waitFor({ state: 'attached', timeout: 10_000 });
-    // An empty tree is hidden behind its welcome content (see welcomeText()).
-    if (!(await list.isVisible())) return;
-    const read = async (): Promise<{ rows: [number, TreeItem][]; first: boolean; last: boolean }> =>
-      list.evaluate((el) => {
-        const rows: [number, { label: string; description: string; level: number; expanded: boolean | undefined }][] = [];
-        let first = false;
-        let last = false;
-        // Sticky-scroll rows (the scrolled-away ancestors pinned at the top) repeat a row's
-        // data-index without its aria-level: only the tree's own rows are read.
-        for (const row of Array.from(el.querySelectorAll<HTMLElement>('.monaco-list-row:not(.monaco-tree-sticky-row)'))) {
-          const index = Number(row.dataset.index);
-          if (index === 0) first = true;
-          if (row.dataset.lastElement === 'true') last = true;
-          const expanded = row.getAttribute('aria-expanded');
-          rows.push([
-            index,
-            {
-              label: row.querySelector('.label-name')?.textContent?.trim() ?? row.getAttribute('aria-label')?.trim() ?? '',
-              description: row.querySelector('.label-description')?.textContent?.trim() ?? '',
-              level: Number(row.getAttribute('aria-level') ?? '1'),
-              expanded: expanded === null ? undefined : expanded === 'true',
-            },
-          ]);
-        }
-        return { rows, first: first || rows.length === 0, last: last || rows.length === 0 };
-      });
-    // Mouse-wheel events move a Monaco list by only a few rows each, whatever the delta, so the
-    // scan goes by keyboard: focus the list, Home, then PageDown (which moves the focused row,
-    // never the selection, so no item command runs).
-    await list.evaluate((el) => (el as HTMLElement).focus());
-    await page.keyboard.press('Home');
-    await nextFrame(page);
-    let state = await read();
-    let stalled = 0;
-    for (let i = 0; i < 1000 && stalled < 3; i++) {
-      if (visit(new Map(state.rows))) return;
-      if (state.last) return;
-      const before = Math.max(...state.rows.map(([index]) => index));
-      await page.keyboard.press('PageDown');
-      await nextFrame(page);
-      state = await read();
-      stalled = Math.max(...state.rows.map(([index]) => index)) > before ? 0 : stalled + 1;
-    }
-  }
-
-  async outputChannelText(channelName: string, options: { contains?: string | RegExp | ((text: string) => boolean); timeoutMs?: number; reveal?: boolean } = {}): Promise<string> {
-    const contains = options.contains;
-    const matches = (text: string): boolean =>
-      contains === undefined ? true : typeof contains === 'string' ? text.includes(contains) : typeof contains === 'function' ? contains(text) : contains.test(text);
-    let text: string | undefined;
-    // The file appears when the extension creates the channel, which may be after startup.
-    await poll(
-      () => {
-        text = this.readChannelLog(channelName);
-        return text !== undefined && matches(text);
-      },
-      {
-        timeoutMs: options.timeoutMs ?? 20_000,
-        what: `output channel "${channelName}"${contains ? ` to contain ${typeof contains === 'function' ? 'what the test wants' : String(contains)}` : ''}`,
-        detail: () => {
-          const failed = this.activationErrors();
-          const why = failed.length ? `; activation failed: ${failed.join('; ')}` : '';
-          return text === undefined ? `no log file for the channel${why}` : `text:\n${tail(text, 20)}`;
-        },
-      },
-    );
-    if (options.reveal === false) return text!;
-    await this.showOutputChannel(channelName);
-    return this.readChannelLog(channelName) ?? text!;
-  }
-
-  /** Selects the channel in the Output panel (so screenshots show it). */
-  async showOutputChannel(channelName: string): Promise<void> {
-    const select = this.page.locator('.part.panel select[aria-label="Switch Output"]').first();
-    const selected = async (): Promise<boolean> =>
-      (await select.isVisible()) && (await select.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent ?? '')) === channelName;
-    if (await selected()) return;
-    await this.runCommandAndPick('Output: Show Output Channels...', channelName);
-    await poll(selected, { timeoutMs: 10_000, what: `the Output view to show "${channelName}"` });
-  }
-
-  async setLogLevel(channelName: string, level: LogLevelName): Promise<void> {
-    await this.runCommandAndPick('Developer: Set Log Level...', channelName);
-    // The first step lists the default levels too; wait for the second, which lists only the
-    // channel's levels, before picking one.
-    const rows = this.page.locator('.quick-input-widget .quick-input-list .monaco-list-row .label-name');
-    await poll(async () => !(await rows.allInnerTexts()).some((t) => t.trim() === channelName), { timeoutMs: 10_000, what: `the log levels of "${channelName}"` });
-    await this.pickQuickItem(level);
-  }
-
-  /**
-   * The extension host writes every output channel to a file under the user-data-dir:
-   *   logs/<session>/exthost<N>/<publisher.name>/<channel>.log           (LogOutputChannel)
-   *   logs/<session>/exthost<N>/output_logging_<time>/<n>-<channel>.log  (plain OutputChannel)
-   * A new window gets a new exthost<N>; the newest file wins. `<channel>` is the name without
-   * the characters file names cannot hold (see channelLogFileName()).
-   */
-  private readChannelLog(channelName: string): string | undefined {
-    const fileName = `${channelLogFileName(channelName)}.log`;
-    const logs = join(this.userDataDir, 'logs');
-    let best: { path: string; mtime: number } | undefined;
-    const consider = (path: string): void => {
-      const mtime = statSync(path).mtimeMs;
-      if (!best || mtime > best.mtime) best = { path, mtime };
-    };
-    for (const session of safeReaddir(logs)) {
-      for (const host of safeReaddir(join(logs, session)).filter((d) => /^exthost\d+$/.test(d))) {
-        const hostDir = join(logs, session, host);
-        for (const sub of safeReaddir(hostDir)) {
-          const dir = join(hostDir, sub);
-          for (const file of safeReaddir(dir)) {
-            if (file === fileName || (sub.startsWith('output_logging_') && file.replace(/^\d+-/, '') === fileName)) {
-              consider(join(dir, file));
-            }
-          }
-        }
-      }
-    }
-    return best ? readFileSync(best.path, 'utf8') : undefined;
-  }
-
-  /** The text of each extension host log of the launch (one per extension host started). */
-  private extensionHostLogs(): string[] {
-    const texts: string[] = [];
-    const logs = join(this.userDataDir, 'logs');
-    for (const session of safeReaddir(logs)) {
-      for (const host of safeReaddir(join(logs, session)).filter((d) => /^exthost\d+$/.test(d))) {
-        try {
-          texts.push(readFileSync(join(logs, session, host, 'remoteexthost.log'), 'utf8'));
-        } catch {
-          // this host wrote no log (yet)
-        }
-      }
-    }
-    return texts;
-  }
-
-  activationErrors(): string[] {
-    const errors: string[] = [];
-    for (const text of this.extensionHostLogs()) {
-      const lines = text.split('\n');
-      lines.forEach((line, i) => {
-        const failed = /\[error\] Activating extension (\S+) failed/.exec(line);
-        // The next line holds the error message; the stack follows it.
-        if (failed) errors.push(`${failed[1]}: ${(lines[i + 1] ?? '').replace(/^.*?\[error\] /, '')}`);
-      });
-    }
-    return errors;
-  }
-
-  extensionHostErrors(): string[] {
-    return this.extensionHostLogs().flatMap((text) => extensionErrors(text));
-  }
-
-  async dialog(options: { timeoutMs?: number } = {}): Promise<{ message: string; detail: string; buttons: string[] } | undefined> {
-    const box = this.page.locator('.monaco-dialog-box').first();
-    // No wait: whether one is on screen now (a waitFor with a 1 ms bound would miss it).
-    const shown = options.timeoutMs
-      ? await box
-          .waitFor({ state: 'visible', timeout: options.timeoutMs })
-          .then(() => true)
-          .catch(() => false)
-      : await box.isVisible().catch(() => false);
-    if (!shown) return undefined;
-    return {
-      message: (await box.locator('.dialog-message-text').innerText()).trim(),
-      detail: (await box.locator('.dialog-message-detail').innerText().catch(() => '')).trim(),
-      buttons: (await box.locator('.dialog-buttons .monaco-button').allInnerTexts()).map((t) => t.trim()),
-    };
-  }
-
-  async answerDialog(button: string): Promise<void> {
-    const box = this.page.locator('.monaco-dialog-box').first();
-    // Wait for this very dialog to go: the next one (say, a second consent) may open at once,
-    // so "no dialog on screen" might never be true.
-    const answered = await box.elementHandle({ timeout: 10_000 });
-    await box.locator('.dialog-buttons .monaco-button', { hasText: new RegExp(`^\\s*${escapeRegExp(button)}\\s*$`) }).click({ timeout: 10_000 });
-    await answered.waitForElementState('hidden', { timeout: 10_000 });
-    await answered.dispose();
-  }
-
-  async answerNotification(message: string, button: string): Promise<void> {
-    const toast = this.page.locator('.notifications-toasts .notification-toast').filter({
-      has: this.page.locator('.notification-list-item-message', { hasText: message }),
-    });
-    await toast
-      .first()
-      .locator('.notification-list-item-buttons-container .monaco-button', { hasText: new RegExp(`^\\s*${escapeRegExp(button)}\\s*$`) })
-      .click({ timeout: 10_000 });
-  }
-
-  async webviewFrames(title: string): Promise<Frame[]> {
-    const found: Frame[] = [];
-    for (const frame of this.page.frames()) {
-      const text = await frame
-        .evaluate(() => {
-          const h = document.querySelector('#app header h1');
-          return h ? h.textContent : null;
-        })
-        .catch(() => null);
-      if (text && text.includes(title)) found.push(frame);
-    }
-    return found;
-  }
-
-  async notifications(): Promise<string[]> {
-    const messages = this.page.locator('.notifications-toasts .notification-toast .notification-list-item-message');
-    return (await messages.allInnerTexts()).map((t) => t.trim());
-  }
+  // The tree (harnessTree.ts), the logs (harnessLogs.ts), dialogs and notifications (harnessDialogs.ts):
+  // functions of a launch, kept in files of their own.
+  treeItems = treeSteps.treeItems;
+  waitForTreeItem = treeSteps.waitForTreeItem;
+  expandTreeItem = treeSteps.expandTreeItem;
+  welcomeText = treeSteps.welcomeText;
+  clickTreeItem = treeSteps.clickTreeItem;
+  hoverTreeItem = treeSteps.hoverTreeItem;
+  revealTreeItem = treeSteps.revealTreeItem;
+  treeList = treeSteps.treeList;
+  scanTree = treeSteps.scanTree;
+  outputChannelText = logSteps.outputChannelText;
+  showOutputChannel = logSteps.showOutputChannel;
+  setLogLevel = logSteps.setLogLevel;
+  readChannelLog = logSteps.readChannelLog;
+  extensionHostLogs = logSteps.extensionHostLogs;
+  activationErrors = logSteps.activationErrors;
+  extensionHostErrors = logSteps.extensionHostErrors;
+  dialog = dialogSteps.dialog;
+  answerDialog = dialogSteps.answerDialog;
+  answerNotification = dialogSteps.answerNotification;
+  webviewFrames = dialogSteps.webviewFrames;
+  notifications = dialogSteps.notifications;
 
   async screenshot(name: string): Promise<string> {
     mkdirSync(screenshotDir, { recursive: true });
@@ -1020,303 +586,3 @@ function installExitHook(): void {
     for (const launched of open) launched.killNow();
   });
 }
-
-// ---------------------------------------------------------------------------------------------
-// Processes
-
-/**
- * The fields of a /proc `stat` file (a process's or a thread's) from the third on: [0] the state,
- * [2] the process group, [16] the nice value. The command (the second) may hold spaces and
- * parentheses, so the fields are counted from its last ')'. Throws when the file is gone.
- */
-export function procStatFields(path: string): string[] {
-  const stat = readFileSync(path, 'utf8');
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-}
-
-/**
- * Live processes that carry the launch's marker in their environment, plus any process in the
- * process group `pgid` (Linux /proc; elsewhere only the group is checked, via kill -0).
- */
-export function findProcesses(marker: string, pgid?: number): ProcessInfo[] {
-  if (process.platform !== 'linux') {
-    return pgid && signal(-pgid, 0) ? [{ pid: pgid, cmdline: '(process group)' }] : [];
-  }
-  const needle = `${MARKER_VAR}=${marker}`;
-  const found: ProcessInfo[] = [];
-  for (const entry of safeReaddir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const pid = Number(entry);
-    if (pid === process.pid) continue;
-    try {
-      const fields = procStatFields(`/proc/${pid}/stat`);
-      if (fields[0] === 'Z') continue; // a zombie is gone, only not yet reaped
-      const inGroup = pgid !== undefined && Number(fields[2]) === pgid;
-      const marked = !inGroup && readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(needle);
-      if (inGroup || marked) {
-        found.push({ pid, cmdline: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim() });
-      }
-    } catch {
-      // The process ended while we looked, or is not ours to read.
-    }
-  }
-  return found;
-}
-
-/** Every live process whose command line mentions code-server (any launch, any user). */
-export function codeServerProcesses(): ProcessInfo[] {
-  const found: ProcessInfo[] = [];
-  for (const entry of safeReaddir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim();
-      if (cmdline.includes('code-server') && Number(entry) !== process.pid) found.push({ pid: Number(entry), cmdline });
-    } catch {
-      // gone
-    }
-  }
-  return found;
-}
-
-function signal(pid: number, sig: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(pid, sig);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// MCP Host's protocol log
-
-/** One frame of an MCP Host server channel at Trace. */
-export interface TraceFrame {
-  readonly direction: 'send' | 'receive';
-  /** The JSON as logged (cut at `mcpHost.log.maxPayloadChars`). */
-  readonly json: string;
-  /** The parsed message; undefined when the JSON was cut. */
-  readonly message: any;
-}
-
-/**
- * The frames in a server channel's text, in order: MCP Host logs each at Trace as
- * `[editor → server] 58 B {json}` (or `server → editor`).
- */
-export function traceFrames(log: string): TraceFrame[] {
-  const frames: TraceFrame[] = [];
-  for (const line of log.split('\n')) {
-    // Frames replayed from before Trace start with their own time ("2026-11-25 02:13:05.123 [editor → server] …").
-    const m = /\[trace\] (?:\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3} )?\[(editor → server|server → editor)\] [\d.]+ (?:B|KiB|MiB) (\{.*)$/.exec(line);
-    if (!m) continue;
-    let message: unknown;
-    try {
-      message = JSON.parse(m[2]);
-    } catch {
-      message = undefined;
-    }
-    frames.push({ direction: m[1].startsWith('editor') ? 'send' : 'receive', json: m[2], message });
-  }
-  return frames;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Small helpers
-
-/**
- * The file name (without `.log`) the extension host gives a channel: the name trimmed, without
- * the characters Windows forbids in file names (`MCP: everything` → `MCP everything`), as in
- * VS Code's extHostOutput.ts.
- */
-/** Every file under `dir` (none when it does not exist): the logs a test searches for secrets. */
-export function filesUnder(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    return statSync(p).isDirectory() ? filesUnder(p) : [p];
-  });
-}
-
-export function channelLogFileName(channelName: string): string {
-  return channelName.trim().replace(/[\\/:*?"<>|]/g, '');
-}
-
-/** Polls `check` every 100 ms until it returns true; throws after `timeoutMs`. */
-/**
- * Runs one step of a test. On failure it saves test-results/screenshots/<screenshot>.png, runs
- * `cleanup` (to leave the screen as the next test expects it, so one failure stays one), and adds
- * the notifications on screen and any activation errors to the error.
- */
-export async function step<T>(wb: Workbench, screenshot: string, fn: () => Promise<T>, cleanup?: () => Promise<void>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    await wb.screenshot(screenshot).catch(() => undefined);
-    const toasts = await wb.notifications().catch(() => []);
-    const dialog = await wb.dialog().catch(() => undefined);
-    await cleanup?.().catch(() => undefined);
-    const open = dialog ? `; a dialog is open: ${JSON.stringify(dialog.message)} ${JSON.stringify(dialog.buttons)}` : '';
-    const context = `\nnotifications: ${JSON.stringify(toasts)}${open}; activation errors: ${JSON.stringify(wb.activationErrors())}`;
-    if (error instanceof Error) {
-      error.message += context;
-      throw error;
-    }
-    throw new Error(`${String(error)}${context}`);
-  }
-}
-
-/**
- * Clicks `target` and makes sure the click reached its page: a click that lands while a webview
- * is being focused or its page rebuilt can be lost without an error, and a test would then wait
- * for what the click should have started. The page counts the clicks it receives; a click it did
- * not receive is tried again (a button's own action runs only on a click it received).
- */
-export async function clickReached(target: Locator, what: string, attempts = 3): Promise<void> {
-  const received = (): Promise<number> =>
-    target.evaluate((el) => {
-      const w = el.ownerDocument.defaultView as (Window & { __e2eClicks?: number }) | null;
-      if (w && w.__e2eClicks === undefined) {
-        w.__e2eClicks = 0;
-        el.ownerDocument.addEventListener('click', () => (w.__e2eClicks = (w.__e2eClicks ?? 0) + 1), { capture: true });
-      }
-      return w?.__e2eClicks ?? 0;
-    });
-  for (let attempt = 1; ; attempt++) {
-    const before = await received();
-    await target.click({ timeout: 10_000 });
-    const reached = await poll(async () => (await received().catch(() => before)) > before, { timeoutMs: 2_000, what }).then(
-      () => true,
-      () => false,
-    );
-    if (reached) return;
-    if (attempt >= attempts) throw new Error(`${what}: ${attempts} clicks did not reach the page`);
-    reportRetry(`clickReached ${what}: click sent again`, 'the page did not receive the click within 2 s');
-  }
-}
-
-export async function poll(
-  check: () => boolean | Promise<boolean>,
-  options: { timeoutMs: number; what: string; detail?: () => string },
-): Promise<void> {
-  const deadline = Date.now() + options.timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() >= deadline) {
-      const detail = options.detail ? `\n${options.detail()}` : '';
-      throw new Error(`timed out after ${options.timeoutMs} ms waiting for ${options.what}${detail}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/**
- * Polls `probe` until it returns a truthy value and resolves with it. A probe that throws (an
- * element not there yet) counts as "not yet"; the last error is named when time runs out.
- */
-export async function waitUntil<T>(probe: () => Promise<T | undefined | false>, timeoutMs: number, what: string): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await probe();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-function remaining(deadline: number): number {
-  const ms = deadline - Date.now();
-  if (ms <= 0) throw new Error('launch timed out');
-  return ms;
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      promise,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-async function waitForHttp(url: string, deadline: number): Promise<boolean> {
-  while (Date.now() < deadline) {
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(2_000) });
-      if (res.ok) return true;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const server = createServer();
-    server.once('error', rej);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => res(port));
-    });
-  });
-}
-
-/** Runs a command to completion with a time bound; output is captured, never printed. */
-function runBounded(
-  cmd: string,
-  args: string[],
-  options: { timeoutMs: number; env?: NodeJS.ProcessEnv },
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((res, rej) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: options.env ?? process.env, detached: true });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      signal(-child.pid!, 'SIGKILL');
-      rej(new Error(`${cmd} ${args.join(' ')} timed out after ${options.timeoutMs} ms\n${tail(stderr + stdout, 20)}`));
-    }, options.timeoutMs);
-    child.once('error', (err) => {
-      clearTimeout(timer);
-      rej(err);
-    });
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      res({ code, stdout, stderr });
-    });
-  });
-}
-
-async function nextFrame(page: Page): Promise<void> {
-  await page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
-}
-
-function safeReaddir(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
-
-function tail(text: string, lines: number): string {
-  return text.trimEnd().split('\n').slice(-lines).join('\n');
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
