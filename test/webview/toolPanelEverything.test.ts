@@ -39,7 +39,13 @@ function servePanel(page: WebviewPage, client: McpClient, tool: Tool): PanelSide
   let seen = 0;
   let running: AbortController | undefined;
   let stopped = false;
-  const post = (m: OutboundMessage) => (stopped ? Promise.resolve() : page.send(m));
+  // A message on its way when the test closed the page has nowhere to go; any other failure counts.
+  const post = (m: OutboundMessage) =>
+    stopped
+      ? Promise.resolve()
+      : page.send(m).catch((error: unknown) => {
+          if (!stopped) throw error;
+        });
   const handle = async (m: Record<string, unknown>): Promise<void> => {
     const input = m.input as Input;
     if (m.type === 'validate') {
