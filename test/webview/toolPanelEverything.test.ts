@@ -74,17 +74,26 @@ function servePanel(page: WebviewPage, client: McpClient, tool: Tool): PanelSide
     if (outcome.kind === 'invalid') await post({ type: 'validation', errors: [...outcome.errors] });
     running = undefined;
   };
+  // One reading at a time: a tick that came while the last one still handled a message would read
+  // the same messages again (handling one twice and counting past the next, which was then lost).
+  let reading = false;
   const timer = setInterval(() => {
-    void page.posted().then(async (all) => {
-      for (const m of all.slice(seen)) {
-        seen++;
-        await handle(m);
-        handled.push(String(m.type));
-      }
-    }, () => undefined).catch((error: unknown) => {
-      // An answer on its way when the test closed the page has nowhere to go; any other failure counts.
-      if (!stopped) throw error;
-    });
+    if (reading) return;
+    reading = true;
+    void page
+      .posted()
+      .then(async (all) => {
+        while (seen < all.length) {
+          const m = all[seen++]!;
+          await handle(m);
+          handled.push(String(m.type));
+        }
+      }, () => undefined)
+      .catch((error: unknown) => {
+        // An answer on its way when the test closed the page has nowhere to go; any other failure counts.
+        if (!stopped) throw error;
+      })
+      .finally(() => (reading = false));
   }, 20);
   return {
     handled,
