@@ -10,7 +10,8 @@ const DIST = join(__dirname, '..', '..', '..', 'dist');
 /** The source files in dist/extension.js (what activation reads), from its index source map (esbuild.mjs). */
 function activationSources(): Set<string> {
   const map = JSON.parse(readFileSync(join(DIST, 'extension.js.map'), 'utf8')) as { sections: { map: { sources: string[] } }[] };
-  return new Set(map.sections.flatMap((s) => s.map.sources.map((f) => f.replace(/^(\.\.\/)+/, ''))));
+  // A library's path starts at node_modules/ (a linked node_modules/ is mapped through its real path).
+  return new Set(map.sections.flatMap((s) => s.map.sources.map((f) => f.replace(/^(\.\.\/)+/, '').replace(/^.*?\/(node_modules\/)/, '$1'))));
 }
 
 /** Parts loaded on first use (lazy chunks), with what loads them. */
