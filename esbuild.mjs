@@ -28,7 +28,7 @@ const common = {
  * bundle, so activation neither loads nor parses them: `require('./lazyChunks/ajv')` becomes a
  * require of dist/vendor/ajv.js. Each maps to the folder whose code requires it.
  */
-const vendorModules = { ajv: 'src/schema', markdownIt: 'src/content', re2: 'src/schema', yaml: 'src/skills' };
+const vendorModules = { ajv: 'src/schema', markdownIt: 'src/content', re2: 'src/schema', yaml: 'src/skills', zod: 'src/protocol' };
 const lazyVendor = {
   name: 'lazy-vendor',
   setup(build) {

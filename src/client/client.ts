@@ -15,9 +15,7 @@ import { routeServerNotifications } from './serverNotifications';
 import {
   CallToolResult,
   CompleteResult,
-  CompleteResultSchema,
   DiscoverResult,
-  EmptyResultSchema,
   GetPromptResult,
   Implementation,
   InitializeResult,
@@ -30,7 +28,7 @@ import {
   Prompt,
   ProtocolEra,
   ReadResourceResult,
-  ReadResourceResultSchema,
+  readResourceResultSchema,
   Resource,
   ResourceTemplate,
   ServerCapabilities,
@@ -38,6 +36,7 @@ import {
   Tool,
   VersionedSchemas,
   schemasFor,
+  sessionSchemas,
 } from './schemas';
 
 export * from './clientContract';
@@ -340,7 +339,7 @@ export class McpClient implements Disposable {
   }
 
   readResource(uri: string, options?: RequestOptions): Promise<ReadResourceResult> {
-    return this.gated('resources/read', 'resources', { uri }, ReadResourceResultSchema as z.ZodMiniType<ReadResourceResult>, { ...options, mayAskUser: true });
+    return this.gated('resources/read', 'resources', { uri }, readResourceResultSchema(), { ...options, mayAskUser: true });
   }
 
   /**
@@ -372,7 +371,7 @@ export class McpClient implements Disposable {
   ): Promise<CompleteResult> {
     const params: Record<string, unknown> = { ref, argument };
     if (context) params.context = context;
-    return this.gated('completion/complete', 'completions', params, CompleteResultSchema as z.ZodMiniType<CompleteResult>, options);
+    return this.gated('completion/complete', 'completions', params, sessionSchemas().completeResult as z.ZodMiniType<CompleteResult>, options);
   }
 
   /**
@@ -404,7 +403,7 @@ export class McpClient implements Disposable {
     const started = performance.now();
     const codec = this.eraCodec;
     if (codec) await codec.ping(options);
-    else await this.connection.request('ping', undefined, EmptyResultSchema, options);
+    else await this.connection.request('ping', undefined, sessionSchemas().emptyResult, options);
     return performance.now() - started;
   }
 

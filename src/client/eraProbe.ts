@@ -7,7 +7,7 @@
 import { McpLocalError } from '../protocol/errors';
 import { Event } from '../protocol/events';
 import { namesMissingSetting } from '../protocol/stderrExcerpt';
-import { DiscoverResultSchema, MODERN_PROTOCOL_VERSIONS, ModernProtocolVersion } from './schemas';
+import { MODERN_PROTOCOL_VERSIONS, ModernProtocolVersion, sessionSchemas } from './schemas';
 
 /** The quiet time after the server's last sign of life before a silent probe means legacy (stdio). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 3000;
@@ -82,6 +82,6 @@ export const PROBE_RESTART_NOTE = 'the server exited during the server/discover 
 
 /** The newest modern version this client speaks that a `server/discover` result offers; undefined for anything else. */
 export function discoveredVersion(raw: unknown): ModernProtocolVersion | undefined {
-  const parsed = DiscoverResultSchema.safeParse(raw);
+  const parsed = sessionSchemas().discoverResult.safeParse(raw);
   return parsed.success ? MODERN_PROTOCOL_VERSIONS.find((v) => parsed.data.supportedVersions.includes(v)) : undefined;
 }

@@ -7,7 +7,7 @@ import { measureJson } from '../protocol/jsonShape';
 import { formatZodIssues } from '../protocol/messages';
 import type * as z from '../protocol/zod';
 import { isRetriedResult } from './eras/inputRounds';
-import { CacheHint, LIST_ITEM_SCHEMAS, ListItem, ListKey, MAX_LIST_ITEM_DEPTH, SkippedListItem, listPageSchema } from './schemas';
+import { CacheHint, ListItem, ListKey, MAX_LIST_ITEM_DEPTH, SkippedListItem, listItemSchemas, listPageSchema } from './schemas';
 
 /** Options of the list requests. */
 export interface ListOptions extends RequestOptions {
@@ -24,7 +24,7 @@ export type FetchPage = <T>(params: Record<string, unknown>, schema: z.ZodMiniTy
 export async function listAll<K extends ListKey>(fetchPage: FetchPage, method: string, key: K, maxPages: number, options: ListOptions = {}, problemOf?: (item: ListItem[K]) => string | undefined): Promise<ListItem[K][]> {
   const { onSkipped, onCacheHint, ...request } = options;
   let hint: CacheHint | undefined;
-  const itemSchema = LIST_ITEM_SCHEMAS[key] as unknown as z.ZodMiniType<ListItem[K]>;
+  const itemSchema = listItemSchemas()[key] as unknown as z.ZodMiniType<ListItem[K]>;
   const items: ListItem[K][] = [];
   const skipped: SkippedListItem[] = [];
   const seen = new Set<string>();

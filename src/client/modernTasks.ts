@@ -11,9 +11,10 @@ import { Disposable } from '../protocol/disposable';
 import { McpLocalError, ResponseError } from '../protocol/errors';
 import type { RequestOptions } from '../protocol/connection';
 import { formatZodIssues } from '../protocol/messages';
-import * as z from '../protocol/zod';
+import type * as z from '../protocol/zod';
+import { onDemand } from '../protocol/zodOnDemand';
 import type { ExtensionScope, McpClient } from './client';
-import { CallToolResult, InputRequestSchema, LATEST_PROTOCOL_VERSION, TASK_STATUSES, Task, schemasFor } from './schemas';
+import { CallToolResult, LATEST_PROTOCOL_VERSION, TASK_STATUSES, Task, schemasFor, sessionSchemas } from './schemas';
 import { TASKS_EXTENSION } from './eras/modernEra';
 import { CANCEL_TIMEOUT_MS, FollowedTask, MAX_POLL_MS, TaskCallOptions, TaskTurn, TaskWire, followTask, pollDelay } from './taskLoop';
 
@@ -30,33 +31,24 @@ const BACKUP_POLLS = 5;
 const MIN_BACKUP_MS = 2000;
 
 /** A task as tasks/get, notifications/tasks and a CreateTaskResult carry it, status-specific fields inlined. */
-const DetailedTaskSchema = z.looseObject({
-  taskId: z.string(),
-  status: z.enum(TASK_STATUSES),
-  statusMessage: z.optional(z.string()),
-  createdAt: z.string(),
-  lastUpdatedAt: z.string(),
-  ttlMs: z.nullable(z.number()),
-  pollIntervalMs: z.optional(z.number()),
-  inputRequests: z.optional(z.record(z.string(), InputRequestSchema)),
-  result: z.optional(z.record(z.string(), z.unknown())),
-  error: z.optional(z.looseObject({ code: z.number(), message: z.string(), data: z.optional(z.unknown()) })),
-});
-type DetailedTask = z.infer<typeof DetailedTaskSchema>;
+const detailedTaskSchema = onDemand((z) =>
+  z.looseObject({
+    taskId: z.string(),
+    status: z.enum(TASK_STATUSES),
+    statusMessage: z.optional(z.string()),
+    createdAt: z.string(),
+    lastUpdatedAt: z.string(),
+    ttlMs: z.nullable(z.number()),
+    pollIntervalMs: z.optional(z.number()),
+    inputRequests: z.optional(z.record(z.string(), sessionSchemas().inputRequest)),
+    result: z.optional(z.record(z.string(), z.unknown())),
+    error: z.optional(z.looseObject({ code: z.number(), message: z.string(), data: z.optional(z.unknown()) })),
+  }),
+);
+type DetailedTask = z.infer<ReturnType<typeof detailedTaskSchema>>;
 
-/** True when the server declares the extension (it does not exist before 2026-07-28): it decides per call which run as tasks. */
-export function offersTasksExtension(client: McpClient): boolean {
-  return client.taskOffer().toolCalls === 'server-decides';
-}
-
-/**
- * True when the server runs tool calls as tasks in its era: the 2025-11-25 `tasks` capability, or
- * the 2026-07-28 tasks extension (where the server decides per call). The editor's Tasks group
- * shows for such a server before its first task.
- */
-export function serverOffersTasks(client: McpClient): boolean {
-  return client.taskOffer().offered;
-}
+// What the server offers, for callers that need no more of this module (the tree at activation).
+export { offersTasksExtension, serverOffersTasks } from './taskOffer';
 
 /** The modern task in the shape the 2025-11-25 one has (`ttl`, `pollInterval`), which callers already show. */
 function asTask(task: DetailedTask): Task {
@@ -73,7 +65,7 @@ function asTask(task: DetailedTask): Task {
 
 /** Reads a task; a status without the field it must carry is an invalid result. */
 function readTask(method: string, raw: unknown): DetailedTask {
-  const parsed = DetailedTaskSchema.safeParse(raw);
+  const parsed = detailedTaskSchema().safeParse(raw);
   if (!parsed.success) throw new McpLocalError('invalid-result', `${method}: ${formatZodIssues(parsed.error, 'result', raw)}`, { result: raw });
   const task = parsed.data;
   const missing = task.status === 'completed' && !task.result ? 'result' : task.status === 'failed' && !task.error ? 'error' : task.status === 'input_required' && !task.inputRequests ? 'inputRequests' : undefined;
@@ -91,7 +83,7 @@ class TaskNotifications {
 
   constructor(private readonly client: McpClient) {
     this.registration = client.onNotification('notifications/tasks', (params) => {
-      const parsed = DetailedTaskSchema.safeParse(params);
+      const parsed = detailedTaskSchema().safeParse(params);
       if (parsed.success) for (const listener of this.following.get(parsed.data.taskId) ?? []) listener(parsed.data);
     });
   }

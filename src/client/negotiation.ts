@@ -16,10 +16,7 @@ import { LegacyEra, legacyCapabilities } from './eras/legacyEra';
 import { ModernEra, modernRequestMeta } from './eras/modernEra';
 import {
   DiscoverResult,
-  DiscoverResultSchema,
-  ImplementationSchema,
   InitializeResult,
-  InitializeResultSchema,
   LATEST_PROTOCOL_VERSION,
   META,
   MODERN_PROTOCOL_VERSIONS,
@@ -27,6 +24,7 @@ import {
   ProtocolVersion,
   SUPPORTED_PROTOCOL_VERSIONS,
   isSupportedVersion,
+  sessionSchemas,
 } from './schemas';
 
 /** What the negotiation needs of the client it connects. */
@@ -147,7 +145,7 @@ export class EraNegotiation {
 
   /** The discover result and the version chosen from it; undefined (legacy) when the plan may fall back. */
   private readDiscover(raw: Record<string, unknown>, version: ModernProtocolVersion, plan: EraPlan): { result: DiscoverResult; chosen: ModernProtocolVersion } | undefined {
-    const parsed = DiscoverResultSchema.safeParse(raw);
+    const parsed = sessionSchemas().discoverResult.safeParse(raw);
     if (!parsed.success) {
       // Something answered that is not a discover result: not a modern server.
       if (plan.fallback) return undefined;
@@ -163,7 +161,7 @@ export class EraNegotiation {
   /** The session is modern: the discover result read as the initialize result callers know. */
   private becomeModern(discover: DiscoverResult, chosen: ModernProtocolVersion): InitializeResult {
     this.transport.setProtocolVersion?.(chosen);
-    const serverInfo = ImplementationSchema.safeParse(discover._meta?.[META.serverInfo]);
+    const serverInfo = sessionSchemas().implementation.safeParse(discover._meta?.[META.serverInfo]);
     const result: InitializeResult = {
       protocolVersion: chosen,
       capabilities: discover.capabilities,
@@ -236,7 +234,7 @@ export class EraNegotiation {
     const result = await this.connection.request(
       'initialize',
       { protocolVersion: offered, capabilities: legacyCapabilities(this.clientOptions), clientInfo: this.clientOptions.clientInfo },
-      InitializeResultSchema,
+      sessionSchemas().initializeResult,
       { timeoutMs: this.options.timeoutMs, signal: this.options.signal },
     );
     if (!isSupportedVersion(result.protocolVersion)) {

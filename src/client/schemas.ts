@@ -1,5 +1,6 @@
 import { FIRST_MODERN_PROTOCOL_VERSION } from '../protocol/transport';
-import * as z from '../protocol/zod';
+import type * as Zod from '../protocol/zod';
+import { loadZod, onDemand } from '../protocol/zodOnDemand';
 import { isRecord } from '../protocol/jsonShape';
 
 /** Protocol versions of the legacy era (the `initialize` handshake) this client speaks, newest first. */
@@ -40,31 +41,60 @@ export const META = {
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
 } as const;
 
-// Every object is loose: fields we do not know are kept, not stripped.
-const obj = z.looseObject;
-const meta = z.optional(z.record(z.string(), z.unknown()));
+// The schemas are built on first use, in groups (zodOnDemand.ts): activation loads this module
+// (the client, the tree) but neither zod nor a schema. Every object is loose: fields we do not
+// know are kept, not stripped.
+const metaOf = (z: typeof Zod) => z.optional(z.record(z.string(), z.unknown()));
 
-export const ImplementationSchema = obj({ name: z.string(), version: z.string(), title: z.optional(z.string()) });
-export type Implementation = z.infer<typeof ImplementationSchema>;
-
-export const ServerCapabilitiesSchema = obj({
-  experimental: z.optional(z.record(z.string(), z.unknown())),
-  logging: z.optional(obj({})),
-  completions: z.optional(obj({})),
-  prompts: z.optional(obj({ listChanged: z.optional(z.boolean()) })),
-  resources: z.optional(obj({ subscribe: z.optional(z.boolean()), listChanged: z.optional(z.boolean()) })),
-  tools: z.optional(obj({ listChanged: z.optional(z.boolean()) })),
+/** The shapes of a session's start and of the small answers (ping, completions, notifications). */
+export const sessionSchemas = onDemand((z) => {
+  const obj = z.looseObject;
+  const meta = metaOf(z);
+  const implementation = obj({ name: z.string(), version: z.string(), title: z.optional(z.string()) });
+  const serverCapabilities = obj({
+    experimental: z.optional(z.record(z.string(), z.unknown())),
+    logging: z.optional(obj({})),
+    completions: z.optional(obj({})),
+    prompts: z.optional(obj({ listChanged: z.optional(z.boolean()) })),
+    resources: z.optional(obj({ subscribe: z.optional(z.boolean()), listChanged: z.optional(z.boolean()) })),
+    tools: z.optional(obj({ listChanged: z.optional(z.boolean()) })),
+  });
+  const initializeResult = obj({ protocolVersion: z.string(), capabilities: serverCapabilities, serverInfo: implementation, instructions: z.optional(z.string()), _meta: meta });
+  /** The answer to `server/discover` (2026-07-28). */
+  const discoverResult = obj({
+    supportedVersions: z.array(z.string()),
+    capabilities: serverCapabilities,
+    instructions: z.optional(z.string()),
+    ttlMs: z.optional(z.number()),
+    cacheScope: z.optional(z.enum(['public', 'private'])),
+    resultType: z.optional(z.string()),
+    _meta: meta,
+  });
+  /** One request the server needs answered before it can finish (2026-07-28 multi round-trip). */
+  const inputRequest = obj({ method: z.string(), params: z.optional(z.record(z.string(), z.unknown())) });
+  /** `resultType: "input_required"`: what the server needs, and state to echo back unchanged. */
+  const inputRequiredResult = obj({ resultType: z.literal('input_required'), inputRequests: z.optional(z.record(z.string(), inputRequest)), requestState: z.optional(z.string()) });
+  return {
+    implementation,
+    serverCapabilities,
+    initializeResult,
+    discoverResult,
+    inputRequest,
+    inputRequiredResult,
+    completeResult: obj({ completion: obj({ values: z.array(z.string()), total: z.optional(z.number()), hasMore: z.optional(z.boolean()) }) }),
+    emptyResult: obj({}),
+    logMessageParams: obj({ level: z.enum(LoggingLevels), logger: z.optional(z.string()), data: z.unknown() }),
+    resourceUpdatedParams: obj({ uri: z.string() }),
+  };
 });
-export type ServerCapabilities = z.infer<typeof ServerCapabilitiesSchema>;
+type SessionSchemas = ReturnType<typeof sessionSchemas>;
 
-export const InitializeResultSchema = obj({
-  protocolVersion: z.string(),
-  capabilities: ServerCapabilitiesSchema,
-  serverInfo: ImplementationSchema,
-  instructions: z.optional(z.string()),
-  _meta: meta,
-});
-export type InitializeResult = z.infer<typeof InitializeResultSchema>;
+export type Implementation = Zod.infer<SessionSchemas['implementation']>;
+export type ServerCapabilities = Zod.infer<SessionSchemas['serverCapabilities']>;
+export type InitializeResult = Zod.infer<SessionSchemas['initializeResult']>;
+export type DiscoverResult = Zod.infer<SessionSchemas['discoverResult']>;
+export type InputRequest = Zod.infer<SessionSchemas['inputRequest']>;
+export type InputRequiredResult = Zod.infer<SessionSchemas['inputRequiredResult']>;
 
 /** How long a result may be reused (`ttlMs`) and by whom (`cacheScope`); modern results carry it. */
 export interface CacheHint {
@@ -72,87 +102,84 @@ export interface CacheHint {
   readonly cacheScope?: 'public' | 'private';
 }
 
-/** The answer to `server/discover` (2026-07-28). */
-export const DiscoverResultSchema = obj({
-  supportedVersions: z.array(z.string()),
-  capabilities: ServerCapabilitiesSchema,
-  instructions: z.optional(z.string()),
-  ttlMs: z.optional(z.number()),
-  cacheScope: z.optional(z.enum(['public', 'private'])),
-  resultType: z.optional(z.string()),
-  _meta: meta,
+/** Content blocks and resource contents, every kind of every version (schemasFor picks a version's). */
+const contentSchemas = onDemand((z) => {
+  const obj = z.looseObject;
+  const meta = metaOf(z);
+  const annotations = obj({ audience: z.optional(z.array(z.enum(['user', 'assistant']))), priority: z.optional(z.number()), lastModified: z.optional(z.string()) });
+  const textResource = obj({ uri: z.string(), mimeType: z.optional(z.string()), text: z.string(), _meta: meta });
+  const blobResource = obj({ uri: z.string(), mimeType: z.optional(z.string()), blob: z.string(), _meta: meta });
+  const resourceContents = z.union([textResource, blobResource]);
+  const annotated = { annotations: z.optional(annotations), _meta: meta };
+  return {
+    annotations,
+    resourceContents,
+    readResourceResult: obj({ contents: z.array(resourceContents) }),
+    text: obj({ type: z.literal('text'), text: z.string(), ...annotated }),
+    image: obj({ type: z.literal('image'), data: z.string(), mimeType: z.string(), ...annotated }),
+    audio: obj({ type: z.literal('audio'), data: z.string(), mimeType: z.string(), ...annotated }),
+    embeddedResource: obj({ type: z.literal('resource'), resource: resourceContents, ...annotated }),
+    resourceLink: obj({
+      type: z.literal('resource_link'),
+      uri: z.string(),
+      name: z.string(),
+      title: z.optional(z.string()),
+      description: z.optional(z.string()),
+      mimeType: z.optional(z.string()),
+      size: z.optional(z.number()),
+      ...annotated,
+    }),
+  };
 });
-export type DiscoverResult = z.infer<typeof DiscoverResultSchema>;
+type ContentSchemas = ReturnType<typeof contentSchemas>;
 
-/** One request the server needs answered before it can finish (2026-07-28 multi round-trip). */
-export const InputRequestSchema = obj({ method: z.string(), params: z.optional(z.record(z.string(), z.unknown())) });
-export type InputRequest = z.infer<typeof InputRequestSchema>;
-
-/** `resultType: "input_required"`: what the server needs, and state to echo back unchanged. */
-export const InputRequiredResultSchema = obj({
-  resultType: z.literal('input_required'),
-  inputRequests: z.optional(z.record(z.string(), InputRequestSchema)),
-  requestState: z.optional(z.string()),
-});
-export type InputRequiredResult = z.infer<typeof InputRequiredResultSchema>;
-
-const AnnotationsSchema = obj({
-  audience: z.optional(z.array(z.enum(['user', 'assistant']))),
-  priority: z.optional(z.number()),
-  lastModified: z.optional(z.string()),
-});
-
-const TextResourceContentsSchema = obj({ uri: z.string(), mimeType: z.optional(z.string()), text: z.string(), _meta: meta });
-const BlobResourceContentsSchema = obj({ uri: z.string(), mimeType: z.optional(z.string()), blob: z.string(), _meta: meta });
-export const ResourceContentsSchema = z.union([TextResourceContentsSchema, BlobResourceContentsSchema]);
-export type ResourceContents = z.infer<typeof ResourceContentsSchema>;
-
-const TextContent = obj({ type: z.literal('text'), text: z.string(), annotations: z.optional(AnnotationsSchema), _meta: meta });
-const ImageContent = obj({ type: z.literal('image'), data: z.string(), mimeType: z.string(), annotations: z.optional(AnnotationsSchema), _meta: meta });
-const AudioContent = obj({ type: z.literal('audio'), data: z.string(), mimeType: z.string(), annotations: z.optional(AnnotationsSchema), _meta: meta });
-const EmbeddedResource = obj({ type: z.literal('resource'), resource: ResourceContentsSchema, annotations: z.optional(AnnotationsSchema), _meta: meta });
-const ResourceLink = obj({
-  type: z.literal('resource_link'),
-  uri: z.string(),
-  name: z.string(),
-  title: z.optional(z.string()),
-  description: z.optional(z.string()),
-  mimeType: z.optional(z.string()),
-  size: z.optional(z.number()),
-  annotations: z.optional(AnnotationsSchema),
-  _meta: meta,
-});
-
-export type TextContent = z.infer<typeof TextContent>;
-export type ImageContent = z.infer<typeof ImageContent>;
-export type AudioContent = z.infer<typeof AudioContent>;
-export type EmbeddedResource = z.infer<typeof EmbeddedResource>;
-export type ResourceLink = z.infer<typeof ResourceLink>;
+export type ResourceContents = Zod.infer<ContentSchemas['resourceContents']>;
+export type TextContent = Zod.infer<ContentSchemas['text']>;
+export type ImageContent = Zod.infer<ContentSchemas['image']>;
+export type AudioContent = Zod.infer<ContentSchemas['audio']>;
+export type EmbeddedResource = Zod.infer<ContentSchemas['embeddedResource']>;
+export type ResourceLink = Zod.infer<ContentSchemas['resourceLink']>;
 export type ContentBlock = TextContent | ImageContent | AudioContent | EmbeddedResource | ResourceLink;
 
-export const ToolAnnotationsSchema = obj({
-  title: z.optional(z.string()),
-  readOnlyHint: z.optional(z.boolean()),
-  destructiveHint: z.optional(z.boolean()),
-  idempotentHint: z.optional(z.boolean()),
-  openWorldHint: z.optional(z.boolean()),
+/** The shape of each item of a list, by the key the list result holds it under. */
+export const listItemSchemas = onDemand((z) => {
+  const obj = z.looseObject;
+  const meta = metaOf(z);
+  const annotations = z.optional(contentSchemas().annotations);
+  const jsonSchemaObject = obj({ type: z.literal('object') });
+  const toolAnnotations = obj({
+    title: z.optional(z.string()),
+    readOnlyHint: z.optional(z.boolean()),
+    destructiveHint: z.optional(z.boolean()),
+    idempotentHint: z.optional(z.boolean()),
+    openWorldHint: z.optional(z.boolean()),
+  });
+  const tools = obj({
+    name: z.string(),
+    title: z.optional(z.string()),
+    description: z.optional(z.string()),
+    inputSchema: jsonSchemaObject,
+    outputSchema: z.optional(jsonSchemaObject),
+    annotations: z.optional(toolAnnotations),
+    /** 2025-11-25: whether the tool runs as a task ("forbidden" when absent). A value we do not know is kept, and read as "forbidden". */
+    execution: z.optional(obj({ taskSupport: z.optional(z.string()) })),
+    _meta: meta,
+  });
+  const described = { title: z.optional(z.string()), description: z.optional(z.string()) };
+  const resources = obj({ uri: z.string(), name: z.string(), ...described, mimeType: z.optional(z.string()), size: z.optional(z.number()), annotations, _meta: meta });
+  const resourceTemplates = obj({ uriTemplate: z.string(), name: z.string(), ...described, mimeType: z.optional(z.string()), annotations, _meta: meta });
+  const promptArgument = obj({ name: z.string(), ...described, required: z.optional(z.boolean()) });
+  const prompts = obj({ name: z.string(), ...described, arguments: z.optional(z.array(promptArgument)), _meta: meta });
+  return { tools, resources, resourceTemplates, prompts };
 });
-export type ToolAnnotations = z.infer<typeof ToolAnnotationsSchema>;
+type ListItemSchemas = ReturnType<typeof listItemSchemas>;
 
-const JsonSchemaObject = obj({ type: z.literal('object') });
-
-export const ToolSchema = obj({
-  name: z.string(),
-  title: z.optional(z.string()),
-  description: z.optional(z.string()),
-  inputSchema: JsonSchemaObject,
-  outputSchema: z.optional(JsonSchemaObject),
-  annotations: z.optional(ToolAnnotationsSchema),
-  /** 2025-11-25: whether the tool runs as a task ("forbidden" when absent). A value we do not know is kept, and read as "forbidden". */
-  execution: z.optional(obj({ taskSupport: z.optional(z.string()) })),
-  _meta: meta,
-});
-export type Tool = z.infer<typeof ToolSchema>;
+export type Tool = Zod.infer<ListItemSchemas['tools']>;
+export type ToolAnnotations = NonNullable<Tool['annotations']>;
+export type Resource = Zod.infer<ListItemSchemas['resources']>;
+export type ResourceTemplate = Zod.infer<ListItemSchemas['resourceTemplates']>;
+export type Prompt = Zod.infer<ListItemSchemas['prompts']>;
+export type PromptArgument = NonNullable<Prompt['arguments']>[number];
 
 // ---- tasks (2025-11-25) ----
 
@@ -160,60 +187,32 @@ export type Tool = z.infer<typeof ToolSchema>;
 export const TASK_STATUSES = ['working', 'input_required', 'completed', 'failed', 'cancelled'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
-export const TaskSchema = obj({
-  taskId: z.string(),
-  status: z.enum(TASK_STATUSES),
-  statusMessage: z.optional(z.string()),
-  createdAt: z.string(),
-  lastUpdatedAt: z.string(),
-  ttl: z.nullable(z.number()),
-  pollInterval: z.optional(z.number()),
+export const taskSchemas = onDemand((z) => {
+  const obj = z.looseObject;
+  const meta = metaOf(z);
+  const task = obj({
+    taskId: z.string(),
+    status: z.enum(TASK_STATUSES),
+    statusMessage: z.optional(z.string()),
+    createdAt: z.string(),
+    lastUpdatedAt: z.string(),
+    ttl: z.nullable(z.number()),
+    pollInterval: z.optional(z.number()),
+  });
+  return {
+    task,
+    /** The answer to a task-augmented request (tools/call with `task`). */
+    createTaskResult: obj({ task, _meta: meta }),
+    /** tasks/get and tasks/cancel answer with the task itself. */
+    getTaskResult: obj({ ...task.shape, _meta: meta }),
+    listTasksResult: obj({ tasks: z.array(task), nextCursor: z.optional(z.string()), _meta: meta }),
+  };
 });
-export type Task = z.infer<typeof TaskSchema>;
+type TaskSchemas = ReturnType<typeof taskSchemas>;
 
-/** The answer to a task-augmented request (tools/call with `task`). */
-export const CreateTaskResultSchema = obj({ task: TaskSchema, _meta: meta });
-export type CreateTaskResult = z.infer<typeof CreateTaskResultSchema>;
-
-/** tasks/get and tasks/cancel answer with the task itself. */
-export const GetTaskResultSchema = obj({ ...TaskSchema.shape, _meta: meta });
-
-export const ListTasksResultSchema = obj({ tasks: z.array(TaskSchema), nextCursor: z.optional(z.string()), _meta: meta });
-export type ListTasksResult = z.infer<typeof ListTasksResultSchema>;
-
-export const ResourceSchema = obj({
-  uri: z.string(),
-  name: z.string(),
-  title: z.optional(z.string()),
-  description: z.optional(z.string()),
-  mimeType: z.optional(z.string()),
-  size: z.optional(z.number()),
-  annotations: z.optional(AnnotationsSchema),
-  _meta: meta,
-});
-export type Resource = z.infer<typeof ResourceSchema>;
-
-export const ResourceTemplateSchema = obj({
-  uriTemplate: z.string(),
-  name: z.string(),
-  title: z.optional(z.string()),
-  description: z.optional(z.string()),
-  mimeType: z.optional(z.string()),
-  annotations: z.optional(AnnotationsSchema),
-  _meta: meta,
-});
-export type ResourceTemplate = z.infer<typeof ResourceTemplateSchema>;
-
-export const PromptArgumentSchema = obj({ name: z.string(), title: z.optional(z.string()), description: z.optional(z.string()), required: z.optional(z.boolean()) });
-export const PromptSchema = obj({
-  name: z.string(),
-  title: z.optional(z.string()),
-  description: z.optional(z.string()),
-  arguments: z.optional(z.array(PromptArgumentSchema)),
-  _meta: meta,
-});
-export type Prompt = z.infer<typeof PromptSchema>;
-export type PromptArgument = z.infer<typeof PromptArgumentSchema>;
+export type Task = Zod.infer<TaskSchemas['task']>;
+export type CreateTaskResult = Zod.infer<TaskSchemas['createTaskResult']>;
+export type ListTasksResult = Zod.infer<TaskSchemas['listTasksResult']>;
 
 export type CallToolResult = {
   content: ContentBlock[];
@@ -228,20 +227,14 @@ export type GetPromptResult = { description?: string; messages: PromptMessage[];
 export type CompleteResult = { completion: { values: string[]; total?: number; hasMore?: boolean }; [key: string]: unknown };
 export type Paginated<K extends string, T> = { [key in K]: T[] } & { nextCursor?: string };
 
-export const CompleteResultSchema = obj({
-  completion: obj({ values: z.array(z.string()), total: z.optional(z.number()), hasMore: z.optional(z.boolean()) }),
-});
-export const ReadResourceResultSchema = obj({ contents: z.array(ResourceContentsSchema) });
-export const EmptyResultSchema = obj({});
 
 export const LoggingLevels = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 export type LoggingLevel = (typeof LoggingLevels)[number];
 
-export const LogMessageParamsSchema = obj({ level: z.enum(LoggingLevels), logger: z.optional(z.string()), data: z.unknown() });
-export type LogMessage = z.infer<typeof LogMessageParamsSchema>;
+export type LogMessage = Zod.infer<SessionSchemas['logMessageParams']>;
 const LOGGING_LEVELS: ReadonlySet<unknown> = new Set(LoggingLevels);
 /**
- * Params that LogMessageParamsSchema accepts as they are, known without the copy its parse makes:
+ * Params that sessionSchemas().logMessageParams accepts as they are, known without the copy its parse makes:
  * `notifications/message` is what a flooding server sends most (100,000 parses were a sixth of
  * what the extension host allocated). Whatever this does not accept goes through the schema;
  * test/client/schemas.test.ts holds the two to each other.
@@ -251,7 +244,6 @@ export function isPlainLogMessage(params: unknown): params is LogMessage {
   const { level, logger } = params as Record<string, unknown>;
   return LOGGING_LEVELS.has(level) && (logger === undefined || typeof logger === 'string') && Object.hasOwn(params, 'data') && !Object.hasOwn(params, '__proto__');
 }
-export const ResourceUpdatedParamsSchema = obj({ uri: z.string() });
 
 // ---- lists: the page is checked as a whole, each item on its own ----
 
@@ -264,19 +256,17 @@ export interface ListItem {
 }
 export type ListKey = keyof ListItem;
 
-/** The shape of each item of a list, by the key the list result holds it under. */
-export const LIST_ITEM_SCHEMAS = { tools: ToolSchema, resources: ResourceSchema, resourceTemplates: ResourceTemplateSchema, prompts: PromptSchema } as const;
-
-const pages = new Map<ListKey, z.ZodMiniType<Paginated<ListKey, unknown>>>();
+const pages = new Map<ListKey, Zod.ZodMiniType<Paginated<ListKey, unknown>>>();
 
 /** One page of a list: an array of items still to be checked one by one, and the next cursor. */
-export function listPageSchema<K extends ListKey>(key: K): z.ZodMiniType<Paginated<K, unknown>> {
+export function listPageSchema<K extends ListKey>(key: K): Zod.ZodMiniType<Paginated<K, unknown>> {
   let page = pages.get(key);
   if (!page) {
-    page = obj({ [key]: z.array(z.unknown()), nextCursor: z.optional(z.string()) }) as unknown as z.ZodMiniType<Paginated<ListKey, unknown>>;
+    const z = loadZod();
+    page = z.looseObject({ [key]: z.array(z.unknown()), nextCursor: z.optional(z.string()) }) as unknown as Zod.ZodMiniType<Paginated<ListKey, unknown>>;
     pages.set(key, page);
   }
-  return page as z.ZodMiniType<Paginated<K, unknown>>;
+  return page as Zod.ZodMiniType<Paginated<K, unknown>>;
 }
 
 /**
@@ -320,16 +310,16 @@ export function isPlainTextResult(v: unknown, structuredIsRecord: boolean): bool
 }
 
 /** `schema`, with `safeParse` answering at once for values `fast` accepts (see isPlainTextResult). */
-function withFastPath<T>(schema: z.ZodMiniType<T>, fast: (v: unknown) => boolean): z.ZodMiniType<T> {
+function withFastPath<T>(schema: Zod.ZodMiniType<T>, fast: (v: unknown) => boolean): Zod.ZodMiniType<T> {
   const safeParse = (value: unknown) => (fast(value) ? { success: true as const, data: value as T } : schema.safeParse(value));
-  return Object.create(schema, { safeParse: { value: safeParse } }) as z.ZodMiniType<T>;
+  return Object.create(schema, { safeParse: { value: safeParse } }) as Zod.ZodMiniType<T>;
 }
 
 /** The result shapes that differ between protocol versions, built once per version. */
 export interface VersionedSchemas {
-  readonly content: z.ZodMiniType<ContentBlock>;
-  readonly callToolResult: z.ZodMiniType<CallToolResult>;
-  readonly getPromptResult: z.ZodMiniType<GetPromptResult>;
+  readonly content: Zod.ZodMiniType<ContentBlock>;
+  readonly callToolResult: Zod.ZodMiniType<CallToolResult>;
+  readonly getPromptResult: Zod.ZodMiniType<GetPromptResult>;
 }
 
 const cache = new Map<SessionVersion, VersionedSchemas>();
@@ -338,23 +328,30 @@ const cache = new Map<SessionVersion, VersionedSchemas>();
 export function schemasFor(version: SessionVersion): VersionedSchemas {
   const hit = cache.get(version);
   if (hit) return hit;
-  const blocks: [z.ZodMiniType, ...z.ZodMiniType[]] = [TextContent, ImageContent];
-  if (atLeast(version, '2025-03-26')) blocks.push(AudioContent);
-  blocks.push(EmbeddedResource);
-  if (atLeast(version, '2025-06-18')) blocks.push(ResourceLink);
-  const content = z.discriminatedUnion('type', blocks as never) as unknown as z.ZodMiniType<ContentBlock>;
-  const checkedCallToolResult = obj({
+  const z = loadZod();
+  const kinds = contentSchemas();
+  const blocks: [Zod.ZodMiniType, ...Zod.ZodMiniType[]] = [kinds.text, kinds.image];
+  if (atLeast(version, '2025-03-26')) blocks.push(kinds.audio);
+  blocks.push(kinds.embeddedResource);
+  if (atLeast(version, '2025-06-18')) blocks.push(kinds.resourceLink);
+  const content = z.discriminatedUnion('type', blocks as never) as unknown as Zod.ZodMiniType<ContentBlock>;
+  const checkedCallToolResult = z.looseObject({
     content: z.array(content),
     isError: z.optional(z.boolean()),
     structuredContent: atLeast(version, '2025-06-18') ? z.optional(z.record(z.string(), z.unknown())) : z.optional(z.unknown()),
-    _meta: meta,
-  }) as unknown as z.ZodMiniType<CallToolResult>;
+    _meta: metaOf(z),
+  }) as unknown as Zod.ZodMiniType<CallToolResult>;
   const callToolResult = withFastPath(checkedCallToolResult, (v) => isPlainTextResult(v, atLeast(version, '2025-06-18')));
-  const getPromptResult = obj({
+  const getPromptResult = z.looseObject({
     description: z.optional(z.string()),
-    messages: z.array(obj({ role: z.enum(['user', 'assistant']), content })),
-  }) as unknown as z.ZodMiniType<GetPromptResult>;
+    messages: z.array(z.looseObject({ role: z.enum(['user', 'assistant']), content })),
+  }) as unknown as Zod.ZodMiniType<GetPromptResult>;
   const built: VersionedSchemas = { content, callToolResult, getPromptResult };
   cache.set(version, built);
   return built;
+}
+
+/** `resources/read`'s answer (the same in every version). */
+export function readResourceResultSchema(): Zod.ZodMiniType<ReadResourceResult> {
+  return contentSchemas().readResourceResult as unknown as Zod.ZodMiniType<ReadResourceResult>;
 }

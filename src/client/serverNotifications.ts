@@ -6,7 +6,7 @@ import type { ConnectionDiagnostic, JsonRpcConnection } from '../protocol/connec
 import type { Disposable } from '../protocol/disposable';
 import { formatZodIssues } from '../protocol/messages';
 import type { EraCodec } from './eras/eraCodec';
-import { LogMessage, LogMessageParamsSchema, ResourceUpdatedParamsSchema, isPlainLogMessage } from './schemas';
+import { LogMessage, isPlainLogMessage, sessionSchemas } from './schemas';
 
 /** Where each notification goes. */
 export interface NotificationSinks {
@@ -31,13 +31,13 @@ export function routeServerNotifications(connection: JsonRpcConnection, codec: (
     connection.onNotification('notifications/subscriptions/acknowledged', (params) => codec()?.acknowledged(params)),
     connection.onNotification('notifications/resources/updated', (params) => {
       if (!current(params)) return;
-      const parsed = ResourceUpdatedParamsSchema.safeParse(params);
+      const parsed = sessionSchemas().resourceUpdatedParams.safeParse(params);
       if (parsed.success) sinks.resourceUpdated(parsed.data.uri);
       else sinks.diagnostic({ kind: 'invalid-message', text: `notifications/resources/updated: ${formatZodIssues(parsed.error, 'params', params)}` });
     }),
     connection.onNotification('notifications/message', (params) => {
       if (isPlainLogMessage(params)) return sinks.logMessage(params);
-      const parsed = LogMessageParamsSchema.safeParse(params);
+      const parsed = sessionSchemas().logMessageParams.safeParse(params);
       if (parsed.success) sinks.logMessage(parsed.data);
       else sinks.diagnostic({ kind: 'invalid-message', text: `notifications/message: ${formatZodIssues(parsed.error, 'params', params)}` });
     }),

@@ -8,7 +8,7 @@ import { McpLocalError } from '../protocol/errors';
 import type { Progress, RequestOptions } from '../protocol/connection';
 import type { RequestId } from '../protocol/messages';
 import type { McpClient } from './client';
-import { CallToolResult, CreateTaskResultSchema, GetTaskResultSchema, LATEST_PROTOCOL_VERSION, ListTasksResultSchema, Task, Tool, schemasFor } from './schemas';
+import { CallToolResult, LATEST_PROTOCOL_VERSION, Task, Tool, schemasFor, taskSchemas } from './schemas';
 import { CANCEL_TIMEOUT_MS, FollowedTask, TaskCallOptions, TaskTurn, TaskWire, followTask, pollDelay } from './taskLoop';
 
 export { CANCEL_TIMEOUT_MS, MAX_POLL_MS, isTerminal, pause, pollDelay, taskCancelledError } from './taskLoop';
@@ -55,7 +55,7 @@ class TaskEvents {
   constructor(private readonly client: McpClient) {
     this.registrations = [
       client.onNotification('notifications/tasks/status', (params) => {
-        const parsed = GetTaskResultSchema.safeParse(params);
+        const parsed = taskSchemas().getTaskResult.safeParse(params);
         if (parsed.success) for (const l of this.waiting) if (l.taskId === undefined || l.taskId === parsed.data.taskId) l.status(parsed.data);
       }),
       client.onNotification('notifications/progress', (params) => {
@@ -107,7 +107,7 @@ export async function callToolAsTask(client: McpClient, name: string, args: Reco
   const watching = router(client).watch(listener);
   let created;
   try {
-    created = await client.methodRequest('tools/call', { name, arguments: args, task: ttlMs === undefined ? {} : { ttl: ttlMs } }, CreateTaskResultSchema, {
+    created = await client.methodRequest('tools/call', { name, arguments: args, task: ttlMs === undefined ? {} : { ttl: ttlMs } }, taskSchemas().createTaskResult, {
       ...request,
       ...(signal ? { signal } : {}),
       // The connection sends the request's id as its progress token.
@@ -156,7 +156,7 @@ class LegacyTaskWire implements TaskWire<Task> {
   }
 
   poll(signal: AbortSignal): Promise<Task> {
-    return this.client.methodRequest('tasks/get', { taskId: this.taskId }, GetTaskResultSchema, { signal });
+    return this.client.methodRequest('tasks/get', { taskId: this.taskId }, taskSchemas().getTaskResult, { signal });
   }
 
   cancel(): Promise<Task> {
@@ -176,13 +176,13 @@ class LegacyTaskWire implements TaskWire<Task> {
 
 /** `tasks/get`: the task's current state. */
 export function getTask(client: McpClient, taskId: string, options?: RequestOptions): Promise<Task> {
-  return client.methodRequest('tasks/get', { taskId }, GetTaskResultSchema, options);
+  return client.methodRequest('tasks/get', { taskId }, taskSchemas().getTaskResult, options);
 }
 
 /** `tasks/cancel`: asks the server to stop the task; answers with its state after. */
 export function cancelTask(client: McpClient, taskId: string, options?: RequestOptions): Promise<Task> {
   if (!client.taskOffer().cancelsListed) return Promise.reject(client.missing('tasks/cancel', 'tasks.cancel'));
-  return client.methodRequest('tasks/cancel', { taskId }, GetTaskResultSchema, options);
+  return client.methodRequest('tasks/cancel', { taskId }, taskSchemas().getTaskResult, options);
 }
 
 /** How many tasks a listing keeps by default: a server may hold any number (issue 32: 1.5 million in 1,500 pages). */
@@ -215,7 +215,7 @@ export async function listTasks(client: McpClient, options: ListTasksOptions = {
   let pages = 0;
   do {
     if (pages >= client.maxPages) return { tasks, pages, stopped: 'pages' };
-    const page = await client.methodRequest('tasks/list', cursor === undefined ? {} : { cursor }, ListTasksResultSchema, request);
+    const page = await client.methodRequest('tasks/list', cursor === undefined ? {} : { cursor }, taskSchemas().listTasksResult, request);
     pages++;
     // One at a time: spreading a page of any size into push() would overflow the stack.
     for (const task of page.tasks) {

@@ -2,7 +2,7 @@
 // later still shows how the session began (the `initialize` exchange). Holds the frames' text, or
 // references to the message objects the connection already parsed or built: nothing is serialised
 // or formatted until someone asks. Bounded by count and by the frames' wire size.
-import { frameToKeep, type Frame } from './connection';
+import { frameToKeep, type Frame } from './frame';
 
 /** A frame as the ring keeps it: `message` is undefined when it keeps the frame's `text` (see frameToKeep), or when the frame alone was over the byte limit. */
 export interface KeptFrame extends Frame {

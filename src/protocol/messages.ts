@@ -1,4 +1,5 @@
-import * as z from './zod';
+import type * as z from './zod';
+import { onDemand } from './zodOnDemand';
 import { isRecord } from './jsonShape';
 
 /** A JSON-RPC request id. MCP forbids null ids. */
@@ -62,20 +63,21 @@ export const ErrorCodes = {
   TooManyRequests: -32000,
 } as const;
 
-const id = z.union([z.string(), z.number()]);
-const params = z.optional(z.record(z.string(), z.unknown()));
-
-/** Inbound envelope shapes; unknown fields are kept. */
-export const JsonRpcSchemas = {
-  request: z.looseObject({ jsonrpc: z.literal('2.0'), id, method: z.string(), params }),
-  notification: z.looseObject({ jsonrpc: z.literal('2.0'), method: z.string(), params }),
-  success: z.looseObject({ jsonrpc: z.literal('2.0'), id, result: z.record(z.string(), z.unknown()) }),
-  failure: z.looseObject({
-    jsonrpc: z.literal('2.0'),
-    id: z.optional(z.nullable(id)),
-    error: z.looseObject({ code: z.number(), message: z.string(), data: z.optional(z.unknown()) }),
-  }),
-};
+/** Inbound envelope shapes; unknown fields are kept. Built on first use (a malformed envelope: well-formed ones skip them). */
+export const jsonRpcSchemas = onDemand((z) => {
+  const id = z.union([z.string(), z.number()]);
+  const params = z.optional(z.record(z.string(), z.unknown()));
+  return {
+    request: z.looseObject({ jsonrpc: z.literal('2.0'), id, method: z.string(), params }),
+    notification: z.looseObject({ jsonrpc: z.literal('2.0'), method: z.string(), params }),
+    success: z.looseObject({ jsonrpc: z.literal('2.0'), id, result: z.record(z.string(), z.unknown()) }),
+    failure: z.looseObject({
+      jsonrpc: z.literal('2.0'),
+      id: z.optional(z.nullable(id)),
+      error: z.looseObject({ code: z.number(), message: z.string(), data: z.optional(z.unknown()) }),
+    }),
+  };
+});
 
 export type ClassifiedMessage =
   | { kind: 'request'; message: JsonRpcRequest }
@@ -95,18 +97,18 @@ export namespace Message {
     const maybeId = typeof v.id === 'string' || typeof v.id === 'number' ? (v.id as RequestId) : undefined;
     if (typeof v.method === 'string') {
       if ('id' in v && v.id !== undefined) {
-        const r = JsonRpcSchemas.request.safeParse(v);
+        const r = jsonRpcSchemas().request.safeParse(v);
         return r.success ? { kind: 'request', message: r.data as JsonRpcRequest } : { kind: 'invalid', reason: describe(r.error, 'request', v), id: maybeId };
       }
-      const r = JsonRpcSchemas.notification.safeParse(v);
+      const r = jsonRpcSchemas().notification.safeParse(v);
       return r.success ? { kind: 'notification', message: r.data as JsonRpcNotification } : { kind: 'invalid', reason: describe(r.error, 'notification', v) };
     }
     if ('result' in v) {
-      const r = JsonRpcSchemas.success.safeParse(v);
+      const r = jsonRpcSchemas().success.safeParse(v);
       return r.success ? { kind: 'response', message: r.data as JsonRpcSuccess } : { kind: 'invalid', reason: describe(r.error, 'response', v), id: maybeId };
     }
     if ('error' in v) {
-      const r = JsonRpcSchemas.failure.safeParse(v);
+      const r = jsonRpcSchemas().failure.safeParse(v);
       if (r.success) return { kind: 'response', message: { ...(r.data as JsonRpcFailure), id: (r.data.id ?? null) as RequestId | null } };
       return { kind: 'invalid', reason: describe(r.error, 'error response', v), id: maybeId };
     }

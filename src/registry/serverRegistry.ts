@@ -17,7 +17,8 @@ import { Redactor, formatCommandLine, transportLabel } from '../protocol/redacti
 import { isRemote } from './connectionStatus';
 import type { LogSeverity } from '../protocol/logging';
 import { ManagedServer } from './managedServer';
-import { ServerLaunch } from './serverLaunch';
+import type { ServerLaunch } from './serverLaunch';
+import { loadServerLaunch, serverLaunchClass } from './launchOnDemand';
 import { configurationStep, startsAutomatically, startsOnUse } from './startPolicy';
 import { refreshList } from './serverLists';
 import type { ListKind, ServerHandle, ServerStatus, WhenReadyOptions } from './serverHandle';
@@ -362,7 +363,7 @@ export class ServerRegistry {
       this.failStart(h, `could not create the transport: ${errorMessage(error)}`, []);
       return;
     }
-    const launch = new ServerLaunch(this.options, h, resolved, this.eras, { stderrTail: h.stderrTail, log });
+    const launch = new (serverLaunchClass())(this.options, h, resolved, this.eras, { stderrTail: h.stderrTail, log });
     h.session = launch;
     launch.store.add(launch.client.onClose((info) => this.onSessionClosed(h, launch, info)));
     this._onDidCreateClient.fire({ handle: h, client: launch.client });
@@ -412,7 +413,9 @@ export class ServerRegistry {
 
     let prepared: PrepareResult;
     try {
-      prepared = await raceAbort(this.prepare(h.entry, startAbort.signal), startAbort.signal, () => new McpLocalError('cancelled', 'the start was cancelled'));
+      // The client's code (launchOnDemand.ts) loads while the start is prepared.
+      const ready = Promise.all([this.prepare(h.entry, startAbort.signal), loadServerLaunch()]).then(([p]) => p);
+      prepared = await raceAbort(ready, startAbort.signal, () => new McpLocalError('cancelled', 'the start was cancelled'));
     } catch (error) {
       h.startAbort = undefined;
       if (!startAbort.signal.aborted) this.failStart(h, `could not prepare the server: ${errorMessage(error)}`, []);

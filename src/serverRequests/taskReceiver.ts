@@ -12,7 +12,7 @@ import { isRecord } from '../protocol/jsonShape';
 import type { LogSeverity } from '../protocol/logging';
 import { ErrorCodes } from '../protocol/messages';
 import type { Task, TaskStatus } from '../client/schemas';
-import { isTerminal } from '../client/tasks';
+import { isTerminal } from '../client/taskLoop';
 
 /** The requests a server may ask this host to run as tasks, and what the status message says meanwhile. */
 const RECEIVABLE: Readonly<Record<string, string>> = {

@@ -8,7 +8,7 @@ import type { CacheHint, Resource, SkippedListItem } from '../client/schemas';
 import type { RequestOptions } from '../protocol/connection';
 import { McpLocalError } from '../protocol/errors';
 import { formatZodIssues } from '../protocol/messages';
-import { DirectoryPageSchema, GetSkillResultSchema, SkillEntry, SkillEntrySchema, SkillsListPageSchema, skillsOffer } from './wire';
+import { SkillEntry, skillSchemas, skillsOffer } from './wire';
 
 /** The skills a server lists, as far as they are well formed. */
 export interface SkillListing {
@@ -29,7 +29,7 @@ function requireSkills(client: SkillsClient, method: string): void {
 
 /** One entry, checked: the entry, or why it is malformed. */
 function checkEntry(raw: unknown, path: string): { entry: SkillEntry } | { problem: string } {
-  const parsed = SkillEntrySchema.safeParse(raw);
+  const parsed = skillSchemas().entry.safeParse(raw);
   return parsed.success ? { entry: parsed.data } : { problem: formatZodIssues(parsed.error, path, raw) };
 }
 
@@ -43,7 +43,7 @@ export async function listSkills(client: SkillsClient, options: RequestOptions =
   let cursor: string | undefined;
   for (let page = 0; ; page++) {
     if (page >= client.maxPages) throw new McpLocalError('invalid-result', `skills/list: stopped after ${client.maxPages} pages; the server keeps returning nextCursor`, { items: skills.length });
-    const result = await client.methodRequest('skills/list', cursor === undefined ? {} : { cursor }, SkillsListPageSchema, options);
+    const result = await client.methodRequest('skills/list', cursor === undefined ? {} : { cursor }, skillSchemas().listPage, options);
     cacheHint = page === 0 ? cacheHintOf(result) : shorterHint(cacheHint, cacheHintOf(result));
     for (const raw of result.skills) {
       const index = skills.length + skipped.length;
@@ -61,7 +61,7 @@ export async function listSkills(client: SkillsClient, options: RequestOptions =
 /** `skills/get`: the server's current entry for the skill whose SKILL.md is `uri` (an unknown URI is the server's -32602). */
 export async function getSkill(client: SkillsClient, uri: string, options: RequestOptions = {}): Promise<SkillEntry> {
   requireSkills(client, 'skills/get');
-  const result = await client.methodRequest('skills/get', { uri }, GetSkillResultSchema, options);
+  const result = await client.methodRequest('skills/get', { uri }, skillSchemas().getResult, options);
   const checked = checkEntry(result.skill, 'skill');
   if ('problem' in checked) throw new McpLocalError('invalid-result', `skills/get ${uri}: ${checked.problem}`);
   if (checked.entry.uri !== uri) throw new McpLocalError('invalid-result', `skills/get ${uri}: the server answered with the entry of ${checked.entry.uri}`);
@@ -76,7 +76,7 @@ export async function readDirectory(client: SkillsClient, uri: string, options: 
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 0; page < client.maxPages; page++) {
-    const result = await client.methodRequest('resources/directory/read', cursor === undefined ? { uri } : { uri, cursor }, DirectoryPageSchema, options);
+    const result = await client.methodRequest('resources/directory/read', cursor === undefined ? { uri } : { uri, cursor }, skillSchemas().directoryPage, options);
     children.push(...result.resources.map((r) => ({ ...r, name: r.name ?? r.uri.slice(r.uri.lastIndexOf('/') + 1) }) as Resource));
     cursor = result.nextCursor;
     if (cursor === undefined) return children;

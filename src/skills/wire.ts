@@ -3,7 +3,8 @@
 // the limits a host holds every skill to. Entries are checked one by one, like every list's items,
 // so one malformed skill never hides the others. No `vscode` here: the CLI and the editor share it.
 import type { McpClient } from '../client/client';
-import * as z from '../protocol/zod';
+import type * as z from '../protocol/zod';
+import { onDemand } from '../protocol/zodOnDemand';
 
 /** The extension's identifier, a key of `capabilities.extensions` on both sides. */
 export const SKILLS_EXTENSION_ID = 'io.modelcontextprotocol/skills';
@@ -16,33 +17,37 @@ export const MAX_SKILL_BYTES = 16 * 1024 * 1024;
 /** `sha256:` and 64 lowercase hex digits: the only digest form the extension defines. */
 export const DIGEST_PATTERN = /^sha256:[0-9a-f]{64}$/;
 
-const SkillResourceSchema = z.looseObject({
-  uri: z.string(),
-  digest: z.string().check(z.regex(DIGEST_PATTERN, 'must be sha256: and 64 lowercase hex digits')),
-  size: z.optional(z.int().check(z.gte(0))),
+/** The wire's shapes, built on first use (zodOnDemand.ts). */
+export const skillSchemas = onDemand((z) => {
+  const file = z.looseObject({
+    uri: z.string(),
+    digest: z.string().check(z.regex(DIGEST_PATTERN, 'must be sha256: and 64 lowercase hex digits')),
+    size: z.optional(z.int().check(z.gte(0))),
+  });
+  const frontmatter = z.looseObject({ name: z.string().check(z.minLength(1)), description: z.string() });
+  return {
+    file,
+    /** One skill as a listing or `skills/get` gives it: its SKILL.md, its verbatim frontmatter, its files. */
+    entry: z.looseObject({
+      uri: z.string(),
+      frontmatter,
+      /** Every file of the skill with its digest; absent only for a skill generated on demand (not loadable here). */
+      resources: z.optional(z.array(file)),
+    }),
+    /** A `skills/list` page: the entries are checked one by one after it (see catalog.ts). */
+    listPage: z.looseObject({ skills: z.array(z.unknown()), nextCursor: z.optional(z.string()) }),
+    getResult: z.looseObject({ skill: z.unknown() }),
+    /** A page of `resources/directory/read`: the direct children of a directory resource. */
+    directoryPage: z.looseObject({
+      resources: z.array(z.looseObject({ uri: z.string(), name: z.optional(z.string()), mimeType: z.optional(z.string()) })),
+      nextCursor: z.optional(z.string()),
+    }),
+  };
 });
+type SkillSchemas = ReturnType<typeof skillSchemas>;
+export type SkillEntry = z.infer<SkillSchemas['entry']>;
+export type SkillFile = z.infer<SkillSchemas['file']>;
 
-const FrontmatterSchema = z.looseObject({ name: z.string().check(z.minLength(1)), description: z.string() });
-
-/** One skill as a listing or `skills/get` gives it: its SKILL.md, its verbatim frontmatter, its files. */
-export const SkillEntrySchema = z.looseObject({
-  uri: z.string(),
-  frontmatter: FrontmatterSchema,
-  /** Every file of the skill with its digest; absent only for a skill generated on demand (not loadable here). */
-  resources: z.optional(z.array(SkillResourceSchema)),
-});
-export type SkillEntry = z.infer<typeof SkillEntrySchema>;
-export type SkillFile = z.infer<typeof SkillResourceSchema>;
-
-/** A `skills/list` page: the entries are checked one by one after it (see catalog.ts). */
-export const SkillsListPageSchema = z.looseObject({ skills: z.array(z.unknown()), nextCursor: z.optional(z.string()) });
-export const GetSkillResultSchema = z.looseObject({ skill: z.unknown() });
-
-/** A page of `resources/directory/read`: the direct children of a directory resource. */
-export const DirectoryPageSchema = z.looseObject({
-  resources: z.array(z.looseObject({ uri: z.string(), name: z.optional(z.string()), mimeType: z.optional(z.string()) })),
-  nextCursor: z.optional(z.string()),
-});
 /** The mimeType of a directory resource. */
 export const DIRECTORY_MIME_TYPE = 'inode/directory';
 

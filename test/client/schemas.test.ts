@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { LogMessageParamsSchema, SUPPORTED_PROTOCOL_VERSIONS, isPlainLogMessage, isPlainTextResult, schemasFor } from '../../src/client/schemas';
+import { SUPPORTED_PROTOCOL_VERSIONS, isPlainLogMessage, isPlainTextResult, schemasFor, sessionSchemas } from '../../src/client/schemas';
 
 const corpus: unknown[] = [
   { content: [] },
@@ -64,7 +64,7 @@ test('a log message taken without parsing is one the zod schema accepts, and unc
   ];
   let fastOnes = 0;
   for (const m of messages) {
-    const parsed = LogMessageParamsSchema.safeParse(m);
+    const parsed = sessionSchemas().logMessageParams.safeParse(m);
     if (!isPlainLogMessage(m)) continue;
     fastOnes++;
     assert.ok(parsed.success, `taken without parsing, refused by zod: ${JSON.stringify(m)}`);

@@ -10,7 +10,8 @@ const DIST = join(__dirname, '..', '..', '..', 'dist');
 /** The source files in dist/extension.js (what activation reads), from its index source map (esbuild.mjs). */
 function activationSources(): Set<string> {
   const map = JSON.parse(readFileSync(join(DIST, 'extension.js.map'), 'utf8')) as { sections: { map: { sources: string[] } }[] };
-  return new Set(map.sections.flatMap((s) => s.map.sources.map((f) => f.replace(/^(\.\.\/)+/, ''))));
+  // A library's path starts at node_modules/ (a linked node_modules/ is mapped through its real path).
+  return new Set(map.sections.flatMap((s) => s.map.sources.map((f) => f.replace(/^(\.\.\/)+/, '').replace(/^.*?\/(node_modules\/)/, '$1'))));
 }
 
 /** Parts loaded on first use (lazy chunks), with what loads them. */
@@ -34,9 +35,18 @@ const LAZY_PARTS: Record<string, string> = {
   'src/timeline/': 'the use cases',
   'src/extension/skills/': 'the use cases',
   'src/transport/stdio.ts': "a local server's start",
+  'src/registry/serverLaunch.ts': "the first server's start (src/registry/launchOnDemand.ts)",
+  'src/client/client.ts': "the first server's start",
+  'src/client/negotiation.ts': "the first server's start",
+  'src/client/eras/': "the first server's start",
+  'src/client/tasks.ts': "the first server's start",
+  'src/client/modernTasks.ts': "the first server's start",
+  'src/protocol/connection.ts': "the first server's start",
+  'node_modules/zod/': 'the first schema built (dist/vendor/zod.js)',
+  'src/protocol/lazyChunks/zod.ts': 'the first schema built (dist/vendor/zod.js)',
 };
 
-test('activation reads neither sampling and elicitation, the OAuth flow, the registry gallery, the use cases, the timeline nor the stdio transport; they are chunks of their own', () => {
+test('activation reads neither sampling and elicitation, the OAuth flow, the registry gallery, the use cases, the timeline, the stdio transport, the client nor zod; they are chunks of their own', () => {
   assert.ok(existsSync(join(DIST, 'extension.js.map')), 'dist/ is built');
   const sources = [...activationSources()];
   assert.ok(sources.includes('src/extension.ts') && sources.some((f) => f.startsWith('src/client/')), 'the map lists what extension.js holds');
@@ -44,11 +54,19 @@ test('activation reads neither sampling and elicitation, the OAuth flow, the reg
   assert.deepEqual(eager, [], 'in dist/extension.js');
 });
 
+/** What activate() of dist/extension.js did in a fresh process: the commands it registered, the files of dist/ it required. */
+interface Activation {
+  readonly registered: string[];
+  readonly required: string[];
+}
+
 /**
  * Runs activate() of dist/extension.js in a fresh process with a stand-in `vscode` (every API an
- * inert object; registerCommand recorded) and returns the command ids it registered.
+ * inert object; registerCommand recorded), once per test run.
  */
-function commandsRegisteredAtActivation(): string[] {
+let activation: Activation | undefined;
+function activateInFreshProcess(): Activation {
+  if (activation) return activation;
   const script = `
     const Module = require('node:module');
     const resolve = Module._resolveFilename;
@@ -70,15 +88,21 @@ function commandsRegisteredAtActivation(): string[] {
     process.on('unhandledRejection', () => {});
     const context = new Proxy({ subscriptions: [], extension: { packageJSON: { version: 'test' } }, globalStorageUri: { scheme: 'file', fsPath: require('node:os').tmpdir() } }, { get: (t, k) => (k in t ? t[k] : inert) });
     require(process.argv[1]).activate(context);
-    console.log(JSON.stringify(registered));
+    const dist = require('node:path').dirname(process.argv[1]);
+    const required = Object.keys(require.cache).filter((f) => f.startsWith(dist) && require('node:fs').existsSync(f)).map((f) => f.slice(dist.length + 1));
+    console.log(JSON.stringify({ registered, required }));
     process.exit(0);
   `;
   const out = execFileSync(process.execPath, ['-e', script, join(DIST, 'extension.js')], { encoding: 'utf8', timeout: 30_000 });
-  return JSON.parse(out.trim().split('\n').pop()!) as string[];
+  return (activation = JSON.parse(out.trim().split('\n').pop()!) as Activation);
 }
 
+test('activate() requires no file beside dist/extension.js: zod (dist/vendor/zod.js) and every schema wait for their first use', () => {
+  assert.deepEqual(activateInFreshProcess().required, ['extension.js']);
+});
+
 test('activation registers every command package.json declares, each once (those of lazy parts by id)', () => {
-  const registered = commandsRegisteredAtActivation();
+  const { registered } = activateInFreshProcess();
   const pkg = JSON.parse(readFileSync(join(DIST, '..', 'package.json'), 'utf8')) as { contributes: { commands: { command: string }[] } };
   // A command of a lazy part needs its placeholder (lazyCommands.ts): VS Code runs a command only if activation registered it.
   const missing = pkg.contributes.commands.map((c) => c.command).filter((id) => !registered.includes(id));

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { JsonRpcSchemas, Message } from '../../src/protocol/messages';
+import { jsonRpcSchemas, Message } from '../../src/protocol/messages';
 
 /** What the zod schemas alone say a value is: the reference the fast path must agree with. */
 function zodKind(v: any): string {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'invalid';
   if (typeof v.method === 'string') {
-    if ('id' in v && v.id !== undefined) return JsonRpcSchemas.request.safeParse(v).success ? 'request' : 'invalid';
-    return JsonRpcSchemas.notification.safeParse(v).success ? 'notification' : 'invalid';
+    if ('id' in v && v.id !== undefined) return jsonRpcSchemas().request.safeParse(v).success ? 'request' : 'invalid';
+    return jsonRpcSchemas().notification.safeParse(v).success ? 'notification' : 'invalid';
   }
-  if ('result' in v) return JsonRpcSchemas.success.safeParse(v).success ? 'response' : 'invalid';
-  if ('error' in v) return JsonRpcSchemas.failure.safeParse(v).success ? 'response' : 'invalid';
+  if ('result' in v) return jsonRpcSchemas().success.safeParse(v).success ? 'response' : 'invalid';
+  if ('error' in v) return jsonRpcSchemas().failure.safeParse(v).success ? 'response' : 'invalid';
   return 'invalid';
 }
 

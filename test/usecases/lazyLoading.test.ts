@@ -56,9 +56,9 @@ test('parsing never reads `navigator` (VS Code reports that read as PendingMigra
     let read = false;
     Object.defineProperty(globalThis, 'navigator', { configurable: true, get() { read = true; throw new Error('PendingMigrationError: navigator is now a global in nodejs'); } });
     const { Message } = require('../../src/protocol/messages');
-    const { LIST_ITEM_SCHEMAS, listPageSchema } = require('../../src/client/schemas');
+    const { listItemSchemas, listPageSchema } = require('../../src/client/schemas');
     const page = listPageSchema('tools').safeParse({ tools: [{ name: 'a', inputSchema: { type: 'object' } }] });
-    const parsed = page.success && LIST_ITEM_SCHEMAS.tools.safeParse(page.data.tools[0]).success ? page : { success: false };
+    const parsed = page.success && listItemSchemas().tools.safeParse(page.data.tools[0]).success ? page : { success: false };
     const invalid = Message.classify({ jsonrpc: '2.0', id: 1, result: 'not an object' });
     console.log(JSON.stringify({ read, parsed: parsed.success, invalid: invalid.kind === 'invalid' }));
   `);

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { McpClient, Tool } from '../../src/client';
-import { CreateTaskResultSchema, type Task } from '../../src/client/schemas';
+import { taskSchemas, type Task } from '../../src/client/schemas';
 import { callTool } from '../../src/usecases/callTool';
 import { CallHistory } from '../../src/usecases/history';
 import { LISTED_TASKS_KEPT, ListedTaskWatcher, MAX_POLLED, MAX_RELIST_MS, MIN_RELIST_MS, listedTaskPlan, refreshListedTasks } from '../../src/usecases/listedTasks';
@@ -186,7 +186,7 @@ describe('listed tasks followed with tasks/get until they end (SDK fixture)', ()
 
   test('a task started elsewhere (its call gone) is listed as working, then followed to completed', { timeout: 20_000 }, async () => {
     // A task-augmented call nobody follows: as if the panel that made it had closed with the window.
-    await client.methodRequest('tools/call', { name: 'brew', arguments: { what: 'cocoa' }, task: {} }, CreateTaskResultSchema);
+    await client.methodRequest('tools/call', { name: 'brew', arguments: { what: 'cocoa' }, task: {} }, taskSchemas().createTaskResult);
     const store = new TaskStore();
     await refreshListedTasks(store, 'opt', client);
     const [listed] = store.list('opt');

@@ -7,7 +7,7 @@ import { McpLocalError } from '../../protocol/errors';
 import { formatZodIssues } from '../../protocol/messages';
 import type * as z from '../../protocol/zod';
 import type { ExtensionScope, ServerRequestHandlers } from '../clientContract';
-import { InputRequest, InputRequiredResultSchema } from '../schemas';
+import { InputRequest, sessionSchemas } from '../schemas';
 import type { EraSession } from './eraCodec';
 
 const DEFAULT_MAX_INPUT_ROUNDS = 8;
@@ -64,7 +64,7 @@ function readInputRequired(method: string, raw: Record<string, unknown>, round: 
   if (resultType !== 'input_required') {
     throw new McpLocalError('invalid-result', `${method}: the server answered with resultType ${JSON.stringify(resultType)}, which this client does not know (it knows "complete" and "input_required")`, { result: raw });
   }
-  const input = InputRequiredResultSchema.safeParse(raw);
+  const input = sessionSchemas().inputRequiredResult.safeParse(raw);
   if (!input.success) throw new McpLocalError('invalid-result', `${method}: ${formatZodIssues(input.error, 'result', raw)}`, { result: raw });
   if (input.data.inputRequests === undefined && input.data.requestState === undefined) {
     throw new McpLocalError('invalid-result', `${method}: the server asked for input but sent neither inputRequests nor requestState`, { result: raw });

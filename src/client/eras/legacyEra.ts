@@ -6,7 +6,7 @@ import { Disposable } from '../../protocol/disposable';
 import { McpLocalError } from '../../protocol/errors';
 import type * as z from '../../protocol/zod';
 import type { McpClientOptions } from '../clientContract';
-import { EmptyResultSchema, LoggingLevel, ProtocolVersion } from '../schemas';
+import { LoggingLevel, ProtocolVersion, sessionSchemas } from '../schemas';
 import { EraCodec, EraSession, TaskOffer, answersRoots } from './eraCodec';
 
 /** What a legacy client declares in `initialize`: roots with list changes, and the tasks it calls (client/tasks.ts). */
@@ -53,11 +53,11 @@ export class LegacyEra implements EraCodec {
   }
 
   async ping(options?: RequestOptions): Promise<void> {
-    await this.session.connection.request('ping', undefined, EmptyResultSchema, options);
+    await this.session.connection.request('ping', undefined, sessionSchemas().emptyResult, options);
   }
 
   async setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<void> {
-    await this.session.connection.request('logging/setLevel', { level }, EmptyResultSchema, options);
+    await this.session.connection.request('logging/setLevel', { level }, sessionSchemas().emptyResult, options);
   }
 
   describeLoggingLevel(level: LoggingLevel): string {
@@ -65,11 +65,11 @@ export class LegacyEra implements EraCodec {
   }
 
   async subscribe(uri: string, options?: RequestOptions): Promise<void> {
-    await this.session.connection.request('resources/subscribe', { uri }, EmptyResultSchema, options);
+    await this.session.connection.request('resources/subscribe', { uri }, sessionSchemas().emptyResult, options);
   }
 
   async unsubscribe(uri: string, options?: RequestOptions): Promise<void> {
-    await this.session.connection.request('resources/unsubscribe', { uri }, EmptyResultSchema, options);
+    await this.session.connection.request('resources/unsubscribe', { uri }, sessionSchemas().emptyResult, options);
   }
 
   async rootsChanged(): Promise<void> {

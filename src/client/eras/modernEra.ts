@@ -10,7 +10,7 @@ import { ErrorCodes } from '../../protocol/messages';
 import type * as z from '../../protocol/zod';
 import type { ExtensionScope, McpClientOptions, ServerRequestHandlers } from '../clientContract';
 import { SubscriptionListener } from '../listen';
-import { DiscoverResultSchema, EmptyResultSchema, Implementation, InputRequest, LoggingLevel, META, ModernProtocolVersion, SessionVersion } from '../schemas';
+import { Implementation, InputRequest, LoggingLevel, META, ModernProtocolVersion, SessionVersion, sessionSchemas } from '../schemas';
 import { EraCodec, EraSession, TaskOffer, answersRoots } from './eraCodec';
 import { answerInput, requestWithInputRounds } from './inputRounds';
 
@@ -76,7 +76,7 @@ export class ModernEra implements EraCodec {
 
   /** A modern server has no `ping`: the round trip is a `server/discover`, which every one answers. */
   async ping(options?: RequestOptions): Promise<void> {
-    await this.send('server/discover', {}, DiscoverResultSchema, options);
+    await this.send('server/discover', {}, sessionSchemas().discoverResult, options);
   }
 
   /** No logging/setLevel: the level goes in the `_meta` of every request from now on. */
@@ -163,7 +163,7 @@ export class ModernEra implements EraCodec {
       const lists = { toolsListChanged: caps.tools?.listChanged === true, resourcesListChanged: caps.resources?.listChanged === true, promptsListChanged: caps.prompts?.listChanged === true };
       this.subscriptionListener = new SubscriptionListener(
         lists,
-        (params, options, scope) => this.send('subscriptions/listen', params, EmptyResultSchema, options, undefined, scope),
+        (params, options, scope) => this.send('subscriptions/listen', params, sessionSchemas().emptyResult, options, undefined, scope),
         (text) => this.session.note(text),
       );
     }

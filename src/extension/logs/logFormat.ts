@@ -2,7 +2,7 @@
 // protocol/redaction's `Redactor`, re-exported here).
 // No `vscode` import, so node --test can load it; levels are VS Code's `LogLevel` numbers.
 import type { LoggingLevel } from '../../client/schemas';
-import { frameJson, type Frame } from '../../protocol/connection';
+import { frameJson, type Frame } from '../../protocol/frame';
 import type { Redactor } from '../../protocol/redaction';
 
 export { REDACTED, Redactor, redactAuthorization } from '../../protocol/redaction';

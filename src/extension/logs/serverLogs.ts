@@ -12,7 +12,7 @@ import { LineBudget, LogBacklog, channelShows, joinLogEntries, type LogEntry } f
 import { Redactor, formatEarlierFrames, formatFrame, formatLogData, isTraceOn, logLevelToMcpLevel, mcpLevelToLogMethod } from './logFormat';
 import { errorMessage } from '../../protocol/errors';
 import type { LogSeverity } from '../../protocol/logging';
-import { frameToKeep, type Frame } from '../../protocol/connection';
+import { frameToKeep, type Frame } from '../../protocol/frame';
 
 /**
  * A line waiting to be written: text, or a frame or a server's `notifications/message`, formatted

@@ -5,24 +5,27 @@
 // each page keeps what it shows (`vscode.setState`, told by a `remember` message), and the
 // serializers registered for the panel types build the panel again from it.
 import * as vscode from 'vscode';
-import * as z from '../../protocol/zod';
-import { PromptSchema } from '../../client/schemas';
+import type * as z from '../../protocol/zod';
+import { onDemand } from '../../protocol/zodOnDemand';
+import { listItemSchemas } from '../../client/schemas';
 
 /** The webview types of the panels a reload restores (their serializers are registered at activation). */
 export const PANEL_VIEW_TYPES = { tool: 'mcpHost.toolCall', prompt: 'mcpHost.prompt', details: 'mcpHost.serverDetails' } as const;
 
 /** What a panel needs to be built again after a reload (a prompt's arguments: its server may not list it yet). */
-export type PanelRestoreState = z.infer<typeof PanelRestoreStateSchema>;
+export type PanelRestoreState = z.infer<ReturnType<typeof panelRestoreStateSchema>>;
 
-const PanelRestoreStateSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('tool'), serverId: z.string(), name: z.string() }),
-  z.strictObject({ kind: z.literal('prompt'), serverId: z.string(), prompt: PromptSchema }),
-  z.strictObject({ kind: z.literal('details'), serverId: z.string() }),
-]);
+const panelRestoreStateSchema = onDemand((z) =>
+  z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('tool'), serverId: z.string(), name: z.string() }),
+    z.strictObject({ kind: z.literal('prompt'), serverId: z.string(), prompt: listItemSchemas().prompts }),
+    z.strictObject({ kind: z.literal('details'), serverId: z.string() }),
+  ]),
+);
 
 /** The state a page kept, when it is one of ours (a page is server-influenced: parsed, never trusted). */
 export function parseRestoreState(raw: unknown): PanelRestoreState | undefined {
-  const parsed = PanelRestoreStateSchema.safeParse(raw);
+  const parsed = panelRestoreStateSchema().safeParse(raw);
   return parsed.success ? parsed.data : undefined;
 }
 

@@ -19,7 +19,7 @@ import { rowAccessibilityLabel } from './treeRowSpeech';
 import { problemItem } from './problemRow';
 import type { ServerIcons } from './serverIcons';
 import { TreeNode, expansionKey, isRunning, parentOf, taskDescription, taskIds, tasksDescription, tasksKey } from './treeNodes';
-import { serverOffersTasks } from '../../client/modernTasks';
+import { serverOffersTasks } from '../../client/taskOffer';
 import { GroupPages, occurrences, pagedRows } from './groupPages';
 import { runsSandboxed, sandboxRequirement } from '../trust/sandboxSettings';
 import { describeSandbox, sandboxPolicyOf } from '../../sandbox/policy';
