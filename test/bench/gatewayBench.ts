@@ -79,9 +79,22 @@ function rssMiB(pid: number): number {
   }
 }
 
+/** CPU time a process has used (Linux: /proc, user + system), in ms; NaN elsewhere. */
+function cpuMs(pid: number): number {
+  try {
+    // The fields after the command's closing parenthesis: utime and stime are the 12th and 13th, in clock ticks (100 Hz).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
 /** `mcp-host gateway --json --url URL` (ending with the bench: its stdin closes when the bench dies); resolves with its first line and the process. */
 async function startGateway(url: string): Promise<{ child: ChildProcess; endpoint: { url: string; headers: Record<string, string> } }> {
-  const child = spawn(process.execPath, [join(__dirname, 'cli.js'), 'gateway', '--json', '--exit-on-stdin-close', '--transport', 'http', '--url', url], { stdio: ['pipe', 'pipe', 'inherit'] });
+  // BENCH_GATEWAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the gateway process alone.
+  const nodeArgs = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(' ').filter((a) => a.length > 0);
+  const child = spawn(process.execPath, [...nodeArgs, join(__dirname, 'cli.js'), 'gateway', '--json', '--exit-on-stdin-close', '--transport', 'http', '--url', url], { stdio: ['pipe', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
@@ -109,10 +122,19 @@ export async function gatewayBench(startHttpServer: () => Promise<HttpServer>): 
     await pipelined(through);
     const directMs: number[] = [];
     const gatewayMs: number[] = [];
+    // The gateway's own CPU per relayed call: what it adds to the client's and the server's work, whatever the load.
+    const gatewayCpuMs: number[] = [];
+    const clientCpuMs: number[] = [];
     for (let run = 0; run < RUNS; run++) {
       directMs.push(await pipelined(direct));
+      const cpuBefore = cpuMs(gateway.child.pid!);
+      const clientBefore = process.cpuUsage();
       gatewayMs.push(await pipelined(through));
+      const client = process.cpuUsage(clientBefore);
+      clientCpuMs.push((client.user + client.system) / 1000);
+      gatewayCpuMs.push(cpuMs(gateway.child.pid!) - cpuBefore);
     }
+    const perCall = (xs: readonly number[]) => ((quantile(xs, 0.5) * 1000) / PIPELINED).toFixed(0);
     const directRate = PIPELINED / (quantile(directMs, 0.5) / 1000);
     const gatewayRate = PIPELINED / (quantile(gatewayMs, 0.5) / 1000);
     const ratio = gatewayRate / directRate;
@@ -129,7 +151,7 @@ export async function gatewayBench(startHttpServer: () => Promise<HttpServer>): 
     const ms = (x: number) => `${x.toFixed(2)} ms`;
     const lines = [
       `Gateway (mcp-host gateway --url, its own process) vs direct, the SDK's StreamableHTTPClientTransport against counter.mjs --http; median of ${RUNS} runs after a warm-up:`,
-      `  ${PIPELINED.toLocaleString('en-US')} pipelined tools/call   direct ${Math.round(directRate).toLocaleString('en-US')} calls/s   through the gateway ${Math.round(gatewayRate).toLocaleString('en-US')} calls/s   ratio ${ratio.toFixed(2)}× (target ≥ ${TARGET_RATIO}×) ${ratio >= TARGET_RATIO ? 'PASS' : 'MISS'}`,
+      `  ${PIPELINED.toLocaleString('en-US')} pipelined tools/call   direct ${Math.round(directRate).toLocaleString('en-US')} calls/s   through the gateway ${Math.round(gatewayRate).toLocaleString('en-US')} calls/s   ratio ${ratio.toFixed(2)}× (target ≥ ${TARGET_RATIO}×) ${ratio >= TARGET_RATIO ? 'PASS' : 'MISS'}   CPU a relayed call (median): the gateway ${perCall(gatewayCpuMs)} µs, the SDK client ${perCall(clientCpuMs)} µs`,
       `  ${SEQUENTIAL} sequential tools/call    direct median ${ms(quantile(directLatency, 0.5))}, p95 ${ms(quantile(directLatency, 0.95))}   gateway median ${ms(quantile(gatewayLatency, 0.5))}, p95 ${ms(quantile(gatewayLatency, 0.95))}   added: median ${ms(quantile(gatewayLatency, 0.5) - quantile(directLatency, 0.5))}, p95 ${ms(quantile(gatewayLatency, 0.95) - quantile(directLatency, 0.95))}`,
       `  gateway process RSS: ${rssBefore.toFixed(1)} MiB with 2 clients, ${rssWith.toFixed(1)} MiB with ${CONCURRENT_CLIENTS} more connected clients (10 calls each): ${(((rssWith - rssBefore) * 1024) / CONCURRENT_CLIENTS).toFixed(0)} KiB per client`,
     ];

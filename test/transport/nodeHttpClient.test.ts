@@ -2,6 +2,7 @@
 // a kept-alive connection the server dropped while it sat idle is replaced once, silently; any
 // other reset is the caller's error.
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import { after, describe, test } from 'node:test';
@@ -121,5 +122,51 @@ describe('NodeHttpClient', () => {
     assert.equal(pairs[2].host, `127.0.0.1:${port}`);
     assert.equal(pairs[2]['content-length'], '8');
     await assert.rejects(client.request(url, { method: 'POST', headers: { 'x-a': 'b\r\nInjected: 1' }, signal: new AbortController().signal }), (error: NodeJS.ErrnoException) => error.code === 'ERR_INVALID_CHAR');
+  });
+
+  test("an abort before the answer and one while its body is read both reject with the signal's reason and end the exchange; an exchange that ended leaves no listener on its signal", async () => {
+    // /slow answers never; /partial sends headers and half a body, then waits.
+    const closed: string[] = [];
+    const server = http.createServer((req, res) => {
+      req.resume();
+      res.once('close', () => closed.push(req.url ?? ''));
+      if (req.url === '/partial') res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' }).write('{"half":');
+      else if (req.url === '/done') res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))));
+    const { port } = server.address() as net.AddressInfo;
+    const client = new NodeHttpClient();
+    const at = (path: string) => new URL(`http://127.0.0.1:${port}${path}`);
+    const waitFor = async (path: string) => {
+      for (let i = 0; i < 500 && !closed.includes(path); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      return closed.includes(path);
+    };
+
+    const beforeAnswer = new AbortController();
+    const slow = client.request(at('/slow'), { method: 'POST', headers: {}, body: '{}', signal: beforeAnswer.signal });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const why = new Error('the caller gave up');
+    beforeAnswer.abort(why);
+    await assert.rejects(slow, (error) => error === why);
+    assert.ok(await waitFor('/slow'), 'the server saw the exchange end');
+
+    const whileReading = new AbortController();
+    const partial = await client.request(at('/partial'), { method: 'POST', headers: {}, body: '{}', signal: whileReading.signal });
+    const reader = partial.body!.getReader();
+    assert.equal(Buffer.from((await reader.read()).value!).toString(), '{"half":');
+    const reading = reader.read();
+    const cancelled = new Error('cancelled mid-body');
+    whileReading.abort(cancelled);
+    await assert.rejects(reading, (error) => error === cancelled);
+    assert.ok(await waitFor('/partial'), 'the server saw the exchange end');
+
+    const done = new AbortController();
+    const answered = await client.request(at('/done'), { method: 'POST', headers: {}, body: '{}', signal: done.signal });
+    const body = answered.body!.getReader();
+    while (!(await body.read()).done);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(getEventListeners(done.signal, 'abort').length, 0);
+    client.close();
   });
 });
