@@ -21,8 +21,10 @@ import type { Browser } from 'playwright-core';
  * twice differs below it on a few anti-aliased edge pixels (220 against 218 of 255).
  */
 async function differingPixels(a: WebviewPage, b: WebviewPage): Promise<string> {
-  const shot = async (p: WebviewPage) => decodePng(await p.page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide' }));
-  const [x, y] = [await shot(a), await shot(b)];
+  const shot = (p: WebviewPage) => p.page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide' });
+  const [pa, pb] = [await shot(a), await shot(b)];
+  if (pa.equals(pb)) return '';
+  const [x, y] = [decodePng(pa), decodePng(pb)];
   if (x.width !== y.width || x.height !== y.height) return `sizes ${x.width}×${x.height} and ${y.width}×${y.height}`;
   const found: string[] = [];
   for (let j = 0; j < x.height; j++) for (let i = 0; i < x.width; i++) if (contrastRgb(x.at(i, j), y.at(i, j)) > 1.05) found.push(`(${i}, ${j}): ${x.at(i, j).join()} / ${y.at(i, j).join()}`);
