@@ -1,7 +1,8 @@
 // The edges of form fields (issue 39 items 3 and 6), in the page harness: in the four themes every
 // text field and list of choices has an edge at 3:1 or more against what surrounds it (WCAG
 // 1.4.11), and a field that needs fixing is outlined in the theme's error colour, which is not the
-// colour of every other edge (High Contrast Dark gives inputValidation.errorBorder its blue).
+// colour of every other edge (High Contrast Dark gives inputValidation.errorBorder its blue). One
+// page per test, switched through the themes (setTheme; themeSwitch.test.ts holds it to a fresh load).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { DIALOG_ASSETS, PANEL_ASSETS } from '../../src/extension/webview/webviewPage';
@@ -43,44 +44,52 @@ describe('form fields: edges that can be seen, errors in red', () => {
   const browser = suiteBrowser();
 
   test('the tool panel\'s fields have an edge at 3:1 or more in the four themes', async () => {
-    for (const theme of THEMES) {
-      const page = await openPage(browser(), { feature: PANEL_ASSETS, theme });
-      try {
-        await page.send(initTool());
+    const page = await openPage(browser(), { feature: PANEL_ASSETS, theme: THEMES[0]! });
+    try {
+      await page.send(initTool());
+      for (const theme of THEMES) {
+        if (page.theme !== theme) await page.setTheme(theme);
         assertVisibleEdges(theme.name, await edges(page));
-      } finally {
-        await page.close();
       }
+    } finally {
+      await page.close();
     }
   });
 
   test('the elicitation form: edges at 3:1, and an invalid field outlined in the error colour, not the usual edge', async () => {
-    for (const theme of THEMES) {
-      const page = await openPage(browser(), { feature: DIALOG_ASSETS, theme });
-      try {
-        const form = elicitationForm();
-        if (form.type !== 'form') throw new Error('a form sample');
-        await page.send(form);
+    const page = await openPage(browser(), { feature: DIALOG_ASSETS, theme: THEMES[0]! });
+    try {
+      const form = elicitationForm();
+      if (form.type !== 'form') throw new Error('a form sample');
+      await page.send(form);
+      const email = page.page.getByRole('textbox', { name: /^Contact email/ });
+      // As the form opens, in each theme: every edge, and the email field's usual one.
+      const usual = new Map<string, string>();
+      for (const theme of THEMES) {
+        if (page.theme !== theme) await page.setTheme(theme);
         assertVisibleEdges(theme.name, await edges(page));
-        const email = page.page.getByRole('textbox', { name: /^Contact email/ });
-        const before = await email.evaluate((e) => getComputedStyle(e).borderTopColor);
-        await page.page.click('#accept');
-        const accepted = await page.waitForPosted('formAccept');
-        const checked = checkFormState(form.view.model as ObjectField, accepted.state as never);
-        await page.send({ type: 'formErrors', errors: checked.ok ? [] : checked.errors });
-        assert.equal(await email.getAttribute('aria-invalid'), 'true', theme.name);
+        usual.set(theme.name, await email.evaluate((e) => getComputedStyle(e).borderTopColor));
+      }
+      await page.page.click('#accept');
+      const accepted = await page.waitForPosted('formAccept');
+      const checked = checkFormState(form.view.model as ObjectField, accepted.state as never);
+      await page.send({ type: 'formErrors', errors: checked.ok ? [] : checked.errors });
+      assert.equal(await email.getAttribute('aria-invalid'), 'true');
+      // Submitted with its errors, in each theme: the invalid edge.
+      for (const theme of THEMES) {
+        if (page.theme !== theme) await page.setTheme(theme);
         const { border, inside, error } = await email.evaluate((e) => ({
           border: getComputedStyle(e).borderTopColor,
           inside: getComputedStyle(e).backgroundColor,
           error: getComputedStyle(document.documentElement).getPropertyValue('--vscode-errorForeground').trim(),
         }));
-        assert.notDeepEqual(parseColour(border), parseColour(before), `${theme.name}: the invalid edge differs from the usual one (${border})`);
+        assert.notDeepEqual(parseColour(border), parseColour(usual.get(theme.name)!), `${theme.name}: the invalid edge differs from the usual one (${border})`);
         const [r, , b] = parseColour(border);
         assert.ok(r > b, `${theme.name}: the invalid edge is red, not blue (${border}; errorForeground ${error})`);
         assert.ok(contrast(border, inside) >= 3, `${theme.name}: the invalid edge ${border} at ${contrast(border, inside).toFixed(2)}:1`);
-      } finally {
-        await page.close();
       }
+    } finally {
+      await page.close();
     }
   });
 });

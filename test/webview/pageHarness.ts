@@ -11,6 +11,7 @@
 //   await page.send({ type: 'initTool', ... });      // as the extension would, after `ready`
 //   assert.deepEqual(await page.posted('run'), [...]);
 //   assert.deepEqual(await page.axe(), []);          // serious and critical violations
+//   await page.setTheme(THEMES[1]);                  // the same page, switched as VS Code switches a theme
 import { readFileSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { after, before } from 'node:test';
@@ -77,8 +78,17 @@ export interface WebviewPage {
   posted(type?: string): Promise<Array<Record<string, unknown>>>;
   /** Waits until the page has posted a message of `type`; returns the last one. */
   waitForPosted(type: string, timeoutMs?: number): Promise<Record<string, unknown>>;
-  /** axe-core over the page: its serious and critical violations (with `all`, every impact). */
-  axe(options?: { all?: boolean }): Promise<AxeViolation[]>;
+  /** axe-core over the page: its serious and critical violations (with `all`, every impact; with `rules`, only those rules). */
+  axe(options?: { all?: boolean; rules?: readonly string[] }): Promise<AxeViolation[]>;
+  /** The theme the page is drawn in now. */
+  readonly theme: ThemeInfo;
+  /**
+   * Switches the page to `theme` as VS Code switches a live webview's theme (new `--vscode-*`
+   * values, body classes and data-vscode-* attributes; the page's observers see the change), and
+   * resolves once the page has drawn a frame in it. themeSwitch.test.ts holds this to a page opened
+   * in that theme, pixel for pixel.
+   */
+  setTheme(theme: ThemeInfo): Promise<void>;
   /** Errors the page threw and CSP violations it reported (a clean page has none). */
   readonly problems: string[];
   close(): Promise<void>;
@@ -111,6 +121,43 @@ export function harnessHtml(options: PageOptions, nonce: string): string {
   return html
     .replace('<head>', `<head>\n<link rel="stylesheet" href="${PAGE_ORIGIN}${DEFAULT_CSS}">\n<link rel="stylesheet" href="${PAGE_ORIGIN}${THEME_CSS}">`)
     .replace('<body>', `<body${bodyAttributes}>`);
+}
+
+/** What setTheme() puts on a live page: the two stylesheets' text, the body's classes and attributes. */
+interface ThemeSwitch {
+  readonly sheets: ReadonlyArray<readonly [path: string, css: string]>;
+  readonly bodyClasses: readonly string[];
+  readonly bodyAttributes: Record<string, string>;
+}
+
+function themeSwitch(theme: ThemeInfo): ThemeSwitch {
+  const parts = themeParts(theme);
+  const fixture = loadTheme(theme);
+  return { sheets: [[THEME_CSS, parts.css], [DEFAULT_CSS, parts.defaults]], bodyClasses: fixture.bodyClass.split(/\s+/).filter(Boolean), bodyAttributes: fixture.bodyAttributes };
+}
+
+/**
+ * In the page: the harness's two theme stylesheets get the new theme's rules (through the CSSOM,
+ * which the page's CSP does not govern, so the page ends as it would have loaded in that theme),
+ * and the body's theme classes and data-vscode-* attributes are replaced the way VS Code's webview
+ * host does it (classList.remove, then add), so a MutationObserver on them fires as in VS Code.
+ * Then two animation frames: the observers' redraw requests have drawn.
+ */
+async function applyThemeSwitch(change: ThemeSwitch): Promise<void> {
+  for (const [path, css] of change.sheets) {
+    const sheet = Array.from(document.styleSheets).find((s) => s.href !== null && new URL(s.href).pathname === path);
+    if (!sheet) throw new Error(`the page has no ${path} stylesheet`);
+    const parsed = new CSSStyleSheet();
+    parsed.replaceSync(css);
+    while (sheet.cssRules.length > 0) sheet.deleteRule(0);
+    Array.from(parsed.cssRules).forEach((rule, i) => sheet.insertRule(rule.cssText, i));
+  }
+  const body = document.body;
+  body.classList.remove('vscode-light', 'vscode-dark', 'vscode-high-contrast', 'vscode-high-contrast-light');
+  body.classList.add(...change.bodyClasses);
+  for (const a of Array.from(body.attributes)) if (a.name.startsWith('data-vscode-')) body.removeAttribute(a.name);
+  for (const [name, value] of Object.entries(change.bodyAttributes)) body.setAttribute(name, value);
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
 }
 
 /** The fake VS Code API, before any script of the page runs (an init script: the page's CSP does not apply). */
@@ -171,11 +218,19 @@ export async function openPage(browser: Browser, options: PageOptions): Promise<
     return found[found.length - 1]!;
   };
   await waitForPosted(options.readyType ?? 'ready');
+  let current = options.theme;
   return {
     page,
     problems,
     posted,
     waitForPosted,
+    get theme() {
+      return current;
+    },
+    async setTheme(theme) {
+      await page.evaluate(applyThemeSwitch, themeSwitch(theme));
+      current = theme;
+    },
     async send(message) {
       await page.evaluate((m) => window.postMessage(m, window.origin), message as object);
       // Let the page handle it (and lay out) before the test reads the DOM.
@@ -185,11 +240,11 @@ export async function openPage(browser: Browser, options: PageOptions): Promise<
       axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
       // Evaluated through the DevTools protocol, so the page's CSP (scripts by nonce only) lets it in.
       if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
-      const result = await page.evaluate(async () => {
+      const result = await page.evaluate(async (rules) => {
         const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }> }> } }).axe;
-        const r = await axe.run(document, { resultTypes: ['violations'] });
+        const r = await axe.run(document, { resultTypes: ['violations'], ...(rules ? { runOnly: { type: 'rule', values: rules } } : {}) });
         return r.violations.map((v) => ({ id: v.id, impact: v.impact ?? 'unknown', help: v.help, nodes: v.nodes.map((n) => `${n.target.join(' ')}: ${(n.failureSummary ?? '').replace(/\s+/g, ' ')}`) }));
-      });
+      }, axeOptions.rules as string[] | undefined);
       return axeOptions.all ? result : result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
     },
     async close() {
