@@ -77,8 +77,11 @@ export interface TaskWire<W extends WireTask> {
  */
 export class FollowedTask<W extends WireTask> {
   private current: W | undefined;
-  /** Updates that came before the task's id was known (one read with the answer may carry them). */
-  private readonly early: W[] = [];
+  /**
+   * Updates and progress that came before the task's id was known, in arrival order: one read
+   * with the answer may carry several (a slow reader gets the answer and the steps after it at once).
+   */
+  private readonly early: Array<{ readonly task: W } | { readonly progress: Progress }> = [];
   private progress: Progress | undefined;
   private wakeLoop: (() => void) | undefined;
   private readonly started = performance.now();
@@ -96,13 +99,16 @@ export class FollowedTask<W extends WireTask> {
   begin(task: W): void {
     this.current = task;
     this.tell();
-    for (const next of this.early.splice(0)) this.update(next);
+    for (const next of this.early.splice(0)) {
+      if ('task' in next) this.update(next.task);
+      else this.reportProgress(next.progress);
+    }
   }
 
   /** A notification or a tasks/get answer: moves the task on unless it is another's, older, or the task has ended. */
   update(next: W): void {
     const task = this.current;
-    if (!task) return void this.early.push(next);
+    if (!task) return void this.early.push({ task: next });
     if (next.taskId !== task.taskId || next.lastUpdatedAt < task.lastUpdatedAt || isTerminal(task.status)) return;
     const changed = next.status !== task.status || next.statusMessage !== task.statusMessage;
     this.current = next;
@@ -112,6 +118,7 @@ export class FollowedTask<W extends WireTask> {
 
   /** Progress the server reported for the call. */
   reportProgress(progress: Progress): void {
+    if (!this.current) return void this.early.push({ progress });
     this.progress = progress;
     this.tell();
   }

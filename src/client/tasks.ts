@@ -80,6 +80,9 @@ class TaskEvents {
 
 const routers = new WeakMap<McpClient, TaskEvents>();
 
+/** A task call's progress route on the connection: TaskEvents tells the caller. */
+const heardByTheRouter = (): void => {};
+
 function router(client: McpClient): TaskEvents {
   let found = routers.get(client);
   if (!found) {
@@ -102,7 +105,10 @@ export async function callToolAsTask(client: McpClient, name: string, args: Reco
     request.onProgress?.(p);
     followed.reportProgress(p);
   };
-  // Listening starts before the request leaves: progress and status may come in the same read as the answer.
+  // Listening starts before the request leaves: progress and status may come in the same read as
+  // the answer. The router hears every progress under the call's token, before the answer and
+  // after it, so the connection's own route (which makes it send the token) tells no one: each
+  // progress is told once.
   const listener: TaskListener = { taskId: undefined, progressToken: undefined, status: (t) => followed.update(t), progress: onProgress };
   const watching = router(client).watch(listener);
   let created;
@@ -112,7 +118,7 @@ export async function callToolAsTask(client: McpClient, name: string, args: Reco
       ...(signal ? { signal } : {}),
       // The connection sends the request's id as its progress token.
       onRequestId: (id) => (listener.progressToken = id),
-      onProgress,
+      onProgress: heardByTheRouter,
     });
   } catch (error) {
     watching.dispose();

@@ -127,16 +127,18 @@ describe('tasks (2025-11-25): a tool that may run as a task (SDK fixture, taskSu
     await client.close();
   });
 
-  const brew = async (task: boolean) => {
+  const brew = async (task: boolean, rush?: true) => {
     const tool = (await client.listTools()).find((t) => t.name === 'brew')!;
     assert.equal(taskSupportOf(tool), 'optional');
     const messages: string[] = [];
     const progress: string[] = [];
+    /** Every progress the use case heard, as it heard it. */
+    const heard: string[] = [];
     const outcome = await callTool(
-      { serverId: 's', tool, arguments: { mode: 'value', value: { what: task ? 'tea' : 'coffee' } }, origin: 'a test', task },
+      { serverId: 's', tool, arguments: { mode: 'value', value: { what: task ? 'tea' : 'coffee', ...(rush ? { rush } : {}) } }, origin: 'a test', task },
       {
         client: () => client,
-        onProgress: () => {},
+        onProgress: (p) => heard.push(`${p.progress}/${p.total}`),
         onTaskStatus: (u) => {
           if (u.task.statusMessage && messages.at(-1) !== u.task.statusMessage) messages.push(u.task.statusMessage);
           if (u.progress && progress.at(-1) !== `${u.progress.progress}/${u.progress.total}`) progress.push(`${u.progress.progress}/${u.progress.total}`);
@@ -144,16 +146,24 @@ describe('tasks (2025-11-25): a tool that may run as a task (SDK fixture, taskSu
       },
     );
     assert.equal(outcome.kind, 'answered');
-    return { text: outcome.kind === 'answered' ? JSON.stringify(outcome.result.content) : '', messages, progress };
+    return { text: outcome.kind === 'answered' ? JSON.stringify(outcome.result.content) : '', messages, progress, heard };
   };
 
   test('with the task option the use case calls it as a task and follows its status and progress', async () => {
-    const { text, messages, progress } = await brew(true);
+    const { text, messages, progress, heard } = await brew(true);
     assert.match(text, /brewed tea/);
     assert.ok(messages.includes('heating') && messages.includes('steeping'), JSON.stringify(messages));
     // The progress the server sent after creating the task reached the status callback.
     assert.deepEqual(progress, ['1/2', '2/2']);
+    assert.deepEqual(heard, ['1/2', '2/2']);
     assert.ok(wire.sent('tools/call').some((m) => m.params.arguments.what === 'tea' && m.params.task !== undefined));
+  });
+
+  test('progress sent before the CreateTaskResult (both steps ahead of the answer) reaches the status callback, each once, in order', async () => {
+    const { progress, heard } = await brew(true, true);
+    // Both came while the task was not known yet: the status callback still hears each step.
+    assert.deepEqual(progress, ['1/2', '2/2']);
+    assert.deepEqual(heard, ['1/2', '2/2']);
   });
 
   test('without it the tool is called directly (no task on the wire)', async () => {

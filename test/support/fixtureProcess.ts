@@ -18,6 +18,13 @@ export interface ExitStatus {
 
 type Waiter = { accept: (value: unknown) => boolean; resolve: (value: unknown) => void };
 
+/**
+ * How long a just-spawned fixture may take to write its first byte: node's start and the SDK's
+ * import, 0.3 s on a quiet machine, 2.3–5.3 s seen in CI at load 4–10. A wait's own bound counts
+ * from that first output (or the exit), so a slow start does not eat a bound meant for one answer.
+ */
+export const START_MS = 30_000;
+
 const running = new Set<FixtureProcess>();
 
 /** Kills every fixture process still running; call it from `after()`. */
@@ -41,12 +48,17 @@ export class FixtureProcess {
   private messageWaiters: Waiter[] = [];
   private stderrWaiters: Waiter[] = [];
   private readonly taken = new Set<number>();
+  /** Set once the process wrote anything or exited; until then each wait's clock has not started. */
+  private spoke = false;
+  /** Waits armed before the process spoke: each re-arms its own bound when it does. */
+  private startingClocks: Array<() => void> = [];
 
   private constructor(script: string, args: readonly string[]) {
     this.child = spawn(process.execPath, [fixturePath(script), ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     running.add(this);
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
+        this.hasSpoken();
         this.exitStatus = { code, signal };
         running.delete(this);
         resolve(this.exitStatus);
@@ -54,6 +66,7 @@ export class FixtureProcess {
     });
     // Writes after the child exited would otherwise surface as unhandled EPIPE errors.
     this.child.stdin!.on('error', () => {});
+    for (const stream of [this.child.stdout!, this.child.stderr!]) stream.once('data', () => this.hasSpoken());
     splitLines(this.child.stdout!, (line) => this.onStdoutLine(line));
     splitLines(this.child.stderr!, (line) => this.onStderrLine(line.toString('utf8')));
   }
@@ -118,9 +131,15 @@ export class FixtureProcess {
     this.child.stdin!.end();
   }
 
-  /** Resolves when the process exits; rejects after `timeoutMs`. */
+  /** Resolves when the process exits; rejects `timeoutMs` after it spoke (see START_MS). */
   waitForExit(timeoutMs = 5000): Promise<ExitStatus> {
-    return withTimeout(this.exited, timeoutMs, 'process exit');
+    return new Promise<ExitStatus>((resolve, reject) => {
+      const stop = this.deadline(timeoutMs, 'process exit', reject);
+      void this.exited.then((status) => {
+        stop();
+        resolve(status);
+      });
+    });
   }
 
   /** SIGKILLs the process if it still runs, and waits for it to be gone. */
@@ -157,39 +176,55 @@ export class FixtureProcess {
 
   private wait(list: Waiter[], accept: (value: unknown) => boolean, timeoutMs: number, what: string): Promise<unknown> {
     return new Promise((resolve, reject) => {
+      // A timed-out waiter is removed, so it cannot take a message meant for a later one.
+      const stop = this.deadline(timeoutMs, what, (error) => {
+        const index = list.indexOf(waiter);
+        if (index >= 0) list.splice(index, 1);
+        reject(error);
+      });
       const waiter: Waiter = {
         accept,
         resolve: (value) => {
-          clearTimeout(timer);
+          stop();
           resolve(value);
         },
       };
-      // A timed-out waiter is removed, so it cannot take a message meant for a later one.
-      const timer = setTimeout(() => {
-        const index = list.indexOf(waiter);
-        if (index >= 0) list.splice(index, 1);
-        const stderr = this.stderrLines.slice(-10).join('\n');
-        reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}${stderr ? `; stderr:\n${stderr}` : ''}`));
-      }, timeoutMs);
       list.push(waiter);
     });
   }
-}
 
-function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
-    promise.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
+  /**
+   * Calls `fail` `timeoutMs` after the process spoke (now, if it has): before its first output
+   * the clock waits, up to START_MS, for node to start. Returns what stops the clock.
+   */
+  private deadline(timeoutMs: number, what: string, fail: (error: Error) => void): () => void {
+    const expire = (bound: number, silent: boolean) => () => {
+      const stderr = this.stderrLines.slice(-10).join('\n');
+      fail(new Error(`timed out after ${bound} ms waiting for ${what}${silent ? ' (the process wrote nothing since its start)' : ''}${stderr ? `; stderr:\n${stderr}` : ''}`));
+    };
+    const started = () => setTimeout(expire(timeoutMs, false), timeoutMs);
+    if (this.spoke) {
+      const timer = started();
+      return () => clearTimeout(timer);
+    }
+    const startBound = Math.max(START_MS, timeoutMs);
+    let timer = setTimeout(expire(startBound, true), startBound);
+    const restart = () => {
+      clearTimeout(timer);
+      timer = started();
+    };
+    this.startingClocks.push(restart);
+    return () => {
+      clearTimeout(timer);
+      this.startingClocks = this.startingClocks.filter((c) => c !== restart);
+    };
+  }
+
+  private hasSpoken(): void {
+    if (this.spoke) return;
+    this.spoke = true;
+    for (const restart of this.startingClocks.splice(0)) restart();
+  }
 }
 
 /** Splits a stream into `\n`-terminated lines; joins chunks once per line (linear in bytes). */

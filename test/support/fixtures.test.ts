@@ -136,6 +136,20 @@ suite('fixture misbehave.mjs', () => {
     }
   });
 
+  test('a wait counts from the first output, not from the spawn: a slow start does not eat the bound of one answer', async () => {
+    // Silent for 1.5 s (a loaded machine's node start), then each answer comes at once: a 500 ms bound holds.
+    const server = FixtureProcess.start('misbehave.mjs', ['--mode', 'never-answer', '--start-delay', '1500']);
+    const init = await server.request(0, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } }, 500);
+    assertInitializeResult(init.result as Json, 'misbehave-never-answer', '2025-06-18');
+    // Once it spoke, the bound is the bound: no answer within it is a timeout.
+    server.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'hang', arguments: {} } });
+    await server.waitForStderr(/^call 7$/);
+    const waited = performance.now();
+    await assert.rejects(server.nextMessage(isResponse(7), 300), /: timed out after 300 ms waiting for a matching message(;|$)/);
+    assert.ok(performance.now() - waited < 3000);
+    await stop(server);
+  });
+
   test('an unknown mode exits with code 2', async () => {
     const server = FixtureProcess.start('misbehave.mjs', ['--mode', 'nonsense']);
     assert.deepEqual(await server.waitForExit(), { code: 2, signal: null });
