@@ -140,11 +140,29 @@ describe('MCP Host with the keyboard alone (code-server)', () => {
     }, { retryable: (error) => error instanceof Error && error.message.startsWith(lost), beforeRetry: async () => (await input.isVisible()) && press('Escape') });
     const panel = await follow(name, await webview(name));
     await panel.locator('#run').waitFor({ state: 'visible', timeout: 10_000 });
-    await poll(async () => (await pageFocus(panel)).hasFocus, 10_000, 'the panel to have the keyboard').catch(async (error: Error) => {
-      const active = await wb.page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200));
-      throw new Error(`${error.message}; the workbench's focused element: ${active}; the page's: ${JSON.stringify(await pageFocus(panel))}`);
-    });
+    // The same deferred focus, later: once the pick closes, VS Code gives the focus back to the
+    // panel the palette was opened from, and on a busy machine that can land after the new panel
+    // took it (seen in CI: the old page focused 3.5 s after the new one opened). A person presses
+    // Ctrl+1 (the editor group's active tab: the new panel); the test does too, counted as a retry.
+    const keyboardLost = 'the new panel did not get the keyboard: VS Code gave it back to the panel the palette was opened from';
+    await retrying(`${name}'s panel: focused with Ctrl+1`, 2, async () => {
+      await poll(async () => (await pageFocus(panel)).hasFocus, 10_000, 'the panel to have the keyboard').catch(async (error: Error) => {
+        const active = await wb.page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200));
+        const other = await otherPageFocused(panel);
+        throw new Error(`${other ? `${keyboardLost} (${other})` : error.message}; the workbench's focused element: ${active}; the page's: ${JSON.stringify(await pageFocus(panel))}`);
+      });
+    }, { retryable: (error) => error instanceof Error && error.message.startsWith(keyboardLost), beforeRetry: () => press('Control+1') });
     return panel;
+  }
+
+  /** The title of another tool panel whose page has the keyboard instead of `panel`'s, if one does. */
+  async function otherPageFocused(panel: Frame): Promise<string | undefined> {
+    for (const frame of wb.page.frames()) {
+      if (frame === panel) continue;
+      const focused = await frame.evaluate(() => (document.hasFocus() && document.getElementById('run') ? document.querySelector('h1')?.textContent?.trim() ?? '(untitled)' : undefined)).catch(() => undefined);
+      if (focused) return focused;
+    }
+    return undefined;
   }
 
   /** The webview frame whose header says `title`. */
@@ -287,7 +305,11 @@ describe('MCP Host with the keyboard alone (code-server)', () => {
       for (const name of ['duration', 'steps']) {
         const input = panel.locator(`.field[data-path="/${name}"] input`);
         await tabTo(panel, (await input.getAttribute('id')) ?? '', 8);
-        await press('Control+A');
+        // The old value selected with End, Shift+Home: not Ctrl+A, which VS Code's webview host also
+        // answers with a select-all of its own, sent back to the page a round trip later — under
+        // load after the first digit was typed, which it then selected and replaced ('20').
+        await press('End');
+        await press('Shift+Home');
         await wb.page.keyboard.type('120');
         assert.equal(await input.inputValue(), '120', `${name} typed`);
       }

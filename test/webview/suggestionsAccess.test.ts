@@ -81,7 +81,11 @@ describe('suggestions: a combobox, and Run right after the last field', () => {
     try {
       const p = page.page;
       await page.send(promptInit);
+      // The answer to the page's own check (as the extension gives it): an answer sent before the
+      // page asked would be one older than its input, which the page drops.
+      await page.waitForPosted('validate');
       await page.send({ type: 'validation', errors: [], preview: '{\n  "department": "Engineering"\n}' });
+      await p.locator('summary', { hasText: 'Arguments to send' }).waitFor({ timeout: 10_000 });
       assert.equal(await p.locator('summary', { hasText: 'Arguments to send' }).count(), 1);
       await p.locator('.field[data-path="/tone"] :is(input, textarea)').focus();
       await p.keyboard.press('Tab');
