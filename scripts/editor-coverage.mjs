@@ -47,6 +47,9 @@ export function editorCoverage(dir) {
   return measure(readCoverage(dir));
 }
 
+/** Coverage files that did not parse in the last read (a process cut off as it wrote). */
+let skippedFiles = 0;
+
 /** The one line that says the figure. */
 export function describeEditorCoverage({ covered, total, files }) {
   const skipped = skippedFiles ? ` (${skippedFiles} coverage files cut off, skipped)` : '';
@@ -94,9 +97,6 @@ function print(figure, flags, suffix = '') {
   if (flags.includes('--files')) for (const r of [...figure.rows].sort((a, b) => b.of - a.of)) console.log(`${String(r.ran).padStart(5)} / ${String(r.of).padEnd(5)} ${r.file}`);
   console.log(describeEditorCoverage(figure) + suffix);
 }
-
-/** Coverage files that did not parse in the last read (a process cut off as it wrote). */
-let skippedFiles = 0;
 
 /** file URL → the V8 function coverages of it, from every process that loaded it. */
 function readCoverage(dir) {

@@ -232,9 +232,17 @@ export async function openPage(browser: Browser, options: PageOptions): Promise<
       current = theme;
     },
     async send(message) {
-      await page.evaluate((m) => window.postMessage(m, window.origin), message as object);
-      // Let the page handle it (and lay out) before the test reads the DOM.
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(undefined))));
+      // Resolves once the page has handled it: a listener added after the page's own runs after it
+      // for the same event (an animation frame alone can come before the message's task on a
+      // loaded machine); then a frame, so the page has laid out before the test reads the DOM.
+      await page.evaluate(
+        (m) =>
+          new Promise((handled) => {
+            window.addEventListener('message', () => requestAnimationFrame(() => handled(undefined)), { once: true });
+            window.postMessage(m, window.origin);
+          }),
+        message as object,
+      );
     },
     async axe(axeOptions = {}) {
       axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
