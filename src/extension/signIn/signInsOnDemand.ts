@@ -21,7 +21,7 @@ export type SignInsPart = Pick<EditorSignIns, 'serverProvider' | 'forget' | 'nee
 export class EditorSignInsOnDemand {
   private loaded: SignInsPart | undefined;
   /** The part, loaded by the first call (after a failed load, by the next one). */
-  readonly part: () => Promise<SignInsPart>;
+  private readonly part: () => Promise<SignInsPart>;
 
   /** `create` imports signIns.ts and builds its EditorSignIns; it runs once (again only after it failed). */
   constructor(create: () => Promise<SignInsPart>) {
