@@ -8,7 +8,7 @@
 // rather than quietly widened.
 import type { Node } from 'jsonc-parser';
 import { child, describe } from './jsonNodes';
-import type { SandboxConfig } from './types';
+import { DEFAULT_SANDBOX, type SandboxConfig } from './types';
 
 type Props = Map<string, { readonly key: Node; readonly value: Node }>;
 
@@ -29,12 +29,8 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** A host name or IPv4 address, optionally `*.` and a domain (subdomains only), or a bracketed IPv6 address. */
 const HOST_PATTERN = /^(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*$|^\[[0-9A-Fa-f:.]+\]$/;
 
-/** The sandbox of an entry with no block: the workspace read-only, `$HOME` hidden, no network, no variables. */
-export const DEFAULT_SANDBOX: Omit<SandboxConfig, 'enabled'> = {
-  filesystem: { workspace: 'read', allowRead: [], allowWrite: [], denyRead: [], denyWrite: [] },
-  network: 'none',
-  allowEnv: [],
-};
+// The default is beside the type (types.ts), so the sandbox policy needs no part of the parser.
+export { DEFAULT_SANDBOX } from './types';
 
 /**
  * Reads `sandboxEnabled` (`enabled`, a node or undefined) and the block (`block`: the entry's

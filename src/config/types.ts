@@ -68,6 +68,13 @@ export interface SandboxConfig {
   readonly allowEnv: readonly string[];
 }
 
+/** The sandbox of an entry with no block: the workspace read-only, `$HOME` hidden, no network, no variables. */
+export const DEFAULT_SANDBOX: Omit<SandboxConfig, 'enabled'> = {
+  filesystem: { workspace: 'read', allowRead: [], allowWrite: [], denyRead: [], denyWrite: [] },
+  network: 'none',
+  allowEnv: [],
+};
+
 /** An HTTP or SSE server. */
 export interface RemoteServerConfig {
   readonly type: 'http' | 'sse';

@@ -1,12 +1,10 @@
 // The commands of MCP Host. Server commands take a tree node (menus), a server id or name
 // (scripts, tests), or nothing (command palette: a quick pick asks which server).
 import * as path from 'node:path';
-import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import type { ConfigProblem } from '../config';
 import type { ServerHandle } from '../registry';
 import { EXAMPLE_MCP_JSON } from './config/exampleConfig';
-import { setToken } from './signIn/setToken';
 import { plainPickText } from '../content/untrustedText';
 import type { EditorHost } from './editorHost';
 import { problemRange } from './config/workspaceConfig';
@@ -45,7 +43,7 @@ export function registerCommands(host: EditorHost, tree: ServersTreeProvider, vi
     register('mcpHost.server.stop', withServer('Stop which MCP server?', (h) => host.stop(h.id), (h) => h.status.kind !== 'stopped')),
     register('mcpHost.server.restart', withServer('Restart which MCP server?', (h) => host.restart(h.id), (h) => h.entry.config.type === 'stdio')),
     register('mcpHost.server.signIn', withServer('Sign in to which MCP server?', (h) => host.signIns.signIn(h.id), (h) => h.entry.config.type !== 'stdio')),
-    register('mcpHost.server.setToken', withServer('Set a token for which MCP server?', (h) => setToken(h, host.inputs, (id) => host.restart(id)), (h) => h.entry.config.type !== 'stdio')),
+    register('mcpHost.server.setToken', withServer('Set a token for which MCP server?', async (h) => (await import('./signIn/setToken.js')).setToken(h, host.inputs, (id) => host.restart(id)), (h) => h.entry.config.type !== 'stdio')),
     register('mcpHost.server.signOut', withServer('Sign out of which MCP server?', (h) => host.signIns.signOut(h.id), (h) => host.signIns.canSignOut(h.id))),
     register('mcpHost.server.recordSession', withServer('Record (or stop recording) which MCP server?', async (h) => (await host.recorder.get()).toggle(h))),
     register('mcpHost.server.toggleShare', withServer('Share which MCP server with VS Code Chat (or stop sharing it)?', (h) => host.chatShare.toggle(h))),
@@ -156,6 +154,8 @@ async function openServerConfig(h: ServerHandle): Promise<void> {
   }
   const document = await vscode.workspace.openTextDocument(vscode.Uri.file(source.file));
   const text = document.getText();
+  // jsonc-parser is in the configuration parser's chunk (workspaceConfig.ts), loaded by the first read.
+  const { findNodeAtLocation, parseTree } = await import('jsonc-parser');
   const root = parseTree(text, [], { allowTrailingComma: true });
   const node = root && (findNodeAtLocation(root, ['servers', h.entry.name]) ?? findNodeAtLocation(root, ['mcpServers', h.entry.name]));
   const keyNode = node?.parent?.children?.[0];

@@ -20,7 +20,7 @@ import { Redactor } from './logs/logFormat';
 import { askForInput } from './trust/consentDialogs';
 import { ServerLogs } from './logs/serverLogs';
 import { EditorServersTreeModel } from './tree/serversTreeModel';
-import { EditorSignIns } from './signIn/signIns';
+import { EditorSignInsOnDemand } from './signIn/signInsOnDemand';
 import { StartGate } from './trust/startGate';
 import { ServerRequests, createServerRequests } from './serverRequests/createServerRequests';
 import { mcpHostSetting } from './trust/restrictedSettings';
@@ -44,8 +44,8 @@ export class EditorHost implements vscode.Disposable {
   readonly gate: StartGate;
   readonly config: ConfigReloader;
   readonly roots: EditorRoots;
-  /** MCP authorization of remote servers; tokens in SecretStorage. */
-  readonly signIns: EditorSignIns;
+  /** MCP authorization of remote servers; tokens in SecretStorage (loaded by a remote server's first request, or Sign In / Sign Out). */
+  readonly signIns: EditorSignInsOnDemand;
   /** The `${input:…}` values (Set Token stores one). */
   readonly inputs: InputStore;
   /** What the health ping last said of each server. */
@@ -83,7 +83,7 @@ export class EditorHost implements vscode.Disposable {
       () => mcpHostSetting('log.maxPayloadChars', 4000),
       (id) => this.channelName(id),
     );
-    this.signIns = new EditorSignIns(context, () => this.registry, this.logs, this.redactor, { start: (id) => this.start(id), stop: (id) => this.stop(id) }, changed);
+    this.signIns = new EditorSignInsOnDemand(async () => new (await import('./signIn/signIns.js')).EditorSignIns(context, () => this.registry, this.logs, this.redactor, { start: (id) => this.start(id), stop: (id) => this.stop(id) }, changed));
     this.gate = new StartGate(new ConsentStore(context.workspaceState), inputs, this.redactor, log, () => this.config.current().folders, changed);
     this.roots = new EditorRoots(log, () => void this.registry.rootsChanged());
     // Sampling and elicitation: declared in every initialize, answered with the user in control.

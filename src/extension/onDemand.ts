@@ -2,6 +2,7 @@
 // chunk of its own, not read at activation), created once, and disposed with the extension if it
 // was ever created; and the load-once it rests on, which lazyCommands.ts shares.
 import type { Disposable } from '../protocol/disposable';
+import { errorMessage } from '../protocol/errors';
 
 /**
  * `load`, run by the first call and shared by every call while it runs and after it succeeded. A
@@ -15,6 +16,21 @@ export function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
       loading = undefined;
       throw error;
     }));
+}
+
+/**
+ * {@link loadOnce} for a part whose module is a lazy chunk: a failed load (a chunk missing from an
+ * install, a module that throws) rejects with an error that names the part, e.g. "the sign-ins of
+ * MCP Host could not be loaded: Cannot find module './chunk-….js'", the cause kept as `cause`.
+ */
+export function loadPartOnce<T>(part: string, load: () => Promise<T>): () => Promise<T> {
+  return loadOnce(async () => {
+    try {
+      return await load();
+    } catch (error) {
+      throw new Error(`${part} of MCP Host could not be loaded: ${errorMessage(error)}`, { cause: error });
+    }
+  });
 }
 
 export class OnDemand<T extends Disposable> implements Disposable {

@@ -2,8 +2,7 @@
 // default one when a setting requires a sandbox for it (every workspace-defined server under
 // `mcpHost.sandbox.requireForWorkspaceServers`). One decision, read by the transport factory,
 // the consent text and the tree, so what the user is shown is what runs.
-import { DEFAULT_SANDBOX } from '../config/sandboxBlock';
-import type { SandboxConfig, ServerEntry } from '../config/types';
+import { DEFAULT_SANDBOX, type SandboxConfig, type ServerEntry } from '../config/types';
 
 /** The policy a server must run under, or undefined to run it unsandboxed. */
 export type SandboxPolicy = Omit<SandboxConfig, 'enabled'>;

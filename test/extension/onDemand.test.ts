@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { OnDemand } from '../../src/extension/onDemand';
+import { OnDemand, loadPartOnce } from '../../src/extension/onDemand';
 
 /** A part that counts its disposals. */
 class Part {
@@ -63,6 +63,27 @@ describe('OnDemand', () => {
     assert.equal(attempts, 2);
     assert.equal(flaky.current, part);
     assert.equal(await flaky.get(), part, 'once created, it is not created again');
+    assert.equal(attempts, 2);
+  });
+});
+
+describe('loadPartOnce', () => {
+  test('a failed load names the part and keeps its cause; the next call loads again; a loaded part is kept', async () => {
+    let attempts = 0;
+    const missing = new Error("Cannot find module './chunk-TEST.js'");
+    const load = loadPartOnce('the configuration parser', async () => {
+      attempts++;
+      if (attempts === 1) throw missing;
+      return { parse: 'loaded' };
+    });
+    await assert.rejects(load(), (error: Error) => {
+      assert.equal(error.message, "the configuration parser of MCP Host could not be loaded: Cannot find module './chunk-TEST.js'");
+      assert.equal(error.cause, missing);
+      return true;
+    });
+    const part = await load();
+    assert.deepEqual(part, { parse: 'loaded' });
+    assert.equal(await load(), part);
     assert.equal(attempts, 2);
   });
 });

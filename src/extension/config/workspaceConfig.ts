@@ -1,11 +1,29 @@
 // Reads the MCP server configuration of the workspace: `.vscode/mcp.json` and `.mcp.json` of
 // every workspace folder plus the `mcpHost.servers` setting in each scope, through the config
 // layer's parser. Reports problems as Diagnostics at their exact range, watches the files and
-// the setting, and fires `onDidChange` (debounced) so the host can re-read.
+// the setting, and fires `onDidChange` (debounced) so the host can re-read. The parser
+// (jsonc-parser and the entry reader) is a chunk of its own, loaded by the first read, not at
+// activation: the tree's first rows wait for that read either way.
 import { promises as fs } from 'node:fs';
 import * as vscode from 'vscode';
-import { ConfigProblem, ConfigSource, LoadedConfig, ServerEntry, folderSources, loadConfigFile, parseSettingsValue, settingsSource, sourceKey } from '../../config';
+// From the config layer's own files, not its index: the index re-exports the parser.
+import type { ConfigProblem, ConfigSource, LoadedConfig, ServerEntry } from '../../config/types';
+import { folderSources, settingsSource, sourceKey } from '../../config/sources';
+import type { LoadedFile } from '../../config/load';
+import { loadPartOnce } from '../onDemand';
 import { offsetToPosition } from './textPosition';
+
+/** The config layer's readers of a file and of a setting's value. */
+interface ConfigParser {
+  loadConfigFile(source: ConfigSource): Promise<LoadedFile>;
+  parseSettingsValue(value: unknown, source: ConfigSource, inputs?: unknown): LoadedConfig;
+}
+
+/** Loads the parser once (again after a failed load, at the next read). */
+const configParser = loadPartOnce('the configuration parser', async (): Promise<ConfigParser> => {
+  const [{ loadConfigFile }, { parseSettingsValue }] = await Promise.all([import('../../config/load.js'), import('../../config/settingsFormat.js')]);
+  return { loadConfigFile, parseSettingsValue };
+});
 
 /** What the workspace configures, merged over every source. */
 export interface WorkspaceConfig {
@@ -46,16 +64,18 @@ export class WorkspaceConfigReader implements vscode.Disposable {
     this.watchFolders();
   }
 
-  /** Reads every source now. Never throws: unreadable sources become problems. */
+  /** Reads every source now. Throws only if the parser could not be loaded: unreadable sources become problems. */
   async read(): Promise<WorkspaceConfig> {
+    const { loadConfigFile, parseSettingsValue } = await configParser();
+    const fromSetting = (source: ConfigSource, value: unknown, inputs?: unknown) => this.fromSetting(parseSettingsValue(value, source, inputs), source, value);
     const folders: Record<string, string> = {};
     const loaded: { source: ConfigSource; config: LoadedConfig; exists: boolean }[] = [];
 
     const user = vscode.workspace.getConfiguration('mcpHost').inspect<unknown>('servers');
     // The user settings may define inputs (mcpHost.inputs) for their servers: secrets go to SecretStorage.
-    if (user?.globalValue !== undefined) loaded.push(this.fromSetting(settingsSource('user'), user.globalValue, vscode.workspace.getConfiguration('mcpHost').inspect<unknown>('inputs')?.globalValue));
+    if (user?.globalValue !== undefined) loaded.push(fromSetting(settingsSource('user'), user.globalValue, vscode.workspace.getConfiguration('mcpHost').inspect<unknown>('inputs')?.globalValue));
     if (user?.workspaceValue !== undefined && vscode.workspace.workspaceFile) {
-      loaded.push(this.fromSetting(settingsSource('workspace'), user.workspaceValue));
+      loaded.push(fromSetting(settingsSource('workspace'), user.workspaceValue));
     }
 
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
@@ -86,7 +106,7 @@ export class WorkspaceConfigReader implements vscode.Disposable {
       // In a single-folder window the folder's settings are the workspace settings.
       const scoped = vscode.workspace.getConfiguration('mcpHost', folder.uri).inspect<unknown>('servers');
       const folderValue = vscode.workspace.workspaceFile ? scoped?.workspaceFolderValue : scoped?.workspaceValue;
-      if (folderValue !== undefined) loaded.push(this.fromSetting(settingsSource('folder', info), folderValue));
+      if (folderValue !== undefined) loaded.push(fromSetting(settingsSource('folder', info), folderValue));
     }
 
     const servers = loaded.flatMap((l) => l.config.servers);
@@ -95,9 +115,10 @@ export class WorkspaceConfigReader implements vscode.Disposable {
     return { servers, problems, sources: loaded.filter((l) => l.exists).map((l) => l.source), folders };
   }
 
-  private fromSetting(source: ConfigSource, value: unknown, inputs?: unknown): { source: ConfigSource; config: LoadedConfig; exists: boolean } {
+  /** A setting's value as parsed; an empty one is no source. */
+  private fromSetting(config: LoadedConfig, source: ConfigSource, value: unknown): { source: ConfigSource; config: LoadedConfig; exists: boolean } {
     const empty = value === null || (typeof value === 'object' && !Array.isArray(value) && Object.keys(value as object).length === 0);
-    return { source, config: parseSettingsValue(value, source, inputs), exists: !empty };
+    return { source, config, exists: !empty };
   }
 
   private async publishDiagnostics(problems: readonly ConfigProblem[]): Promise<void> {

@@ -12,8 +12,7 @@ import { checkRegistryUpdates, updateFromRegistry, writeUserSetting } from './re
 import { GallerySecrets, RegistryClients, RegistrySignIns, registryClients } from './registryAuth';
 import { SecretTokenStore } from '../signIn/secretTokenStore';
 import { editorRedirect } from '../signIn/signInRedirect';
-import { openSignInPage } from '../signIn/signIns';
-import { askSignIn } from '../trust/consentDialogs';
+import { askSignIn, openSignInPage } from '../signIn/signIns';
 import { AuthError } from '../../auth/errors';
 import { GalleryIcons } from './galleryIcons';
 

@@ -1,5 +1,6 @@
 // The editor's side of MCP authorization: ServerSignIns over SecretStorage with the browser as
-// user agent, the user's Sign In and Sign Out, and what the tree and Server Details show of it.
+// user agent, the modal asked before the browser opens, the user's Sign In and Sign Out, and what
+// the tree and Server Details show of it. A lazy chunk: signInsOnDemand.ts loads it.
 import * as vscode from 'vscode';
 import { clientMetadataUrlProblem } from '../../auth/clientMetadataUrl';
 import { AuthError } from '../../auth/errors';
@@ -7,20 +8,25 @@ import type { SignInState } from '../../auth/session';
 import type { UserAgent } from '../../auth/flow';
 import type { ServerRegistry } from '../../registry';
 import type { ResolvedRemoteServer } from '../../config/variables';
-import type { ServerEntry } from '../../config';
 import type { AuthProvider } from '../../transport/httpChannel';
 import { Redactor } from '../logs/logFormat';
 import { openExternalUrl } from '../webview/openExternalUrl';
-import { askSignIn } from '../trust/consentDialogs';
+import { SignInFacts, signInPrompt } from './signInPrompt';
+import { SIGN_IN_EXPIRED_REASON, SIGN_IN_REASON } from './signInsOnDemand';
 import { SecretTokenStore } from './secretTokenStore';
 import { ServerLogs } from '../logs/serverLogs';
 import { ServerSignIns } from './serverSignIns';
 import { editorRedirect } from './signInRedirect';
 import { assessSignInPage } from '../../usecases/signInPage';
 
-export const SIGN_IN_REASON = 'Sign in required — click the server (or "Sign In") to sign in in your browser';
-/** The row's reason after the authorization server refused the refresh token. */
-export const SIGN_IN_EXPIRED_REASON = 'Sign in required — the sign-in expired or was revoked; click the server (or "Sign In") to sign in again';
+const SIGN_IN = 'Sign In';
+
+/** The modal asked before a sign-in opens the browser. True when the user chose Sign In. */
+export async function askSignIn(facts: SignInFacts): Promise<boolean> {
+  const prompt = signInPrompt(facts);
+  if ('blocked' in prompt) throw new Error(prompt.blocked);
+  return (await vscode.window.showWarningMessage(prompt.message, { modal: true, detail: prompt.detail }, SIGN_IN)) === SIGN_IN;
+}
 
 /** The browser as the sign-in's user agent: the URL opened is judged like every external URL (the prompt already named its host). */
 export const openSignInPage: UserAgent = async (url, target) => {
@@ -69,9 +75,9 @@ export class EditorSignIns {
     });
   }
 
-  /** The transport's auth provider for a remote server; none when a configured Authorization header is its credential. */
-  provider(resolved: ResolvedRemoteServer, entry: ServerEntry | undefined): AuthProvider | undefined {
-    return entry && !Object.keys(resolved.headers).some((name) => name.toLowerCase() === 'authorization') ? this.signIns.provider(entry.id, resolved) : undefined;
+  /** The transport's auth provider for a remote server that has no Authorization header of its own (signInsOnDemand.ts decides). */
+  serverProvider(id: string, resolved: ResolvedRemoteServer): AuthProvider {
+    return this.signIns.provider(id, resolved);
   }
 
   /** Servers no longer configured drop their sign-in sessions (their stored tokens stay until Sign Out). */

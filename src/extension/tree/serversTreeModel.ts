@@ -9,7 +9,7 @@ import type { ConfigReloader } from '../config/configReloader';
 import { serverStateText, type ShownStatus } from './serverRowText';
 import type { Redactor } from '../logs/logFormat';
 import type { EditorRoots } from '../config/editorRoots';
-import type { EditorSignIns } from '../signIn/signIns';
+import type { EditorSignInsOnDemand } from '../signIn/signInsOnDemand';
 import { signInSummary } from '../../usecases/serverInfo';
 import type { StartGate } from '../trust/startGate';
 import { ServersTreeModel, UNTRUSTED_REASON, WAITING_CONSENT_REASON, WAITING_INPUT_REASON } from './serversTree';
@@ -18,7 +18,7 @@ export class EditorServersTreeModel implements ServersTreeModel {
   constructor(
     private readonly registry: ServerRegistry,
     private readonly gate: StartGate,
-    private readonly signIns: EditorSignIns,
+    private readonly signIns: EditorSignInsOnDemand,
     private readonly health: ServerHealthStore,
     private readonly config: ConfigReloader,
     private readonly redactor: Redactor,

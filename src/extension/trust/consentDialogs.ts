@@ -3,7 +3,6 @@
 import * as vscode from 'vscode';
 import type { InputDefinition } from '../../config';
 import { ConsentFacts, consentFactLines, consentPrompt, multiConsentPrompt } from './consentText';
-import { SignInFacts, signInPrompt } from '../signIn/signInPrompt';
 import { plainPickText } from '../../content/untrustedText';
 
 /** Asks for one input: an input box (masked for passwords) or a quick pick. Undefined when dismissed. */
@@ -73,13 +72,4 @@ export async function askConsentForAll(all: readonly ConsentFacts[]): Promise<Co
   if (!picked) return same('dismissed');
   const allowed = new Set(picked.map((p) => p.index));
   return all.map((_, i) => (allowed.has(i) ? 'allowed' : 'denied'));
-}
-
-export const SIGN_IN = 'Sign In';
-
-/** The modal asked before a sign-in opens the browser. True when the user chose Sign In. */
-export async function askSignIn(facts: SignInFacts): Promise<boolean> {
-  const prompt = signInPrompt(facts);
-  if ('blocked' in prompt) throw new Error(prompt.blocked);
-  return (await vscode.window.showWarningMessage(prompt.message, { modal: true, detail: prompt.detail }, SIGN_IN)) === SIGN_IN;
 }

@@ -1,7 +1,8 @@
 // What a consent prompt shows of a workspace-defined server, computed from its entry. Pure (no
 // `vscode` import): the start gate hands in the variable context, tests a hand-built one.
-import { RemoteServerConfig, ServerEntry, VariableContext, resolveEntry } from '../../config';
-import { oauthGrantFacts } from '../../config/oauthBlock';
+// The config layer's own files, not its index (which re-exports the parser, loaded with the first read).
+import type { RemoteServerConfig, ServerEntry } from '../../config/types';
+import { VariableContext, resolveEntry } from '../../config/variables';
 import { maskHeaderValue, maskLiterals, maskUrlCredentials } from '../../protocol/redaction';
 import type { ConsentFacts } from './consentText';
 import { describeSandbox, sandboxPassedEnvironment, sandboxPolicyOf, SandboxRequirement } from '../../sandbox/policy';
@@ -31,7 +32,8 @@ export async function consentFacts(entry: ServerEntry, ctx: Omit<VariableContext
     ...(remote.oauth.clientSecret !== undefined ? { clientSecretSource: maskLiterals(remote.oauth.clientSecret) } : {}),
     ...(remote.oauth.scopes ? { scopes: remote.oauth.scopes } : {}),
     ...(remote.oauth.callbackPort !== undefined ? { callbackPort: remote.oauth.callbackPort } : {}),
-    grant: oauthGrantFacts(remote.oauth),
+    // The oauth block's reader is in the configuration parser's chunk (workspaceConfig.ts), loaded by the first read.
+    grant: (await import('../../config/oauthBlock.js')).oauthGrantFacts(remote.oauth),
   };
   return { ...base, type: preview.type, url: maskUrlCredentials(preview.url), headers, ...(oauth ? { oauth } : {}) };
 }

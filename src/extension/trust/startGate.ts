@@ -4,7 +4,10 @@
 // decides before asking is registry/startPolicy.ts's gateVerdict; this class does the asking.
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { InputDefinition, ServerEntry, VariableContext, resolveEntry, sourceKey } from '../../config';
+// The config layer's own files, not its index (which re-exports the parser, loaded with the first read).
+import type { InputDefinition, ServerEntry } from '../../config/types';
+import { VariableContext, resolveEntry } from '../../config/variables';
+import { sourceKey } from '../../config/sources';
 import { PrepareResult, ServerHandle } from '../../registry';
 import { gateVerdict } from '../../registry/startPolicy';
 import { ConsentStore } from './consentStore';
