@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { authFixtureStats, HttpPeer, startFixture } from '../transport/httpPeers';
-import { CliRun, ROOT, ensureBuilt, expectUsageErrors, runCli } from './cliProcess';
+import { CliRun, ROOT, ensureBuilt, expectUsageErrors, runCli, runCliInProcess } from './cliProcess';
 
 interface BrowserVisit {
   url: string;
@@ -221,7 +221,7 @@ describe('mcp-host --url: sign-in', { timeout: 180_000 }, () => {
       [['tools', '--url', 'http://127.0.0.1:1/mcp', '--client-metadata-url', 'https://example.com/a/../client.json'], /--client-metadata-url must not contain "\." or "\.\." path segments/],
       [['tools', '--url', 'http://127.0.0.1:1/mcp', '--client-metadata-url', 'https://example.com/client.json#x'], /--client-metadata-url must not have a fragment/],
       [['tools', '--url', 'http://127.0.0.1:1/mcp', '--client-metadata-url', 'https://example.com/client.json', '--client-id', 'c'], /--client-metadata-url and --client-id name two different clients/],
-    ]);
+    ], runCliInProcess);
   });
 
   test('--client-metadata-url: where the authorization server supports metadata documents, that URL is the client id (no registration)', async () => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { afterEach, before, describe, test } from 'node:test';
 import { runCli as runInProcess } from '../../src/cli/run';
-import { EVERYTHING, ROOT, ensureBuilt, expectUsageErrors, isAlive, killQuietly, runCli, waitForNoLeftovers } from './cliProcess';
+import { EVERYTHING, ROOT, ensureBuilt, expectUsageErrors, isAlive, killQuietly, runCli, waitForNoLeftovers, runCliInProcess } from './cliProcess';
 
 before(() => ensureBuilt());
 
@@ -96,7 +96,7 @@ describe('mcp-host CLI: tasks (2025-11-25) with server-everything', { timeout: 1
   });
 
   test('--task only applies to call', async () => {
-    await expectUsageErrors([[['tools', '--task', '--', ...EVERYTHING], /--task only applies to call/]]);
+    await expectUsageErrors([[['tools', '--task', '--', ...EVERYTHING], /--task only applies to call/]], runCliInProcess);
   });
 });
 

@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { CLI, ROOT, cliTestHooks, expectUsageErrors, runCli } from './cliProcess';
+import { CLI, ROOT, cliTestHooks, expectUsageErrors, runCli, runCliInProcess } from './cliProcess';
 
 const WORKBENCH = ['node', join(ROOT, 'test', 'fixtures', 'servers', 'workbench.mjs')];
 const EVOLVING = ['node', join(ROOT, 'test', 'fixtures', 'servers', 'evolving.mjs')];
@@ -53,7 +53,7 @@ describe('mcp-host verbs (issue 38 #19)', { timeout: 180_000 }, () => {
     const r = await runCli(['--version']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^mcp-host \d+\.\d+\.\d+\n$/);
-    await expectUsageErrors([[['diff', join(dir, 'nonexistent.json')], /cannot read .*nonexistent\.json: file not found/]]);
+    await expectUsageErrors([[['diff', join(dir, 'nonexistent.json')], /cannot read .*nonexistent\.json: file not found/]], runCliInProcess);
   });
 
   test('call prints a result whose text is its structured content once', async () => {
@@ -63,12 +63,12 @@ describe('mcp-host verbs (issue 38 #19)', { timeout: 180_000 }, () => {
   });
 
   test('call of a tool the server does not have: a usage error listing its tools (exit 2)', async () => {
-    const [r] = await expectUsageErrors([[['call', 'nosuchtool', '--', ...WORKBENCH], /the server has no tool named "nosuchtool"; its tools: delete_path, read_count, add_note, stats/]]);
+    const [r] = await expectUsageErrors([[['call', 'nosuchtool', '--', ...WORKBENCH], /the server has no tool named "nosuchtool"; its tools: delete_path, read_count, add_note, stats/]], runCliInProcess);
     assert.equal(r.stdout, '');
   });
 
   test('--args are checked against the inputSchema before sending; --no-validate sends them anyway', async () => {
-    await expectUsageErrors([[['call', 'add_note', '--args', '{"text":1,"priority":"high"}', '--', ...WORKBENCH], /--args do not fit the inputSchema of add_note: \/text: .*string.*; \/priority: .* \(--no-validate sends them anyway\)/]]);
+    await expectUsageErrors([[['call', 'add_note', '--args', '{"text":1,"priority":"high"}', '--', ...WORKBENCH], /--args do not fit the inputSchema of add_note: \/text: .*string.*; \/priority: .* \(--no-validate sends them anyway\)/]], runCliInProcess);
     const sent = await runCli(['call', 'add_note', '--args', '{"text":1}', '--no-validate', '--trace', '--', ...WORKBENCH]);
     assert.match(sent.stderr, /"method":"tools\/call","params":\{"name":"add_note","arguments":\{"text":1\}/, 'sent as given');
     assert.equal(sent.code, 1, 'the server itself refuses them (isError)');
