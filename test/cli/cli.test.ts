@@ -1,9 +1,13 @@
+// mcp-host against real servers. What reaches the process's own stdout, stderr and exit status
+// (the server's stderr kept off it, exit 0/1/2, SIGINT, usage errors) runs the built CLI as a
+// process (runCli); what the CLI prints and returns runs it in-process (runCliInProcess): the same
+// runCli of src/cli/run.ts that main.ts calls, without a node start per run.
 import assert from 'node:assert/strict';
 import { mkdtempSync, realpathSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { EVERYTHING, FILESYSTEM, ROOT, ensureBuilt, expectUsageErrors, isAlive, killQuietly, runCli, waitForNoLeftovers } from './cliProcess';
+import { EVERYTHING, FILESYSTEM, ROOT, ensureBuilt, expectUsageErrors, isAlive, killQuietly, runCli, runCliInProcess, waitForNoLeftovers } from './cliProcess';
 
 const VERSIONED = join(ROOT, 'test', 'fixtures', 'servers', 'versioned.mjs');
 
@@ -41,7 +45,7 @@ describe('mcp-host CLI against server-everything', { timeout: 240_000 }, () => {
   });
 
   test('inspect --json prints one JSON document with everything the server declared', async () => {
-    const r = await runCli(['inspect', '--json', '--', ...EVERYTHING]);
+    const r = await runCliInProcess(['inspect', '--json', '--', ...EVERYTHING]);
     assert.equal(r.code, 0, r.stderr);
     const doc = JSON.parse(r.stdout);
     assert.equal(doc.protocolVersion, '2025-11-25');
@@ -56,11 +60,11 @@ describe('mcp-host CLI against server-everything', { timeout: 240_000 }, () => {
   });
 
   test('tools lists names, descriptions and parameters', async () => {
-    const r = await runCli(['tools', '--', ...EVERYTHING]);
+    const r = await runCliInProcess(['tools', '--', ...EVERYTHING]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^get-sum \(Get Sum Tool\)\n {2}Returns the sum of two numbers\n {2}Parameters:\n {4}a\s+number\s+required\s+First number\n {4}b\s+number\s+required\s+Second number$/m);
     assert.match(r.stdout, /^ {4}messageType\s+"error" \| "success" \| "debug"\s+required/m);
-    const json = JSON.parse((await runCli(['tools', '--json', '--', ...EVERYTHING])).stdout);
+    const json = JSON.parse((await runCliInProcess(['tools', '--json', '--', ...EVERYTHING])).stdout);
     assert.ok(json.tools.find((t: { name: string }) => t.name === 'echo').inputSchema.properties.message);
   });
 
@@ -72,27 +76,27 @@ describe('mcp-host CLI against server-everything', { timeout: 240_000 }, () => {
   });
 
   test('call get-sum prints the sum; --json prints the raw result', async () => {
-    const r = await runCli(['call', 'get-sum', '--args={"a":2,"b":40}', '--', ...EVERYTHING]);
+    const r = await runCliInProcess(['call', 'get-sum', '--args={"a":2,"b":40}', '--', ...EVERYTHING]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout.trim(), 'The sum of 2 and 40 is 42.');
-    const j = await runCli(['call', 'get-sum', '--json', '--args', '{"a":1.5,"b":1}', '--', ...EVERYTHING]);
+    const j = await runCliInProcess(['call', 'get-sum', '--json', '--args', '{"a":1.5,"b":1}', '--', ...EVERYTHING]);
     assert.equal(j.code, 0, j.stderr);
     assert.deepEqual(JSON.parse(j.stdout).content, [{ type: 'text', text: 'The sum of 1.5 and 1 is 2.5.' }]);
   });
 
   test('images are summarized, structured content is pretty-printed, embedded resources summarized', async () => {
-    const image = await runCli(['call', 'get-tiny-image', '--', ...EVERYTHING]);
+    const image = await runCliInProcess(['call', 'get-tiny-image', '--', ...EVERYTHING]);
     assert.equal(image.code, 0, image.stderr);
     assert.match(image.stdout, /^\[image image\/png, \d+\.\d KiB\]$/m);
     assert.doesNotMatch(image.stdout, /iVBORw0KGgo/, 'base64 must not be dumped');
 
-    const structured = await runCli(['call', 'get-structured-content', '--args', '{"location":"Chicago"}', '--', ...EVERYTHING]);
+    const structured = await runCliInProcess(['call', 'get-structured-content', '--args', '{"location":"Chicago"}', '--', ...EVERYTHING]);
     assert.equal(structured.code, 0, structured.stderr);
     // Its text block is the structured content as JSON: printed once (issue 38 #19).
     assert.doesNotMatch(structured.stdout, /structuredContent:/);
     assert.equal(typeof JSON.parse(structured.stdout).temperature, 'number');
 
-    const embedded = await runCli(['call', 'get-resource-reference', '--', ...EVERYTHING]);
+    const embedded = await runCliInProcess(['call', 'get-resource-reference', '--', ...EVERYTHING]);
     assert.equal(embedded.code, 0, embedded.stderr);
     assert.match(embedded.stdout, /^\[embedded resource demo:\/\/resource\/dynamic\/text\/1 \(text\/plain, text, \d+ B\)\]$/m);
   });
@@ -107,21 +111,21 @@ describe('mcp-host CLI against server-everything', { timeout: 240_000 }, () => {
   });
 
   test('read prints the resource text; prompt prints messages with roles; ping prints ms', async () => {
-    const read = await runCli(['read', 'demo://resource/dynamic/text/7', '--', ...EVERYTHING]);
+    const read = await runCliInProcess(['read', 'demo://resource/dynamic/text/7', '--', ...EVERYTHING]);
     assert.equal(read.code, 0, read.stderr);
     assert.match(read.stdout, /^Resource 7: This is a plaintext resource/);
 
-    const prompt = await runCli(['prompt', 'args-prompt', '--args', '{"city":"Paris","state":"Texas"}', '--', ...EVERYTHING]);
+    const prompt = await runCliInProcess(['prompt', 'args-prompt', '--args', '{"city":"Paris","state":"Texas"}', '--', ...EVERYTHING]);
     assert.equal(prompt.code, 0, prompt.stderr);
     assert.match(prompt.stdout, /^\[user\]\n.*Paris.*Texas/m);
 
-    const ping = await runCli(['ping', '--', ...EVERYTHING]);
+    const ping = await runCliInProcess(['ping', '--', ...EVERYTHING]);
     assert.equal(ping.code, 0, ping.stderr);
     assert.match(ping.stdout, /^pong in \d+(\.\d+)? ms\n$/);
   });
 
   test('a server error (unknown resource) exits 2 with one line', async () => {
-    const r = await runCli(['read', 'demo://nope', '--', ...EVERYTHING]);
+    const r = await runCliInProcess(['read', 'demo://nope', '--', ...EVERYTHING]);
     assert.equal(r.code, 2);
     assert.equal(r.stdout, '');
     assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
@@ -129,7 +133,7 @@ describe('mcp-host CLI against server-everything', { timeout: 240_000 }, () => {
   });
 
   test('--trace shows the era probe, the initialize exchange and the server stderr on stderr', async () => {
-    const r = await runCli(['ping', '--trace', '--', ...EVERYTHING]);
+    const r = await runCliInProcess(['ping', '--trace', '--', ...EVERYTHING]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /^\d\d:\d\d:\d\d\.\d{3} → \d+ B \{"jsonrpc":"2\.0","id":1,"method":"server\/discover","params":\{"_meta":\{"io\.modelcontextprotocol\/protocolVersion":"2026-07-28"/m);
     assert.match(r.stderr, /^\d\d:\d\d:\d\d\.\d{3} → \d+ B \{"jsonrpc":"2\.0","id":2,"method":"initialize".*"clientInfo":\{"name":"mcp-host-cli"/m);
@@ -140,33 +144,33 @@ describe('mcp-host CLI against server-everything', { timeout: 240_000 }, () => {
   });
 
   test('--protocol-version 2024-11-05 is offered and negotiated', async () => {
-    const r = await runCli(['inspect', '--protocol-version', '2024-11-05', '--', ...EVERYTHING]);
+    const r = await runCliInProcess(['inspect', '--protocol-version', '2024-11-05', '--', ...EVERYTHING]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^Protocol\s+2024-11-05$/m);
-    const j = await runCli(['inspect', '--json', '--protocol-version=2024-11-05', '--', ...EVERYTHING]);
+    const j = await runCliInProcess(['inspect', '--json', '--protocol-version=2024-11-05', '--', ...EVERYTHING]);
     assert.equal(JSON.parse(j.stdout).protocolVersion, '2024-11-05');
   });
 
   test('a modern server: --trace shows the _meta of every request; --protocol-version legacy is refused by it', async () => {
     const ERAS = join(ROOT, 'test', 'fixtures', 'servers', 'eras.mjs');
-    const r = await runCli(['call', 'echo', '--args', '{"text":"hi"}', '--trace', '--', process.execPath, ERAS, '--modern-only']);
+    const r = await runCliInProcess(['call', 'echo', '--args', '{"text":"hi"}', '--trace', '--', process.execPath, ERAS, '--modern-only']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /hi/);
     assert.match(r.stderr, /→ \d+ B \{"jsonrpc":"2\.0","id":\d+,"method":"tools\/call","params":\{"name":"echo","arguments":\{"text":"hi"\},"_meta":\{"io\.modelcontextprotocol\/protocolVersion":"2026-07-28","io\.modelcontextprotocol\/clientCapabilities":/);
     assert.doesNotMatch(r.stderr, /"method":"initialize"/);
-    const j = await runCli(['inspect', '--json', '--', process.execPath, ERAS, '--modern-only']);
+    const j = await runCliInProcess(['inspect', '--json', '--', process.execPath, ERAS, '--modern-only']);
     assert.equal(JSON.parse(j.stdout).protocolVersion, '2026-07-28');
     assert.equal(JSON.parse(j.stdout).era, 'modern');
-    const text = await runCli(['inspect', '--', process.execPath, ERAS, '--modern-only']);
+    const text = await runCliInProcess(['inspect', '--', process.execPath, ERAS, '--modern-only']);
     assert.match(text.stdout, /^Era\s+modern \(server\/discover\)$/m);
-    const legacy = await runCli(['ping', '--protocol-version', 'legacy', '--', process.execPath, ERAS, '--modern-only']);
+    const legacy = await runCliInProcess(['ping', '--protocol-version', 'legacy', '--', process.execPath, ERAS, '--modern-only']);
     assert.notEqual(legacy.code, 0);
     assert.match(legacy.stderr, /-32022.*2026-07-28/);
   });
 
   test('a message over --max-message-mb fails at once, naming the flag', async () => {
     // The initialize result (with the long instructions) is well over 1 KiB.
-    const r = await runCli(['ping', '--max-message-mb', '0.001', '--', ...EVERYTHING]);
+    const r = await runCliInProcess(['ping', '--max-message-mb', '0.001', '--', ...EVERYTHING]);
     assert.equal(r.code, 2);
     assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
     assert.match(r.stderr, /^mcp-host: .*larger than the 1\.0 KiB limit.*--max-message-mb/);
@@ -203,7 +207,7 @@ describe('mcp-host CLI: roots with server-filesystem', { timeout: 60_000 }, () =
   after(() => rmSync(base, { recursive: true, force: true }));
 
   test('--roots exposes the directories, which the server reports as allowed', async () => {
-    const r = await runCli(['call', 'list_allowed_directories', '--roots', `${join(base, 'alpha')},${join(base, 'beta')}`, '--', ...FILESYSTEM]);
+    const r = await runCliInProcess(['call', 'list_allowed_directories', '--roots', `${join(base, 'alpha')},${join(base, 'beta')}`, '--', ...FILESYSTEM]);
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.split('\n');
     assert.ok(lines.includes(join(base, 'alpha')), r.stdout);
@@ -211,13 +215,13 @@ describe('mcp-host CLI: roots with server-filesystem', { timeout: 60_000 }, () =
   });
 
   test('relative --roots resolve against the working directory; the trace shows file:// URIs', async () => {
-    const r = await runCli(['call', 'list_allowed_directories', '--trace', '--roots', 'test', '--', ...FILESYSTEM]);
+    const r = await runCliInProcess(['call', 'list_allowed_directories', '--trace', '--roots', 'test', '--', ...FILESYSTEM]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stderr, /"roots":\[\{"uri":"file:\/\/\/[^"]*\/test","name":"test"\}\]/);
   });
 
   test('a --roots directory that does not exist is a usage error', async () => {
-    const r = await runCli(['call', 'list_allowed_directories', '--roots', join(base, 'missing'), '--', ...FILESYSTEM]);
+    const r = await runCliInProcess(['call', 'list_allowed_directories', '--roots', join(base, 'missing'), '--', ...FILESYSTEM]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /^mcp-host: --roots: .*missing does not exist$/m);
   });
@@ -244,10 +248,10 @@ describe('mcp-host CLI: usage and failures', { timeout: 60_000 }, () => {
   });
 
   test('bad --args JSON exits 2 before starting anything', async () => {
-    const r = await runCli(['call', 'echo', '--args', '{message:hi}', '--', ...EVERYTHING]);
+    const r = await runCliInProcess(['call', 'echo', '--args', '{message:hi}', '--', ...EVERYTHING]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /^mcp-host: --args is not valid JSON/);
-    const array = await runCli(['call', 'echo', '--args', '[1]', '--', ...EVERYTHING]);
+    const array = await runCliInProcess(['call', 'echo', '--args', '[1]', '--', ...EVERYTHING]);
     assert.equal(array.code, 2);
     assert.match(array.stderr, /^mcp-host: --args must be a JSON object/);
   });
@@ -288,7 +292,7 @@ describe('mcp-host CLI: usage and failures', { timeout: 60_000 }, () => {
 
   test('the server\'s log messages at --log-level (default info) or above are printed to stderr', async () => {
     const log = (level: string, message: string, ...flags: string[]) =>
-      runCli(['call', 'log', '--args', JSON.stringify({ level, message }), ...flags, '--', 'node', VERSIONED, '--version', '2025-11-25']);
+      runCliInProcess(['call', 'log', '--args', JSON.stringify({ level, message }), ...flags, '--', 'node', VERSIONED, '--version', '2025-11-25']);
     const debugByDefault = await log('debug', 'a debug detail');
     assert.equal(debugByDefault.code, 0, debugByDefault.stderr);
     assert.equal(debugByDefault.stderr, '', 'debug is below the default level');
@@ -304,7 +308,7 @@ describe('mcp-host CLI: usage and failures', { timeout: 60_000 }, () => {
   });
 
   test('--timeout bounds a server that never answers', async () => {
-    const r = await runCli(['ping', '--timeout', '300', '--', 'node', '-e', 'process.stdin.resume()']);
+    const r = await runCliInProcess(['ping', '--timeout', '300', '--', 'node', '-e', 'process.stdin.resume()']);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /^mcp-host: initialize timed out after 300 ms.*--timeout/);
   });
@@ -337,19 +341,19 @@ describe('mcp-host CLI: a server whose text carries terminal escape sequences', 
   });
 
   test('error messages and the stderr of a server that died are escaped', async () => {
-    const failed = await runCli(['prompt', 'broken', '--', ...ESCAPES]);
+    const failed = await runCliInProcess(['prompt', 'broken', '--', ...ESCAPES]);
     assert.equal(failed.code, 2);
     assertTerminalSafe(failed, 'prompt broken');
     assert.match(failed.stderr, /^mcp-host: prompts\/get: .*prompt error\\u001b\]0;PWNED-TITLE\\u0007/);
 
-    const crashed = await runCli(['call', 'crash', '--', ...ESCAPES]);
+    const crashed = await runCliInProcess(['call', 'crash', '--', ...ESCAPES]);
     assert.equal(crashed.code, 2);
     assertTerminalSafe(crashed, 'call crash');
     assert.match(crashed.stderr, /^ {2}dying\\u001b\]0;PWNED-TITLE/m);
   });
 
   test('--trace escapes the server stderr and the traced frames', async () => {
-    const r = await runCli(['call', 'paint', '--trace', '--', ...ESCAPES]);
+    const r = await runCliInProcess(['call', 'paint', '--trace', '--', ...ESCAPES]);
     assert.equal(r.code, 0, r.stderr);
     assertTerminalSafe(r, 'call paint --trace');
     assert.match(r.stderr, /\[server stderr\] stderr\\u001b\]0;PWNED-TITLE\\u0007/);
@@ -357,7 +361,7 @@ describe('mcp-host CLI: a server whose text carries terminal escape sequences', 
   });
 
   test('--json keeps every value exactly (escaped as JSON) and writes no raw control', async () => {
-    const r = await runCli(['inspect', '--json', '--', ...ESCAPES]);
+    const r = await runCliInProcess(['inspect', '--json', '--', ...ESCAPES]);
     assert.equal(r.code, 0, r.stderr);
     assertTerminalSafe(r, 'inspect --json');
     const doc = JSON.parse(r.stdout);

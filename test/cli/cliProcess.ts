@@ -5,6 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, afterEach, before } from 'node:test';
+import { Interrupted, runCli as runInProcess } from '../../src/cli/run';
 
 /** The repository root (this file runs from out/test/cli/). */
 export const ROOT = resolve(__dirname, '..', '..', '..');
@@ -66,6 +67,51 @@ export function runCli(args: readonly string[], options: { timeoutMs?: number; o
       resolvePromise({ code, signal, stdout, stderr, ms: Date.now() - started });
     });
   });
+}
+
+/** True while runCliInProcess runs: its runs share this process's environment and working directory. */
+let inProcessRun = false;
+
+/**
+ * Runs `mcp-host ...args` in this process: src/cli/run.ts's runCli, as main.ts calls it with
+ * stdout and stderr piped (no terminal: no progress line, no question asked). For tests of what
+ * the CLI prints and returns; a test of the process around it (signals, the exit status the shell
+ * sees, what reaches the real stdout and stderr) runs it with runCli. `env` (with a fresh cache
+ * directory and MARKER, as runCli gives) and `cwd` are this process's for the run, so runs do not
+ * overlap. After `timeoutMs` the run is interrupted as by Ctrl-C twice.
+ */
+export async function runCliInProcess(args: readonly string[], options: { timeoutMs?: number; env?: Readonly<Record<string, string>>; cwd?: string } = {}): Promise<CliRun> {
+  assert.ok(!inProcessRun, 'in-process CLI runs share process.env and the working directory: one at a time');
+  inProcessRun = true;
+  const [key, value] = MARKER.split('=');
+  const env: Record<string, string> = { XDG_CACHE_HOME: freshCacheDir(), ...options.env, [key]: value };
+  const saved = new Map(Object.keys(env).map((name) => [name, process.env[name]]));
+  const cwd = process.cwd();
+  Object.assign(process.env, env);
+  process.chdir(options.cwd ?? ROOT);
+  const interrupt = new AbortController();
+  const force = new AbortController();
+  const timer = setTimeout(() => {
+    interrupt.abort(new Interrupted(`the test's ${options.timeoutMs ?? 20_000} ms ran out`));
+    force.abort();
+  }, options.timeoutMs ?? 20_000);
+  const started = Date.now();
+  let stdout = '';
+  let stderr = '';
+  try {
+    // main.ts's widths when stdout and stderr are pipes.
+    const io = { stdout: (text: string) => void (stdout += text), stderr: (text: string) => void (stderr += text), stdoutColumns: Number(process.env.COLUMNS) || 80 };
+    const code = await runInProcess(args, io, { interrupt: interrupt.signal, force: force.signal });
+    return { code, signal: null, stdout, stderr, ms: Date.now() - started };
+  } finally {
+    clearTimeout(timer);
+    process.chdir(cwd);
+    for (const [name, was] of saved) {
+      if (was === undefined) delete process.env[name];
+      else process.env[name] = was;
+    }
+    inProcessRun = false;
+  }
 }
 
 let cacheRoot: string | undefined;
@@ -137,11 +183,13 @@ export function killQuietly(pid: number): void {
 /**
  * Runs each command line and checks it is a usage error: exit 2, `mcp-host: …` matching its
  * pattern, then the hint to --help, and no stack trace. Returns the runs for further checks.
+ * `run` is the CLI as a process (runCli, the default: the exit status the shell sees) or in this
+ * process (runCliInProcess: what the CLI says and returns, without a node start per case).
  */
-export async function expectUsageErrors(cases: readonly (readonly [string[], RegExp])[]): Promise<CliRun[]> {
+export async function expectUsageErrors(cases: readonly (readonly [string[], RegExp])[], run: (args: readonly string[]) => Promise<CliRun> = runCli): Promise<CliRun[]> {
   const runs: CliRun[] = [];
   for (const [args, message] of cases) {
-    const r = await runCli(args);
+    const r = await run(args);
     assert.equal(r.code, 2, args.join(' '));
     const lines = r.stderr.trimEnd().split('\n');
     assert.match(lines[0], new RegExp(`^mcp-host: .*${message.source}`), args.join(' '));

@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CLI, EVERYTHING, MARKER, ROOT, ensureBuilt, expectUsageErrors, leftoverProcesses, waitForNoLeftovers } from './cliProcess';
+import { CLI, EVERYTHING, MARKER, ROOT, ensureBuilt, expectUsageErrors, leftoverProcesses, waitForNoLeftovers, runCliInProcess } from './cliProcess';
 
 const SDK_CLIENT = path.join(ROOT, 'test/fixtures/clients/sdkGatewayClient.mjs');
 const ERAS = path.join(ROOT, 'test/fixtures/servers/eras.mjs');
@@ -124,6 +124,6 @@ describe('mcp-host gateway', () => {
       [['tools', '--port', '1', '--', 'node', 's.js'], /--port only applies to gateway/],
       [['gateway', 'extra', '--', 'node', 's.js'], /unexpected argument "extra"/],
       [['tools', '--exit-on-stdin-close', '--', 'node', 's.js'], /--exit-on-stdin-close only applies to gateway/],
-    ]);
+    ], runCliInProcess);
   });
 });

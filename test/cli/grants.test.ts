@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, test } from 'node:test';
 import { HttpPeer, startFixture } from '../transport/httpPeers';
-import { CliRun, cliTestHooks, expectUsageErrors, runCli } from './cliProcess';
+import { CliRun, cliTestHooks, expectUsageErrors, runCli, runCliInProcess } from './cliProcess';
 
 interface Credentials {
   clientId: string;
@@ -101,6 +101,6 @@ describe('mcp-host --url: grants without a browser', { timeout: 180_000 }, () =>
       [['tools', '--url', 'http://127.0.0.1:9/mcp', '--grant', 'workload_identity', '--workload-token-file', 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.sig'], /not the key or token itself/],
       [['tools', '--url', 'http://127.0.0.1:9/mcp', '--private-key-file', '/k.pem'], /--private-key-file needs --grant client_credentials/],
       [['tools', '--url', 'http://127.0.0.1:9/mcp', '--dpop', 'maybe'], /--dpop must be one of auto, off, required/],
-    ]);
+    ], runCliInProcess);
   });
 });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { lstatSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { EVERYTHING, cliTestHooks, runCli } from './cliProcess';
+import { EVERYTHING, cliTestHooks, runCliInProcess } from './cliProcess';
 import { displayCommandLine, maskCredentialArguments } from '../../src/protocol/redaction';
 import { recordedServerLabel } from '../../src/usecases/recordingFile';
 
@@ -15,7 +15,7 @@ describe('--record FILE', { timeout: 60_000 }, () => {
     const file = join(dir, 'existing.jsonl');
     writeFileSync(file, 'old content\n', { mode: 0o644 });
     assert.equal(statSync(file).mode & 0o777, 0o644);
-    const r = await runCli(['ping', '--record', file, '--', ...EVERYTHING]);
+    const r = await runCliInProcess(['ping', '--record', file, '--', ...EVERYTHING]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(statSync(file).mode & 0o777, 0o600);
     assert.doesNotMatch(readFileSync(file, 'utf8'), /old content/);
@@ -27,7 +27,7 @@ describe('--record FILE', { timeout: 60_000 }, () => {
     writeFileSync(target, 'do not overwrite\n', { mode: 0o644 });
     const link = join(dir, 'link.jsonl');
     symlinkSync(target, link);
-    const r = await runCli(['ping', '--record', link, '--', ...EVERYTHING]);
+    const r = await runCliInProcess(['ping', '--record', link, '--', ...EVERYTHING]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(readFileSync(target, 'utf8'), 'do not overwrite\n');
     assert.ok(!lstatSync(link).isSymbolicLink(), 'the link was replaced by the recording');
@@ -38,7 +38,7 @@ describe('--record FILE', { timeout: 60_000 }, () => {
   test('credential arguments of the server command are masked in the header', async () => {
     const file = join(dir, 'token.jsonl');
     // server-everything ignores arguments after its transport name.
-    const r = await runCli(['ping', '--record', file, '--', ...EVERYTHING, '--token', 'sk_live_abcdef123456', '--api-key=key-987654321', '--verbose']);
+    const r = await runCliInProcess(['ping', '--record', file, '--', ...EVERYTHING, '--token', 'sk_live_abcdef123456', '--api-key=key-987654321', '--verbose']);
     assert.equal(r.code, 0, r.stderr);
     const text = readFileSync(file, 'utf8');
     assert.doesNotMatch(text, /sk_live_abcdef123456|key-987654321/);

@@ -1,4 +1,4 @@
-// `mcp-host registry outdated|update` and `--target user` (the built dist/cli.js) against the
+// `mcp-host registry outdated|update` and `--target user` (in-process: runCliInProcess) against the
 // registry fixture, where brave-search has 1.0.1 and a newer 1.0.2: install records where an
 // entry came from; outdated names the newer version; update rewrites only that entry (comments
 // and the other entries kept, the same inputs), so its fingerprint — what consent remembers —
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { findNodeAtLocation, parse, parseTree } from 'jsonc-parser';
-import { ensureBuilt, runCli } from './cliProcess';
+import { ensureBuilt, runCliInProcess } from './cliProcess';
 import { RegistryFixture, startRegistryFixture } from '../gallery/registryFixture';
 import { folderSources, parseConfigText, parseSettingsText, settingsSource } from '../../src/config';
 
@@ -33,18 +33,18 @@ describe('mcp-host registry outdated|update', () => {
     const target = join(workspace, '.vscode', 'mcp.json');
     mkdirSync(join(workspace, '.vscode'));
     writeFileSync(target, '{\n  // team servers\n  "servers": {\n    "notes": { "command": "node", "args": ["notes.js"] } // keep me\n  }\n}\n');
-    const installed = await runCli(['registry', 'install', BRAVE, ...registry, '--target', target, '--version', '1.0.1']);
+    const installed = await runCliInProcess(['registry', 'install', BRAVE, ...registry, '--target', target, '--version', '1.0.1']);
     assert.equal(installed.code, 0, installed.stderr);
     const before = readFileSync(target, 'utf8');
     const entry = parse(before).servers['brave-search'];
     assert.equal(entry.gallery, `${fixture.url}/public/v0.1/servers/${encodeURIComponent(BRAVE)}`);
     assert.equal(entry.version, '1.0.1');
 
-    const outdated = await runCli(['registry', 'outdated', ...registry, '--target', target]);
+    const outdated = await runCliInProcess(['registry', 'outdated', ...registry, '--target', target]);
     assert.equal(outdated.code, 0, outdated.stderr);
     assert.equal(outdated.stdout, `brave-search  ${BRAVE}  1.0.1 → 1.0.2  (mcp-host registry update brave-search)\n`);
 
-    const updated = await runCli(['registry', 'update', 'brave-search', ...registry, '--target', target]);
+    const updated = await runCliInProcess(['registry', 'update', 'brave-search', ...registry, '--target', target]);
     assert.equal(updated.code, 0, updated.stderr);
     assert.match(updated.stdout, /^updated "brave-search" in .*: io\.modelcontextprotocol\.anonymous\/brave-search 1\.0\.1 → 1\.0\.2\n {2}npx -y @modelcontextprotocol\/server-brave-search@1\.0\.2/);
     const after = readFileSync(target, 'utf8');
@@ -66,9 +66,9 @@ describe('mcp-host registry outdated|update', () => {
     assert.equal(print(after).notes, print(before).notes);
     assert.deepEqual(parseConfigText(after, source).servers.find((s) => s.name === 'brave-search')?.registrySource, { registryUrl: `${fixture.url}/public`, name: BRAVE, version: '1.0.2' });
 
-    const current = await runCli(['registry', 'outdated', ...registry, '--target', target]);
+    const current = await runCliInProcess(['registry', 'outdated', ...registry, '--target', target]);
     assert.match(current.stdout, /^brave-search {2}\S+ {2}1\.0\.2 {2}up to date$/m);
-    const notFromRegistry = await runCli(['registry', 'update', 'notes', ...registry, '--target', target]);
+    const notFromRegistry = await runCliInProcess(['registry', 'update', 'notes', ...registry, '--target', target]);
     assert.equal(notFromRegistry.code, 2);
     assert.match(notFromRegistry.stderr, /has no entry "notes" installed from a registry/);
   });
@@ -78,7 +78,7 @@ describe('mcp-host registry outdated|update', () => {
     const settings = join(config, 'Code', 'User', 'settings.json');
     mkdirSync(join(config, 'Code', 'User'), { recursive: true });
     writeFileSync(settings, '{\n  // my editor\n  "editor.fontSize": 14\n}\n');
-    const r = await runCli(['registry', 'install', 'io.github.example/weather-mcp', '--registry', `${fixture.url}/public`, '--target', 'user'], { env: { XDG_CONFIG_HOME: config } });
+    const r = await runCliInProcess(['registry', 'install', 'io.github.example/weather-mcp', '--registry', `${fixture.url}/public`, '--target', 'user'], { env: { XDG_CONFIG_HOME: config } });
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /as "weather-mcp" in your user settings \(.*settings\.json\)/);
     const text = readFileSync(settings, 'utf8');

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { HttpPeer, freePort, startEverything, startFixture } from '../transport/httpPeers';
-import { ensureBuilt, expectUsageErrors, runCli } from './cliProcess';
+import { ensureBuilt, expectUsageErrors, runCli, runCliInProcess } from './cliProcess';
 
 const SECRET = 'sekrit-cli-token-77';
 
@@ -80,6 +80,6 @@ describe('mcp-host --url against remote servers', { timeout: 180_000 }, () => {
       [['tools', '--url', everything.url, '--transport', 'websocket'], /--transport must be auto, http or sse/],
       [['tools', '--url', everything.url, '--header', `Bearer ${SECRET}`], /--header needs "Name: value"/],
     ];
-    for (const r of await expectUsageErrors(cases)) assert.ok(!r.stderr.includes(SECRET), r.stderr);
+    for (const r of await expectUsageErrors(cases, runCliInProcess)) assert.ok(!r.stderr.includes(SECRET), r.stderr);
   });
 });

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
-import { ROOT, ensureBuilt, expectUsageErrors, killQuietly, runCli, waitForNoLeftovers } from './cliProcess';
+import { ROOT, ensureBuilt, expectUsageErrors, killQuietly, waitForNoLeftovers, runCliInProcess } from './cliProcess';
 
 const EVOLVING = join(ROOT, 'test', 'fixtures', 'servers', 'evolving.mjs');
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -40,7 +40,7 @@ describe('mcp-host test', { timeout: 120_000 }, () => {
     });
     const junit = join(dir, 'report.xml');
     // The tools do not say they only read: a hand call would ask, so the run needs --yes.
-    const r = await runCli(['test', file, '--junit', junit, '--yes']);
+    const r = await runCliInProcess(['test', file, '--junit', junit, '--yes']);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const lines = r.stdout.trim().split('\n');
     assert.match(lines.find((l) => l.includes('› shout'))!, /^PASS evolving › shout \(\d+ ms\)$/);
@@ -58,14 +58,14 @@ describe('mcp-host test', { timeout: 120_000 }, () => {
   test('all passing: exit 0; servers given inline in the test file', async () => {
     const file = join(dir, 'inline-tests.json');
     writeFileSync(file, JSON.stringify({ servers: { dev: { command: process.execPath, args: [EVOLVING, '--build', '1'] } }, tests: [{ name: 'echo', server: 'dev', tool: 'echo', arguments: { message: 'hi' }, expect: { isError: false, textContains: 'hi' } }] }));
-    const r = await runCli(['test', file, '--yes']);
+    const r = await runCliInProcess(['test', file, '--yes']);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /^1 test: 1 passed, 0 failed$/m);
   });
 
   test('a server that cannot start: its tests could not run, exit 2', async () => {
     const file = write('broken-tests.json', { tests: [{ name: 'nothing', server: 'broken', tool: 'x' }] });
-    const r = await runCli(['test', file, '--config', join(vscodeDir, 'mcp.json')]);
+    const r = await runCliInProcess(['test', file, '--config', join(vscodeDir, 'mcp.json')]);
     assert.equal(r.code, 2, r.stdout + r.stderr);
     assert.match(r.stderr, /^mcp-host: broken: /m);
     assert.match(r.stdout, /^ERROR broken › nothing/m);
@@ -78,6 +78,6 @@ describe('mcp-host test', { timeout: 120_000 }, () => {
       [['test', join(dir, 'missing.json')], /cannot read .*missing\.json/],
       [['test', write('bad-tests.json', { tests: [{ name: 'a' }] })], /needs a "server"/],
       [['tools', '--junit', 'x.xml', '--', 'node', 'x.js'], /--junit only applies to test/],
-    ]);
+    ], runCliInProcess);
   });
 });

@@ -5,12 +5,12 @@
 // stdout and stderr (with --trace) is searched for each code, token and client secret the flow
 // handled.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { authFixtureStats, HttpPeer, startFixture } from '../transport/httpPeers';
-import { CliRun, ROOT, ensureBuilt, expectUsageErrors, runCli } from './cliProcess';
+import { CliRun, ROOT, ensureBuilt, expectUsageErrors, runCli, runCliInProcess } from './cliProcess';
 
 interface BrowserVisit {
   url: string;
@@ -59,6 +59,15 @@ describe('mcp-host --url: sign-in', { timeout: 180_000 }, () => {
   function cachedSecrets(dir: string): string[] {
     const grants = JSON.parse(readFileSync(join(dir, TOKEN_FILE), 'utf8')) as Record<string, { accessToken?: string; refreshToken?: string; client: { clientSecret?: string } }>;
     return Object.values(grants).flatMap((g) => [g.accessToken, g.refreshToken, g.client.clientSecret]).filter((s): s is string => !!s);
+  }
+
+  /** Moves the expiry of every grant in the token cache of `dir` to a second ago, as time passing would. */
+  function expireCachedGrants(dir: string): void {
+    const file = join(dir, TOKEN_FILE);
+    const grants = JSON.parse(readFileSync(file, 'utf8')) as Record<string, { expiresAt?: number }>;
+    assert.ok(Object.values(grants).every((g) => typeof g.expiresAt === 'number'), 'each cached grant has an expiry');
+    for (const g of Object.values(grants)) g.expiresAt = Date.now() - 1000;
+    writeFileSync(file, JSON.stringify(grants, null, 2));
   }
 
   function assertNotPrinted(secrets: readonly (string | null | undefined)[]): void {
@@ -113,13 +122,15 @@ describe('mcp-host --url: sign-in', { timeout: 180_000 }, () => {
   });
 
   test('--token-cache: an expired token is refreshed, not signed in again', async () => {
-    // A lifetime the first run outlasts on a loaded machine would expire during its own handshake.
-    const { peer, stats } = await fixture(['--token-ttl', '4']);
+    const { peer, stats } = await fixture();
     const cache = freshDir('cache');
     const first = await run(['ping', '--url', peer.url, '--token-cache', cache]);
     assert.equal(first.r.code, 0, first.r.stderr);
     const refreshesBefore = (await stats()).refreshes;
-    await new Promise((resolve) => setTimeout(resolve, 4500));
+    // The token's lifetime passes, on both sides, without waiting it out: the server's tokens
+    // expire, and the cached grant says its token expired a second ago.
+    assert.equal((await fetch(new URL('/control/expire', peer.url), { method: 'POST' })).ok, true);
+    expireCachedGrants(cache);
     const second = await run(['tools', '--url', peer.url, '--token-cache', cache, '--trace']);
     assert.equal(second.r.code, 0, second.r.stderr);
     assert.equal(second.visits.length, 0);
@@ -210,7 +221,7 @@ describe('mcp-host --url: sign-in', { timeout: 180_000 }, () => {
       [['tools', '--url', 'http://127.0.0.1:1/mcp', '--client-metadata-url', 'https://example.com/a/../client.json'], /--client-metadata-url must not contain "\." or "\.\." path segments/],
       [['tools', '--url', 'http://127.0.0.1:1/mcp', '--client-metadata-url', 'https://example.com/client.json#x'], /--client-metadata-url must not have a fragment/],
       [['tools', '--url', 'http://127.0.0.1:1/mcp', '--client-metadata-url', 'https://example.com/client.json', '--client-id', 'c'], /--client-metadata-url and --client-id name two different clients/],
-    ]);
+    ], runCliInProcess);
   });
 
   test('--client-metadata-url: where the authorization server supports metadata documents, that URL is the client id (no registration)', async () => {

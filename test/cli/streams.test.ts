@@ -1,8 +1,8 @@
-// The real CLI process against hostile HTTP fixtures and a crashing stdio server: a request whose
-// answer cannot come ends in exit 2 and one line (never exit 0 with nothing printed); a 403 shows
-// the server's words; TLS failures are said in words; a modern-only server's answer to a legacy
-// pin comes first; the log names only the headers really sent; a detached worker of a crashed
-// server is dead before the CLI exits.
+// The CLI against hostile HTTP fixtures and a crashing stdio server: a request whose answer cannot
+// come ends in exit 2 and one line (never exit 0 with nothing printed); a 403 shows the server's
+// words; TLS failures are said in words; a modern-only server's answer to a legacy pin comes
+// first; the log names only the headers really sent (these in-process: runCliInProcess); a
+// detached worker of a crashed server is dead before the real CLI process exits.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { isPidAlive } from '../../src/transport/processTree';
 import { HttpPeer, startFixture } from '../transport/httpPeers';
-import { ROOT, ensureBuilt, runCli } from './cliProcess';
+import { ROOT, ensureBuilt, runCli, runCliInProcess } from './cliProcess';
 
 function assertOneLine(stderr: string, pattern: RegExp): void {
   const lines = stderr.trimEnd().split('\n');
@@ -37,7 +37,7 @@ describe('mcp-host against hostile streams and refusals', { timeout: 180_000 }, 
 
   test('a tools/list whose answer never comes: exit 2 and one line that says so, after a bounded number of resumes', async () => {
     const peer = await fixture('hostileStreams.mjs', ['--mode', 'lost-answer']);
-    const r = await runCli(['tools', '--url', peer.url], { timeoutMs: 60_000 });
+    const r = await runCliInProcess(['tools', '--url', peer.url], { timeoutMs: 60_000 });
     assert.equal(r.code, 2, r.stderr);
     assert.equal(r.stdout, '');
     assertOneLine(r.stderr, /^mcp-host: tools\/list: no answer can come: 5 attempts in a row to resume its response stream from http:\/\/127\.0\.0\.1:\d+\/mcp failed or ended without a message$/);
@@ -47,7 +47,7 @@ describe('mcp-host against hostile streams and refusals', { timeout: 180_000 }, 
 
   test('a 403 with a JSON-RPC error body: the status and the server\'s words, escaped, not "requires authorization"', async () => {
     const peer = await fixture('hostileStreams.mjs', ['--mode', 'forbidden']);
-    const r = await runCli(['tools', '--url', peer.url]);
+    const r = await runCliInProcess(['tools', '--url', peer.url]);
     assert.equal(r.code, 2, r.stderr);
     assertOneLine(r.stderr, /^mcp-host: \S+: POST http:\/\/127\.0\.0\.1:\d+\/mcp answered HTTP 403 Forbidden: Access is only allowed at localhost:18103\\u001b\[31m \(JSON-RPC error -32600\)$/);
     assert.doesNotMatch(r.stderr, /requires authorization/);
@@ -56,7 +56,7 @@ describe('mcp-host against hostile streams and refusals', { timeout: 180_000 }, 
   test('https to a port that speaks plain HTTP: says so and suggests http://', async () => {
     const peer = await fixture('hostileStreams.mjs', ['--mode', 'get-storm']);
     const url = peer.url.replace('http:', 'https:');
-    const r = await runCli(['tools', '--url', url]);
+    const r = await runCliInProcess(['tools', '--url', url]);
     assert.equal(r.code, 2, r.stderr);
     assertOneLine(r.stderr, /127\.0\.0\.1:\d+ does not speak TLS \(https\) on this port \(ERR_SSL_WRONG_VERSION_NUMBER\); if the server serves plain HTTP there, use http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     assert.doesNotMatch(r.stderr, /0A00010B|wrong version number/);
@@ -70,7 +70,7 @@ describe('mcp-host against hostile streams and refusals', { timeout: 180_000 }, 
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const port = (server.address() as { port: number }).port;
-      const r = await runCli(['tools', '--url', `https://127.0.0.1:${port}/mcp`]);
+      const r = await runCliInProcess(['tools', '--url', `https://127.0.0.1:${port}/mcp`]);
       assert.equal(r.code, 2, r.stderr);
       assertOneLine(r.stderr, new RegExp(`the TLS certificate of 127\\.0\\.0\\.1:${port} was refused: it is self-signed, and nothing this system trusts vouches for it \\(DEPTH_ZERO_SELF_SIGNED_CERT\\)$`));
     } finally {
@@ -81,7 +81,7 @@ describe('mcp-host against hostile streams and refusals', { timeout: 180_000 }, 
 
   test('--protocol-version legacy against a modern-only server: the server\'s own answer, not the fallback\'s 405', async () => {
     const peer = await fixture('modernHttpServer.mjs', []);
-    const r = await runCli(['tools', '--protocol-version', 'legacy', '--url', peer.url]);
+    const r = await runCliInProcess(['tools', '--protocol-version', 'legacy', '--url', peer.url]);
     assert.equal(r.code, 2, r.stderr);
     assertOneLine(r.stderr, /^mcp-host: initialize: POST http:\/\/127\.0\.0\.1:\d+\/mcp answered HTTP 400 Bad Request: Unsupported protocol version: 2025-11-25 \(JSON-RPC error -32022\)$/);
     assert.doesNotMatch(r.stderr, /405/);
@@ -89,11 +89,11 @@ describe('mcp-host against hostile streams and refusals', { timeout: 180_000 }, 
 
   test('--trace names the headers really sent: none configured, no sign-in claimed', async () => {
     const peer = await fixture('hostileStreams.mjs', ['--mode', 'get-storm']);
-    const plain = await runCli(['ping', '--trace', '--url', peer.url]);
+    const plain = await runCliInProcess(['ping', '--trace', '--url', peer.url]);
     assert.equal(plain.code, 0, plain.stderr);
     assert.match(plain.stderr, /\[http\] Streamable HTTP to http:\/\/127\.0\.0\.1:\d+\/mcp \(headers: none\)/);
     assert.doesNotMatch(plain.stderr, /Authorization from sign-in/);
-    const headed = await runCli(['ping', '--trace', '--url', peer.url, '--header', 'X-Trace: abc']);
+    const headed = await runCliInProcess(['ping', '--trace', '--url', peer.url, '--header', 'X-Trace: abc']);
     assert.equal(headed.code, 0, headed.stderr);
     assert.match(headed.stderr, /\(headers: X-Trace\)/);
   });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { afterEach, before, describe, test } from 'node:test';
 import { runCli as runInProcess } from '../../src/cli/run';
-import { EVERYTHING, ROOT, ensureBuilt, expectUsageErrors, isAlive, killQuietly, runCli, waitForNoLeftovers } from './cliProcess';
+import { EVERYTHING, ROOT, ensureBuilt, expectUsageErrors, isAlive, killQuietly, runCli, waitForNoLeftovers, runCliInProcess } from './cliProcess';
 
 before(() => ensureBuilt());
 
@@ -59,7 +59,7 @@ describe('mcp-host CLI: tasks (2025-11-25) with server-everything', { timeout: 1
   });
 
   test('--task on a tool that does not allow tasks calls it directly', async () => {
-    const r = await runCli(['call', 'echo', '--task', '--args', '{"message":"hi"}', '--trace', '--', ...EVERYTHING]);
+    const r = await runCliInProcess(['call', 'echo', '--task', '--args', '{"message":"hi"}', '--trace', '--', ...EVERYTHING]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Echo: hi/);
     assert.doesNotMatch(r.stderr, /"task":\{/);
@@ -67,36 +67,36 @@ describe('mcp-host CLI: tasks (2025-11-25) with server-everything', { timeout: 1
 
   test('--task runs a tool that allows a task (taskSupport optional) as one; without it the tool is called directly', async () => {
     const server = ['node', join(ROOT, 'test', 'fixtures', 'servers', 'optionalTask.mjs')];
-    const asTask = await runCli(['call', 'brew', '--task', '--args', '{"what":"tea"}', '--trace', '--', ...server]);
+    const asTask = await runCliInProcess(['call', 'brew', '--task', '--args', '{"what":"tea"}', '--trace', '--', ...server]);
     assert.equal(asTask.code, 0, asTask.stderr);
     assert.match(asTask.stdout, /brewed tea/);
     assert.match(asTask.stderr, /→ \d+ B .*"method":"tools\/call".*"task":\{/);
     assert.match(asTask.stderr, /→ \d+ B .*"method":"tasks\/result"/);
-    const direct = await runCli(['call', 'brew', '--args', '{"what":"coffee"}', '--trace', '--', ...server]);
+    const direct = await runCliInProcess(['call', 'brew', '--args', '{"what":"coffee"}', '--trace', '--', ...server]);
     assert.equal(direct.code, 0, direct.stderr);
     assert.match(direct.stdout, /brewed coffee/);
     assert.doesNotMatch(direct.stderr, /"task":\{|tasks\/result/);
   });
 
   test('tasks lists what the server holds (tasks/list), as text and --json', async () => {
-    const text = await runCli(['tasks', '--trace', '--', ...EVERYTHING]);
+    const text = await runCliInProcess(['tasks', '--trace', '--', ...EVERYTHING]);
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stderr, /→ \d+ B .*"method":"tasks\/list"/);
     assert.equal(text.stdout, '(no tasks)\n');
-    const json = await runCli(['tasks', '--json', '--', ...EVERYTHING]);
+    const json = await runCliInProcess(['tasks', '--json', '--', ...EVERYTHING]);
     assert.equal(json.code, 0, json.stderr);
     assert.deepEqual(JSON.parse(json.stdout), { tasks: [] });
   });
 
   test('tools says how a task tool runs', async () => {
-    const r = await runCli(['tools', '--', ...EVERYTHING]);
+    const r = await runCliInProcess(['tools', '--', ...EVERYTHING]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /Runs as a task \(execution\.taskSupport: required\): call waits for it/);
     assert.doesNotMatch(r.stdout, /does not run tasks/);
   });
 
   test('--task only applies to call', async () => {
-    await expectUsageErrors([[['tools', '--task', '--', ...EVERYTHING], /--task only applies to call/]]);
+    await expectUsageErrors([[['tools', '--task', '--', ...EVERYTHING], /--task only applies to call/]], runCliInProcess);
   });
 });
 

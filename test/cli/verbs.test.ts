@@ -1,14 +1,15 @@
 // The CLI's verbs as a user meets them (issue 38 #19) and the approval a file someone else wrote
 // needs before it runs (security review F12), against the real built CLI and real servers.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
-import { CLI, EVERYTHING, ROOT, cliTestHooks, expectUsageErrors, runCli } from './cliProcess';
+import { CLI, ROOT, cliTestHooks, expectUsageErrors, runCli, runCliInProcess } from './cliProcess';
 
 const WORKBENCH = ['node', join(ROOT, 'test', 'fixtures', 'servers', 'workbench.mjs')];
 const EVOLVING = ['node', join(ROOT, 'test', 'fixtures', 'servers', 'evolving.mjs')];
+const OPTIONAL_TASK = ['node', join(ROOT, 'test', 'fixtures', 'servers', 'optionalTask.mjs')];
 const dir = cliTestHooks('mcp-host-verbs-');
 
 /** A file to delete, and a recording of the call that deletes it (made by this user, replayed as someone else's). */
@@ -23,12 +24,36 @@ async function recordedDeletion(name: string): Promise<{ victim: string; recordi
   return { victim, recording };
 }
 
+/**
+ * Runs `command` on a terminal of its own (script(1)), types `answer` once its output shows
+ * `question`, and resolves with everything the terminal showed (killed after 30 s).
+ */
+function onTerminal(command: string, question: RegExp, answer: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    let shown = '';
+    let typed = false;
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      shown += d;
+      if (typed || !question.test(shown)) return;
+      typed = true;
+      child.stdin.end(`${answer}\n`);
+    });
+    child.on('error', reject);
+    child.on('close', () => {
+      clearTimeout(timer);
+      resolve(shown);
+    });
+  });
+}
+
 describe('mcp-host verbs (issue 38 #19)', { timeout: 180_000 }, () => {
   test('--version prints the version; a missing snapshot is "file not found"', async () => {
     const r = await runCli(['--version']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /^mcp-host \d+\.\d+\.\d+\n$/);
-    await expectUsageErrors([[['diff', join(dir, 'nonexistent.json')], /cannot read .*nonexistent\.json: file not found/]]);
+    await expectUsageErrors([[['diff', join(dir, 'nonexistent.json')], /cannot read .*nonexistent\.json: file not found/]], runCliInProcess);
   });
 
   test('call prints a result whose text is its structured content once', async () => {
@@ -38,12 +63,12 @@ describe('mcp-host verbs (issue 38 #19)', { timeout: 180_000 }, () => {
   });
 
   test('call of a tool the server does not have: a usage error listing its tools (exit 2)', async () => {
-    const [r] = await expectUsageErrors([[['call', 'nosuchtool', '--', ...WORKBENCH], /the server has no tool named "nosuchtool"; its tools: delete_path, read_count, add_note, stats/]]);
+    const [r] = await expectUsageErrors([[['call', 'nosuchtool', '--', ...WORKBENCH], /the server has no tool named "nosuchtool"; its tools: delete_path, read_count, add_note, stats/]], runCliInProcess);
     assert.equal(r.stdout, '');
   });
 
   test('--args are checked against the inputSchema before sending; --no-validate sends them anyway', async () => {
-    await expectUsageErrors([[['call', 'add_note', '--args', '{"text":1,"priority":"high"}', '--', ...WORKBENCH], /--args do not fit the inputSchema of add_note: \/text: .*string.*; \/priority: .* \(--no-validate sends them anyway\)/]]);
+    await expectUsageErrors([[['call', 'add_note', '--args', '{"text":1,"priority":"high"}', '--', ...WORKBENCH], /--args do not fit the inputSchema of add_note: \/text: .*string.*; \/priority: .* \(--no-validate sends them anyway\)/]], runCliInProcess);
     const sent = await runCli(['call', 'add_note', '--args', '{"text":1}', '--no-validate', '--trace', '--', ...WORKBENCH]);
     assert.match(sent.stderr, /"method":"tools\/call","params":\{"name":"add_note","arguments":\{"text":1\}/, 'sent as given');
     assert.equal(sent.code, 1, 'the server itself refuses them (isError)');
@@ -78,9 +103,11 @@ describe('mcp-host verbs (issue 38 #19)', { timeout: 180_000 }, () => {
 
   test('replaying a task call sends the task ids the server gives anew', async () => {
     const file = join(dir, 'task.jsonl');
-    const rec = await runCli(['call', 'simulate-research-query', '--args', '{"topic":"tides"}', '--record', file, '--', ...EVERYTHING], { timeoutMs: 60_000 });
+    // A task of a few hundred milliseconds (server-everything's research task takes four seconds a run).
+    const rec = await runCli(['call', 'brew', '--task', '--args', '{"what":"tea"}', '--record', file, '--', ...OPTIONAL_TASK], { timeoutMs: 60_000 });
     assert.equal(rec.code, 0, rec.stderr);
-    const r = await runCli(['replay', file, '--json', '--yes', '--', ...EVERYTHING], { timeoutMs: 60_000 });
+    assert.match(readFileSync(file, 'utf8'), /"method":"tasks\/result"/, 'the recording holds a task');
+    const r = await runCli(['replay', file, '--json', '--yes', '--', ...OPTIONAL_TASK], { timeoutMs: 60_000 });
     const { requests } = JSON.parse(r.stdout) as { requests: { method: string; outcome: string; changes: unknown[] }[] };
     const result = requests.find((q) => q.method === 'tasks/result');
     assert.ok(result, r.stdout);
@@ -121,13 +148,12 @@ describe('files someone else made run only with the user\'s yes (F12)', { timeou
     const { victim, recording } = await recordedDeletion('tty');
     // script(1) gives the CLI a terminal; the answer is typed once the question is up.
     const command = [process.execPath, CLI, 'replay', recording, '--', ...WORKBENCH].join(' ');
-    const onTerminal = (answer: string) => spawnSync('sh', ['-c', `(sleep 4; echo ${answer}) | script -qec "${command}" /dev/null`], { encoding: 'utf8', timeout: 30_000 });
-    const no = onTerminal('n');
-    assert.match(no.stdout, /Run it\? \[y\/N\]/);
-    assert.match(no.stdout, /not run: this replay was not approved/);
+    const no = await onTerminal(command, /Run it\? \[y\/N\]/, 'n');
+    assert.match(no, /Run it\? \[y\/N\]/);
+    assert.match(no, /not run: this replay was not approved/);
     assert.ok(existsSync(victim));
-    const yes = onTerminal('y');
-    assert.match(yes.stdout, /1 request replayed|requests replayed/);
+    const yes = await onTerminal(command, /Run it\? \[y\/N\]/, 'y');
+    assert.match(yes, /1 request replayed|requests replayed/);
     assert.ok(!existsSync(victim));
   });
 
