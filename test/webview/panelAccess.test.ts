@@ -10,6 +10,7 @@ import { initialState } from '../../src/forms/state';
 import { readToolArguments } from '../../src/usecases/callTool';
 import type { Input, OutboundMessage } from '../../src/usecases/panelMessages';
 import { contrast, parseColour } from './colour';
+import { formChecks, formValue } from './formChecks';
 import { openPage, suiteBrowser, type WebviewPage } from './pageHarness';
 import { initTool, PAGE_SAMPLES, RUNNING, toolFailure, toolResult } from './pageSamples';
 import { THEMES } from './themes';
@@ -55,11 +56,8 @@ describe('tool panel: focus, announcements, theme', () => {
       return { type: 'validation', errors: checked.errors, ...(checked.errors.length === 0 ? { preview: JSON.stringify(checked.value) } : {}) };
     };
     const page = await openPage(browser(), { feature: PANEL_ASSETS, theme: THEMES[0]! });
-    /** Waits for the page's check after the first `count`, and answers it as the extension does. */
-    const answerNext = async (count: number) => {
-      await page.page.waitForFunction((n) => (window as unknown as { __posted: Array<{ type: string }> }).__posted.filter((m) => m.type === 'validate').length > n, count);
-      await page.send(answer((await page.posted('validate'))[count]!.input as Input));
-    };
+    // The test answers the opening check itself (late, on purpose); the rest as the extension does.
+    const checked = formChecks(page, answer, 1);
     try {
       const p = page.page;
       await page.send({ ...initTool(), model, input: { mode: 'form', state: initialState(model) ?? {} }, history: [] });
@@ -75,11 +73,11 @@ describe('tool panel: focus, announcements, theme', () => {
       // Enter before the check of "typed" came back: the page asks, the extension's check decides.
       await p.keyboard.press('Enter');
       assert.deepEqual((await page.waitForPosted('run')).input, { mode: 'form', state: { message: 'typed' } });
-      await answerNext(1);
+      await checked((input) => formValue(input, 'message') === 'typed');
       assert.match(await activeId(page), /^button#run/, 'a valid answer moves no focus');
       // Emptied: its check answered, Run says it cannot act, is still a Tab stop, and posts nothing.
       await field.fill('');
-      await answerNext(2);
+      await checked((input) => formValue(input, 'message') === '');
       assert.equal(await p.locator('#run').getAttribute('aria-disabled'), 'true');
       assert.equal(await p.locator('#run').evaluate((b) => (b as HTMLButtonElement).disabled), false, 'never disabled: a Tab stop');
       await p.keyboard.press('Tab');

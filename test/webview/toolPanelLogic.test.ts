@@ -12,27 +12,12 @@ import { readToolArguments } from '../../src/usecases/callTool';
 import type { HistoryEntry } from '../../src/usecases/history';
 import { historyItem, type Input, type OutboundMessage } from '../../src/usecases/panelMessages';
 import { toolResultDisplay } from '../../src/usecases/resultModel';
+import { formChecks, formValue } from './formChecks';
 import { openPage, suiteBrowser, type WebviewPage } from './pageHarness';
 import { TOOL, initTool, promptInit, toolFailure } from './pageSamples';
 import { THEMES } from './themes';
 
 const model = buildFormModel(TOOL.inputSchema);
-
-/**
- * Waits for the page's `validate` of what was typed (one posted after `count` whose input holds
- * `typed`): with `answer` (the default) answers every check posted since `count`, in order, as the
- * tool panel does; the page counts its checks out and back. Resolves with the typed input.
- */
-async function answerValidate(page: WebviewPage, count: number, typed: string, answer = true): Promise<Input> {
-  const holdsTyped = (input: unknown) => JSON.stringify(input).includes(typed);
-  await page.page.waitForFunction(
-    ([n, text]) => (window as unknown as { __posted: Array<{ type: string; input?: unknown }> }).__posted.filter((m) => m.type === 'validate').slice(n).some((m) => JSON.stringify(m.input).includes(text)),
-    [count, typed] as const,
-  );
-  const asked = (await page.posted('validate')).slice(count).map((m) => m.input as Input);
-  if (answer) for (const input of asked) await page.send(validation(input));
-  return asked.filter(holdsTyped).at(-1)!;
-}
 
 /** The tool panel's answer to a check of `input`: its errors, and the arguments' preview when there are none. */
 function validation(input: Input): OutboundMessage {
@@ -56,10 +41,10 @@ describe('the tool panel page: validation, results and history', () => {
   test('what the user types is posted; the extension\'s errors show at the fields touched, then all of them after Run', async () => {
     const page = await openPage(browser(), { feature: PANEL_ASSETS, theme: THEMES[0] });
     try {
+      const checked = formChecks(page, validation);
       await page.send(initTool());
-      const before = (await page.posted('validate')).length;
       await page.page.locator('.field[data-path="/replicas"] input').fill('42');
-      const typed = await answerValidate(page, before, '"42"');
+      const typed = await checked((input) => formValue(input, 'replicas') === '42');
       assert.equal(typed.mode, 'form');
       assert.deepEqual((await page.posted('edited')).length, 1, 'the first edit says so once');
       // Only the field the user touched shows its error (the required ones wait for Run).
@@ -70,9 +55,8 @@ describe('the tool panel page: validation, results and history', () => {
       assert.equal(await problems(page), '1 problem — fix it to run');
       assert.equal(await runDisabled(page), true);
 
-      const fixed = (await page.posted('validate')).length;
       await page.page.locator('.field[data-path="/replicas"] input').fill('3');
-      await answerValidate(page, fixed, '"3"');
+      await checked((input) => formValue(input, 'replicas') === '3');
       assert.equal((await fieldState(page, '/replicas')).invalid, false, 'a fixed field loses its error');
       assert.equal(await problems(page), '');
       assert.equal(await runDisabled(page), false);
@@ -81,7 +65,7 @@ describe('the tool panel page: validation, results and history', () => {
       // is sent; every problem shows and the focus goes to the first field to fix. (The click's
       // handler decides at once: what it posts is there when the click returns.)
       await page.page.locator('#run').click();
-      assert.equal((await page.posted('run')).length, 0, 'a Run with known problems sends nothing');
+      assert.equal((await page.posted('run')).length, 0, `a Run with known problems sends nothing; the page posted ${JSON.stringify(await page.posted())}`);
       assert.equal((await fieldState(page, '/message')).invalid, true);
       assert.equal((await fieldState(page, '/region')).invalid, true);
       assert.equal(await problems(page), '2 problems — fix them to run');
@@ -89,18 +73,18 @@ describe('the tool panel page: validation, results and history', () => {
 
       // Run while the check of the last edit is on its way: the input goes as it is, and the
       // extension answers an invalid Run with every problem.
-      const typedMessage = (await page.posted('validate')).length;
+      const asked = (await page.posted('validate')).length;
       await page.page.locator('.field[data-path="/message"] :is(input, textarea)').first().fill('ship it');
-      await answerValidate(page, typedMessage, 'ship it', false);
+      await page.page.waitForFunction((n) => (window as unknown as { __posted: Array<{ type: string }> }).__posted.filter((m) => m.type === 'validate').length > n, asked);
       // Run is aria-disabled while problems show (a Tab stop still, and it still takes a click);
       // Playwright counts aria-disabled as not enabled, so the click is forced.
       await page.page.locator('#run').click({ force: true });
       const run = (await page.waitForPosted('run')).input as Input;
-      assert.match(JSON.stringify(run), /ship it/);
-      for (const input of (await page.posted('validate')).slice(typedMessage).map((m) => m.input as Input)) await page.send(validation(input));
-      const checked = readToolArguments(model, run, sharedSchemaValidator);
-      assert.deepEqual(checked.errors.map((e) => e.path), ['/region']);
-      await page.send({ type: 'validation', errors: checked.errors } satisfies OutboundMessage);
+      assert.equal(formValue(run, 'message'), 'ship it');
+      await checked((input) => formValue(input, 'message') === 'ship it');
+      const ofRun = readToolArguments(model, run, sharedSchemaValidator);
+      assert.deepEqual(ofRun.errors.map((e) => e.path), ['/region']);
+      await page.send({ type: 'validation', errors: ofRun.errors } satisfies OutboundMessage);
       assert.equal((await fieldState(page, '/message')).invalid, false);
       assert.equal((await fieldState(page, '/region')).invalid, true);
       assert.equal(await problems(page), '1 problem — fix it to run');
