@@ -130,6 +130,47 @@ describe('sampling and elicitation in a real VS Code', () => {
     return text;
   }
 
+  /**
+   * Waits until the sampling dialog's answer field holds the model's answer (`expected` says which),
+   * answering meanwhile VS Code's own question whether MCP Host may use the provider's models: VS Code
+   * asks it once a window, on the first request that reaches a model, so it is answered when it comes
+   * rather than waited for. `meanwhile` runs on each look (say, to note a quick pick shown).
+   */
+  async function modelAnswer(dialog: Frame, expected: (answer: string) => boolean, meanwhile?: () => Promise<void>): Promise<void> {
+    const answer = dialog.locator('#answer');
+    let last = '';
+    await poll(
+      async () => {
+        await meanwhile?.();
+        const access = await wb.dialog();
+        if (access) await wb.answerDialog(access.buttons.find((b) => /^allow/i.test(b)) ?? access.buttons[0]);
+        last = (await answer.count()) > 0 ? await answer.inputValue() : '';
+        return expected(last);
+      },
+      45_000,
+      'the model answer',
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; the answer field holds ${JSON.stringify(last)}`);
+    });
+  }
+
+  /**
+   * Clicks Open in a link dialog, answers VS Code's own question if it asks (before it opens an
+   * external site), and returns the URL the new browser tab requested (its requests are aborted).
+   */
+  async function openLink(dialog: Frame, prefix: string): Promise<string> {
+    const context = wb.page.context();
+    let url: string | undefined;
+    const request = context.waitForEvent('request', { predicate: (r) => r.url().startsWith(prefix), timeout: 20_000 }).then((r) => (url = r.url()));
+    await dialog.locator('#open-url').click();
+    await poll(async () => url !== undefined || (await wb.page.locator('.monaco-dialog-box').first().isVisible()), 20_000, `${prefix} to open, or VS Code to ask`);
+    const ask = url === undefined ? await wb.dialog() : undefined;
+    if (ask) await wb.answerDialog(ask.buttons.find((b) => /^open$/i.test(b)) ?? ask.buttons[0]);
+    await request;
+    for (const page of context.pages()) if (page !== wb.page) await page.close().catch(() => undefined);
+    return url!;
+  }
+
   /** Waits for the test language model, installed with MCP Host at launch, to register. */
   async function testModelRegistered(): Promise<void> {
     await poll(
@@ -192,13 +233,9 @@ describe('sampling and elicitation in a real VS Code', () => {
 
       // No model hint from this server: the user picks one.
       await wb.pickQuickItem('MCP Host Test Model');
-      // VS Code asks once whether MCP Host may use the provider's models.
-      const access = await wb.dialog({ timeoutMs: 5_000 });
-      if (access) await wb.answerDialog(access.buttons.find((b) => /^allow/i.test(b)) ?? access.buttons[0]);
+      await modelAnswer(dialog, (text) => text === 'Test model answer to: What is the capital of Italy?');
 
       const answer = dialog.locator('#answer');
-      await answer.waitFor({ timeout: 30_000 });
-      await poll(async () => (await answer.inputValue()) === 'Test model answer to: What is the capital of Italy?', 15_000, 'the model answer');
       await wb.screenshot('serve-sampling-answer');
       await answer.fill('Rome (reviewed by a person)');
       await dialog.locator('#send-answer').click();
@@ -257,19 +294,10 @@ describe('sampling and elicitation in a real VS Code', () => {
 
       await dialog.locator('#approve').click();
       const quickPick = wb.page.locator('.quick-input-widget');
-      const answer = dialog.locator('#answer');
       let picker = false;
-      await poll(
-        async () => {
-          picker ||= await quickPick.isVisible();
-          // VS Code asks once whether MCP Host may use the provider's models (when this test runs first).
-          const access = await wb.dialog();
-          if (access) await wb.answerDialog(access.buttons.find((b) => /^allow/i.test(b)) ?? access.buttons[0]);
-          return (await answer.count()) > 0 && (await answer.inputValue()).startsWith('Test model answer to: Describe this picture and this sound.');
-        },
-        30_000,
-        'the model answer',
-      );
+      await modelAnswer(dialog, (text) => text.startsWith('Test model answer to: Describe this picture and this sound.'), async () => {
+        picker ||= await quickPick.isVisible();
+      });
       assert.equal(picker, false, 'no model picker: the hint chose the model');
       await wb.screenshot('serve-sampling-media-answer');
       await dialog.locator('#send-answer').click();
@@ -375,13 +403,7 @@ describe('sampling and elicitation in a real VS Code', () => {
       assert.equal(await consent.locator('#warnings').count(), 0);
       await wb.screenshot('serve-url-consent');
       // The browser tab VS Code opens: its first request is the URL exactly (the network may fail).
-      const request = wb.page.context().waitForEvent('request', { predicate: (r) => r.url().startsWith('https://example.com/'), timeout: 20_000 });
-      await consent.locator('#open-url').click();
-      // VS Code may ask before opening an external site.
-      const ask = await wb.dialog({ timeoutMs: 5_000 });
-      if (ask) await wb.answerDialog(ask.buttons.find((b) => /^open$/i.test(b)) ?? ask.buttons[0]);
-      assert.equal((await request).url(), authorize, 'the browser gets exactly the URL the user approved');
-      for (const page of wb.page.context().pages()) if (page !== wb.page) await page.close().catch(() => undefined);
+      assert.equal(await openLink(consent, 'https://example.com/'), authorize, 'the browser gets exactly the URL the user approved');
       await resultText(opened, /User completed the URL elicitation flow/);
       assert.match(await wb.outputChannelText(CHANNEL, { contains: 'the user opened' }), /the user opened https:\/\/example\.com\/authorize\?client=mcp-host/);
     });
@@ -390,20 +412,6 @@ describe('sampling and elicitation in a real VS Code', () => {
   test('URL elicitation required (-32042): the prerequisite link offered with its domain, opened, the tool call retried and answered', { timeout: 150_000 }, async () => {
     await step('url-required', async () => {
       const target = 'https://example.com/after-the-prerequisite';
-      const context = wb.page.context();
-      /** Clicks Open in a link dialog, answers VS Code's own question if it asks, and returns the URL the new tab requested. */
-      const openLink = async (dialog: Frame, prefix: string): Promise<string> => {
-        let url: string | undefined;
-        const request = context.waitForEvent('request', { predicate: (r) => r.url().startsWith(prefix), timeout: 20_000 }).then((r) => (url = r.url()));
-        await dialog.locator('#open-url').click();
-        // VS Code may ask before it opens an external site.
-        await poll(async () => url !== undefined || (await wb.page.locator('.monaco-dialog-box').first().isVisible()), 20_000, `${prefix} to open, or VS Code to ask`);
-        const ask = url === undefined ? await wb.dialog() : undefined;
-        if (ask) await wb.answerDialog(ask.buttons.find((b) => /^open$/i.test(b)) ?? ask.buttons[0]);
-        await request;
-        for (const page of context.pages()) if (page !== wb.page) await page.close().catch(() => undefined);
-        return url!;
-      };
       /** The link dialog whose site is `domain` (an earlier one may still be closing). */
       const linkDialog = (domain: string) =>
         poll(
@@ -529,8 +537,7 @@ describe('sampling and elicitation in a real VS Code', () => {
       await wb.pickQuickItem('MCP Host Test Model');
       // VS Code's own question whether MCP Host may use the models comes once a window: here only
       // when this test runs alone (--test-name-pattern); the first test's sampling answered it.
-      const access = await wb.dialog({ timeoutMs: 3_000 });
-      if (access) await wb.answerDialog(access.buttons.find((b) => /^allow/i.test(b)) ?? access.buttons[0]);
+      await modelAnswer(dialog, (text) => text === 'Test model answer to: Say hi');
       await dialog.locator('#send-answer').click({ timeout: 30_000 });
       await noWebview('asks to use a language model');
       await resultText(tool, /sampled: Test model answer to: Say hi/);
