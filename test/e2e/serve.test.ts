@@ -15,7 +15,9 @@
 // VS Code in the harness has no chat model, so a tiny test extension
 // (test/e2e/fixtures/lm-provider, installed at launch, never shipped) registers one with
 // `vscode.lm.registerLanguageModelChatProvider`; it is installed next to the VSIX under test.
-// Screenshots: test-results/screenshots/serve-*.png.
+// Screenshots: test-results/screenshots/serve-*.png. The logs are read from their files
+// (`reveal: false`): none of the screenshots is of the Output panel, and showing it for a read
+// cost a palette run and a pick each time the channel changed (8 in a run of the file).
 //
 // Moved to the page harness (issue 35; test/webview/dialogsEverything.test.ts: server-everything's
 // own requests through a real client, the extension's WebviewPrompter on the vscode double, the
@@ -174,7 +176,7 @@ describe('sampling and elicitation in a real VS Code', () => {
   /** Waits for the test language model, installed with MCP Host at launch, to register. */
   async function testModelRegistered(): Promise<void> {
     await poll(
-      async () => (await wb.outputChannelText('Test LM Provider', { contains: 'registered the test language model', timeoutMs: 10_000 }).catch(() => undefined)) !== undefined,
+      async () => (await wb.outputChannelText('Test LM Provider', { contains: 'registered the test language model', timeoutMs: 10_000, reveal: false }).catch(() => undefined)) !== undefined,
       90_000,
       'the test language model to register',
     );
@@ -246,7 +248,7 @@ describe('sampling and elicitation in a real VS Code', () => {
       assert.match(text, /"stopReason": "endTurn"/);
       await tool.locator('.result').scrollIntoViewIfNeeded();
       await wb.screenshot('serve-sampling-result');
-      const log = await wb.outputChannelText(CHANNEL, { contains: 'the user edited the answer' });
+      const log = await wb.outputChannelText(CHANNEL, { contains: 'the user edited the answer', reveal: false });
       assert.match(log, /model picked by the user: MCP Host Test Model/);
     });
   });
@@ -263,7 +265,7 @@ describe('sampling and elicitation in a real VS Code', () => {
       const again = await runTool('trigger-sampling-request', { prompt: 'second, not asked' });
       await resultText(again, /Test model answer to: Resource trigger-sampling-request context: second, not asked/);
       assert.equal((await wb.webviewFrames('asks to use a language model')).length, 0, 'no dialog');
-      assert.match(await wb.outputChannelText(CHANNEL, { contains: 'approved by your setting' }), /approved by your setting for this server \(allowed for this session\)/);
+      assert.match(await wb.outputChannelText(CHANNEL, { contains: 'approved by your setting', reveal: false }), /approved by your setting for this server \(allowed for this session\)/);
 
       await commandAndPick('MCP Host: Reset Sampling Permissions', 'everything');
       await poll(async () => (await wb.notifications()).some((n) => n.includes('Sampling requests from everything will ask you again')), 10_000, 'the reset to be confirmed');
@@ -304,13 +306,13 @@ describe('sampling and elicitation in a real VS Code', () => {
       await noWebview('sampler asks to use a language model');
       const text = await resultText(tool, /"model": "mcp-host-test-model"/);
       assert.match(text, /Test model answer to: Describe this picture and this sound\./);
-      const log = await wb.outputChannelText('MCP: sampler', { contains: 'the user sent the answer' });
+      const log = await wb.outputChannelText('MCP: sampler', { contains: 'the user sent the answer', reveal: false });
       assert.match(log, /request: 1 message, maxTokens 64, model hints "no-such-model", "Test Model", includeContext thisServer/);
       assert.match(log, /user: \[image image\/png\][\s\S]*user: \[audio audio\/wav\]/);
       assert.match(log, /model: MCP Host Test Model \([^)]*\) \(matches the server's hint "Test Model"\)/);
       assert.doesNotMatch(log, /model picked by the user/);
       // The image reached the model as data; the audio as a note that it was left out.
-      assert.match(await wb.outputChannelText('Test LM Provider', { contains: 'data parts' }), /data parts: image\/png 101 B; last user text: Describe this picture and this sound\.\[audio \(audio\/wav\) left out: VS Code language models take no audio\]/);
+      assert.match(await wb.outputChannelText('Test LM Provider', { contains: 'data parts', reveal: false }), /data parts: image\/png 101 B; last user text: Describe this picture and this sound\.\[audio \(audio\/wav\) left out: VS Code language models take no audio\]/);
     });
   });
 
@@ -325,7 +327,7 @@ describe('sampling and elicitation in a real VS Code', () => {
       // Not invisible either: the status bar says so for a few seconds.
       const statusBar = wb.page.locator('.part.statusbar');
       await poll(async () => /Refused a sampling request from sampler \(your setting: never allow\)/.test(await statusBar.innerText()), 10_000, 'the refusal in the status bar');
-      assert.match(await wb.outputChannelText('MCP: sampler', { contains: 'rejected by your setting' }), /rejected by your setting for this server \(never allowed\) → error -1/);
+      assert.match(await wb.outputChannelText('MCP: sampler', { contains: 'rejected by your setting', reveal: false }), /rejected by your setting for this server \(never allowed\) → error -1/);
       await tool.locator('.result').scrollIntoViewIfNeeded();
       await wb.screenshot('serve-sampling-never');
 
@@ -405,7 +407,7 @@ describe('sampling and elicitation in a real VS Code', () => {
       // The browser tab VS Code opens: its first request is the URL exactly (the network may fail).
       assert.equal(await openLink(consent, 'https://example.com/'), authorize, 'the browser gets exactly the URL the user approved');
       await resultText(opened, /User completed the URL elicitation flow/);
-      assert.match(await wb.outputChannelText(CHANNEL, { contains: 'the user opened' }), /the user opened https:\/\/example\.com\/authorize\?client=mcp-host/);
+      assert.match(await wb.outputChannelText(CHANNEL, { contains: 'the user opened', reveal: false }), /the user opened https:\/\/example\.com\/authorize\?client=mcp-host/);
     });
   });
 
@@ -452,7 +454,7 @@ describe('sampling and elicitation in a real VS Code', () => {
       assert.doesNotMatch(result, /-32042/, 'the retried call\u2019s result replaced the error');
       await tool.locator('.result').scrollIntoViewIfNeeded();
       await wb.screenshot('serve-url-required-result');
-      const log = await wb.outputChannelText(CHANNEL, { contains: 'Retrying tool trigger-url-elicitation after URL elicitation' });
+      const log = await wb.outputChannelText(CHANNEL, { contains: 'Retrying tool trigger-url-elicitation after URL elicitation', reveal: false });
       assert.match(log, /URL elicitation required \(-32042\): 1 URL\(s\) to visit: https:\/\/modelcontextprotocol\.io/);
       assert.match(log, /URL elicitation required \(-32042\): the user opened https:\/\/modelcontextprotocol\.io/);
       assert.match(log, /URL elicitation required \(-32042\): retrying the tool call/);
@@ -513,7 +515,7 @@ describe('sampling and elicitation in a real VS Code', () => {
         assert.ok(waiting);
         await noWebview('is waiting for you');
         await resultText(tool, /the step [\w-]+ is done/);
-        const log = await wb.outputChannelText('MCP: sampler', { contains: 'retrying the tool call' });
+        const log = await wb.outputChannelText('MCP: sampler', { contains: 'retrying the tool call', reveal: false });
         const id = href.split('/').pop()!;
         assert.match(log, new RegExp(`elicitation ${id} \\(127\\.0\\.0\\.1[^)]*\\) completed`));
         assert.ok(log.indexOf(`elicitation ${id}`) < log.lastIndexOf('retrying the tool call'), 'completed, then retried');
@@ -553,7 +555,7 @@ describe('sampling and elicitation in a real VS Code', () => {
       await resultText(asking, /elicited: accept \{"name":"Ada"\} state=round-1/);
       await asking.locator('.result').scrollIntoViewIfNeeded();
       await wb.screenshot('serve-modern-result');
-      const log = await wb.outputChannelText('MCP: eras', { contains: 'protocol 2026-07-28' });
+      const log = await wb.outputChannelText('MCP: eras', { contains: 'protocol 2026-07-28', reveal: false });
       assert.match(log, /initialized: eras-modern 2\.0\.0, protocol 2026-07-28 \(modern era\)/);
     });
   });
