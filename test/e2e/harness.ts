@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { publishReadmeShot } from './readmeShots';
 import { reportRetry } from './retries';
@@ -189,17 +189,20 @@ export class Launched implements Workbench {
     mkdirSync(this.extensionsDir, { recursive: true });
     writeFileSync(join(settingsDir, 'settings.json'), JSON.stringify(this.settings(), null, 2));
 
-    // --install-extension runs the CLI against the same folders and exits.
+    // --install-extension runs the CLI against the same folders and exits; one run installs them
+    // all (a CLI run per file cost a code-server start each, ~1 s quiet, more under load).
     const vsix = resolve(this.options.vsix ?? defaultVsixPath);
     if (!existsSync(vsix)) throw new Error(`${vsix} does not exist; run \`node scripts/package.mjs\` first`);
-    for (const file of [vsix, ...(this.options.extensions ?? []).map((f) => resolve(f))]) {
-      const installed = await runBounded(this.install.node, [this.install.entry, ...this.commonArgs(), '--install-extension', file], {
-        timeoutMs: remaining(deadline),
-        env: this.env(),
-      });
-      if (installed.code !== 0 || !/successfully installed/i.test(installed.stdout + installed.stderr)) {
-        throw new Error(`installing ${file} failed:\n${tail(installed.stdout + installed.stderr, 20)}`);
-      }
+    const files = [vsix, ...(this.options.extensions ?? []).map((f) => resolve(f))];
+    const installed = await runBounded(this.install.node, [this.install.entry, ...this.commonArgs(), ...files.flatMap((file) => ['--install-extension', file])], {
+      timeoutMs: remaining(deadline),
+      env: this.env(),
+    });
+    const said = installed.stdout + installed.stderr;
+    // The CLI names each file by its base name: "Extension 'mcp-host.vsix' was successfully installed."
+    const missing = files.filter((file) => !said.includes(`'${basename(file)}' was successfully installed`));
+    if (installed.code !== 0 || missing.length > 0) {
+      throw new Error(`installing ${(missing.length > 0 ? missing : files).join(', ')} failed:\n${tail(said, 20)}`);
     }
 
     const folderQuery = this.workspaceQuery();

@@ -15,7 +15,9 @@
 // VS Code in the harness has no chat model, so a tiny test extension
 // (test/e2e/fixtures/lm-provider, installed at launch, never shipped) registers one with
 // `vscode.lm.registerLanguageModelChatProvider`; it is installed next to the VSIX under test.
-// Screenshots: test-results/screenshots/serve-*.png.
+// Screenshots: test-results/screenshots/serve-*.png. The logs are read from their files
+// (`reveal: false`): none of the screenshots is of the Output panel, and showing it for a read
+// cost a palette run and a pick each time the channel changed (8 in a run of the file).
 //
 // Moved to the page harness (issue 35; test/webview/dialogsEverything.test.ts: server-everything's
 // own requests through a real client, the extension's WebviewPrompter on the vscode double, the
@@ -130,10 +132,51 @@ describe('sampling and elicitation in a real VS Code', () => {
     return text;
   }
 
+  /**
+   * Waits until the sampling dialog's answer field holds the model's answer (`expected` says which),
+   * answering meanwhile VS Code's own question whether MCP Host may use the provider's models: VS Code
+   * asks it once a window, on the first request that reaches a model, so it is answered when it comes
+   * rather than waited for. `meanwhile` runs on each look (say, to note a quick pick shown).
+   */
+  async function modelAnswer(dialog: Frame, expected: (answer: string) => boolean, meanwhile?: () => Promise<void>): Promise<void> {
+    const answer = dialog.locator('#answer');
+    let last = '';
+    await poll(
+      async () => {
+        await meanwhile?.();
+        const access = await wb.dialog();
+        if (access) await wb.answerDialog(access.buttons.find((b) => /^allow/i.test(b)) ?? access.buttons[0]);
+        last = (await answer.count()) > 0 ? await answer.inputValue() : '';
+        return expected(last);
+      },
+      45_000,
+      'the model answer',
+    ).catch((error: Error) => {
+      throw new Error(`${error.message}; the answer field holds ${JSON.stringify(last)}`);
+    });
+  }
+
+  /**
+   * Clicks Open in a link dialog, answers VS Code's own question if it asks (before it opens an
+   * external site), and returns the URL the new browser tab requested (its requests are aborted).
+   */
+  async function openLink(dialog: Frame, prefix: string): Promise<string> {
+    const context = wb.page.context();
+    let url: string | undefined;
+    const request = context.waitForEvent('request', { predicate: (r) => r.url().startsWith(prefix), timeout: 20_000 }).then((r) => (url = r.url()));
+    await dialog.locator('#open-url').click();
+    await poll(async () => url !== undefined || (await wb.page.locator('.monaco-dialog-box').first().isVisible()), 20_000, `${prefix} to open, or VS Code to ask`);
+    const ask = url === undefined ? await wb.dialog() : undefined;
+    if (ask) await wb.answerDialog(ask.buttons.find((b) => /^open$/i.test(b)) ?? ask.buttons[0]);
+    await request;
+    for (const page of context.pages()) if (page !== wb.page) await page.close().catch(() => undefined);
+    return url!;
+  }
+
   /** Waits for the test language model, installed with MCP Host at launch, to register. */
   async function testModelRegistered(): Promise<void> {
     await poll(
-      async () => (await wb.outputChannelText('Test LM Provider', { contains: 'registered the test language model', timeoutMs: 10_000 }).catch(() => undefined)) !== undefined,
+      async () => (await wb.outputChannelText('Test LM Provider', { contains: 'registered the test language model', timeoutMs: 10_000, reveal: false }).catch(() => undefined)) !== undefined,
       90_000,
       'the test language model to register',
     );
@@ -192,13 +235,9 @@ describe('sampling and elicitation in a real VS Code', () => {
 
       // No model hint from this server: the user picks one.
       await wb.pickQuickItem('MCP Host Test Model');
-      // VS Code asks once whether MCP Host may use the provider's models.
-      const access = await wb.dialog({ timeoutMs: 5_000 });
-      if (access) await wb.answerDialog(access.buttons.find((b) => /^allow/i.test(b)) ?? access.buttons[0]);
+      await modelAnswer(dialog, (text) => text === 'Test model answer to: What is the capital of Italy?');
 
       const answer = dialog.locator('#answer');
-      await answer.waitFor({ timeout: 30_000 });
-      await poll(async () => (await answer.inputValue()) === 'Test model answer to: What is the capital of Italy?', 15_000, 'the model answer');
       await wb.screenshot('serve-sampling-answer');
       await answer.fill('Rome (reviewed by a person)');
       await dialog.locator('#send-answer').click();
@@ -209,7 +248,7 @@ describe('sampling and elicitation in a real VS Code', () => {
       assert.match(text, /"stopReason": "endTurn"/);
       await tool.locator('.result').scrollIntoViewIfNeeded();
       await wb.screenshot('serve-sampling-result');
-      const log = await wb.outputChannelText(CHANNEL, { contains: 'the user edited the answer' });
+      const log = await wb.outputChannelText(CHANNEL, { contains: 'the user edited the answer', reveal: false });
       assert.match(log, /model picked by the user: MCP Host Test Model/);
     });
   });
@@ -226,7 +265,7 @@ describe('sampling and elicitation in a real VS Code', () => {
       const again = await runTool('trigger-sampling-request', { prompt: 'second, not asked' });
       await resultText(again, /Test model answer to: Resource trigger-sampling-request context: second, not asked/);
       assert.equal((await wb.webviewFrames('asks to use a language model')).length, 0, 'no dialog');
-      assert.match(await wb.outputChannelText(CHANNEL, { contains: 'approved by your setting' }), /approved by your setting for this server \(allowed for this session\)/);
+      assert.match(await wb.outputChannelText(CHANNEL, { contains: 'approved by your setting', reveal: false }), /approved by your setting for this server \(allowed for this session\)/);
 
       await commandAndPick('MCP Host: Reset Sampling Permissions', 'everything');
       await poll(async () => (await wb.notifications()).some((n) => n.includes('Sampling requests from everything will ask you again')), 10_000, 'the reset to be confirmed');
@@ -257,32 +296,23 @@ describe('sampling and elicitation in a real VS Code', () => {
 
       await dialog.locator('#approve').click();
       const quickPick = wb.page.locator('.quick-input-widget');
-      const answer = dialog.locator('#answer');
       let picker = false;
-      await poll(
-        async () => {
-          picker ||= await quickPick.isVisible();
-          // VS Code asks once whether MCP Host may use the provider's models (when this test runs first).
-          const access = await wb.dialog();
-          if (access) await wb.answerDialog(access.buttons.find((b) => /^allow/i.test(b)) ?? access.buttons[0]);
-          return (await answer.count()) > 0 && (await answer.inputValue()).startsWith('Test model answer to: Describe this picture and this sound.');
-        },
-        30_000,
-        'the model answer',
-      );
+      await modelAnswer(dialog, (text) => text.startsWith('Test model answer to: Describe this picture and this sound.'), async () => {
+        picker ||= await quickPick.isVisible();
+      });
       assert.equal(picker, false, 'no model picker: the hint chose the model');
       await wb.screenshot('serve-sampling-media-answer');
       await dialog.locator('#send-answer').click();
       await noWebview('sampler asks to use a language model');
       const text = await resultText(tool, /"model": "mcp-host-test-model"/);
       assert.match(text, /Test model answer to: Describe this picture and this sound\./);
-      const log = await wb.outputChannelText('MCP: sampler', { contains: 'the user sent the answer' });
+      const log = await wb.outputChannelText('MCP: sampler', { contains: 'the user sent the answer', reveal: false });
       assert.match(log, /request: 1 message, maxTokens 64, model hints "no-such-model", "Test Model", includeContext thisServer/);
       assert.match(log, /user: \[image image\/png\][\s\S]*user: \[audio audio\/wav\]/);
       assert.match(log, /model: MCP Host Test Model \([^)]*\) \(matches the server's hint "Test Model"\)/);
       assert.doesNotMatch(log, /model picked by the user/);
       // The image reached the model as data; the audio as a note that it was left out.
-      assert.match(await wb.outputChannelText('Test LM Provider', { contains: 'data parts' }), /data parts: image\/png 101 B; last user text: Describe this picture and this sound\.\[audio \(audio\/wav\) left out: VS Code language models take no audio\]/);
+      assert.match(await wb.outputChannelText('Test LM Provider', { contains: 'data parts', reveal: false }), /data parts: image\/png 101 B; last user text: Describe this picture and this sound\.\[audio \(audio\/wav\) left out: VS Code language models take no audio\]/);
     });
   });
 
@@ -297,7 +327,7 @@ describe('sampling and elicitation in a real VS Code', () => {
       // Not invisible either: the status bar says so for a few seconds.
       const statusBar = wb.page.locator('.part.statusbar');
       await poll(async () => /Refused a sampling request from sampler \(your setting: never allow\)/.test(await statusBar.innerText()), 10_000, 'the refusal in the status bar');
-      assert.match(await wb.outputChannelText('MCP: sampler', { contains: 'rejected by your setting' }), /rejected by your setting for this server \(never allowed\) → error -1/);
+      assert.match(await wb.outputChannelText('MCP: sampler', { contains: 'rejected by your setting', reveal: false }), /rejected by your setting for this server \(never allowed\) → error -1/);
       await tool.locator('.result').scrollIntoViewIfNeeded();
       await wb.screenshot('serve-sampling-never');
 
@@ -375,35 +405,15 @@ describe('sampling and elicitation in a real VS Code', () => {
       assert.equal(await consent.locator('#warnings').count(), 0);
       await wb.screenshot('serve-url-consent');
       // The browser tab VS Code opens: its first request is the URL exactly (the network may fail).
-      const request = wb.page.context().waitForEvent('request', { predicate: (r) => r.url().startsWith('https://example.com/'), timeout: 20_000 });
-      await consent.locator('#open-url').click();
-      // VS Code may ask before opening an external site.
-      const ask = await wb.dialog({ timeoutMs: 5_000 });
-      if (ask) await wb.answerDialog(ask.buttons.find((b) => /^open$/i.test(b)) ?? ask.buttons[0]);
-      assert.equal((await request).url(), authorize, 'the browser gets exactly the URL the user approved');
-      for (const page of wb.page.context().pages()) if (page !== wb.page) await page.close().catch(() => undefined);
+      assert.equal(await openLink(consent, 'https://example.com/'), authorize, 'the browser gets exactly the URL the user approved');
       await resultText(opened, /User completed the URL elicitation flow/);
-      assert.match(await wb.outputChannelText(CHANNEL, { contains: 'the user opened' }), /the user opened https:\/\/example\.com\/authorize\?client=mcp-host/);
+      assert.match(await wb.outputChannelText(CHANNEL, { contains: 'the user opened', reveal: false }), /the user opened https:\/\/example\.com\/authorize\?client=mcp-host/);
     });
   });
 
   test('URL elicitation required (-32042): the prerequisite link offered with its domain, opened, the tool call retried and answered', { timeout: 150_000 }, async () => {
     await step('url-required', async () => {
       const target = 'https://example.com/after-the-prerequisite';
-      const context = wb.page.context();
-      /** Clicks Open in a link dialog, answers VS Code's own question if it asks, and returns the URL the new tab requested. */
-      const openLink = async (dialog: Frame, prefix: string): Promise<string> => {
-        let url: string | undefined;
-        const request = context.waitForEvent('request', { predicate: (r) => r.url().startsWith(prefix), timeout: 20_000 }).then((r) => (url = r.url()));
-        await dialog.locator('#open-url').click();
-        // VS Code may ask before it opens an external site.
-        await poll(async () => url !== undefined || (await wb.page.locator('.monaco-dialog-box').first().isVisible()), 20_000, `${prefix} to open, or VS Code to ask`);
-        const ask = url === undefined ? await wb.dialog() : undefined;
-        if (ask) await wb.answerDialog(ask.buttons.find((b) => /^open$/i.test(b)) ?? ask.buttons[0]);
-        await request;
-        for (const page of context.pages()) if (page !== wb.page) await page.close().catch(() => undefined);
-        return url!;
-      };
       /** The link dialog whose site is `domain` (an earlier one may still be closing). */
       const linkDialog = (domain: string) =>
         poll(
@@ -444,7 +454,7 @@ describe('sampling and elicitation in a real VS Code', () => {
       assert.doesNotMatch(result, /-32042/, 'the retried call\u2019s result replaced the error');
       await tool.locator('.result').scrollIntoViewIfNeeded();
       await wb.screenshot('serve-url-required-result');
-      const log = await wb.outputChannelText(CHANNEL, { contains: 'Retrying tool trigger-url-elicitation after URL elicitation' });
+      const log = await wb.outputChannelText(CHANNEL, { contains: 'Retrying tool trigger-url-elicitation after URL elicitation', reveal: false });
       assert.match(log, /URL elicitation required \(-32042\): 1 URL\(s\) to visit: https:\/\/modelcontextprotocol\.io/);
       assert.match(log, /URL elicitation required \(-32042\): the user opened https:\/\/modelcontextprotocol\.io/);
       assert.match(log, /URL elicitation required \(-32042\): retrying the tool call/);
@@ -505,7 +515,7 @@ describe('sampling and elicitation in a real VS Code', () => {
         assert.ok(waiting);
         await noWebview('is waiting for you');
         await resultText(tool, /the step [\w-]+ is done/);
-        const log = await wb.outputChannelText('MCP: sampler', { contains: 'retrying the tool call' });
+        const log = await wb.outputChannelText('MCP: sampler', { contains: 'retrying the tool call', reveal: false });
         const id = href.split('/').pop()!;
         assert.match(log, new RegExp(`elicitation ${id} \\(127\\.0\\.0\\.1[^)]*\\) completed`));
         assert.ok(log.indexOf(`elicitation ${id}`) < log.lastIndexOf('retrying the tool call'), 'completed, then retried');
@@ -529,8 +539,7 @@ describe('sampling and elicitation in a real VS Code', () => {
       await wb.pickQuickItem('MCP Host Test Model');
       // VS Code's own question whether MCP Host may use the models comes once a window: here only
       // when this test runs alone (--test-name-pattern); the first test's sampling answered it.
-      const access = await wb.dialog({ timeoutMs: 3_000 });
-      if (access) await wb.answerDialog(access.buttons.find((b) => /^allow/i.test(b)) ?? access.buttons[0]);
+      await modelAnswer(dialog, (text) => text === 'Test model answer to: Say hi');
       await dialog.locator('#send-answer').click({ timeout: 30_000 });
       await noWebview('asks to use a language model');
       await resultText(tool, /sampled: Test model answer to: Say hi/);
@@ -546,7 +555,7 @@ describe('sampling and elicitation in a real VS Code', () => {
       await resultText(asking, /elicited: accept \{"name":"Ada"\} state=round-1/);
       await asking.locator('.result').scrollIntoViewIfNeeded();
       await wb.screenshot('serve-modern-result');
-      const log = await wb.outputChannelText('MCP: eras', { contains: 'protocol 2026-07-28' });
+      const log = await wb.outputChannelText('MCP: eras', { contains: 'protocol 2026-07-28', reveal: false });
       assert.match(log, /initialized: eras-modern 2\.0\.0, protocol 2026-07-28 \(modern era\)/);
     });
   });
