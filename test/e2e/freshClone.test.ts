@@ -161,7 +161,12 @@ describe("the README's commands in a fresh clone, with an empty cache and no ../
 
       // Ctrl-C in the terminal: SIGINT to the foreground process group (npm and the demo script).
       process.kill(-demo.pid!, 'SIGINT');
-      const end = await Promise.race([exited, new Promise<undefined>((r) => setTimeout(r, 30_000))]);
+      let bound: ReturnType<typeof setTimeout> | undefined;
+      const end = await Promise.race([exited, new Promise<undefined>((r) => {
+        bound = setTimeout(() => r(undefined), 30_000);
+      })]);
+      // The bound's timer would keep this file's process alive for the rest of the 30 s.
+      clearTimeout(bound);
       assert.ok(end, `npm run demo did not stop within 30 s of Ctrl-C:\n${tail(output)}`);
       assert.match(output, /stopping code-server/);
       const left = await waitUntil(async () => (findProcesses(marker, demo.pid).length === 0 ? 'none' : undefined), 15_000, 'every process of the demo to end').catch(() => findProcesses(marker, demo.pid));
