@@ -1,5 +1,6 @@
 // Reading the MCP Host tree as a person sees it: the rows under a row, and waiting for a state.
 import { poll, type TreeItem, waitUntil, type Workbench } from './harness';
+import { reportRetry } from './retries';
 
 /** The tree rows under the row `label` (its descendants, up to the next row at its level or above). */
 export function childrenOf(items: readonly TreeItem[], label: string): TreeItem[] {
@@ -66,16 +67,22 @@ export function treeRow(wb: Workbench, label: string) {
 
 /** Clicks an inline action of a tree row (shown on hover), finding the row again each try: the tree redraws. */
 export async function clickRowAction(wb: Workbench, label: string, action: string): Promise<void> {
+  let tries = 0;
+  let missed = '';
   await waitUntil(
     async () => {
+      tries++;
       // Hovered, not clicked: a click runs the row's default action (a resource row opens it).
       await wb.hoverTreeItem(label).catch(() => undefined);
       const row = treeRow(wb, label);
       await row.hover({ timeout: 2_000 }).catch(() => undefined);
-      return row
+      const clicked = await row
         .locator(`.actions .action-label[aria-label^="${action}"]`)
         .click({ timeout: 2_000 })
-        .then(() => true, () => false);
+        .then(() => true, (error: Error) => ((missed = error.message), false));
+      // A click that needed more than one hover says so (the row redrawn under the pointer, say).
+      if (clicked && tries > 1) reportRetry(`clickRowAction "${label}" › "${action}": hovered and clicked ${tries} times`, missed);
+      return clicked;
     },
     15_000,
     `the "${action}" action of "${label}"`,
