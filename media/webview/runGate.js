@@ -38,8 +38,10 @@
         runAsked = false;
       },
       /**
-       * A `validation` came: 'stale' when the input was edited since (show nothing: its own check
-       * follows), 'run' when it answers Run (take the focus to the first problem), else 'check'.
+       * A `validation` came: 'stale' when the input was edited since, or when a later check is
+       * still out (the extension answers checks in order, so this one answers an older input:
+       * show nothing, the later answer follows), 'run' when it answers Run (take the focus to the
+       * first problem), else 'check'.
        * @param {readonly FieldError[] | undefined} list
        * @returns {'stale' | 'run' | 'check'}
        */
@@ -47,7 +49,7 @@
         if (checksOut > 0) checksOut--;
         const ofRun = runAsked;
         runAsked = false;
-        if (!ofRun && editWaiting) return 'stale';
+        if (!ofRun && (editWaiting || checksOut > 0)) return 'stale';
         errors = Array.isArray(list) ? list : [];
         return ofRun ? 'run' : 'check';
       },

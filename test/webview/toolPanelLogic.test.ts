@@ -194,6 +194,32 @@ describe('the tool panel page: validation, results and history', () => {
     }
   });
 
+  test('two checks out: the answer to the older one shows nothing, the answer to the newer one shows its errors', async () => {
+    const page = await openPage(browser(), { feature: PANEL_ASSETS, theme: THEMES[0] });
+    try {
+      await page.send(initTool());
+      const replicas = page.page.locator('.field[data-path="/replicas"] input');
+      const checksAfter = (n: number) => page.page.waitForFunction((k) => (window as unknown as { __posted: Array<{ type: string }> }).__posted.filter((m) => m.type === 'validate').length > k, n);
+      const before = (await page.posted('validate')).length;
+      await replicas.fill('42');
+      await checksAfter(before);
+      await replicas.fill('43');
+      await checksAfter(before + 1);
+      const [older, newer] = (await page.posted('validate')).slice(before).map((m) => m.input as Input);
+      assert.equal(formValue(older!, 'replicas'), '42');
+      assert.equal(formValue(newer!, 'replicas'), '43');
+      // The extension answers in order; the first answer is about 42, which is no longer typed.
+      await page.send({ type: 'validation', errors: [{ path: '/replicas', keyword: 'maximum', message: 'the older answer: must be at most 10' }] } satisfies OutboundMessage);
+      assert.equal((await fieldState(page, '/replicas')).error, '', 'the older answer is not shown');
+      await page.send(validation(newer!));
+      assert.match((await fieldState(page, '/replicas')).error, /10/);
+      assert.doesNotMatch((await fieldState(page, '/replicas')).error, /older answer/);
+      assert.equal(await problems(page), '1 problem — fix it to run');
+    } finally {
+      await page.close();
+    }
+  });
+
   test('a prompt\'s panel has no history', async () => {
     const page = await openPage(browser(), { feature: PANEL_ASSETS, theme: THEMES[0] });
     try {
