@@ -12,7 +12,7 @@ import type { AuthProvider } from '../../transport/httpChannel';
 import { Redactor } from '../logs/logFormat';
 import { openExternalUrl } from '../webview/openExternalUrl';
 import { SignInFacts, signInPrompt } from './signInPrompt';
-import { SIGN_IN_EXPIRED_REASON, SIGN_IN_REASON } from './signInsOnDemand';
+import { SIGN_IN_EXPIRED_REASON, SIGN_IN_REASON } from './signInReasons';
 import { SecretTokenStore } from './secretTokenStore';
 import { ServerLogs } from '../logs/serverLogs';
 import { ServerSignIns } from './serverSignIns';

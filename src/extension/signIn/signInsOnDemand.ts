@@ -8,11 +8,8 @@ import type { ResolvedRemoteServer } from '../../config/variables';
 import type { ServerEntry } from '../../config';
 import type { AuthProvider } from '../../transport/httpChannel';
 import { loadPartOnce } from '../onDemand';
+import { SIGN_IN_REASON } from './signInReasons';
 
-/** The row's reason while a server waits for a sign-in. */
-export const SIGN_IN_REASON = 'Sign in required — click the server (or "Sign In") to sign in in your browser';
-/** The row's reason after the authorization server refused the refresh token. */
-export const SIGN_IN_EXPIRED_REASON = 'Sign in required — the sign-in expired or was revoked; click the server (or "Sign In") to sign in again';
 
 /** What this surface asks of the loaded part (EditorSignIns). */
 export type SignInsPart = Pick<EditorSignIns, 'serverProvider' | 'forget' | 'needsSignIn' | 'signIn' | 'signOut' | 'canSignOut' | 'signInReason' | 'signInState'>;

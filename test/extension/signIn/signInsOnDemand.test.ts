@@ -11,7 +11,8 @@ import { resolveRemoteServer, type ResolvedRemoteServer } from '../../../src/con
 import type { ServerEntry } from '../../../src/config';
 import { SecretTokenStore } from '../../../src/extension/signIn/secretTokenStore';
 import { ServerSignIns } from '../../../src/extension/signIn/serverSignIns';
-import { EditorSignInsOnDemand, SIGN_IN_REASON, type SignInsPart } from '../../../src/extension/signIn/signInsOnDemand';
+import { SIGN_IN_REASON } from '../../../src/extension/signIn/signInReasons';
+import { EditorSignInsOnDemand, type SignInsPart } from '../../../src/extension/signIn/signInsOnDemand';
 import { StreamableHttpTransport } from '../../../src/transport/streamableHttp';
 import { HttpPeer, startFixture } from '../../transport/httpPeers';
 
