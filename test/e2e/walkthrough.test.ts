@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fixtureExtension } from './fixtureExtensions';
 import { defaultVsixPath, launch, waitUntil, type Workbench } from './harness';
+import { retrying } from './retries';
 
 const VSIX = process.env.MCP_HOST_VSIX ?? defaultVsixPath;
 const STEPS = ['Add a server', 'Allow it', 'Call a tool', 'Read its log', 'Try @mcp in chat', "Share with VS Code's chat"];
@@ -122,8 +123,12 @@ test('installed from a VSIX into a window showing the Welcome page, the page lis
   if ((await walkthroughSteps.count()) === 0) await listEntry.first().click();
   await walkthroughSteps.first().waitFor({ state: 'visible', timeout: 30_000 });
   // The command palette opens it any time.
-  await wb.runCommand('View: Close All Editors');
-  await walkthroughSteps.first().waitFor({ state: 'detached', timeout: 10_000 });
+  // Closed and opened again from the palette. A palette whose click the list lost takes Enter on
+  // its focused row; once (CI) the editors were still open 10 s later: closed again, counted.
+  await retrying('walkthrough: View: Close All Editors run again', 3, async () => {
+    await wb.runCommand('View: Close All Editors');
+    await walkthroughSteps.first().waitFor({ state: 'detached', timeout: 10_000 });
+  });
   await wb.runCommand('MCP Host: Get Started with MCP Host');
   await walkthroughSteps.first().waitFor({ state: 'visible', timeout: 30_000 });
   assert.deepEqual(wb.activationErrors(), []);
