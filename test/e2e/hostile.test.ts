@@ -56,9 +56,11 @@ describe('a server with malformed list items', { skip }, () => {
       await poll(
         async () => {
           rows = await wb.treeItems();
-          return described('Tools') === '6 · 2 skipped';
+          // Each list loads on its own: wait until all four say what they hold, then check each.
+          const lists = ['Tools', 'Resources', 'Resource Templates', 'Prompts'].map(described);
+          return described('Tools') === '6 · 2 skipped' && lists.every((d) => d !== undefined && d !== 'loading…');
         },
-        { timeoutMs: 60_000, what: 'the Tools row of hostile', detail: () => rows.map((r) => `${'  '.repeat(r.level - 1)}${r.label} | ${r.description}`).join('\n') },
+        { timeoutMs: 60_000, what: 'the four lists of hostile to load', detail: () => rows.map((r) => `${'  '.repeat(r.level - 1)}${r.label} | ${r.description}`).join('\n') },
       );
       assert.equal(described('Resources'), '1 · 1 skipped');
       assert.equal(described('Resource Templates'), '1 · 1 skipped');
