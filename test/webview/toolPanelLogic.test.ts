@@ -205,12 +205,15 @@ describe('the tool panel page: validation, results and history', () => {
       await checksAfter(before);
       await replicas.fill('43');
       await checksAfter(before + 1);
-      const [older, newer] = (await page.posted('validate')).slice(before).map((m) => m.input as Input);
-      assert.equal(formValue(older!, 'replicas'), '42');
-      assert.equal(formValue(newer!, 'replicas'), '43');
-      // The extension answers in order; the first answer is about 42, which is no longer typed.
-      await page.send({ type: 'validation', errors: [{ path: '/replicas', keyword: 'maximum', message: 'the older answer: must be at most 10' }] } satisfies OutboundMessage);
-      assert.equal((await fieldState(page, '/replicas')).error, '', 'the older answer is not shown');
+      // The form may also have asked for a check of its first state (replicas 2) after `before`.
+      const asked = (await page.posted('validate')).slice(before).map((m) => m.input as Input);
+      const newer = asked.at(-1)!;
+      assert.deepEqual(asked.slice(-2).map((input) => formValue(input, 'replicas')), ['42', '43']);
+      // The extension answers in order; every answer but the last is about an input no longer typed.
+      for (const _older of asked.slice(0, -1)) {
+        await page.send({ type: 'validation', errors: [{ path: '/replicas', keyword: 'maximum', message: 'the older answer: must be at most 10' }] } satisfies OutboundMessage);
+        assert.equal((await fieldState(page, '/replicas')).error, '', 'an older answer is not shown');
+      }
       await page.send(validation(newer!));
       assert.match((await fieldState(page, '/replicas')).error, /10/);
       assert.doesNotMatch((await fieldState(page, '/replicas')).error, /older answer/);
