@@ -3,6 +3,9 @@
 // back (media/webview/runGate.js): the extension answers every one, in order. On a loaded machine
 // typing can be split into several checks (the pause between two keys outlasts the 150 ms), so a
 // test that answers only "the next" check leaves one out, and the page then rightly waits for it.
+import type { FieldModel } from '../../src/forms/model';
+import { sharedSchemaValidator } from '../../src/schema/validator';
+import { readToolArguments } from '../../src/usecases/callTool';
 import type { Input, OutboundMessage } from '../../src/usecases/panelMessages';
 import type { WebviewPage } from './pageHarness';
 
@@ -33,4 +36,12 @@ export function formChecks(page: WebviewPage, answer: (input: Input) => Outbound
 /** The form's value at `key` in a check's input (form mode), as the page holds it (numbers as typed text). */
 export function formValue(input: Input, key: string): unknown {
   return input.mode === 'form' && input.state && typeof input.state === 'object' && !Array.isArray(input.state) ? (input.state as Record<string, unknown>)[key] : undefined;
+}
+
+/** The tool panel's answer to a check of `input` against `model`: its errors, and the arguments' preview when there are none. */
+export function toolPanelAnswer(model: FieldModel): (input: Input) => OutboundMessage {
+  return (input) => {
+    const checked = readToolArguments(model, input, sharedSchemaValidator);
+    return { type: 'validation', errors: checked.errors, ...(checked.errors.length === 0 ? { preview: JSON.stringify(checked.value, null, 2) } : {}) };
+  };
 }

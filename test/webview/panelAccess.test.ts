@@ -7,10 +7,9 @@ import { describe, test } from 'node:test';
 import { PANEL_ASSETS } from '../../src/extension/webview/webviewPage';
 import { buildFormModel } from '../../src/forms/model';
 import { initialState } from '../../src/forms/state';
-import { readToolArguments } from '../../src/usecases/callTool';
-import type { Input, OutboundMessage } from '../../src/usecases/panelMessages';
+import type { Input } from '../../src/usecases/panelMessages';
 import { contrast, parseColour } from './colour';
-import { formChecks, formValue } from './formChecks';
+import { formChecks, formValue, toolPanelAnswer } from './formChecks';
 import { openPage, suiteBrowser, type WebviewPage } from './pageHarness';
 import { initTool, PAGE_SAMPLES, RUNNING, toolFailure, toolResult } from './pageSamples';
 import { THEMES } from './themes';
@@ -51,10 +50,7 @@ describe('tool panel: focus, announcements, theme', () => {
   test('Run stays a Tab stop while the check of the last keystroke is on its way; with a known problem it sends nothing and takes the focus to the field', async () => {
     // echo's form: one required field, so the next Tab stop after it is Run.
     const model = buildFormModel({ type: 'object', properties: { message: { type: 'string' } }, required: ['message'] });
-    const answer = (input: Input): OutboundMessage => {
-      const checked = readToolArguments(model, input);
-      return { type: 'validation', errors: checked.errors, ...(checked.errors.length === 0 ? { preview: JSON.stringify(checked.value) } : {}) };
-    };
+    const answer = toolPanelAnswer(model);
     const page = await openPage(browser(), { feature: PANEL_ASSETS, theme: THEMES[0]! });
     // The test answers the opening check itself (late, on purpose); the rest as the extension does.
     const checked = formChecks(page, answer, 1);

@@ -12,18 +12,15 @@ import { readToolArguments } from '../../src/usecases/callTool';
 import type { HistoryEntry } from '../../src/usecases/history';
 import { historyItem, type Input, type OutboundMessage } from '../../src/usecases/panelMessages';
 import { toolResultDisplay } from '../../src/usecases/resultModel';
-import { formChecks, formValue } from './formChecks';
+import { formChecks, formValue, toolPanelAnswer } from './formChecks';
 import { openPage, suiteBrowser, type WebviewPage } from './pageHarness';
 import { TOOL, initTool, promptInit, toolFailure } from './pageSamples';
 import { THEMES } from './themes';
 
 const model = buildFormModel(TOOL.inputSchema);
 
-/** The tool panel's answer to a check of `input`: its errors, and the arguments' preview when there are none. */
-function validation(input: Input): OutboundMessage {
-  const checked = readToolArguments(model, input, sharedSchemaValidator);
-  return { type: 'validation', errors: checked.errors, ...(checked.errors.length === 0 ? { preview: JSON.stringify(checked.value, null, 2) } : {}) };
-}
+/** The tool panel's answer to a check of an input. */
+const validation = toolPanelAnswer(model);
 
 const fieldState = (page: WebviewPage, path: string) =>
   page.page.locator(`.field[data-path="${path}"]`).evaluate((f) => ({
