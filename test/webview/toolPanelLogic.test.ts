@@ -196,13 +196,17 @@ describe('the tool panel page: validation, results and history', () => {
     try {
       await page.send(initTool());
       const replicas = page.page.locator('.field[data-path="/replicas"] input');
-      const checksAfter = (n: number) => page.page.waitForFunction((k) => (window as unknown as { __posted: Array<{ type: string }> }).__posted.filter((m) => m.type === 'validate').length > k, n);
+      // A check asked for `value` after the first `k` checks (the form may still ask for its first state, replicas 2, late).
+      const checkOf = (value: string, k: number) =>
+        page.page.waitForFunction(
+          ([v, n]) => (window as unknown as { __posted: Array<{ type: string; input?: { state?: { replicas?: unknown } } }> }).__posted.filter((m) => m.type === 'validate').slice(n as number).some((m) => m.input?.state?.replicas === v),
+          [value, k] as const,
+        );
       const before = (await page.posted('validate')).length;
       await replicas.fill('42');
-      await checksAfter(before);
+      await checkOf('42', before);
       await replicas.fill('43');
-      await checksAfter(before + 1);
-      // The form may also have asked for a check of its first state (replicas 2) after `before`.
+      await checkOf('43', before);
       const asked = (await page.posted('validate')).slice(before).map((m) => m.input as Input);
       const newer = asked.at(-1)!;
       assert.deepEqual(asked.slice(-2).map((input) => formValue(input, 'replicas')), ['42', '43']);
