@@ -15,6 +15,8 @@
   /** Messages a view may post per second before this page drops them (the extension limits far lower). */
   const RELAY_BURST = 400;
   const RELAY_PER_SECOND = 200;
+  /** The JSON-RPC error code of a refused request (ErrorCodes.TooManyRequests). */
+  const RATE_LIMITED = -32000;
 
   /**
    * The view shown, if any.
@@ -163,6 +165,12 @@
     current.tokens = Math.min(RELAY_BURST, current.tokens + ((now - current.last) / 1000) * RELAY_PER_SECOND);
     current.last = now;
     if (current.tokens < 1) {
+      // A dropped request is answered here, as the extension answers the requests it refuses:
+      // else the view would wait for an answer that cannot come.
+      const m = event.data;
+      if (isObj(m) && typeof m.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number')) {
+        current.frame.contentWindow?.postMessage({ jsonrpc: '2.0', id: m.id, error: { code: RATE_LIMITED, message: 'Rate limited: the view sends too many messages' } }, '*');
+      }
       if (current.dropped++ === 0) {
         const view = current;
         setTimeout(() => {
