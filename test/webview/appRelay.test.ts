@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { appContentSecurityPolicy, injectAppCsp, NO_DOMAINS, pageCspAdditions } from '../../src/apps/appCsp';
-import { THEME_VARIABLES } from '../../src/apps/hostContext';
 import type { ViewOutbound } from '../../src/apps/viewMessages';
 import { APP_FRAME_ASSETS } from '../../src/extension/webview/webviewPage';
 import { openPage, suiteBrowser } from './pageHarness';
+import { appShow } from './pageSamples';
 import { THEMES } from './themes';
 
 /** Far more than the page relays at once. */
@@ -29,7 +29,7 @@ window.flooded = true;
   appContentSecurityPolicy(NO_DOMAINS),
 );
 
-const appShow: ViewOutbound = { type: 'appShow', viewId: 'v1', html: FLOOD_HTML, allow: '', title: 'Flood', subtitle: 'flood · ui://flood/app.html', mode: 'fullscreen', inlineAvailable: true, themeVariables: THEME_VARIABLES as Record<string, readonly string[]> };
+const floodShow: ViewOutbound = { ...appShow, html: FLOOD_HTML, title: 'Flood', subtitle: 'flood · ui://flood/app.html' };
 
 interface Answer {
   readonly id: number;
@@ -42,7 +42,7 @@ describe('an app view\'s messages, relayed by the page', () => {
   test('a view that floods the page: what the page drops, it answers (-32000) and counts; what it relays goes on', async () => {
     const page = await openPage(browser(), { feature: APP_FRAME_ASSETS, theme: THEMES[0], app: { csp: pageCspAdditions(FLOOD_HTML, NO_DOMAINS) }, readyType: 'appReady' });
     try {
-      await page.send(appShow);
+      await page.send(floodShow);
       let view: Frame | undefined;
       await page.page.waitForFunction(() => document.querySelector('iframe.mcp-app-frame') !== null);
       for (let i = 0; i < 100 && !view; i++) {

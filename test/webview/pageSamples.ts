@@ -168,7 +168,7 @@ const details: ServerDetailsView = {
 };
 
 const APP_HTML = injectAppCsp('<!DOCTYPE html><html><head><title>Budget</title></head><body><h1>Budget</h1><p>An app view.</p></body></html>', appContentSecurityPolicy(NO_DOMAINS));
-const appShow: ViewOutbound = { type: 'appShow', viewId: 'v1', html: APP_HTML, allow: '', title: 'Budget allocator', subtitle: 'budget · ui://budget/app.html', mode: 'fullscreen', inlineAvailable: true, themeVariables: THEME_VARIABLES as Record<string, readonly string[]> };
+export const appShow: Extract<ViewOutbound, { type: 'appShow' }> = { type: 'appShow', viewId: 'v1', html: APP_HTML, allow: '', title: 'Budget allocator', subtitle: 'budget · ui://budget/app.html', mode: 'fullscreen', inlineAvailable: true, themeVariables: THEME_VARIABLES as Record<string, readonly string[]> };
 
 /** Every page of every MCP Host webview, in the states the accessibility checks cover. */
 export const PAGE_SAMPLES: readonly PageSample[] = [
